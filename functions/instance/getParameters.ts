@@ -1,0 +1,10 @@
+import { visibleParameters } from '../../shared/domain/parameters.ts';
+import { defineEndpoint } from '../../shared/http/endpoint.ts';
+import { noInput } from '../../shared/http/inputSchemas.ts';
+import { loadParameters } from '../../shared/storage/parameterStore.ts';
+
+export const handler = defineEndpoint({
+  access: 'public',
+  input: noInput(),
+  run: async ({ caller }) => ({ parameters: visibleParameters(caller, await loadParameters()) }),
+});

@@ -1,0 +1,26 @@
+import { z } from 'zod';
+import { AUDIT_CLASS } from '../../shared/domain/audit.ts';
+import { planParameterUpdate, TWEAKPARAMS_GROUP } from '../../shared/domain/parameters.ts';
+import { defineEndpoint } from '../../shared/http/endpoint.ts';
+import { loadParameters, saveParameterChanges } from '../../shared/storage/parameterStore.ts';
+import { TrackerError } from '../../shared/trackerError.ts';
+
+/**
+ * Tracker's addition in Bugzilla's style (Bugzilla edits parameters only in its web UI):
+ * `PUT /rest/parameters` with `{"name": value, ...}`, tweakparams only. All or nothing.
+ */
+export const handler = defineEndpoint({
+  access: { group: TWEAKPARAMS_GROUP, denied: () => new TrackerError(32000, 'Only members of the tweakparams group may change parameters.') },
+  input: z.record(z.string(), z.unknown()),
+  run: async ({ input, caller }) => {
+    const changes = planParameterUpdate(await loadParameters(), input);
+    await saveParameterChanges(changes, {
+      auditClass: AUDIT_CLASS.parameters,
+      objectId: 'parameters',
+      userId: caller.user!.id,
+      changes,
+      at: new Date(),
+    });
+    return { changes };
+  },
+});

@@ -1,0 +1,5 @@
+import { version } from '../../shared/domain/instanceInfo.ts';
+import { defineEndpoint } from '../../shared/http/endpoint.ts';
+import { noInput } from '../../shared/http/inputSchemas.ts';
+
+export const handler = defineEndpoint({ access: 'public', input: noInput(), run: version });

@@ -1,0 +1,14 @@
+import { defineEndpoint } from '../../shared/http/endpoint.ts';
+import { noInput } from '../../shared/http/inputSchemas.ts';
+import { NO_SUCH_METHOD, TrackerError } from '../../shared/trackerError.ts';
+
+/** API Gateway's $default route: no route of the table matches this method and path. */
+export const handler = defineEndpoint({
+  access: 'public',
+  authentication: 'skip',
+  input: noInput(),
+  run: ({ event }) => {
+    const method = event.requestContext?.http?.method ?? 'GET';
+    throw new TrackerError(NO_SUCH_METHOD, `A REST API resource was not found for '${method} ${event.rawPath}'.`);
+  },
+});

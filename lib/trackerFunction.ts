@@ -1,0 +1,69 @@
+/**
+ * One Lambda function of the tracker: an esbuild-bundled handler module under functions/ with
+ * the shared runtime settings and its own one-month log group.
+ */
+import * as path from 'node:path';
+import { Duration, RemovalPolicy } from 'aws-cdk-lib';
+import * as lambda from 'aws-cdk-lib/aws-lambda';
+import { NodejsFunction, OutputFormat, type BundlingOptions } from 'aws-cdk-lib/aws-lambda-nodejs';
+import * as logs from 'aws-cdk-lib/aws-logs';
+import type { Construct } from 'constructs';
+
+export const FUNCTION_RUNTIME = lambda.Runtime.NODEJS_22_X;
+export const FUNCTION_ARCHITECTURE = lambda.Architecture.ARM_64;
+export const FUNCTION_MEMORY_MB = 512;
+export const FUNCTION_TIMEOUT = Duration.seconds(10);
+export const LOG_RETENTION = logs.RetentionDays.ONE_MONTH;
+
+/** ESM bundles need `require` for the CommonJS dependencies esbuild inlines. */
+export const ESM_REQUIRE_BANNER = "import { createRequire } from 'module'; const require = createRequire(import.meta.url);";
+
+export const BUNDLING: BundlingOptions = {
+  minify: true,
+  sourceMap: true,
+  format: OutputFormat.ESM,
+  target: 'node22',
+  banner: ESM_REQUIRE_BANNER,
+  // Prefer packages' ESM builds (the AWS SDK ships one), which esbuild tree-shakes better.
+  mainFields: ['module', 'main'],
+  // Bundle everything, the AWS SDK v3 included: the pinned SDK version is what runs, not the
+  // runtime's, and cold starts do not pay for resolving the runtime's copy.
+  externalModules: [],
+};
+
+/** functions/<module>.ts under the project root. */
+export function entryFor(projectRoot: string, module: string): string {
+  return path.join(projectRoot, 'functions', `${module}.ts`);
+}
+
+export interface TrackerFunctionProps {
+  /** Repository root: holds package-lock.json and functions/. */
+  projectRoot: string;
+  /** Module under functions/, without extension; it exports `handler`. */
+  module: string;
+  environment: Record<string, string>;
+  timeout?: Duration;
+}
+
+export function createTrackerFunction(scope: Construct, id: string, props: TrackerFunctionProps): NodejsFunction {
+  const logGroup = new logs.LogGroup(scope, `${id}Logs`, {
+    retention: LOG_RETENTION,
+    // Logs are diagnostics, not data: do not leave orphaned log groups behind a deleted stack.
+    removalPolicy: RemovalPolicy.DESTROY,
+  });
+
+  return new NodejsFunction(scope, id, {
+    description: `Tracker ${props.module}`,
+    entry: entryFor(props.projectRoot, props.module),
+    handler: 'handler',
+    projectRoot: props.projectRoot,
+    depsLockFilePath: path.join(props.projectRoot, 'package-lock.json'),
+    runtime: FUNCTION_RUNTIME,
+    architecture: FUNCTION_ARCHITECTURE,
+    memorySize: FUNCTION_MEMORY_MB,
+    timeout: props.timeout ?? FUNCTION_TIMEOUT,
+    logGroup,
+    environment: { ...props.environment, NODE_OPTIONS: '--enable-source-maps' },
+    bundling: BUNDLING,
+  });
+}

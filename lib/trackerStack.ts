@@ -1,0 +1,161 @@
+/**
+ * The Tracker stack: storage, one Lambda per handler module of the route table behind an HTTP
+ * API, and a deploy-time bootstrap that creates the first administrator.
+ */
+import * as path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { CfnOutput, CfnParameter, CustomResource, Duration, RemovalPolicy, Stack, type StackProps } from 'aws-cdk-lib';
+import { HttpApi, HttpMethod as ApiMethod } from 'aws-cdk-lib/aws-apigatewayv2';
+import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations';
+import type { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
+import * as logs from 'aws-cdk-lib/aws-logs';
+import * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
+import { Provider } from 'aws-cdk-lib/custom-resources';
+import type { Construct } from 'constructs';
+import { platformHandlers, routes as routeTable, type RouteDefinition } from '../shared/routes.ts';
+import { ENV } from '../shared/storage/tableSchema.ts';
+import { BOOTSTRAP_HANDLER, planHandlers, type HandlerPlan } from './handlerPlan.ts';
+import { createTrackerFunction, LOG_RETENTION } from './trackerFunction.ts';
+import { TrackerStorage } from './trackerStorage.ts';
+
+/** The repository root (this file is lib/trackerStack.ts). */
+export const PROJECT_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+
+/** Environment of the bootstrap function, besides the table and bucket names. */
+export const BOOTSTRAP_ENV = {
+  adminLogin: 'TRACKER_ADMIN_LOGIN',
+  adminApiKeySecretArn: 'TRACKER_ADMIN_API_KEY_SECRET_ARN',
+} as const;
+
+export const BOOTSTRAP_TIMEOUT = Duration.seconds(60);
+
+/** Context key that pins the bootstrap custom resource's per-deploy nonce (tests, reproducible synth). */
+export const BOOTSTRAP_NONCE_CONTEXT = 'bootstrapNonce';
+
+export interface TrackerStackProps extends StackProps {
+  /** Holds package-lock.json and functions/; defaults to this repository. */
+  projectRoot?: string;
+  /** Defaults to shared/routes.ts. */
+  routes?: readonly RouteDefinition[];
+}
+
+export class TrackerStack extends Stack {
+  readonly storage: TrackerStorage;
+  readonly api: HttpApi;
+  readonly adminApiKey: secretsmanager.Secret;
+  readonly plans: readonly HandlerPlan[];
+  /** Handler module -> its function. */
+  readonly functions: ReadonlyMap<string, NodejsFunction>;
+
+  constructor(scope: Construct, id: string, props: TrackerStackProps = {}) {
+    super(scope, id, props);
+    const projectRoot = props.projectRoot ?? PROJECT_ROOT;
+    const routes = props.routes ?? routeTable;
+
+    this.storage = new TrackerStorage(this, 'Storage');
+    const { table, bucket } = this.storage;
+
+    // --- Bootstrap inputs -------------------------------------------------------------------
+    const adminEmail = new CfnParameter(this, 'AdminEmail', {
+      type: 'String',
+      default: 'admin@example.com',
+      description: 'Login (e-mail address) of the first administrator, created on the first deploy.',
+      allowedPattern: '^[^@\\s]+@[^@\\s]+$',
+      constraintDescription: 'must be an e-mail address',
+    });
+    this.adminApiKey = new secretsmanager.Secret(this, 'AdminApiKey', {
+      description: 'API key of the first Tracker administrator',
+      generateSecretString: { excludePunctuation: true, passwordLength: 40 },
+      // The administrator it belongs to lives in the retained table.
+      removalPolicy: RemovalPolicy.RETAIN,
+    });
+
+    // --- Functions --------------------------------------------------------------------------
+    this.plans = planHandlers(routes);
+    const functions = new Map<string, NodejsFunction>();
+    for (const plan of this.plans) {
+      const environment: Record<string, string> = { [ENV.table]: table.tableName, [ENV.bucket]: bucket.bucketName };
+      if (plan.kind === 'bootstrap') {
+        environment[BOOTSTRAP_ENV.adminLogin] = adminEmail.valueAsString;
+        environment[BOOTSTRAP_ENV.adminApiKeySecretArn] = this.adminApiKey.secretArn;
+      }
+      const fn = createTrackerFunction(this, `${plan.constructId}Function`, {
+        projectRoot,
+        module: plan.module,
+        environment,
+        timeout: plan.kind === 'bootstrap' ? BOOTSTRAP_TIMEOUT : undefined,
+      });
+      if (plan.access === 'read') {
+        table.grantReadData(fn);
+        bucket.grantRead(fn);
+      } else if (plan.access === 'readWrite') {
+        table.grantReadWriteData(fn);
+        bucket.grantReadWrite(fn);
+      }
+      functions.set(plan.module, fn);
+    }
+    this.functions = functions;
+    const functionFor = (module: string): NodejsFunction => {
+      const fn = functions.get(module);
+      if (!fn) throw new Error(`No function for handler module '${module}'`);
+      return fn;
+    };
+
+    // --- HTTP API ---------------------------------------------------------------------------
+    // One integration per function, shared by all of its routes. No corsPreflight: the options
+    // handler answers OPTIONS itself.
+    const integrations = new Map<string, HttpLambdaIntegration>();
+    const integrationFor = (module: string): HttpLambdaIntegration => {
+      let integration = integrations.get(module);
+      if (!integration) {
+        integration = new HttpLambdaIntegration(`${functionFor(module).node.id}Integration`, functionFor(module));
+        integrations.set(module, integration);
+      }
+      return integration;
+    };
+
+    this.api = new HttpApi(this, 'Api', {
+      apiName: this.stackName,
+      description: 'Tracker: Bugzilla-compatible REST API',
+      // The $default route: anything no route matches gets Bugzilla's "unknown method" error.
+      defaultIntegration: integrationFor(platformHandlers.notFound),
+    });
+    for (const row of routes) {
+      const methods = row.method === 'GET' ? [ApiMethod.GET, ApiMethod.HEAD] : [ApiMethod[row.method]];
+      this.api.addRoutes({ path: row.path, methods, integration: integrationFor(row.handler) });
+    }
+    this.api.addRoutes({ path: '/{proxy+}', methods: [ApiMethod.OPTIONS], integration: integrationFor(platformHandlers.options) });
+
+    if (!this.api.url) throw new Error('The HTTP API has no default stage');
+    new CfnOutput(this, 'ApiUrl', { description: 'Base URL of the Bugzilla REST API', value: `${this.api.url}rest` });
+
+    // --- Deploy-time bootstrap --------------------------------------------------------------
+    const bootstrap = functionFor(BOOTSTRAP_HANDLER);
+    this.adminApiKey.grantRead(bootstrap);
+    const provider = new Provider(this, 'BootstrapProvider', {
+      onEventHandler: bootstrap,
+      logGroup: new logs.LogGroup(this, 'BootstrapProviderLogs', {
+        retention: LOG_RETENTION,
+        removalPolicy: RemovalPolicy.DESTROY,
+      }),
+    });
+    const nonce: unknown = this.node.tryGetContext(BOOTSTRAP_NONCE_CONTEXT);
+    new CustomResource(this, 'Bootstrap', {
+      serviceToken: provider.serviceToken,
+      resourceType: 'Custom::TrackerBootstrap',
+      properties: {
+        AdminLogin: adminEmail.valueAsString,
+        AdminApiKeySecretArn: this.adminApiKey.secretArn,
+        TableName: table.tableName,
+        BucketName: bucket.bucketName,
+        // Changes on every synth, so CloudFormation updates the resource (and the idempotent
+        // bootstrap runs) on every deploy.
+        DeployNonce: typeof nonce === 'string' ? nonce : new Date().toISOString(),
+      },
+    });
+    new CfnOutput(this, 'AdminApiKeySecretArn', {
+      description: "Secrets Manager secret holding the first administrator's API key",
+      value: this.adminApiKey.secretArn,
+    });
+  }
+}

@@ -1,0 +1,161 @@
+import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
+import { randomUUID } from 'node:crypto';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { dirname, join } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { RouteMatcher } from '../shared/http/routeMatcher.ts';
+import { platformHandlers, routes, type HttpMethod } from '../shared/routes.ts';
+
+/**
+ * A small API Gateway (HTTP API, payload format 2.0) for local use and tests: it routes with the
+ * same table and precedence as the deployed API and invokes the same handler modules with the
+ * same event shape.
+ */
+type Handler = (event: APIGatewayProxyEventV2, context: Context) => Promise<APIGatewayProxyStructuredResultV2 | string>;
+
+const FUNCTIONS_DIR = join(dirname(fileURLToPath(import.meta.url)), '..', 'functions');
+const TEXT_TYPES = /^(text\/|application\/(json|javascript|xml|x-www-form-urlencoded)|[^;]*\+json)/i;
+const BINARY_BODY_LIMIT = 10 * 1024 * 1024;
+
+const handlerCache = new Map<string, Promise<Handler>>();
+
+function loadHandler(module: string): Promise<Handler> {
+  let loaded = handlerCache.get(module);
+  if (!loaded) {
+    loaded = import(pathToFileURL(join(FUNCTIONS_DIR, `${module}.ts`)).href).then((imported) => imported.handler as Handler);
+    handlerCache.set(module, loaded);
+  }
+  return loaded;
+}
+
+function readBody(request: IncomingMessage): Promise<Buffer> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    request.on('data', (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > BINARY_BODY_LIMIT) {
+        reject(Object.assign(new Error('Request body too large'), { statusCode: 413 }));
+        request.destroy();
+        return;
+      }
+      chunks.push(chunk);
+    });
+    request.on('end', () => resolve(Buffer.concat(chunks)));
+    request.on('error', reject);
+  });
+}
+
+function lambdaContext(requestId: string, functionName: string): Context {
+  const deadline = Date.now() + 30_000;
+  return {
+    callbackWaitsForEmptyEventLoop: false,
+    functionName,
+    functionVersion: '$LATEST',
+    invokedFunctionArn: `arn:aws:lambda:local:000000000000:function:${functionName}`,
+    memoryLimitInMB: '512',
+    awsRequestId: requestId,
+    logGroupName: `/aws/lambda/${functionName}`,
+    logStreamName: 'local',
+    getRemainingTimeInMillis: () => Math.max(0, deadline - Date.now()),
+    done: () => undefined,
+    fail: () => undefined,
+    succeed: () => undefined,
+  };
+}
+
+export function buildEvent(
+  request: { method: string; url: string; headers: IncomingMessage['headers']; body: Buffer; sourceIp?: string },
+  routeKey: string,
+  pathParameters: Record<string, string> | undefined,
+  requestId: string,
+): APIGatewayProxyEventV2 {
+  const url = new URL(request.url, 'http://localhost');
+  const headers: Record<string, string> = {};
+  const cookies: string[] = [];
+  for (const [name, value] of Object.entries(request.headers)) {
+    if (value === undefined) continue;
+    if (name === 'cookie') cookies.push(...String(value).split(/;\s*/));
+    else headers[name] = Array.isArray(value) ? value.join(',') : value;
+  }
+  const queryStringParameters: Record<string, string> = {};
+  for (const [key, value] of url.searchParams) {
+    // API Gateway joins repeated keys with commas here; handlers read rawQueryString instead.
+    queryStringParameters[key] = key in queryStringParameters ? `${queryStringParameters[key]},${value}` : value;
+  }
+  const isText = request.body.length === 0 || TEXT_TYPES.test(headers['content-type'] ?? 'application/json');
+  const now = new Date();
+  return {
+    version: '2.0',
+    routeKey,
+    rawPath: url.pathname,
+    rawQueryString: url.search.slice(1),
+    cookies: cookies.length > 0 ? cookies : undefined,
+    headers,
+    queryStringParameters: Object.keys(queryStringParameters).length > 0 ? queryStringParameters : undefined,
+    pathParameters,
+    body: request.body.length > 0 ? request.body.toString(isText ? 'utf8' : 'base64') : undefined,
+    isBase64Encoded: !isText,
+    requestContext: {
+      accountId: '000000000000',
+      apiId: 'local',
+      domainName: headers.host ?? 'localhost',
+      domainPrefix: 'localhost',
+      http: { method: request.method, path: url.pathname, protocol: 'HTTP/1.1', sourceIp: request.sourceIp ?? '127.0.0.1', userAgent: headers['user-agent'] ?? '' },
+      requestId,
+      routeKey,
+      stage: '$default',
+      time: now.toUTCString(),
+      timeEpoch: now.getTime(),
+    },
+  };
+}
+
+function writeResult(response: ServerResponse, result: APIGatewayProxyStructuredResultV2 | string): void {
+  if (typeof result === 'string') {
+    response.writeHead(200, { 'Content-Type': 'application/json' }).end(result);
+    return;
+  }
+  const headers: Record<string, string | string[]> = {};
+  for (const [name, value] of Object.entries(result.headers ?? {})) headers[name] = String(value);
+  if (result.cookies?.length) headers['Set-Cookie'] = result.cookies;
+  const body = result.body ? Buffer.from(result.body, result.isBase64Encoded ? 'base64' : 'utf8') : Buffer.alloc(0);
+  response.writeHead(result.statusCode ?? 200, headers);
+  response.end(body);
+}
+
+export interface EmulatorOptions {
+  port: number;
+  host?: string;
+}
+
+export async function startApiGateway(options: EmulatorOptions): Promise<{ server: Server; url: string }> {
+  const matcher = new RouteMatcher(routes);
+  const server = createServer({ maxHeaderSize: 64 * 1024 }, async (request, response) => {
+    const requestId = randomUUID();
+    try {
+      const method = (request.method ?? 'GET').toUpperCase();
+      const body = await readBody(request);
+      const path = new URL(request.url ?? '/', 'http://localhost').pathname;
+      const match = method === 'OPTIONS' ? null : matcher.match(method as HttpMethod | 'HEAD', path);
+      const handlerModule = match ? match.route.handler : method === 'OPTIONS' ? platformHandlers.options : platformHandlers.notFound;
+      const routeKey = match ? `${method} ${match.route.path}` : method === 'OPTIONS' ? 'OPTIONS /{proxy+}' : '$default';
+      const event = buildEvent({ method, url: request.url ?? '/', headers: request.headers, body, sourceIp: request.socket.remoteAddress }, routeKey, match?.pathParameters, requestId);
+      const handler = await loadHandler(handlerModule);
+      writeResult(response, await handler(event, lambdaContext(requestId, handlerModule.replace('/', '-'))));
+    } catch (error) {
+      // What API Gateway answers when an integration fails.
+      console.error(JSON.stringify({ level: 'error', requestId, message: (error as Error).message, stack: (error as Error).stack }));
+      const status = (error as { statusCode?: number }).statusCode ?? 500;
+      response.writeHead(status, { 'Content-Type': 'application/json' }).end(JSON.stringify({ message: status === 413 ? 'Request Entity Too Large' : 'Internal Server Error' }));
+    }
+  });
+  const host = options.host ?? '127.0.0.1';
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port, host, () => resolve());
+  });
+  const address = server.address();
+  const port = typeof address === 'object' && address ? address.port : options.port;
+  return { server, url: `http://${host}:${port}` };
+}

@@ -1,0 +1,120 @@
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { mkdirSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { createServer, Socket } from 'node:net';
+import { dirname, join } from 'node:path';
+import S3rver from 's3rver';
+
+/**
+ * The local stand-ins for AWS: the real DynamoDB Local jar (shipped inside the npm package
+ * amplify-dynamodb-simulator, run with our own `java -jar` because the package's launcher is
+ * broken) and s3rver. Both keep their data on disk unless asked to run in memory.
+ */
+export interface LocalEngines {
+  dynamodbEndpoint: string;
+  s3Endpoint: string;
+  stop(): Promise<void>;
+}
+
+export interface EngineOptions {
+  /** Directory for data; omitted = DynamoDB in memory and S3 in a throwaway directory. */
+  dataDir?: string;
+  /** Where s3rver keeps objects when dataDir is omitted. */
+  scratchDir?: string;
+}
+
+export class JavaMissingError extends Error {
+  constructor() {
+    super('Tracker needs Java 17 or newer to run DynamoDB Local: install it (for example `sudo apt-get install openjdk-17-jre-headless`) and try again.');
+  }
+}
+
+export async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.unref();
+    server.on('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      server.close(() => resolve(typeof address === 'object' && address ? address.port : 0));
+    });
+  });
+}
+
+function dynamodbJarDirectory(): string {
+  const require = createRequire(import.meta.url);
+  return join(dirname(require.resolve('amplify-dynamodb-simulator/package.json')), 'emulator');
+}
+
+function assertJava(): void {
+  const probe = spawnSync('java', ['-version'], { stdio: 'ignore' });
+  if (probe.error || probe.status !== 0) throw new JavaMissingError();
+}
+
+async function waitForPort(port: number, child: ChildProcess, timeoutMs: number): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null) throw new Error(`DynamoDB Local exited with code ${child.exitCode}`);
+    const open = await new Promise<boolean>((resolve) => {
+      const socket = new Socket();
+      socket.once('connect', () => {
+        socket.destroy();
+        resolve(true);
+      });
+      socket.once('error', () => resolve(false));
+      socket.connect(port, '127.0.0.1');
+    });
+    if (open) return;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  throw new Error(`DynamoDB Local did not start listening on port ${port} within ${timeoutMs} ms`);
+}
+
+async function startDynamodb(port: number, dataDir: string | undefined): Promise<ChildProcess> {
+  assertJava();
+  const jarDirectory = dynamodbJarDirectory();
+  const storage = dataDir ? ['-dbPath', dataDir] : ['-inMemory'];
+  if (dataDir) mkdirSync(dataDir, { recursive: true });
+  const child = spawn(
+    'java',
+    [
+      `-Djava.library.path=${join(jarDirectory, 'DynamoDBLocal_lib')}`,
+      '-Xmx512m',
+      '-jar',
+      join(jarDirectory, 'DynamoDBLocal.jar'),
+      '-sharedDb',
+      '-disableTelemetry',
+      '-port',
+      String(port),
+      ...storage,
+    ],
+    { cwd: jarDirectory, stdio: ['ignore', 'ignore', 'inherit'] },
+  );
+  await waitForPort(port, child, 30_000);
+  return child;
+}
+
+export async function startEngines(options: EngineOptions = {}): Promise<LocalEngines> {
+  const [dynamodbPort, s3Port] = await Promise.all([freePortOr(process.env.TRACKER_DYNAMODB_PORT), freePortOr(process.env.TRACKER_S3_PORT)]);
+  const dynamodb = await startDynamodb(dynamodbPort, options.dataDir && join(options.dataDir, 'dynamodb'));
+  const s3Directory = options.dataDir ? join(options.dataDir, 's3') : (options.scratchDir ?? join(process.cwd(), '.data', 'scratch-s3'));
+  mkdirSync(s3Directory, { recursive: true });
+  const s3 = new S3rver({ address: '127.0.0.1', port: s3Port, directory: s3Directory, silent: true, resetOnClose: !options.dataDir });
+  await s3.run();
+  return {
+    dynamodbEndpoint: `http://127.0.0.1:${dynamodbPort}`,
+    s3Endpoint: `http://127.0.0.1:${s3Port}`,
+    async stop() {
+      await s3.close().catch(() => undefined);
+      if (dynamodb.exitCode === null) {
+        const exited = new Promise((resolve) => dynamodb.once('exit', resolve));
+        dynamodb.kill('SIGTERM');
+        await exited;
+      }
+    },
+  };
+}
+
+async function freePortOr(configured: string | undefined): Promise<number> {
+  return configured ? Number(configured) : freePort();
+}

@@ -1,0 +1,72 @@
+/**
+ * `npm start`: the whole API on http://127.0.0.1:8080/rest, on local engines, with data kept
+ * under .data/ across restarts. Environment: PORT, TRACKER_DATA_DIR, TRACKER_ADMIN_LOGIN,
+ * TRACKER_ADMIN_PASSWORD, TRACKER_ADMIN_API_KEY (the last three apply when the installation is new).
+ */
+import { resolve } from 'node:path';
+import { bootstrapInstallation } from '../shared/application/bootstrapInstallation.ts';
+import { DEFAULT_ADMIN_LOGIN } from '../shared/domain/installation.ts';
+import { ENV } from '../shared/storage/tableSchema.ts';
+import { startApiGateway } from './apiGatewayEmulator.ts';
+import { JavaMissingError, startEngines, type LocalEngines } from './engines.ts';
+import { ensureBucket, ensureTable } from './provision.ts';
+
+// Locally Node 20 is fine; the deployed functions run on Node 22, which the SDK asks for.
+process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
+
+const port = Number(process.env.PORT ?? 8080);
+const host = process.env.HOST ?? '127.0.0.1';
+const dataDir = resolve(process.env.TRACKER_DATA_DIR ?? '.data');
+const tableName = process.env[ENV.table] ?? 'tracker';
+const bucketName = process.env[ENV.bucket] ?? 'tracker-attachments';
+
+async function main(): Promise<void> {
+  let engines: LocalEngines;
+  try {
+    engines = await startEngines({ dataDir });
+  } catch (error) {
+    if (error instanceof JavaMissingError) {
+      console.error(error.message);
+      process.exit(1);
+    }
+    throw error;
+  }
+  const stop = async () => {
+    await engines.stop();
+    process.exit(0);
+  };
+  process.once('SIGINT', stop);
+  process.once('SIGTERM', stop);
+
+  process.env[ENV.table] = tableName;
+  process.env[ENV.bucket] = bucketName;
+  process.env[ENV.dynamodbEndpoint] = engines.dynamodbEndpoint;
+  process.env[ENV.s3Endpoint] = engines.s3Endpoint;
+  await ensureTable(engines.dynamodbEndpoint, tableName);
+  await ensureBucket(engines.s3Endpoint, bucketName);
+
+  const publicUrl = `http://${host === '0.0.0.0' ? 'localhost' : host}:${port}`;
+  const installation = await bootstrapInstallation({
+    adminLogin: process.env.TRACKER_ADMIN_LOGIN ?? DEFAULT_ADMIN_LOGIN,
+    adminPassword: process.env.TRACKER_ADMIN_PASSWORD,
+    adminApiKey: process.env.TRACKER_ADMIN_API_KEY,
+    urlbase: `${publicUrl}/`,
+  });
+
+  const { url } = await startApiGateway({ port, host });
+  console.log(`Tracker is serving ${url}/rest (data in ${dataDir}; Ctrl-C stops it)`);
+  if (installation.created) {
+    console.log('A new installation was created. Its administrator (shown once, keep it):');
+    console.log(`  login:    ${installation.admin.login}`);
+    console.log(`  password: ${installation.admin.password}`);
+    console.log(`  API key:  ${installation.admin.apiKey}`);
+    console.log(`Try: curl -H 'X-BUGZILLA-API-KEY: ${installation.admin.apiKey}' ${url}/rest/whoami`);
+  } else {
+    console.log('Using the existing installation; its administrator API key was printed when it was created.');
+  }
+}
+
+main().catch((error) => {
+  console.error(error);
+  process.exit(1);
+});

@@ -1,0 +1,82 @@
+import { AUDIT_CLASS } from '../domain/audit.ts';
+import { generateApiKey, hashPassword, secretDigest } from '../domain/credentials.ts';
+import { SYSTEM_GROUPS, type AdminAccount } from '../domain/installation.ts';
+import { DEFAULT_PARAMETERS } from '../domain/parameters.ts';
+import { toStorageTime } from '../domain/time.ts';
+import { recordAudit } from '../storage/auditStore.ts';
+import { allocateId, allocateIds } from '../storage/counterStore.ts';
+import { putMembership, putNewApiKey, putNewGroup, putNewUser } from '../storage/identityStore.ts';
+import { isInstalled, putInstallationMarker } from '../storage/installationStore.ts';
+import { initialiseParameters } from '../storage/parameterStore.ts';
+import { WriteTransaction } from '../storage/transaction.ts';
+
+export interface BootstrapOptions {
+  adminLogin: string;
+  adminRealName?: string;
+  /** Generated when absent; returned once so the caller can show it. */
+  adminPassword?: string;
+  adminApiKey?: string;
+  urlbase?: string;
+}
+
+export type BootstrapResult = { created: false } | { created: true; admin: AdminAccount; adminId: number };
+
+class AlreadyInstalled extends Error {}
+
+/**
+ * Creates a new installation in one transaction: system groups, the administrator with a
+ * password and an API key, the default parameters and their audit entries. Idempotent: an
+ * installed table is left alone (every deploy and every `npm start` calls this).
+ */
+export async function bootstrapInstallation(options: BootstrapOptions): Promise<BootstrapResult> {
+  if (await isInstalled()) return { created: false };
+
+  const now = new Date();
+  const at = toStorageTime(now);
+  const admin: AdminAccount = {
+    login: options.adminLogin,
+    realName: options.adminRealName ?? 'Tracker Administrator',
+    password: options.adminPassword ?? generateApiKey().slice(0, 16),
+    apiKey: options.adminApiKey ?? generateApiKey(),
+  };
+  const [groupIds, adminId, apiKeyId] = await Promise.all([
+    allocateIds('group', SYSTEM_GROUPS.length),
+    allocateId('user'),
+    allocateId('apikey'),
+  ]);
+
+  const transaction = new WriteTransaction();
+  putInstallationMarker(transaction, at, () => new AlreadyInstalled());
+  SYSTEM_GROUPS.forEach((group, index) => {
+    const id = groupIds[index];
+    putNewGroup(transaction, {
+      id,
+      name: group.name,
+      description: group.description,
+      isBugGroup: false,
+      userRegexp: group.userRegexp ?? '',
+      isActive: true,
+      iconUrl: '',
+    });
+    recordAudit(transaction, {
+      auditClass: AUDIT_CLASS.group,
+      objectId: id,
+      userId: null,
+      changes: { __create__: { removed: '', added: group.name } },
+      at: now,
+    });
+  });
+  putNewUser(transaction, { id: adminId, login: admin.login, realName: admin.realName, passwordHash: await hashPassword(admin.password), createdAt: at });
+  putMembership(transaction, adminId, groupIds[SYSTEM_GROUPS.findIndex((group) => group.name === 'admin')]);
+  putNewApiKey(transaction, secretDigest(admin.apiKey), { id: apiKeyId, userId: adminId, description: 'Bootstrap key', createdAt: at });
+  recordAudit(transaction, { auditClass: AUDIT_CLASS.user, objectId: adminId, userId: null, changes: { __create__: { removed: '', added: admin.login } }, at: now });
+  initialiseParameters(transaction, { ...DEFAULT_PARAMETERS, maintainer: admin.login, urlbase: options.urlbase ?? DEFAULT_PARAMETERS.urlbase });
+
+  try {
+    await transaction.commit();
+  } catch (error) {
+    if (error instanceof AlreadyInstalled) return { created: false };
+    throw error;
+  }
+  return { created: true, admin, adminId };
+}

@@ -1,0 +1,83 @@
+/**
+ * Who is calling: anonymous, or a user with the groups they are in (directly, through a group's
+ * user_regexp, or through the admin group) and the groups they may bless. Every permission
+ * question later asks this model; it knows nothing of HTTP or storage.
+ */
+export interface UserAccount {
+  id: number;
+  login: string;
+  realName: string;
+  /** Non-empty: the account is disabled and this is why. */
+  disabledText: string;
+  emailEnabled: boolean;
+  passwordHash?: string;
+}
+
+export interface GroupSummary {
+  id: number;
+  name: string;
+  description: string;
+  isActive: boolean;
+  isBugGroup: boolean;
+  userRegexp: string;
+}
+
+export interface Membership {
+  /** Groups the user was put in directly. */
+  memberOf: readonly number[];
+  /** Groups whose membership the user may change (Bugzilla's bless right). */
+  canBless: readonly number[];
+}
+
+export interface Caller {
+  readonly user: UserAccount | null;
+  /** Names of every group the caller is in. */
+  readonly groups: ReadonlySet<string>;
+  /** Names of every group the caller may bless. */
+  readonly blessGroups: ReadonlySet<string>;
+}
+
+export const ADMIN_GROUP = 'admin';
+
+export const ANONYMOUS: Caller = Object.freeze({ user: null, groups: new Set<string>(), blessGroups: new Set<string>() });
+
+function regexpMatches(pattern: string, login: string): boolean {
+  if (!pattern) return false;
+  try {
+    return new RegExp(pattern, 'i').test(login);
+  } catch {
+    return false;
+  }
+}
+
+/** Groups a user belongs to, from direct membership and regexp rules; admins belong to every group. */
+export function effectiveGroups(user: UserAccount, membership: Membership, allGroups: readonly GroupSummary[]): GroupSummary[] {
+  const direct = new Set(membership.memberOf);
+  const isAdmin = allGroups.some((group) => group.name === ADMIN_GROUP && direct.has(group.id));
+  return allGroups.filter((group) => isAdmin || direct.has(group.id) || regexpMatches(group.userRegexp, user.login));
+}
+
+export function callerFor(user: UserAccount, membership: Membership, allGroups: readonly GroupSummary[]): Caller {
+  const groups = effectiveGroups(user, membership, allGroups);
+  const isAdmin = groups.some((group) => group.name === ADMIN_GROUP);
+  const blessIds = new Set(membership.canBless);
+  const blessGroups = allGroups.filter((group) => isAdmin || blessIds.has(group.id));
+  return {
+    user,
+    groups: new Set(groups.map((group) => group.name)),
+    blessGroups: new Set(blessGroups.map((group) => group.name)),
+  };
+}
+
+export const isLoggedIn = (caller: Caller): caller is Caller & { user: UserAccount } => caller.user !== null;
+
+export const inGroup = (caller: Caller, group: string): boolean => caller.groups.has(group);
+
+export const canBless = (caller: Caller, group: string): boolean => caller.blessGroups.has(group);
+
+/** A `:nick` in the real name (Mozilla's convention) wins; otherwise Bugzilla's rule, the login's local part. */
+export function nickFor(user: Pick<UserAccount, 'login' | 'realName'>): string {
+  const explicit = /:([\w.-]+)/.exec(user.realName);
+  if (explicit) return explicit[1];
+  return user.login.split('@')[0];
+}

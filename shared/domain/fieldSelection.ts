@@ -1,0 +1,92 @@
+/**
+ * Bugzilla's `include_fields` / `exclude_fields`, implemented once for every resource.
+ *
+ * Each resource declares which of its fields are extra (returned only on request) and which are
+ * custom; every other field is a default field. Names are case-sensitive, unknown names are
+ * ignored, dotted names select subfields (`components.name`), and exclusion beats inclusion.
+ */
+export type FieldKind = 'default' | 'extra' | 'custom';
+
+export interface ResourceFields {
+  /** Fields returned only when named or with `_extra` / `_all`. */
+  readonly extra?: readonly string[];
+  /** Custom fields: returned by default, selectable alone with `_custom`. */
+  readonly isCustom?: (name: string) => boolean;
+  /** Fields holding nested resources (objects or arrays of objects) with their own metadata. */
+  readonly nested?: Readonly<Record<string, ResourceFields>>;
+}
+
+const SHORTCUTS = new Set(['_all', '_default', '_extra', '_custom']);
+
+export function splitFieldList(value: unknown): string[] {
+  const items = Array.isArray(value) ? value : value === undefined || value === null ? [] : [value];
+  return items
+    .flatMap((item) => String(item).split(','))
+    .map((name) => name.trim())
+    .filter(Boolean);
+}
+
+export class FieldSelection {
+  private readonly include: Set<string>;
+  private readonly exclude: Set<string>;
+  private readonly includeTypes: Set<string>;
+  private readonly excludeTypes: Set<string>;
+
+  constructor(include: readonly string[] = [], exclude: readonly string[] = []) {
+    this.include = new Set(include.filter((name) => !SHORTCUTS.has(name)));
+    this.exclude = new Set(exclude.filter((name) => !SHORTCUTS.has(name)));
+    this.includeTypes = new Set(include.filter((name) => SHORTCUTS.has(name)).map((name) => name.slice(1)));
+    this.excludeTypes = new Set(exclude.filter((name) => SHORTCUTS.has(name)).map((name) => name.slice(1)));
+    if (include.length === 0) this.includeTypes.add('default');
+  }
+
+  static fromParams(params: { include_fields?: unknown; exclude_fields?: unknown }): FieldSelection {
+    return new FieldSelection(splitFieldList(params.include_fields), splitFieldList(params.exclude_fields));
+  }
+
+  /** Whether the field at a dotted path is wanted; handlers ask this before computing costly fields. */
+  wants(path: string, kind: FieldKind = 'default'): boolean {
+    const segments = path.split('.');
+    for (let i = 1; i <= segments.length; i++) {
+      if (this.exclude.has(segments.slice(0, i).join('.'))) return false;
+    }
+    if (this.include.has(path)) return true;
+    const descendantPrefix = `${path}.`;
+    for (const name of this.include) if (name.startsWith(descendantPrefix)) return true;
+
+    if (segments.length > 1) {
+      const parentPrefix = `${segments.slice(0, -1).join('.')}.`;
+      for (const name of this.include) if (name.startsWith(parentPrefix)) return false;
+    }
+    return this.wantsKind(kind, segments.length > 1);
+  }
+
+  private wantsKind(kind: FieldKind, isSubfield: boolean): boolean {
+    if (this.excludeTypes.has(kind) || this.excludeTypes.has('all')) return false;
+    if (this.includeTypes.has('all')) return true;
+    // The parent was wanted as a whole, so its default subfields come with it.
+    if (isSubfield && kind !== 'extra') return true;
+    if (this.includeTypes.has(kind)) return true;
+    return kind === 'custom' && this.includeTypes.has('default');
+  }
+
+  /** A copy of `value` (an object or an array of objects) with only the wanted fields. */
+  apply<T>(value: T, fields: ResourceFields, prefix = ''): T {
+    if (Array.isArray(value)) return value.map((item) => this.apply(item, fields, prefix)) as T;
+    if (value === null || typeof value !== 'object') return value;
+    const result: Record<string, unknown> = {};
+    for (const [name, fieldValue] of Object.entries(value as Record<string, unknown>)) {
+      const path = prefix ? `${prefix}.${name}` : name;
+      if (!this.wants(path, kindOf(name, fields))) continue;
+      const nested = fields.nested?.[name];
+      result[name] = nested ? this.apply(fieldValue, nested, path) : fieldValue;
+    }
+    return result as T;
+  }
+}
+
+function kindOf(name: string, fields: ResourceFields): FieldKind {
+  if (fields.extra?.includes(name)) return 'extra';
+  if (fields.isCustom?.(name)) return 'custom';
+  return 'default';
+}

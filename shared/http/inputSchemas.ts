@@ -1,0 +1,43 @@
+import { z } from 'zod';
+
+/**
+ * Schema building blocks for parameters that may arrive as JSON values or as query-string text:
+ * `ids=1&ids=2`, `ids=1,2` and `"ids": [1, 2]` all become [1, 2] where a schema asks for a list.
+ */
+const splitCommas = (value: unknown): unknown => (typeof value === 'string' ? value.split(',').map((part) => part.trim()).filter(Boolean) : value);
+
+export function list<T extends z.ZodType>(item: T, options: { splitCommas?: boolean } = { splitCommas: true }) {
+  return z.preprocess((value) => {
+    if (value === undefined || value === null || value === '') return undefined;
+    const values = Array.isArray(value) ? value : [value];
+    return options.splitCommas === false ? values : values.flatMap((entry) => splitCommas(entry) as unknown[]);
+  }, z.array(item));
+}
+
+const lastOf = (value: unknown): unknown => (Array.isArray(value) ? value[value.length - 1] : value);
+
+/** An integer given as a JSON number or as decimal text. */
+export const integer = () =>
+  z.preprocess((value) => {
+    const single = lastOf(value);
+    return typeof single === 'string' && /^[-+]?\d+$/.test(single.trim()) ? Number(single) : single;
+  }, z.number().int());
+
+/** Booleans as JSON, or as Bugzilla's text forms: 1/0, true/false. */
+export const flag = () =>
+  z.preprocess((value) => {
+    const single = lastOf(value);
+    if (typeof single === 'string') {
+      const lowered = single.trim().toLowerCase();
+      if (['1', 'true'].includes(lowered)) return true;
+      if (['0', 'false', ''].includes(lowered)) return false;
+    }
+    if (single === 1 || single === 0) return single === 1;
+    return single;
+  }, z.boolean());
+
+/** A single text value; a repeated query key keeps its last value, as CGI does. */
+export const text = () => z.preprocess(lastOf, z.string());
+
+/** An endpoint that takes no parameters of its own (unknown ones are ignored, as in Bugzilla). */
+export const noInput = () => z.object({});

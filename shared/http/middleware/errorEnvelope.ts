@@ -1,0 +1,44 @@
+import type { MiddlewareObj } from '@middy/core';
+import { INTERNAL_ERROR, TrackerError } from '../../trackerError.ts';
+import { stateOf, type TrackerRequest } from '../requestState.ts';
+
+/** Bugzilla points clients at its API documentation in every error. */
+const documentationUrl = 'https://bugzilla.readthedocs.io/en/5.2/api/index.html';
+
+/**
+ * Every failure becomes Bugzilla's envelope `{error, code, message}` with the HTTP status of its
+ * code. A failure that is not a TrackerError is ours, not the caller's: it is logged with its
+ * stack under the request id, and the caller gets a 500 quoting that id, never the stack.
+ */
+export const errorEnvelope = (): MiddlewareObj => ({
+  onError: (request) => {
+    const trackerRequest = request as TrackerRequest;
+    const state = stateOf(trackerRequest);
+    const error = request.error;
+    const requestId = trackerRequest.context.awsRequestId ?? trackerRequest.event.requestContext?.requestId;
+    if (error instanceof TrackerError) {
+      state.statusCode = error.httpStatus;
+      state.errorCode = error.code;
+      request.response = { error: true, code: error.code, message: error.message, documentation: documentationUrl };
+      return;
+    }
+    console.error(
+      JSON.stringify({
+        level: 'error',
+        requestId,
+        route: trackerRequest.event.routeKey,
+        error: error?.name,
+        message: error?.message,
+        stack: error?.stack,
+      }),
+    );
+    state.statusCode = 500;
+    state.errorCode = INTERNAL_ERROR;
+    request.response = {
+      error: true,
+      code: INTERNAL_ERROR,
+      message: `Tracker hit an unexpected error. Please report request id ${requestId} to the administrator.`,
+      request_id: requestId,
+    };
+  },
+});

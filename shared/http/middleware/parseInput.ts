@@ -1,0 +1,52 @@
+import type { MiddlewareObj } from '@middy/core';
+import { GENERIC_USER_ERROR, TrackerError } from '../../trackerError.ts';
+import { header, stateOf, type TrackerRequest } from '../requestState.ts';
+
+/**
+ * Builds one parameter object per request: the JSON body, overridden by the query string (the
+ * spec lets clients such as python-bugzilla send parameters there on PUT and POST), overridden by
+ * path parameters. Repeated query keys become arrays; the endpoint's schema decides the rest.
+ */
+export function parseQueryString(raw: string | undefined): Record<string, string | string[]> {
+  const params: Record<string, string | string[]> = {};
+  for (const [key, value] of new URLSearchParams(raw ?? '')) {
+    const existing = params[key];
+    if (existing === undefined) params[key] = value;
+    else params[key] = Array.isArray(existing) ? [...existing, value] : [existing, value];
+  }
+  return params;
+}
+
+const badInput = (message: string) => new TrackerError(GENERIC_USER_ERROR, message);
+
+function parseBody(request: TrackerRequest): Record<string, unknown> {
+  const { event } = request;
+  if (!event.body) return {};
+  const text = event.isBase64Encoded ? Buffer.from(event.body, 'base64').toString('utf8') : event.body;
+  if (text.trim() === '') return {};
+  const contentType = header(event, 'content-type') ?? '';
+  if (contentType && !/^application\/([\w.+-]+\+)?json\b/i.test(contentType)) {
+    throw badInput(`Tracker accepts only JSON request bodies (Content-Type: application/json), not '${contentType}'.`);
+  }
+  let body: unknown;
+  try {
+    body = JSON.parse(text);
+  } catch (error) {
+    throw badInput(`The request body is not valid JSON: ${(error as Error).message}`);
+  }
+  if (body === null || typeof body !== 'object' || Array.isArray(body)) {
+    throw badInput('The request body must be a JSON object.');
+  }
+  return body as Record<string, unknown>;
+}
+
+export const parseInput = (): MiddlewareObj => ({
+  before: (request) => {
+    const trackerRequest = request as TrackerRequest;
+    const { event } = trackerRequest;
+    const method = event.requestContext?.http?.method ?? 'GET';
+    const body = method === 'GET' || method === 'HEAD' ? {} : parseBody(trackerRequest);
+    const pathParameters = Object.fromEntries(Object.entries(event.pathParameters ?? {}).filter(([, value]) => value !== undefined));
+    stateOf(trackerRequest).params = { ...body, ...parseQueryString(event.rawQueryString), ...pathParameters };
+  },
+});

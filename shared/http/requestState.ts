@@ -1,0 +1,46 @@
+import type { Request } from '@middy/core';
+import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
+import { ANONYMOUS, type Caller } from '../domain/caller.ts';
+import { FieldSelection } from '../domain/fieldSelection.ts';
+
+/** What the middleware chain learns about one request, shared along the chain. */
+export interface RequestState {
+  startedAt: number;
+  /** Path parameters, query string and JSON body merged (query over body, path over both). */
+  params: Record<string, unknown>;
+  caller: Caller;
+  /** `params` after the endpoint's zod schema. */
+  input: unknown;
+  fields: FieldSelection;
+  jsonpCallback?: string;
+  statusCode: number;
+  errorCode?: number;
+}
+
+export type TrackerContext = Context & { tracker?: RequestState };
+
+export type TrackerRequest = Request<APIGatewayProxyEventV2, unknown, Error, TrackerContext>;
+
+export type HttpResult = APIGatewayProxyStructuredResultV2;
+
+export function stateOf(request: TrackerRequest): RequestState {
+  request.context.tracker ??= {
+    startedAt: Date.now(),
+    params: {},
+    caller: ANONYMOUS,
+    input: {},
+    fields: new FieldSelection(),
+    statusCode: 200,
+  };
+  return request.context.tracker;
+}
+
+/** API Gateway lower-cases header names in v2 events; local callers may not. */
+export function header(event: APIGatewayProxyEventV2, name: string): string | undefined {
+  const headers = event.headers ?? {};
+  return headers[name] ?? Object.entries(headers).find(([key]) => key.toLowerCase() === name)?.[1];
+}
+
+export function lowerCaseHeaders(event: APIGatewayProxyEventV2): Record<string, string | undefined> {
+  return Object.fromEntries(Object.entries(event.headers ?? {}).map(([key, value]) => [key.toLowerCase(), value]));
+}

@@ -1,0 +1,38 @@
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
+import type { AuditEntry } from '../domain/audit.ts';
+import { DEFAULT_PARAMETERS, type ParameterChange, type Parameters } from '../domain/parameters.ts';
+import { recordAudit } from './auditStore.ts';
+import { documentClient, tableName } from './dynamoClient.ts';
+import { keys } from './keys.ts';
+import { WriteTransaction } from './transaction.ts';
+
+/** Parameters live in one item; defaults fill in names added by later versions of Tracker. */
+export async function loadParameters(): Promise<Parameters> {
+  const result = await documentClient().send(new GetCommand({ TableName: tableName(), Key: keys.parameters() }));
+  return { ...DEFAULT_PARAMETERS, ...((result.Item?.values as Parameters | undefined) ?? {}) };
+}
+
+export function initialiseParameters(transaction: WriteTransaction, values: Parameters): void {
+  transaction.put({ ...keys.parameters(), type: 'parameters', values });
+}
+
+export async function saveParameterChanges(changes: Record<string, ParameterChange>, audit: AuditEntry): Promise<void> {
+  const names = Object.keys(changes);
+  if (names.length === 0) return;
+  const transaction = new WriteTransaction();
+  const expressionNames: Record<string, string> = { '#values': 'values' };
+  const expressionValues: Record<string, unknown> = {};
+  const assignments = names.map((name, index) => {
+    expressionNames[`#p${index}`] = name;
+    expressionValues[`:p${index}`] = changes[name].added;
+    return `#values.#p${index} = :p${index}`;
+  });
+  transaction.update(keys.parameters(), {
+    expression: `SET ${assignments.join(', ')}`,
+    names: expressionNames,
+    values: expressionValues,
+    condition: 'attribute_exists(pk)',
+  });
+  recordAudit(transaction, audit);
+  await transaction.commit();
+}

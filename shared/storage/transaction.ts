@@ -1,0 +1,100 @@
+import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
+import { TransactWriteCommand, type TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
+import { TrackerError } from '../trackerError.ts';
+import { documentClient, tableName } from './dynamoClient.ts';
+
+type TransactItem = NonNullable<TransactWriteCommandInput['TransactItems']>[number];
+type ConditionFailure = () => Error;
+
+/**
+ * A multi-item write that lands whole or not at all (TransactWriteItems). Each conditional item
+ * may name the Bugzilla error its failed condition means (a taken login, a lost race), so a
+ * cancelled transaction becomes a clear client error instead of a 500.
+ */
+export class WriteTransaction {
+  private readonly items: TransactItem[] = [];
+  private readonly failures: Array<ConditionFailure | undefined> = [];
+
+  get size(): number {
+    return this.items.length;
+  }
+
+  put(item: Record<string, unknown>, options: { condition?: string; names?: Record<string, string>; values?: Record<string, unknown>; onConditionFailed?: ConditionFailure } = {}): this {
+    this.items.push({
+      Put: {
+        TableName: tableName(),
+        Item: item,
+        ConditionExpression: options.condition,
+        ExpressionAttributeNames: options.names,
+        ExpressionAttributeValues: options.values,
+      },
+    });
+    this.failures.push(options.onConditionFailed);
+    return this;
+  }
+
+  /** A Put that fails with `onConditionFailed` if an item with this key already exists. */
+  putNew(item: Record<string, unknown> & { pk: string; sk: string }, onConditionFailed: ConditionFailure): this {
+    return this.put(item, { condition: 'attribute_not_exists(pk)', onConditionFailed });
+  }
+
+  update(
+    key: { pk: string; sk: string },
+    update: { expression: string; names?: Record<string, string>; values?: Record<string, unknown>; condition?: string; onConditionFailed?: ConditionFailure },
+  ): this {
+    return this.push({
+      Update: {
+        TableName: tableName(),
+        Key: key,
+        UpdateExpression: update.expression,
+        ConditionExpression: update.condition,
+        ExpressionAttributeNames: update.names,
+        ExpressionAttributeValues: update.values,
+      },
+    }, update.onConditionFailed);
+  }
+
+  /**
+   * Like `update`, but a later call for the same key replaces the earlier one: DynamoDB refuses a
+   * transaction that touches one item twice, and summary items (latest audit time) are set often.
+   */
+  updateOnce(key: { pk: string; sk: string }, update: Parameters<WriteTransaction['update']>[1]): this {
+    const index = this.items.findIndex((item) => item.Update?.Key?.pk === key.pk && item.Update?.Key?.sk === key.sk);
+    if (index >= 0) {
+      this.items.splice(index, 1);
+      this.failures.splice(index, 1);
+    }
+    return this.update(key, update);
+  }
+
+  private push(item: TransactItem, onConditionFailed?: ConditionFailure): this {
+    this.items.push(item);
+    this.failures.push(onConditionFailed);
+    return this;
+  }
+
+  delete(key: { pk: string; sk: string }, options: { condition?: string; onConditionFailed?: ConditionFailure } = {}): this {
+    this.items.push({ Delete: { TableName: tableName(), Key: key, ConditionExpression: options.condition } });
+    this.failures.push(options.onConditionFailed);
+    return this;
+  }
+
+  async commit(): Promise<void> {
+    if (this.items.length === 0) return;
+    if (this.items.length > 100) {
+      throw new TrackerError(32000, 'This change touches too many items to be made at once; split it into smaller changes.');
+    }
+    try {
+      await documentClient().send(new TransactWriteCommand({ TransactItems: this.items }));
+    } catch (error) {
+      if (error instanceof TransactionCanceledException) {
+        const reasons = error.CancellationReasons ?? [];
+        reasons.forEach((reason, index) => {
+          const failure = this.failures[index];
+          if (reason.Code === 'ConditionalCheckFailed' && failure) throw failure();
+        });
+      }
+      throw error;
+    }
+  }
+}

@@ -1,0 +1,506 @@
+/**
+ * The CDK stack, synthesized without bundling. Handler entries are stubbed in a throw-away project
+ * root (NodejsFunction insists that its entry file exists even when bundling is skipped), so the
+ * stack is checked independently of which handler modules exist yet; every expectation is derived
+ * from the route table.
+ */
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { App, Stack } from 'aws-cdk-lib';
+import { Template } from 'aws-cdk-lib/assertions';
+import type { CfnFunction } from 'aws-cdk-lib/aws-lambda';
+import { platformHandlers, routes, type RouteDefinition } from '../../shared/routes.ts';
+import { GLOBAL_INDEXES, KEY_ATTRIBUTES, PARTITION_KEY, SORT_KEY, TTL_ATTRIBUTE, ENV } from '../../shared/storage/tableSchema.ts';
+import { BOOTSTRAP_HANDLER, constructIdFor, planHandlers, type HandlerPlan } from '../../lib/handlerPlan.ts';
+import { BUNDLING, ESM_REQUIRE_BANNER, entryFor } from '../../lib/trackerFunction.ts';
+import { BOOTSTRAP_ENV, BOOTSTRAP_NONCE_CONTEXT, PROJECT_ROOT, TrackerStack } from '../../lib/trackerStack.ts';
+
+type Json = any; // eslint-disable-line @typescript-eslint/no-explicit-any
+
+const SYNTH_TIMEOUT = 60_000;
+const NONCE = 'unit-test-nonce';
+
+/**
+ * TransactWriteItems is not an IAM action (transactions are authorized per item as Put/Update/
+ * DeleteItem), so a writer is not expected to have it, but a reader must not have it either.
+ */
+const DYNAMODB_WRITES = ['dynamodb:PutItem', 'dynamodb:UpdateItem', 'dynamodb:DeleteItem', 'dynamodb:BatchWriteItem'];
+const FORBIDDEN_TO_READERS = [...DYNAMODB_WRITES, 'dynamodb:TransactWriteItems'];
+const DYNAMODB_READS = ['dynamodb:GetItem', 'dynamodb:Query', 'dynamodb:BatchGetItem'];
+const S3_WRITES = ['s3:PutObject', 's3:DeleteObject'];
+const S3_READS = ['s3:GetObject', 's3:ListBucket'];
+
+/** cdk.json's context (feature flags), so the tests synthesize what `cdk synth` would. */
+const cdkJsonContext: Record<string, unknown> = JSON.parse(fs.readFileSync(path.join(PROJECT_ROOT, 'cdk.json'), 'utf8')).context ?? {};
+
+const tempRoots: string[] = [];
+
+/** A project root holding a lock file and a stub for every handler module the stack will need. */
+function stubProjectRoot(routeRows: readonly RouteDefinition[]): string {
+  const root = fs.mkdtempSync(path.join(os.tmpdir(), 'tracker-cdk-test-'));
+  tempRoots.push(root);
+  fs.copyFileSync(path.join(PROJECT_ROOT, 'package-lock.json'), path.join(root, 'package-lock.json'));
+  for (const plan of planHandlers(routeRows)) {
+    const entry = entryFor(root, plan.module);
+    fs.mkdirSync(path.dirname(entry), { recursive: true });
+    fs.writeFileSync(entry, 'export const handler = async () => ({ statusCode: 200 });\n');
+  }
+  return root;
+}
+
+interface Synthesized {
+  stack: TrackerStack;
+  template: Template;
+  json: Json;
+}
+
+function synth(routeRows: readonly RouteDefinition[], extraContext: Record<string, unknown> = {}): Synthesized {
+  const app = new App({
+    context: {
+      ...cdkJsonContext,
+      'aws:cdk:bundling-stacks': [],
+      'aws:cdk:enable-asset-metadata': true,
+      ...extraContext,
+    },
+  });
+  const stack = new TrackerStack(app, 'Tracker', { projectRoot: stubProjectRoot(routeRows), routes: routeRows });
+  const template = Template.fromStack(stack);
+  return { stack, template, json: template.toJSON() };
+}
+
+afterAll(() => {
+  for (const root of tempRoots) fs.rmSync(root, { recursive: true, force: true });
+});
+
+// ---- template helpers -----------------------------------------------------------------------
+
+const resourcesOfType = (json: Json, type: string): [string, Json][] =>
+  Object.entries<Json>(json.Resources).filter(([, resource]) => resource.Type === type);
+
+const logicalIdOf = (stack: Stack, fn: { node: { defaultChild?: unknown } }): string =>
+  stack.getLogicalId(fn.node.defaultChild as CfnFunction);
+
+/** `{ Fn::GetAtt: [id, 'Arn'] }` or `{ Ref: id }` -> id. */
+function referencedId(value: Json): string | undefined {
+  if (value && typeof value === 'object') {
+    if (typeof value.Ref === 'string') return value.Ref;
+    if (Array.isArray(value['Fn::GetAtt'])) return value['Fn::GetAtt'][0];
+  }
+  return undefined;
+}
+
+/** Every action the function's role allows (from all policies attached to the role). */
+function allowedActions(json: Json, functionLogicalId: string): string[] {
+  const roleId = referencedId(json.Resources[functionLogicalId].Properties.Role);
+  expect(roleId, `role of ${functionLogicalId}`).toBeDefined();
+  const actions: string[] = [];
+  for (const [, policy] of resourcesOfType(json, 'AWS::IAM::Policy')) {
+    const roles: Json[] = policy.Properties.Roles ?? [];
+    if (!roles.some((role) => referencedId(role) === roleId)) continue;
+    for (const statement of policy.Properties.PolicyDocument.Statement) {
+      if (statement.Effect !== 'Allow') continue;
+      actions.push(...[statement.Action].flat());
+    }
+  }
+  return actions;
+}
+
+/** IAM wildcard semantics: does any granted action pattern cover `action`? */
+function allows(actions: readonly string[], action: string): boolean {
+  return actions.some((pattern) => {
+    if (pattern === '*') return true;
+    const regex = new RegExp(`^${pattern.split('*').map((part) => part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('.*')}$`, 'i');
+    return regex.test(action);
+  });
+}
+
+/** The function logical id an API Gateway route ends up invoking. */
+function functionBehindRoute(json: Json, route: Json): string | undefined {
+  const target = route.Properties.Target; // { Fn::Join: ['', ['integrations/', { Ref: integrationId }]] }
+  const parts: Json[] = target?.['Fn::Join']?.[1] ?? [];
+  const integrationId = parts.map(referencedId).find(Boolean);
+  if (!integrationId) return undefined;
+  const integration = json.Resources[integrationId];
+  expect(integration.Type).toBe('AWS::ApiGatewayV2::Integration');
+  return referencedId(integration.Properties.IntegrationUri);
+}
+
+const expectedRouteKeys = (routeRows: readonly RouteDefinition[]): string[] =>
+  [
+    ...routeRows.map((row) => `${row.method} ${row.path}`),
+    ...routeRows.filter((row) => row.method === 'GET').map((row) => `HEAD ${row.path}`),
+    'OPTIONS /{proxy+}',
+    '$default',
+  ].sort();
+
+/** Route key -> handler module that must serve it. */
+function expectedRouteModules(routeRows: readonly RouteDefinition[]): Map<string, string> {
+  const expected = new Map<string, string>();
+  for (const row of routeRows) {
+    expected.set(`${row.method} ${row.path}`, row.handler);
+    if (row.method === 'GET') expected.set(`HEAD ${row.path}`, row.handler);
+  }
+  expected.set('OPTIONS /{proxy+}', platformHandlers.options);
+  expected.set('$default', platformHandlers.notFound);
+  return expected;
+}
+
+// ---- the handler plan (pure) ----------------------------------------------------------------
+
+describe('handler plan', () => {
+  it('has one function per distinct handler module, plus the platform handlers and the bootstrap', () => {
+    const plans = planHandlers(routes);
+    const expected = new Set([...routes.map((row) => row.handler), ...Object.values(platformHandlers), BOOTSTRAP_HANDLER]);
+    expect(plans.map((plan) => plan.module).sort()).toEqual([...expected].sort());
+    expect(plans.find((plan) => plan.module === BOOTSTRAP_HANDLER)?.kind).toBe('bootstrap');
+    for (const module of Object.values(platformHandlers)) {
+      expect(plans.find((plan) => plan.module === module)).toMatchObject({ kind: 'platform', access: 'none' });
+    }
+  });
+
+  it('gives write access to a module used by any writing row, read access to read-only modules', () => {
+    const rows: RouteDefinition[] = [
+      { method: 'GET', path: '/rest/a', handler: 'x/mixed', readOnly: true },
+      { method: 'PUT', path: '/rest/a', handler: 'x/mixed', readOnly: false },
+      { method: 'GET', path: '/rest/b', handler: 'x/reader', readOnly: true },
+      { method: 'POST', path: '/rest/c', handler: 'x/postReader', readOnly: true },
+    ];
+    const access = Object.fromEntries(planHandlers(rows).map((plan) => [plan.module, plan.access]));
+    expect(access).toMatchObject({ 'x/mixed': 'readWrite', 'x/reader': 'read', 'x/postReader': 'read', [BOOTSTRAP_HANDLER]: 'readWrite' });
+  });
+
+  it('derives construct ids from module paths and rejects collisions and duplicate routes', () => {
+    expect(constructIdFor('instance/getParameters')).toBe('InstanceGetParameters');
+    expect(() =>
+      planHandlers([
+        { method: 'GET', path: '/rest/a', handler: 'a/b-c', readOnly: true },
+        { method: 'GET', path: '/rest/b', handler: 'a/bC', readOnly: true },
+      ]),
+    ).toThrow(/same construct id/);
+    expect(() =>
+      planHandlers([
+        { method: 'GET', path: '/rest/a', handler: 'a/one', readOnly: true },
+        { method: 'GET', path: '/rest/a', handler: 'a/two', readOnly: true },
+      ]),
+    ).toThrow(/Duplicate route/);
+  });
+});
+
+describe('project layout and bundling', () => {
+  it('defaults to this repository as project root and functions/<module>.ts as entry', () => {
+    expect(JSON.parse(fs.readFileSync(path.join(PROJECT_ROOT, 'package.json'), 'utf8')).name).toBe('tracker');
+    expect(fs.existsSync(path.join(PROJECT_ROOT, 'package-lock.json'))).toBe(true);
+    expect(entryFor(PROJECT_ROOT, 'instance/version')).toBe(path.join(PROJECT_ROOT, 'functions', 'instance', 'version.ts'));
+  });
+
+  it('bundles minified ESM for node22 with source maps and the AWS SDK inside the bundle', () => {
+    expect(BUNDLING).toMatchObject({ minify: true, sourceMap: true, format: 'esm', target: 'node22', externalModules: [] });
+    expect(BUNDLING.banner).toBe(ESM_REQUIRE_BANNER);
+    expect(ESM_REQUIRE_BANNER).toContain('createRequire(import.meta.url)');
+  });
+
+  it('cdk.json runs bin/tracker.ts with tsx and writes to cdk.out', () => {
+    const cdkJson = JSON.parse(fs.readFileSync(path.join(PROJECT_ROOT, 'cdk.json'), 'utf8'));
+    expect(cdkJson.app).toBe('npx tsx bin/tracker.ts');
+    expect(cdkJson.output ?? 'cdk.out').toBe('cdk.out');
+  });
+});
+
+// ---- the stack built from the real route table ------------------------------------------------
+
+describe('Tracker stack', () => {
+  let synthesized: Synthesized;
+  let json: Json;
+  let plans: readonly HandlerPlan[];
+  /** Handler module -> logical id of its function. */
+  let fnIds: Map<string, string>;
+
+  beforeAll(() => {
+    synthesized = synth(routes, { [BOOTSTRAP_NONCE_CONTEXT]: NONCE });
+    json = synthesized.json;
+    plans = synthesized.stack.plans;
+    fnIds = new Map([...synthesized.stack.functions].map(([module, fn]) => [module, logicalIdOf(synthesized.stack, fn)]));
+  }, SYNTH_TIMEOUT);
+
+  describe('functions', () => {
+    it('has one arm64 Node.js 22 function per handler module, plus only the custom-resource framework function', () => {
+      const all = resourcesOfType(json, 'AWS::Lambda::Function');
+      const ours = all.filter(([, fn]) => fn.Properties.Runtime === 'nodejs22.x' && fn.Properties.Architectures?.includes('arm64'));
+      const framework = all.filter(([, fn]) => String(fn.Properties.Description).startsWith('AWS CDK resource provider framework'));
+
+      expect(ours.map(([id]) => id).sort()).toEqual([...fnIds.values()].sort());
+      expect(ours).toHaveLength(new Set(routes.map((row) => row.handler)).size + Object.keys(platformHandlers).length + 1);
+      expect(framework).toHaveLength(1); // Provider without isComplete: framework-onEvent only.
+      expect(all).toHaveLength(ours.length + framework.length);
+    });
+
+    it('sizes every function: 512 MB, 10 s (bootstrap 60 s), handler `handler`', () => {
+      for (const plan of plans) {
+        const props = json.Resources[fnIds.get(plan.module)!].Properties;
+        expect(props, plan.module).toMatchObject({
+          Runtime: 'nodejs22.x',
+          Architectures: ['arm64'],
+          MemorySize: 512,
+          Timeout: plan.kind === 'bootstrap' ? 60 : 10,
+          Handler: 'index.handler',
+        });
+      }
+    });
+
+    it('logs every function to its own log group kept one month (no deprecated log-retention function)', () => {
+      for (const plan of plans) {
+        const props = json.Resources[fnIds.get(plan.module)!].Properties;
+        const logGroupId = referencedId(props.LoggingConfig?.LogGroup);
+        expect(logGroupId, plan.module).toBeDefined();
+        expect(json.Resources[logGroupId!]).toMatchObject({ Type: 'AWS::Logs::LogGroup', Properties: { RetentionInDays: 30 } });
+      }
+      const logGroupIds = plans.map((plan) => referencedId(json.Resources[fnIds.get(plan.module)!].Properties.LoggingConfig.LogGroup));
+      expect(new Set(logGroupIds).size).toBe(plans.length);
+      expect(resourcesOfType(json, 'Custom::LogRetention')).toHaveLength(0);
+    });
+
+    it('marks every function with asset metadata that SAM CLI uses to find the code', () => {
+      for (const plan of plans) {
+        const metadata = json.Resources[fnIds.get(plan.module)!].Metadata;
+        expect(metadata?.['aws:asset:property'], plan.module).toBe('Code');
+        expect(typeof metadata?.['aws:asset:path'], plan.module).toBe('string');
+      }
+    });
+
+    it('names the table and bucket in every function environment and enables source maps', () => {
+      const [[tableId]] = resourcesOfType(json, 'AWS::DynamoDB::Table');
+      const [[bucketId]] = resourcesOfType(json, 'AWS::S3::Bucket');
+      for (const plan of plans) {
+        const variables = json.Resources[fnIds.get(plan.module)!].Properties.Environment.Variables;
+        expect(variables, plan.module).toMatchObject({
+          [ENV.table]: { Ref: tableId },
+          [ENV.bucket]: { Ref: bucketId },
+          NODE_OPTIONS: '--enable-source-maps',
+        });
+        if (plan.kind !== 'bootstrap') {
+          expect(variables[BOOTSTRAP_ENV.adminApiKeySecretArn], plan.module).toBeUndefined();
+        }
+      }
+    });
+  });
+
+  describe('HTTP API', () => {
+    it('is one HTTP API without CORS configuration and with an auto-deployed default stage', () => {
+      const apis = resourcesOfType(json, 'AWS::ApiGatewayV2::Api');
+      expect(apis).toHaveLength(1);
+      expect(apis[0][1].Properties.ProtocolType).toBe('HTTP');
+      expect(apis[0][1].Properties.CorsConfiguration).toBeUndefined();
+      synthesized.template.hasResourceProperties('AWS::ApiGatewayV2::Stage', { StageName: '$default', AutoDeploy: true });
+    });
+
+    it('has exactly one route per row, HEAD for every GET, OPTIONS /{proxy+} and $default', () => {
+      const routeKeys = resourcesOfType(json, 'AWS::ApiGatewayV2::Route').map(([, route]) => route.Properties.RouteKey);
+      expect(routeKeys.sort()).toEqual(expectedRouteKeys(routes));
+    });
+
+    it('sends every route to the function of its handler module through a Lambda proxy integration', () => {
+      const expected = expectedRouteModules(routes);
+      for (const [, route] of resourcesOfType(json, 'AWS::ApiGatewayV2::Route')) {
+        const routeKey: string = route.Properties.RouteKey;
+        const module = expected.get(routeKey);
+        expect(module, routeKey).toBeDefined();
+        expect(functionBehindRoute(json, route), routeKey).toBe(fnIds.get(module!));
+      }
+      for (const [, integration] of resourcesOfType(json, 'AWS::ApiGatewayV2::Integration')) {
+        expect(integration.Properties).toMatchObject({ IntegrationType: 'AWS_PROXY', PayloadFormatVersion: '2.0' });
+      }
+    });
+
+    it('lets API Gateway invoke every routed function and nothing else', () => {
+      const invokable = new Set(
+        resourcesOfType(json, 'AWS::Lambda::Permission')
+          .filter(([, permission]) => permission.Properties.Principal === 'apigateway.amazonaws.com')
+          .map(([, permission]) => referencedId(permission.Properties.FunctionName)),
+      );
+      const routed = new Set([...expectedRouteModules(routes).values()].map((module) => fnIds.get(module)));
+      expect([...invokable].sort()).toEqual([...routed].sort());
+      expect(invokable.has(fnIds.get(BOOTSTRAP_HANDLER))).toBe(false);
+    });
+
+    it('outputs the REST base URL', () => {
+      const value = json.Outputs.ApiUrl.Value;
+      const parts: Json[] = value['Fn::Join'][1];
+      expect(parts[0]).toBe('https://');
+      expect(parts).toContainEqual({ Ref: resourcesOfType(json, 'AWS::ApiGatewayV2::Api')[0][0] });
+      expect(parts.at(-1)).toMatch(/\/rest$/);
+    });
+  });
+
+  describe('storage', () => {
+    it('builds the table from tableSchema.ts: keys, every GSI with ALL projection, on-demand, PITR, TTL, retained', () => {
+      const tables = resourcesOfType(json, 'AWS::DynamoDB::Table');
+      expect(tables).toHaveLength(1);
+      const [, table] = tables[0];
+      expect(table.DeletionPolicy).toBe('Retain');
+      expect(table.UpdateReplacePolicy).toBe('Retain');
+      const props = table.Properties;
+      expect(props.BillingMode).toBe('PAY_PER_REQUEST');
+      expect(props.PointInTimeRecoverySpecification).toEqual({ PointInTimeRecoveryEnabled: true });
+      expect(props.TimeToLiveSpecification).toEqual({ AttributeName: TTL_ATTRIBUTE, Enabled: true });
+      expect(props.KeySchema).toEqual([
+        { AttributeName: PARTITION_KEY, KeyType: 'HASH' },
+        { AttributeName: SORT_KEY, KeyType: 'RANGE' },
+      ]);
+      expect(props.AttributeDefinitions.map((d: Json) => `${d.AttributeName}:${d.AttributeType}`).sort()).toEqual(
+        KEY_ATTRIBUTES.map((name) => `${name}:S`).sort(),
+      );
+      expect(props.GlobalSecondaryIndexes).toHaveLength(GLOBAL_INDEXES.length);
+      for (const index of GLOBAL_INDEXES) {
+        expect(props.GlobalSecondaryIndexes).toContainEqual({
+          IndexName: index.indexName,
+          KeySchema: [
+            { AttributeName: index.partitionKey, KeyType: 'HASH' },
+            { AttributeName: index.sortKey, KeyType: 'RANGE' },
+          ],
+          Projection: { ProjectionType: 'ALL' },
+        });
+      }
+    });
+
+    it('keeps attachment bodies in a private, encrypted, unversioned, retained bucket that requires TLS', () => {
+      const buckets = resourcesOfType(json, 'AWS::S3::Bucket');
+      expect(buckets).toHaveLength(1);
+      const [bucketId, bucket] = buckets[0];
+      expect(bucket.DeletionPolicy).toBe('Retain');
+      expect(bucket.Properties.PublicAccessBlockConfiguration).toEqual({
+        BlockPublicAcls: true,
+        BlockPublicPolicy: true,
+        IgnorePublicAcls: true,
+        RestrictPublicBuckets: true,
+      });
+      expect(bucket.Properties.BucketEncryption.ServerSideEncryptionConfiguration).toContainEqual({
+        ServerSideEncryptionByDefault: { SSEAlgorithm: 'AES256' },
+      });
+      expect(bucket.Properties.VersioningConfiguration).toBeUndefined();
+
+      const policies = resourcesOfType(json, 'AWS::S3::BucketPolicy').filter(([, p]) => referencedId(p.Properties.Bucket) === bucketId);
+      expect(policies).toHaveLength(1);
+      expect(policies[0][1].Properties.PolicyDocument.Statement).toContainEqual(
+        expect.objectContaining({ Effect: 'Deny', Action: 's3:*', Condition: { Bool: { 'aws:SecureTransport': 'false' } } }),
+      );
+    });
+  });
+
+  describe('least privilege', () => {
+    it('the route table has both read-only and writing routes to check', () => {
+      expect(plans.some((plan) => plan.kind === 'route' && plan.access === 'read')).toBe(true);
+      expect(plans.some((plan) => plan.kind === 'route' && plan.access === 'readWrite')).toBe(true);
+    });
+
+    it("a read-only route's function can read but not write the table and bucket", () => {
+      const readOnlyRow = routes.find((row) => row.readOnly && !routes.some((other) => other.handler === row.handler && !other.readOnly))!;
+      const actions = allowedActions(json, fnIds.get(readOnlyRow.handler)!);
+      for (const action of [...DYNAMODB_READS, ...S3_READS]) expect(allows(actions, action), `${readOnlyRow.handler} ${action}`).toBe(true);
+      for (const action of [...FORBIDDEN_TO_READERS, ...S3_WRITES]) expect(allows(actions, action), `${readOnlyRow.handler} ${action}`).toBe(false);
+    });
+
+    it("a writing route's function can write the table and bucket", () => {
+      const writingRow = routes.find((row) => !row.readOnly)!;
+      const actions = allowedActions(json, fnIds.get(writingRow.handler)!);
+      for (const action of [...DYNAMODB_READS, ...DYNAMODB_WRITES, ...S3_READS, ...S3_WRITES]) {
+        expect(allows(actions, action), `${writingRow.handler} ${action}`).toBe(true);
+      }
+    });
+
+    it('every function gets exactly the access its rows call for; platform handlers get none', () => {
+      // Derived from the route table here, independently of lib/handlerPlan.ts.
+      const expectedAccess = (module: string): 'none' | 'read' | 'readWrite' => {
+        if (module === BOOTSTRAP_HANDLER) return 'readWrite';
+        const rows = routes.filter((row) => row.handler === module);
+        if (rows.some((row) => !row.readOnly)) return 'readWrite';
+        return rows.length > 0 ? 'read' : 'none';
+      };
+      for (const module of fnIds.keys()) {
+        const access = expectedAccess(module);
+        const actions = allowedActions(json, fnIds.get(module)!);
+        const reads = [...DYNAMODB_READS, ...S3_READS].map((action) => allows(actions, action));
+        const writes = [...FORBIDDEN_TO_READERS, ...S3_WRITES].map((action) => allows(actions, action));
+        expect(reads.every(Boolean), `${module} reads`).toBe(access !== 'none');
+        expect(writes.some(Boolean), `${module} writes`).toBe(access === 'readWrite');
+        if (access === 'none') {
+          expect(actions.filter((action) => /^(dynamodb|s3):/.test(action)), module).toEqual([]);
+        }
+        expect(allows(actions, 'secretsmanager:GetSecretValue'), `${module} secret`).toBe(module === BOOTSTRAP_HANDLER);
+      }
+      for (const module of Object.values(platformHandlers)) {
+        if (!routes.some((row) => row.handler === module)) expect(expectedAccess(module)).toBe('none');
+      }
+    });
+  });
+
+  describe('deploy-time bootstrap', () => {
+    it('generates the first administrator API key in Secrets Manager and outputs its ARN', () => {
+      const secrets = resourcesOfType(json, 'AWS::SecretsManager::Secret');
+      expect(secrets).toHaveLength(1);
+      const [secretId, secret] = secrets[0];
+      expect(secret.Properties.GenerateSecretString).toMatchObject({ ExcludePunctuation: true, PasswordLength: 40 });
+      expect(json.Outputs.AdminApiKeySecretArn.Value).toEqual({ Ref: secretId });
+    });
+
+    it('takes the administrator login as the AdminEmail parameter', () => {
+      expect(json.Parameters.AdminEmail).toMatchObject({ Type: 'String', Default: 'admin@example.com' });
+    });
+
+    it('gives the bootstrap function the admin login and secret ARN', () => {
+      const [[secretId]] = resourcesOfType(json, 'AWS::SecretsManager::Secret');
+      const variables = json.Resources[fnIds.get(BOOTSTRAP_HANDLER)!].Properties.Environment.Variables;
+      expect(variables[BOOTSTRAP_ENV.adminLogin]).toEqual({ Ref: 'AdminEmail' });
+      expect(variables[BOOTSTRAP_ENV.adminApiKeySecretArn]).toEqual({ Ref: secretId });
+    });
+
+    it('invokes the bootstrap function through the Provider framework on every deploy', () => {
+      const customResources = resourcesOfType(json, 'Custom::TrackerBootstrap');
+      expect(customResources).toHaveLength(1);
+      const [, resource] = customResources[0];
+      const frameworkId = referencedId(resource.Properties.ServiceToken)!;
+      const framework = json.Resources[frameworkId];
+      expect(framework.Type).toBe('AWS::Lambda::Function');
+      expect(referencedId(framework.Properties.Environment.Variables.USER_ON_EVENT_FUNCTION_ARN)).toBe(fnIds.get(BOOTSTRAP_HANDLER));
+      expect(allows(allowedActions(json, frameworkId), 'lambda:InvokeFunction')).toBe(true);
+      expect(resource.Properties).toMatchObject({ AdminLogin: { Ref: 'AdminEmail' }, DeployNonce: NONCE });
+    });
+  });
+});
+
+// ---- a stack from a synthetic route table ---------------------------------------------------
+
+describe('Tracker stack with a module serving both a read-only and a writing route', () => {
+  const rows: RouteDefinition[] = [
+    { method: 'GET', path: '/rest/thing/{id}', handler: 'things/thing', readOnly: true },
+    { method: 'PUT', path: '/rest/thing/{id}', handler: 'things/thing', readOnly: false },
+    { method: 'GET', path: '/rest/other', handler: 'things/other', readOnly: true },
+  ];
+  let synthesized: Synthesized;
+
+  beforeAll(() => {
+    synthesized = synth(rows); // no pinned nonce
+  }, SYNTH_TIMEOUT);
+
+  it('routes both methods (and HEAD) to the one function of the module, which gets the write grants', () => {
+    const { stack, json } = synthesized;
+    const thingId = logicalIdOf(stack, stack.functions.get('things/thing')!);
+    const otherId = logicalIdOf(stack, stack.functions.get('things/other')!);
+    const routeKeys = resourcesOfType(json, 'AWS::ApiGatewayV2::Route').map(([, route]) => route.Properties.RouteKey);
+    expect(routeKeys.sort()).toEqual(expectedRouteKeys(rows));
+    for (const [, route] of resourcesOfType(json, 'AWS::ApiGatewayV2::Route')) {
+      if (String(route.Properties.RouteKey).endsWith('/rest/thing/{id}')) expect(functionBehindRoute(json, route)).toBe(thingId);
+    }
+    expect(allows(allowedActions(json, thingId), 'dynamodb:PutItem')).toBe(true);
+    expect(allows(allowedActions(json, thingId), 's3:PutObject')).toBe(true);
+    expect(allows(allowedActions(json, otherId), 'dynamodb:PutItem')).toBe(false);
+  });
+
+  it('without a pinned nonce, stamps the bootstrap resource with the synth time so every deploy runs it', () => {
+    const [[, resource]] = resourcesOfType(synthesized.json, 'Custom::TrackerBootstrap');
+    const nonce = resource.Properties.DeployNonce;
+    expect(typeof nonce).toBe('string');
+    expect(Number.isNaN(Date.parse(nonce))).toBe(false);
+  });
+});
