@@ -6,5 +6,7 @@ import { loadParameters } from '../../shared/storage/parameterStore.ts';
 export const handler = defineEndpoint({
   access: 'public',
   input: noInput(),
+  // As in Bugzilla, include_fields / exclude_fields pick parameters by name.
+  responseFields: { parameters: { fields: {}, layout: 'single' } },
   run: async ({ caller }) => ({ parameters: visibleParameters(caller, await loadParameters()) }),
 });

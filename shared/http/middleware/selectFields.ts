@@ -6,7 +6,14 @@ import { stateOf, type TrackerRequest } from '../requestState.ts';
  * `include_fields` / `exclude_fields`: read before the handler (which may skip costly fields it
  * is not asked for) and applied after it to each resource collection the endpoint declares.
  */
-export type ResponseFields = Readonly<Record<string, ResourceFields>>;
+export interface ResponseCollection {
+  fields: ResourceFields;
+  /** `list`: an array of resources (the default); `byId`: an object of id → resource or array of
+   * resources; `single`: one object whose keys are the fields (as `parameters`). */
+  layout?: 'list' | 'byId' | 'single';
+}
+
+export type ResponseFields = Readonly<Record<string, ResponseCollection>>;
 
 export const selectFields = (responseFields?: ResponseFields): MiddlewareObj => ({
   before: (request) => {
@@ -21,18 +28,16 @@ export const selectFields = (responseFields?: ResponseFields): MiddlewareObj => 
     if (!response || typeof response !== 'object') return;
     const { fields } = stateOf(request as TrackerRequest);
     const filtered: Record<string, unknown> = { ...response };
-    for (const [collection, resource] of Object.entries(responseFields)) {
-      if (collection in filtered) filtered[collection] = filterCollection(filtered[collection], resource, fields);
+    for (const [name, collection] of Object.entries(responseFields)) {
+      if (name in filtered) filtered[name] = filterCollection(filtered[name], collection, fields);
     }
     request.response = filtered;
   },
 });
 
-/** Collections are arrays of resources, or objects keyed by id whose values are a resource or an array of them. */
-function filterCollection(value: unknown, resource: ResourceFields, fields: FieldSelection): unknown {
-  if (Array.isArray(value)) return fields.apply(value, resource);
-  if (value && typeof value === 'object') {
-    return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, fields.apply(item, resource)]));
+function filterCollection(value: unknown, collection: ResponseCollection, selection: FieldSelection): unknown {
+  if (collection.layout === 'byId' && value && typeof value === 'object' && !Array.isArray(value)) {
+    return Object.fromEntries(Object.entries(value).map(([id, item]) => [id, selection.apply(item, collection.fields)]));
   }
-  return value;
+  return selection.apply(value, collection.fields);
 }

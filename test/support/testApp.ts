@@ -1,0 +1,85 @@
+import { randomBytes } from 'node:crypto';
+import type { Server } from 'node:http';
+import { inject } from 'vitest';
+import { startApiGateway } from '../../local/apiGatewayEmulator.ts';
+import { ensureBucket, ensureTable } from '../../local/provision.ts';
+import { bootstrapInstallation } from '../../shared/application/bootstrapInstallation.ts';
+import { ENV } from '../../shared/storage/tableSchema.ts';
+
+/**
+ * A running Tracker for one test file: a fresh table and bucket on the shared local engines, a
+ * bootstrapped installation with a known administrator, and the API Gateway emulator on a free
+ * port. Tests talk to it over HTTP only.
+ */
+export interface TestApp {
+  url: string;
+  admin: { id: number; login: string; password: string; apiKey: string };
+  close(): Promise<void>;
+}
+
+export interface ApiResponse<T = any> {
+  status: number;
+  headers: Headers;
+  text: string;
+  body: T;
+}
+
+export async function startTestApp(): Promise<TestApp> {
+  const suffix = randomBytes(6).toString('hex');
+  process.env[ENV.table] = `tracker-test-${suffix}`;
+  process.env[ENV.bucket] = `tracker-test-${suffix}`;
+  process.env[ENV.dynamodbEndpoint] = inject('dynamodbEndpoint');
+  process.env[ENV.s3Endpoint] = inject('s3Endpoint');
+  await ensureTable(inject('dynamodbEndpoint'), process.env[ENV.table]!);
+  await ensureBucket(inject('s3Endpoint'), process.env[ENV.bucket]!);
+  const admin = { login: 'admin@tracker.test', password: 'admin-password', apiKey: `AdminKey${suffix}${'x'.repeat(20)}` };
+  const installation = await bootstrapInstallation({ adminLogin: admin.login, adminPassword: admin.password, adminApiKey: admin.apiKey });
+  if (!installation.created) throw new Error('the test table was not fresh');
+  const { server, url } = await startApiGateway({ port: 0 });
+  return {
+    url,
+    admin: { ...admin, id: installation.adminId },
+    close: () => closeServer(server),
+  };
+}
+
+function closeServer(server: Server): Promise<void> {
+  server.closeAllConnections();
+  return new Promise((resolve) => server.close(() => resolve()));
+}
+
+export interface CallOptions {
+  query?: Record<string, string | number | boolean | Array<string | number>> | string;
+  body?: unknown;
+  /** Sent as-is, for malformed-body tests. */
+  rawBody?: string;
+  headers?: Record<string, string>;
+  apiKey?: string;
+}
+
+/** One HTTP call to the app; the body is parsed as JSON when it is JSON. */
+export async function call<T = any>(app: TestApp, method: string, path: string, options: CallOptions = {}): Promise<ApiResponse<T>> {
+  const url = new URL(`${app.url}${path}`);
+  if (typeof options.query === 'string') url.search = options.query;
+  else {
+    for (const [key, value] of Object.entries(options.query ?? {})) {
+      for (const item of Array.isArray(value) ? value : [value]) url.searchParams.append(key, String(item));
+    }
+  }
+  const headers: Record<string, string> = { ...(options.headers ?? {}) };
+  if (options.apiKey) headers['X-BUGZILLA-API-KEY'] = options.apiKey;
+  let body: string | undefined = options.rawBody;
+  if (options.body !== undefined) {
+    body = JSON.stringify(options.body);
+    headers['Content-Type'] ??= 'application/json';
+  }
+  const response = await fetch(url, { method, headers, body });
+  const text = await response.text();
+  let parsed: unknown = undefined;
+  try {
+    parsed = text ? JSON.parse(text) : undefined;
+  } catch {
+    parsed = undefined;
+  }
+  return { status: response.status, headers: response.headers, text, body: parsed as T };
+}
