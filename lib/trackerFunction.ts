@@ -1,9 +1,11 @@
 /**
  * One Lambda function of the tracker: an esbuild-bundled handler module under functions/ with
- * the shared runtime settings and its own one-month log group.
+ * the shared runtime settings, its own one-month log group and an execution role supplied by the
+ * caller (shared between functions with the same access, see functionRoles.ts).
  */
 import * as path from 'node:path';
 import { Duration, RemovalPolicy } from 'aws-cdk-lib';
+import type * as iam from 'aws-cdk-lib/aws-iam';
 import * as lambda from 'aws-cdk-lib/aws-lambda';
 import { NodejsFunction, OutputFormat, type BundlingOptions } from 'aws-cdk-lib/aws-lambda-nodejs';
 import * as logs from 'aws-cdk-lib/aws-logs';
@@ -42,6 +44,11 @@ export interface TrackerFunctionProps {
   /** Module under functions/, without extension; it exports `handler`. */
   module: string;
   environment: Record<string, string>;
+  /**
+   * Execution role. Required, so that no function silently gets a role (and a policy) of its own;
+   * it must allow writing logs (AWSLambdaBasicExecutionRole), as the default role would.
+   */
+  role: iam.IRole;
   timeout?: Duration;
 }
 
@@ -62,6 +69,7 @@ export function createTrackerFunction(scope: Construct, id: string, props: Track
     architecture: FUNCTION_ARCHITECTURE,
     memorySize: FUNCTION_MEMORY_MB,
     timeout: props.timeout ?? FUNCTION_TIMEOUT,
+    role: props.role,
     logGroup,
     environment: { ...props.environment, NODE_OPTIONS: '--enable-source-maps' },
     bundling: BUNDLING,

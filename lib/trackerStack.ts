@@ -1,12 +1,15 @@
 /**
  * The Tracker stack: storage, one Lambda per handler module of the route table behind an HTTP
  * API, and a deploy-time bootstrap that creates the first administrator.
+ *
+ * Sized for CloudFormation's 500-resource limit: what grows with the route table is, per function,
+ * the function, its log group, one integration and one invoke permission (execution roles are
+ * shared per access level), and per route row one route (two for GET: GET and HEAD).
  */
 import * as path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { CfnOutput, CfnParameter, CustomResource, Duration, RemovalPolicy, Stack, type StackProps } from 'aws-cdk-lib';
 import { HttpApi, HttpMethod as ApiMethod } from 'aws-cdk-lib/aws-apigatewayv2';
-import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations';
 import type { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
 import * as logs from 'aws-cdk-lib/aws-logs';
 import * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
@@ -14,6 +17,8 @@ import { Provider } from 'aws-cdk-lib/custom-resources';
 import type { Construct } from 'constructs';
 import { platformHandlers, routes as routeTable, type RouteDefinition } from '../shared/routes.ts';
 import { ENV } from '../shared/storage/tableSchema.ts';
+import { ApiLambdaIntegration } from './apiIntegration.ts';
+import { FunctionRoles } from './functionRoles.ts';
 import { BOOTSTRAP_HANDLER, planHandlers, type HandlerPlan } from './handlerPlan.ts';
 import { createTrackerFunction, LOG_RETENTION } from './trackerFunction.ts';
 import { TrackerStorage } from './trackerStorage.ts';
@@ -43,6 +48,7 @@ export class TrackerStack extends Stack {
   readonly storage: TrackerStorage;
   readonly api: HttpApi;
   readonly adminApiKey: secretsmanager.Secret;
+  readonly roles: FunctionRoles;
   readonly plans: readonly HandlerPlan[];
   /** Handler module -> its function. */
   readonly functions: ReadonlyMap<string, NodejsFunction>;
@@ -72,6 +78,10 @@ export class TrackerStack extends Stack {
 
     // --- Functions --------------------------------------------------------------------------
     this.plans = planHandlers(routes);
+    // One role per access level; only the bootstrap has one of its own (it also reads the secret).
+    this.roles = new FunctionRoles(this, 'FunctionRoles', this.storage);
+    const bootstrapRole = this.roles.dedicatedRole('BootstrapRole', 'readWrite', 'Tracker deploy-time bootstrap');
+    this.adminApiKey.grantRead(bootstrapRole);
     const functions = new Map<string, NodejsFunction>();
     for (const plan of this.plans) {
       const environment: Record<string, string> = { [ENV.table]: table.tableName, [ENV.bucket]: bucket.bucketName };
@@ -83,15 +93,9 @@ export class TrackerStack extends Stack {
         projectRoot,
         module: plan.module,
         environment,
+        role: plan.kind === 'bootstrap' ? bootstrapRole : this.roles.sharedRole(plan.access),
         timeout: plan.kind === 'bootstrap' ? BOOTSTRAP_TIMEOUT : undefined,
       });
-      if (plan.access === 'read') {
-        table.grantReadData(fn);
-        bucket.grantRead(fn);
-      } else if (plan.access === 'readWrite') {
-        table.grantReadWriteData(fn);
-        bucket.grantReadWrite(fn);
-      }
       functions.set(plan.module, fn);
     }
     this.functions = functions;
@@ -102,13 +106,14 @@ export class TrackerStack extends Stack {
     };
 
     // --- HTTP API ---------------------------------------------------------------------------
-    // One integration per function, shared by all of its routes. No corsPreflight: the options
-    // handler answers OPTIONS itself.
-    const integrations = new Map<string, HttpLambdaIntegration>();
-    const integrationFor = (module: string): HttpLambdaIntegration => {
+    // One integration per function, shared by all of its routes, and with it one invoke permission
+    // per function (for any route of this API). No corsPreflight: the options handler answers
+    // OPTIONS itself.
+    const integrations = new Map<string, ApiLambdaIntegration>();
+    const integrationFor = (module: string): ApiLambdaIntegration => {
       let integration = integrations.get(module);
       if (!integration) {
-        integration = new HttpLambdaIntegration(`${functionFor(module).node.id}Integration`, functionFor(module));
+        integration = new ApiLambdaIntegration(`${functionFor(module).node.id}Integration`, functionFor(module));
         integrations.set(module, integration);
       }
       return integration;
@@ -131,7 +136,6 @@ export class TrackerStack extends Stack {
 
     // --- Deploy-time bootstrap --------------------------------------------------------------
     const bootstrap = functionFor(BOOTSTRAP_HANDLER);
-    this.adminApiKey.grantRead(bootstrap);
     const provider = new Provider(this, 'BootstrapProvider', {
       onEventHandler: bootstrap,
       logGroup: new logs.LogGroup(this, 'BootstrapProviderLogs', {

@@ -32,6 +32,28 @@ export const routes: readonly RouteDefinition[] = [
   route('PUT', '/rest/parameters', 'instance/updateParameters'),
   route('GET', '/rest/last_audit_time', 'instance/lastAuditTime'),
   route('GET', '/rest/jobqueue_status', 'instance/jobqueueStatus'),
+
+  // Users and sessions
+  route('GET', '/rest/login', 'user/login', false),
+  route('POST', '/rest/login', 'user/login'),
+  route('GET', '/rest/logout', 'user/logout', false),
+  route('GET', '/rest/valid_login', 'user/validLogin'),
+  route('GET', '/rest/whoami', 'user/whoami'),
+  route('POST', '/rest/user', 'user/createUser'),
+  route('GET', '/rest/user', 'user/getUsers'),
+  route('GET', '/rest/user/{id_or_name}', 'user/getUsers'),
+  route('PUT', '/rest/user/{id_or_name}', 'user/updateUser'),
+  route('PUT', '/rest/user', 'user/updateUser'),
+  route('POST', '/rest/user/{id_or_name}/api_key', 'user/addApiKey'),
+  route('GET', '/rest/user/{id_or_name}/api_key', 'user/getApiKeys'),
+  route('PUT', '/rest/user/{id_or_name}/api_key/{key_id}', 'user/updateApiKey'),
+
+  // Groups
+  route('POST', '/rest/group', 'group/createGroup'),
+  route('GET', '/rest/group', 'group/getGroups'),
+  route('GET', '/rest/group/{id_or_name}', 'group/getGroups'),
+  route('PUT', '/rest/group/{id_or_name}', 'group/updateGroup'),
+  route('PUT', '/rest/group', 'group/updateGroup'),
 ];
 
 /**

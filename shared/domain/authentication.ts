@@ -1,6 +1,7 @@
 import { TrackerError } from '../trackerError.ts';
 import { ANONYMOUS, callerFor, type Caller, type GroupSummary, type Membership, type UserAccount } from './caller.ts';
 import { passwordDecoy, secretDigest, verifyPassword } from './credentials.ts';
+import { assertNotLockedOut } from './loginThrottle.ts';
 
 /**
  * Turns whatever credentials a request carries into a Caller. Every form Bugzilla and the spec
@@ -31,6 +32,18 @@ const LOGIN_HEADER_PAIRS: Array<[string, string]> = [
 
 /** Every parameter that carries a credential; the input seen by endpoints never holds them. */
 export const CREDENTIAL_PARAMS: readonly string[] = [...API_KEY_PARAMS, ...TOKEN_PARAMS, ...LOGIN_PARAM_PAIRS.flat()];
+
+/**
+ * The credential parameters to take out of an endpoint's input. `password` alone is the new
+ * password of Create User or Update User; it is a credential only next to `login`.
+ */
+export function credentialParamsIn(params: Params): string[] {
+  const names: string[] = [...API_KEY_PARAMS, ...TOKEN_PARAMS];
+  for (const [loginName, passwordName] of LOGIN_PARAM_PAIRS) {
+    if (params[loginName] !== undefined) names.push(loginName, passwordName);
+  }
+  return names.filter((name) => name in params);
+}
 
 const text = (value: unknown): string | undefined => {
   const single = Array.isArray(value) ? value[0] : value;
@@ -67,13 +80,18 @@ export function extractCredentials(headers: Headers, params: Params): Credential
   return null;
 }
 
-type UserRecord = { user: UserAccount; membership: Membership };
+export type UserRecord = { user: UserAccount; membership: Membership };
 
 /** What authentication needs to read; the DynamoDB identity store provides it. */
 export interface IdentityDirectory {
   findApiKey(digest: string): Promise<{ userId: number; revoked: boolean; lastUsedAt: string | null } | null>;
   markApiKeyUsed(digest: string, at: string): Promise<void>;
-  findLoginToken(digest: string): Promise<{ userId: number; expiresAt: number } | null>;
+  findLoginToken(digest: string): Promise<{ userId: number; expiresAt: number; createdAt: number } | null>;
+  loginFailures(userId: number): Promise<number[]>;
+  recordLoginFailure(userId: number, at: number): Promise<void>;
+  clearLoginFailures(userId: number): Promise<void>;
+  /** max_login_attempts, from the parameters. */
+  maxLoginAttempts(): Promise<number>;
   findUserIdByLogin(login: string): Promise<number | null>;
   loadUserWithMembership(userId: number): Promise<UserRecord | null>;
   listGroups(): Promise<GroupSummary[]>;
@@ -117,14 +135,34 @@ export async function authenticate(credentials: Credentials | null, directory: I
       const token = await directory.findLoginToken(secretDigest(credentials.token));
       // DynamoDB's TTL deletes expired items lazily, so expiry is checked here too.
       if (!token || token.expiresAt * 1000 <= now.getTime()) throw invalidToken();
-      return callerForUserId(directory, token.userId, invalidToken);
+      const [record, groups] = await Promise.all([directory.loadUserWithMembership(token.userId), directory.listGroups()]);
+      if (!record || token.createdAt < (record.user.tokensNotBefore ?? 0)) throw invalidToken();
+      return activeCaller(record, groups);
     }
-    case 'password': {
-      const userId = await directory.findUserIdByLogin(credentials.login);
-      const record = userId === null ? null : await directory.loadUserWithMembership(userId);
-      const valid = await verifyPassword(credentials.password, record?.user.passwordHash ?? (await passwordDecoy()));
-      if (!record || !valid) throw invalidLogin();
-      return activeCaller(record, await directory.listGroups());
-    }
+    case 'password':
+      return activeCaller(await verifyLogin(credentials.login, credentials.password, directory, now), await directory.listGroups());
   }
+}
+
+export const passwordChangeRequired = () =>
+  new TrackerError(305, 'Your password is correct, but you must change it before you can log in. Ask an administrator to set a new one.');
+
+/**
+ * Checks a login and password, with Bugzilla's lockout after max_login_attempts failures. The
+ * answer for an unknown login is the same, and takes as long, as for a wrong password.
+ */
+export async function verifyLogin(login: string, password: string, directory: IdentityDirectory, now: Date): Promise<UserRecord> {
+  const userId = await directory.findUserIdByLogin(login);
+  const record = userId === null ? null : await directory.loadUserWithMembership(userId);
+  const failures = record ? await directory.loginFailures(record.user.id) : [];
+  if (record) assertNotLockedOut(failures, await directory.maxLoginAttempts(), now.getTime());
+  const valid = await verifyPassword(password, record?.user.passwordHash ?? (await passwordDecoy()));
+  if (!record || !valid) {
+    if (record) await directory.recordLoginFailure(record.user.id, now.getTime());
+    throw invalidLogin();
+  }
+  if (failures.length > 0) await directory.clearLoginFailures(record.user.id);
+  if (record.user.disabledText) throw loginDisabled(record.user.disabledText);
+  if (record.user.passwordChangeRequired) throw passwordChangeRequired();
+  return record;
 }

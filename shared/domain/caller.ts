@@ -11,6 +11,10 @@ export interface UserAccount {
   disabledText: string;
   emailEnabled: boolean;
   passwordHash?: string;
+  /** Bugzilla's "must change password": the password still logs in nowhere until changed (305). */
+  passwordChangeRequired?: boolean;
+  /** Login tokens issued before this instant (epoch ms) are dead: set on e-mail change and disabling. */
+  tokensNotBefore?: number;
 }
 
 export interface GroupSummary {
@@ -41,10 +45,11 @@ export const ADMIN_GROUP = 'admin';
 
 export const ANONYMOUS: Caller = Object.freeze({ user: null, groups: new Set<string>(), blessGroups: new Set<string>() });
 
-function regexpMatches(pattern: string, login: string): boolean {
-  if (!pattern) return false;
+/** A group's user_regexp grants membership to matching logins; an invalid one grants nothing. */
+export function regexpGrants(group: Pick<GroupSummary, 'userRegexp'>, login: string): boolean {
+  if (!group.userRegexp) return false;
   try {
-    return new RegExp(pattern, 'i').test(login);
+    return new RegExp(group.userRegexp, 'i').test(login);
   } catch {
     return false;
   }
@@ -53,8 +58,8 @@ function regexpMatches(pattern: string, login: string): boolean {
 /** Groups a user belongs to, from direct membership and regexp rules; admins belong to every group. */
 export function effectiveGroups(user: UserAccount, membership: Membership, allGroups: readonly GroupSummary[]): GroupSummary[] {
   const direct = new Set(membership.memberOf);
-  const isAdmin = allGroups.some((group) => group.name === ADMIN_GROUP && direct.has(group.id));
-  return allGroups.filter((group) => isAdmin || direct.has(group.id) || regexpMatches(group.userRegexp, user.login));
+  const isAdmin = allGroups.some((group) => group.name === ADMIN_GROUP && (direct.has(group.id) || regexpGrants(group, user.login)));
+  return allGroups.filter((group) => isAdmin || direct.has(group.id) || regexpGrants(group, user.login));
 }
 
 export function callerFor(user: UserAccount, membership: Membership, allGroups: readonly GroupSummary[]): Caller {

@@ -116,7 +116,7 @@ const REGEXP: Rule = (value) => {
     return 'must be a valid regular expression';
   }
 };
-const URL_OR_EMPTY: Rule = (value) => (value === '' || /^https?:\/\/\S+$/.test(value) ? null : 'must be an http(s) URL ending in /');
+const URL_OR_EMPTY: Rule = (value) => (value === '' || /^https?:\/\/\S+\/$/.test(value) ? null : 'must be an http(s) URL ending in /');
 
 const RULES: Record<string, Rule> = {
   ...Object.fromEntries(
@@ -168,11 +168,11 @@ export function planParameterUpdate(current: Parameters, requested: Record<strin
   if (names.length === 0) throw new TrackerError(50, 'You must name at least one parameter to change.');
   const changes: Record<string, ParameterChange> = {};
   for (const name of names.sort()) {
-    if (!(name in DEFAULT_PARAMETERS)) throw new TrackerError(32000, `There is no parameter named '${name}'.`);
+    if (!Object.hasOwn(DEFAULT_PARAMETERS, name)) throw new TrackerError(32000, `There is no parameter named '${name}'.`);
     const value = asParameterValue(name, requested[name]);
-    const problem = RULES[name]?.(value);
+    const problem = Object.hasOwn(RULES, name) ? RULES[name](value) : null;
     if (problem) throw new TrackerError(32000, `The parameter '${name}' ${problem}.`);
-    const before = current[name] ?? DEFAULT_PARAMETERS[name];
+    const before = Object.hasOwn(current, name) ? current[name] : DEFAULT_PARAMETERS[name];
     if (before !== value) changes[name] = { removed: before, added: value };
   }
   return changes;

@@ -6,12 +6,13 @@ import { z } from 'zod';
  */
 const splitCommas = (value: unknown): unknown => (typeof value === 'string' ? value.split(',').map((part) => part.trim()).filter(Boolean) : value);
 
+/** Absent, empty and null all mean "not given" (the result is undefined). */
 export function list<T extends z.ZodType>(item: T, options: { splitCommas?: boolean } = { splitCommas: true }) {
   return z.preprocess((value) => {
     if (value === undefined || value === null || value === '') return undefined;
     const values = Array.isArray(value) ? value : [value];
     return options.splitCommas === false ? values : values.flatMap((entry) => splitCommas(entry) as unknown[]);
-  }, z.array(item));
+  }, z.array(item).optional());
 }
 
 const lastOf = (value: unknown): unknown => (Array.isArray(value) ? value[value.length - 1] : value);

@@ -1,8 +1,8 @@
-import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { randomUUID } from 'node:crypto';
 import type { AuditEntry } from '../domain/audit.ts';
 import { toStorageTime } from '../domain/time.ts';
-import { documentClient, tableName } from './dynamoClient.ts';
+import { tableName } from './dynamoClient.ts';
+import { queryAll } from './queryAll.ts';
 import { keys } from './keys.ts';
 import type { WriteTransaction } from './transaction.ts';
 
@@ -30,19 +30,10 @@ export function recordAudit(transaction: WriteTransaction, entry: AuditEntry): v
 
 /** The latest audit time per class. */
 export async function latestAuditTimes(): Promise<Map<string, string>> {
-  const latest = new Map<string, string>();
-  let startKey: Record<string, unknown> | undefined;
-  do {
-    const page = await documentClient().send(
-      new QueryCommand({
-        TableName: tableName(),
-        KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
-        ExpressionAttributeValues: { ':pk': keys.auditLatestPartition, ':prefix': 'LATEST#' },
-        ExclusiveStartKey: startKey,
-      }),
-    );
-    for (const item of page.Items ?? []) latest.set(String(item.auditClass), String(item.at));
-    startKey = page.LastEvaluatedKey;
-  } while (startKey);
-  return latest;
+  const items = await queryAll({
+    TableName: tableName(),
+    KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
+    ExpressionAttributeValues: { ':pk': keys.auditLatestPartition, ':prefix': 'LATEST#' },
+  });
+  return new Map(items.map((item) => [String(item.auditClass), String(item.at)]));
 }

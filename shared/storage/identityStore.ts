@@ -1,11 +1,16 @@
-import { GetCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { BatchGetCommand, DeleteCommand, GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import type { AuditEntry } from '../domain/audit.ts';
 import type { GroupSummary, Membership, UserAccount } from '../domain/caller.ts';
+import { LOCKOUT_WINDOW_MS } from '../domain/loginThrottle.ts';
 import { TrackerError } from '../trackerError.ts';
+import { recordAudit } from './auditStore.ts';
 import { documentClient, tableName } from './dynamoClient.ts';
 import { keys } from './keys.ts';
-import type { WriteTransaction } from './transaction.ts';
+import { loadParameters } from './parameterStore.ts';
+import { queryAll } from './queryAll.ts';
+import { WriteTransaction } from './transaction.ts';
 
-/** Users, groups, memberships, API keys and login tokens: the items identity is made of. */
+/** Users, groups, memberships, API keys, login tokens and login failures. */
 
 export interface ApiKeyRecord {
   id: number;
@@ -19,17 +24,11 @@ export interface ApiKeyRecord {
 export interface LoginTokenRecord {
   userId: number;
   expiresAt: number;
+  createdAt: number;
 }
 
-async function queryAll(input: ConstructorParameters<typeof QueryCommand>[0]): Promise<Record<string, unknown>[]> {
-  const items: Record<string, unknown>[] = [];
-  let startKey: Record<string, unknown> | undefined;
-  do {
-    const page = await documentClient().send(new QueryCommand({ ...input, ExclusiveStartKey: startKey }));
-    items.push(...(page.Items ?? []));
-    startKey = page.LastEvaluatedKey;
-  } while (startKey);
-  return items;
+export interface GroupRecord extends GroupSummary {
+  iconUrl: string;
 }
 
 const toUser = (item: Record<string, unknown>): UserAccount => ({
@@ -39,16 +38,30 @@ const toUser = (item: Record<string, unknown>): UserAccount => ({
   disabledText: String(item.disabledText ?? ''),
   emailEnabled: item.emailEnabled !== false,
   passwordHash: item.passwordHash ? String(item.passwordHash) : undefined,
+  passwordChangeRequired: item.passwordChangeRequired === true,
+  tokensNotBefore: item.tokensNotBefore === undefined ? undefined : Number(item.tokensNotBefore),
 });
 
-const toGroup = (item: Record<string, unknown>): GroupSummary => ({
+const toGroup = (item: Record<string, unknown>): GroupRecord => ({
   id: Number(item.id),
   name: String(item.name),
   description: String(item.description ?? ''),
   isActive: item.isActive !== false,
   isBugGroup: item.isBugGroup === true,
   userRegexp: String(item.userRegexp ?? ''),
+  iconUrl: String(item.iconUrl ?? ''),
 });
+
+const toApiKey = (item: Record<string, unknown>): ApiKeyRecord => ({
+  id: Number(item.id),
+  userId: Number(item.userId),
+  description: String(item.description ?? ''),
+  revoked: item.revoked === true,
+  createdAt: String(item.createdAt),
+  lastUsedAt: item.lastUsedAt ? String(item.lastUsedAt) : null,
+});
+
+// ---- users -------------------------------------------------------------------------------
 
 /** The user and their direct memberships and bless rights: one query over the user's partition. */
 export async function loadUserWithMembership(userId: number): Promise<{ user: UserAccount; membership: Membership } | null> {
@@ -59,15 +72,146 @@ export async function loadUserWithMembership(userId: number): Promise<{ user: Us
   });
   const userItem = items.find((item) => item.sk === 'USER');
   if (!userItem) return null;
-  const idsWithPrefix = (prefix: string) =>
-    items.filter((item) => String(item.sk).startsWith(prefix)).map((item) => Number(item.groupId));
+  const idsWithPrefix = (prefix: string) => items.filter((item) => String(item.sk).startsWith(prefix)).map((item) => Number(item.groupId));
   return {
     user: toUser(userItem),
     membership: { memberOf: idsWithPrefix(keys.membershipPrefix), canBless: idsWithPrefix(keys.blessPrefix) },
   };
 }
 
-export async function listGroups(): Promise<GroupSummary[]> {
+export async function findUserIdByLogin(login: string): Promise<number | null> {
+  const result = await documentClient().send(new GetCommand({ TableName: tableName(), Key: keys.loginGuard(login) }));
+  return result.Item ? Number(result.Item.userId) : null;
+}
+
+/** Users by id, in the order asked; unknown ids are left out. BatchGetItem, 100 keys a call. */
+export async function getUsers(ids: readonly number[]): Promise<UserAccount[]> {
+  const unique = [...new Set(ids)];
+  const found = new Map<number, UserAccount>();
+  for (let start = 0; start < unique.length; start += 100) {
+    let request: Record<string, { Keys: Record<string, unknown>[] }> | undefined = {
+      [tableName()]: { Keys: unique.slice(start, start + 100).map((id) => ({ ...keys.user(id) })) },
+    };
+    while (request && Object.keys(request).length > 0) {
+      const result = await documentClient().send(new BatchGetCommand({ RequestItems: request }));
+      for (const item of result.Responses?.[tableName()] ?? []) found.set(Number(item.id), toUser(item));
+      request = result.UnprocessedKeys as typeof request;
+    }
+  }
+  return ids.filter((id) => found.has(id)).map((id) => found.get(id)!);
+}
+
+/** Every user, ordered by login (gsi1 `USERS`): the cost of matching, as in Bugzilla's SQL LIKE. */
+export async function listAllUsers(): Promise<UserAccount[]> {
+  const items = await queryAll({
+    TableName: tableName(),
+    IndexName: 'gsi1',
+    KeyConditionExpression: 'gsi1pk = :pk',
+    ExpressionAttributeValues: { ':pk': keys.usersIndex('').gsi1pk },
+  });
+  return items.map(toUser);
+}
+
+export interface NewUser {
+  id: number;
+  login: string;
+  realName: string;
+  passwordHash?: string;
+  createdAt: string;
+}
+
+const duplicateLogin = (login: string) => () => new TrackerError(500, `There is already an account with the login name ${login}.`);
+
+export function putNewUser(transaction: WriteTransaction, user: NewUser): void {
+  transaction.putNew({ ...keys.loginGuard(user.login), type: 'login', userId: user.id }, duplicateLogin(user.login));
+  transaction.putNew(
+    {
+      ...keys.user(user.id),
+      ...keys.usersIndex(user.login),
+      type: 'user',
+      id: user.id,
+      login: user.login,
+      realName: user.realName,
+      passwordHash: user.passwordHash,
+      disabledText: '',
+      emailEnabled: true,
+      createdAt: user.createdAt,
+    },
+    duplicateLogin(user.login),
+  );
+}
+
+export async function createUser(user: NewUser, audit: AuditEntry): Promise<void> {
+  const transaction = new WriteTransaction();
+  putNewUser(transaction, user);
+  recordAudit(transaction, audit);
+  await transaction.commit();
+}
+
+export interface UserUpdate {
+  userId: number;
+  previousLogin: string;
+  login?: string;
+  realName?: string;
+  passwordHash?: string;
+  passwordChangeRequired?: boolean;
+  emailEnabled?: boolean;
+  disabledText?: string;
+  /** Set when tokens must die (e-mail change, disabling). */
+  tokensNotBefore?: number;
+  addGroups: number[];
+  removeGroups: number[];
+  addBless: number[];
+  removeBless: number[];
+}
+
+/** Adds one user's changes (item, login guard, memberships) to a transaction shared by the whole request. */
+export function addUserUpdate(transaction: WriteTransaction, update: UserUpdate): void {
+  const assignments: string[] = [];
+  const values: Record<string, unknown> = {};
+  const set = (attribute: string, value: unknown) => {
+    assignments.push(`${attribute} = :${attribute}`);
+    values[`:${attribute}`] = value;
+  };
+  if (update.realName !== undefined) set('realName', update.realName);
+  if (update.passwordHash !== undefined) set('passwordHash', update.passwordHash);
+  if (update.passwordChangeRequired !== undefined) set('passwordChangeRequired', update.passwordChangeRequired);
+  if (update.emailEnabled !== undefined) set('emailEnabled', update.emailEnabled);
+  if (update.disabledText !== undefined) set('disabledText', update.disabledText);
+  if (update.tokensNotBefore !== undefined) set('tokensNotBefore', update.tokensNotBefore);
+  if (update.login !== undefined && update.login !== update.previousLogin) {
+    set('login', update.login);
+    set('gsi1sk', keys.usersIndex(update.login).gsi1sk);
+    if (update.login.toLowerCase() !== update.previousLogin.toLowerCase()) {
+      transaction.delete(keys.loginGuard(update.previousLogin));
+      transaction.putNew({ ...keys.loginGuard(update.login), type: 'login', userId: update.userId }, duplicateLogin(update.login));
+    }
+  }
+  if (assignments.length > 0) {
+    transaction.update(keys.user(update.userId), {
+      expression: `SET ${assignments.join(', ')}`,
+      values,
+      condition: 'attribute_exists(pk)',
+      onConditionFailed: () => new TrackerError(51, `There is no user with the id ${update.userId}.`),
+    });
+  }
+  for (const groupId of update.addGroups) putMembership(transaction, update.userId, groupId);
+  for (const groupId of update.removeGroups) transaction.delete(keys.membership(update.userId, groupId));
+  for (const groupId of update.addBless) putBlessRight(transaction, update.userId, groupId);
+  for (const groupId of update.removeBless) transaction.delete(keys.blessRight(update.userId, groupId));
+}
+
+export function putMembership(transaction: WriteTransaction, userId: number, groupId: number): void {
+  transaction.put({ ...keys.membership(userId, groupId), type: 'membership', userId, groupId });
+}
+
+export function putBlessRight(transaction: WriteTransaction, userId: number, groupId: number): void {
+  transaction.put({ ...keys.blessRight(userId, groupId), type: 'blessRight', userId, groupId });
+}
+
+// ---- groups ------------------------------------------------------------------------------
+
+export async function listGroups(): Promise<GroupRecord[]> {
   const items = await queryAll({
     TableName: tableName(),
     IndexName: 'gsi1',
@@ -77,23 +221,64 @@ export async function listGroups(): Promise<GroupSummary[]> {
   return items.map(toGroup);
 }
 
-export async function findUserIdByLogin(login: string): Promise<number | null> {
-  const result = await documentClient().send(new GetCommand({ TableName: tableName(), Key: keys.loginGuard(login) }));
-  return result.Item ? Number(result.Item.userId) : null;
+/** Ids of the users put directly in a group (gsi1 `GROUP#<id>#MEMBERS`). */
+export async function directMemberIds(groupId: number): Promise<number[]> {
+  const items = await queryAll({
+    TableName: tableName(),
+    IndexName: 'gsi1',
+    KeyConditionExpression: 'gsi1pk = :pk',
+    ExpressionAttributeValues: { ':pk': keys.groupMembersIndex(groupId) },
+  });
+  return items.map((item) => Number(item.userId));
 }
+
+export type NewGroup = GroupRecord;
+
+const duplicateGroup = (name: string) => () => new TrackerError(801, `The group ${name} already exists.`);
+
+export function putNewGroup(transaction: WriteTransaction, group: NewGroup): void {
+  transaction.putNew({ ...keys.groupNameGuard(group.name), type: 'groupName', groupId: group.id }, duplicateGroup(group.name));
+  transaction.putNew({ ...keys.group(group.id), ...keys.groupsIndex(group.name), type: 'group', ...group }, duplicateGroup(group.name));
+}
+
+export async function createGroup(group: NewGroup, audit: AuditEntry): Promise<void> {
+  const transaction = new WriteTransaction();
+  putNewGroup(transaction, group);
+  recordAudit(transaction, audit);
+  await transaction.commit();
+}
+
+export interface GroupUpdate {
+  previous: GroupRecord;
+  next: GroupRecord;
+}
+
+export function addGroupUpdate(transaction: WriteTransaction, { previous, next }: GroupUpdate): void {
+  if (previous.name.toLowerCase() !== next.name.toLowerCase()) {
+    transaction.delete(keys.groupNameGuard(previous.name));
+    transaction.putNew({ ...keys.groupNameGuard(next.name), type: 'groupName', groupId: next.id }, duplicateGroup(next.name));
+  }
+  transaction.update(keys.group(next.id), {
+    expression: 'SET #name = :name, description = :description, userRegexp = :userRegexp, isActive = :isActive, iconUrl = :iconUrl, gsi1sk = :sortKey',
+    names: { '#name': 'name' },
+    values: {
+      ':name': next.name,
+      ':description': next.description,
+      ':userRegexp': next.userRegexp,
+      ':isActive': next.isActive,
+      ':iconUrl': next.iconUrl,
+      ':sortKey': keys.groupsIndex(next.name).gsi1sk,
+    },
+    condition: 'attribute_exists(pk)',
+    onConditionFailed: () => new TrackerError(51, `There is no group with the id ${next.id}.`),
+  });
+}
+
+// ---- API keys ----------------------------------------------------------------------------
 
 export async function findApiKey(digest: string): Promise<ApiKeyRecord | null> {
   const result = await documentClient().send(new GetCommand({ TableName: tableName(), Key: keys.apiKey(digest) }));
-  const item = result.Item;
-  if (!item) return null;
-  return {
-    id: Number(item.id),
-    userId: Number(item.userId),
-    description: String(item.description ?? ''),
-    revoked: item.revoked === true,
-    createdAt: String(item.createdAt),
-    lastUsedAt: item.lastUsedAt ? String(item.lastUsedAt) : null,
-  };
+  return result.Item ? toApiKey(result.Item) : null;
 }
 
 /** Best effort: a lost last-used stamp must never fail the request that used the key. */
@@ -109,67 +294,93 @@ export async function markApiKeyUsed(digest: string, at: string): Promise<void> 
   );
 }
 
-export async function findLoginToken(digest: string): Promise<LoginTokenRecord | null> {
-  const result = await documentClient().send(new GetCommand({ TableName: tableName(), Key: keys.loginToken(digest) }));
-  if (!result.Item) return null;
-  return { userId: Number(result.Item.userId), expiresAt: Number(result.Item.expiresAt) };
-}
-
-export interface NewGroup {
-  id: number;
-  name: string;
-  description: string;
-  isBugGroup: boolean;
-  userRegexp: string;
-  isActive: boolean;
-  iconUrl: string;
-}
-
-export function putNewGroup(transaction: WriteTransaction, group: NewGroup): void {
-  const duplicate = () => new TrackerError(801, `The group ${group.name} already exists.`);
-  transaction.putNew({ ...keys.groupNameGuard(group.name), type: 'groupName', groupId: group.id }, duplicate);
-  transaction.putNew({ ...keys.group(group.id), ...keys.groupsIndex(group.name), type: 'group', ...group }, duplicate);
-}
-
-export interface NewUser {
-  id: number;
-  login: string;
-  realName: string;
-  passwordHash?: string;
-  createdAt: string;
-}
-
-export function putNewUser(transaction: WriteTransaction, user: NewUser): void {
-  const duplicate = () => new TrackerError(500, `There is already an account with the login name ${user.login}.`);
-  transaction.putNew({ ...keys.loginGuard(user.login), type: 'login', userId: user.id }, duplicate);
-  transaction.putNew(
-    {
-      ...keys.user(user.id),
-      ...keys.usersIndex(user.login),
-      type: 'user',
-      id: user.id,
-      login: user.login,
-      realName: user.realName,
-      passwordHash: user.passwordHash,
-      disabledText: '',
-      emailEnabled: true,
-      createdAt: user.createdAt,
-    },
-    duplicate,
-  );
-}
-
-export function putMembership(transaction: WriteTransaction, userId: number, groupId: number): void {
-  transaction.put({ ...keys.membership(userId, groupId), type: 'membership', userId, groupId });
-}
-
-export function putBlessRight(transaction: WriteTransaction, userId: number, groupId: number): void {
-  transaction.put({ ...keys.blessRight(userId, groupId), type: 'blessRight', userId, groupId });
-}
-
 export function putNewApiKey(transaction: WriteTransaction, digest: string, record: Omit<ApiKeyRecord, 'revoked' | 'lastUsedAt'>): void {
   transaction.putNew(
     { ...keys.apiKey(digest), ...keys.apiKeysOfUser(record.userId, record.id), type: 'apiKey', ...record, revoked: false },
     () => new TrackerError(32000, 'That API key is already in use.'),
   );
+}
+
+export async function createApiKey(digest: string, record: Omit<ApiKeyRecord, 'revoked' | 'lastUsedAt'>, audit: AuditEntry): Promise<void> {
+  const transaction = new WriteTransaction();
+  putNewApiKey(transaction, digest, record);
+  recordAudit(transaction, audit);
+  await transaction.commit();
+}
+
+/** A user's keys with the hidden digest each is stored under, for updates. */
+export async function listApiKeys(userId: number): Promise<Array<ApiKeyRecord & { digest: string }>> {
+  const items = await queryAll({
+    TableName: tableName(),
+    IndexName: 'gsi1',
+    KeyConditionExpression: 'gsi1pk = :pk',
+    ExpressionAttributeValues: { ':pk': keys.apiKeysOfUser(userId).gsi1pk },
+  });
+  return items.map((item) => ({ ...toApiKey(item), digest: String(item.pk).slice('APIKEY#'.length) }));
+}
+
+export async function updateApiKey(digest: string, changes: { revoked?: boolean; description?: string }, audit: AuditEntry): Promise<void> {
+  const assignments: string[] = [];
+  const values: Record<string, unknown> = {};
+  if (changes.revoked !== undefined) {
+    assignments.push('revoked = :revoked');
+    values[':revoked'] = changes.revoked;
+  }
+  if (changes.description !== undefined) {
+    assignments.push('description = :description');
+    values[':description'] = changes.description;
+  }
+  if (assignments.length === 0) return;
+  const transaction = new WriteTransaction();
+  transaction.update(keys.apiKey(digest), { expression: `SET ${assignments.join(', ')}`, values, condition: 'attribute_exists(pk)' });
+  recordAudit(transaction, audit);
+  await transaction.commit();
+}
+
+// ---- login tokens and failures -----------------------------------------------------------
+
+export async function findLoginToken(digest: string): Promise<LoginTokenRecord | null> {
+  const result = await documentClient().send(new GetCommand({ TableName: tableName(), Key: keys.loginToken(digest) }));
+  if (!result.Item) return null;
+  return { userId: Number(result.Item.userId), expiresAt: Number(result.Item.expiresAt), createdAt: Number(result.Item.createdAt) };
+}
+
+export async function putLoginToken(digest: string, token: LoginTokenRecord): Promise<void> {
+  await documentClient().send(
+    new PutCommand({
+      TableName: tableName(),
+      Item: { ...keys.loginToken(digest), ...keys.loginTokensOfUser(token.userId), type: 'loginToken', ...token },
+      ConditionExpression: 'attribute_not_exists(pk)',
+    }),
+  );
+}
+
+export async function deleteLoginToken(digest: string): Promise<void> {
+  await documentClient().send(new DeleteCommand({ TableName: tableName(), Key: keys.loginToken(digest) }));
+}
+
+export async function loginFailures(userId: number): Promise<number[]> {
+  const result = await documentClient().send(new GetCommand({ TableName: tableName(), Key: keys.loginFailures(userId) }));
+  return ((result.Item?.failures as number[] | undefined) ?? []).map(Number);
+}
+
+/** Failures live in one small item per account; DynamoDB's TTL removes it after the window. */
+export async function recordLoginFailure(userId: number, at: number): Promise<void> {
+  await documentClient().send(
+    new UpdateCommand({
+      TableName: tableName(),
+      Key: keys.loginFailures(userId),
+      UpdateExpression: 'SET failures = list_append(if_not_exists(failures, :empty), :at), expiresAt = :expires, #type = :type',
+      ExpressionAttributeNames: { '#type': 'type' },
+      ExpressionAttributeValues: { ':empty': [], ':at': [at], ':expires': Math.ceil((at + LOCKOUT_WINDOW_MS) / 1000), ':type': 'loginFailures' },
+    }),
+  );
+}
+
+export async function clearLoginFailures(userId: number): Promise<void> {
+  await documentClient().send(new DeleteCommand({ TableName: tableName(), Key: keys.loginFailures(userId) }));
+}
+
+export async function maxLoginAttempts(): Promise<number> {
+  return Number((await loadParameters()).max_login_attempts) || 5;
 }

@@ -51,6 +51,9 @@ export const keys = {
   /** gsi1: a user's live login tokens, so disabling an account can end them all. */
   loginTokensOfUser: (userId: number) => ({ gsi1pk: `USER#${userId}#TOKENS`, gsi1sk: 'TOKEN' }),
 
+  loginFailures: (userId: number): ItemKey => ({ pk: `LOGINFAIL#${userId}`, sk: 'LOGINFAIL' }),
+  groupMembersIndex: (groupId: number) => `GROUP#${groupId}#MEMBERS`,
+
   auditEntry: (auditClass: string, at: string, unique: string): ItemKey => ({ pk: `AUDIT#${auditClass}`, sk: `${at}#${unique}` }),
   auditLatestPartition: 'AUDIT',
   auditLatest: (auditClass: string): ItemKey => ({ pk: 'AUDIT', sk: `LATEST#${auditClass}` }),

@@ -5,6 +5,10 @@ import { documentClient, tableName } from './dynamoClient.ts';
 
 type TransactItem = NonNullable<TransactWriteCommandInput['TransactItems']>[number];
 type ConditionFailure = () => Error;
+type Key = { pk: string; sk: string };
+
+/** Key builders may carry index attributes too; a Key must hold the primary key only. */
+const primaryKey = ({ pk, sk }: Key): Key => ({ pk, sk });
 
 /**
  * A multi-item write that lands whole or not at all (TransactWriteItems). Each conditional item
@@ -45,7 +49,7 @@ export class WriteTransaction {
     return this.push({
       Update: {
         TableName: tableName(),
-        Key: key,
+        Key: primaryKey(key),
         UpdateExpression: update.expression,
         ConditionExpression: update.condition,
         ExpressionAttributeNames: update.names,
@@ -74,7 +78,7 @@ export class WriteTransaction {
   }
 
   delete(key: { pk: string; sk: string }, options: { condition?: string; onConditionFailed?: ConditionFailure } = {}): this {
-    this.items.push({ Delete: { TableName: tableName(), Key: key, ConditionExpression: options.condition } });
+    this.items.push({ Delete: { TableName: tableName(), Key: primaryKey(key), ConditionExpression: options.condition } });
     this.failures.push(options.onConditionFailed);
     return this;
   }

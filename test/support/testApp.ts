@@ -49,7 +49,7 @@ function closeServer(server: Server): Promise<void> {
 }
 
 export interface CallOptions {
-  query?: Record<string, string | number | boolean | Array<string | number>> | string;
+  query?: Record<string, string | number | boolean | Array<string | number> | undefined> | string;
   body?: unknown;
   /** Sent as-is, for malformed-body tests. */
   rawBody?: string;
@@ -63,6 +63,7 @@ export async function call<T = any>(app: TestApp, method: string, path: string, 
   if (typeof options.query === 'string') url.search = options.query;
   else {
     for (const [key, value] of Object.entries(options.query ?? {})) {
+      if (value === undefined) continue;
       for (const item of Array.isArray(value) ? value : [value]) url.searchParams.append(key, String(item));
     }
   }

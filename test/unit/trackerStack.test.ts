@@ -14,10 +14,12 @@ import type { CfnFunction } from 'aws-cdk-lib/aws-lambda';
 import { platformHandlers, routes, type RouteDefinition } from '../../shared/routes.ts';
 import { GLOBAL_INDEXES, KEY_ATTRIBUTES, PARTITION_KEY, SORT_KEY, TTL_ATTRIBUTE, ENV } from '../../shared/storage/tableSchema.ts';
 import { BOOTSTRAP_HANDLER, constructIdFor, planHandlers, type HandlerPlan } from '../../lib/handlerPlan.ts';
+import { BASIC_EXECUTION_POLICY } from '../../lib/functionRoles.ts';
 import { BUNDLING, ESM_REQUIRE_BANNER, entryFor } from '../../lib/trackerFunction.ts';
 import { BOOTSTRAP_ENV, BOOTSTRAP_NONCE_CONTEXT, PROJECT_ROOT, TrackerStack } from '../../lib/trackerStack.ts';
 
-type Json = any; // eslint-disable-line @typescript-eslint/no-explicit-any
+// Synthesized CloudFormation is untyped JSON.
+type Json = any;
 
 const SYNTH_TIMEOUT = 60_000;
 const NONCE = 'unit-test-nonce';
@@ -91,10 +93,16 @@ function referencedId(value: Json): string | undefined {
   return undefined;
 }
 
-/** Every action the function's role allows (from all policies attached to the role). */
-function allowedActions(json: Json, functionLogicalId: string): string[] {
+/** Logical id of the function's execution role. */
+function roleOf(json: Json, functionLogicalId: string): string {
   const roleId = referencedId(json.Resources[functionLogicalId].Properties.Role);
   expect(roleId, `role of ${functionLogicalId}`).toBeDefined();
+  return roleId!;
+}
+
+/** Every action the function's role allows (from all policies attached to the role). */
+function allowedActions(json: Json, functionLogicalId: string): string[] {
+  const roleId = roleOf(json, functionLogicalId);
   const actions: string[] = [];
   for (const [, policy] of resourcesOfType(json, 'AWS::IAM::Policy')) {
     const roles: Json[] = policy.Properties.Roles ?? [];
@@ -116,6 +124,38 @@ function allows(actions: readonly string[], action: string): boolean {
   });
 }
 
+/** `Fn::Join` of strings and `{ Ref }`s -> a string with `${id}` placeholders (`{ Ref: 'X' }` -> `${X}`). */
+function joined(value: Json): string {
+  if (typeof value === 'string') return value;
+  const [separator, parts]: [string, Json[]] = value['Fn::Join'];
+  return parts
+    .map((part) => {
+      if (typeof part === 'string') return part;
+      if (typeof part.Ref === 'string') return `\${${part.Ref}}`;
+      throw new Error(`Unexpected join part ${JSON.stringify(part)}`);
+    })
+    .join(separator);
+}
+
+/** IAM `ArnLike` on the resource part of an ARN: `*` matches any characters, `/` included. */
+const arnLike = (pattern: string, arn: string): boolean =>
+  new RegExp(`^${pattern.split('*').map((part) => part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('.*')}$`).test(arn);
+
+/**
+ * The source ARN API Gateway presents when a request on the default stage matches `routeKey`
+ * (`$default` has no method or path of its own: `<api>/<stage>/$default`).
+ */
+function invocationSourceArn(apiArnPrefix: string, routeKey: string): string {
+  if (routeKey === '$default') return `${apiArnPrefix}/$default/$default`;
+  const [method, routePath] = routeKey.split(' ');
+  return `${apiArnPrefix}/$default/${method}${routePath.replace(/\{[^}]+\}/g, 'x')}`;
+}
+
+/** Logical ids of the functions the API routes to (every route, `$default` included). */
+function routedFunctionIds(json: Json): Set<string> {
+  return new Set(resourcesOfType(json, 'AWS::ApiGatewayV2::Route').map(([, route]) => functionBehindRoute(json, route)!));
+}
+
 /** The function logical id an API Gateway route ends up invoking. */
 function functionBehindRoute(json: Json, route: Json): string | undefined {
   const target = route.Properties.Target; // { Fn::Join: ['', ['integrations/', { Ref: integrationId }]] }
@@ -125,6 +165,76 @@ function functionBehindRoute(json: Json, route: Json): string | undefined {
   const integration = json.Resources[integrationId];
   expect(integration.Type).toBe('AWS::ApiGatewayV2::Integration');
   return referencedId(integration.Properties.IntegrationUri);
+}
+
+/** The access a module's function must have, derived from the route table independently of lib/handlerPlan.ts. */
+function expectedAccess(routeRows: readonly RouteDefinition[], module: string): 'none' | 'read' | 'readWrite' {
+  if (module === BOOTSTRAP_HANDLER) return 'readWrite';
+  const rows = routeRows.filter((row) => row.handler === module);
+  if (rows.some((row) => !row.readOnly)) return 'readWrite';
+  return rows.length > 0 ? 'read' : 'none';
+}
+
+/**
+ * Functions with the same access share one execution role, distinct levels have distinct roles,
+ * and the bootstrap's role is its own. Every role is Lambda's only and lets it write logs.
+ */
+function expectSharedRoles(json: Json, routeRows: readonly RouteDefinition[], fnIds: ReadonlyMap<string, string>): void {
+  const roleByModule = new Map([...fnIds].map(([module, fnId]) => [module, roleOf(json, fnId)]));
+  const bootstrapRole = roleByModule.get(BOOTSTRAP_HANDLER)!;
+  const roleByAccess = new Map<string, string>();
+  for (const [module, roleId] of roleByModule) {
+    if (module === BOOTSTRAP_HANDLER) continue;
+    expect(roleId, module).not.toBe(bootstrapRole);
+    const access = expectedAccess(routeRows, module);
+    expect(roleId, `${module} (${access})`).toBe(roleByAccess.get(access) ?? roleId);
+    roleByAccess.set(access, roleId);
+  }
+  expect(new Set(roleByAccess.values()).size, 'one role per access level').toBe(roleByAccess.size);
+  for (const roleId of new Set(roleByModule.values())) {
+    const props = json.Resources[roleId].Properties;
+    expect(props.AssumeRolePolicyDocument.Statement, roleId).toEqual([
+      { Action: 'sts:AssumeRole', Effect: 'Allow', Principal: { Service: 'lambda.amazonaws.com' } },
+    ]);
+    expect(props.ManagedPolicyArns.map(joined), roleId).toEqual([`arn:\${AWS::Partition}:iam::aws:policy/${BASIC_EXECUTION_POLICY}`]);
+  }
+  // The shared roles, the bootstrap's, and the custom-resource framework's: none per function.
+  expect(resourcesOfType(json, 'AWS::IAM::Role')).toHaveLength(roleByAccess.size + 2);
+}
+
+/**
+ * One API Gateway invoke permission per routed function, for any route of this API: its source
+ * ARN covers the ARN API Gateway presents for every route key (`$default` included), and no
+ * other API's.
+ */
+function expectOneInvokePermissionPerFunction(json: Json): void {
+  const [[apiId]] = resourcesOfType(json, 'AWS::ApiGatewayV2::Api');
+  const arnPrefix = (api: string) => `arn:\${AWS::Partition}:execute-api:\${AWS::Region}:\${AWS::AccountId}:\${${api}}`;
+  const permissions = resourcesOfType(json, 'AWS::Lambda::Permission').filter(
+    ([, permission]) => permission.Properties.Principal === 'apigateway.amazonaws.com',
+  );
+  const permitted = permissions.map(([, permission]) => referencedId(permission.Properties.FunctionName)!);
+  expect(permitted.sort()).toEqual([...routedFunctionIds(json)].sort());
+  for (const [, route] of resourcesOfType(json, 'AWS::ApiGatewayV2::Route')) {
+    const routeKey: string = route.Properties.RouteKey;
+    const [, permission] = permissions.find(([, p]) => referencedId(p.Properties.FunctionName) === functionBehindRoute(json, route))!;
+    const sourceArn = joined(permission.Properties.SourceArn);
+    expect(arnLike(sourceArn, invocationSourceArn(arnPrefix(apiId), routeKey)), routeKey).toBe(true);
+    expect(arnLike(sourceArn, invocationSourceArn(arnPrefix('SomeOtherApi'), routeKey)), routeKey).toBe(false);
+  }
+  // Exactly `<api>/*`: any stage, method and path (checked against real route keys above).
+  for (const [id, permission] of permissions) {
+    expect(permission.Properties.Action, id).toBe('lambda:InvokeFunction');
+    expect(joined(permission.Properties.SourceArn), id).toBe(`${arnPrefix(apiId)}/*`);
+  }
+}
+
+/** One Lambda proxy integration per routed function, shared by all routes to it. */
+function expectOneIntegrationPerFunction(json: Json): void {
+  const integrations = resourcesOfType(json, 'AWS::ApiGatewayV2::Integration');
+  expect(integrations.map(([, integration]) => referencedId(integration.Properties.IntegrationUri)).sort()).toEqual(
+    [...routedFunctionIds(json)].sort(),
+  );
 }
 
 const expectedRouteKeys = (routeRows: readonly RouteDefinition[]): string[] =>
@@ -324,6 +434,14 @@ describe('Tracker stack', () => {
       expect(invokable.has(fnIds.get(BOOTSTRAP_HANDLER))).toBe(false);
     });
 
+    it('grants API Gateway one invoke permission per function (not per route), for any route of this API only', () => {
+      expectOneInvokePermissionPerFunction(json);
+    });
+
+    it('has one integration per function, shared by its routes (GET and HEAD, several paths)', () => {
+      expectOneIntegrationPerFunction(json);
+    });
+
     it('outputs the REST base URL', () => {
       const value = json.Outputs.ApiUrl.Value;
       const parts: Json[] = value['Fn::Join'][1];
@@ -410,15 +528,8 @@ describe('Tracker stack', () => {
     });
 
     it('every function gets exactly the access its rows call for; platform handlers get none', () => {
-      // Derived from the route table here, independently of lib/handlerPlan.ts.
-      const expectedAccess = (module: string): 'none' | 'read' | 'readWrite' => {
-        if (module === BOOTSTRAP_HANDLER) return 'readWrite';
-        const rows = routes.filter((row) => row.handler === module);
-        if (rows.some((row) => !row.readOnly)) return 'readWrite';
-        return rows.length > 0 ? 'read' : 'none';
-      };
       for (const module of fnIds.keys()) {
-        const access = expectedAccess(module);
+        const access = expectedAccess(routes, module);
         const actions = allowedActions(json, fnIds.get(module)!);
         const reads = [...DYNAMODB_READS, ...S3_READS].map((action) => allows(actions, action));
         const writes = [...FORBIDDEN_TO_READERS, ...S3_WRITES].map((action) => allows(actions, action));
@@ -430,8 +541,12 @@ describe('Tracker stack', () => {
         expect(allows(actions, 'secretsmanager:GetSecretValue'), `${module} secret`).toBe(module === BOOTSTRAP_HANDLER);
       }
       for (const module of Object.values(platformHandlers)) {
-        if (!routes.some((row) => row.handler === module)) expect(expectedAccess(module)).toBe('none');
+        if (!routes.some((row) => row.handler === module)) expect(expectedAccess(routes, module)).toBe('none');
       }
+    });
+
+    it('shares one execution role per access level (no role per function); the bootstrap alone has its own', () => {
+      expectSharedRoles(json, routes, fnIds);
     });
   });
 
@@ -502,5 +617,85 @@ describe('Tracker stack with a module serving both a read-only and a writing rou
     const nonce = resource.Properties.DeployNonce;
     expect(typeof nonce).toBe('string');
     expect(Number.isNaN(Date.parse(nonce))).toBe(false);
+  });
+});
+
+// ---- a stack from a route table the size of the full product ---------------------------------
+
+describe('Tracker stack at the size of the full product', () => {
+  const MODULES = 60;
+  const GET_ROWS = 45;
+  const ROWS = 75;
+  /** Well below CloudFormation's (and CDK's) limit of 500 resources per stack, to leave room to grow. */
+  const RESOURCE_BUDGET = 400;
+
+  /**
+   * Modules 0-44 serve a GET each (0-14 also a PUT, so they need write access); modules 45-59 a
+   * POST each (59 a read-only one, as a search would be).
+   */
+  const rows: RouteDefinition[] = [];
+  const moduleName = (m: number) => `area${m % 6}/handler${m}`;
+  for (let m = 0; m < GET_ROWS; m++) rows.push({ method: 'GET', path: `/rest/area${m % 6}/thing${m}/{id}`, handler: moduleName(m), readOnly: true });
+  for (let m = GET_ROWS; m < MODULES; m++) {
+    rows.push({ method: 'POST', path: `/rest/area${m % 6}/thing${m}`, handler: moduleName(m), readOnly: m === MODULES - 1 });
+  }
+  for (let m = 0; rows.length < ROWS; m++) rows.push({ method: 'PUT', path: `/rest/area${m % 6}/thing${m}/{id}`, handler: moduleName(m), readOnly: false });
+
+  let synthesized: Synthesized;
+  let json: Json;
+  let fnIds: Map<string, string>;
+
+  beforeAll(() => {
+    // No raised resource limit: past 500 resources, CDK itself refuses to synthesize.
+    synthesized = synth(rows, { [BOOTSTRAP_NONCE_CONTEXT]: NONCE });
+    json = synthesized.json;
+    fnIds = new Map([...synthesized.stack.functions].map(([module, fn]) => [module, logicalIdOf(synthesized.stack, fn)]));
+  }, SYNTH_TIMEOUT);
+
+  it('is built from a route table of the intended size', () => {
+    expect(new Set(rows.map((row) => row.handler)).size).toBe(MODULES);
+    expect(rows).toHaveLength(ROWS);
+    expect(rows.filter((row) => row.method === 'GET')).toHaveLength(GET_ROWS);
+    expect(new Set(rows.map((row) => `${row.method} ${row.path}`)).size).toBe(ROWS);
+  });
+
+  it(`stays under ${RESOURCE_BUDGET} resources: per function only the function, its log group, one integration and one permission`, () => {
+    const count = (type: string) => resourcesOfType(json, type).length;
+    const routedFunctions = MODULES + Object.keys(platformHandlers).length;
+    const functions = routedFunctions + 1 /* bootstrap */ + 1; /* custom-resource framework */
+    expect(count('AWS::Lambda::Function')).toBe(functions);
+    expect(count('AWS::Logs::LogGroup')).toBe(functions);
+    expect(count('AWS::ApiGatewayV2::Integration')).toBe(routedFunctions);
+    expect(count('AWS::Lambda::Permission')).toBe(routedFunctions);
+    expect(count('AWS::ApiGatewayV2::Route')).toBe(ROWS + GET_ROWS + 2); // + HEAD per GET, OPTIONS, $default
+    // Shared per access level (none, read, readWrite), the bootstrap's and the framework's.
+    expect(count('AWS::IAM::Role')).toBe(5);
+    // 'none' needs no policy of its own (only the managed basic-execution policy).
+    expect(count('AWS::IAM::Policy')).toBe(4);
+    expect(Object.keys(json.Resources).length).toBeLessThan(RESOURCE_BUDGET);
+  });
+
+  it('keeps least privilege with shared roles: read-only modules cannot write, writing modules can', () => {
+    expectSharedRoles(json, rows, fnIds);
+    for (const [module, fnId] of fnIds) {
+      const access = expectedAccess(rows, module);
+      const actions = allowedActions(json, fnId);
+      const writes = [...FORBIDDEN_TO_READERS, ...S3_WRITES].some((action) => allows(actions, action));
+      expect(writes, module).toBe(access === 'readWrite');
+      expect(allows(actions, 'secretsmanager:GetSecretValue'), module).toBe(module === BOOTSTRAP_HANDLER);
+    }
+    expect(expectedAccess(rows, moduleName(MODULES - 1))).toBe('read'); // a read-only POST
+    expect(expectedAccess(rows, moduleName(0))).toBe('readWrite'); // GET + PUT
+  });
+
+  it('routes every row to its function, with one integration and one API-scoped permission per function', () => {
+    const expected = expectedRouteModules(rows);
+    const routeKeys = resourcesOfType(json, 'AWS::ApiGatewayV2::Route').map(([, route]) => route.Properties.RouteKey);
+    expect(routeKeys.sort()).toEqual(expectedRouteKeys(rows));
+    for (const [, route] of resourcesOfType(json, 'AWS::ApiGatewayV2::Route')) {
+      expect(functionBehindRoute(json, route), route.Properties.RouteKey).toBe(fnIds.get(expected.get(route.Properties.RouteKey)!));
+    }
+    expectOneIntegrationPerFunction(json);
+    expectOneInvokePermissionPerFunction(json);
   });
 });

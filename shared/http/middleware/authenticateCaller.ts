@@ -1,5 +1,5 @@
 import type { MiddlewareObj } from '@middy/core';
-import { authenticate, CREDENTIAL_PARAMS, extractCredentials, type IdentityDirectory } from '../../domain/authentication.ts';
+import { authenticate, credentialParamsIn, extractCredentials, type IdentityDirectory } from '../../domain/authentication.ts';
 import { lowerCaseHeaders, stateOf, type TrackerRequest } from '../requestState.ts';
 
 /**
@@ -13,7 +13,8 @@ export const authenticateCaller = (directory: () => IdentityDirectory, mode: 're
     const state = stateOf(trackerRequest);
     if (mode === 'skip') return;
     const credentials = extractCredentials(lowerCaseHeaders(trackerRequest.event), state.params);
-    state.params = Object.fromEntries(Object.entries(state.params).filter(([name]) => !CREDENTIAL_PARAMS.includes(name)));
+    const consumed = credentialParamsIn(state.params);
+    state.params = Object.fromEntries(Object.entries(state.params).filter(([name]) => !consumed.includes(name)));
     state.caller = await authenticate(credentials, directory(), new Date());
   },
 });

@@ -15,7 +15,8 @@ export function describeIssue(issue: z.core.$ZodIssue, parameter: string): strin
 export const validateInput = (schema: z.ZodType, invalidInput?: InvalidInput): MiddlewareObj => ({
   before: (request) => {
     const state = stateOf(request as TrackerRequest);
-    const result = schema.safeParse(state.params);
+    // reportInput keeps the offending value on the issue, so "missing" and "invalid" can be told apart.
+    const result = schema.safeParse(state.params, { reportInput: true });
     if (result.success) {
       state.input = result.data;
       return;

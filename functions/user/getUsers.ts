@@ -1,0 +1,32 @@
+import { z } from 'zod';
+import { findUsers, splitIdOrName } from '../../shared/application/users.ts';
+import { defineEndpoint } from '../../shared/http/endpoint.ts';
+import { flag, integer, list, text } from '../../shared/http/inputSchemas.ts';
+import { TrackerError } from '../../shared/trackerError.ts';
+
+/** `GET /rest/user` and `GET /rest/user/{id_or_name}` (the path merges with ids/names). */
+export const handler = defineEndpoint({
+  access: 'public',
+  input: z.object({
+    id_or_name: text().optional(),
+    ids: list(integer().pipe(z.number().positive())).optional(),
+    names: list(z.string(), { splitCommas: false }).optional(),
+    match: list(z.string(), { splitCommas: false }).optional(),
+    limit: integer().optional(),
+    group_ids: list(integer()).optional(),
+    groups: list(z.string()).optional(),
+    include_disabled: flag().optional(),
+  }),
+  invalidInput: (_issue, parameter) =>
+    parameter.startsWith('ids') || parameter === 'id_or_name'
+      ? new TrackerError(52, `Invalid parameter '${parameter}': user ids must be integers greater than zero.`)
+      : undefined,
+  responseFields: { users: { fields: {} } },
+  run: ({ input, caller }) => {
+    const fromPath = splitIdOrName(input.id_or_name);
+    if (input.id_or_name !== undefined && /^-?\d+$/.test(input.id_or_name) && Number(input.id_or_name) <= 0) {
+      throw new TrackerError(52, 'Invalid parameter: user ids must be integers greater than zero.');
+    }
+    return findUsers(caller, { ...input, ids: [...fromPath.ids, ...(input.ids ?? [])], names: [...fromPath.names, ...(input.names ?? [])] });
+  },
+});

@@ -1,0 +1,14 @@
+import { z } from 'zod';
+import { logOut } from '../../shared/application/sessions.ts';
+import { defineEndpoint } from '../../shared/http/endpoint.ts';
+import { text } from '../../shared/http/inputSchemas.ts';
+
+export const handler = defineEndpoint({
+  access: 'public',
+  authentication: 'skip',
+  input: z.object({ token: text().optional(), Tracker_token: text().optional(), Bugzilla_token: text().optional() }),
+  run: async ({ input }) => {
+    await logOut(input.token ?? input.Tracker_token ?? input.Bugzilla_token);
+    return {};
+  },
+});

@@ -1,0 +1,30 @@
+import { z } from 'zod';
+import { splitIdOrName, updateUsers } from '../../shared/application/users.ts';
+import { EDITUSERS_GROUP } from '../../shared/domain/userView.ts';
+import { defineEndpoint } from '../../shared/http/endpoint.ts';
+import { flag, integer, list, text } from '../../shared/http/inputSchemas.ts';
+import { TrackerError } from '../../shared/trackerError.ts';
+
+const groupReferences = list(z.union([z.number().int(), z.string()]), { splitCommas: false }).optional();
+const membershipChange = z.object({ add: groupReferences, remove: groupReferences, set: groupReferences }).optional();
+
+export const handler = defineEndpoint({
+  access: { group: EDITUSERS_GROUP, denied: () => new TrackerError(304, 'Sorry, you are not authorized to edit users: only members of the editusers group may.') },
+  input: z.object({
+    id_or_name: text().optional(),
+    ids: list(integer().pipe(z.number().positive())).optional(),
+    names: list(z.string(), { splitCommas: false }).optional(),
+    full_name: text().optional(),
+    email: text().optional(),
+    password: text().optional(),
+    email_enabled: flag().optional(),
+    login_denied_text: text().optional(),
+    password_change_required: flag().optional(),
+    groups: membershipChange,
+    bless_groups: membershipChange,
+  }),
+  run: ({ input, caller }) => {
+    const fromPath = splitIdOrName(input.id_or_name);
+    return updateUsers(caller, { ids: [...fromPath.ids, ...(input.ids ?? [])], names: [...fromPath.names, ...(input.names ?? [])] }, input);
+  },
+});

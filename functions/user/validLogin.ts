@@ -1,0 +1,14 @@
+import { z } from 'zod';
+import { isValidLogin } from '../../shared/application/sessions.ts';
+import { defineEndpoint } from '../../shared/http/endpoint.ts';
+import { lowerCaseHeaders } from '../../shared/http/requestState.ts';
+import { text } from '../../shared/http/inputSchemas.ts';
+import { TrackerError } from '../../shared/trackerError.ts';
+
+export const handler = defineEndpoint({
+  access: 'public',
+  authentication: 'skip',
+  input: z.looseObject({ login: text().pipe(z.string().min(1)) }),
+  invalidInput: () => new TrackerError(50, "The function requires a 'login' argument, and that argument was not set."),
+  run: ({ input, event }) => isValidLogin(input.login, lowerCaseHeaders(event), input),
+});

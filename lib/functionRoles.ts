@@ -1,0 +1,70 @@
+/**
+ * Execution roles of the tracker's functions, shared per data-access level rather than one per
+ * function: at ~60 functions, a role and a policy each would cost ~120 of CloudFormation's
+ * 500 resources. Least privilege is unchanged, since the functions sharing a role are exactly
+ * those that were granted the same actions on the same resources.
+ */
+import * as iam from 'aws-cdk-lib/aws-iam';
+import { Construct } from 'constructs';
+import type { DataAccess } from './handlerPlan.ts';
+import type { TrackerStorage } from './trackerStorage.ts';
+
+/** Lets a function write its logs (to its own log group); nothing else. */
+export const BASIC_EXECUTION_POLICY = 'service-role/AWSLambdaBasicExecutionRole';
+
+const SHARED_ROLE_IDS: Record<DataAccess, string> = {
+  none: 'NoDataAccessRole',
+  read: 'ReadRole',
+  readWrite: 'ReadWriteRole',
+};
+
+const DESCRIPTIONS: Record<DataAccess, string> = {
+  none: 'Tracker functions without table or bucket access (platform handlers)',
+  read: 'Tracker functions that read the table and the attachment bucket',
+  readWrite: 'Tracker functions that read and write the table and the attachment bucket',
+};
+
+export class FunctionRoles extends Construct {
+  private readonly shared = new Map<DataAccess, iam.Role>();
+
+  constructor(
+    scope: Construct,
+    id: string,
+    private readonly storage: TrackerStorage,
+  ) {
+    super(scope, id);
+  }
+
+  /** The role shared by every function with this access; created on first use. */
+  sharedRole(access: DataAccess): iam.Role {
+    let role = this.shared.get(access);
+    if (!role) {
+      role = this.createRole(SHARED_ROLE_IDS[access], access, DESCRIPTIONS[access]);
+      this.shared.set(access, role);
+    }
+    return role;
+  }
+
+  /** A role of one function's own, for a function that needs more than its access level (grant the rest to it). */
+  dedicatedRole(id: string, access: DataAccess, description: string): iam.Role {
+    if (Object.values(SHARED_ROLE_IDS).includes(id)) throw new Error(`Role id '${id}' is reserved for a shared role`);
+    return this.createRole(id, access, description);
+  }
+
+  private createRole(id: string, access: DataAccess, description: string): iam.Role {
+    const role = new iam.Role(this, id, {
+      description,
+      assumedBy: new iam.ServicePrincipal('lambda.amazonaws.com'),
+      managedPolicies: [iam.ManagedPolicy.fromAwsManagedPolicyName(BASIC_EXECUTION_POLICY)],
+    });
+    const { table, bucket } = this.storage;
+    if (access === 'read') {
+      table.grantReadData(role);
+      bucket.grantRead(role);
+    } else if (access === 'readWrite') {
+      table.grantReadWriteData(role);
+      bucket.grantReadWrite(role);
+    }
+    return role;
+  }
+}

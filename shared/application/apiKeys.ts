@@ -1,0 +1,70 @@
+import { AUDIT_CLASS } from '../domain/audit.ts';
+import { inGroup, type Caller } from '../domain/caller.ts';
+import { generateApiKey, secretDigest } from '../domain/credentials.ts';
+import { storageTimeToBugzilla, toStorageTime } from '../domain/time.ts';
+import { EDITUSERS_GROUP } from '../domain/userView.ts';
+import { allocateId } from '../storage/counterStore.ts';
+import { createApiKey, findUserIdByLogin, getUsers, listApiKeys, updateApiKey } from '../storage/identityStore.ts';
+import { TrackerError } from '../trackerError.ts';
+import { splitIdOrName } from './users.ts';
+
+/**
+ * API keys, Tracker's REST stand-in for Bugzilla's preferences page: a user manages their own
+ * keys, editusers manages anyone's. The key is shown once, at creation; only its hash is kept.
+ */
+async function ownerOf(caller: Caller, idOrName: string): Promise<number> {
+  const { ids, names } = splitIdOrName(idOrName);
+  const userId = ids[0] ?? (await findUserIdByLogin(names[0]));
+  if (userId === null || (await getUsers([userId])).length === 0) throw new TrackerError(51, `There is no user named or numbered '${idOrName}'.`);
+  if (caller.user!.id !== userId && !inGroup(caller, EDITUSERS_GROUP)) {
+    throw new TrackerError(304, "Sorry, you are not authorized to manage another user's API keys.");
+  }
+  return userId;
+}
+
+export async function addApiKey(caller: Caller, idOrName: string, description: string | undefined) {
+  const userId = await ownerOf(caller, idOrName);
+  const apiKey = generateApiKey();
+  const id = await allocateId('apikey');
+  const now = new Date();
+  await createApiKey(
+    secretDigest(apiKey),
+    { id, userId, description: (description ?? '').trim(), createdAt: toStorageTime(now) },
+    { auditClass: AUDIT_CLASS.user, objectId: userId, userId: caller.user!.id, changes: { api_key: { removed: '', added: `key ${id} created` } }, at: now },
+  );
+  return { id, api_key: apiKey };
+}
+
+export async function apiKeysOf(caller: Caller, idOrName: string) {
+  const userId = await ownerOf(caller, idOrName);
+  const keys = (await listApiKeys(userId)).sort((a, b) => a.id - b.id);
+  return {
+    api_keys: keys.map((key) => ({
+      id: key.id,
+      description: key.description,
+      revoked: key.revoked,
+      creation_time: storageTimeToBugzilla(key.createdAt),
+      last_used: key.lastUsedAt ? storageTimeToBugzilla(key.lastUsedAt) : null,
+    })),
+  };
+}
+
+export async function changeApiKey(caller: Caller, idOrName: string, keyId: number, changes: { revoked?: boolean; description?: string }) {
+  const userId = await ownerOf(caller, idOrName);
+  const key = (await listApiKeys(userId)).find((candidate) => candidate.id === keyId);
+  if (!key) throw new TrackerError(51, `The user has no API key with the id ${keyId}.`);
+  const reported: Record<string, { removed: string; added: string }> = {};
+  if (changes.revoked !== undefined && changes.revoked !== key.revoked) {
+    reported.revoked = { removed: key.revoked ? '1' : '0', added: changes.revoked ? '1' : '0' };
+  }
+  const description = changes.description?.trim();
+  if (description !== undefined && description !== key.description) reported.description = { removed: key.description, added: description };
+  if (Object.keys(reported).length > 0) {
+    await updateApiKey(
+      key.digest,
+      { revoked: reported.revoked ? changes.revoked : undefined, description: reported.description ? description : undefined },
+      { auditClass: AUDIT_CLASS.user, objectId: userId, userId: caller.user!.id, changes: { [`api_key.${keyId}`]: reported.revoked ?? reported.description! }, at: new Date() },
+    );
+  }
+  return { api_keys: [{ id: keyId, changes: reported }] };
+}

@@ -1,0 +1,119 @@
+import { AUDIT_CLASS } from '../domain/audit.ts';
+import { regexpGrants, type Caller } from '../domain/caller.ts';
+import { resolveGroup } from '../domain/groupMembership.ts';
+import {
+  checkGroupDescription,
+  checkGroupName,
+  checkUserRegexp,
+  groupView,
+  isSystemGroup,
+  mayListGroups,
+  mayViewGroup,
+  CREATEGROUPS_GROUP,
+} from '../domain/groupRules.ts';
+import { inGroup } from '../domain/caller.ts';
+import { recordAudit } from '../storage/auditStore.ts';
+import { allocateId } from '../storage/counterStore.ts';
+import { addGroupUpdate, createGroup as storeGroup, directMemberIds, getUsers, listAllUsers, listGroups, type GroupRecord } from '../storage/identityStore.ts';
+import { WriteTransaction } from '../storage/transaction.ts';
+import { TrackerError } from '../trackerError.ts';
+
+/** Groups: creation and updates (creategroups) and lookup with the spec's visibility rules. */
+
+export interface NewGroupInput {
+  name?: string;
+  description?: string;
+  user_regexp?: string;
+  is_active?: boolean;
+  icon_url?: string;
+}
+
+export async function createGroup(caller: Caller, input: NewGroupInput): Promise<{ id: number }> {
+  const name = checkGroupName(input.name);
+  const description = checkGroupDescription(input.description);
+  const userRegexp = checkUserRegexp(input.user_regexp);
+  if ((await listGroups()).some((group) => group.name.toLowerCase() === name.toLowerCase())) {
+    throw new TrackerError(801, `The group ${name} already exists.`);
+  }
+  const id = await allocateId('group');
+  const now = new Date();
+  await storeGroup(
+    { id, name, description, userRegexp, isActive: input.is_active ?? true, isBugGroup: true, iconUrl: input.icon_url ?? '' },
+    { auditClass: AUDIT_CLASS.group, objectId: id, userId: caller.user!.id, changes: { __create__: { removed: '', added: name } }, at: now },
+  );
+  return { id };
+}
+
+function targetGroups(groups: readonly GroupRecord[], targets: { ids: number[]; names: string[] }): GroupRecord[] {
+  const found = [...targets.ids, ...targets.names].map((reference) => resolveGroup(reference, groups) as GroupRecord);
+  return found.filter((group, index) => found.findIndex((other) => other.id === group.id) === index);
+}
+
+const flagText = (value: boolean) => (value ? '1' : '0');
+
+export async function updateGroups(caller: Caller, targets: { ids: number[]; names: string[] }, input: NewGroupInput) {
+  const groups = await listGroups();
+  const selected = targetGroups(groups, targets);
+  if (selected.length === 0) throw new TrackerError(50, "The function requires an 'ids' or 'names' argument, and none was set.");
+  if (input.name !== undefined && selected.length > 1) throw new TrackerError(32000, 'You cannot change the name of several groups at once.');
+  const now = new Date();
+  const transaction = new WriteTransaction();
+  const results = selected.map((previous) => {
+    const next: GroupRecord = {
+      ...previous,
+      name: input.name !== undefined ? checkGroupName(input.name) : previous.name,
+      description: input.description !== undefined ? checkGroupDescription(input.description) : previous.description,
+      userRegexp: input.user_regexp !== undefined ? checkUserRegexp(input.user_regexp) : previous.userRegexp,
+      isActive: input.is_active ?? previous.isActive,
+      iconUrl: input.icon_url ?? previous.iconUrl,
+    };
+    if (next.name !== previous.name) {
+      if (isSystemGroup(previous.name)) throw new TrackerError(32000, `The group ${previous.name} is a system group and cannot be renamed.`);
+      if (groups.some((group) => group.id !== previous.id && group.name.toLowerCase() === next.name.toLowerCase())) {
+        throw new TrackerError(801, `The group ${next.name} already exists.`);
+      }
+    }
+    const changes: Record<string, { removed: string; added: string }> = {};
+    if (next.name !== previous.name) changes.name = { removed: previous.name, added: next.name };
+    if (next.description !== previous.description) changes.description = { removed: previous.description, added: next.description };
+    if (next.userRegexp !== previous.userRegexp) changes.user_regexp = { removed: previous.userRegexp, added: next.userRegexp };
+    if (next.isActive !== previous.isActive) changes.is_active = { removed: flagText(previous.isActive), added: flagText(next.isActive) };
+    if (next.iconUrl !== previous.iconUrl) changes.icon_url = { removed: previous.iconUrl, added: next.iconUrl };
+    if (Object.keys(changes).length > 0) {
+      addGroupUpdate(transaction, { previous, next });
+      recordAudit(transaction, { auditClass: AUDIT_CLASS.group, objectId: previous.id, userId: caller.user!.id, changes, at: now });
+    }
+    return { id: previous.id, changes };
+  });
+  await transaction.commit();
+  return { groups: results };
+}
+
+export async function findGroups(caller: Caller, query: { ids?: number[]; names?: string[]; membership?: boolean }) {
+  if (!mayListGroups(caller)) {
+    throw new TrackerError(805, 'You do not have permission to view groups: you need creategroups or editusers, or bless rights on a group.');
+  }
+  const groups = await listGroups();
+  const ids = query.ids ?? [];
+  const names = query.names ?? [];
+  for (const name of names) {
+    if (!groups.some((group) => group.name === name)) throw new TrackerError(51, `There is no group named '${name}'.`);
+  }
+  const requested =
+    ids.length === 0 && names.length === 0
+      ? groups
+      : groups.filter((group) => ids.includes(group.id) || names.includes(group.name));
+  const allVisible = inGroup(caller, CREATEGROUPS_GROUP) || inGroup(caller, 'editusers');
+  const visible = requested.filter((group) => allVisible || mayViewGroup(caller, group)).sort((a, b) => a.id - b.id);
+
+  const allUsers = query.membership && visible.some((group) => group.userRegexp) ? await listAllUsers() : [];
+  const views = await Promise.all(
+    visible.map(async (group) => {
+      if (!query.membership) return groupView(caller, group);
+      const direct = await getUsers(await directMemberIds(group.id));
+      const byRegexp = allUsers.filter((user) => regexpGrants(group, user.login) && !direct.some((member) => member.id === user.id));
+      return groupView(caller, group, [...direct, ...byRegexp].sort((a, b) => a.id - b.id));
+    }),
+  );
+  return { groups: views };
+}

@@ -1,0 +1,105 @@
+import { describe, expect, it } from 'vitest';
+import {
+  ANONYMOUS,
+  callerFor,
+  canBless,
+  effectiveGroups,
+  inGroup,
+  isLoggedIn,
+  nickFor,
+  type GroupSummary,
+  type UserAccount,
+} from '../../shared/domain/caller.ts';
+
+const group = (id: number, name: string, userRegexp = ''): GroupSummary => ({
+  id,
+  name,
+  description: `${name} group`,
+  isActive: true,
+  isBugGroup: false,
+  userRegexp,
+});
+
+const ADMIN = group(1, 'admin');
+const EDITBUGS = group(2, 'editbugs');
+const TWEAKPARAMS = group(3, 'tweakparams');
+const STAFF = group(4, 'staff', '@example\\.com$');
+const BROKEN = group(5, 'broken', '(unclosed');
+const ALL_GROUPS = [ADMIN, EDITBUGS, TWEAKPARAMS, STAFF, BROKEN];
+
+const user = (login: string, realName = ''): UserAccount => ({ id: 7, login, realName, disabledText: '', emailEnabled: true });
+
+const names = (groups: GroupSummary[]) => groups.map((g) => g.name).sort();
+
+describe('effectiveGroups', () => {
+  it('includes the groups the user was put in directly, and nothing else', () => {
+    expect(names(effectiveGroups(user('jane@other.org'), { memberOf: [EDITBUGS.id], canBless: [] }, ALL_GROUPS))).toEqual(['editbugs']);
+  });
+
+  it("includes a group whose user_regexp matches the login, case-insensitively", () => {
+    expect(names(effectiveGroups(user('Jane@EXAMPLE.COM'), { memberOf: [], canBless: [] }, ALL_GROUPS))).toEqual(['staff']);
+    expect(names(effectiveGroups(user('jane@example.com.evil'), { memberOf: [], canBless: [] }, ALL_GROUPS))).toEqual([]);
+  });
+
+  it('never matches an invalid user_regexp (and does not throw)', () => {
+    expect(names(effectiveGroups(user('(unclosed'), { memberOf: [], canBless: [] }, ALL_GROUPS))).toEqual([]);
+  });
+
+  it('puts a direct member of admin in every group', () => {
+    expect(names(effectiveGroups(user('root@other.org'), { memberOf: [ADMIN.id], canBless: [] }, ALL_GROUPS))).toEqual(names(ALL_GROUPS));
+  });
+
+  it('ignores membership ids of groups that do not exist', () => {
+    expect(effectiveGroups(user('jane@other.org'), { memberOf: [99], canBless: [] }, ALL_GROUPS)).toEqual([]);
+  });
+});
+
+describe('callerFor', () => {
+  it('builds a logged-in caller with group names and bless rights', () => {
+    const jane = user('jane@other.org');
+    const caller = callerFor(jane, { memberOf: [EDITBUGS.id], canBless: [TWEAKPARAMS.id] }, ALL_GROUPS);
+    expect(isLoggedIn(caller)).toBe(true);
+    expect(caller.user).toBe(jane);
+    expect([...caller.groups]).toEqual(['editbugs']);
+    expect([...caller.blessGroups]).toEqual(['tweakparams']);
+    expect(inGroup(caller, 'editbugs')).toBe(true);
+    expect(inGroup(caller, 'tweakparams')).toBe(false);
+    expect(canBless(caller, 'tweakparams')).toBe(true);
+    expect(canBless(caller, 'editbugs')).toBe(false);
+  });
+
+  it('gives an admin every group and the bless right on every group', () => {
+    const caller = callerFor(user('root@other.org'), { memberOf: [ADMIN.id], canBless: [] }, ALL_GROUPS);
+    expect([...caller.groups].sort()).toEqual(names(ALL_GROUPS));
+    expect([...caller.blessGroups].sort()).toEqual(names(ALL_GROUPS));
+  });
+
+  // BUG (shared/domain/caller.ts:61, effectiveGroups): admin is detected from *direct* membership only, while
+  // callerFor (line 67) detects it from the effective groups. A user who is in admin through admin's user_regexp
+  // therefore gets the bless right on every group but is not a member of every group (not in tweakparams,
+  // editbugs...), although "admins belong to every group" (the function's own comment; Bugzilla derives every
+  // membership from admin, however admin was obtained).
+  it('gives a user who is admin through a user_regexp every group, as it gives them every bless right', () => {
+    const groups = [group(1, 'admin', '^root@'), EDITBUGS, TWEAKPARAMS];
+    const caller = callerFor(user('root@example.org'), { memberOf: [], canBless: [] }, groups);
+    expect([...caller.blessGroups].sort()).toEqual(['admin', 'editbugs', 'tweakparams']);
+    expect([...caller.groups].sort()).toEqual(['admin', 'editbugs', 'tweakparams']);
+  });
+
+  it('ANONYMOUS is not logged in and in no group', () => {
+    expect(isLoggedIn(ANONYMOUS)).toBe(false);
+    expect(ANONYMOUS.groups.size + ANONYMOUS.blessGroups.size).toBe(0);
+  });
+});
+
+describe('nickFor', () => {
+  it("uses a ':nick' in the real name", () => {
+    expect(nickFor(user('jane.doe@example.com', 'Jane Doe [:jdoe]'))).toBe('jdoe');
+    expect(nickFor(user('jane.doe@example.com', 'Jane (:j.d-1) Doe'))).toBe('j.d-1');
+  });
+
+  it("otherwise uses the login's local part", () => {
+    expect(nickFor(user('jane.doe@example.com', 'Jane Doe'))).toBe('jane.doe');
+    expect(nickFor(user('jane.doe@example.com', 'Note: on leave'))).toBe('jane.doe');
+  });
+});
