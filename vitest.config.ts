@@ -3,6 +3,7 @@ import { defineConfig } from 'vitest/config';
 export default defineConfig({
   test: {
     include: ['test/**/*.test.ts'],
+    reporters: ['default', './test/support/plainSummaryReporter.ts'],
     // Starts DynamoDB Local and s3rver once; each integration test file gets its own table.
     globalSetup: ['test/support/globalSetup.ts'],
     env: {

@@ -12,6 +12,9 @@ import type { TrackerStorage } from './trackerStorage.ts';
 /** Lets a function write its logs (to its own log group); nothing else. */
 export const BASIC_EXECUTION_POLICY = 'service-role/AWSLambdaBasicExecutionRole';
 
+/** Partition-key patterns that authentication writes to (see shared/storage/keys.ts: apiKey, loginFailures). */
+export const AUTHENTICATION_WRITE_PARTITIONS = ['APIKEY#*', 'LOGINFAIL#*'];
+
 const SHARED_ROLE_IDS: Record<DataAccess, string> = {
   none: 'NoDataAccessRole',
   read: 'ReadRole',
@@ -61,6 +64,15 @@ export class FunctionRoles extends Construct {
     if (access === 'read') {
       table.grantReadData(role);
       bucket.grantRead(role);
+      // Authenticating on any route may stamp an API key's last use or count a failed password
+      // login; those writes, and only those, are allowed to read-only functions.
+      role.addToPolicy(
+        new iam.PolicyStatement({
+          actions: ['dynamodb:UpdateItem', 'dynamodb:DeleteItem'],
+          resources: [table.tableArn],
+          conditions: { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': AUTHENTICATION_WRITE_PARTITIONS } },
+        }),
+      );
     } else if (access === 'readWrite') {
       table.grantReadWriteData(role);
       bucket.grantReadWrite(role);

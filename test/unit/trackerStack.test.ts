@@ -14,7 +14,7 @@ import type { CfnFunction } from 'aws-cdk-lib/aws-lambda';
 import { platformHandlers, routes, type RouteDefinition } from '../../shared/routes.ts';
 import { GLOBAL_INDEXES, KEY_ATTRIBUTES, PARTITION_KEY, SORT_KEY, TTL_ATTRIBUTE, ENV } from '../../shared/storage/tableSchema.ts';
 import { BOOTSTRAP_HANDLER, constructIdFor, planHandlers, type HandlerPlan } from '../../lib/handlerPlan.ts';
-import { BASIC_EXECUTION_POLICY } from '../../lib/functionRoles.ts';
+import { AUTHENTICATION_WRITE_PARTITIONS, BASIC_EXECUTION_POLICY } from '../../lib/functionRoles.ts';
 import { BUNDLING, ESM_REQUIRE_BANNER, entryFor } from '../../lib/trackerFunction.ts';
 import { BOOTSTRAP_ENV, BOOTSTRAP_NONCE_CONTEXT, PROJECT_ROOT, TrackerStack } from '../../lib/trackerStack.ts';
 
@@ -100,7 +100,20 @@ function roleOf(json: Json, functionLogicalId: string): string {
   return roleId!;
 }
 
-/** Every action the function's role allows (from all policies attached to the role). */
+/** A statement limited to items whose partition key matches patterns (dynamodb:LeadingKeys). */
+const isPartitionScoped = (statement: Json): boolean =>
+  Boolean(statement.Condition?.['ForAllValues:StringLike']?.['dynamodb:LeadingKeys']);
+
+/** Statements of the function's role that only reach some partitions of the table. */
+function partitionScopedStatements(json: Json, functionLogicalId: string): Json[] {
+  const roleId = roleOf(json, functionLogicalId);
+  return resourcesOfType(json, 'AWS::IAM::Policy')
+    .filter(([, policy]) => (policy.Properties.Roles ?? []).some((role: Json) => referencedId(role) === roleId))
+    .flatMap(([, policy]) => policy.Properties.PolicyDocument.Statement as Json[])
+    .filter(isPartitionScoped);
+}
+
+/** Every action the function's role allows on any item (from all policies attached to the role). */
 function allowedActions(json: Json, functionLogicalId: string): string[] {
   const roleId = roleOf(json, functionLogicalId);
   const actions: string[] = [];
@@ -108,7 +121,7 @@ function allowedActions(json: Json, functionLogicalId: string): string[] {
     const roles: Json[] = policy.Properties.Roles ?? [];
     if (!roles.some((role) => referencedId(role) === roleId)) continue;
     for (const statement of policy.Properties.PolicyDocument.Statement) {
-      if (statement.Effect !== 'Allow') continue;
+      if (statement.Effect !== 'Allow' || isPartitionScoped(statement)) continue;
       actions.push(...[statement.Action].flat());
     }
   }
@@ -517,6 +530,14 @@ describe('Tracker stack', () => {
       const actions = allowedActions(json, fnIds.get(readOnlyRow.handler)!);
       for (const action of [...DYNAMODB_READS, ...S3_READS]) expect(allows(actions, action), `${readOnlyRow.handler} ${action}`).toBe(true);
       for (const action of [...FORBIDDEN_TO_READERS, ...S3_WRITES]) expect(allows(actions, action), `${readOnlyRow.handler} ${action}`).toBe(false);
+    });
+
+    it('lets read-only functions write only the partitions authentication stamps (API key use, failed logins)', () => {
+      const readRow = routes.find((row) => row.readOnly && expectedAccess(routes, row.handler) === 'read')!;
+      const scoped = partitionScopedStatements(json, fnIds.get(readRow.handler)!);
+      expect(scoped).toHaveLength(1);
+      expect([scoped[0].Action].flat().sort()).toEqual(['dynamodb:DeleteItem', 'dynamodb:UpdateItem']);
+      expect(scoped[0].Condition['ForAllValues:StringLike']['dynamodb:LeadingKeys']).toEqual(AUTHENTICATION_WRITE_PARTITIONS);
     });
 
     it("a writing route's function can write the table and bucket", () => {
