@@ -54,6 +54,12 @@ export const routes: readonly RouteDefinition[] = [
   route('GET', '/rest/group/{id_or_name}', 'group/getGroups'),
   route('PUT', '/rest/group/{id_or_name}', 'group/updateGroup'),
   route('PUT', '/rest/group', 'group/updateGroup'),
+
+  // Products, classifications, components, versions, milestones
+
+  // Bug fields and keywords
+
+  // Flag types
 ];
 
 /**

@@ -58,3 +58,53 @@ export const keys = {
   auditLatestPartition: 'AUDIT',
   auditLatest: (auditClass: string): ItemKey => ({ pk: 'AUDIT', sk: `LATEST#${auditClass}` }),
 };
+
+/** Catalogue keys: each kind has a gsi1 listing partition, so one query returns all of it. */
+export const catalogKeys = {
+  classification: (id: number) => ({ pk: `CLASSIFICATION#${id}`, sk: 'CLASSIFICATION', gsi1pk: 'CLASSIFICATIONS', gsi1sk: padId(id) }),
+  classificationNameGuard: (name: string): ItemKey => ({ pk: `CLASSIFICATIONNAME#${name.toLowerCase()}`, sk: 'CLASSIFICATIONNAME' }),
+  classificationsIndex: 'CLASSIFICATIONS',
+
+  productPartition: (productId: number) => `PRODUCT#${productId}`,
+  product: (id: number) => ({ pk: `PRODUCT#${id}`, sk: 'PRODUCT', gsi1pk: 'PRODUCTS', gsi1sk: `PRODUCT#${padId(id)}` }),
+  productNameGuard: (name: string): ItemKey => ({ pk: `PRODUCTNAME#${name.toLowerCase()}`, sk: 'PRODUCTNAME' }),
+  productsIndex: 'PRODUCTS',
+  component: (productId: number, id: number) => ({
+    pk: `PRODUCT#${productId}`,
+    sk: `COMPONENT#${padId(id)}`,
+    gsi1pk: 'PRODUCTS',
+    gsi1sk: `PRODUCT#${padId(productId)}#COMPONENT#${padId(id)}`,
+  }),
+  componentNameGuard: (productId: number, name: string): ItemKey => ({ pk: `PRODUCT#${productId}`, sk: `COMPONENTNAME#${name.toLowerCase()}` }),
+  version: (productId: number, id: number) => ({
+    pk: `PRODUCT#${productId}`,
+    sk: `VERSION#${padId(id)}`,
+    gsi1pk: 'PRODUCTS',
+    gsi1sk: `PRODUCT#${padId(productId)}#VERSION#${padId(id)}`,
+  }),
+  versionNameGuard: (productId: number, name: string): ItemKey => ({ pk: `PRODUCT#${productId}`, sk: `VERSIONNAME#${name.toLowerCase()}` }),
+  milestone: (productId: number, id: number) => ({
+    pk: `PRODUCT#${productId}`,
+    sk: `MILESTONE#${padId(id)}`,
+    gsi1pk: 'PRODUCTS',
+    gsi1sk: `PRODUCT#${padId(productId)}#MILESTONE#${padId(id)}`,
+  }),
+  milestoneNameGuard: (productId: number, name: string): ItemKey => ({ pk: `PRODUCT#${productId}`, sk: `MILESTONENAME#${name.toLowerCase()}` }),
+  groupControl: (productId: number, groupId: number) => ({
+    pk: `PRODUCT#${productId}`,
+    sk: `GROUPCONTROL#${padId(groupId)}`,
+    gsi1pk: 'PRODUCTS',
+    gsi1sk: `PRODUCT#${padId(productId)}#GROUPCONTROL#${padId(groupId)}`,
+  }),
+
+  keyword: (id: number) => ({ pk: `KEYWORD#${id}`, sk: 'KEYWORD', gsi1pk: 'KEYWORDS', gsi1sk: padId(id) }),
+  keywordNameGuard: (name: string): ItemKey => ({ pk: `KEYWORDNAME#${name.toLowerCase()}`, sk: 'KEYWORDNAME' }),
+  keywordsIndex: 'KEYWORDS',
+
+  flagType: (id: number) => ({ pk: `FLAGTYPE#${id}`, sk: 'FLAGTYPE', gsi1pk: 'FLAGTYPES', gsi1sk: padId(id) }),
+  flagTypesIndex: 'FLAGTYPES',
+
+  /** Custom field definitions; built-in fields are defined in code (shared/domain/bugFields.ts). */
+  field: (name: string) => ({ pk: `FIELD#${name}`, sk: 'FIELD', gsi1pk: 'FIELDS', gsi1sk: name }),
+  fieldsIndex: 'FIELDS',
+};
