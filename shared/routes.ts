@@ -56,10 +56,31 @@ export const routes: readonly RouteDefinition[] = [
   route('PUT', '/rest/group', 'group/updateGroup'),
 
   // Products, classifications, components, versions, milestones
+  route('GET', '/rest/product_selectable', 'product/selectableProducts'),
+  route('GET', '/rest/product_enterable', 'product/enterableProducts'),
+  route('GET', '/rest/product_accessible', 'product/accessibleProducts'),
+  route('GET', '/rest/product', 'product/getProducts'),
+  route('GET', '/rest/product/{id_or_name}', 'product/getProducts'),
+  route('POST', '/rest/product', 'product/createProduct'),
+  route('PUT', '/rest/product/{id_or_name}', 'product/updateProduct'),
+  route('PUT', '/rest/product', 'product/updateProduct'),
+  route('POST', '/rest/product/{product}/version', 'product/createVersion'),
+  route('PUT', '/rest/product/{product}/version/{value}', 'product/updateVersion'),
+  route('POST', '/rest/product/{product}/milestone', 'product/createMilestone'),
+  route('PUT', '/rest/product/{product}/milestone/{value}', 'product/updateMilestone'),
+  route('GET', '/rest/classification/{id_or_name}', 'classification/getClassification'),
+  route('POST', '/rest/classification', 'classification/createClassification'),
+  route('PUT', '/rest/classification/{id_or_name}', 'classification/updateClassification'),
+  route('POST', '/rest/component', 'component/createComponent'),
+  route('PUT', '/rest/component/{id}', 'component/updateComponent'),
+  route('PUT', '/rest/component/{product_name}/{component}', 'component/updateComponent'),
+  route('DELETE', '/rest/component/{id}', 'component/deleteComponent'),
+  route('DELETE', '/rest/component/{product_name}/{component}', 'component/deleteComponent'),
 
   // Bug fields and keywords
 
   // Flag types
+  // One path-variable name per level ({id_or_name}: a product name for GET, a flag type for PUT).
 ];
 
 /**

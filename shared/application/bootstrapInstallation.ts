@@ -8,6 +8,8 @@ import { allocateId, allocateIds } from '../storage/counterStore.ts';
 import { putMembership, putNewApiKey, putNewGroup, putNewUser } from '../storage/identityStore.ts';
 import { isInstalled, putInstallationMarker } from '../storage/installationStore.ts';
 import { initialiseParameters } from '../storage/parameterStore.ts';
+import { putNewClassification, putNewComponent, putNewProduct, putNewProductValue } from '../storage/productStore.ts';
+import { DEFAULT_CLASSIFICATION, DEFAULT_VERSION, PLACEHOLDER_MILESTONE } from '../domain/catalog.ts';
 import { WriteTransaction } from '../storage/transaction.ts';
 
 export interface BootstrapOptions {
@@ -23,9 +25,52 @@ export type BootstrapResult = { created: false } | { created: true; admin: Admin
 
 class AlreadyInstalled extends Error {}
 
+/** Bugzilla's new-installation catalogue: classification Unclassified and the demo TestProduct. */
+function seedCatalogue(
+  transaction: WriteTransaction,
+  now: Date,
+  adminId: number,
+  ids: { classificationId: number; productId: number; componentId: number; versionId: number; milestoneId: number },
+): void {
+  const { classificationId, productId, componentId, versionId, milestoneId } = ids;
+  putNewClassification(transaction, { id: classificationId, name: DEFAULT_CLASSIFICATION, description: 'Not assigned to any classification', sortKey: 0 });
+  putNewProduct(transaction, {
+    id: productId,
+    name: 'TestProduct',
+    description: 'This is a test product. This ought to be blown away and replaced with real stuff in a finished installation of Tracker.',
+    isActive: true,
+    defaultBugType: DEFAULT_PARAMETERS.default_bug_type,
+    defaultMilestone: PLACEHOLDER_MILESTONE,
+    hasUnconfirmed: true,
+    classificationId,
+  });
+  putNewComponent(transaction, {
+    id: componentId,
+    productId,
+    name: 'TestComponent',
+    description: 'This is a test component in the test product database. This ought to be blown away and replaced with real stuff in a finished installation of Tracker.',
+    defaultAssigneeId: adminId,
+    defaultQaContactId: null,
+    triageOwnerId: null,
+    defaultCcIds: [],
+    defaultBugType: '',
+    sortKey: 0,
+    isActive: true,
+  });
+  putNewProductValue(transaction, 'version', { id: versionId, productId, name: DEFAULT_VERSION, sortKey: 0, isActive: true });
+  putNewProductValue(transaction, 'milestone', { id: milestoneId, productId, name: PLACEHOLDER_MILESTONE, sortKey: 0, isActive: true });
+  const created = (auditClass: string, objectId: number, name: string) =>
+    recordAudit(transaction, { auditClass, objectId, userId: null, changes: { __create__: { removed: '', added: name } }, at: now });
+  created(AUDIT_CLASS.classification, classificationId, DEFAULT_CLASSIFICATION);
+  created(AUDIT_CLASS.product, productId, 'TestProduct');
+  created(AUDIT_CLASS.component, componentId, 'TestProduct: TestComponent');
+  created(AUDIT_CLASS.version, versionId, DEFAULT_VERSION);
+  created(AUDIT_CLASS.milestone, milestoneId, PLACEHOLDER_MILESTONE);
+}
+
 /**
  * Creates a new installation in one transaction: system groups, the administrator with a
- * password and an API key, the default parameters and their audit entries. Idempotent: an
+ * password and an API key, the default parameters, Bugzilla's demo catalogue and their audit entries. Idempotent: an
  * installed table is left alone (every deploy and every `npm start` calls this).
  */
 export async function bootstrapInstallation(options: BootstrapOptions): Promise<BootstrapResult> {
@@ -39,10 +84,15 @@ export async function bootstrapInstallation(options: BootstrapOptions): Promise<
     password: options.adminPassword ?? generateApiKey().slice(0, 16),
     apiKey: options.adminApiKey ?? generateApiKey(),
   };
-  const [groupIds, adminId, apiKeyId] = await Promise.all([
+  const [groupIds, adminId, apiKeyId, classificationId, productId, componentId, versionId, milestoneId] = await Promise.all([
     allocateIds('group', SYSTEM_GROUPS.length),
     allocateId('user'),
     allocateId('apikey'),
+    allocateId('classification'),
+    allocateId('product'),
+    allocateId('component'),
+    allocateId('version'),
+    allocateId('milestone'),
   ]);
 
   const transaction = new WriteTransaction();
@@ -70,6 +120,7 @@ export async function bootstrapInstallation(options: BootstrapOptions): Promise<
   putMembership(transaction, adminId, groupIds[SYSTEM_GROUPS.findIndex((group) => group.name === 'admin')]);
   putNewApiKey(transaction, secretDigest(admin.apiKey), { id: apiKeyId, userId: adminId, description: 'Bootstrap key', createdAt: at });
   recordAudit(transaction, { auditClass: AUDIT_CLASS.user, objectId: adminId, userId: null, changes: { __create__: { removed: '', added: admin.login } }, at: now });
+  seedCatalogue(transaction, now, adminId, { classificationId, productId, componentId, versionId, milestoneId });
   initialiseParameters(transaction, { ...DEFAULT_PARAMETERS, maintainer: admin.login, urlbase: options.urlbase ?? DEFAULT_PARAMETERS.urlbase });
 
   try {

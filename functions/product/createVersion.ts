@@ -1,0 +1,3 @@
+import { createValueEndpoint } from './productValueEndpoints.ts';
+
+export const handler = createValueEndpoint('version');

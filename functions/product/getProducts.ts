@@ -1,0 +1,33 @@
+import { z } from 'zod';
+import { getProducts } from '../../shared/application/products.ts';
+import { splitIdOrName } from '../../shared/application/users.ts';
+import { defineEndpoint } from '../../shared/http/endpoint.ts';
+import { integer, list, text } from '../../shared/http/inputSchemas.ts';
+
+const productType = z.enum(['accessible', 'selectable', 'enterable']);
+
+/**
+ * `GET /rest/product` and `GET /rest/product/{id_or_name}`. The path merges with ids/names, so
+ * python-bugzilla's `GET /rest/product/get?ids=1` returns product 1 ("get" names no product).
+ */
+export const handler = defineEndpoint({
+  access: 'public',
+  input: z.object({
+    id_or_name: text().optional(),
+    type: list(productType).optional(),
+    ids: list(integer()).optional(),
+    names: list(z.string(), { splitCommas: false }).optional(),
+  }),
+  responseFields: {
+    products: {
+      fields: {
+        extra: ['group_controls'],
+        nested: { components: { nested: { flag_types: { nested: { bug: {}, attachment: {} } } } }, versions: {}, milestones: {} },
+      },
+    },
+  },
+  run: ({ input, caller }) => {
+    const fromPath = splitIdOrName(input.id_or_name);
+    return getProducts(caller, { types: input.type, ids: [...fromPath.ids, ...(input.ids ?? [])], names: [...fromPath.names, ...(input.names ?? [])] });
+  },
+});

@@ -1,0 +1,23 @@
+import { z } from 'zod';
+import { addProductValue, updateProductValue } from '../../shared/application/productValues.ts';
+import { defineEndpoint } from '../../shared/http/endpoint.ts';
+import { flag, integer, text } from '../../shared/http/inputSchemas.ts';
+import type { ProductValueKind } from '../../shared/storage/productStore.ts';
+import { editComponentsAccess } from './catalogueAccess.ts';
+
+/** Tracker's version and milestone administration, one shape for both kinds. */
+const valueFields = { product: text(), name: text().optional(), sort_key: integer().optional(), is_active: flag().optional() };
+
+export const createValueEndpoint = (kind: ProductValueKind) =>
+  defineEndpoint({
+    access: editComponentsAccess(`create ${kind}s`),
+    input: z.object(valueFields),
+    run: ({ input, caller }) => addProductValue(caller, kind, input.product, input),
+  });
+
+export const updateValueEndpoint = (kind: ProductValueKind) =>
+  defineEndpoint({
+    access: editComponentsAccess(`edit ${kind}s`),
+    input: z.object({ ...valueFields, value: text() }),
+    run: ({ input, caller }) => updateProductValue(caller, kind, input.product, input.value, input),
+  });

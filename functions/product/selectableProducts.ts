@@ -1,0 +1,3 @@
+import { productAccessEndpoint } from './productAccessEndpoint.ts';
+
+export const handler = productAccessEndpoint('selectable');

@@ -1,0 +1,3 @@
+import { updateValueEndpoint } from './productValueEndpoints.ts';
+
+export const handler = updateValueEndpoint('milestone');
