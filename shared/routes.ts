@@ -78,9 +78,25 @@ export const routes: readonly RouteDefinition[] = [
   route('DELETE', '/rest/component/{product_name}/{component}', 'component/deleteComponent'),
 
   // Bug fields and keywords
+  route('GET', '/rest/field/bug', 'field/getFields'),
+  route('GET', '/rest/field/bug/{id_or_name}', 'field/getFields'),
+  route('GET', '/rest/field/bug/{id_or_name}/values', 'field/legalValues'),
+  route('GET', '/rest/field/bug/{id_or_name}/{product_id}/values', 'field/legalValues'),
+  route('POST', '/rest/field/bug', 'field/createField'),
+  route('PUT', '/rest/field/bug/{id_or_name}', 'field/updateField'),
+  route('PUT', '/rest/field/bug', 'field/updateField'),
+  route('GET', '/rest/keyword', 'keyword/getKeywords'),
+  route('GET', '/rest/keyword/{id_or_name}', 'keyword/getKeywords'),
+  route('POST', '/rest/keyword', 'keyword/createKeyword'),
+  route('PUT', '/rest/keyword/{id_or_name}', 'keyword/updateKeyword'),
+  route('PUT', '/rest/keyword', 'keyword/updateKeyword'),
 
   // Flag types
   // One path-variable name per level ({id_or_name}: a product name for GET, a flag type for PUT).
+  route('POST', '/rest/flag_type', 'flagType/createFlagType'),
+  route('GET', '/rest/flag_type/{id_or_name}', 'flagType/getFlagTypes'),
+  route('GET', '/rest/flag_type/{id_or_name}/{component}', 'flagType/getFlagTypes'),
+  route('PUT', '/rest/flag_type/{id_or_name}', 'flagType/updateFlagType'),
 ];
 
 /**

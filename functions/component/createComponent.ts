@@ -1,11 +1,13 @@
 import { z } from 'zod';
 import { createComponent } from '../../shared/application/components.ts';
 import { defineEndpoint } from '../../shared/http/endpoint.ts';
+import { text } from '../../shared/http/inputSchemas.ts';
 import { editComponentsAccess } from '../product/catalogueAccess.ts';
 import { componentFields } from './componentInput.ts';
 
 export const handler = defineEndpoint({
   access: editComponentsAccess('create components'),
-  input: z.object(componentFields),
-  run: ({ input, caller }) => createComponent(caller, input),
+  // python-bugzilla's addcomponent() names the component `component`.
+  input: z.object({ ...componentFields, component: text().optional() }),
+  run: ({ input, caller }) => createComponent(caller, { ...input, name: input.name ?? input.component }),
 });

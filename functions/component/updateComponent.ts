@@ -1,11 +1,33 @@
 import { z } from 'zod';
-import { updateComponent } from '../../shared/application/components.ts';
+import { updateComponents } from '../../shared/application/components.ts';
 import { defineEndpoint } from '../../shared/http/endpoint.ts';
+import { integer, list } from '../../shared/http/inputSchemas.ts';
 import { editComponentsAccess } from '../product/catalogueAccess.ts';
 import { componentFields, componentTarget } from './componentInput.ts';
 
+const componentName = z.object({ product: z.string(), component: z.string() });
+
+/**
+ * `PUT /rest/component/{id}` and `/rest/component/{product}/{component}`; `ids` and `names`
+ * ([{product, component}]) add more. Fields come at the top level (Bugzilla) or inside
+ * `updates` (what python-bugzilla's editcomponent() sends).
+ */
 export const handler = defineEndpoint({
   access: editComponentsAccess('edit components'),
-  input: z.object({ ...componentFields, ...componentTarget }),
-  run: ({ input, caller }) => updateComponent(caller, { id: input.id, product: input.product_name, component: input.component }, input),
+  input: z.object({
+    ...componentFields,
+    ...componentTarget,
+    ids: list(integer()).optional(),
+    names: list(componentName, { splitCommas: false }).optional(),
+    updates: z.object(componentFields).optional(),
+  }),
+  run: ({ input, caller }) => {
+    const targets = [
+      ...(input.id !== undefined || input.component !== undefined ? [{ id: input.id, product: input.product_name, component: input.component }] : []),
+      ...(input.ids ?? []).map((id) => ({ id })),
+      ...(input.names ?? []).map((name) => ({ product: name.product, component: name.component })),
+    ];
+    const { ids: _ids, names: _names, updates, ...fields } = input;
+    return updateComponents(caller, targets, { ...fields, ...updates });
+  },
 });

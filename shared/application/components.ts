@@ -98,9 +98,20 @@ function findComponent(catalog: CatalogSnapshot, target: ComponentTarget): { rec
   return { record, component };
 }
 
-export async function updateComponent(caller: Caller, target: ComponentTarget, input: ComponentInput) {
+/** Updates several components in one transaction: all change or none does. */
+export async function updateComponents(caller: Caller, targets: readonly ComponentTarget[], input: ComponentInput) {
+  if (targets.length === 0) throw new TrackerError(50, "The function requires an 'ids' or 'names' argument, and none was set.");
   const catalog = await loadCatalog();
-  const { record, component: previous } = findComponent(catalog, target);
+  const found = targets.map((target) => findComponent(catalog, target)).filter((entry, index, all) => all.findIndex((other) => other.component.id === entry.component.id) === index);
+  if (input.name !== undefined && found.length > 1) throw new TrackerError(32000, 'You cannot give several components the same name: update one component at a time.');
+  const transaction = new WriteTransaction();
+  const components = [];
+  for (const { record, component } of found) components.push(await planComponentUpdate(transaction, caller, record, component, input));
+  await transaction.commit();
+  return { components };
+}
+
+async function planComponentUpdate(transaction: WriteTransaction, caller: Caller, record: ProductRecord, previous: Component, input: ComponentInput) {
   const next: Component = {
     ...previous,
     name: input.name !== undefined ? checkComponentName(input.name) : previous.name,
@@ -132,12 +143,10 @@ export async function updateComponent(caller: Caller, target: ComponentTarget, i
   note('sort_key', String(previous.sortKey), String(next.sortKey));
   note('is_active', previous.isActive ? '1' : '0', next.isActive ? '1' : '0');
   if (Object.keys(changes).length > 0) {
-    const transaction = new WriteTransaction();
     putComponent(transaction, previous, next);
     recordAudit(transaction, { auditClass: AUDIT_CLASS.component, objectId: previous.id, userId: caller.user!.id, changes, at: new Date() });
-    await transaction.commit();
   }
-  return { components: [{ id: previous.id, changes }] };
+  return { id: previous.id, changes };
 }
 
 export async function removeComponent(caller: Caller, target: ComponentTarget) {

@@ -1,9 +1,38 @@
-import type { FlagType } from '../domain/flagTypes.ts';
+import type { AuditEntry } from '../domain/audit.ts';
+import type { FlagScope, FlagType } from '../domain/flagTypes.ts';
+import { TrackerError } from '../trackerError.ts';
+import { recordAudit } from './auditStore.ts';
 import { tableName } from './dynamoClient.ts';
 import { catalogKeys } from './keys.ts';
 import { queryAll } from './queryAll.ts';
+import { WriteTransaction } from './transaction.ts';
 
-/** Flag types: one item each (`FLAGTYPE#<id>`), inclusions and exclusions as list attributes. */
+/**
+ * Flag types: one item each (`FLAGTYPE#<id>`, listed in gsi1 `FLAGTYPES`), inclusions and
+ * exclusions as list attributes of `{productId, componentId}` (0 = any). Names are not unique.
+ */
+const toScopes = (value: unknown): FlagScope[] =>
+  Array.isArray(value) ? value.map((scope) => ({ productId: Number(scope.productId), componentId: Number(scope.componentId) })) : [];
+
+const optionalId = (value: unknown): number | null => (value === null || value === undefined ? null : Number(value));
+
+const toFlagType = (item: Record<string, unknown>): FlagType => ({
+  id: Number(item.id),
+  name: String(item.name),
+  description: String(item.description ?? ''),
+  ccList: String(item.ccList ?? ''),
+  sortKey: Number(item.sortKey ?? 0),
+  isActive: item.isActive !== false,
+  isRequestable: item.isRequestable !== false,
+  isRequesteeble: item.isRequesteeble !== false,
+  isMultiplicable: item.isMultiplicable !== false,
+  grantGroupId: optionalId(item.grantGroupId),
+  requestGroupId: optionalId(item.requestGroupId),
+  targetType: item.targetType === 'attachment' ? 'attachment' : 'bug',
+  inclusions: toScopes(item.inclusions),
+  exclusions: toScopes(item.exclusions),
+});
+
 export async function loadFlagTypes(): Promise<FlagType[]> {
   const items = await queryAll({
     TableName: tableName(),
@@ -11,9 +40,43 @@ export async function loadFlagTypes(): Promise<FlagType[]> {
     KeyConditionExpression: 'gsi1pk = :pk',
     ExpressionAttributeValues: { ':pk': catalogKeys.flagTypesIndex },
   });
-  return items.map((item) => {
-    const { pk, sk, gsi1pk, gsi1sk, type, ...flagType } = item;
-    void pk, sk, gsi1pk, gsi1sk, type;
-    return flagType as unknown as FlagType;
+  return items.map(toFlagType);
+}
+
+const itemOf = (flagType: FlagType) => ({
+  ...catalogKeys.flagType(flagType.id),
+  type: 'flagType',
+  id: flagType.id,
+  name: flagType.name,
+  description: flagType.description,
+  ccList: flagType.ccList,
+  sortKey: flagType.sortKey,
+  isActive: flagType.isActive,
+  isRequestable: flagType.isRequestable,
+  isRequesteeble: flagType.isRequesteeble,
+  isMultiplicable: flagType.isMultiplicable,
+  grantGroupId: flagType.grantGroupId,
+  requestGroupId: flagType.requestGroupId,
+  targetType: flagType.targetType,
+  inclusions: flagType.inclusions.map(({ productId, componentId }) => ({ productId, componentId })),
+  exclusions: flagType.exclusions.map(({ productId, componentId }) => ({ productId, componentId })),
+});
+
+export function putNewFlagType(transaction: WriteTransaction, flagType: FlagType): void {
+  transaction.putNew(itemOf(flagType), () => new TrackerError(32000, `A flag type with the id ${flagType.id} already exists.`));
+}
+
+/** Replaces a flag type that must still exist (a concurrent deletion is 51). */
+export function putFlagType(transaction: WriteTransaction, flagType: FlagType): void {
+  transaction.put(itemOf(flagType), {
+    condition: 'attribute_exists(pk)',
+    onConditionFailed: () => new TrackerError(51, `There is no flag type with the id ${flagType.id}.`),
   });
+}
+
+export async function createFlagType(flagType: FlagType, audit: AuditEntry): Promise<void> {
+  const transaction = new WriteTransaction();
+  putNewFlagType(transaction, flagType);
+  recordAudit(transaction, audit);
+  await transaction.commit();
 }

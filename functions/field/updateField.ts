@@ -1,0 +1,31 @@
+import { z } from 'zod';
+import { updateFields } from '../../shared/application/fields.ts';
+import { splitIdOrName } from '../../shared/application/users.ts';
+import { defineEndpoint } from '../../shared/http/endpoint.ts';
+import { integer, list, text } from '../../shared/http/inputSchemas.ts';
+import { adminOnly, fieldInput, fieldProperties, valueInput } from './createField.ts';
+
+/**
+ * `PUT /rest/field/bug/{id_or_name}` (Tracker's addition): changes custom fields; values change
+ * with `{"values": {"add": [...], "remove": [...]}}`. Answers `{fields: [{id, name, changes}]}`.
+ */
+export const handler = defineEndpoint({
+  access: adminOnly('edit'),
+  input: z.object({
+    id_or_name: text().optional(),
+    ids: list(integer()).optional(),
+    names: list(z.string(), { splitCommas: false }).optional(),
+    ...fieldProperties,
+    values: z
+      .object({ add: list(valueInput, { splitCommas: false }).optional(), remove: list(z.string(), { splitCommas: false }).optional() })
+      .optional(),
+  }),
+  run: ({ input, caller }) => {
+    const fromPath = splitIdOrName(input.id_or_name);
+    return updateFields(
+      caller,
+      { ids: [...fromPath.ids, ...(input.ids ?? [])], names: [...fromPath.names, ...(input.names ?? [])] },
+      { ...fieldInput(input), values: input.values },
+    );
+  },
+});

@@ -1,0 +1,25 @@
+import { z } from 'zod';
+import { FLAG_TYPE_ADMIN_GROUP, updateFlagTypes } from '../../shared/application/flagTypes.ts';
+import { splitIdOrName } from '../../shared/application/users.ts';
+import { defineEndpoint } from '../../shared/http/endpoint.ts';
+import { integer, list, text } from '../../shared/http/inputSchemas.ts';
+import { TrackerError } from '../../shared/trackerError.ts';
+import { flagTypeInput } from './createFlagType.ts';
+
+/** `PUT /rest/flag_type/{id_or_name}`; `ids` and `names` add more types. Answers `{flagtypes: [{id, name, changes}]}`. */
+export const handler = defineEndpoint({
+  access: {
+    group: FLAG_TYPE_ADMIN_GROUP,
+    denied: () => new TrackerError(304, 'Sorry, you are not authorized to edit flag types: only members of the editcomponents group may.'),
+  },
+  input: z.object({
+    id_or_name: text().optional(),
+    ids: list(integer()).optional(),
+    names: list(z.string(), { splitCommas: false }).optional(),
+    ...flagTypeInput,
+  }),
+  run: ({ input, caller }) => {
+    const fromPath = splitIdOrName(input.id_or_name);
+    return updateFlagTypes(caller, { ids: [...fromPath.ids, ...(input.ids ?? [])], names: [...fromPath.names, ...(input.names ?? [])] }, input);
+  },
+});

@@ -1,0 +1,24 @@
+import { z } from 'zod';
+import { createKeyword } from '../../shared/application/keywords.ts';
+import { EDITKEYWORDS_GROUP } from '../../shared/domain/keywords.ts';
+import { defineEndpoint } from '../../shared/http/endpoint.ts';
+import { flag, text } from '../../shared/http/inputSchemas.ts';
+import { TrackerError } from '../../shared/trackerError.ts';
+
+export const keywordInput = {
+  name: text().optional(),
+  description: text().optional(),
+  is_active: flag().optional(),
+};
+
+export const editkeywordsOnly = (action: string) => ({
+  group: EDITKEYWORDS_GROUP,
+  denied: () => new TrackerError(304, `Sorry, you are not authorized to ${action} keywords: only members of the editkeywords group may.`),
+});
+
+/** `POST /rest/keyword` (Tracker's addition): `{name, description, is_active}`; answers `{id}`. */
+export const handler = defineEndpoint({
+  access: editkeywordsOnly('create'),
+  input: z.object(keywordInput),
+  run: ({ input, caller }) => createKeyword(caller, input),
+});

@@ -1,0 +1,75 @@
+/**
+ * The bug workflow Tracker ships with (Bugzilla's defaults, clarifications.md "Bug workflow"):
+ * the statuses in display order, which are open, which moves are allowed, and the resolutions.
+ * The `bug_status` field definition is rendered from this, and bug creation and update check
+ * their status changes against it.
+ */
+export interface BugStatus {
+  readonly name: string;
+  readonly isOpen: boolean;
+  readonly sortKey: number;
+}
+
+export interface StatusTransition {
+  readonly to: string;
+  readonly commentRequired: boolean;
+}
+
+export const UNCONFIRMED = 'UNCONFIRMED';
+export const CONFIRMED = 'CONFIRMED';
+export const IN_PROGRESS = 'IN_PROGRESS';
+export const RESOLVED = 'RESOLVED';
+export const VERIFIED = 'VERIFIED';
+
+export const BUG_STATUSES: readonly BugStatus[] = Object.freeze([
+  { name: UNCONFIRMED, isOpen: true, sortKey: 100 },
+  { name: CONFIRMED, isOpen: true, sortKey: 200 },
+  { name: IN_PROGRESS, isOpen: true, sortKey: 300 },
+  { name: RESOLVED, isOpen: false, sortKey: 400 },
+  { name: VERIFIED, isOpen: false, sortKey: 500 },
+]);
+
+/** Statuses a new bug may be filed in. */
+export const INITIAL_STATUSES: readonly string[] = Object.freeze([UNCONFIRMED, CONFIRMED, IN_PROGRESS]);
+
+/** Allowed moves, in display order of the target; no move requires a comment by default. */
+const MOVES: Readonly<Record<string, readonly string[]>> = Object.freeze({
+  [UNCONFIRMED]: [CONFIRMED, IN_PROGRESS, RESOLVED],
+  [CONFIRMED]: [IN_PROGRESS, RESOLVED],
+  [IN_PROGRESS]: [CONFIRMED, RESOLVED],
+  [RESOLVED]: [UNCONFIRMED, CONFIRMED, VERIFIED],
+  [VERIFIED]: [UNCONFIRMED, CONFIRMED],
+});
+
+/** Resolutions in display order; the empty string is the resolution of an open bug. */
+export const NO_RESOLUTION = '';
+export const DUPLICATE = 'DUPLICATE';
+export const RESOLUTIONS: readonly string[] = Object.freeze([NO_RESOLUTION, 'FIXED', 'INVALID', 'WONTFIX', DUPLICATE, 'WORKSFORME']);
+
+export function findStatus(name: string): BugStatus | undefined {
+  return BUG_STATUSES.find((status) => status.name === name);
+}
+
+export const isKnownStatus = (name: string): boolean => findStatus(name) !== undefined;
+
+/** Whether bugs in this status are open; unknown statuses are not. */
+export const isOpenStatus = (name: string): boolean => findStatus(name)?.isOpen ?? false;
+
+export const isKnownResolution = (name: string): boolean => RESOLUTIONS.includes(name);
+
+/** Where a bug in `from` may go; `null` is a bug being filed. */
+export function transitionsFrom(from: string | null): StatusTransition[] {
+  const targets = from === null ? INITIAL_STATUSES : (MOVES[from] ?? []);
+  return targets.map((to) => ({ to, commentRequired: false }));
+}
+
+/** Whether a bug may move from `from` (null: a new bug) to `to`. Staying put is always allowed. */
+export function canChangeStatus(from: string | null, to: string): boolean {
+  if (from !== null && from === to) return isKnownStatus(to);
+  return transitionsFrom(from).some((transition) => transition.to === to);
+}
+
+/** Whether the move needs a comment (never, with the default workflow). */
+export function commentRequired(from: string | null, to: string): boolean {
+  return transitionsFrom(from).find((transition) => transition.to === to)?.commentRequired ?? false;
+}

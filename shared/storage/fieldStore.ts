@@ -1,0 +1,54 @@
+import type { CustomField } from '../domain/customFields.ts';
+import { TrackerError } from '../trackerError.ts';
+import { tableName } from './dynamoClient.ts';
+import { catalogKeys } from './keys.ts';
+import { queryAll } from './queryAll.ts';
+import type { WriteTransaction } from './transaction.ts';
+
+/**
+ * Custom field definitions, one item each (`FIELD#<name>`) holding its legal values; the key by
+ * name is also the uniqueness guard. Built-in fields are code (shared/domain/bugFields.ts).
+ * Each item carries a revision, so two concurrent updates cannot silently undo each other.
+ */
+export interface StoredCustomField {
+  field: CustomField;
+  revision: number;
+}
+
+export async function loadCustomFields(): Promise<StoredCustomField[]> {
+  const items = await queryAll({
+    TableName: tableName(),
+    IndexName: 'gsi1',
+    KeyConditionExpression: 'gsi1pk = :pk',
+    ExpressionAttributeValues: { ':pk': catalogKeys.fieldsIndex },
+  });
+  return items
+    .filter((item) => item.type === 'field')
+    .map((item) => {
+      const { pk, sk, gsi1pk, gsi1sk, type, revision, fieldType, ...rest } = item;
+      void pk, sk, gsi1pk, gsi1sk, type;
+      return { field: { ...rest, type: Number(fieldType) } as unknown as CustomField, revision: Number(revision ?? 0) };
+    });
+}
+
+/** `type` is every item's entity discriminator, so the field's type is stored as `fieldType`. */
+function toItem(field: CustomField, revision: number): Record<string, unknown> & { pk: string; sk: string } {
+  const { type: fieldType, ...rest } = field;
+  return { ...catalogKeys.field(field.name), ...rest, type: 'field', fieldType, revision };
+}
+
+export function putNewCustomField(transaction: WriteTransaction, field: CustomField): void {
+  transaction.putNew(toItem(field, 1), () => new TrackerError(32000, `A field named ${field.name} already exists.`));
+}
+
+export function putCustomField(transaction: WriteTransaction, previous: StoredCustomField, next: CustomField): void {
+  transaction.put(
+    toItem(next, previous.revision + 1),
+    {
+      condition: 'attribute_exists(pk) AND #revision = :revision',
+      names: { '#revision': 'revision' },
+      values: { ':revision': previous.revision },
+      onConditionFailed: () => new TrackerError(32000, `The field ${next.name} was changed by someone else at the same time; load it again and retry.`),
+    },
+  );
+}

@@ -1,0 +1,37 @@
+import type { Keyword } from '../domain/keywords.ts';
+import { TrackerError } from '../trackerError.ts';
+import { tableName } from './dynamoClient.ts';
+import { catalogKeys } from './keys.ts';
+import { queryAll } from './queryAll.ts';
+import type { WriteTransaction } from './transaction.ts';
+
+/**
+ * Keywords: one item each (`KEYWORD#<id>`, listed in gsi1 `KEYWORDS`) and a name guard
+ * (`KEYWORDNAME#<lowercased name>`) that makes names unique without regard to case.
+ */
+export async function loadKeywords(): Promise<Keyword[]> {
+  const items = await queryAll({
+    TableName: tableName(),
+    IndexName: 'gsi1',
+    KeyConditionExpression: 'gsi1pk = :pk',
+    ExpressionAttributeValues: { ':pk': catalogKeys.keywordsIndex },
+  });
+  return items
+    .filter((item) => item.type === 'keyword')
+    .map((item) => ({ id: Number(item.id), name: String(item.name), description: String(item.description ?? ''), isActive: item.isActive !== false }));
+}
+
+const duplicate = (name: string) => () => new TrackerError(32000, `A keyword named ${name} already exists.`);
+
+export function putNewKeyword(transaction: WriteTransaction, keyword: Keyword): void {
+  transaction.putNew({ ...catalogKeys.keywordNameGuard(keyword.name), type: 'keywordName', keywordId: keyword.id }, duplicate(keyword.name));
+  transaction.putNew({ ...catalogKeys.keyword(keyword.id), type: 'keyword', ...keyword }, duplicate(keyword.name));
+}
+
+export function putKeyword(transaction: WriteTransaction, previous: Keyword, next: Keyword): void {
+  if (previous.name.toLowerCase() !== next.name.toLowerCase()) {
+    transaction.delete(catalogKeys.keywordNameGuard(previous.name));
+    transaction.putNew({ ...catalogKeys.keywordNameGuard(next.name), type: 'keywordName', keywordId: next.id }, duplicate(next.name));
+  }
+  transaction.put({ ...catalogKeys.keyword(next.id), type: 'keyword', ...next }, { condition: 'attribute_exists(pk)' });
+}

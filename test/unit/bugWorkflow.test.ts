@@ -1,0 +1,64 @@
+import { describe, expect, it } from 'vitest';
+import {
+  BUG_STATUSES,
+  canChangeStatus,
+  commentRequired,
+  findStatus,
+  INITIAL_STATUSES,
+  isKnownResolution,
+  isOpenStatus,
+  RESOLUTIONS,
+  transitionsFrom,
+} from '../../shared/domain/bugWorkflow.ts';
+
+/** clarifications.md, "Bug workflow (Bugzilla's defaults)", as a table of allowed moves. */
+const EXPECTED_MOVES: Record<string, string[]> = {
+  UNCONFIRMED: ['CONFIRMED', 'IN_PROGRESS', 'RESOLVED'],
+  CONFIRMED: ['IN_PROGRESS', 'RESOLVED'],
+  IN_PROGRESS: ['CONFIRMED', 'RESOLVED'],
+  RESOLVED: ['UNCONFIRMED', 'CONFIRMED', 'VERIFIED'],
+  VERIFIED: ['UNCONFIRMED', 'CONFIRMED'],
+};
+
+describe('bug workflow', () => {
+  it('lists the statuses in order, the first three open, with sort keys 100..500', () => {
+    expect(BUG_STATUSES.map((status) => [status.name, status.isOpen, status.sortKey])).toEqual([
+      ['UNCONFIRMED', true, 100],
+      ['CONFIRMED', true, 200],
+      ['IN_PROGRESS', true, 300],
+      ['RESOLVED', false, 400],
+      ['VERIFIED', false, 500],
+    ]);
+    expect(isOpenStatus('IN_PROGRESS')).toBe(true);
+    expect(isOpenStatus('VERIFIED')).toBe(false);
+    expect(isOpenStatus('NEW')).toBe(false);
+    expect(findStatus('NEW')).toBeUndefined();
+  });
+
+  it('files new bugs only in open statuses', () => {
+    expect(INITIAL_STATUSES).toEqual(['UNCONFIRMED', 'CONFIRMED', 'IN_PROGRESS']);
+    expect(transitionsFrom(null).map((transition) => transition.to)).toEqual(INITIAL_STATUSES);
+    expect(canChangeStatus(null, 'CONFIRMED')).toBe(true);
+    expect(canChangeStatus(null, 'RESOLVED')).toBe(false);
+  });
+
+  it('allows exactly the moves of the default workflow, none needing a comment', () => {
+    for (const from of BUG_STATUSES.map((status) => status.name)) {
+      expect(transitionsFrom(from).map((transition) => transition.to)).toEqual(EXPECTED_MOVES[from]);
+      for (const to of BUG_STATUSES.map((status) => status.name)) {
+        const allowed = from === to || EXPECTED_MOVES[from].includes(to);
+        expect(canChangeStatus(from, to), `${from} -> ${to}`).toBe(allowed);
+        expect(commentRequired(from, to)).toBe(false);
+      }
+    }
+    expect(canChangeStatus('CONFIRMED', 'VERIFIED')).toBe(false);
+    expect(canChangeStatus('NEW', 'NEW')).toBe(false);
+    expect(transitionsFrom('NEW')).toEqual([]);
+  });
+
+  it('has the resolutions, the empty one first', () => {
+    expect(RESOLUTIONS).toEqual(['', 'FIXED', 'INVALID', 'WONTFIX', 'DUPLICATE', 'WORKSFORME']);
+    expect(isKnownResolution('FIXED')).toBe(true);
+    expect(isKnownResolution('MOVED')).toBe(false);
+  });
+});
