@@ -1,8 +1,8 @@
 import { z } from 'zod';
 import { getFields } from '../../shared/application/fields.ts';
-import { splitIdOrName } from '../../shared/application/users.ts';
 import { EXTRA_FIELD_PROPERTIES } from '../../shared/domain/fieldViews.ts';
 import { defineEndpoint } from '../../shared/http/endpoint.ts';
+import { targetsOf } from '../../shared/domain/objectTargets.ts';
 import { integer, list, text } from '../../shared/http/inputSchemas.ts';
 
 /** `GET /rest/field/bug` and `GET /rest/field/bug/{id_or_name}` (the path merges with ids/names). */
@@ -17,11 +17,6 @@ export const handler = defineEndpoint({
     fields: { fields: { extra: EXTRA_FIELD_PROPERTIES, nested: { values: { nested: { can_change_to: {} } } } } },
   },
   run: ({ input, caller, fields }) => {
-    const fromPath = splitIdOrName(input.id_or_name);
-    return getFields(caller, {
-      ids: [...fromPath.ids, ...(input.ids ?? [])],
-      names: [...fromPath.names, ...(input.names ?? [])],
-      withValues: fields.wants('values'),
-    });
+    return getFields(caller, { ...targetsOf(input), withValues: fields.wants('values') });
   },
 });

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { updateFields } from '../../shared/application/fields.ts';
-import { splitIdOrName } from '../../shared/application/users.ts';
 import { defineEndpoint } from '../../shared/http/endpoint.ts';
+import { targetsOf } from '../../shared/domain/objectTargets.ts';
 import { integer, list, text } from '../../shared/http/inputSchemas.ts';
 import { adminOnly, fieldInput, fieldProperties, valueInput } from './createField.ts';
 
@@ -21,10 +21,9 @@ export const handler = defineEndpoint({
       .optional(),
   }),
   run: ({ input, caller }) => {
-    const fromPath = splitIdOrName(input.id_or_name);
     return updateFields(
       caller,
-      { ids: [...fromPath.ids, ...(input.ids ?? [])], names: [...fromPath.names, ...(input.names ?? [])] },
+      targetsOf(input),
       { ...fieldInput(input), values: input.values },
     );
   },

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { FLAG_TYPE_ADMIN_GROUP, updateFlagTypes } from '../../shared/application/flagTypes.ts';
-import { splitIdOrName } from '../../shared/application/users.ts';
 import { defineEndpoint } from '../../shared/http/endpoint.ts';
+import { targetsOf } from '../../shared/domain/objectTargets.ts';
 import { integer, list, text } from '../../shared/http/inputSchemas.ts';
 import { TrackerError } from '../../shared/trackerError.ts';
 import { flagTypeInput } from './createFlagType.ts';
@@ -19,7 +19,6 @@ export const handler = defineEndpoint({
     ...flagTypeInput,
   }),
   run: ({ input, caller }) => {
-    const fromPath = splitIdOrName(input.id_or_name);
-    return updateFlagTypes(caller, { ids: [...fromPath.ids, ...(input.ids ?? [])], names: [...fromPath.names, ...(input.names ?? [])] }, input);
+    return updateFlagTypes(caller, targetsOf(input), input);
   },
 });

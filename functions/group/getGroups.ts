@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { findGroups } from '../../shared/application/groups.ts';
-import { splitIdOrName } from '../../shared/application/users.ts';
 import { defineEndpoint } from '../../shared/http/endpoint.ts';
+import { targetsOf } from '../../shared/domain/objectTargets.ts';
 import { flag, integer, list, text } from '../../shared/http/inputSchemas.ts';
 
 /** `GET /rest/group` and `GET /rest/group/{id_or_name}` (the path merges with ids/names). */
@@ -15,7 +15,6 @@ export const handler = defineEndpoint({
   }),
   responseFields: { groups: { fields: { nested: { membership: {} } } } },
   run: ({ input, caller }) => {
-    const fromPath = splitIdOrName(input.id_or_name);
-    return findGroups(caller, { ids: [...fromPath.ids, ...(input.ids ?? [])], names: [...fromPath.names, ...(input.names ?? [])], membership: input.membership });
+    return findGroups(caller, { ...targetsOf(input), membership: input.membership });
   },
 });

@@ -1,8 +1,8 @@
 import { z } from 'zod';
 import { updateGroups } from '../../shared/application/groups.ts';
-import { splitIdOrName } from '../../shared/application/users.ts';
 import { CREATEGROUPS_GROUP } from '../../shared/domain/groupRules.ts';
 import { defineEndpoint } from '../../shared/http/endpoint.ts';
+import { targetsOf } from '../../shared/domain/objectTargets.ts';
 import { integer, list, text } from '../../shared/http/inputSchemas.ts';
 import { TrackerError } from '../../shared/trackerError.ts';
 import { groupInput } from './createGroup.ts';
@@ -11,7 +11,6 @@ export const handler = defineEndpoint({
   access: { group: CREATEGROUPS_GROUP, denied: () => new TrackerError(304, 'Sorry, you are not authorized to edit groups: only members of the creategroups group may.') },
   input: z.object({ id_or_name: text().optional(), ids: list(integer()).optional(), names: list(z.string(), { splitCommas: false }).optional(), ...groupInput }),
   run: ({ input, caller }) => {
-    const fromPath = splitIdOrName(input.id_or_name);
-    return updateGroups(caller, { ids: [...fromPath.ids, ...(input.ids ?? [])], names: [...fromPath.names, ...(input.names ?? [])] }, input);
+    return updateGroups(caller, targetsOf(input), input);
   },
 });

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { findKeywords } from '../../shared/application/keywords.ts';
-import { splitIdOrName } from '../../shared/application/users.ts';
 import { defineEndpoint } from '../../shared/http/endpoint.ts';
+import { targetsOf } from '../../shared/domain/objectTargets.ts';
 import { integer, list, text } from '../../shared/http/inputSchemas.ts';
 
 /** `GET /rest/keyword[/{id_or_name}]` (Tracker's addition, public): `{keywords: [{id, name, description, is_active}]}`. */
@@ -10,7 +10,6 @@ export const handler = defineEndpoint({
   input: z.object({ id_or_name: text().optional(), ids: list(integer()).optional(), names: list(z.string(), { splitCommas: false }).optional() }),
   responseFields: { keywords: { fields: {} } },
   run: ({ input }) => {
-    const fromPath = splitIdOrName(input.id_or_name);
-    return findKeywords({ ids: [...fromPath.ids, ...(input.ids ?? [])], names: [...fromPath.names, ...(input.names ?? [])] });
+    return findKeywords(targetsOf(input));
   },
 });

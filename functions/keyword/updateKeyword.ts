@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { updateKeywords } from '../../shared/application/keywords.ts';
-import { splitIdOrName } from '../../shared/application/users.ts';
 import { defineEndpoint } from '../../shared/http/endpoint.ts';
+import { targetsOf } from '../../shared/domain/objectTargets.ts';
 import { integer, list, text } from '../../shared/http/inputSchemas.ts';
 import { editkeywordsOnly, keywordInput } from './createKeyword.ts';
 
@@ -10,7 +10,6 @@ export const handler = defineEndpoint({
   access: editkeywordsOnly('edit'),
   input: z.object({ id_or_name: text().optional(), ids: list(integer()).optional(), names: list(z.string(), { splitCommas: false }).optional(), ...keywordInput }),
   run: ({ input, caller }) => {
-    const fromPath = splitIdOrName(input.id_or_name);
-    return updateKeywords(caller, { ids: [...fromPath.ids, ...(input.ids ?? [])], names: [...fromPath.names, ...(input.names ?? [])] }, input);
+    return updateKeywords(caller, targetsOf(input), input);
   },
 });

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { getProducts } from '../../shared/application/products.ts';
-import { splitIdOrName } from '../../shared/application/users.ts';
 import { defineEndpoint } from '../../shared/http/endpoint.ts';
+import { targetsOf } from '../../shared/domain/objectTargets.ts';
 import { integer, list, text } from '../../shared/http/inputSchemas.ts';
 
 const productType = z.enum(['accessible', 'selectable', 'enterable']);
@@ -27,7 +27,6 @@ export const handler = defineEndpoint({
     },
   },
   run: ({ input, caller }) => {
-    const fromPath = splitIdOrName(input.id_or_name);
-    return getProducts(caller, { types: input.type, ids: [...fromPath.ids, ...(input.ids ?? [])], names: [...fromPath.names, ...(input.names ?? [])] });
+    return getProducts(caller, { types: input.type, ...targetsOf(input) });
   },
 });

@@ -1,6 +1,7 @@
 import { z } from 'zod';
-import { findUsers, splitIdOrName } from '../../shared/application/users.ts';
+import { findUsers } from '../../shared/application/users.ts';
 import { defineEndpoint } from '../../shared/http/endpoint.ts';
+import { targetsOf } from '../../shared/domain/objectTargets.ts';
 import { flag, integer, list, text } from '../../shared/http/inputSchemas.ts';
 import { TrackerError } from '../../shared/trackerError.ts';
 
@@ -23,10 +24,9 @@ export const handler = defineEndpoint({
       : undefined,
   responseFields: { users: { fields: {} } },
   run: ({ input, caller }) => {
-    const fromPath = splitIdOrName(input.id_or_name);
     if (input.id_or_name !== undefined && /^-?\d+$/.test(input.id_or_name) && Number(input.id_or_name) <= 0) {
       throw new TrackerError(52, 'Invalid parameter: user ids must be integers greater than zero.');
     }
-    return findUsers(caller, { ...input, ids: [...fromPath.ids, ...(input.ids ?? [])], names: [...fromPath.names, ...(input.names ?? [])] });
+    return findUsers(caller, { ...input, ...targetsOf(input) });
   },
 });

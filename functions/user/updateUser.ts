@@ -1,7 +1,8 @@
 import { z } from 'zod';
-import { splitIdOrName, updateUsers } from '../../shared/application/users.ts';
+import { updateUsers } from '../../shared/application/users.ts';
 import { EDITUSERS_GROUP } from '../../shared/domain/userView.ts';
 import { defineEndpoint } from '../../shared/http/endpoint.ts';
+import { targetsOf } from '../../shared/domain/objectTargets.ts';
 import { flag, integer, list, text } from '../../shared/http/inputSchemas.ts';
 import { TrackerError } from '../../shared/trackerError.ts';
 
@@ -24,7 +25,6 @@ export const handler = defineEndpoint({
     bless_groups: membershipChange,
   }),
   run: ({ input, caller }) => {
-    const fromPath = splitIdOrName(input.id_or_name);
-    return updateUsers(caller, { ids: [...fromPath.ids, ...(input.ids ?? [])], names: [...fromPath.names, ...(input.names ?? [])] }, input);
+    return updateUsers(caller, targetsOf(input), input);
   },
 });

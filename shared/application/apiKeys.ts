@@ -6,14 +6,14 @@ import { EDITUSERS_GROUP } from '../domain/userView.ts';
 import { allocateId } from '../storage/counterStore.ts';
 import { createApiKey, findUserIdByLogin, getUsers, listApiKeys, updateApiKey } from '../storage/identityStore.ts';
 import { TrackerError } from '../trackerError.ts';
-import { splitIdOrName } from './users.ts';
+import { targetsOf } from '../domain/objectTargets.ts';
 
 /**
  * API keys, Tracker's REST stand-in for Bugzilla's preferences page: a user manages their own
  * keys, editusers manages anyone's. The key is shown once, at creation; only its hash is kept.
  */
 async function ownerOf(caller: Caller, idOrName: string): Promise<number> {
-  const { ids, names } = splitIdOrName(idOrName);
+  const { ids, names } = targetsOf({ id_or_name: idOrName });
   const userId = ids[0] ?? (await findUserIdByLogin(names[0]));
   if (userId === null || (await getUsers([userId])).length === 0) throw new TrackerError(51, `There is no user named or numbered '${idOrName}'.`);
   if (caller.user!.id !== userId && !inGroup(caller, EDITUSERS_GROUP)) {

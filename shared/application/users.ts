@@ -32,11 +32,6 @@ export interface UserQuery {
   include_disabled?: boolean;
 }
 
-export function splitIdOrName(idOrName: string | undefined): { ids: number[]; names: string[] } {
-  if (idOrName === undefined) return { ids: [], names: [] };
-  return /^\d+$/.test(idOrName) ? { ids: [Number(idOrName)], names: [] } : { ids: [], names: [idOrName] };
-}
-
 const unknownUser = (name: string) => new TrackerError(51, `There is no user named '${name}'. Either you mis-typed the name or that user has not yet registered for a Tracker account.`);
 
 async function userIdsByName(names: readonly string[]): Promise<number[]> {

@@ -1,8 +1,7 @@
 import type { CustomField } from '../domain/customFields.ts';
 import { TrackerError } from '../trackerError.ts';
-import { tableName } from './dynamoClient.ts';
 import { catalogKeys } from './keys.ts';
-import { queryAll } from './queryAll.ts';
+import { queryIndexPartition } from './queryAll.ts';
 import type { WriteTransaction } from './transaction.ts';
 
 /**
@@ -16,12 +15,7 @@ export interface StoredCustomField {
 }
 
 export async function loadCustomFields(): Promise<StoredCustomField[]> {
-  const items = await queryAll({
-    TableName: tableName(),
-    IndexName: 'gsi1',
-    KeyConditionExpression: 'gsi1pk = :pk',
-    ExpressionAttributeValues: { ':pk': catalogKeys.fieldsIndex },
-  });
+  const items = await queryIndexPartition('gsi1', catalogKeys.fieldsIndex);
   return items
     .filter((item) => item.type === 'field')
     .map((item) => {

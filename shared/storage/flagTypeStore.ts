@@ -2,9 +2,8 @@ import type { AuditEntry } from '../domain/audit.ts';
 import type { FlagScope, FlagType } from '../domain/flagTypes.ts';
 import { TrackerError } from '../trackerError.ts';
 import { recordAudit } from './auditStore.ts';
-import { tableName } from './dynamoClient.ts';
 import { catalogKeys } from './keys.ts';
-import { queryAll } from './queryAll.ts';
+import { queryIndexPartition } from './queryAll.ts';
 import { WriteTransaction } from './transaction.ts';
 
 /**
@@ -34,12 +33,7 @@ const toFlagType = (item: Record<string, unknown>): FlagType => ({
 });
 
 export async function loadFlagTypes(): Promise<FlagType[]> {
-  const items = await queryAll({
-    TableName: tableName(),
-    IndexName: 'gsi1',
-    KeyConditionExpression: 'gsi1pk = :pk',
-    ExpressionAttributeValues: { ':pk': catalogKeys.flagTypesIndex },
-  });
+  const items = await queryIndexPartition('gsi1', catalogKeys.flagTypesIndex);
   return items.map(toFlagType);
 }
 

@@ -1,4 +1,4 @@
-import { BatchGetCommand, DeleteCommand, GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { BatchGetCommand, DeleteCommand, GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { AuditEntry } from '../domain/audit.ts';
 import type { GroupSummary, Membership, UserAccount } from '../domain/caller.ts';
 import { LOCKOUT_WINDOW_MS } from '../domain/loginThrottle.ts';
@@ -7,7 +7,7 @@ import { recordAudit } from './auditStore.ts';
 import { documentClient, tableName } from './dynamoClient.ts';
 import { keys } from './keys.ts';
 import { loadParameters } from './parameterStore.ts';
-import { queryAll } from './queryAll.ts';
+import { queryAll, queryIndexPartition } from './queryAll.ts';
 import { WriteTransaction } from './transaction.ts';
 
 /** Users, groups, memberships, API keys, login tokens and login failures. */
@@ -103,12 +103,7 @@ export async function getUsers(ids: readonly number[]): Promise<UserAccount[]> {
 
 /** Every user, ordered by login (gsi1 `USERS`): the cost of matching, as in Bugzilla's SQL LIKE. */
 export async function listAllUsers(): Promise<UserAccount[]> {
-  const items = await queryAll({
-    TableName: tableName(),
-    IndexName: 'gsi1',
-    KeyConditionExpression: 'gsi1pk = :pk',
-    ExpressionAttributeValues: { ':pk': keys.usersIndex('').gsi1pk },
-  });
+  const items = await queryIndexPartition('gsi1', keys.usersIndex('').gsi1pk);
   return items.map(toUser);
 }
 
@@ -212,23 +207,13 @@ export function putBlessRight(transaction: WriteTransaction, userId: number, gro
 // ---- groups ------------------------------------------------------------------------------
 
 export async function listGroups(): Promise<GroupRecord[]> {
-  const items = await queryAll({
-    TableName: tableName(),
-    IndexName: 'gsi1',
-    KeyConditionExpression: 'gsi1pk = :pk',
-    ExpressionAttributeValues: { ':pk': keys.groupsIndex('').gsi1pk },
-  });
+  const items = await queryIndexPartition('gsi1', keys.groupsIndex('').gsi1pk);
   return items.map(toGroup);
 }
 
 /** Ids of the users put directly in a group (gsi1 `GROUP#<id>#MEMBERS`). */
 export async function directMemberIds(groupId: number): Promise<number[]> {
-  const items = await queryAll({
-    TableName: tableName(),
-    IndexName: 'gsi1',
-    KeyConditionExpression: 'gsi1pk = :pk',
-    ExpressionAttributeValues: { ':pk': keys.groupMembersIndex(groupId) },
-  });
+  const items = await queryIndexPartition('gsi1', keys.groupMembersIndex(groupId));
   return items.map((item) => Number(item.userId));
 }
 
@@ -310,12 +295,7 @@ export async function createApiKey(digest: string, record: Omit<ApiKeyRecord, 'r
 
 /** A user's keys with the hidden digest each is stored under, for updates. */
 export async function listApiKeys(userId: number): Promise<Array<ApiKeyRecord & { digest: string }>> {
-  const items = await queryAll({
-    TableName: tableName(),
-    IndexName: 'gsi1',
-    KeyConditionExpression: 'gsi1pk = :pk',
-    ExpressionAttributeValues: { ':pk': keys.apiKeysOfUser(userId).gsi1pk },
-  });
+  const items = await queryIndexPartition('gsi1', keys.apiKeysOfUser(userId).gsi1pk);
   return items.map((item) => ({ ...toApiKey(item), digest: String(item.pk).slice('APIKEY#'.length) }));
 }
 

@@ -1,8 +1,7 @@
 import type { Keyword } from '../domain/keywords.ts';
 import { TrackerError } from '../trackerError.ts';
-import { tableName } from './dynamoClient.ts';
 import { catalogKeys } from './keys.ts';
-import { queryAll } from './queryAll.ts';
+import { queryIndexPartition } from './queryAll.ts';
 import type { WriteTransaction } from './transaction.ts';
 
 /**
@@ -10,12 +9,7 @@ import type { WriteTransaction } from './transaction.ts';
  * (`KEYWORDNAME#<lowercased name>`) that makes names unique without regard to case.
  */
 export async function loadKeywords(): Promise<Keyword[]> {
-  const items = await queryAll({
-    TableName: tableName(),
-    IndexName: 'gsi1',
-    KeyConditionExpression: 'gsi1pk = :pk',
-    ExpressionAttributeValues: { ':pk': catalogKeys.keywordsIndex },
-  });
+  const items = await queryIndexPartition('gsi1', catalogKeys.keywordsIndex);
   return items
     .filter((item) => item.type === 'keyword')
     .map((item) => ({ id: Number(item.id), name: String(item.name), description: String(item.description ?? ''), isActive: item.isActive !== false }));

@@ -1,8 +1,7 @@
 import type { Classification, Component, GroupControl, Product, ProductRecord, ProductValue } from '../domain/catalog.ts';
 import { TrackerError } from '../trackerError.ts';
-import { tableName } from './dynamoClient.ts';
 import { catalogKeys } from './keys.ts';
-import { queryAll } from './queryAll.ts';
+import { queryIndexPartition } from './queryAll.ts';
 import type { WriteTransaction } from './transaction.ts';
 
 /**
@@ -17,14 +16,7 @@ const strip = (item: Item): Item => {
   return rest;
 };
 
-async function listing(index: string): Promise<Item[]> {
-  return queryAll({
-    TableName: tableName(),
-    IndexName: 'gsi1',
-    KeyConditionExpression: 'gsi1pk = :pk',
-    ExpressionAttributeValues: { ':pk': index },
-  });
-}
+const listing = (index: string): Promise<Item[]> => queryIndexPartition('gsi1', index);
 
 export async function loadClassifications(): Promise<Classification[]> {
   return (await listing(catalogKeys.classificationsIndex)).map((item) => strip(item) as unknown as Classification);

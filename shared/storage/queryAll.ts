@@ -1,5 +1,5 @@
 import { QueryCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
-import { documentClient } from './dynamoClient.ts';
+import { documentClient, tableName } from './dynamoClient.ts';
 
 /** Every page of a query: item collections here are small, and callers need them whole. */
 export async function queryAll(input: QueryCommandInput): Promise<Record<string, unknown>[]> {
@@ -11,4 +11,14 @@ export async function queryAll(input: QueryCommandInput): Promise<Record<string,
     startKey = page.LastEvaluatedKey;
   } while (startKey);
   return items;
+}
+
+/** Every item of one partition of a secondary index (a listing such as gsi1 `PRODUCTS`). */
+export function queryIndexPartition(indexName: 'gsi1' | 'gsi2' | 'gsi3', partition: string): Promise<Record<string, unknown>[]> {
+  return queryAll({
+    TableName: tableName(),
+    IndexName: indexName,
+    KeyConditionExpression: `${indexName}pk = :pk`,
+    ExpressionAttributeValues: { ':pk': partition },
+  });
 }
