@@ -5,6 +5,7 @@ import { loadParameters } from '../../shared/storage/parameterStore.ts';
 
 export const handler = defineEndpoint({
   access: 'public',
+  loginExempt: true,
   input: noInput(),
   // As in Bugzilla, include_fields / exclude_fields pick parameters by name.
   responseFields: { parameters: { fields: {}, layout: 'single' } },

@@ -5,6 +5,7 @@ import { NO_SUCH_METHOD, TrackerError } from '../../shared/trackerError.ts';
 /** API Gateway's $default route: no route of the table matches this method and path. */
 export const handler = defineEndpoint({
   access: 'public',
+  loginExempt: true,
   authentication: 'skip',
   input: noInput(),
   run: ({ event }) => {

@@ -5,6 +5,7 @@ import { text } from '../../shared/http/inputSchemas.ts';
 
 export const handler = defineEndpoint({
   access: 'public',
+  loginExempt: true,
   authentication: 'skip',
   input: z.object({ token: text().optional(), Tracker_token: text().optional(), Bugzilla_token: text().optional() }),
   run: async ({ input }) => {

@@ -7,6 +7,7 @@ import { TrackerError } from '../../shared/trackerError.ts';
 
 export const handler = defineEndpoint({
   access: 'public',
+  loginExempt: true,
   authentication: 'skip',
   input: z.looseObject({ login: text().pipe(z.string().min(1)) }),
   invalidInput: () => new TrackerError(50, "The function requires a 'login' argument, and that argument was not set."),

@@ -5,6 +5,7 @@ import type { IdentityDirectory } from '../domain/authentication.ts';
 import type { Caller } from '../domain/caller.ts';
 import type { FieldSelection } from '../domain/fieldSelection.ts';
 import * as identityStore from '../storage/identityStore.ts';
+import { loadParameters } from '../storage/parameterStore.ts';
 import { authenticateCaller } from './middleware/authenticateCaller.ts';
 import { authorizeCaller, type Access } from './middleware/authorizeCaller.ts';
 import { errorEnvelope } from './middleware/errorEnvelope.ts';
@@ -31,6 +32,8 @@ export interface EndpointContext<Input> {
 export interface EndpointDefinition<Schema extends z.ZodType> {
   /** Who may call it; finer permission rules belong to domain code. */
   access: Access;
+  /** Public even when the installation requires a login (`requirelogin`): version, login, ... */
+  loginExempt?: boolean;
   /** `skip` leaves credentials in the input, for login, logout and valid_login. */
   authentication?: 'resolve' | 'skip';
   input: Schema;
@@ -45,15 +48,26 @@ export type LambdaHandler = (event: APIGatewayProxyEventV2, context: Context) =>
 
 const defaultDirectory = (): IdentityDirectory => identityStore;
 
+const installationRequiresLogin = async () => (await loadParameters()).requirelogin === '1';
+
 /**
  * Builds a Lambda handler from an endpoint definition, wrapped in the shared middleware chain.
  * Order matters: `before` runs top to bottom, `after` and `onError` bottom to top, so errors are
  * enveloped, then formatted, then logged.
  */
+/** What the chain reads besides the request; tests may substitute in-memory versions. */
+export interface EndpointDependencies {
+  directory: () => IdentityDirectory;
+  installationRequiresLogin: () => Promise<boolean>;
+}
+
+const defaultDependencies: EndpointDependencies = { directory: defaultDirectory, installationRequiresLogin };
+
 export function defineEndpoint<Schema extends z.ZodType>(
   definition: EndpointDefinition<Schema>,
-  directory: () => IdentityDirectory = defaultDirectory,
+  dependencies: Partial<EndpointDependencies> = {},
 ): LambdaHandler {
+  const { directory, installationRequiresLogin: requiresLogin } = { ...defaultDependencies, ...dependencies };
   const run = async (event: APIGatewayProxyEventV2, context: TrackerContext) => {
     const state = stateOf({ event, context } as TrackerRequest);
     return definition.run({
@@ -73,6 +87,6 @@ export function defineEndpoint<Schema extends z.ZodType>(
     .use(jsonp())
     .use(selectFields(definition.responseFields))
     .use(authenticateCaller(directory, definition.authentication))
-    .use(authorizeCaller(definition.access))
+    .use(authorizeCaller(definition.access, { loginExempt: definition.loginExempt, installationRequiresLogin: requiresLogin }))
     .use(validateInput(definition.input, definition.invalidInput)) as unknown as LambdaHandler;
 }

@@ -122,6 +122,27 @@ describe('parameters', () => {
   });
 });
 
+describe('requirelogin', () => {
+  it('closes everything but the login-exempt calls to logged-out callers', async () => {
+    await call(app, 'PUT', '/rest/parameters', { apiKey: app.admin.apiKey, body: { requirelogin: true } });
+    try {
+      const product = await call(app, 'GET', '/rest/product/TestProduct');
+      expect(product.status).toBe(401);
+      expect(product.body.code).toBe(410);
+      expect((await call(app, 'GET', '/rest/field/bug/bug_status')).body.code).toBe(410);
+      for (const path of ['/rest/version', '/rest/timezone', '/rest/extensions', '/rest/time']) {
+        expect((await call(app, 'GET', path)).status, path).toBe(200);
+      }
+      expect((await call(app, 'GET', '/rest/parameters')).body.parameters).toEqual({ maintainer: app.admin.login, requirelogin: '1' });
+      expect((await call(app, 'GET', '/rest/login', { query: { login: app.admin.login, password: app.admin.password } })).status).toBe(200);
+      expect((await call(app, 'GET', '/rest/product/TestProduct', { apiKey: app.admin.apiKey })).status).toBe(200);
+    } finally {
+      await call(app, 'PUT', '/rest/parameters', { apiKey: app.admin.apiKey, body: { requirelogin: false } });
+    }
+    expect((await call(app, 'GET', '/rest/product/TestProduct')).status).toBe(200);
+  });
+});
+
 describe('last_audit_time', () => {
   it('reports the latest change, optionally for some classes only', async () => {
     const initial = await call(app, 'GET', '/rest/last_audit_time');

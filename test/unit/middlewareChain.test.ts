@@ -23,10 +23,14 @@ beforeAll(async () => {
 
 afterEach(() => {
   vi.restoreAllMocks();
+  installationRequiresLogin = false;
 });
 
+/** The installation's requirelogin parameter, as the chain sees it. */
+let installationRequiresLogin = false;
+
 const endpoint = <Schema extends z.ZodType>(definition: Parameters<typeof defineEndpoint<Schema>>[0]) =>
-  defineEndpoint(definition, () => directory);
+  defineEndpoint(definition, { directory: () => directory, installationRequiresLogin: async () => installationRequiresLogin });
 
 /** Echoes the validated input and who called. */
 const echo = endpoint({
@@ -200,6 +204,21 @@ describe('response format', () => {
 });
 
 describe('authentication and access', () => {
+  it('refuses logged-out callers of public endpoints with 410 when the installation requires a login', async () => {
+    installationRequiresLogin = true;
+    const refused = await call(echo);
+    expect(refused.status).toBe(401);
+    expect(refused.body.code).toBe(410);
+    const loggedIn = await call(echo, { headers: { 'X-Bugzilla-Api-Key': JANE_KEY } });
+    expect(loggedIn.status).toBe(200);
+  });
+
+  it('keeps login-exempt endpoints open when the installation requires a login', async () => {
+    installationRequiresLogin = true;
+    const version = endpoint({ access: 'public', loginExempt: true, input: z.object({}), run: () => ({ version: 'x' }) });
+    expect((await call(version)).status).toBe(200);
+  });
+
   it('resolves the caller and removes every credential from the input', async () => {
     const credentials = 'api_key=ignored&Bugzilla_api_key=b&Tracker_api_key=t&token=x&Tracker_token=y&Bugzilla_token=z&login=l&password=p&Tracker_login=tl&Tracker_password=tp&Bugzilla_login=bl&Bugzilla_password=bp';
     const response = await call(echo, { url: `/rest/test?keep=1&${credentials}`, headers: { 'X-Tracker-Api-Key': JANE_KEY } });

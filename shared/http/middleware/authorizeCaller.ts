@@ -6,13 +6,25 @@ import { stateOf, type TrackerRequest } from '../requestState.ts';
 /**
  * Who may call an endpoint at all: anyone, any logged-in user, or members of one group (each
  * endpoint names the Bugzilla error its refusal raises). Finer rules live in domain code.
+ *
+ * With Bugzilla's `requirelogin` parameter on, public endpoints need a login too, except those
+ * a client needs before it can log in (version, login, ...), which are marked login-exempt.
  */
 export type Access = 'public' | 'login' | { group: string; denied: () => TrackerError };
 
-export const authorizeCaller = (access: Access): MiddlewareObj => ({
-  before: (request) => {
-    if (access === 'public') return;
+export interface AuthorizeOptions {
+  loginExempt?: boolean;
+  /** Whether the installation requires a login for everything (the `requirelogin` parameter). */
+  installationRequiresLogin: () => Promise<boolean>;
+}
+
+export const authorizeCaller = (access: Access, options: AuthorizeOptions): MiddlewareObj => ({
+  before: async (request) => {
     const { caller } = stateOf(request as TrackerRequest);
+    if (access === 'public') {
+      if (!isLoggedIn(caller) && !options.loginExempt && (await options.installationRequiresLogin())) throw loginRequired();
+      return;
+    }
     if (!isLoggedIn(caller)) throw loginRequired();
     if (access !== 'login' && !inGroup(caller, access.group)) throw access.denied();
   },
