@@ -5,6 +5,10 @@
  */
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'DELETE';
 
+/**
+ * API Gateway refuses two different variable names at one level of the path tree (a 409
+ * ConflictException at deploy time), so sibling routes share their variable names.
+ */
 export interface RouteDefinition {
   method: HttpMethod;
   /** API Gateway HTTP API syntax: `/rest/bug/{id_or_alias}`. */
@@ -64,18 +68,18 @@ export const routes: readonly RouteDefinition[] = [
   route('POST', '/rest/product', 'product/createProduct'),
   route('PUT', '/rest/product/{id_or_name}', 'product/updateProduct'),
   route('PUT', '/rest/product', 'product/updateProduct'),
-  route('POST', '/rest/product/{product}/version', 'product/createVersion'),
-  route('PUT', '/rest/product/{product}/version/{value}', 'product/updateVersion'),
-  route('POST', '/rest/product/{product}/milestone', 'product/createMilestone'),
-  route('PUT', '/rest/product/{product}/milestone/{value}', 'product/updateMilestone'),
+  route('POST', '/rest/product/{id_or_name}/version', 'product/createVersion'),
+  route('PUT', '/rest/product/{id_or_name}/version/{value}', 'product/updateVersion'),
+  route('POST', '/rest/product/{id_or_name}/milestone', 'product/createMilestone'),
+  route('PUT', '/rest/product/{id_or_name}/milestone/{value}', 'product/updateMilestone'),
   route('GET', '/rest/classification/{id_or_name}', 'classification/getClassification'),
   route('POST', '/rest/classification', 'classification/createClassification'),
   route('PUT', '/rest/classification/{id_or_name}', 'classification/updateClassification'),
   route('POST', '/rest/component', 'component/createComponent'),
-  route('PUT', '/rest/component/{id}', 'component/updateComponent'),
-  route('PUT', '/rest/component/{product_name}/{component}', 'component/updateComponent'),
-  route('DELETE', '/rest/component/{id}', 'component/deleteComponent'),
-  route('DELETE', '/rest/component/{product_name}/{component}', 'component/deleteComponent'),
+  route('PUT', '/rest/component/{id_or_product}', 'component/updateComponent'),
+  route('PUT', '/rest/component/{id_or_product}/{component}', 'component/updateComponent'),
+  route('DELETE', '/rest/component/{id_or_product}', 'component/deleteComponent'),
+  route('DELETE', '/rest/component/{id_or_product}/{component}', 'component/deleteComponent'),
 
   // Bug fields and keywords
   route('GET', '/rest/field/bug', 'field/getFields'),

@@ -1,5 +1,7 @@
 import { z } from 'zod';
+import type { ComponentTarget } from '../../shared/application/components.ts';
 import { flag, integer, list, text } from '../../shared/http/inputSchemas.ts';
+import { TrackerError } from '../../shared/trackerError.ts';
 
 export const componentFields = {
   product: text().optional(),
@@ -15,5 +17,12 @@ export const componentFields = {
   sort_key: integer().optional(),
 };
 
-/** `/rest/component/{id}` or `/rest/component/{product}/{component}`. */
-export const componentTarget = { id: integer().optional(), product_name: text().optional(), component: text().optional() };
+/** `/rest/component/{id}` or `/rest/component/{product}/{component}` (one variable name per level: `id_or_product`). */
+export const componentTarget = { id_or_product: text().optional(), component: text().optional() };
+
+export function componentFromPath(input: { id_or_product?: string; component?: string }): ComponentTarget | undefined {
+  if (input.id_or_product === undefined) return undefined;
+  if (input.component !== undefined) return { product: input.id_or_product, component: input.component };
+  if (!/^\d+$/.test(input.id_or_product)) throw new TrackerError(32000, `Name a component by its id, or as /rest/component/<product>/<component>: '${input.id_or_product}' is neither.`);
+  return { id: Number(input.id_or_product) };
+}

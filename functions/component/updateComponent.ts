@@ -3,7 +3,7 @@ import { updateComponents } from '../../shared/application/components.ts';
 import { defineEndpoint } from '../../shared/http/endpoint.ts';
 import { integer, list } from '../../shared/http/inputSchemas.ts';
 import { editComponentsAccess } from '../product/catalogueAccess.ts';
-import { componentFields, componentTarget } from './componentInput.ts';
+import { componentFields, componentFromPath, componentTarget } from './componentInput.ts';
 
 const componentName = z.object({ product: z.string(), component: z.string() });
 
@@ -22,8 +22,9 @@ export const handler = defineEndpoint({
     updates: z.object(componentFields).optional(),
   }),
   run: ({ input, caller }) => {
+    const fromPath = componentFromPath(input);
     const targets = [
-      ...(input.id !== undefined || input.component !== undefined ? [{ id: input.id, product: input.product_name, component: input.component }] : []),
+      ...(fromPath ? [fromPath] : []),
       ...(input.ids ?? []).map((id) => ({ id })),
       ...(input.names ?? []).map((name) => ({ product: name.product, component: name.component })),
     ];

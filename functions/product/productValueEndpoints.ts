@@ -6,18 +6,19 @@ import type { ProductValueKind } from '../../shared/storage/productStore.ts';
 import { editComponentsAccess } from './catalogueAccess.ts';
 
 /** Tracker's version and milestone administration, one shape for both kinds. */
-const valueFields = { product: text(), name: text().optional(), sort_key: integer().optional(), is_active: flag().optional() };
+/** `id_or_name` is the product, from the path. */
+const valueFields = { id_or_name: text(), name: text().optional(), sort_key: integer().optional(), is_active: flag().optional() };
 
 export const createValueEndpoint = (kind: ProductValueKind) =>
   defineEndpoint({
     access: editComponentsAccess(`create ${kind}s`),
     input: z.object(valueFields),
-    run: ({ input, caller }) => addProductValue(caller, kind, input.product, input),
+    run: ({ input, caller }) => addProductValue(caller, kind, input.id_or_name, input),
   });
 
 export const updateValueEndpoint = (kind: ProductValueKind) =>
   defineEndpoint({
     access: editComponentsAccess(`edit ${kind}s`),
     input: z.object({ ...valueFields, value: text() }),
-    run: ({ input, caller }) => updateProductValue(caller, kind, input.product, input.value, input),
+    run: ({ input, caller }) => updateProductValue(caller, kind, input.id_or_name, input.value, input),
   });

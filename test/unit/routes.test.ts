@@ -1,0 +1,48 @@
+import { existsSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { RouteMatcher } from '../../shared/http/routeMatcher.ts';
+import { routes } from '../../shared/routes.ts';
+
+const functionsDir = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'functions');
+
+describe('the route table', () => {
+  it('uses one variable name per level of the path tree, as API Gateway requires', () => {
+    const namesAtLevel = new Map<string, Set<string>>();
+    for (const { path } of routes) {
+      const parts = path.split('/').filter(Boolean);
+      parts.forEach((part, index) => {
+        if (!part.startsWith('{')) return;
+        const parent = parts.slice(0, index).map((segment) => (segment.startsWith('{') ? '{}' : segment)).join('/');
+        namesAtLevel.set(parent, (namesAtLevel.get(parent) ?? new Set()).add(part));
+      });
+    }
+    const conflicts = [...namesAtLevel].filter(([, names]) => names.size > 1).map(([parent, names]) => `${parent}: ${[...names].join(' ')}`);
+    expect(conflicts).toEqual([]);
+  });
+
+  it('has no two rows for one method and path', () => {
+    const keys = routes.map((route) => `${route.method} ${route.path}`);
+    expect(keys.length).toBe(new Set(keys).size);
+  });
+
+  it('points every row at a handler module that exists', () => {
+    const missing = routes.filter((route) => !existsSync(join(functionsDir, `${route.handler}.ts`))).map((route) => route.handler);
+    expect(missing).toEqual([]);
+  });
+
+  it('marks every GET row read-only except those that write (login, logout)', () => {
+    const writingGets = routes.filter((route) => route.method === 'GET' && !route.readOnly).map((route) => route.path);
+    expect(writingGets.sort()).toEqual(['/rest/login', '/rest/logout']);
+    expect(routes.filter((route) => route.method !== 'GET' && route.readOnly)).toEqual([]);
+  });
+
+  it('routes python-bugzilla\'s paths to the endpoints it expects', () => {
+    const matcher = new RouteMatcher(routes);
+    expect(matcher.match('GET', '/rest/product/get')?.route.handler).toBe('product/getProducts');
+    expect(matcher.match('GET', '/rest/product_accessible')?.route.handler).toBe('product/accessibleProducts');
+    expect(matcher.match('PUT', '/rest/component/TestProduct/TestComponent')?.pathParameters).toEqual({ id_or_product: 'TestProduct', component: 'TestComponent' });
+    expect(matcher.match('GET', '/rest/field/bug/bug_status/values')?.route.handler).toBe('field/legalValues');
+  });
+});
