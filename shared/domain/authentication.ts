@@ -1,7 +1,7 @@
 import { TrackerError } from '../trackerError.ts';
 import { ANONYMOUS, callerFor, type Caller, type GroupSummary, type Membership, type UserAccount } from './caller.ts';
 import { passwordDecoy, secretDigest, verifyPassword } from './credentials.ts';
-import { assertNotLockedOut } from './loginThrottle.ts';
+import { assertNotLockedOut, recentFailures } from './loginThrottle.ts';
 
 /**
  * Turns whatever credentials a request carries into a Caller. Every form Bugzilla and the spec
@@ -88,7 +88,8 @@ export interface IdentityDirectory {
   markApiKeyUsed(digest: string, at: string): Promise<void>;
   findLoginToken(digest: string): Promise<{ userId: number; expiresAt: number; createdAt: number } | null>;
   loginFailures(userId: number): Promise<number[]>;
-  recordLoginFailure(userId: number, at: number): Promise<void>;
+  /** Stores a failure; `recent` are the earlier failures still inside the lockout window. */
+  recordLoginFailure(userId: number, at: number, recent: readonly number[]): Promise<void>;
   clearLoginFailures(userId: number): Promise<void>;
   /** max_login_attempts, from the parameters. */
   maxLoginAttempts(): Promise<number>;
@@ -158,7 +159,7 @@ export async function verifyLogin(login: string, password: string, directory: Id
   if (record) assertNotLockedOut(failures, await directory.maxLoginAttempts(), now.getTime());
   const valid = await verifyPassword(password, record?.user.passwordHash ?? (await passwordDecoy()));
   if (!record || !valid) {
-    if (record) await directory.recordLoginFailure(record.user.id, now.getTime());
+    if (record) await directory.recordLoginFailure(record.user.id, now.getTime(), recentFailures(failures, now.getTime()));
     throw invalidLogin();
   }
   if (failures.length > 0) await directory.clearLoginFailures(record.user.id);

@@ -178,7 +178,7 @@ export function addUserUpdate(transaction: WriteTransaction, update: UserUpdate)
     set('login', update.login);
     set('gsi1sk', keys.usersIndex(update.login).gsi1sk);
     if (update.login.toLowerCase() !== update.previousLogin.toLowerCase()) {
-      transaction.delete(keys.loginGuard(update.previousLogin));
+      transaction.delete(keys.loginGuard(update.previousLogin), { condition: 'userId = :owner', values: { ':owner': update.userId } });
       transaction.putNew({ ...keys.loginGuard(update.login), type: 'login', userId: update.userId }, duplicateLogin(update.login));
     }
   }
@@ -344,15 +344,15 @@ export async function loginFailures(userId: number): Promise<number[]> {
   return ((result.Item?.failures as number[] | undefined) ?? []).map(Number);
 }
 
-/** Failures live in one small item per account; DynamoDB's TTL removes it after the window. */
-export async function recordLoginFailure(userId: number, at: number): Promise<void> {
+/**
+ * Failures live in one small item per account, rewritten with the failures still inside the
+ * lockout window, so it never grows; DynamoDB's TTL removes it once the window has passed.
+ */
+export async function recordLoginFailure(userId: number, at: number, recent: readonly number[] = []): Promise<void> {
   await documentClient().send(
-    new UpdateCommand({
+    new PutCommand({
       TableName: tableName(),
-      Key: keys.loginFailures(userId),
-      UpdateExpression: 'SET failures = list_append(if_not_exists(failures, :empty), :at), expiresAt = :expires, #type = :type',
-      ExpressionAttributeNames: { '#type': 'type' },
-      ExpressionAttributeValues: { ':empty': [], ':at': [at], ':expires': Math.ceil((at + LOCKOUT_WINDOW_MS) / 1000), ':type': 'loginFailures' },
+      Item: { ...keys.loginFailures(userId), type: 'loginFailures', failures: [...recent, at], expiresAt: Math.ceil((at + LOCKOUT_WINDOW_MS) / 1000) },
     }),
   );
 }

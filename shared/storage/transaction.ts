@@ -77,10 +77,11 @@ export class WriteTransaction {
     return this;
   }
 
-  delete(key: { pk: string; sk: string }, options: { condition?: string; onConditionFailed?: ConditionFailure } = {}): this {
-    this.items.push({ Delete: { TableName: tableName(), Key: primaryKey(key), ConditionExpression: options.condition } });
-    this.failures.push(options.onConditionFailed);
-    return this;
+  delete(key: { pk: string; sk: string }, options: { condition?: string; values?: Record<string, unknown>; onConditionFailed?: ConditionFailure } = {}): this {
+    return this.push(
+      { Delete: { TableName: tableName(), Key: primaryKey(key), ConditionExpression: options.condition, ExpressionAttributeValues: options.values } },
+      options.onConditionFailed,
+    );
   }
 
   async commit(): Promise<void> {
@@ -88,17 +89,27 @@ export class WriteTransaction {
     if (this.items.length > 100) {
       throw new TrackerError(32000, 'This change touches too many items to be made at once; split it into smaller changes.');
     }
-    try {
-      await documentClient().send(new TransactWriteCommand({ TransactItems: this.items }));
-    } catch (error) {
-      if (error instanceof TransactionCanceledException) {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        await documentClient().send(new TransactWriteCommand({ TransactItems: this.items }));
+        return;
+      } catch (error) {
+        if (!(error instanceof TransactionCanceledException)) throw error;
         const reasons = error.CancellationReasons ?? [];
         reasons.forEach((reason, index) => {
           const failure = this.failures[index];
           if (reason.Code === 'ConditionalCheckFailed' && failure) throw failure();
         });
+        // Another transaction touched the same items at the same moment: the write is whole
+        // or absent, so it is safe to try again after a short, jittered pause.
+        if (!reasons.some((reason) => reason.Code === 'TransactionConflict')) throw error;
+        if (attempt >= MAX_CONFLICT_ATTEMPTS) {
+          throw new TrackerError(32000, 'Someone else changed the same data at the same moment. Nothing was saved; please try again.');
+        }
+        await new Promise((resolve) => setTimeout(resolve, 20 * attempt + Math.random() * 30));
       }
-      throw error;
     }
   }
 }
+
+const MAX_CONFLICT_ATTEMPTS = 4;

@@ -113,6 +113,14 @@ describe('parameters', () => {
     expect(after.body.parameters).toEqual({ useclassification: '1' });
   });
 
+  it('answers every one of several concurrent changes to the same item without a server error', async () => {
+    const values = Array.from({ length: 8 }, (_, index) => `concurrent-${index}@tracker.test`);
+    const responses = await Promise.all(values.map((mailfrom) => call(app, 'PUT', '/rest/parameters', { apiKey: app.admin.apiKey, body: { mailfrom } })));
+    expect(responses.map((response) => response.status)).toEqual(values.map(() => 200));
+    const after = await call(app, 'GET', '/rest/parameters', { apiKey: app.admin.apiKey, query: { include_fields: 'mailfrom' } });
+    expect(values).toContain(after.body.parameters.mailfrom);
+  });
+
   it('changes nothing when one of several values is invalid', async () => {
     const response = await call(app, 'PUT', '/rest/parameters', { apiKey: app.admin.apiKey, body: { mailfrom: 'changed@tracker.test', no_such_parameter: '1' } });
     expect(response.status).toBe(400);

@@ -288,6 +288,13 @@ describe('authenticate', () => {
       expect(dir.failures.has(1)).toBe(false);
     });
 
+    it('keeps only failures inside the lockout window when it records a new one', async () => {
+      const dir = await userDirectory();
+      dir.failures.set(1, [NOW.getTime() - 45 * 60_000, NOW.getTime() - 10_000]);
+      await errorOf(login('wrong'), dir);
+      expect(dir.failures.get(1)).toEqual([NOW.getTime() - 10_000, NOW.getTime()]);
+    });
+
     it('locks the account after max_login_attempts recent failures, even with the right password', async () => {
       const dir = await userDirectory();
       dir.maxAttempts = 2;

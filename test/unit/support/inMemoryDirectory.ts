@@ -76,8 +76,9 @@ export class InMemoryDirectory implements IdentityDirectory {
     return [...(this.failures.get(userId) ?? [])];
   }
 
-  async recordLoginFailure(userId: number, at: number): Promise<void> {
-    this.failures.set(userId, [...(this.failures.get(userId) ?? []), at]);
+  /** Like the DynamoDB store: the list is rewritten with the recent failures and the new one. */
+  async recordLoginFailure(userId: number, at: number, recent: readonly number[]): Promise<void> {
+    this.failures.set(userId, [...recent, at]);
   }
 
   async clearLoginFailures(userId: number): Promise<void> {
