@@ -1,0 +1,988 @@
+/**
+ * `npm run bench`: measures the API on this machine and writes docs/benchmarks.md.
+ *
+ * 1. Starts the local engines (DynamoDB Local in memory, s3rver in a temp directory) in this process.
+ * 2. Spawns bench/server.ts as a separate Node process (fresh table, bootstrapped installation with
+ *    a known administrator API key, the API Gateway emulator on a free 127.0.0.1 port), so the
+ *    load generator and the server do not share an event loop.
+ * 3. Seeds a catalogue through the HTTP API (products, components, versions, milestones, ~50 users).
+ * 4. Drives each scenario with autocannon over loopback (warm-up, then a fixed duration).
+ * 5. Writes docs/benchmarks.md, stops the server process and the engines, exits 0.
+ *
+ * Environment: BENCH_DURATION (seconds per scenario, 10), BENCH_WARMUP (seconds, 2),
+ * BENCH_CONNECTIONS (8), BENCH_USERS (50), BENCH_SYNTH=1 (run `cdk synth` into a temp directory
+ * first, ~1 minute, instead of reading the existing cdk.out), BENCH_OUTPUT (docs/benchmarks.md).
+ * Numbers go into the document only; nothing here asserts on them.
+ */
+import autocannon from 'autocannon';
+import { execFileSync, spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { createInterface } from 'node:readline';
+import { fileURLToPath } from 'node:url';
+import { gzipSync } from 'node:zlib';
+import { DynamoDBClient, GetItemCommand } from '@aws-sdk/client-dynamodb';
+import { JavaMissingError, startEngines, type LocalEngines } from '../local/engines.ts';
+import { ENV, PARTITION_KEY, SORT_KEY } from '../shared/storage/tableSchema.ts';
+
+process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
+
+const BENCH_DIR = dirname(fileURLToPath(import.meta.url));
+const ROOT = resolve(BENCH_DIR, '..');
+const READY_PREFIX = 'BENCH_SERVER_READY ';
+
+const numberFromEnv = (name: string, fallback: number) => {
+  const value = Number(process.env[name]);
+  return Number.isFinite(value) && value > 0 ? value : fallback;
+};
+const DURATION_S = numberFromEnv('BENCH_DURATION', 10);
+const WARMUP_S = numberFromEnv('BENCH_WARMUP', 2);
+const CONNECTIONS = numberFromEnv('BENCH_CONNECTIONS', 8);
+const GLOBAL_WARMUP_S = 5;
+const USER_COUNT = numberFromEnv('BENCH_USERS', 50);
+const OUTPUT = resolve(ROOT, process.env.BENCH_OUTPUT ?? 'docs/benchmarks.md');
+
+const ADMIN = {
+  login: 'admin@bench.test',
+  password: `bench-${randomBytes(8).toString('hex')}`,
+  apiKey: `BenchAdminKey${randomBytes(12).toString('hex')}`,
+};
+const USER_PASSWORD = 'bench-user-password';
+
+// ---------------------------------------------------------------------------------------------
+// Small helpers
+
+const log = (message: string) => console.log(`[bench] ${message}`);
+const round = (value: number, digits = 1) => (Number.isFinite(value) ? Number(value.toFixed(digits)) : NaN);
+const elapsed = (since: number) => (performance.now() - since) / 1000;
+
+function kib(bytes: number): string {
+  if (bytes < 1024) return `${bytes} B`;
+  return bytes >= 1024 * 1024 ? `${(bytes / 1024 / 1024).toFixed(2)} MiB` : `${(bytes / 1024).toFixed(1)} KiB`;
+}
+
+/** utime + stime of a process in seconds, from /proc (Linux only; undefined elsewhere). */
+function cpuSeconds(pid: number | undefined): number | undefined {
+  if (!pid) return undefined;
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    const ticks = Number(fields[11]) + Number(fields[12]);
+    return ticks / clockTicks();
+  } catch {
+    return undefined;
+  }
+}
+
+let cachedClockTicks: number | undefined;
+function clockTicks(): number {
+  if (cachedClockTicks === undefined) {
+    const probe = spawnSync('getconf', ['CLK_TCK'], { encoding: 'utf8' });
+    cachedClockTicks = Number(probe.stdout?.trim()) || 100;
+  }
+  return cachedClockTicks;
+}
+
+/** Peak resident memory (VmHWM) of a process, from /proc. */
+function peakRss(pid: number | undefined): number | undefined {
+  if (!pid) return undefined;
+  try {
+    const match = /VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+    return match ? Number(match[1]) * 1024 : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** The DynamoDB Local JVM: our own child process whose command is java (engines.ts does not expose it). */
+function findJavaChild(): number | undefined {
+  try {
+    for (const entry of readdirSync('/proc')) {
+      if (!/^\d+$/.test(entry)) continue;
+      try {
+        const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+        const comm = stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')'));
+        const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+        if (ppid === process.pid && comm === 'java') return Number(entry);
+      } catch {
+        // the process went away
+      }
+    }
+  } catch {
+    // no /proc
+  }
+  return undefined;
+}
+
+// ---------------------------------------------------------------------------------------------
+// The server process
+
+interface ServerProcess {
+  child: ChildProcess;
+  url: string;
+  pid: number;
+  /** stderr lines beyond the ones already echoed */
+  suppressedErrorLines: () => number;
+  /** DynamoDB calls the server made so far, by operation. */
+  dynamodbCalls(): Promise<Record<string, number> | undefined>;
+  stop(): Promise<void>;
+}
+
+async function startServerProcess(engines: LocalEngines, table: string): Promise<ServerProcess> {
+  const child = spawn(process.execPath, ['--import', 'tsx', join(BENCH_DIR, 'server.ts')], {
+    cwd: ROOT,
+    env: {
+      ...process.env,
+      [ENV.dynamodbEndpoint]: engines.dynamodbEndpoint,
+      [ENV.s3Endpoint]: engines.s3Endpoint,
+      [ENV.table]: table,
+      [ENV.bucket]: table,
+      BENCH_ADMIN_LOGIN: ADMIN.login,
+      BENCH_ADMIN_PASSWORD: ADMIN.password,
+      BENCH_ADMIN_API_KEY: ADMIN.apiKey,
+      TRACKER_REQUEST_LOG: 'off',
+      NODE_ENV: 'production',
+    },
+    stdio: ['pipe', 'pipe', 'pipe', 'ipc'],
+  });
+
+  // Echo the server's stderr, but only the first lines: a failing scenario must not flood the console.
+  const ECHO_LIMIT = 20;
+  let errorLines = 0;
+  const recentErrors: string[] = [];
+  createInterface({ input: child.stderr! }).on('line', (line) => {
+    errorLines += 1;
+    recentErrors.push(line);
+    if (recentErrors.length > 20) recentErrors.shift();
+    if (errorLines <= ECHO_LIMIT) console.error(`[server] ${line}`);
+    else if (errorLines === ECHO_LIMIT + 1) console.error('[server] (further server error lines are counted, not shown)');
+  });
+
+  const ready = await new Promise<{ url: string; pid: number }>((resolvePromise, reject) => {
+    const timer = setTimeout(() => reject(new Error('the benchmark server did not start within 60 s')), 60_000);
+    const lines = createInterface({ input: child.stdout! });
+    lines.on('line', (line) => {
+      if (line.startsWith(READY_PREFIX)) {
+        clearTimeout(timer);
+        resolvePromise(JSON.parse(line.slice(READY_PREFIX.length)));
+      } else {
+        console.log(`[server] ${line}`);
+      }
+    });
+    child.once('exit', (code, signal) => {
+      clearTimeout(timer);
+      reject(new Error(`the benchmark server exited (${signal ?? code}) before it was ready:\n${recentErrors.join('\n')}`));
+    });
+  });
+
+  return {
+    child,
+    url: ready.url,
+    pid: ready.pid,
+    suppressedErrorLines: () => Math.max(0, errorLines - ECHO_LIMIT),
+    dynamodbCalls: () =>
+      new Promise((done) => {
+        if (!child.connected) return done(undefined);
+        const timer = setTimeout(() => {
+          child.off('message', onMessage);
+          done(undefined);
+        }, 2_000);
+        const onMessage = (message: { type?: string; dynamodbCalls?: Record<string, number> }) => {
+          if (message?.type !== 'stats') return;
+          clearTimeout(timer);
+          child.off('message', onMessage);
+          done(message.dynamodbCalls);
+        };
+        child.on('message', onMessage);
+        child.send({ type: 'stats' });
+      }),
+    async stop() {
+      if (child.exitCode !== null || child.signalCode !== null) return;
+      const exited = new Promise<void>((done) => child.once('exit', () => done()));
+      child.kill('SIGTERM');
+      const killed = await Promise.race([exited.then(() => true), new Promise<boolean>((done) => setTimeout(() => done(false), 5_000))]);
+      if (!killed) {
+        child.kill('SIGKILL');
+        await exited;
+      }
+    },
+  };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Seeding through the HTTP API
+
+interface Seeded {
+  users: Array<{ login: string; name: string }>;
+  products: Array<{ name: string; components: number }>;
+  requests: number;
+  seconds: number;
+}
+
+async function api(baseUrl: string, method: string, path: string, body?: unknown, apiKey: string | undefined = ADMIN.apiKey): Promise<any> {
+  const headers: Record<string, string> = {};
+  if (apiKey) headers['X-BUGZILLA-API-KEY'] = apiKey;
+  if (body !== undefined) headers['Content-Type'] = 'application/json';
+  const response = await fetch(`${baseUrl}${path}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+  const text = await response.text();
+  if (response.status !== 200) throw new Error(`${method} ${path} answered ${response.status}: ${text.slice(0, 300)}`);
+  return text ? JSON.parse(text) : undefined;
+}
+
+/** Runs tasks with at most `limit` at a time. */
+async function inParallel<T>(limit: number, tasks: Array<() => Promise<T>>): Promise<T[]> {
+  const results: T[] = new Array(tasks.length);
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: Math.min(limit, tasks.length) }, async () => {
+      while (next < tasks.length) {
+        const index = next++;
+        results[index] = await tasks[index]!();
+      }
+    }),
+  );
+  return results;
+}
+
+const FIRST_NAMES = ['Ada', 'Alan', 'Grace', 'Linus', 'Margaret', 'Dennis', 'Barbara', 'Ken', 'Frances', 'Edsger', 'Radia', 'Donald', 'Sophie', 'Tim', 'Hedy', 'John', 'Katherine'];
+const LAST_NAMES = ['Lovelace', 'Turing', 'Hopper', 'Torvalds', 'Hamilton', 'Ritchie', 'Liskov', 'Thompson', 'Allen', 'Dijkstra', 'Perlman', 'Knuth', 'Wilson', 'Berners-Lee', 'Lamarr', 'Backus', 'Johnson'];
+
+const CATALOGUE: Array<{ name: string; description: string; versions: string[]; milestones: string[]; components: string[] }> = [
+  {
+    name: 'TestProduct', // created by the bootstrap with TestComponent; extended here
+    description: '',
+    versions: ['1.0', '1.1', '2.0', '2.1'],
+    milestones: ['M1', 'M2', 'M3', '2.0', '2.1'],
+    components: ['Backend', 'Frontend', 'Documentation', 'Installation', 'Security', 'Performance', 'Accessibility'],
+  },
+  {
+    name: 'Server',
+    description: 'The server and its REST API',
+    versions: ['3.0', '3.1', '3.2'],
+    milestones: ['3.1', '3.2', '4.0'],
+    components: ['API', 'Database', 'Authentication', 'Search', 'Email'],
+  },
+  {
+    name: 'Desktop Client',
+    description: 'The desktop application for Windows, macOS and Linux',
+    versions: ['5.0', '5.1'],
+    milestones: ['5.1', '6.0'],
+    components: ['UI', 'Sync', 'Installer', 'Preferences'],
+  },
+  {
+    name: 'Mobile App',
+    description: 'Android and iOS apps',
+    versions: ['1.0', '1.2'],
+    milestones: ['1.3', '2.0'],
+    components: ['Android', 'iOS', 'Notifications'],
+  },
+];
+
+async function seed(baseUrl: string): Promise<Seeded> {
+  const started = performance.now();
+  let requests = 0;
+  const call = (method: string, path: string, body?: unknown) => {
+    requests += 1;
+    return api(baseUrl, method, path, body);
+  };
+
+  const users = Array.from({ length: USER_COUNT }, (_, index) => {
+    const number = String(index + 1).padStart(2, '0');
+    const first = FIRST_NAMES[index % FIRST_NAMES.length]!;
+    const last = LAST_NAMES[(index * 7) % LAST_NAMES.length]!;
+    return { login: `user${number}@bench.test`, name: `${first} ${last}` };
+  });
+  await inParallel(
+    4,
+    users.map((user) => () => call('POST', '/rest/user', { email: user.login, full_name: user.name, password: USER_PASSWORD })),
+  );
+
+  let userIndex = 0;
+  const nextUser = () => users[userIndex++ % users.length]!.login;
+  const products: Seeded['products'] = [];
+  for (const product of CATALOGUE) {
+    const [firstVersion, ...moreVersions] = product.versions;
+    const [firstMilestone] = product.milestones;
+    let components = 0;
+    if (product.name === 'TestProduct') {
+      components = 1;
+      for (const version of product.versions) await call('POST', `/rest/product/${encodeURIComponent(product.name)}/version`, { name: version });
+      for (const milestone of product.milestones) await call('POST', `/rest/product/${encodeURIComponent(product.name)}/milestone`, { name: milestone });
+    } else {
+      await call('POST', '/rest/product', { name: product.name, description: product.description, version: firstVersion, default_milestone: firstMilestone, has_unconfirmed: true });
+      for (const version of moreVersions) await call('POST', `/rest/product/${encodeURIComponent(product.name)}/version`, { name: version });
+      for (const milestone of product.milestones.slice(1)) await call('POST', `/rest/product/${encodeURIComponent(product.name)}/milestone`, { name: milestone });
+    }
+    for (const component of product.components) {
+      await call('POST', '/rest/component', {
+        product: product.name,
+        name: component,
+        description: `${component} of ${product.name}`,
+        default_assignee: nextUser(),
+        default_qa_contact: nextUser(),
+        default_cc: [nextUser(), nextUser()],
+      });
+      components += 1;
+    }
+    products.push({ name: product.name, components });
+  }
+  return { users, products, requests, seconds: elapsed(started) };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Scenarios
+
+interface Scenario {
+  name: string;
+  method: 'GET' | 'POST';
+  path: string;
+  auth: 'anonymous' | 'API key' | 'password';
+  /** Statuses that are the right answer; anything else is reported. */
+  expected: number[];
+  /** One call before the load, to check the answer is the intended one. */
+  check: (body: any) => string | undefined;
+  options: (baseUrl: string, users: Seeded['users']) => Partial<autocannon.Options>;
+}
+
+const apiKeyHeader = { 'X-BUGZILLA-API-KEY': ADMIN.apiKey };
+
+const SCENARIOS: Scenario[] = [
+  {
+    name: 'version',
+    method: 'GET',
+    path: '/rest/version',
+    auth: 'anonymous',
+    expected: [200],
+    check: (body) => (typeof body?.version === 'string' ? undefined : 'no version in the answer'),
+    options: () => ({}),
+  },
+  {
+    name: 'whoami',
+    method: 'GET',
+    path: '/rest/whoami',
+    auth: 'API key',
+    expected: [200],
+    check: (body) => (body?.name === ADMIN.login ? undefined : `whoami answered ${JSON.stringify(body)}`),
+    options: () => ({ headers: apiKeyHeader }),
+  },
+  {
+    name: 'parameters',
+    method: 'GET',
+    path: '/rest/parameters',
+    auth: 'API key',
+    expected: [200],
+    check: (body) => (body?.parameters && Object.keys(body.parameters).length > 10 ? undefined : 'too few parameters for an administrator'),
+    options: () => ({ headers: apiKeyHeader }),
+  },
+  {
+    name: 'product',
+    method: 'GET',
+    path: '/rest/product/TestProduct',
+    auth: 'anonymous',
+    expected: [200],
+    check: (body) => (body?.products?.[0]?.components?.length >= 8 ? undefined : 'TestProduct has fewer components than seeded'),
+    options: () => ({}),
+  },
+  {
+    name: 'user match',
+    method: 'GET',
+    path: '/rest/user?match=user',
+    auth: 'API key',
+    expected: [200],
+    check: (body) => (body?.users?.length >= Math.min(USER_COUNT, 10) ? undefined : `match=user found ${body?.users?.length ?? 0} users`),
+    options: () => ({ headers: apiKeyHeader }),
+  },
+  {
+    name: 'fields',
+    method: 'GET',
+    path: '/rest/field/bug',
+    auth: 'anonymous',
+    expected: [200],
+    check: (body) => (body?.fields?.length > 10 ? undefined : 'too few fields'),
+    options: () => ({}),
+  },
+  {
+    name: 'login',
+    method: 'POST',
+    path: '/rest/login',
+    auth: 'password',
+    expected: [200],
+    check: (body) => (typeof body?.token === 'string' ? undefined : 'no token in the answer'),
+    options: (_baseUrl, users) => {
+      let next = 0;
+      return {
+        requests: [
+          {
+            method: 'POST',
+            path: '/rest/login',
+            headers: { 'Content-Type': 'application/json' },
+            // Each request logs in a different seeded user, round robin.
+            setupRequest: (request: any) => ({ ...request, body: JSON.stringify({ login: users[next++ % users.length]!.login, password: USER_PASSWORD }) }),
+          },
+        ],
+      };
+    },
+  },
+];
+
+interface ScenarioResult {
+  scenario: Scenario;
+  responseBytes: number;
+  checkProblem?: string;
+  requests: number;
+  seconds: number;
+  rps: number;
+  latency: { p50: number; p90: number; p99: number; max: number; mean: number };
+  ok2xx: number;
+  non2xx: number;
+  unexpected: Record<string, number>;
+  errors: number;
+  timeouts: number;
+  serverCpu?: number;
+  dynamodbCpu?: number;
+  /** DynamoDB calls per request during the measured seconds, by operation. */
+  dynamodbPerRequest?: Record<string, number>;
+  skipped?: string;
+}
+
+async function probe(baseUrl: string, scenario: Scenario, users: Seeded['users']): Promise<{ status: number; bytes: number; problem?: string }> {
+  const headers: Record<string, string> = {};
+  let body: string | undefined;
+  if (scenario.auth === 'API key') headers['X-BUGZILLA-API-KEY'] = ADMIN.apiKey;
+  if (scenario.method === 'POST') {
+    headers['Content-Type'] = 'application/json';
+    body = JSON.stringify({ login: users[0]!.login, password: USER_PASSWORD });
+  }
+  const response = await fetch(`${baseUrl}${scenario.path}`, { method: scenario.method, headers, body });
+  const text = await response.text();
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    parsed = undefined;
+  }
+  const problem = scenario.expected.includes(response.status) ? scenario.check(parsed) : `status ${response.status}: ${text.slice(0, 200)}`;
+  return { status: response.status, bytes: Buffer.byteLength(text), problem };
+}
+
+/** The load being driven now, so that Ctrl-C can stop it. */
+let currentLoad: autocannon.Instance | undefined;
+let interrupted = false;
+
+class Interrupted extends Error {}
+
+function checkInterrupted(): void {
+  if (interrupted) throw new Interrupted('interrupted');
+}
+
+function runAutocannon(options: autocannon.Options): Promise<autocannon.Result> {
+  checkInterrupted();
+  return new Promise((resolvePromise, reject) => {
+    currentLoad = autocannon(options, (error, result) => {
+      currentLoad = undefined;
+      if (interrupted) reject(new Interrupted('interrupted'));
+      else if (error) reject(error);
+      else resolvePromise(result);
+    });
+  });
+}
+
+function scenarioOptions(server: ServerProcess, scenario: Scenario, users: Seeded['users']): autocannon.Options {
+  return {
+    url: `${server.url}${scenario.path}`,
+    method: scenario.method,
+    connections: CONNECTIONS,
+    pipelining: 1,
+    timeout: 10,
+    ...scenario.options(server.url, users),
+  } as autocannon.Options;
+}
+
+async function runScenario(server: ServerProcess, scenario: Scenario, users: Seeded['users'], javaPid: number | undefined): Promise<ScenarioResult> {
+  const base = scenarioOptions(server, scenario, users);
+
+  const first = await probe(server.url, scenario, users);
+  // Warm-up: loads and compiles the handler module and fills connection pools, like a warm Lambda.
+  await runAutocannon({ ...base, duration: WARMUP_S });
+
+  const callsBefore = await server.dynamodbCalls();
+  const serverCpuBefore = cpuSeconds(server.pid);
+  const javaCpuBefore = cpuSeconds(javaPid);
+  const result = await runAutocannon({ ...base, duration: DURATION_S });
+  const serverCpuAfter = cpuSeconds(server.pid);
+  const javaCpuAfter = cpuSeconds(javaPid);
+  const callsAfter = await server.dynamodbCalls();
+  let dynamodbPerRequest: Record<string, number> | undefined;
+  if (callsBefore && callsAfter && result.requests.total > 0) {
+    dynamodbPerRequest = {};
+    for (const [operation, count] of Object.entries(callsAfter)) {
+      const delta = count - (callsBefore[operation] ?? 0);
+      if (delta > 0) dynamodbPerRequest[operation] = delta / result.requests.total;
+    }
+  }
+
+  const seconds = result.duration;
+  const unexpected: Record<string, number> = {};
+  for (const [status, stats] of Object.entries(result.statusCodeStats ?? {})) {
+    if (!scenario.expected.includes(Number(status))) unexpected[status] = (stats as { count?: number }).count ?? 0;
+  }
+  const share = (before?: number, after?: number) => (before !== undefined && after !== undefined && seconds > 0 ? (after - before) / seconds : undefined);
+  return {
+    scenario,
+    responseBytes: first.bytes,
+    checkProblem: first.problem,
+    requests: result.requests.total,
+    seconds,
+    rps: seconds > 0 ? result.requests.total / seconds : 0,
+    latency: { p50: result.latency.p50, p90: result.latency.p90, p99: result.latency.p99, max: result.latency.max, mean: result.latency.average },
+    ok2xx: result['2xx'],
+    non2xx: result.non2xx,
+    unexpected,
+    errors: result.errors,
+    timeouts: result.timeouts,
+    serverCpu: share(serverCpuBefore, serverCpuAfter),
+    dynamodbCpu: share(javaCpuBefore, javaCpuAfter),
+    dynamodbPerRequest,
+  };
+}
+
+// ---------------------------------------------------------------------------------------------
+// DynamoDB Local on its own, for scale
+
+interface Calibration {
+  operations: number;
+  seconds: number;
+  p50: number;
+  p99: number;
+}
+
+/**
+ * GetItem (of a missing key) against DynamoDB Local from this process, CONNECTIONS at a time. Its
+ * warm-up also warms the JVM's JIT before the first scenario.
+ */
+async function calibrateDynamodb(endpoint: string, table: string, warmupSeconds: number, seconds: number): Promise<Calibration> {
+  const client = new DynamoDBClient({ endpoint, region: 'local', credentials: { accessKeyId: 'local', secretAccessKey: 'local' } });
+  const command = () => new GetItemCommand({ TableName: table, Key: { [PARTITION_KEY]: { S: 'BENCH#probe' }, [SORT_KEY]: { S: 'BENCH#probe' } } });
+  const loop = async (until: number, latencies?: number[]) => {
+    while (performance.now() < until) {
+      const start = performance.now();
+      await client.send(command());
+      latencies?.push(performance.now() - start);
+    }
+  };
+  try {
+    const warmUntil = performance.now() + warmupSeconds * 1_000;
+    await Promise.all(Array.from({ length: CONNECTIONS }, () => loop(warmUntil)));
+    const latencies: number[] = [];
+    const started = performance.now();
+    const until = started + seconds * 1_000;
+    await Promise.all(Array.from({ length: CONNECTIONS }, () => loop(until, latencies)));
+    const measured = elapsed(started);
+    latencies.sort((a, b) => a - b);
+    if (latencies.length === 0) return { operations: 0, seconds: measured, p50: NaN, p99: NaN };
+    const at = (quantile: number) => latencies[Math.min(latencies.length - 1, Math.floor(quantile * latencies.length))] ?? NaN;
+    return { operations: latencies.length, seconds: measured, p50: at(0.5), p99: at(0.99) };
+  } finally {
+    client.destroy();
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Lambda bundle sizes
+
+interface Bundle {
+  handler: string;
+  code: number;
+  map: number;
+  gzipped: number;
+}
+
+const isoSeconds = (date: Date) => date.toISOString().replace(/\.\d+Z$/, 'Z');
+
+/** The most recently changed file among what the bundles are built from. */
+function newestSource(): { path: string; mtime: Date } | undefined {
+  let newest: { path: string; mtime: Date } | undefined;
+  const visit = (relative: string) => {
+    const absolute = join(ROOT, relative);
+    if (!existsSync(absolute)) return;
+    const stats = statSync(absolute);
+    if (stats.isDirectory()) {
+      for (const entry of readdirSync(absolute)) visit(join(relative, entry));
+    } else if (/\.(ts|json)$/.test(relative) && (!newest || stats.mtime > newest.mtime)) {
+      newest = { path: relative, mtime: stats.mtime };
+    }
+  };
+  for (const directory of ['bin', 'lib', 'functions', 'shared', 'package.json']) visit(directory);
+  return newest;
+}
+
+function bundleSizes(): { bundles: Bundle[]; source: string } | { bundles: undefined; source: string } {
+  let outDir = join(ROOT, 'cdk.out');
+  let temporary: string | undefined;
+  try {
+    if (process.env.BENCH_SYNTH === '1') {
+      temporary = mkdtempSync(join(os.tmpdir(), 'tracker-bench-synth-'));
+      log('synthesizing the stack into a temporary directory (BENCH_SYNTH=1)...');
+      const synth = spawnSync('npx', ['cdk', 'synth', '--quiet', '--output', temporary], { cwd: ROOT, stdio: ['ignore', 'ignore', 'pipe'], encoding: 'utf8', timeout: 300_000 });
+      if (synth.status !== 0) return { bundles: undefined, source: `\`cdk synth\` failed (${synth.status ?? synth.signal}): ${(synth.stderr ?? '').trim().split('\n').slice(-3).join(' ')}` };
+      outDir = temporary;
+    }
+    if (!existsSync(outDir)) return { bundles: undefined, source: 'no `cdk.out` (run `npx cdk synth`, or `BENCH_SYNTH=1 npm run bench`)' };
+    const templates = readdirSync(outDir).filter((name) => name.endsWith('.template.json'));
+    if (templates.length === 0) return { bundles: undefined, source: '`cdk.out` holds no template' };
+    const bundles: Bundle[] = [];
+    for (const templateName of templates) {
+      const template = JSON.parse(readFileSync(join(outDir, templateName), 'utf8'));
+      for (const resource of Object.values<any>(template.Resources ?? {})) {
+        if (resource.Type !== 'AWS::Lambda::Function') continue;
+        const assetPath: string | undefined = resource.Metadata?.['aws:asset:path'];
+        if (!assetPath) continue;
+        const directory = join(outDir, assetPath);
+        const codeFile = join(directory, 'index.mjs');
+        if (!existsSync(codeFile)) continue;
+        const mapFile = join(directory, 'index.mjs.map');
+        const code = readFileSync(codeFile);
+        const description: string = resource.Properties?.Description ?? assetPath;
+        bundles.push({
+          handler: description.replace(/^\S+\s+/, ''),
+          code: code.length,
+          map: existsSync(mapFile) ? statSync(mapFile).size : 0,
+          gzipped: gzipSync(code).length,
+        });
+      }
+    }
+    let when = 'synthesized for this run';
+    if (!temporary) {
+      const synthesized = statSync(join(outDir, templates[0]!)).mtime;
+      const newest = newestSource();
+      const stale = newest && newest.mtime > synthesized ? `; **older than the sources** (${newest.path} changed ${isoSeconds(newest.mtime)}), so sizes and the function count may be out of date` : '';
+      when = `from the existing \`cdk.out\` (synthesized ${isoSeconds(synthesized)}${stale}; \`BENCH_SYNTH=1\` re-synthesizes)`;
+    }
+    return { bundles: bundles.sort((a, b) => b.code - a.code), source: when };
+  } finally {
+    if (temporary) rmSync(temporary, { recursive: true, force: true });
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// The report
+
+interface Report {
+  date: Date;
+  machine: { cpuModel: string; cores: number; memory: number; node: string; arch: string; os: string; loadBefore: number; loadAfter: number };
+  phases: { engines: number; server: number; seed: number; warmup: number; load: number; bundles: number; total: number };
+  seeded: Seeded;
+  calibration?: Calibration;
+  results: ScenarioResult[];
+  bundles: ReturnType<typeof bundleSizes>;
+  peak: { server?: number; dynamodb?: number };
+  suppressedErrorLines: number;
+  failure?: string;
+}
+
+function sumValues(record: Record<string, number>): number {
+  return Object.values(record).reduce((sum, value) => sum + value, 0);
+}
+
+/** Latency from autocannon, which records whole milliseconds. */
+function ms(value: number | undefined): string {
+  return value === 0 ? '<1' : fmt(value, 0);
+}
+
+function fmt(value: number | undefined, digits = 1): string {
+  return value === undefined || !Number.isFinite(value) ? '–' : String(round(value, digits));
+}
+
+function percent(value: number | undefined): string {
+  return value === undefined ? '–' : `${Math.round(value * 100)}%`;
+}
+
+function renderReport(report: Report): string {
+  const { machine, phases, seeded, results } = report;
+  const lines: string[] = [];
+  lines.push('# Benchmarks');
+  lines.push('');
+  lines.push('Written by `npm run bench` (bench/run.ts); rerun it to refresh. Numbers live here only: no test asserts on them.');
+  lines.push('');
+  lines.push(`- **Date:** ${isoSeconds(report.date)}`);
+  lines.push(`- **Machine:** ${machine.cores} cores (${machine.cpuModel}), ${(machine.memory / 1024 ** 3).toFixed(1)} GiB memory, \`uname -m\` ${machine.arch}, ${machine.os}, Node.js ${machine.node}`);
+  lines.push(
+    `- **Load average (1 min):** ${machine.loadBefore.toFixed(2)} before the run, ${machine.loadAfter.toFixed(2)} at the end of the load (the run's own processes included). Anything else running on the machine lowers the numbers; compare runs made on a quiet machine.`,
+  );
+  lines.push(`- **Run:** first a global warm-up (${GLOBAL_WARMUP_S} s of GetItem on DynamoDB Local for its JIT, then 1 s of each scenario); then per scenario ${WARMUP_S} s warm-up (not counted) and ${DURATION_S} s measured, ${CONNECTIONS} connections, HTTP/1.1 keep-alive, no pipelining, autocannon over loopback (127.0.0.1). Whole run ${fmt(phases.total, 0)} s: engines ${fmt(phases.engines)} s, server ${fmt(phases.server)} s, seeding ${fmt(phases.seed)} s, global warm-up ${fmt(phases.warmup, 0)} s, scenarios ${fmt(phases.load, 0)} s, bundle sizes ${fmt(phases.bundles)} s.`);
+  lines.push('');
+  lines.push('## What runs where');
+  lines.push('');
+  lines.push('Everything runs on this one machine; **this is not AWS**:');
+  lines.push('');
+  lines.push('- **Load generator:** autocannon, in the `npm run bench` process.');
+  lines.push('- **API:** a separate Node.js process (bench/server.ts): the local API Gateway emulator (`local/apiGatewayEmulator.ts`) calling the same handler modules and middleware as the deployed Lambdas, loaded from TypeScript source through tsx (not the esbuild bundles), all routes in one process and one event loop with request logging off. It plays the part of many warm Lambda instances with a single Node.js thread.');
+  lines.push('- **Storage:** DynamoDB Local (the Java jar, in memory) on loopback; s3rver in a temporary directory (no scenario touches S3).');
+  lines.push('');
+  lines.push('**Not measured:** Lambda cold starts (module load, SDK initialisation; each handler is warmed up before it is measured), API Gateway\'s own latency, real DynamoDB latencies and throughput (DynamoDB Local is a JVM over SQLite sharing the same 2 cores, with its own, different costs per call), Lambda concurrency scaling and throttling. Read the numbers as relative costs of our code paths on this machine, not as production latency or capacity.');
+  lines.push('');
+  lines.push(`Catalogue seeded through the HTTP API before the load (${seeded.requests} requests in ${fmt(seeded.seconds)} s): ${seeded.users.length + 1} users (the bootstrap administrator and ${seeded.users.length} \`userNN@bench.test\` with passwords), ${seeded.products.length} products (${seeded.products.map((product) => `${product.name}: ${product.components} components`).join(', ')}), several versions and milestones each.`);
+  lines.push('');
+  lines.push('## Results');
+  lines.push('');
+  lines.push('| Scenario | Request | Auth | Response | req/s | p50 ms | p90 ms | p99 ms | max ms | Requests | non-2xx | Errors | DynamoDB calls/req | Server CPU | DynamoDB Local CPU |');
+  lines.push('|---|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|');
+  for (const result of results) {
+    const { scenario } = result;
+    if (result.skipped) {
+      lines.push(`| ${scenario.name} | \`${scenario.method} ${scenario.path}\` | ${scenario.auth} | – | skipped: ${result.skipped.replace(/[|\n]/g, ' ')} | | | | | | | | | | |`);
+      continue;
+    }
+    lines.push(
+      `| ${scenario.name} | \`${scenario.method} ${scenario.path}\` | ${scenario.auth} | ${kib(result.responseBytes)} | ${fmt(result.rps, 0)} | ${ms(result.latency.p50)} | ${ms(result.latency.p90)} | ${ms(result.latency.p99)} | ${ms(result.latency.max)} | ${result.requests} | ${result.non2xx} | ${result.errors} | ${result.dynamodbPerRequest ? fmt(sumValues(result.dynamodbPerRequest)) : '–'} | ${percent(result.serverCpu)} | ${percent(result.dynamodbCpu)} |`,
+    );
+  }
+  lines.push('');
+  lines.push(
+    `req/s = completed requests / measured seconds. Latency is per request as seen by the client with ${CONNECTIONS} requests in flight. DynamoDB calls/req = calls the server's handlers sent to DynamoDB during the measured seconds / requests (counted in the server process from Node's HTTP client diagnostics channel). CPU = share of one core used by that process during the measured seconds (100% = one full core); the server is single-threaded JavaScript plus libuv's thread pool (scrypt for logins runs there), and the load generator shares the same 2 cores.`,
+  );
+  const breakdowns = results.filter((result) => !result.skipped && result.dynamodbPerRequest && Object.keys(result.dynamodbPerRequest).length > 0);
+  if (breakdowns.length > 0) {
+    lines.push('');
+    lines.push('DynamoDB calls per request, by operation:');
+    lines.push('');
+    for (const result of breakdowns) {
+      const operations = Object.entries(result.dynamodbPerRequest!)
+        .sort((a, b) => b[1] - a[1])
+        .map(([operation, count]) => `${operation} ${fmt(count)}`);
+      lines.push(`- ${result.scenario.name}: ${operations.join(', ')}`);
+    }
+  }
+  if (report.calibration) {
+    const { calibration } = report;
+    lines.push('');
+    lines.push(
+      `For scale, DynamoDB Local on its own on this machine, measured after the scenarios (GetItem of a missing key from the bench process, ${CONNECTIONS} in flight, ${fmt(calibration.seconds, 0)} s): ${fmt(calibration.operations / calibration.seconds, 0)} operations/s, p50 ${fmt(calibration.p50)} ms, p99 ${fmt(calibration.p99)} ms. Scenarios that read the table are mostly bound by it: more DynamoDB calls per request, fewer requests per second.`,
+    );
+  }
+  const problems = results.filter((result) => !result.skipped && (result.checkProblem || Object.keys(result.unexpected).length > 0 || result.errors > 0));
+  if (problems.length > 0 || report.suppressedErrorLines > 0 || report.failure) {
+    lines.push('');
+    lines.push('### Problems seen in this run');
+    lines.push('');
+    if (report.failure) lines.push(`- The run stopped early: ${report.failure}`);
+    for (const result of problems) {
+      const parts: string[] = [];
+      if (result.checkProblem) parts.push(`the check before the load failed: ${result.checkProblem}`);
+      const statuses = Object.entries(result.unexpected).map(([status, count]) => `${count} × HTTP ${status}`);
+      if (statuses.length) parts.push(`unexpected statuses: ${statuses.join(', ')}`);
+      if (result.errors) parts.push(`${result.errors} connection errors (${result.timeouts} timeouts)`);
+      lines.push(`- **${result.scenario.name}**: ${parts.join('; ')}`);
+    }
+    if (report.suppressedErrorLines > 0) lines.push(`- The server wrote ${report.suppressedErrorLines} more error lines than the ones shown on the console.`);
+  } else {
+    lines.push('');
+    lines.push('Every response in every scenario had the expected status (no non-2xx, no connection errors).');
+  }
+  if (report.peak.server || report.peak.dynamodb) {
+    lines.push('');
+    lines.push(`Peak resident memory: API server process ${report.peak.server ? kib(report.peak.server) : '–'}; DynamoDB Local JVM ${report.peak.dynamodb ? kib(report.peak.dynamodb) : '–'}.`);
+  }
+  lines.push('');
+  lines.push('## For comparison: Bugzilla 5.2');
+  lines.push('');
+  lines.push('Reference numbers of a real Bugzilla 5.2 under Apache + mod_perl on a 2-core machine, measured with wrk and 8 connections (from the project\'s clarifications, "Speed of the reference"; not measured here):');
+  lines.push('');
+  lines.push('| Request | req/s | median ms |');
+  lines.push('|---|---:|---:|');
+  lines.push('| `GET /rest/version` | ~460 | – |');
+  lines.push('| `GET /rest/bug/1` | ~50 | ~140 |');
+  lines.push('| product + status search returning 22 bugs | ~15 | ~440 |');
+  lines.push('');
+  const version = results.find((result) => result.scenario.name === 'version' && !result.skipped);
+  lines.push(
+    `Only \`GET /rest/version\` is the same request on both sides${version ? ` (Tracker here: ${fmt(version.rps, 0)} req/s, p50 ${ms(version.latency.p50)} ms)` : ''}. Bug reads and searches are not implemented in Tracker yet; the nearest reads measured here are the full product and the user match. The two setups differ in more than the code (mod_perl with several worker processes and MySQL versus one Node.js process and DynamoDB Local), so the comparison is a rough order of magnitude, not a race.`,
+  );
+  lines.push('');
+  lines.push('## Lambda bundles');
+  lines.push('');
+  const { bundles, source } = report.bundles;
+  if (!bundles || bundles.length === 0) {
+    lines.push(`Not measured: ${source}.`);
+  } else {
+    const total = bundles.reduce((sum, bundle) => sum + bundle.code, 0);
+    const totalMaps = bundles.reduce((sum, bundle) => sum + bundle.map, 0);
+    const totalGzip = bundles.reduce((sum, bundle) => sum + bundle.gzipped, 0);
+    lines.push(`${bundles.length} functions, esbuild bundles (minified ESM, AWS SDK included), ${source}. Sizes of \`index.mjs\`; the source map ships beside it.`);
+    lines.push('');
+    lines.push('| Function | index.mjs | gzip | source map |');
+    lines.push('|---|---:|---:|---:|');
+    const shown = bundles.length <= 6 ? bundles : [...bundles.slice(0, 3), undefined, ...bundles.slice(-3)];
+    for (const bundle of shown) {
+      if (!bundle) lines.push(`| … ${bundles.length - 6} more | | | |`);
+      else lines.push(`| ${bundle.handler} | ${kib(bundle.code)} | ${kib(bundle.gzipped)} | ${kib(bundle.map)} |`);
+    }
+    lines.push(`| **Total** | **${kib(total)}** | **${kib(totalGzip)}** | **${kib(totalMaps)}** |`);
+  }
+  lines.push('');
+  lines.push('## Rerunning');
+  lines.push('');
+  lines.push('`npm run bench` (needs Java 17+ like `npm start`; about 2 minutes on 2 cores). `BENCH_DURATION`, `BENCH_WARMUP`, `BENCH_CONNECTIONS` and `BENCH_USERS` change the run; `BENCH_SYNTH=1` re-synthesizes the stack (about a minute) before measuring bundle sizes.');
+  lines.push('');
+  return lines.join('\n');
+}
+
+// ---------------------------------------------------------------------------------------------
+
+async function main(): Promise<number> {
+  const started = performance.now();
+  const phases = { engines: 0, server: 0, seed: 0, warmup: 0, load: 0, bundles: 0, total: 0 };
+  let engines: LocalEngines | undefined;
+  let server: ServerProcess | undefined;
+  const scratchDir = mkdtempSync(join(os.tmpdir(), 'tracker-bench-s3-'));
+
+  const cleanUp = async () => {
+    await server?.stop().catch(() => undefined);
+    server = undefined;
+    await engines?.stop().catch(() => undefined);
+    engines = undefined;
+    rmSync(scratchDir, { recursive: true, force: true });
+  };
+  // First signal: stop the load, then shut down in order without writing the report. Second: at once.
+  const onSignal = () => {
+    if (interrupted) {
+      cleanUp().finally(() => process.exit(130));
+      return;
+    }
+    interrupted = true;
+    log('interrupted: stopping the load, the server and the engines (docs not written)');
+    currentLoad?.stop();
+  };
+  process.on('SIGINT', onSignal);
+  process.on('SIGTERM', onSignal);
+
+  let exitCode = 0;
+  const loadBefore = os.loadavg()[0]!;
+  try {
+    let phase = performance.now();
+    log('starting DynamoDB Local (in memory) and s3rver...');
+    engines = await startEngines({ scratchDir });
+    phases.engines = elapsed(phase);
+    checkInterrupted();
+    const javaPid = findJavaChild();
+
+    phase = performance.now();
+    const table = `tracker-bench-${randomBytes(4).toString('hex')}`;
+    server = await startServerProcess(engines, table);
+    phases.server = elapsed(phase);
+    checkInterrupted();
+    log(`server process ${server.pid} serving ${server.url} (table ${table})`);
+
+    phase = performance.now();
+    const seeded = await seed(server.url);
+    phases.seed = elapsed(phase);
+    checkInterrupted();
+    log(`seeded ${seeded.users.length} users and ${seeded.products.length} products with ${seeded.requests} requests in ${round(seeded.seconds)} s`);
+
+    // DynamoDB Local's JIT needs a while to warm up (GetItem with 8 in flight is several times
+    // faster after ~15 s of load than at first): warm it and every scenario's code path once.
+    phase = performance.now();
+    log(`warming up DynamoDB Local and every scenario once (${GLOBAL_WARMUP_S} s + ${SCENARIOS.length} × 1 s, not counted)...`);
+    await calibrateDynamodb(engines.dynamodbEndpoint, table, GLOBAL_WARMUP_S, 0);
+    for (const scenario of SCENARIOS) await runAutocannon({ ...scenarioOptions(server, scenario, seeded.users), duration: 1 });
+    phases.warmup = elapsed(phase);
+
+    phase = performance.now();
+    const results: ScenarioResult[] = [];
+    let failure: string | undefined;
+    for (const scenario of SCENARIOS) {
+      checkInterrupted();
+      if (failure || server.child.exitCode !== null || server.child.signalCode !== null) {
+        failure ??= 'the server process exited';
+        results.push({ scenario, skipped: failure, responseBytes: 0, requests: 0, seconds: 0, rps: 0, latency: { p50: NaN, p90: NaN, p99: NaN, max: NaN, mean: NaN }, ok2xx: 0, non2xx: 0, unexpected: {}, errors: 0, timeouts: 0 });
+        continue;
+      }
+      log(`${scenario.name}: ${scenario.method} ${scenario.path} (${WARMUP_S} s warm-up + ${DURATION_S} s)...`);
+      try {
+        const result = await runScenario(server, scenario, seeded.users, javaPid);
+        results.push(result);
+        const issues = [result.checkProblem, Object.keys(result.unexpected).length ? `unexpected ${JSON.stringify(result.unexpected)}` : undefined, result.errors ? `${result.errors} errors` : undefined].filter(Boolean);
+        const calls = result.dynamodbPerRequest ? `, ${round(sumValues(result.dynamodbPerRequest))} DynamoDB calls/req` : '';
+        log(`  ${round(result.rps, 0)} req/s, p50 ${result.latency.p50} ms, p90 ${result.latency.p90} ms, p99 ${result.latency.p99} ms, ${result.requests} requests, ${result.non2xx} non-2xx${calls}${issues.length ? ` — ${issues.join('; ')}` : ''}`);
+      } catch (error) {
+        if (error instanceof Interrupted) throw error;
+        failure = `${scenario.name}: ${(error as Error).message}`;
+        log(`  failed: ${failure}`);
+        results.push({ scenario, skipped: (error as Error).message, responseBytes: 0, requests: 0, seconds: 0, rps: 0, latency: { p50: NaN, p90: NaN, p99: NaN, max: NaN, mean: NaN }, ok2xx: 0, non2xx: 0, unexpected: {}, errors: 0, timeouts: 0 });
+      }
+    }
+    phases.load = elapsed(phase);
+    if (failure) exitCode = 1;
+
+    let calibration: Calibration | undefined;
+    if (!failure) {
+      log('measuring DynamoDB Local on its own (GetItem)...');
+      calibration = await calibrateDynamodb(engines.dynamodbEndpoint, table, 1, 3).catch((error) => {
+        log(`  DynamoDB Local calibration failed: ${(error as Error).message}`);
+        return undefined;
+      });
+      if (calibration) log(`  ${round(calibration.operations / calibration.seconds, 0)} GetItem/s, p50 ${round(calibration.p50)} ms, p99 ${round(calibration.p99)} ms`);
+    }
+
+    const loadAfter = os.loadavg()[0]!;
+    const peak = { server: peakRss(server.pid), dynamodb: peakRss(javaPid) };
+    const suppressedErrorLines = server.suppressedErrorLines();
+    await server.stop();
+    server = undefined;
+    log('server process stopped');
+    await engines.stop();
+    engines = undefined;
+    log('engines stopped');
+
+    phase = performance.now();
+    const bundles = bundleSizes();
+    phases.bundles = elapsed(phase);
+    phases.total = elapsed(started);
+    const report: Report = {
+      date: new Date(),
+      machine: {
+        cpuModel: os.cpus()[0]?.model?.trim() ?? 'unknown CPU',
+        cores: os.cpus().length,
+        memory: os.totalmem(),
+        node: process.version,
+        arch: execFileSync('uname', ['-m'], { encoding: 'utf8' }).trim(),
+        os: `${os.type()} ${os.release()}`,
+        loadBefore,
+        loadAfter,
+      },
+      phases,
+      seeded,
+      calibration,
+      results,
+      bundles,
+      peak,
+      suppressedErrorLines,
+      failure,
+    };
+    mkdirSync(dirname(OUTPUT), { recursive: true });
+    writeFileSync(OUTPUT, renderReport(report));
+    log(`wrote ${OUTPUT} (${round(phases.total, 0)} s in all)`);
+  } catch (error) {
+    if (error instanceof Interrupted) exitCode = 130;
+    else if (error instanceof JavaMissingError) {
+      console.error(error.message);
+      exitCode = 1;
+    } else {
+      console.error(error);
+      exitCode = 1;
+    }
+  } finally {
+    await cleanUp();
+  }
+  return exitCode;
+}
+
+main().then(
+  (code) => process.exit(code),
+  (error) => {
+    console.error(error);
+    process.exit(1);
+  },
+);
