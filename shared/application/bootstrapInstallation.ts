@@ -116,8 +116,9 @@ export async function bootstrapInstallation(options: BootstrapOptions): Promise<
       at: now,
     });
   });
-  putNewUser(transaction, { id: adminId, login: admin.login, realName: admin.realName, passwordHash: await hashPassword(admin.password), createdAt: at });
-  putMembership(transaction, adminId, groupIds[SYSTEM_GROUPS.findIndex((group) => group.name === 'admin')]);
+  const adminGroupId = groupIds[SYSTEM_GROUPS.findIndex((group) => group.name === 'admin')];
+  putNewUser(transaction, { id: adminId, login: admin.login, realName: admin.realName, passwordHash: await hashPassword(admin.password), createdAt: at, memberOf: [adminGroupId] });
+  putMembership(transaction, adminId, adminGroupId);
   putNewApiKey(transaction, secretDigest(admin.apiKey), { id: apiKeyId, userId: adminId, description: 'Bootstrap key', createdAt: at });
   recordAudit(transaction, { auditClass: AUDIT_CLASS.user, objectId: adminId, userId: null, changes: { __create__: { removed: '', added: admin.login } }, at: now });
   seedCatalogue(transaction, now, adminId, { classificationId, productId, componentId, versionId, milestoneId });

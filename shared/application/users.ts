@@ -1,6 +1,6 @@
 import { AUDIT_CLASS, type AuditEntry } from '../domain/audit.ts';
 import { checkEmail, checkPassword, checkRealName } from '../domain/accounts.ts';
-import { effectiveGroups, inGroup, isLoggedIn, type Caller, type GroupSummary, type UserAccount } from '../domain/caller.ts';
+import { effectiveGroups, inGroup, isLoggedIn, type Caller, type GroupSummary } from '../domain/caller.ts';
 import { hashPassword } from '../domain/credentials.ts';
 import { planMembership, type MembershipRequest } from '../domain/groupMembership.ts';
 import { toStorageTime } from '../domain/time.ts';
@@ -11,10 +11,11 @@ import {
   addUserUpdate,
   createUser as storeUser,
   findUserIdByLogin,
-  getUsers,
-  listAllUsers,
+  getUserRecords,
+  listAllUserRecords,
   listGroups,
   loadUserWithMembership,
+  type UserRecord,
 } from '../storage/identityStore.ts';
 import { loadParameters } from '../storage/parameterStore.ts';
 import { WriteTransaction } from '../storage/transaction.ts';
@@ -45,12 +46,12 @@ async function userIdsByName(names: readonly string[]): Promise<number[]> {
 }
 
 /** Bugzilla's user matching: real name or login contains the string; disabled users only when asked, or on an exact login. */
-function matchUsers(all: readonly UserAccount[], strings: readonly string[], limit: number, includeDisabled: boolean): UserAccount[] {
-  const matched: UserAccount[] = [];
+function matchUsers(all: readonly UserRecord[], strings: readonly string[], limit: number, includeDisabled: boolean): UserRecord[] {
+  const matched: UserRecord[] = [];
   for (const raw of strings) {
     const needle = raw.toLowerCase();
     if (needle === '') continue;
-    const found = all.filter((user) => {
+    const found = all.filter(({ user }) => {
       const exact = user.login.toLowerCase() === needle;
       if (user.disabledText && !includeDisabled && !exact) return false;
       return exact || user.login.toLowerCase().includes(needle) || user.realName.toLowerCase().includes(needle);
@@ -60,14 +61,8 @@ function matchUsers(all: readonly UserAccount[], strings: readonly string[], lim
   return matched;
 }
 
-async function withGroups(users: readonly UserAccount[], groups: readonly GroupSummary[]): Promise<Array<{ user: UserAccount; groups: GroupSummary[] }>> {
-  return Promise.all(
-    users.map(async (user) => {
-      const record = await loadUserWithMembership(user.id);
-      return { user, groups: record ? effectiveGroups(user, record.membership, groups) : [] };
-    }),
-  );
-}
+const withGroups = (records: readonly UserRecord[], groups: readonly GroupSummary[]) =>
+  records.map(({ user, membership }) => ({ user, groups: effectiveGroups(user, membership, groups) }));
 
 export async function findUsers(caller: Caller, query: UserQuery): Promise<{ users: Record<string, unknown>[] }> {
   const ids = query.ids ?? [];
@@ -95,15 +90,15 @@ export async function findUsers(caller: Caller, query: UserQuery): Promise<{ use
   const limit = query.limit && query.limit > 0 ? Math.min(query.limit, systemLimit) : systemLimit;
 
   const [byId, byNameIds, matched] = await Promise.all([
-    getUsers(ids),
+    getUserRecords(ids),
     userIdsByName(names),
-    match.length > 0 ? listAllUsers().then((all) => matchUsers(all, match, limit, query.include_disabled === true)) : Promise.resolve([]),
+    match.length > 0 ? listAllUserRecords().then((all) => matchUsers(all, match, limit, query.include_disabled === true)) : Promise.resolve([]),
   ]);
-  const byName = await getUsers(byNameIds);
+  const byName = await getUserRecords(byNameIds);
   const seen = new Set<number>();
-  const users = [...byId, ...byName, ...matched].filter((user) => !seen.has(user.id) && seen.add(user.id));
+  const records = [...byId, ...byName, ...matched].filter((record) => !seen.has(record.user.id) && seen.add(record.user.id));
 
-  const subjects = (await withGroups(users, groups)).filter(
+  const subjects = withGroups(records, groups).filter(
     (subject) => filterGroups.length === 0 || subject.groups.some((group) => filterGroups.includes(group.id)),
   );
   return { users: subjects.map((subject) => userView(caller, subject)) };
@@ -217,9 +212,11 @@ export async function updateUsers(caller: Caller, targets: { ids: number[]; name
       if (kind === 'groups') {
         update.addGroups = plan.added.map((group) => group.id);
         update.removeGroups = plan.removed.map((group) => group.id);
+        update.memberOf = plan.final;
       } else {
         update.addBless = plan.added.map((group) => group.id);
         update.removeBless = plan.removed.map((group) => group.id);
+        update.canBless = plan.final;
       }
       if (plan.added.length > 0 || plan.removed.length > 0) {
         reported[kind] = changeOf(plan.removed.map((group) => group.name).join(', '), plan.added.map((group) => group.name).join(', '));

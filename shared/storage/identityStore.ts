@@ -63,20 +63,35 @@ const toApiKey = (item: Record<string, unknown>): ApiKeyRecord => ({
 
 // ---- users -------------------------------------------------------------------------------
 
-/** The user and their direct memberships and bless rights: one query over the user's partition. */
-export async function loadUserWithMembership(userId: number): Promise<{ user: UserAccount; membership: Membership } | null> {
+export interface UserRecord {
+  user: UserAccount;
+  membership: Membership;
+}
+
+/**
+ * The user item carries the ids of the user's direct groups and bless rights, written in the same
+ * transaction as the membership items (which serve "members of a group"), so one read of a user
+ * item is enough to know their groups. Items written before that attribute existed fall back to
+ * reading the membership items of the user's partition.
+ */
+async function toUserRecord(item: Record<string, unknown>): Promise<UserRecord> {
+  const user = toUser(item);
+  if (Array.isArray(item.memberOf) && Array.isArray(item.canBless)) {
+    return { user, membership: { memberOf: item.memberOf.map(Number), canBless: item.canBless.map(Number) } };
+  }
   const items = await queryAll({
     TableName: tableName(),
     KeyConditionExpression: 'pk = :pk',
-    ExpressionAttributeValues: { ':pk': keys.userPartition(userId) },
+    ExpressionAttributeValues: { ':pk': keys.userPartition(user.id) },
   });
-  const userItem = items.find((item) => item.sk === 'USER');
-  if (!userItem) return null;
-  const idsWithPrefix = (prefix: string) => items.filter((item) => String(item.sk).startsWith(prefix)).map((item) => Number(item.groupId));
-  return {
-    user: toUser(userItem),
-    membership: { memberOf: idsWithPrefix(keys.membershipPrefix), canBless: idsWithPrefix(keys.blessPrefix) },
-  };
+  const idsWithPrefix = (prefix: string) => items.filter((entry) => String(entry.sk).startsWith(prefix)).map((entry) => Number(entry.groupId));
+  return { user, membership: { memberOf: idsWithPrefix(keys.membershipPrefix), canBless: idsWithPrefix(keys.blessPrefix) } };
+}
+
+/** The user with their direct memberships and bless rights: one GetItem. */
+export async function loadUserWithMembership(userId: number): Promise<UserRecord | null> {
+  const result = await documentClient().send(new GetCommand({ TableName: tableName(), Key: keys.user(userId) }));
+  return result.Item ? toUserRecord(result.Item) : null;
 }
 
 export async function findUserIdByLogin(login: string): Promise<number | null> {
@@ -84,27 +99,34 @@ export async function findUserIdByLogin(login: string): Promise<number | null> {
   return result.Item ? Number(result.Item.userId) : null;
 }
 
-/** Users by id, in the order asked; unknown ids are left out. BatchGetItem, 100 keys a call. */
-export async function getUsers(ids: readonly number[]): Promise<UserAccount[]> {
+/** Users with their memberships, by id, in the order asked; unknown ids are left out. BatchGetItem, 100 keys a call. */
+export async function getUserRecords(ids: readonly number[]): Promise<UserRecord[]> {
   const unique = [...new Set(ids)];
-  const found = new Map<number, UserAccount>();
+  const found = new Map<number, Record<string, unknown>>();
   for (let start = 0; start < unique.length; start += 100) {
     let request: Record<string, { Keys: Record<string, unknown>[] }> | undefined = {
       [tableName()]: { Keys: unique.slice(start, start + 100).map((id) => ({ ...keys.user(id) })) },
     };
     while (request && Object.keys(request).length > 0) {
       const result = await documentClient().send(new BatchGetCommand({ RequestItems: request }));
-      for (const item of result.Responses?.[tableName()] ?? []) found.set(Number(item.id), toUser(item));
+      for (const item of result.Responses?.[tableName()] ?? []) found.set(Number(item.id), item);
       request = result.UnprocessedKeys as typeof request;
     }
   }
-  return ids.filter((id) => found.has(id)).map((id) => found.get(id)!);
+  return Promise.all(ids.filter((id) => found.has(id)).map((id) => toUserRecord(found.get(id)!)));
 }
 
-/** Every user, ordered by login (gsi1 `USERS`): the cost of matching, as in Bugzilla's SQL LIKE. */
+export async function getUsers(ids: readonly number[]): Promise<UserAccount[]> {
+  return (await getUserRecords(ids)).map((record) => record.user);
+}
+
+/** Every user with their memberships, ordered by login (gsi1 `USERS`): the cost of matching, as in Bugzilla's SQL LIKE. */
+export async function listAllUserRecords(): Promise<UserRecord[]> {
+  return Promise.all((await queryIndexPartition('gsi1', keys.usersIndex('').gsi1pk)).map(toUserRecord));
+}
+
 export async function listAllUsers(): Promise<UserAccount[]> {
-  const items = await queryIndexPartition('gsi1', keys.usersIndex('').gsi1pk);
-  return items.map(toUser);
+  return (await listAllUserRecords()).map((record) => record.user);
 }
 
 export interface NewUser {
@@ -113,6 +135,8 @@ export interface NewUser {
   realName: string;
   passwordHash?: string;
   createdAt: string;
+  /** Direct groups; put the membership items in the same transaction (putMembership). */
+  memberOf?: number[];
 }
 
 const duplicateLogin = (login: string) => () => new TrackerError(500, `There is already an account with the login name ${login}.`);
@@ -131,6 +155,8 @@ export function putNewUser(transaction: WriteTransaction, user: NewUser): void {
       disabledText: '',
       emailEnabled: true,
       createdAt: user.createdAt,
+      memberOf: user.memberOf ?? [],
+      canBless: [],
     },
     duplicateLogin(user.login),
   );
@@ -158,6 +184,9 @@ export interface UserUpdate {
   removeGroups: number[];
   addBless: number[];
   removeBless: number[];
+  /** The complete lists after the change, kept on the user item. */
+  memberOf?: number[];
+  canBless?: number[];
 }
 
 /** Adds one user's changes (item, login guard, memberships) to a transaction shared by the whole request. */
@@ -174,6 +203,8 @@ export function addUserUpdate(transaction: WriteTransaction, update: UserUpdate)
   if (update.emailEnabled !== undefined) set('emailEnabled', update.emailEnabled);
   if (update.disabledText !== undefined) set('disabledText', update.disabledText);
   if (update.tokensNotBefore !== undefined) set('tokensNotBefore', update.tokensNotBefore);
+  if (update.memberOf !== undefined) set('memberOf', update.memberOf);
+  if (update.canBless !== undefined) set('canBless', update.canBless);
   if (update.login !== undefined && update.login !== update.previousLogin) {
     set('login', update.login);
     set('gsi1sk', keys.usersIndex(update.login).gsi1sk);

@@ -290,6 +290,22 @@ describe('sessions', () => {
   });
 });
 
+describe('users stored before the user item carried its groups', () => {
+  it('still reads their memberships from the membership items', async () => {
+    const { PutCommand } = await import('@aws-sdk/lib-dynamodb');
+    const { documentClient, tableName } = await import('../../shared/storage/dynamoClient.ts');
+    const { keys } = await import('../../shared/storage/keys.ts');
+    const id = 900_001;
+    const login = 'legacy@tracker.test';
+    const put = (Item: Record<string, unknown>) => documentClient().send(new PutCommand({ TableName: tableName(), Item }));
+    await put({ ...keys.user(id), ...keys.usersIndex(login), type: 'user', id, login, realName: 'Legacy User', disabledText: '', emailEnabled: true, createdAt: new Date().toISOString() });
+    await put({ ...keys.loginGuard(login), type: 'login', userId: id });
+    await put({ ...keys.membership(id, testersId), type: 'membership', userId: id, groupId: testersId });
+    const [user] = (await call(app, 'GET', `/rest/user/${login}`, { apiKey: app.admin.apiKey })).body.users;
+    expect(user.groups.map((group: { name: string }) => group.name)).toContain('testers');
+  });
+});
+
 describe('regexp membership', () => {
   it('puts users whose login matches a group regexp in that group', async () => {
     const [agent] = (await call(app, 'GET', `/rest/user/${accounts.agent.id}`, { apiKey: accounts.agent.apiKey })).body.users;
