@@ -1,7 +1,7 @@
 import type { CustomField } from '../domain/customFields.ts';
 import { TrackerError } from '../trackerError.ts';
 import { catalogKeys } from './keys.ts';
-import { queryIndexPartition } from './queryAll.ts';
+import { queryPartition } from './tableReads.ts';
 import type { WriteTransaction } from './transaction.ts';
 
 /**
@@ -15,12 +15,12 @@ export interface StoredCustomField {
 }
 
 export async function loadCustomFields(): Promise<StoredCustomField[]> {
-  const items = await queryIndexPartition('gsi1', catalogKeys.fieldsIndex);
+  const items = await queryPartition(catalogKeys.fieldsPartition);
   return items
     .filter((item) => item.type === 'field')
     .map((item) => {
-      const { pk, sk, gsi1pk, gsi1sk, type, revision, fieldType, ...rest } = item;
-      void pk, sk, gsi1pk, gsi1sk, type;
+      const { pk, sk, type, revision, fieldType, ...rest } = item;
+      void pk, sk, type;
       return { field: { ...rest, type: Number(fieldType) } as unknown as CustomField, revision: Number(revision ?? 0) };
     });
 }

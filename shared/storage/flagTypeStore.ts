@@ -3,11 +3,11 @@ import type { FlagScope, FlagType } from '../domain/flagTypes.ts';
 import { TrackerError } from '../trackerError.ts';
 import { recordAudit } from './auditStore.ts';
 import { catalogKeys } from './keys.ts';
-import { queryIndexPartition } from './queryAll.ts';
+import { queryPartition } from './tableReads.ts';
 import { WriteTransaction } from './transaction.ts';
 
 /**
- * Flag types: one item each (`FLAGTYPE#<id>`, listed in gsi1 `FLAGTYPES`), inclusions and
+ * Flag types: one item each in the `FLAGTYPES` partition (read consistently), inclusions and
  * exclusions as list attributes of `{productId, componentId}` (0 = any). Names are not unique.
  */
 const toScopes = (value: unknown): FlagScope[] =>
@@ -33,7 +33,7 @@ const toFlagType = (item: Record<string, unknown>): FlagType => ({
 });
 
 export async function loadFlagTypes(): Promise<FlagType[]> {
-  const items = await queryIndexPartition('gsi1', catalogKeys.flagTypesIndex);
+  const items = await queryPartition(catalogKeys.flagTypesPartition);
   return items.map(toFlagType);
 }
 

@@ -1,4 +1,4 @@
-import { BatchGetCommand, DeleteCommand, GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { AuditEntry } from '../domain/audit.ts';
 import type { GroupSummary, Membership, UserAccount } from '../domain/caller.ts';
 import { LOCKOUT_WINDOW_MS } from '../domain/loginThrottle.ts';
@@ -7,7 +7,7 @@ import { recordAudit } from './auditStore.ts';
 import { documentClient, tableName } from './dynamoClient.ts';
 import { keys } from './keys.ts';
 import { loadParameters } from './parameterStore.ts';
-import { queryAll, queryIndexPartition } from './queryAll.ts';
+import { batchGetAll, queryAll, queryIndexPartition, queryPartition } from './tableReads.ts';
 import { WriteTransaction } from './transaction.ts';
 
 /** Users, groups, memberships, API keys, login tokens and login failures. */
@@ -101,18 +101,8 @@ export async function findUserIdByLogin(login: string): Promise<number | null> {
 
 /** Users with their memberships, by id, in the order asked; unknown ids are left out. BatchGetItem, 100 keys a call. */
 export async function getUserRecords(ids: readonly number[]): Promise<UserRecord[]> {
-  const unique = [...new Set(ids)];
-  const found = new Map<number, Record<string, unknown>>();
-  for (let start = 0; start < unique.length; start += 100) {
-    let request: Record<string, { Keys: Record<string, unknown>[] }> | undefined = {
-      [tableName()]: { Keys: unique.slice(start, start + 100).map((id) => ({ ...keys.user(id) })) },
-    };
-    while (request && Object.keys(request).length > 0) {
-      const result = await documentClient().send(new BatchGetCommand({ RequestItems: request }));
-      for (const item of result.Responses?.[tableName()] ?? []) found.set(Number(item.id), item);
-      request = result.UnprocessedKeys as typeof request;
-    }
-  }
+  const items = await batchGetAll([...new Set(ids)].map((id) => keys.user(id)));
+  const found = new Map(items.map((item) => [Number(item.id), item]));
   return Promise.all(ids.filter((id) => found.has(id)).map((id) => toUserRecord(found.get(id)!)));
 }
 
@@ -238,7 +228,7 @@ export function putBlessRight(transaction: WriteTransaction, userId: number, gro
 // ---- groups ------------------------------------------------------------------------------
 
 export async function listGroups(): Promise<GroupRecord[]> {
-  const items = await queryIndexPartition('gsi1', keys.groupsIndex('').gsi1pk);
+  const items = await queryPartition(keys.groupsPartition);
   return items.map(toGroup);
 }
 
@@ -254,7 +244,7 @@ const duplicateGroup = (name: string) => () => new TrackerError(801, `The group 
 
 export function putNewGroup(transaction: WriteTransaction, group: NewGroup): void {
   transaction.putNew({ ...keys.groupNameGuard(group.name), type: 'groupName', groupId: group.id }, duplicateGroup(group.name));
-  transaction.putNew({ ...keys.group(group.id), ...keys.groupsIndex(group.name), type: 'group', ...group }, duplicateGroup(group.name));
+  transaction.putNew({ ...keys.group(group.id), type: 'group', ...group }, duplicateGroup(group.name));
 }
 
 export async function createGroup(group: NewGroup, audit: AuditEntry): Promise<void> {
@@ -275,7 +265,7 @@ export function addGroupUpdate(transaction: WriteTransaction, { previous, next }
     transaction.putNew({ ...keys.groupNameGuard(next.name), type: 'groupName', groupId: next.id }, duplicateGroup(next.name));
   }
   transaction.update(keys.group(next.id), {
-    expression: 'SET #name = :name, description = :description, userRegexp = :userRegexp, isActive = :isActive, iconUrl = :iconUrl, gsi1sk = :sortKey',
+    expression: 'SET #name = :name, description = :description, userRegexp = :userRegexp, isActive = :isActive, iconUrl = :iconUrl',
     names: { '#name': 'name' },
     values: {
       ':name': next.name,
@@ -283,7 +273,6 @@ export function addGroupUpdate(transaction: WriteTransaction, { previous, next }
       ':userRegexp': next.userRegexp,
       ':isActive': next.isActive,
       ':iconUrl': next.iconUrl,
-      ':sortKey': keys.groupsIndex(next.name).gsi1sk,
     },
     condition: 'attribute_exists(pk)',
     onConditionFailed: () => new TrackerError(51, `There is no group with the id ${next.id}.`),
@@ -311,10 +300,8 @@ export async function markApiKeyUsed(digest: string, at: string): Promise<void> 
 }
 
 export function putNewApiKey(transaction: WriteTransaction, digest: string, record: Omit<ApiKeyRecord, 'revoked' | 'lastUsedAt'>): void {
-  transaction.putNew(
-    { ...keys.apiKey(digest), ...keys.apiKeysOfUser(record.userId, record.id), type: 'apiKey', ...record, revoked: false },
-    () => new TrackerError(32000, 'That API key is already in use.'),
-  );
+  transaction.putNew({ ...keys.apiKey(digest), type: 'apiKey', ...record, revoked: false }, () => new TrackerError(32000, 'That API key is already in use.'));
+  transaction.put({ ...keys.apiKeyReference(record.userId, record.id), type: 'apiKeyReference', keyId: record.id, digest });
 }
 
 export async function createApiKey(digest: string, record: Omit<ApiKeyRecord, 'revoked' | 'lastUsedAt'>, audit: AuditEntry): Promise<void> {
@@ -325,9 +312,21 @@ export async function createApiKey(digest: string, record: Omit<ApiKeyRecord, 'r
 }
 
 /** A user's keys with the hidden digest each is stored under, for updates. */
+/**
+ * A user's keys, with the digest each is stored under (for updates): the references in the user's
+ * partition, then the key items, both read strongly consistent, so a key just created is listed.
+ */
 export async function listApiKeys(userId: number): Promise<Array<ApiKeyRecord & { digest: string }>> {
-  const items = await queryIndexPartition('gsi1', keys.apiKeysOfUser(userId).gsi1pk);
-  return items.map((item) => ({ ...toApiKey(item), digest: String(item.pk).slice('APIKEY#'.length) }));
+  const references = await queryAll({
+    TableName: tableName(),
+    KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
+    ExpressionAttributeValues: { ':pk': keys.userPartition(userId), ':prefix': keys.apiKeyReferencePrefix },
+    ConsistentRead: true,
+  });
+  const digests = references.map((reference) => String(reference.digest));
+  const items = await batchGetAll(digests.map((digest) => keys.apiKey(digest)), { consistent: true });
+  const found = new Map(items.map((item) => [String(item.pk).slice('APIKEY#'.length), item]));
+  return digests.filter((digest) => found.has(digest)).map((digest) => ({ ...toApiKey(found.get(digest)!), digest }));
 }
 
 export async function updateApiKey(digest: string, changes: { revoked?: boolean; description?: string }, audit: AuditEntry): Promise<void> {

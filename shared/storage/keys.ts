@@ -36,17 +36,15 @@ export const keys = {
     gsi1sk: `USER#${padId(userId)}`,
   }),
 
-  group: (groupId: number): ItemKey => ({ pk: `GROUP#${groupId}`, sk: 'GROUP' }),
-  /** gsi1: every group, ordered by name. */
-  groupsIndex: (name: string) => ({ gsi1pk: 'GROUPS', gsi1sk: name.toLowerCase() }),
+  /** Every group in one base-table partition, read with one consistent Query (see catalogKeys). */
+  groupsPartition: 'GROUPS',
+  group: (groupId: number): ItemKey => ({ pk: 'GROUPS', sk: `GROUP#${padId(groupId)}` }),
   groupNameGuard: (name: string): ItemKey => ({ pk: `GROUPNAME#${name.toLowerCase()}`, sk: 'GROUPNAME' }),
 
   apiKey: (digest: string): ItemKey => ({ pk: `APIKEY#${digest}`, sk: 'APIKEY' }),
-  /** gsi1: a user's API keys, in creation order. */
-  apiKeysOfUser: (userId: number, keyId?: number) => ({
-    gsi1pk: `USER#${userId}#APIKEYS`,
-    gsi1sk: keyId === undefined ? '' : `APIKEY#${padId(keyId)}`,
-  }),
+  /** A pointer from the owner's partition to each key, so a user's keys are listed consistently. */
+  apiKeyReference: (userId: number, keyId: number): ItemKey => ({ pk: `USER#${userId}`, sk: `APIKEYREF#${padId(keyId)}` }),
+  apiKeyReferencePrefix: 'APIKEYREF#',
   loginToken: (digest: string): ItemKey => ({ pk: `TOKEN#${digest}`, sk: 'TOKEN' }),
   /** gsi1: a user's live login tokens, so disabling an account can end them all. */
   loginTokensOfUser: (userId: number) => ({ gsi1pk: `USER#${userId}#TOKENS`, gsi1sk: 'TOKEN' }),
@@ -59,52 +57,37 @@ export const keys = {
   auditLatest: (auditClass: string): ItemKey => ({ pk: 'AUDIT', sk: `LATEST#${auditClass}` }),
 };
 
-/** Catalogue keys: each kind has a gsi1 listing partition, so one query returns all of it. */
+/**
+ * Catalogue keys. Each kind lives in one base-table partition (`PRODUCTS`, `GROUPS`, ...), so one
+ * strongly consistent Query returns all of it: a script that creates a product and then its first
+ * component, or a group and then its first member, always sees what it just wrote (a GSI would
+ * lag behind). These partitions stay small: they are the configuration, not the bugs.
+ */
 export const catalogKeys = {
-  classification: (id: number) => ({ pk: `CLASSIFICATION#${id}`, sk: 'CLASSIFICATION', gsi1pk: 'CLASSIFICATIONS', gsi1sk: padId(id) }),
+  classificationsPartition: 'CLASSIFICATIONS',
+  classification: (id: number): ItemKey => ({ pk: 'CLASSIFICATIONS', sk: `CLASSIFICATION#${padId(id)}` }),
   classificationNameGuard: (name: string): ItemKey => ({ pk: `CLASSIFICATIONNAME#${name.toLowerCase()}`, sk: 'CLASSIFICATIONNAME' }),
-  classificationsIndex: 'CLASSIFICATIONS',
 
-  productPartition: (productId: number) => `PRODUCT#${productId}`,
-  product: (id: number) => ({ pk: `PRODUCT#${id}`, sk: 'PRODUCT', gsi1pk: 'PRODUCTS', gsi1sk: `PRODUCT#${padId(id)}` }),
+  /** A product and everything hanging off it sort together: `PRODUCT#<id>`, `PRODUCT#<id>#COMPONENT#<id>`, ... */
+  productsPartition: 'PRODUCTS',
+  product: (id: number): ItemKey => ({ pk: 'PRODUCTS', sk: `PRODUCT#${padId(id)}` }),
   productNameGuard: (name: string): ItemKey => ({ pk: `PRODUCTNAME#${name.toLowerCase()}`, sk: 'PRODUCTNAME' }),
-  productsIndex: 'PRODUCTS',
-  component: (productId: number, id: number) => ({
-    pk: `PRODUCT#${productId}`,
-    sk: `COMPONENT#${padId(id)}`,
-    gsi1pk: 'PRODUCTS',
-    gsi1sk: `PRODUCT#${padId(productId)}#COMPONENT#${padId(id)}`,
-  }),
+  component: (productId: number, id: number): ItemKey => ({ pk: 'PRODUCTS', sk: `PRODUCT#${padId(productId)}#COMPONENT#${padId(id)}` }),
   componentNameGuard: (productId: number, name: string): ItemKey => ({ pk: `PRODUCT#${productId}`, sk: `COMPONENTNAME#${name.toLowerCase()}` }),
-  version: (productId: number, id: number) => ({
-    pk: `PRODUCT#${productId}`,
-    sk: `VERSION#${padId(id)}`,
-    gsi1pk: 'PRODUCTS',
-    gsi1sk: `PRODUCT#${padId(productId)}#VERSION#${padId(id)}`,
-  }),
+  version: (productId: number, id: number): ItemKey => ({ pk: 'PRODUCTS', sk: `PRODUCT#${padId(productId)}#VERSION#${padId(id)}` }),
   versionNameGuard: (productId: number, name: string): ItemKey => ({ pk: `PRODUCT#${productId}`, sk: `VERSIONNAME#${name.toLowerCase()}` }),
-  milestone: (productId: number, id: number) => ({
-    pk: `PRODUCT#${productId}`,
-    sk: `MILESTONE#${padId(id)}`,
-    gsi1pk: 'PRODUCTS',
-    gsi1sk: `PRODUCT#${padId(productId)}#MILESTONE#${padId(id)}`,
-  }),
+  milestone: (productId: number, id: number): ItemKey => ({ pk: 'PRODUCTS', sk: `PRODUCT#${padId(productId)}#MILESTONE#${padId(id)}` }),
   milestoneNameGuard: (productId: number, name: string): ItemKey => ({ pk: `PRODUCT#${productId}`, sk: `MILESTONENAME#${name.toLowerCase()}` }),
-  groupControl: (productId: number, groupId: number) => ({
-    pk: `PRODUCT#${productId}`,
-    sk: `GROUPCONTROL#${padId(groupId)}`,
-    gsi1pk: 'PRODUCTS',
-    gsi1sk: `PRODUCT#${padId(productId)}#GROUPCONTROL#${padId(groupId)}`,
-  }),
+  groupControl: (productId: number, groupId: number): ItemKey => ({ pk: 'PRODUCTS', sk: `PRODUCT#${padId(productId)}#GROUPCONTROL#${padId(groupId)}` }),
 
-  keyword: (id: number) => ({ pk: `KEYWORD#${id}`, sk: 'KEYWORD', gsi1pk: 'KEYWORDS', gsi1sk: padId(id) }),
+  keywordsPartition: 'KEYWORDS',
+  keyword: (id: number): ItemKey => ({ pk: 'KEYWORDS', sk: `KEYWORD#${padId(id)}` }),
   keywordNameGuard: (name: string): ItemKey => ({ pk: `KEYWORDNAME#${name.toLowerCase()}`, sk: 'KEYWORDNAME' }),
-  keywordsIndex: 'KEYWORDS',
 
-  flagType: (id: number) => ({ pk: `FLAGTYPE#${id}`, sk: 'FLAGTYPE', gsi1pk: 'FLAGTYPES', gsi1sk: padId(id) }),
-  flagTypesIndex: 'FLAGTYPES',
+  flagTypesPartition: 'FLAGTYPES',
+  flagType: (id: number): ItemKey => ({ pk: 'FLAGTYPES', sk: `FLAGTYPE#${padId(id)}` }),
 
-  /** Custom field definitions; built-in fields are defined in code (shared/domain/bugFields.ts). */
-  field: (name: string) => ({ pk: `FIELD#${name}`, sk: 'FIELD', gsi1pk: 'FIELDS', gsi1sk: name }),
-  fieldsIndex: 'FIELDS',
+  /** Custom field definitions (the key is also the name's uniqueness guard); built-in fields are code (bugFields.ts). */
+  fieldsPartition: 'FIELDS',
+  field: (name: string): ItemKey => ({ pk: 'FIELDS', sk: `FIELD#${name}` }),
 };

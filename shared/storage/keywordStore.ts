@@ -1,15 +1,15 @@
 import type { Keyword } from '../domain/keywords.ts';
 import { TrackerError } from '../trackerError.ts';
 import { catalogKeys } from './keys.ts';
-import { queryIndexPartition } from './queryAll.ts';
+import { queryPartition } from './tableReads.ts';
 import type { WriteTransaction } from './transaction.ts';
 
 /**
- * Keywords: one item each (`KEYWORD#<id>`, listed in gsi1 `KEYWORDS`) and a name guard
+ * Keywords: one item each in the `KEYWORDS` partition (read consistently) and a name guard
  * (`KEYWORDNAME#<lowercased name>`) that makes names unique without regard to case.
  */
 export async function loadKeywords(): Promise<Keyword[]> {
-  const items = await queryIndexPartition('gsi1', catalogKeys.keywordsIndex);
+  const items = await queryPartition(catalogKeys.keywordsPartition);
   return items
     .filter((item) => item.type === 'keyword')
     .map((item) => ({ id: Number(item.id), name: String(item.name), description: String(item.description ?? ''), isActive: item.isActive !== false }));

@@ -1,31 +1,32 @@
 import type { Classification, Component, GroupControl, Product, ProductRecord, ProductValue } from '../domain/catalog.ts';
 import { TrackerError } from '../trackerError.ts';
 import { catalogKeys } from './keys.ts';
-import { queryIndexPartition } from './queryAll.ts';
+import { queryPartition } from './tableReads.ts';
 import type { WriteTransaction } from './transaction.ts';
 
 /**
- * Classifications and products, each product one item collection (`PRODUCT#<id>`) holding its
- * components, versions, milestones and group controls, all listed in gsi1 `PRODUCTS`.
+ * Classifications and products. A product's components, versions, milestones and group controls
+ * sort right after it (`PRODUCT#<id>#...`) in the `PRODUCTS` partition, which is read whole with
+ * one strongly consistent query.
  */
 type Item = Record<string, unknown>;
 
 const strip = (item: Item): Item => {
-  const { pk, sk, gsi1pk, gsi1sk, type, ...rest } = item;
-  void pk, sk, gsi1pk, gsi1sk, type;
+  const { pk, sk, type, ...rest } = item;
+  void pk, sk, type;
   return rest;
 };
 
-const listing = (index: string): Promise<Item[]> => queryIndexPartition('gsi1', index);
+const listing = (partition: string): Promise<Item[]> => queryPartition(partition);
 
 export async function loadClassifications(): Promise<Classification[]> {
-  return (await listing(catalogKeys.classificationsIndex)).map((item) => strip(item) as unknown as Classification);
+  return (await listing(catalogKeys.classificationsPartition)).map((item) => strip(item) as unknown as Classification);
 }
 
 /** Every product with its components, versions, milestones and group controls: one query. */
 export async function loadProducts(): Promise<ProductRecord[]> {
   const records = new Map<number, ProductRecord>();
-  const items = await listing(catalogKeys.productsIndex);
+  const items = await listing(catalogKeys.productsPartition);
   for (const item of items.filter((candidate) => candidate.type === 'product')) {
     const product = strip(item) as unknown as Product;
     records.set(product.id, { product, components: [], versions: [], milestones: [], groupControls: [] });
