@@ -199,7 +199,11 @@ export function addUserUpdate(transaction: WriteTransaction, update: UserUpdate)
     set('login', update.login);
     set('gsi1sk', keys.usersIndex(update.login).gsi1sk);
     if (update.login.toLowerCase() !== update.previousLogin.toLowerCase()) {
-      transaction.delete(keys.loginGuard(update.previousLogin), { condition: 'userId = :owner', values: { ':owner': update.userId } });
+      transaction.delete(keys.loginGuard(update.previousLogin), {
+        condition: 'userId = :owner',
+        values: { ':owner': update.userId },
+        onConditionFailed: () => new TrackerError(32000, `The login of user ${update.userId} changed at the same moment; nothing was saved, please try again.`),
+      });
       transaction.putNew({ ...keys.loginGuard(update.login), type: 'login', userId: update.userId }, duplicateLogin(update.login));
     }
   }
@@ -379,10 +383,14 @@ export async function loginFailures(userId: number): Promise<number[]> {
  * lockout window, so it never grows; DynamoDB's TTL removes it once the window has passed.
  */
 export async function recordLoginFailure(userId: number, at: number, recent: readonly number[] = []): Promise<void> {
+  // An UpdateItem, not a PutItem: read-only functions may update (only) these partitions.
   await documentClient().send(
-    new PutCommand({
+    new UpdateCommand({
       TableName: tableName(),
-      Item: { ...keys.loginFailures(userId), type: 'loginFailures', failures: [...recent, at], expiresAt: Math.ceil((at + LOCKOUT_WINDOW_MS) / 1000) },
+      Key: keys.loginFailures(userId),
+      UpdateExpression: 'SET failures = :failures, expiresAt = :expires, #type = :type',
+      ExpressionAttributeNames: { '#type': 'type' },
+      ExpressionAttributeValues: { ':failures': [...recent, at], ':expires': Math.ceil((at + LOCKOUT_WINDOW_MS) / 1000), ':type': 'loginFailures' },
     }),
   );
 }
