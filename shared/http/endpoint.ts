@@ -6,6 +6,7 @@ import type { Caller } from '../domain/caller.ts';
 import type { FieldSelection } from '../domain/fieldSelection.ts';
 import * as identityStore from '../storage/identityStore.ts';
 import { loadParameters } from '../storage/parameterStore.ts';
+import { inRequestScope } from '../storage/requestScope.ts';
 import { authenticateCaller } from './middleware/authenticateCaller.ts';
 import { authorizeCaller, type Access } from './middleware/authorizeCaller.ts';
 import { errorEnvelope } from './middleware/errorEnvelope.ts';
@@ -78,7 +79,7 @@ export function defineEndpoint<Schema extends z.ZodType>(
       event,
     });
   };
-  return middy(run)
+  const chain = middy(run)
     .use(requestLog())
     .use(formatResponse())
     .use(errorEnvelope())
@@ -89,4 +90,6 @@ export function defineEndpoint<Schema extends z.ZodType>(
     .use(authenticateCaller(directory, definition.authentication))
     .use(authorizeCaller(definition.access, { loginExempt: definition.loginExempt, installationRequiresLogin: requiresLogin }))
     .use(validateInput(definition.input, definition.invalidInput)) as unknown as LambdaHandler;
+  // Each invocation gets its own read memo (parameters, groups): one snapshot per request.
+  return (event, context) => inRequestScope(() => chain(event, context));
 }

@@ -4,12 +4,15 @@ import { DEFAULT_PARAMETERS, type ParameterChange, type Parameters } from '../do
 import { recordAudit } from './auditStore.ts';
 import { documentClient, tableName } from './dynamoClient.ts';
 import { keys } from './keys.ts';
+import { oncePerRequest } from './requestScope.ts';
 import { WriteTransaction } from './transaction.ts';
 
 /** Parameters live in one item; defaults fill in names added by later versions of Tracker. */
-export async function loadParameters(): Promise<Parameters> {
-  const result = await documentClient().send(new GetCommand({ TableName: tableName(), Key: keys.parameters() }));
-  return { ...DEFAULT_PARAMETERS, ...((result.Item?.values as Parameters | undefined) ?? {}) };
+export function loadParameters(): Promise<Parameters> {
+  return oncePerRequest('parameters', async () => {
+    const result = await documentClient().send(new GetCommand({ TableName: tableName(), Key: keys.parameters() }));
+    return { ...DEFAULT_PARAMETERS, ...((result.Item?.values as Parameters | undefined) ?? {}) };
+  });
 }
 
 export function initialiseParameters(transaction: WriteTransaction, values: Parameters): void {

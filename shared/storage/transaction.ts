@@ -2,6 +2,7 @@ import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
 import { TransactWriteCommand, type TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
 import { TrackerError } from '../trackerError.ts';
 import { documentClient, tableName } from './dynamoClient.ts';
+import { forgetRequestReads } from './requestScope.ts';
 
 type TransactItem = NonNullable<TransactWriteCommandInput['TransactItems']>[number];
 type ConditionFailure = () => Error;
@@ -92,6 +93,7 @@ export class WriteTransaction {
     for (let attempt = 1; ; attempt++) {
       try {
         await documentClient().send(new TransactWriteCommand({ TransactItems: this.items }));
+        forgetRequestReads();
         return;
       } catch (error) {
         if (!(error instanceof TransactionCanceledException)) throw error;
