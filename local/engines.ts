@@ -100,7 +100,12 @@ export async function startEngines(options: EngineOptions = {}): Promise<LocalEn
   const s3Directory = options.dataDir ? join(options.dataDir, 's3') : (options.scratchDir ?? join(process.cwd(), '.data', 'scratch-s3'));
   mkdirSync(s3Directory, { recursive: true });
   const s3 = new S3rver({ address: '127.0.0.1', port: s3Port, directory: s3Directory, silent: true, resetOnClose: !options.dataDir });
-  await s3.run();
+  try {
+    await s3.run();
+  } catch (error) {
+    dynamodb.kill('SIGTERM');
+    throw error;
+  }
   return {
     dynamodbEndpoint: `http://127.0.0.1:${dynamodbPort}`,
     s3Endpoint: `http://127.0.0.1:${s3Port}`,

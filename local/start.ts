@@ -31,13 +31,28 @@ async function main(): Promise<void> {
     }
     throw error;
   }
-  const stop = async () => {
+  const stop = async (code = 0) => {
     await engines.stop();
-    process.exit(0);
+    process.exit(code);
   };
-  process.once('SIGINT', stop);
-  process.once('SIGTERM', stop);
+  process.once('SIGINT', () => stop());
+  process.once('SIGTERM', () => stop());
+  try {
+    await serve(engines);
+  } catch (error) {
+    // Never leave DynamoDB Local running behind a failed start: it holds the data directory.
+    console.error(describeStartFailure(error));
+    await stop(1);
+  }
+}
 
+function describeStartFailure(error: unknown): string {
+  const code = (error as { code?: string }).code;
+  if (code === 'EADDRINUSE') return `Port ${port} on ${host} is already in use: stop what uses it, or start Tracker with PORT=<another port>.`;
+  return error instanceof Error ? (error.stack ?? error.message) : String(error);
+}
+
+async function serve(engines: LocalEngines): Promise<void> {
   process.env[ENV.table] = tableName;
   process.env[ENV.bucket] = bucketName;
   process.env[ENV.dynamodbEndpoint] = engines.dynamodbEndpoint;
