@@ -2,7 +2,8 @@ import type { Caller } from '../domain/caller.ts';
 import type { Classification, ProductRecord } from '../domain/catalog.ts';
 import type { FlagType } from '../domain/flagTypes.ts';
 import type { Parameters } from '../domain/parameters.ts';
-import { mayEditCatalogue, productIdsOfType, productView, type ProductListType } from '../domain/productRules.ts';
+import { mayAdministerProduct, mayAdministerSomeProduct, mayEditCatalogue, productIdsOfType, productView, type ProductListType } from '../domain/productRules.ts';
+import { TrackerError } from '../trackerError.ts';
 import { loadFlagTypes } from '../storage/flagTypeStore.ts';
 import { getUsers, listGroups, type GroupRecord } from '../storage/identityStore.ts';
 import { loadParameters } from '../storage/parameterStore.ts';
@@ -61,4 +62,15 @@ export async function productViews(caller: Caller, catalog: CatalogSnapshot, rec
     showGroupControls: mayEditCatalogue(caller),
   };
   return records.map((record) => productView(record, context));
+}
+
+const notAuthorized = (what: string) => new TrackerError(304, `Sorry, you are not authorized to ${what}: that needs the editcomponents group, or editcomponents rights on the product.`);
+
+/** Refuses, before any lookup, a caller who may administer no product at all. */
+export function assertMayAdministerSomeProduct(caller: Caller, catalog: CatalogSnapshot, what: string): void {
+  if (!mayAdministerSomeProduct(caller, catalog.products, groupNameIn(catalog))) throw notAuthorized(what);
+}
+
+export function assertMayAdministerProduct(caller: Caller, catalog: CatalogSnapshot, record: ProductRecord, what: string): void {
+  if (!mayAdministerProduct(caller, record, groupNameIn(catalog))) throw notAuthorized(`${what} of ${record.product.name}`);
 }

@@ -9,7 +9,7 @@ import { findUserIdByLogin, getUsers } from '../storage/identityStore.ts';
 import { deleteComponent, putComponent, putNewComponent } from '../storage/productStore.ts';
 import { WriteTransaction } from '../storage/transaction.ts';
 import { TrackerError } from '../trackerError.ts';
-import { findProduct, loadCatalog, type CatalogSnapshot } from './catalogContext.ts';
+import { assertMayAdministerProduct, assertMayAdministerSomeProduct, findProduct, loadCatalog, type CatalogSnapshot } from './catalogContext.ts';
 
 /** Components (Bugzilla 5's Component API): create, update and delete, editcomponents only. */
 
@@ -45,7 +45,9 @@ function productOf(catalog: CatalogSnapshot, reference: string | undefined): Pro
 
 export async function createComponent(caller: Caller, input: ComponentInput): Promise<{ id: number }> {
   const catalog = await loadCatalog();
+  assertMayAdministerSomeProduct(caller, catalog, 'create components');
   const record = productOf(catalog, input.product);
+  assertMayAdministerProduct(caller, catalog, record, 'create components');
   const name = checkComponentName(input.name);
   const description = checkComponentDescription(input.description);
   if (!input.default_assignee?.trim()) throw new TrackerError(32000, 'You must select a default assignee for the component.');
@@ -102,10 +104,12 @@ function findComponent(catalog: CatalogSnapshot, target: ComponentTarget): { rec
 export async function updateComponents(caller: Caller, targets: readonly ComponentTarget[], input: ComponentInput) {
   if (targets.length === 0) throw new TrackerError(50, "The function requires an 'ids' or 'names' argument, and none was set.");
   const catalog = await loadCatalog();
+  assertMayAdministerSomeProduct(caller, catalog, 'edit components');
   const found = targets.map((target) => findComponent(catalog, target)).filter((entry, index, all) => all.findIndex((other) => other.component.id === entry.component.id) === index);
   if (input.name !== undefined && found.length > 1) throw new TrackerError(32000, 'You cannot give several components the same name: update one component at a time.');
   const transaction = new WriteTransaction();
   const components = [];
+  for (const { record } of found) assertMayAdministerProduct(caller, catalog, record, 'edit components');
   for (const { record, component } of found) components.push(await planComponentUpdate(transaction, caller, record, component, input));
   await transaction.commit();
   return { components };
@@ -151,7 +155,9 @@ async function planComponentUpdate(transaction: WriteTransaction, caller: Caller
 
 export async function removeComponent(caller: Caller, target: ComponentTarget) {
   const catalog = await loadCatalog();
+  assertMayAdministerSomeProduct(caller, catalog, 'delete components');
   const { record, component } = findComponent(catalog, target);
+  assertMayAdministerProduct(caller, catalog, record, 'delete components');
   if (record.components.length === 1) {
     throw new TrackerError(1201, `${component.name} is the only component of ${record.product.name}; a product must keep at least one.`);
   }

@@ -7,7 +7,7 @@ import { allocateId } from '../storage/counterStore.ts';
 import { putNewProductValue, putProductValue, type ProductValueKind } from '../storage/productStore.ts';
 import { WriteTransaction } from '../storage/transaction.ts';
 import { TrackerError } from '../trackerError.ts';
-import { findProduct, loadCatalog } from './catalogContext.ts';
+import { assertMayAdministerProduct, assertMayAdministerSomeProduct, findProduct, loadCatalog } from './catalogContext.ts';
 
 /**
  * Versions and milestones of a product (Tracker's addition: Bugzilla edits them in its pages):
@@ -15,17 +15,19 @@ import { findProduct, loadCatalog } from './catalogContext.ts';
  */
 const AUDIT_CLASSES = { version: AUDIT_CLASS.version, milestone: AUDIT_CLASS.milestone };
 
-async function productFor(reference: string) {
+async function productFor(caller: Caller, kind: ProductValueKind, reference: string) {
   const catalog = await loadCatalog();
+  assertMayAdministerSomeProduct(caller, catalog, `manage ${kind}s`);
   const record = findProduct(catalog, reference);
   if (!record) throw new TrackerError(106, `Product '${reference}' does not exist or you don't have access to it.`);
+  assertMayAdministerProduct(caller, catalog, record, `manage ${kind}s`);
   return record;
 }
 
 const valuesOf = (record: Awaited<ReturnType<typeof productFor>>, kind: ProductValueKind) => (kind === 'version' ? record.versions : record.milestones);
 
 export async function addProductValue(caller: Caller, kind: ProductValueKind, productReference: string, input: { name?: string; sort_key?: number; is_active?: boolean }) {
-  const record = await productFor(productReference);
+  const record = await productFor(caller, kind, productReference);
   const name = checkValueName(kind, input.name);
   if (valuesOf(record, kind).some((value) => value.name.toLowerCase() === name.toLowerCase())) {
     throw new TrackerError(32000, `The ${kind} '${name}' already exists for ${record.product.name}.`);
@@ -45,7 +47,7 @@ export async function updateProductValue(
   valueReference: string,
   input: { name?: string; sort_key?: number; is_active?: boolean },
 ) {
-  const record = await productFor(productReference);
+  const record = await productFor(caller, kind, productReference);
   const values = valuesOf(record, kind);
   const previous =
     values.find((value) => value.name === valueReference) ?? (/^\d+$/.test(valueReference) ? values.find((value) => value.id === Number(valueReference)) : undefined);

@@ -2,13 +2,13 @@ import { AUDIT_CLASS, type AuditEntry } from '../domain/audit.ts';
 import type { Caller } from '../domain/caller.ts';
 import { DEFAULT_CLASSIFICATION, PLACEHOLDER_MILESTONE, type ControlValue, type GroupControl, type Product, type ProductRecord } from '../domain/catalog.ts';
 import { resolveGroup } from '../domain/groupMembership.ts';
-import { checkControls, checkProductDescription, checkProductName, checkValueName, CONTROL_VALUES, type ProductListType } from '../domain/productRules.ts';
+import { checkControls, checkProductDescription, checkProductName, checkValueName, CONTROL_VALUES, mayEditCatalogue, type ProductListType } from '../domain/productRules.ts';
 import { recordAudit } from '../storage/auditStore.ts';
 import { allocateId } from '../storage/counterStore.ts';
 import { deleteGroupControl, putGroupControl, putNewProduct, putNewProductValue, putProduct } from '../storage/productStore.ts';
 import { WriteTransaction } from '../storage/transaction.ts';
 import { TrackerError } from '../trackerError.ts';
-import { findProduct, loadCatalog, productViews, visibleProductIds, type CatalogSnapshot } from './catalogContext.ts';
+import { assertMayAdministerProduct, assertMayAdministerSomeProduct, findProduct, loadCatalog, productViews, visibleProductIds, type CatalogSnapshot } from './catalogContext.ts';
 
 /** Products: listing by access type, lookup, creation and updates (editcomponents). */
 
@@ -164,6 +164,7 @@ const flagText = (value: boolean) => (value ? '1' : '0');
 
 export async function updateProducts(caller: Caller, targets: { ids: number[]; names: string[] }, changes: ProductChanges) {
   const catalog = await loadCatalog();
+  assertMayAdministerSomeProduct(caller, catalog, 'edit products');
   const records: ProductRecord[] = [];
   for (const reference of [...targets.ids, ...targets.names]) {
     const record = findProduct(catalog, reference);
@@ -171,6 +172,10 @@ export async function updateProducts(caller: Caller, targets: { ids: number[]; n
     if (!records.includes(record)) records.push(record);
   }
   if (records.length === 0) throw new TrackerError(50, "The function requires an 'ids' or 'names' argument, and none was set.");
+  for (const record of records) assertMayAdministerProduct(caller, catalog, record, 'edit products');
+  if ((changes.group_controls !== undefined || changes.classification !== undefined) && !mayEditCatalogue(caller)) {
+    throw new TrackerError(304, 'Sorry, only members of the editcomponents group may change group controls or classifications of products.');
+  }
   if (changes.name !== undefined && records.length > 1) throw new TrackerError(700, 'You cannot give several products the same name: update one product at a time.');
 
   const now = new Date();

@@ -164,3 +164,21 @@ export function checkControls(member: ControlValue, other: ControlValue): void {
 }
 
 export const mayEditCatalogue = (caller: Caller) => inGroup(caller, EDITCOMPONENTS_GROUP);
+
+/**
+ * Bugzilla's product-specific administration: besides members of editcomponents, members of a
+ * group whose control on the product has `editcomponents` may manage that product's components,
+ * versions and milestones and edit the product itself (not its group controls).
+ */
+export function mayAdministerProduct(caller: Caller, record: ProductRecord, groupName: (id: number) => string | undefined): boolean {
+  if (mayEditCatalogue(caller)) return true;
+  return record.groupControls.some((control) => {
+    if (!control.editComponents) return false;
+    const name = groupName(control.groupId);
+    return name !== undefined && inGroup(caller, name);
+  });
+}
+
+export function mayAdministerSomeProduct(caller: Caller, records: readonly ProductRecord[], groupName: (id: number) => string | undefined): boolean {
+  return mayEditCatalogue(caller) || records.some((record) => mayAdministerProduct(caller, record, groupName));
+}

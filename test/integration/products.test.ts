@@ -242,6 +242,26 @@ describe('product access through group controls', () => {
   });
 });
 
+describe('product-specific administration', () => {
+  it('lets members of a group with editcomponents on a product manage that product only', async () => {
+    await call(app, 'POST', '/rest/group', { apiKey: admin, body: { name: 'widgeteers', description: 'Widget team' } });
+    const teamKey = await userWithKey('widgeteer', ['widgeteers']);
+    await call(app, 'PUT', '/rest/product/Widget', { apiKey: admin, body: { group_controls: [{ group: 'widgeteers', membercontrol: 'SHOWN', othercontrol: 'SHOWN', editcomponents: true }] } });
+
+    const component = await call(app, 'POST', '/rest/component', { apiKey: teamKey, body: { product: 'Widget', name: 'Springs', description: 'Springs', default_assignee: app.admin.login } });
+    expect(component.status, component.text).toBe(200);
+    expect((await call(app, 'POST', '/rest/product/Widget/version', { apiKey: teamKey, body: { name: '3.0' } })).status).toBe(200);
+    expect((await call(app, 'PUT', '/rest/product/Widget', { apiKey: teamKey, body: { description: 'Widgets by the team' } })).status).toBe(200);
+
+    const elsewhere = await call(app, 'POST', '/rest/component', { apiKey: teamKey, body: { product: 'TestProduct', name: 'Intruder', description: 'x', default_assignee: app.admin.login } });
+    expect(elsewhere.status).toBe(401);
+    expect(elsewhere.body.code).toBe(304);
+    expect((await call(app, 'PUT', '/rest/product/Widget', { apiKey: teamKey, body: { group_controls: [{ group: 'widgeteers', membercontrol: 'NA', othercontrol: 'NA' }] } })).body.code).toBe(304);
+    expect((await call(app, 'POST', '/rest/product', { apiKey: teamKey, body: { name: 'Gadget', description: 'd', version: '1' } })).body.code).toBe(304);
+    expect((await call(app, 'POST', '/rest/component', { apiKey: plainKey, body: { product: 'Widget', name: 'Nope', description: 'x', default_assignee: app.admin.login } })).body.code).toBe(304);
+  });
+});
+
 describe('classifications', () => {
   it('creates, reads and updates classifications with their visible products', async () => {
     const created = await call(app, 'POST', '/rest/classification', { apiKey: admin, body: { name: 'Hardware', description: 'Physical things', sort_key: 10 } });
