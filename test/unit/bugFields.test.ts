@@ -14,17 +14,7 @@ import { newCustomField, updateCustomField, type ControllerValues, type CustomFi
 import { allFields, controllerValues, fieldView, findField, legalValueNames, needsProduct, type FieldCatalog } from '../../shared/domain/fieldViews.ts';
 import { checkKeywordName, resolveKeyword } from '../../shared/domain/keywords.ts';
 import { DEFAULT_PARAMETERS } from '../../shared/domain/parameters.ts';
-import { TrackerError } from '../../shared/trackerError.ts';
-
-function trackerErrorOf(action: () => unknown): TrackerError {
-  try {
-    action();
-  } catch (error) {
-    expect(error).toBeInstanceOf(TrackerError);
-    return error as TrackerError;
-  }
-  throw new Error('expected a TrackerError');
-}
+import { trackerErrorOf } from '../support/trackerErrorOf.ts';
 
 const product = (id: number, name: string, components: string[], versions: string[] = ['unspecified']): ProductRecord => ({
   product: { id, name, description: name, isActive: true, defaultBugType: 'defect', defaultMilestone: '---', hasUnconfirmed: true, classificationId: 1 },

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { ANONYMOUS, type Caller } from '../../shared/domain/caller.ts';
 import { DEFAULT_PARAMETERS, planParameterUpdate, visibleParameters, type Parameters } from '../../shared/domain/parameters.ts';
 import { TrackerError } from '../../shared/trackerError.ts';
+import { trackerErrorOf } from '../support/trackerErrorOf.ts';
 
 const user = { id: 2, login: 'jane@example.com', realName: 'Jane', disabledText: '', emailEnabled: true };
 const loggedIn = (...groups: string[]): Caller => ({ user, groups: new Set(groups), blessGroups: new Set() });
@@ -13,17 +14,6 @@ const SPEC_USER_VISIBLE =
   );
 
 const current: Parameters = { ...DEFAULT_PARAMETERS };
-
-/** The TrackerError `action` throws (fails the test when it throws nothing or something else). */
-function trackerErrorOf(action: () => unknown): TrackerError {
-  try {
-    action();
-  } catch (error) {
-    expect(error).toBeInstanceOf(TrackerError);
-    return error as TrackerError;
-  }
-  throw new Error('expected a TrackerError');
-}
 
 describe('visibleParameters', () => {
   it('shows an anonymous caller only maintainer and requirelogin', () => {
