@@ -49,16 +49,24 @@ export interface TrackerFunctionProps {
    * it must allow writing logs (AWSLambdaBasicExecutionRole), as the default role would.
    */
   role: iam.IRole;
+  /**
+   * Shared by every function of the stack (Lambda's advanced logging): one resource rather than
+   * one per function keeps the stack far from CloudFormation's 500-resource limit. Each line
+   * names its route and request id; log streams carry the function's name.
+   */
+  logGroup: logs.ILogGroup;
   timeout?: Duration;
 }
 
-export function createTrackerFunction(scope: Construct, id: string, props: TrackerFunctionProps): NodejsFunction {
-  const logGroup = new logs.LogGroup(scope, `${id}Logs`, {
+export function createFunctionLogGroup(scope: Construct, id: string): logs.LogGroup {
+  return new logs.LogGroup(scope, id, {
     retention: LOG_RETENTION,
     // Logs are diagnostics, not data: do not leave orphaned log groups behind a deleted stack.
     removalPolicy: RemovalPolicy.DESTROY,
   });
+}
 
+export function createTrackerFunction(scope: Construct, id: string, props: TrackerFunctionProps): NodejsFunction {
   return new NodejsFunction(scope, id, {
     description: `Tracker ${props.module}`,
     entry: entryFor(props.projectRoot, props.module),
@@ -70,7 +78,7 @@ export function createTrackerFunction(scope: Construct, id: string, props: Track
     memorySize: FUNCTION_MEMORY_MB,
     timeout: props.timeout ?? FUNCTION_TIMEOUT,
     role: props.role,
-    logGroup,
+    logGroup: props.logGroup,
     environment: { ...props.environment, NODE_OPTIONS: '--enable-source-maps' },
     bundling: BUNDLING,
   });

@@ -11,7 +11,6 @@ import { fileURLToPath } from 'node:url';
 import { CfnOutput, CfnParameter, CustomResource, Duration, RemovalPolicy, Stack, type StackProps } from 'aws-cdk-lib';
 import { HttpApi, HttpMethod as ApiMethod } from 'aws-cdk-lib/aws-apigatewayv2';
 import type { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
-import * as logs from 'aws-cdk-lib/aws-logs';
 import * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
 import { Provider } from 'aws-cdk-lib/custom-resources';
 import type { Construct } from 'constructs';
@@ -20,7 +19,7 @@ import { ENV } from '../shared/storage/tableSchema.ts';
 import { ApiLambdaIntegration } from './apiIntegration.ts';
 import { FunctionRoles } from './functionRoles.ts';
 import { BOOTSTRAP_HANDLER, planHandlers, type HandlerPlan } from './handlerPlan.ts';
-import { createTrackerFunction, LOG_RETENTION } from './trackerFunction.ts';
+import { createFunctionLogGroup, createTrackerFunction } from './trackerFunction.ts';
 import { TrackerStorage } from './trackerStorage.ts';
 
 /** The repository root (this file is lib/trackerStack.ts). */
@@ -83,6 +82,7 @@ export class TrackerStack extends Stack {
     const bootstrapRole = this.roles.dedicatedRole('BootstrapRole', 'readWrite', 'Tracker deploy-time bootstrap');
     this.adminApiKey.grantRead(bootstrapRole);
     const functions = new Map<string, NodejsFunction>();
+    const logGroup = createFunctionLogGroup(this, 'FunctionLogs');
     for (const plan of this.plans) {
       const environment: Record<string, string> = { [ENV.table]: table.tableName, [ENV.bucket]: bucket.bucketName };
       if (plan.kind === 'bootstrap') {
@@ -94,6 +94,7 @@ export class TrackerStack extends Stack {
         module: plan.module,
         environment,
         role: plan.kind === 'bootstrap' ? bootstrapRole : this.roles.sharedRole(plan.access),
+        logGroup,
         timeout: plan.kind === 'bootstrap' ? BOOTSTRAP_TIMEOUT : undefined,
       });
       functions.set(plan.module, fn);
@@ -138,10 +139,7 @@ export class TrackerStack extends Stack {
     const bootstrap = functionFor(BOOTSTRAP_HANDLER);
     const provider = new Provider(this, 'BootstrapProvider', {
       onEventHandler: bootstrap,
-      logGroup: new logs.LogGroup(this, 'BootstrapProviderLogs', {
-        retention: LOG_RETENTION,
-        removalPolicy: RemovalPolicy.DESTROY,
-      }),
+      logGroup,
     });
     const nonce: unknown = this.node.tryGetContext(BOOTSTRAP_NONCE_CONTEXT);
     new CustomResource(this, 'Bootstrap', {
