@@ -9,7 +9,7 @@
 import * as path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { CfnOutput, CfnParameter, CustomResource, Duration, RemovalPolicy, Stack, type StackProps } from 'aws-cdk-lib';
-import { HttpApi, HttpMethod as ApiMethod } from 'aws-cdk-lib/aws-apigatewayv2';
+import { CfnStage, HttpApi, HttpMethod as ApiMethod } from 'aws-cdk-lib/aws-apigatewayv2';
 import type { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
 import * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
 import { Provider } from 'aws-cdk-lib/custom-resources';
@@ -32,6 +32,20 @@ export const BOOTSTRAP_ENV = {
 } as const;
 
 export const BOOTSTRAP_TIMEOUT = Duration.seconds(60);
+
+/** Context keys (`-c apiRateLimit=...`) for the API's stage-wide throttling, in requests per second. */
+export const API_RATE_LIMIT_CONTEXT = 'apiRateLimit';
+export const API_BURST_LIMIT_CONTEXT = 'apiBurstLimit';
+export const DEFAULT_API_RATE_LIMIT = 200;
+export const DEFAULT_API_BURST_LIMIT = 400;
+
+function numberFromContext(scope: Construct, key: string, fallback: number): number {
+  const value: unknown = scope.node.tryGetContext(key);
+  if (value === undefined) return fallback;
+  const number = Number(value);
+  if (!Number.isFinite(number) || number <= 0) throw new Error(`Context ${key} must be a positive number, not '${String(value)}'`);
+  return number;
+}
 
 /** Context key that pins the bootstrap custom resource's per-deploy nonce (tests, reproducible synth). */
 export const BOOTSTRAP_NONCE_CONTEXT = 'bootstrapNonce';
@@ -133,6 +147,13 @@ export class TrackerStack extends Stack {
     this.api.addRoutes({ path: '/{proxy+}', methods: [ApiMethod.OPTIONS], integration: integrationFor(platformHandlers.options) });
 
     if (!this.api.url) throw new Error('The HTTP API has no default stage');
+    // Stage-wide throttling: a runaway script gets HTTP 429 from API Gateway instead of using up
+    // the account's Lambda concurrency and DynamoDB capacity. Tunable per deployment.
+    const stage = this.api.defaultStage?.node.defaultChild as CfnStage;
+    stage.defaultRouteSettings = {
+      throttlingRateLimit: numberFromContext(this, API_RATE_LIMIT_CONTEXT, DEFAULT_API_RATE_LIMIT),
+      throttlingBurstLimit: numberFromContext(this, API_BURST_LIMIT_CONTEXT, DEFAULT_API_BURST_LIMIT),
+    };
     new CfnOutput(this, 'ApiUrl', { description: 'Base URL of the Bugzilla REST API', value: `${this.api.url}rest` });
 
     // --- Deploy-time bootstrap --------------------------------------------------------------

@@ -22,6 +22,8 @@ export class TrackerStorage extends Construct {
       pointInTimeRecoverySpecification: { pointInTimeRecoveryEnabled: true },
       timeToLiveAttribute: TTL_ATTRIBUTE,
       removalPolicy: RemovalPolicy.RETAIN,
+      // The installation's data: a stray `cdk destroy` or console click must not delete it.
+      deletionProtection: true,
     });
     for (const index of GLOBAL_INDEXES) {
       this.table.addGlobalSecondaryIndex({

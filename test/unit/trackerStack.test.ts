@@ -16,7 +16,16 @@ import { GLOBAL_INDEXES, KEY_ATTRIBUTES, PARTITION_KEY, SORT_KEY, TTL_ATTRIBUTE,
 import { BOOTSTRAP_HANDLER, constructIdFor, planHandlers, type HandlerPlan } from '../../lib/handlerPlan.ts';
 import { AUTHENTICATION_WRITE_PARTITIONS, BASIC_EXECUTION_POLICY } from '../../lib/functionRoles.ts';
 import { BUNDLING, ESM_REQUIRE_BANNER, entryFor } from '../../lib/trackerFunction.ts';
-import { BOOTSTRAP_ENV, BOOTSTRAP_NONCE_CONTEXT, PROJECT_ROOT, TrackerStack } from '../../lib/trackerStack.ts';
+import {
+  API_BURST_LIMIT_CONTEXT,
+  API_RATE_LIMIT_CONTEXT,
+  BOOTSTRAP_ENV,
+  BOOTSTRAP_NONCE_CONTEXT,
+  DEFAULT_API_BURST_LIMIT,
+  DEFAULT_API_RATE_LIMIT,
+  PROJECT_ROOT,
+  TrackerStack,
+} from '../../lib/trackerStack.ts';
 
 // Synthesized CloudFormation is untyped JSON.
 type Json = any;
@@ -415,6 +424,15 @@ describe('Tracker stack', () => {
       synthesized.template.hasResourceProperties('AWS::ApiGatewayV2::Stage', { StageName: '$default', AutoDeploy: true });
     });
 
+    it('throttles the stage by default, and by context when a deployment asks', () => {
+      synthesized.template.hasResourceProperties('AWS::ApiGatewayV2::Stage', {
+        DefaultRouteSettings: { ThrottlingRateLimit: DEFAULT_API_RATE_LIMIT, ThrottlingBurstLimit: DEFAULT_API_BURST_LIMIT },
+      });
+      const tuned = synth(routes, { [API_RATE_LIMIT_CONTEXT]: '25', [API_BURST_LIMIT_CONTEXT]: 50 });
+      tuned.template.hasResourceProperties('AWS::ApiGatewayV2::Stage', { DefaultRouteSettings: { ThrottlingRateLimit: 25, ThrottlingBurstLimit: 50 } });
+      expect(() => synth(routes, { [API_RATE_LIMIT_CONTEXT]: 'lots' })).toThrow(/apiRateLimit/);
+    });
+
     it('has exactly one route per row, HEAD for every GET, OPTIONS /{proxy+} and $default', () => {
       const routeKeys = resourcesOfType(json, 'AWS::ApiGatewayV2::Route').map(([, route]) => route.Properties.RouteKey);
       expect(routeKeys.sort()).toEqual(expectedRouteKeys(routes));
@@ -472,6 +490,7 @@ describe('Tracker stack', () => {
       expect(props.BillingMode).toBe('PAY_PER_REQUEST');
       expect(props.PointInTimeRecoverySpecification).toEqual({ PointInTimeRecoveryEnabled: true });
       expect(props.TimeToLiveSpecification).toEqual({ AttributeName: TTL_ATTRIBUTE, Enabled: true });
+      expect(props.DeletionProtectionEnabled).toBe(true);
       expect(props.KeySchema).toEqual([
         { AttributeName: PARTITION_KEY, KeyType: 'HASH' },
         { AttributeName: SORT_KEY, KeyType: 'RANGE' },
