@@ -7,11 +7,16 @@
  *    load generator and the server do not share an event loop.
  * 3. Seeds a catalogue through the HTTP API (products, components, versions, milestones, ~50 users).
  * 4. Drives each scenario with autocannon over loopback (warm-up, then a fixed duration).
- * 5. Writes docs/benchmarks.md, stops the server process and the engines, exits 0.
+ * 5. Stops the server process, then measures cold starts against the same DynamoDB Local table
+ *    (bench/coldStart.ts: a few handlers bundled as the stack bundles them, each imported and
+ *    invoked in fresh `node` processes), then stops the engines.
+ * 6. Writes docs/benchmarks.md, exits 0.
  *
  * Environment: BENCH_DURATION (seconds per scenario, 10), BENCH_WARMUP (seconds, 2),
- * BENCH_CONNECTIONS (8), BENCH_USERS (50), BENCH_SYNTH=1 (run `cdk synth` into a temp directory
- * first, ~1 minute, instead of reading the existing cdk.out), BENCH_OUTPUT (docs/benchmarks.md).
+ * BENCH_CONNECTIONS (8), BENCH_USERS (50), BENCH_COLD=0 (skip the cold starts, ~15 s),
+ * BENCH_COLD_RUNS (fresh processes per handler, 5), BENCH_SYNTH=1 (run `cdk synth` into a temp
+ * directory first, ~1 minute, instead of reading the existing cdk.out), BENCH_OUTPUT
+ * (docs/benchmarks.md).
  * Numbers go into the document only; nothing here asserts on them.
  */
 import autocannon from 'autocannon';
@@ -25,6 +30,7 @@ import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
 import { DynamoDBClient, GetItemCommand } from '@aws-sdk/client-dynamodb';
 import { JavaMissingError, startEngines, type LocalEngines } from '../local/engines.ts';
+import { measureColdStarts, renderColdStarts, type ColdStartReport } from './coldStart.ts';
 import { ENV, PARTITION_KEY, SORT_KEY } from '../shared/storage/tableSchema.ts';
 
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
@@ -43,6 +49,8 @@ const CONNECTIONS = numberFromEnv('BENCH_CONNECTIONS', 8);
 const GLOBAL_WARMUP_S = 5;
 const USER_COUNT = numberFromEnv('BENCH_USERS', 50);
 const OUTPUT = resolve(ROOT, process.env.BENCH_OUTPUT ?? 'docs/benchmarks.md');
+const COLD = process.env.BENCH_COLD !== '0';
+const COLD_RUNS = Math.round(numberFromEnv('BENCH_COLD_RUNS', 5));
 
 const ADMIN = {
   login: 'admin@bench.test',
@@ -672,11 +680,14 @@ function bundleSizes(): { bundles: Bundle[]; source: string } | { bundles: undef
 interface Report {
   date: Date;
   machine: { cpuModel: string; cores: number; memory: number; node: string; arch: string; os: string; loadBefore: number; loadAfter: number };
-  phases: { engines: number; server: number; seed: number; warmup: number; load: number; bundles: number; total: number };
+  phases: { engines: number; server: number; seed: number; warmup: number; load: number; cold: number; bundles: number; total: number };
   seeded: Seeded;
   calibration?: Calibration;
   results: ScenarioResult[];
   bundles: ReturnType<typeof bundleSizes>;
+  coldStarts?: ColdStartReport;
+  /** Why there is no cold-start section (BENCH_COLD=0, or what failed). */
+  coldSkipped?: string;
   peak: { server?: number; dynamodb?: number };
   suppressedErrorLines: number;
   failure?: string;
@@ -711,7 +722,7 @@ function renderReport(report: Report): string {
   lines.push(
     `- **Load average (1 min):** ${machine.loadBefore.toFixed(2)} before the run, ${machine.loadAfter.toFixed(2)} at the end of the load (the run's own processes included). Anything else running on the machine lowers the numbers; compare runs made on a quiet machine.`,
   );
-  lines.push(`- **Run:** first a global warm-up (${GLOBAL_WARMUP_S} s of GetItem on DynamoDB Local for its JIT, then 1 s of each scenario); then per scenario ${WARMUP_S} s warm-up (not counted) and ${DURATION_S} s measured, ${CONNECTIONS} connections, HTTP/1.1 keep-alive, no pipelining, autocannon over loopback (127.0.0.1). Whole run ${fmt(phases.total, 0)} s: engines ${fmt(phases.engines)} s, server ${fmt(phases.server)} s, seeding ${fmt(phases.seed)} s, global warm-up ${fmt(phases.warmup, 0)} s, scenarios ${fmt(phases.load, 0)} s, bundle sizes ${fmt(phases.bundles)} s.`);
+  lines.push(`- **Run:** first a global warm-up (${GLOBAL_WARMUP_S} s of GetItem on DynamoDB Local for its JIT, then 1 s of each scenario); then per scenario ${WARMUP_S} s warm-up (not counted) and ${DURATION_S} s measured, ${CONNECTIONS} connections, HTTP/1.1 keep-alive, no pipelining, autocannon over loopback (127.0.0.1). Whole run ${fmt(phases.total, 0)} s: engines ${fmt(phases.engines)} s, server ${fmt(phases.server)} s, seeding ${fmt(phases.seed)} s, global warm-up ${fmt(phases.warmup, 0)} s, scenarios ${fmt(phases.load, 0)} s, cold starts ${report.coldStarts ? `${fmt(phases.cold, 0)} s` : 'skipped'}, bundle sizes ${fmt(phases.bundles)} s.`);
   lines.push('');
   lines.push('## What runs where');
   lines.push('');
@@ -721,7 +732,7 @@ function renderReport(report: Report): string {
   lines.push('- **API:** a separate Node.js process (bench/server.ts): the local API Gateway emulator (`local/apiGatewayEmulator.ts`) calling the same handler modules and middleware as the deployed Lambdas, loaded from TypeScript source through tsx (not the esbuild bundles), all routes in one process and one event loop with request logging off. It plays the part of many warm Lambda instances with a single Node.js thread.');
   lines.push('- **Storage:** DynamoDB Local (the Java jar, in memory) on loopback; s3rver in a temporary directory (no scenario touches S3).');
   lines.push('');
-  lines.push('**Not measured:** Lambda cold starts (module load, SDK initialisation; each handler is warmed up before it is measured), API Gateway\'s own latency, real DynamoDB latencies and throughput (DynamoDB Local is a JVM over SQLite sharing the same 2 cores, with its own, different costs per call), Lambda concurrency scaling and throttling. Read the numbers as relative costs of our code paths on this machine, not as production latency or capacity.');
+  lines.push('**Not measured in the Results table:** cold starts (each handler is warmed up before it is measured; the [Cold starts](#cold-starts) section below measures module load and first invocations separately), API Gateway\'s own latency, real DynamoDB latencies and throughput (DynamoDB Local is a JVM over SQLite sharing the same 2 cores, with its own, different costs per call), Lambda concurrency scaling and throttling. Read the numbers as relative costs of our code paths on this machine, not as production latency or capacity.');
   lines.push('');
   lines.push(`Catalogue seeded through the HTTP API before the load (${seeded.requests} requests in ${fmt(seeded.seconds)} s): ${seeded.users.length + 1} users (the bootstrap administrator and ${seeded.users.length} \`userNN@bench.test\` with passwords), ${seeded.products.length} products (${seeded.products.map((product) => `${product.name}: ${product.components} components`).join(', ')}), several versions and milestones each.`);
   lines.push('');
@@ -786,6 +797,7 @@ function renderReport(report: Report): string {
     lines.push(`Peak resident memory: API server process ${report.peak.server ? kib(report.peak.server) : '–'}; DynamoDB Local JVM ${report.peak.dynamodb ? kib(report.peak.dynamodb) : '–'}.`);
   }
   lines.push('');
+  lines.push(...renderColdStarts(report.coldStarts, report.coldSkipped, machine.arch));
   lines.push('## For comparison: Bugzilla 5.2');
   lines.push('');
   lines.push('Reference numbers of a real Bugzilla 5.2 under Apache + mod_perl on a 2-core machine, measured with wrk and 8 connections (from the project\'s clarifications, "Speed of the reference"; not measured here):');
@@ -824,7 +836,7 @@ function renderReport(report: Report): string {
   lines.push('');
   lines.push('## Rerunning');
   lines.push('');
-  lines.push('`npm run bench` (needs Java 17+ like `npm start`; about 2 minutes on 2 cores). `BENCH_DURATION`, `BENCH_WARMUP`, `BENCH_CONNECTIONS` and `BENCH_USERS` change the run; `BENCH_SYNTH=1` re-synthesizes the stack (about a minute) before measuring bundle sizes.');
+  lines.push('`npm run bench` (needs Java 17+ like `npm start`; about 2 minutes on 2 cores). `BENCH_DURATION`, `BENCH_WARMUP`, `BENCH_CONNECTIONS` and `BENCH_USERS` change the run; `BENCH_COLD=0` skips the cold starts and `BENCH_COLD_RUNS` (5) sets their processes per handler; `BENCH_SYNTH=1` re-synthesizes the stack (about a minute) before measuring bundle sizes.');
   lines.push('');
   return lines.join('\n');
 }
@@ -833,7 +845,7 @@ function renderReport(report: Report): string {
 
 async function main(): Promise<number> {
   const started = performance.now();
-  const phases = { engines: 0, server: 0, seed: 0, warmup: 0, load: 0, bundles: 0, total: 0 };
+  const phases = { engines: 0, server: 0, seed: 0, warmup: 0, load: 0, cold: 0, bundles: 0, total: 0 };
   let engines: LocalEngines | undefined;
   let server: ServerProcess | undefined;
   const scratchDir = mkdtempSync(join(os.tmpdir(), 'tracker-bench-s3-'));
@@ -932,6 +944,33 @@ async function main(): Promise<number> {
     await server.stop();
     server = undefined;
     log('server process stopped');
+
+    // Cold starts: after the load (nothing else running but DynamoDB Local), on the same table.
+    let coldStarts: ColdStartReport | undefined;
+    let coldSkipped: string | undefined = COLD ? undefined : 'skipped with `BENCH_COLD=0`';
+    if (COLD) {
+      phase = performance.now();
+      try {
+        coldStarts = await measureColdStarts({
+          root: ROOT,
+          dynamodbEndpoint: engines.dynamodbEndpoint,
+          s3Endpoint: engines.s3Endpoint,
+          table,
+          bucket: table,
+          apiKey: ADMIN.apiKey,
+          logins: seeded.users.map((user) => ({ login: user.login, password: USER_PASSWORD })),
+          runs: COLD_RUNS,
+          log,
+          interrupted: () => interrupted,
+        });
+      } catch (error) {
+        checkInterrupted();
+        coldSkipped = `the cold-start measurement failed: ${(error as Error).message.split('\n')[0]}`;
+        log(`  ${coldSkipped}`);
+      }
+      phases.cold = elapsed(phase);
+    }
+
     await engines.stop();
     engines = undefined;
     log('engines stopped');
@@ -957,6 +996,8 @@ async function main(): Promise<number> {
       calibration,
       results,
       bundles,
+      coldStarts,
+      coldSkipped,
       peak,
       suppressedErrorLines,
       failure,
