@@ -7,6 +7,7 @@ import { allocateId } from '../storage/counterStore.ts';
 import { createApiKey, findUserIdByLogin, getUsers, listApiKeys, updateApiKey } from '../storage/identityStore.ts';
 import { TrackerError } from '../trackerError.ts';
 import { targetsOf } from '../domain/objectTargets.ts';
+import { flagText } from '../domain/changeReport.ts';
 
 /**
  * API keys, Tracker's REST stand-in for Bugzilla's preferences page: a user manages their own
@@ -55,7 +56,7 @@ export async function changeApiKey(caller: Caller, idOrName: string, keyId: numb
   if (!key) throw new TrackerError(51, `The user has no API key with the id ${keyId}.`);
   const reported: Record<string, { removed: string; added: string }> = {};
   if (changes.revoked !== undefined && changes.revoked !== key.revoked) {
-    reported.revoked = { removed: key.revoked ? '1' : '0', added: changes.revoked ? '1' : '0' };
+    reported.revoked = { removed: flagText(key.revoked), added: flagText(changes.revoked) };
   }
   const description = changes.description?.trim();
   if (description !== undefined && description !== key.description) reported.description = { removed: key.description, added: description };

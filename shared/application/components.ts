@@ -10,6 +10,7 @@ import { deleteComponent, putComponent, putNewComponent } from '../storage/produ
 import { WriteTransaction } from '../storage/transaction.ts';
 import { TrackerError } from '../trackerError.ts';
 import { assertMayAdministerProduct, assertMayAdministerSomeProduct, findProduct, loadCatalog, type CatalogSnapshot } from './catalogContext.ts';
+import { flagText } from '../domain/changeReport.ts';
 
 /** Components (Bugzilla 5's Component API): create, update and delete, editcomponents only. */
 
@@ -145,7 +146,7 @@ async function planComponentUpdate(transaction: WriteTransaction, caller: Caller
   note('default_cc', previous.defaultCcIds.map(login).join(', '), next.defaultCcIds.map(login).join(', '));
   note('default_bug_type', previous.defaultBugType, next.defaultBugType);
   note('sort_key', String(previous.sortKey), String(next.sortKey));
-  note('is_active', previous.isActive ? '1' : '0', next.isActive ? '1' : '0');
+  note('is_active', flagText(previous.isActive), flagText(next.isActive));
   if (Object.keys(changes).length > 0) {
     putComponent(transaction, previous, next);
     recordAudit(transaction, { auditClass: AUDIT_CLASS.component, objectId: previous.id, userId: caller.user!.id, changes, at: new Date() });

@@ -17,6 +17,7 @@ import { allocateId } from '../storage/counterStore.ts';
 import { addGroupUpdate, createGroup as storeGroup, directMemberIds, getUsers, listAllUsers, listGroups, type GroupRecord } from '../storage/identityStore.ts';
 import { WriteTransaction } from '../storage/transaction.ts';
 import { TrackerError } from '../trackerError.ts';
+import { flagText } from '../domain/changeReport.ts';
 
 /** Groups: creation and updates (creategroups) and lookup with the spec's visibility rules. */
 
@@ -48,8 +49,6 @@ function targetGroups(groups: readonly GroupRecord[], targets: { ids: number[]; 
   const found = [...targets.ids, ...targets.names].map((reference) => resolveGroup(reference, groups) as GroupRecord);
   return found.filter((group, index) => found.findIndex((other) => other.id === group.id) === index);
 }
-
-const flagText = (value: boolean) => (value ? '1' : '0');
 
 export async function updateGroups(caller: Caller, targets: { ids: number[]; names: string[] }, input: NewGroupInput) {
   const groups = await listGroups();

@@ -6,6 +6,7 @@ import { allocateId } from '../storage/counterStore.ts';
 import { loadKeywords, putKeyword, putNewKeyword } from '../storage/keywordStore.ts';
 import { WriteTransaction } from '../storage/transaction.ts';
 import { TrackerError } from '../trackerError.ts';
+import { flagText } from '../domain/changeReport.ts';
 
 /** Keywords: listing (public) and administration (editkeywords). */
 
@@ -39,8 +40,6 @@ function resolveAll(keywords: readonly Keyword[], references: ReadonlyArray<stri
   }
   return found;
 }
-
-const flagText = (value: boolean) => (value ? '1' : '0');
 
 export async function updateKeywords(caller: Caller, targets: { ids: number[]; names: string[] }, input: KeywordInput) {
   const keywords = await loadKeywords();

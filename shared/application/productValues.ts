@@ -8,6 +8,7 @@ import { putNewProductValue, putProductValue, type ProductValueKind } from '../s
 import { WriteTransaction } from '../storage/transaction.ts';
 import { TrackerError } from '../trackerError.ts';
 import { assertMayAdministerProduct, assertMayAdministerSomeProduct, findProduct, loadCatalog } from './catalogContext.ts';
+import { flagText } from '../domain/changeReport.ts';
 
 /**
  * Versions and milestones of a product (Tracker's addition: Bugzilla edits them in its pages):
@@ -70,7 +71,7 @@ export async function updateProductValue(
   const changes: Record<string, { removed: string; added: string }> = {};
   if (next.name !== previous.name) changes.name = { removed: previous.name, added: next.name };
   if (next.sortKey !== previous.sortKey) changes.sort_key = { removed: String(previous.sortKey), added: String(next.sortKey) };
-  if (next.isActive !== previous.isActive) changes.is_active = { removed: previous.isActive ? '1' : '0', added: next.isActive ? '1' : '0' };
+  if (next.isActive !== previous.isActive) changes.is_active = { removed: flagText(previous.isActive), added: flagText(next.isActive) };
   if (Object.keys(changes).length > 0) {
     const transaction = new WriteTransaction();
     putProductValue(transaction, kind, previous, next);

@@ -9,6 +9,7 @@ import { deleteGroupControl, putGroupControl, putNewProduct, putNewProductValue,
 import { WriteTransaction } from '../storage/transaction.ts';
 import { TrackerError } from '../trackerError.ts';
 import { assertMayAdministerProduct, assertMayAdministerSomeProduct, findProduct, loadCatalog, productViews, visibleProductIds, type CatalogSnapshot } from './catalogContext.ts';
+import { flagText } from '../domain/changeReport.ts';
 
 /** Products: listing by access type, lookup, creation and updates (editcomponents). */
 
@@ -159,8 +160,6 @@ export interface ProductChanges {
   classification?: string;
   group_controls?: GroupControlInput[];
 }
-
-const flagText = (value: boolean) => (value ? '1' : '0');
 
 export async function updateProducts(caller: Caller, targets: { ids: number[]; names: string[] }, changes: ProductChanges) {
   const catalog = await loadCatalog();

@@ -20,6 +20,7 @@ import {
 import { loadParameters } from '../storage/parameterStore.ts';
 import { WriteTransaction } from '../storage/transaction.ts';
 import { TrackerError } from '../trackerError.ts';
+import { flagText } from '../domain/changeReport.ts';
 
 /** Users: lookup with the spec's visibility tiers, creation and updates (editusers). */
 
@@ -105,8 +106,6 @@ export async function findUsers(caller: Caller, query: UserQuery): Promise<{ use
 }
 
 const changeOf = (removed: string, added: string) => ({ removed, added });
-const flagText = (value: boolean) => (value ? '1' : '0');
-
 export async function createUser(caller: Caller, input: { email: string; full_name?: string; password?: string }): Promise<{ id: number }> {
   const parameters = await loadParameters();
   const login = checkEmail(input.email, parameters);

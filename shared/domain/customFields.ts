@@ -1,5 +1,6 @@
 import { TrackerError } from '../trackerError.ts';
 import { FIELD_TYPE, isSelectType, type FieldType } from './bugFields.ts';
+import { flagText } from './changeReport.ts';
 
 /**
  * Custom bug fields (`cf_*`), Tracker's administration call for what Bugzilla does in its
@@ -196,7 +197,6 @@ export interface CustomFieldUpdate extends CustomFieldInput {
   values?: { add?: readonly ValueInput[]; remove?: readonly string[] };
 }
 
-const flagText = (value: boolean) => (value ? '1' : '0');
 const listText = (values: readonly string[]) => values.join(', ');
 
 /** The field after an update, and Bugzilla-style changes `{removed, added}` as text. */

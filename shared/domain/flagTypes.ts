@@ -1,4 +1,5 @@
 import { TrackerError } from '../trackerError.ts';
+import { flagText } from './changeReport.ts';
 
 /**
  * Flag types: what can be requested, granted or denied on bugs or attachments, and in which
@@ -308,8 +309,6 @@ export function flagTypesByTarget(types: readonly FlagType[], inGroupId: (groupI
 // ---- changes ------------------------------------------------------------------------------------
 
 export type Changes = Record<string, { removed: string; added: string }>;
-
-const flagText = (value: boolean) => (value ? '1' : '0');
 
 /**
  * An update's changes as `{field: {removed, added}}` strings: booleans "1"/"0", groups by name

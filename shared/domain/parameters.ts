@@ -1,6 +1,7 @@
 import { TrackerError } from '../trackerError.ts';
 import type { Caller } from './caller.ts';
 import { inGroup, isLoggedIn } from './caller.ts';
+import { flagText } from './changeReport.ts';
 
 /**
  * Configuration parameters: Bugzilla 5.2's defaults (observed on a fresh installation), who may
@@ -153,7 +154,7 @@ export interface ParameterChange {
 
 /** Normalises JSON values to Bugzilla's strings: booleans become "1"/"0". */
 function asParameterValue(name: string, value: unknown): string {
-  if (typeof value === 'boolean') return value ? '1' : '0';
+  if (typeof value === 'boolean') return flagText(value);
   if (typeof value === 'number' && Number.isFinite(value)) return String(value);
   if (typeof value === 'string') return value;
   throw new TrackerError(32000, `The value of the parameter '${name}' must be a string, a number or a boolean.`);
