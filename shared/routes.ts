@@ -101,6 +101,19 @@ export const routes: readonly RouteDefinition[] = [
   route('GET', '/rest/flag_type/{id_or_name}', 'flagType/getFlagTypes'),
   route('GET', '/rest/flag_type/{id_or_name}/{component}', 'flagType/getFlagTypes'),
   route('PUT', '/rest/flag_type/{id_or_name}', 'flagType/updateFlagType'),
+
+  // Bugs
+  route('POST', '/rest/bug', 'bug/createBug'),
+  route('GET', '/rest/bug', 'bug/searchBugs'),
+  route('GET', '/rest/bug/{id_or_alias}', 'bug/getBug'),
+  route('PUT', '/rest/bug/{id_or_alias}', 'bug/updateBug'),
+  route('PUT', '/rest/bug', 'bug/updateBug'),
+  route('GET', '/rest/bug/{id_or_alias}/history', 'bug/bugHistory'),
+  route('PUT', '/rest/bug/{id_or_alias}/tags', 'bug/updateTags'),
+  route('POST', '/rest/bug_user_last_visit', 'bug/recordLastVisit'),
+  route('POST', '/rest/bug_user_last_visit/{id}', 'bug/recordLastVisit'),
+  route('GET', '/rest/bug_user_last_visit', 'bug/getLastVisits'),
+  route('GET', '/rest/bug_user_last_visit/{id}', 'bug/getLastVisits'),
 ];
 
 /**

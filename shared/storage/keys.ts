@@ -58,6 +58,29 @@ export const keys = {
 };
 
 /**
+ * Bug keys: each bug is one item collection (`BUG#<id>`) holding the bug, its comments and its
+ * history; guards and pointers that must be found without knowing the bug live in their own
+ * partitions. docs/data-model.md §3.
+ */
+export const bugKeys = {
+  bug: (bugId: number): ItemKey => ({ pk: `BUG#${bugId}`, sk: 'BUG' }),
+  /** gsi2: the bugs of a component, so a component with bugs cannot be deleted. */
+  componentIndex: (componentId: number, bugId: number) => ({ gsi2pk: `COMPONENT#${componentId}`, gsi2sk: padId(bugId) }),
+  componentIndexPartition: (componentId: number) => `COMPONENT#${componentId}`,
+  comment: (bugId: number, count: number): ItemKey => ({ pk: `BUG#${bugId}`, sk: `COMMENT#${padId(count)}` }),
+  commentPrefix: 'COMMENT#',
+  /** Global comment id → its bug and position, read strongly consistent (an index would lag). */
+  commentPointer: (commentId: number): ItemKey => ({ pk: `COMMENT#${commentId}`, sk: 'COMMENT' }),
+  /** History entries sort by time; the suffix keeps two writes of one millisecond apart. */
+  history: (bugId: number, at: string, unique: string): ItemKey => ({ pk: `BUG#${bugId}`, sk: `HISTORY#${at}#${unique}` }),
+  historyPrefix: 'HISTORY#',
+  aliasGuard: (alias: string): ItemKey => ({ pk: `ALIAS#${alias.toLowerCase()}`, sk: 'ALIAS' }),
+  /** A user's last visits live in the user's partition, so the listing is one consistent Query. */
+  lastVisit: (userId: number, bugId: number): ItemKey => ({ pk: `USER#${userId}`, sk: `LASTVISIT#${padId(bugId)}` }),
+  lastVisitPrefix: 'LASTVISIT#',
+};
+
+/**
  * Catalogue keys. Each kind lives in one base-table partition (`PRODUCTS`, `GROUPS`, ...), so one
  * strongly consistent Query returns all of it: a script that creates a product and then its first
  * component, or a group and then its first member, always sees what it just wrote (a GSI would

@@ -85,6 +85,22 @@ export class WriteTransaction {
     );
   }
 
+  /** A condition on an item the transaction does not change (a revision that must still hold). */
+  conditionCheck(key: { pk: string; sk: string }, check: { condition: string; names?: Record<string, string>; values?: Record<string, unknown>; onConditionFailed?: ConditionFailure }): this {
+    return this.push(
+      {
+        ConditionCheck: {
+          TableName: tableName(),
+          Key: primaryKey(key),
+          ConditionExpression: check.condition,
+          ExpressionAttributeNames: check.names,
+          ExpressionAttributeValues: check.values,
+        },
+      },
+      check.onConditionFailed,
+    );
+  }
+
   async commit(): Promise<void> {
     if (this.items.length === 0) return;
     if (this.items.length > 100) {

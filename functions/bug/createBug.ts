@@ -1,0 +1,10 @@
+import * as z from 'zod';
+import { createBug } from '../../shared/application/bugs.ts';
+import { defineEndpoint } from '../../shared/http/endpoint.ts';
+
+/** POST /rest/bug: every field is checked by the bug rules (bugCreation.ts), each with Bugzilla's code. */
+export const handler = defineEndpoint({
+  access: 'login',
+  input: z.looseObject({}),
+  run: ({ input, caller }) => createBug(caller, input as Record<string, unknown>, 'api'),
+});

@@ -1,0 +1,12 @@
+import * as z from 'zod';
+import { searchBugs } from '../../shared/application/bugs.ts';
+import { bugResourceFields } from '../../shared/domain/bugView.ts';
+import { defineEndpoint } from '../../shared/http/endpoint.ts';
+
+/** GET /rest/bug: search. Criteria are Bugzilla's parameters (bugSearchFilter.ts). */
+export const handler = defineEndpoint({
+  access: 'public',
+  input: z.looseObject({}),
+  responseFields: { bugs: { fields: bugResourceFields() } },
+  run: ({ input, caller, fields }) => searchBugs(caller, input as Record<string, unknown>, fields),
+});

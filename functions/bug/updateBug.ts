@@ -1,0 +1,14 @@
+import * as z from 'zod';
+import { updateBugs } from '../../shared/application/bugs.ts';
+import { defineEndpoint } from '../../shared/http/endpoint.ts';
+import { bugReferences, referencesOf } from './bugInput.ts';
+
+/** PUT /rest/bug/{id_or_alias} and `ids`: the path's bug and the `ids` are all updated, together. */
+export const handler = defineEndpoint({
+  access: 'login',
+  input: z.looseObject(bugReferences),
+  run: ({ input, caller }) => {
+    const { id_or_alias, ids, ...changes } = input;
+    return updateBugs(caller, referencesOf({ id_or_alias, ids }), changes);
+  },
+});

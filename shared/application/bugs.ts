@@ -1,0 +1,367 @@
+import type { Bug, HistoryEntry } from '../domain/bug.ts';
+import { canSeeBug } from '../domain/bugAccess.ts';
+import { diffBugs, historyChanges, mergeHistory } from '../domain/bugChanges.ts';
+import { commentText, mayReadComment } from '../domain/bugComments.ts';
+import { planNewBug } from '../domain/bugCreation.ts';
+import { applyBugUpdate, relatedBugIds, syncRelations, type UpdateOutcome, type WorkingSet } from '../domain/bugUpdate.ts';
+import { bugView } from '../domain/bugView.ts';
+import { isLoggedIn, type Caller } from '../domain/caller.ts';
+import type { FieldSelection } from '../domain/fieldSelection.ts';
+import { allocateId, allocateIds } from '../storage/counterStore.ts';
+import { BugRevisionConflict, commitBugWrite, findBugIdByAlias, loadBugs, loadComment, loadComments, loadHistory, scanAllBugs, type StoredBug, type StoredComment } from '../storage/bugStore.ts';
+import { matchesCriteria, parseSearch } from '../domain/bugSearchFilter.ts';
+import { loginRequired, TrackerError } from '../trackerError.ts';
+import { bugEnvironment, bugNames, bugViewContext, loadBugCatalog, loginsIn, resolveLogins, updateToken, userIdsOf, usersById, type BugCatalog } from './bugContext.ts';
+
+/** Bugs: file, read and change them (docs/data-model.md §3 and §7.2). */
+
+const groupNameOf = (bugCatalog: BugCatalog) => (id: number) => bugCatalog.catalog.groups.find((group) => group.id === id)?.name;
+const orGroups = (bugCatalog: BugCatalog) => bugCatalog.catalog.parameters.or_groups === '1';
+
+/** A bug named by id or alias; 100 for something that is neither. */
+export async function resolveBugId(reference: string | number): Promise<number> {
+  const text = String(reference).trim();
+  if (/^\d+$/.test(text) && Number(text) > 0 && Number.isSafeInteger(Number(text))) return Number(text);
+  if (text === '' || /[,\s]/.test(text) || text.length > 40) throw new TrackerError(100, `'${text}' is not a valid bug number nor an alias to a bug.`);
+  const id = await findBugIdByAlias(text);
+  if (id === null) throw new TrackerError(100, `'${text}' is not a valid bug number nor an alias to a bug.`);
+  return id;
+}
+
+/** 101 for a bug that does not exist, 102 for one the caller may not see: never reveal which beyond that. */
+function visibleBug(caller: Caller, stored: StoredBug | undefined, bugId: number, bugCatalog: BugCatalog): StoredBug {
+  if (!stored) throw new TrackerError(101, `Bug #${bugId} does not exist.`);
+  if (!canSeeBug(caller, stored.bug, groupNameOf(bugCatalog), orGroups(bugCatalog))) {
+    throw isLoggedIn(caller)
+      ? new TrackerError(102, `You are not authorized to access bug #${bugId}.`)
+      : new TrackerError(102, `You are not authorized to access bug #${bugId}. To see this bug, you must first log in to an account with the appropriate permissions.`);
+  }
+  return stored;
+}
+
+// ---- reading ---------------------------------------------------------------------------------
+
+export interface CommentView {
+  id: number;
+  bug_id: number;
+  attachment_id: number | null;
+  count: number;
+  text: string;
+  raw_text: string;
+  creator: string;
+  creation_time: string;
+  time: string;
+  is_private: boolean;
+  is_markdown: boolean;
+  tags: string[];
+}
+
+export function commentView(comment: StoredComment, login: (id: number) => string): CommentView {
+  return {
+    id: comment.id,
+    bug_id: comment.bugId,
+    attachment_id: comment.attachmentId ?? null,
+    count: comment.count,
+    text: commentText(comment),
+    raw_text: comment.rawText,
+    creator: login(comment.creatorId),
+    creation_time: comment.creationTime,
+    time: comment.creationTime,
+    is_private: comment.isPrivate,
+    is_markdown: comment.isMarkdown,
+    tags: comment.tags ?? [],
+  };
+}
+
+export function historyView(entries: readonly HistoryEntry[], login: (id: number) => string, newSince?: string) {
+  const since = newSince ? Date.parse(newSince) : undefined;
+  return mergeHistory(entries)
+    .filter((entry) => since === undefined || Date.parse(entry.when) > since)
+    .map((entry) => ({ when: entry.when, who: login(entry.whoId), changes: entry.changes }));
+}
+
+/** Rendered bugs (or faults) for ids and aliases, in the order asked. */
+export async function getBugs(caller: Caller, references: ReadonlyArray<string | number>, fields: FieldSelection, options: { permissive?: boolean } = {}) {
+  const faults: Array<{ id: string | number; faultString: string; faultCode: number }> = [];
+  const failed = (reference: string | number, error: unknown) => {
+    if (!(error instanceof TrackerError) || !options.permissive) throw error;
+    faults.push({ id: reference, faultString: error.message, faultCode: error.code });
+  };
+  const [bugCatalog, ids] = await Promise.all([
+    loadBugCatalog(),
+    Promise.all(references.map((reference) => resolveBugId(reference).catch((error) => (failed(reference, error), null)))),
+  ]);
+  const wanted = [...new Set(ids.filter((id): id is number => id !== null))];
+  const stored = await loadBugs(wanted);
+  const bugs: Bug[] = [];
+  for (const id of wanted) {
+    try {
+      bugs.push(visibleBug(caller, stored.get(id), id, bugCatalog).bug);
+    } catch (error) {
+      failed(id, error);
+    }
+  }
+  const extras = { description: fields.wants('description', 'extra'), comments: fields.wants('comments', 'extra'), history: fields.wants('history', 'extra') };
+  const [users, extraData] = await Promise.all([
+    usersById(userIdsOf(bugs, bugCatalog.catalog)),
+    Promise.all(bugs.map(async (bug) => ({
+      comments: extras.comments ? await loadComments(bug.id) : extras.description ? [await loadComment(bug.id, 0)].filter((comment): comment is StoredComment => comment !== null) : [],
+      history: extras.history ? await loadHistory(bug.id) : [],
+    }))),
+  ]);
+  const extraUserIds = extraData.flatMap((data) => [...data.comments.map((comment) => comment.creatorId), ...data.history.map((entry) => entry.whoId)]).filter((id) => !users.has(id));
+  if (extraUserIds.length > 0) for (const [id, user] of await usersById(extraUserIds)) users.set(id, user);
+  const context = bugViewContext(caller, bugCatalog, users);
+  const login = (id: number) => users.get(id)?.login ?? '';
+  const parameters = bugCatalog.catalog.parameters;
+  const views = bugs.map((bug, index) => {
+    const { comments, history } = extraData[index];
+    const readable = comments.filter((comment) => mayReadComment(caller, parameters, comment));
+    return bugView(bug, { ...context, updateToken: isLoggedIn(caller) ? updateToken(caller.user.id, bug) : undefined }, {
+      description: extras.description ? commentText(comments.find((comment) => comment.count === 0) ?? { rawText: '' }) : undefined,
+      comments: extras.comments ? readable.map((comment) => commentView(comment, login)) : undefined,
+      history: extras.history ? historyView(history, login) : undefined,
+    });
+  });
+  return { faults, bugs: views };
+}
+
+/** GET /rest/bug/{id}/history. */
+export async function getBugHistory(caller: Caller, references: ReadonlyArray<string | number>, newSince?: string) {
+  const bugCatalog = await loadBugCatalog();
+  const ids = await Promise.all(references.map(resolveBugId));
+  const stored = await loadBugs(ids);
+  const bugs = [...new Set(ids)].map((id) => visibleBug(caller, stored.get(id), id, bugCatalog).bug);
+  const histories = await Promise.all(bugs.map((bug) => loadHistory(bug.id)));
+  const users = await usersById([...new Set(histories.flat().map((entry) => entry.whoId))]);
+  const login = (id: number) => users.get(id)?.login ?? '';
+  return {
+    bugs: bugs.map((bug, index) => ({ id: bug.id, alias: bug.alias, history: historyView(histories[index], login, newSince) })),
+  };
+}
+
+// ---- writing ---------------------------------------------------------------------------------
+
+const MAX_ATTEMPTS = 6;
+
+/**
+ * Runs a read-compute-write of bugs until its write lands on the revisions it read: a change
+ * made by another request in between makes this one start over from a fresh read, so neither
+ * change is lost and every rule is checked against what is really stored.
+ */
+async function withFreshReads<T>(work: () => Promise<T>): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await work();
+    } catch (error) {
+      if (!(error instanceof BugRevisionConflict)) throw error;
+      if (attempt >= MAX_ATTEMPTS) {
+        throw new TrackerError(32000, `Bug ${error.bugId} is being changed by others at this very moment. Nothing was saved; please try again.`);
+      }
+      await new Promise((resolve) => setTimeout(resolve, 10 * attempt + Math.random() * 40));
+    }
+  }
+}
+
+const flagInputCount = (input: Record<string, unknown>) => [input.flags].flat().filter((flag) => flag && typeof flag === 'object').length;
+
+/** Numbers the comments of a write and gives each its global id. */
+async function numberComments(outcome: Pick<UpdateOutcome, 'comments'>, working: WorkingSet): Promise<StoredComment[]> {
+  if (outcome.comments.length === 0) return [];
+  const ids = await allocateIds('comment', outcome.comments.length);
+  return outcome.comments.map((comment, index) => {
+    const bug = working.get(comment.bugId)!;
+    const count = bug.commentCount;
+    working.set(bug.id, { ...bug, commentCount: count + 1 });
+    return { ...comment, id: ids[index], count, attachmentId: null, tags: [] };
+  });
+}
+
+/** Refuses a change that would make a bug depend on itself through others (116). */
+async function assertNoDependencyLoop(working: WorkingSet, roots: readonly number[], revisions: Map<number, number>): Promise<Array<{ bugId: number; rev: number }>> {
+  const walked: Array<{ bugId: number; rev: number }> = [];
+  for (const root of roots) {
+    const seen = new Set<number>();
+    let frontier = [...(working.get(root)?.dependsOn ?? [])];
+    while (frontier.length > 0) {
+      if (frontier.includes(root)) throw new TrackerError(116, `Making these changes would create a dependency loop involving bug ${root}.`);
+      const unknown = frontier.filter((id) => !working.has(id) && !seen.has(id));
+      const loaded = unknown.length > 0 ? await loadBugs(unknown) : new Map<number, StoredBug>();
+      const next: number[] = [];
+      for (const id of frontier) {
+        if (seen.has(id)) continue;
+        seen.add(id);
+        const bug = working.get(id) ?? loaded.get(id)?.bug;
+        if (!bug) continue;
+        const stored = loaded.get(id);
+        if (stored && !revisions.has(id) && walked.length < 40) walked.push({ bugId: id, rev: stored.rev });
+        next.push(...bug.dependsOn);
+      }
+      frontier = next;
+    }
+  }
+  return walked;
+}
+
+/** Refuses a duplicate whose target is (through others) a duplicate of it (118). */
+async function assertNoDuplicateLoop(working: WorkingSet, links: UpdateOutcome['duplicateLinks']): Promise<void> {
+  for (const { bugId, dupeOf } of links) {
+    let current: number | null = dupeOf;
+    const seen = new Set<number>();
+    while (current !== null && !seen.has(current)) {
+      if (current === bugId) throw new TrackerError(118, `Marking bug ${bugId} as a duplicate of bug ${dupeOf} would create a loop of duplicates.`);
+      seen.add(current);
+      const bug: Bug | undefined = working.get(current) ?? (await loadBugs([current])).get(current)?.bug;
+      current = bug?.dupeOf ?? null;
+    }
+  }
+}
+
+/** POST /rest/bug. */
+export async function createBug(caller: Caller, input: Record<string, unknown>, filedVia: string): Promise<{ id: number }> {
+  if (!isLoggedIn(caller)) throw loginRequired();
+  const [bugCatalog, userIds] = await Promise.all([loadBugCatalog(), resolveLogins(loginsIn(input))]);
+  const flagCount = flagInputCount(input);
+  const flagIds = flagCount > 0 ? await allocateIds('flag', flagCount) : [];
+  // Checked before an id is taken, so a refused bug uses no number.
+  planNewBug(bugEnvironment(caller, bugCatalog, userIds, new Map(), flagIds), input, 0, filedVia);
+  const id = await allocateId('bug');
+  await withFreshReads(async () => {
+    const env = bugEnvironment(caller, bugCatalog, userIds, new Map(), flagIds);
+    const plan = planNewBug(env, input, id, filedVia);
+    const related = [...plan.bug.dependsOn, ...plan.bug.blocks, ...plan.bug.regressedBy, ...plan.bug.regressions];
+    const stored = await loadBugs(related);
+    const original = new Map<number, Bug>();
+    const revisions = new Map<number, number>();
+    for (const otherId of related) {
+      const other = visibleBug(caller, stored.get(otherId), otherId, bugCatalog);
+      original.set(otherId, other.bug);
+      revisions.set(otherId, other.rev);
+    }
+    const working: WorkingSet = new Map([...original].map(([key, bug]) => [key, structuredClone(bug)]));
+    const empty: Bug = { ...plan.bug, dependsOn: [], blocks: [], regressedBy: [], regressions: [] };
+    working.set(id, plan.bug);
+    syncRelations(working, empty, plan.bug);
+    const walked = plan.bug.dependsOn.length > 0 && plan.bug.blocks.length > 0 ? await assertNoDependencyLoop(working, [id], revisions) : [];
+    const users = await usersById(userIdsOf([...working.values()], bugCatalog.catalog));
+    const names = bugNames(bugCatalog, users);
+    const history: HistoryEntry[] = [];
+    const updated: Array<{ bug: Bug; rev: number; previousAlias: string | null }> = [];
+    for (const [otherId, before] of original) {
+      const after = { ...working.get(otherId)!, lastChangeTime: env.now };
+      const changes = historyChanges(diffBugs(before, after, names));
+      if (changes.length === 0) continue;
+      history.push({ bugId: otherId, when: env.now, whoId: caller.user.id, changes });
+      updated.push({ bug: after, rev: revisions.get(otherId)!, previousAlias: before.alias });
+    }
+    const [commentId] = await allocateIds('comment', 1);
+    await commitBugWrite({
+      created: [plan.bug],
+      updated,
+      comments: [{ ...plan.description, id: commentId, count: 0, attachmentId: null, tags: [] }],
+      history,
+      unchanged: walked,
+    });
+  });
+  return { id };
+}
+
+/** PUT /rest/bug/{id} (and `ids`): every bug is checked before any is written, and all land together. */
+export async function updateBugs(caller: Caller, references: ReadonlyArray<string | number>, input: Record<string, unknown>) {
+  if (!isLoggedIn(caller)) throw loginRequired();
+  const [bugCatalog, userIds, targetIds] = await Promise.all([loadBugCatalog(), resolveLogins(loginsIn(input)), Promise.all(references.map(resolveBugId))]);
+  const targets = [...new Set(targetIds)];
+  if (targets.length === 0) throw new TrackerError(50, 'You must give the id or alias of at least one bug to update.');
+  const flagCount = flagInputCount(input) * targets.length;
+  const flagIds = flagCount > 0 ? await allocateIds('flag', flagCount) : [];
+
+  return withFreshReads(async () => {
+    const storedTargets = await loadBugs(targets);
+    const original = new Map<number, Bug>();
+    const revisions = new Map<number, number>();
+    for (const id of targets) {
+      const stored = visibleBug(caller, storedTargets.get(id), id, bugCatalog);
+      original.set(id, stored.bug);
+      revisions.set(id, stored.rev);
+    }
+    const relatedIds = [...new Set(targets.flatMap((id) => relatedBugIds(input, original.get(id)!)))].filter((id) => !original.has(id));
+    const storedRelated = await loadBugs(relatedIds);
+    for (const [id, stored] of storedRelated) {
+      original.set(id, stored.bug);
+      revisions.set(id, stored.rev);
+    }
+    const working: WorkingSet = new Map([...original].map(([id, bug]) => [id, structuredClone(bug)]));
+    const users = await usersById([...new Set([...userIdsOf([...original.values()], bugCatalog.catalog), ...userIds.values()])]);
+    const names = bugNames(bugCatalog, users);
+    const env = bugEnvironment(caller, bugCatalog, userIds, users, flagIds);
+
+    const outcomes: UpdateOutcome[] = [];
+    for (const id of targets) outcomes.push(applyBugUpdate(env, working, original, id, input, names));
+    const roots = outcomes.flatMap((outcome) => outcome.dependencyRoots);
+    const walked = roots.length > 0 ? await assertNoDependencyLoop(working, roots, revisions) : [];
+    await assertNoDuplicateLoop(working, outcomes.flatMap((outcome) => outcome.duplicateLinks));
+
+    const comments = await numberComments({ comments: outcomes.flatMap((outcome) => outcome.comments) }, working);
+    const extraHistory = new Map(outcomes.flatMap((outcome) => [...outcome.extraHistory]));
+    const history: HistoryEntry[] = [];
+    const updated: Array<{ bug: Bug; rev: number; previousAlias: string | null }> = [];
+    const changesById = new Map<number, ReturnType<typeof diffBugs>>();
+    for (const [id, before] of original) {
+      const candidate = working.get(id)!;
+      const changes = diffBugs(before, candidate, names);
+      changesById.set(id, changes);
+      const entries = [...historyChanges(changes), ...(extraHistory.get(id) ?? [])];
+      const touched = entries.length > 0 || Object.keys(changes).length > 0 || candidate.commentCount !== before.commentCount || JSON.stringify(candidate) !== JSON.stringify(before);
+      if (!touched) continue;
+      const after = { ...candidate, lastChangeTime: env.now };
+      working.set(id, after);
+      if (entries.length > 0) history.push({ bugId: id, when: env.now, whoId: caller.user.id, changes: entries });
+      updated.push({ bug: after, rev: revisions.get(id)!, previousAlias: before.alias });
+    }
+    await commitBugWrite({ created: [], updated, comments, history, unchanged: walked });
+    return {
+      bugs: targets.map((id) => ({
+        id,
+        alias: working.get(id)!.alias,
+        last_change_time: working.get(id)!.lastChangeTime,
+        changes: changesById.get(id) ?? {},
+      })),
+    };
+  });
+}
+
+
+// ---- searching (interim: scans; the search index replaces it) --------------------------------
+
+export async function searchBugs(caller: Caller, params: Record<string, unknown>, fields: FieldSelection) {
+  const search = parseSearch(params);
+  const bugCatalog = await loadBugCatalog();
+  const parameters = bugCatalog.catalog.parameters;
+  const limit = params.limit === undefined ? 0 : Number(params.limit);
+  const offset = params.offset === undefined ? 0 : Number(params.offset);
+  if (!Number.isInteger(limit) || limit < 0 || !Number.isInteger(offset) || offset < 0) throw new TrackerError(32000, 'limit and offset must be whole numbers of zero or more.');
+  if (params.offset !== undefined && params.limit === undefined) throw new TrackerError(50, 'offset needs a limit.');
+  if (search.criteria.size === 0 && !search.ids && !search.aliases && parameters.search_allow_no_criteria !== '1') {
+    throw new TrackerError(1000, 'You must enter at least one search criterion.');
+  }
+  let candidates: Bug[];
+  if (search.ids || search.aliases) {
+    const aliasIds = await Promise.all((search.aliases ?? []).map((alias) => findBugIdByAlias(alias)));
+    const ids = [...new Set([...(search.ids ?? []), ...aliasIds.filter((id): id is number => id !== null)])];
+    candidates = [...(await loadBugs(ids)).values()].map((stored) => stored.bug);
+  } else {
+    candidates = await scanAllBugs();
+  }
+  const names = bugNames(bugCatalog, await usersById([...new Set(candidates.flatMap((bug) => [bug.assigneeId, bug.reporterId, ...(bug.qaContactId === null ? [] : [bug.qaContactId])]))]));
+  const matches = candidates
+    .filter((bug) => canSeeBug(caller, bug, groupNameOf(bugCatalog), orGroups(bugCatalog)))
+    .filter((bug) => matchesCriteria(bug, search.criteria, names))
+    .sort((a, b) => a.id - b.id);
+  if (params.count_only === true || params.count_only === '1' || params.count_only === 'true') return { bug_count: matches.length };
+  const maximum = Number(parameters.max_search_results) || 10_000;
+  const pageSize = limit === 0 || limit > maximum ? maximum : limit;
+  const page = matches.slice(offset, offset + pageSize);
+  if (page.length === 0) return { bugs: [] };
+  const { bugs } = await getBugs(caller, page.map((bug) => bug.id), fields);
+  return { bugs };
+}

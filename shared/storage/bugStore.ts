@@ -1,0 +1,190 @@
+import { randomUUID } from 'node:crypto';
+import { GetCommand, PutCommand, ScanCommand } from '@aws-sdk/lib-dynamodb';
+import type { Bug, HistoryEntry, NewComment } from '../domain/bug.ts';
+import { TrackerError } from '../trackerError.ts';
+import { documentClient, tableName } from './dynamoClient.ts';
+import { bugKeys } from './keys.ts';
+import { batchGetAll, queryAll } from './tableReads.ts';
+import { WriteTransaction } from './transaction.ts';
+
+/**
+ * Bugs, their comments and history, alias guards and last visits (docs/data-model.md §3). Every
+ * bug read is strongly consistent, so a bug is readable and updatable by the very next request
+ * after it was written; every bug write is one transaction conditioned on the revision it read.
+ */
+export interface StoredBug {
+  bug: Bug;
+  /** Raised by every write; a write conditioned on a stale revision fails as a whole. */
+  rev: number;
+}
+
+export interface StoredComment extends NewComment {
+  id: number;
+  count: number;
+  attachmentId: number | null;
+  tags: string[];
+}
+
+/** Another request changed one of the bugs between this request's read and its write. */
+export class BugRevisionConflict extends Error {
+  constructor(readonly bugId: number) {
+    super(`Bug ${bugId} changed while this request was working on it.`);
+  }
+}
+
+const toStoredBug = (item: Record<string, unknown>): StoredBug => {
+  const { pk, sk, type, rev, gsi2pk, gsi2sk, ...bug } = item;
+  void pk, sk, type, gsi2pk, gsi2sk;
+  return { bug: bug as unknown as Bug, rev: Number(rev ?? 0) };
+};
+
+const bugItem = (bug: Bug, rev: number) => ({ ...bugKeys.bug(bug.id), ...bugKeys.componentIndex(bug.componentId, bug.id), type: 'bug', ...bug, rev });
+
+export async function loadBug(bugId: number): Promise<StoredBug | null> {
+  const result = await documentClient().send(new GetCommand({ TableName: tableName(), Key: bugKeys.bug(bugId), ConsistentRead: true }));
+  return result.Item ? toStoredBug(result.Item) : null;
+}
+
+/** Bugs by id (strongly consistent); missing ids are absent from the map. */
+export async function loadBugs(bugIds: readonly number[]): Promise<Map<number, StoredBug>> {
+  const unique = [...new Set(bugIds)];
+  if (unique.length === 1) {
+    const single = await loadBug(unique[0]);
+    return new Map(single ? [[unique[0], single]] : []);
+  }
+  const items = await batchGetAll(unique.map((id) => bugKeys.bug(id)), { consistent: true });
+  return new Map(items.map((item) => {
+    const stored = toStoredBug(item);
+    return [stored.bug.id, stored];
+  }));
+}
+
+export async function findBugIdByAlias(alias: string): Promise<number | null> {
+  const result = await documentClient().send(new GetCommand({ TableName: tableName(), Key: bugKeys.aliasGuard(alias), ConsistentRead: true }));
+  return result.Item ? Number(result.Item.bugId) : null;
+}
+
+export interface BugWrite {
+  created: Bug[];
+  updated: Array<{ bug: Bug; rev: number; previousAlias: string | null }>;
+  comments: StoredComment[];
+  history: HistoryEntry[];
+  /** Bugs read to prove a change safe (a dependency walk) that must not have changed meanwhile. */
+  unchanged?: Array<{ bugId: number; rev: number }>;
+}
+
+const aliasTaken = (alias: string) => () => new TrackerError(103, `The alias '${alias}' is already in use by another bug.`);
+
+/** One transaction for a whole bug change: the bugs, their alias guards, comments and history. */
+export async function commitBugWrite(write: BugWrite): Promise<void> {
+  const transaction = new WriteTransaction();
+  for (const bug of write.created) {
+    transaction.putNew(bugItem(bug, 1), () => new TrackerError(32000, `Bug ${bug.id} already exists.`));
+    if (bug.alias) transaction.putNew({ ...bugKeys.aliasGuard(bug.alias), bugId: bug.id }, aliasTaken(bug.alias));
+  }
+  for (const { bug, rev, previousAlias } of write.updated) {
+    transaction.put(bugItem(bug, rev + 1), {
+      condition: '#rev = :rev',
+      names: { '#rev': 'rev' },
+      values: { ':rev': rev },
+      onConditionFailed: () => new BugRevisionConflict(bug.id),
+    });
+    if ((previousAlias ?? '').toLowerCase() !== (bug.alias ?? '').toLowerCase()) {
+      if (previousAlias) transaction.delete(bugKeys.aliasGuard(previousAlias));
+      if (bug.alias) transaction.putNew({ ...bugKeys.aliasGuard(bug.alias), bugId: bug.id }, aliasTaken(bug.alias));
+    }
+  }
+  for (const { bugId, rev } of write.unchanged ?? []) {
+    transaction.conditionCheck(bugKeys.bug(bugId), { condition: '#rev = :rev', names: { '#rev': 'rev' }, values: { ':rev': rev }, onConditionFailed: () => new BugRevisionConflict(bugId) });
+  }
+  for (const comment of write.comments) {
+    transaction.put({ ...bugKeys.comment(comment.bugId, comment.count), type: 'comment', ...comment });
+    transaction.put({ ...bugKeys.commentPointer(comment.id), type: 'commentPointer', bugId: comment.bugId, count: comment.count });
+  }
+  for (const entry of write.history) {
+    transaction.put({ ...bugKeys.history(entry.bugId, new Date().toISOString(), randomUUID().slice(0, 8)), type: 'history', ...entry });
+  }
+  await transaction.commit();
+}
+
+const toComment = (item: Record<string, unknown>): StoredComment => {
+  const { pk, sk, type, ...comment } = item;
+  void pk, sk, type;
+  const stored = comment as unknown as StoredComment;
+  return { ...stored, attachmentId: stored.attachmentId ?? null, tags: stored.tags ?? [] };
+};
+
+/** Every comment of a bug in order (the description is count 0). */
+export async function loadComments(bugId: number): Promise<StoredComment[]> {
+  const items = await queryAll({
+    TableName: tableName(),
+    KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
+    ExpressionAttributeValues: { ':pk': bugKeys.bug(bugId).pk, ':prefix': bugKeys.commentPrefix },
+    ConsistentRead: true,
+  });
+  return items.map(toComment);
+}
+
+export async function loadComment(bugId: number, count: number): Promise<StoredComment | null> {
+  const result = await documentClient().send(new GetCommand({ TableName: tableName(), Key: bugKeys.comment(bugId, count), ConsistentRead: true }));
+  return result.Item ? toComment(result.Item) : null;
+}
+
+/** A bug's history entries in time order. */
+export async function loadHistory(bugId: number): Promise<HistoryEntry[]> {
+  const items = await queryAll({
+    TableName: tableName(),
+    KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
+    ExpressionAttributeValues: { ':pk': bugKeys.bug(bugId).pk, ':prefix': bugKeys.historyPrefix },
+    ConsistentRead: true,
+  });
+  return items.map((item) => ({ bugId: Number(item.bugId), when: String(item.when), whoId: Number(item.whoId), changes: item.changes as HistoryEntry['changes'] }));
+}
+
+// ---- last visits ----------------------------------------------------------------------------
+
+export interface LastVisit {
+  bugId: number;
+  lastVisitTs: string;
+  expiresAt: number;
+}
+
+export async function putLastVisits(userId: number, visits: readonly LastVisit[]): Promise<void> {
+  await Promise.all(visits.map((visit) => documentClient().send(new PutCommand({
+    TableName: tableName(),
+    Item: { ...bugKeys.lastVisit(userId, visit.bugId), type: 'lastVisit', userId, ...visit },
+  }))));
+}
+
+/** Every last visit the user has stored (bounded by the retention period and TTL). */
+export async function loadLastVisits(userId: number): Promise<LastVisit[]> {
+  const result = await queryAll({
+    TableName: tableName(),
+    KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
+    ExpressionAttributeValues: { ':pk': bugKeys.lastVisit(userId, 0).pk, ':prefix': bugKeys.lastVisitPrefix },
+    ConsistentRead: true,
+  });
+  return result.map((item) => ({ bugId: Number(item.bugId), lastVisitTs: String(item.lastVisitTs), expiresAt: Number(item.expiresAt) }));
+}
+
+/**
+ * Every bug, read page by page. This is the interim search path until the in-memory search
+ * index exists (issue: search at 100,000 bugs); it costs a full read of the bug items.
+ */
+export async function scanAllBugs(): Promise<Bug[]> {
+  const bugs: Bug[] = [];
+  let startKey: Record<string, unknown> | undefined;
+  do {
+    const page = await documentClient().send(new ScanCommand({
+      TableName: tableName(),
+      FilterExpression: '#type = :bug',
+      ExpressionAttributeNames: { '#type': 'type' },
+      ExpressionAttributeValues: { ':bug': 'bug' },
+      ExclusiveStartKey: startKey,
+      ConsistentRead: true,
+    }));
+    bugs.push(...(page.Items ?? []).map((item) => toStoredBug(item).bug));
+    startKey = page.LastEvaluatedKey;
+  } while (startKey);
+  return bugs;
+}
