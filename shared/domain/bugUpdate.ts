@@ -10,7 +10,7 @@ import {
 import { BUG_TYPES, OPERATING_SYSTEMS, PLATFORMS, PRIORITIES, SEVERITIES } from './bugFields.ts';
 import { applyFlagInputs, type FlagInput } from './bugFlags.ts';
 import { productGroupRules } from './bugGroups.ts';
-import { canChangeStatus, DUPLICATE, isKnownResolution, isKnownStatus, isOpenStatus, RESOLVED, UNCONFIRMED } from './bugWorkflow.ts';
+import { canChangeStatus, canonicalStatus, DUPLICATE, isKnownResolution, isKnownStatus, isOpenStatus, RESOLVED, UNCONFIRMED } from './bugWorkflow.ts';
 import { inGroup } from './caller.ts';
 import type { ProductRecord } from './catalog.ts';
 import { appliesTo } from './flagTypes.ts';
@@ -262,7 +262,7 @@ function requireVisible(env: BugEnvironment, working: WorkingSet, otherId: numbe
 function applyWorkflow(env: BugEnvironment, working: WorkingSet, next: Bug, current: Bug, input: Record<string, unknown>, outcome: UpdateOutcome, _body: string): void {
   const me = env.caller.user.id;
   const wantsDupe = present(input.dupe_of) && input.dupe_of !== '';
-  const statusInput = present(input.status) ? String(input.status).trim().toUpperCase() : undefined;
+  const statusInput = present(input.status) ? canonicalStatus(String(input.status), current.status) : undefined;
   const resolutionInput = input.resolution === undefined ? undefined : String(input.resolution ?? '').trim().toUpperCase();
 
   if (statusInput !== undefined) {

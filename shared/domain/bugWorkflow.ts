@@ -73,3 +73,17 @@ export function canChangeStatus(from: string | null, to: string): boolean {
 export function commentRequired(from: string | null, to: string): boolean {
   return transitionsFrom(from).find((transition) => transition.to === to)?.commentRequired ?? false;
 }
+
+/**
+ * Status names of Bugzilla's workflow before 4.0, which scripts and the `bugzilla` command still
+ * send (`bugzilla modify -k FIXED` sends CLOSED): each is read as the status Bugzilla's own
+ * upgrade turned it into. CLOSED means "closed": RESOLVED from an open bug, VERIFIED otherwise.
+ */
+const LEGACY_STATUS_NAMES: Readonly<Record<string, string>> = Object.freeze({ NEW: CONFIRMED, ASSIGNED: IN_PROGRESS, REOPENED: CONFIRMED });
+
+export function canonicalStatus(name: string, from: string | null): string {
+  const upper = name.trim().toUpperCase();
+  if (isKnownStatus(upper)) return upper;
+  if (upper === 'CLOSED') return from === null || isOpenStatus(from) ? RESOLVED : VERIFIED;
+  return LEGACY_STATUS_NAMES[upper] ?? name.trim();
+}
