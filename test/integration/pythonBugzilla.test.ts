@@ -15,6 +15,7 @@ const PYTHON = '/usr/bin/python3';
 const CLI = '/usr/bin/bugzilla';
 const hasClients = existsSync(CLI) && existsSync(PYTHON);
 const clientScript = join(dirname(fileURLToPath(import.meta.url)), '..', 'support', 'pythonBugzillaClient.py');
+const bugScript = join(dirname(fileURLToPath(import.meta.url)), '..', 'support', 'pythonBugzillaBugs.py');
 
 let app: TestApp;
 let home: string;
@@ -61,6 +62,47 @@ describe.skipIf(!hasClients)('python-bugzilla and the bugzilla CLI', () => {
     expect(await cli('info', '--components', 'TestProduct')).toContain('TestComponent');
     expect((await cli('info', '--versions', 'TestProduct')).trim()).toBe('unspecified');
     expect(await cli('info', '--component_owners', 'TestProduct')).toContain(`TestComponent: ${app.admin.login}`);
+  });
+
+  it('files, reads, changes and traces bugs through the python-bugzilla library', async () => {
+    const api = (method: string, path: string, body: unknown) =>
+      fetch(`${app.url}/rest${path}`, { method, headers: { 'Content-Type': 'application/json', 'X-BUGZILLA-API-KEY': app.admin.apiKey }, body: JSON.stringify(body) });
+    await api('POST', '/keyword', { name: 'py-keyword', description: 'Set by python-bugzilla' });
+    await api('POST', '/flag_type', { name: 'py-flag', description: 'Asked by python-bugzilla', target_type: 'bug', is_requestable: true });
+    const results = JSON.parse(await run(PYTHON, [bugScript, `${app.url}/rest`, app.admin.apiKey]));
+    expect(results.created).toEqual({ summary: 'Python bug', status: 'CONFIRMED', severity: 'major', creator: app.admin.login });
+    expect(results.changes).toMatchObject({
+      status: { removed: 'CONFIRMED', added: 'IN_PROGRESS' },
+      keywords: { removed: '', added: 'py-keyword' },
+      'flagtypes.name': { removed: '', added: 'py-flag?' },
+    });
+    expect(results.after).toEqual({
+      status: 'RESOLVED',
+      resolution: 'FIXED',
+      cc: [app.admin.login],
+      depends_on: [expect.any(Number)],
+      keywords: ['py-keyword'],
+      whiteboard: 'py',
+      flags: [['py-flag', '?']],
+    });
+    expect(results.blocks).toHaveLength(1);
+    expect(results.history_fields).toEqual(['cc', 'depends_on', 'flagtypes.name', 'keywords', 'resolution', 'status', 'whiteboard']);
+    expect(results.getbugs).toHaveLength(2);
+  });
+
+  it('files, queries by id and modifies bugs with the bugzilla command', async () => {
+    const filed = await cli('new', '-p', 'TestProduct', '-c', 'TestComponent', '-v', 'unspecified', '-t', 'CLI bug', '-l', 'Filed by the CLI', '--os', 'Linux', '--arch', 'PC');
+    const id = Number(/^#(\d+)/.exec(filed.trim())?.[1]);
+    expect(id).toBeGreaterThan(0);
+    const blocker = Number(/^#(\d+)/.exec((await cli('new', '-p', 'TestProduct', '-c', 'TestComponent', '-v', 'unspecified', '-t', 'Blocker', '-l', 'x', '--os', 'Linux', '--arch', 'PC')).trim())?.[1]);
+    await cli('modify', String(id), '--status', 'IN_PROGRESS', '--cc', app.admin.login, '--dependson', String(blocker), '--comment', 'Taking it');
+    const format = '%{id}|%{status}|%{resolution}|%{cc}|%{depends_on}';
+    expect((await cli('query', '-b', String(id), '--outputformat', format)).trim()).toBe(`${id}|IN_PROGRESS||${app.admin.login}|${blocker}`);
+    // The CLI closes bugs with Bugzilla 3's status name CLOSED, which Tracker reads as RESOLVED.
+    await cli('modify', String(id), '--close', 'WONTFIX');
+    expect((await cli('query', '-b', String(id), '--outputformat', format)).trim()).toBe(`${id}|RESOLVED|WONTFIX|${app.admin.login}|${blocker}`);
+    await cli('modify', String(blocker), '--dupeid', String(id));
+    expect((await cli('query', '-b', String(blocker), '--outputformat', '%{status}|%{resolution}|%{dupe_of}')).trim()).toBe(`RESOLVED|DUPLICATE|${id}`);
   });
 
   it('logs in with a password and caches a token', async () => {
