@@ -18,6 +18,7 @@ export const BUG_EXTRA_FIELDS: readonly string[] = ['attachments', 'comments', '
 export const bugResourceFields = (customFieldNames: ReadonlySet<string> | undefined = undefined): ResourceFields => ({
   extra: BUG_EXTRA_FIELDS,
   isCustom: (name) => (customFieldNames ? customFieldNames.has(name) : name.startsWith('cf_')),
+  nested: Object.fromEntries(['assigned_to_detail', 'creator_detail', 'qa_contact_detail', 'cc_detail', 'triage_owner_detail', 'flags', 'comments', 'history', 'attachments'].map((name) => [name, {}])),
 });
 
 export interface BugViewContext {

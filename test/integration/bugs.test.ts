@@ -238,3 +238,69 @@ describe('changing a bug', () => {
     expect(bugA.blocks).toEqual([b]);
   });
 });
+
+describe('more of what a bug update can change', () => {
+  it('moves a bug to another product, requiring a component that exists there', async () => {
+    await call(app, 'POST', '/rest/product', { apiKey: admin, body: { name: 'Other', description: 'Another product', version: '2.0' } });
+    await call(app, 'POST', '/rest/component', { apiKey: admin, body: { product: 'Other', name: 'Engine', description: 'Engine', default_assignee: app.admin.login } });
+    const id = await fileBug(admin);
+    const missing = await call(app, 'PUT', `/rest/bug/${id}`, { apiKey: admin, body: { product: 'Other' } });
+    expect(missing.body.code).toBe(32000);
+    expect(missing.body.message).toMatch(/component/);
+    const moved = await call(app, 'PUT', `/rest/bug/${id}`, { apiKey: admin, body: { product: 'Other', component: 'Engine', version: '2.0' } });
+    expect(moved.body.bugs[0].changes).toEqual({
+      product: { removed: 'TestProduct', added: 'Other' },
+      component: { removed: 'TestComponent', added: 'Engine' },
+      version: { removed: 'unspecified', added: '2.0' },
+    });
+    expect((await getBug(id, admin)).body.bugs[0]).toMatchObject({ product: 'Other', component: 'Engine', version: '2.0', target_milestone: '---' });
+  });
+
+  it('changes, frees and guards aliases', async () => {
+    const first = await fileBug(admin, { alias: 'first-alias' });
+    const second = await fileBug(admin);
+    expect((await call(app, 'PUT', `/rest/bug/${second}`, { apiKey: admin, body: { alias: 'FIRST-alias' } })).body.code).toBe(103);
+    const renamed = await call(app, 'PUT', `/rest/bug/first-alias`, { apiKey: admin, body: { alias: 'renamed-alias' } });
+    expect(renamed.body.bugs[0]).toMatchObject({ id: first, alias: 'renamed-alias', changes: { alias: { removed: 'first-alias', added: 'renamed-alias' } } });
+    expect((await call(app, 'PUT', `/rest/bug/${second}`, { apiKey: admin, body: { alias: 'first-alias' } })).body.bugs[0].alias).toBe('first-alias');
+    expect((await getBug('renamed-alias', admin)).body.bugs[0].id).toBe(first);
+    expect((await getBug('first-alias', admin)).body.bugs[0].id).toBe(second);
+    const taken = await call(app, 'POST', '/rest/bug', { apiKey: admin, body: newBug({ alias: 'renamed-alias' }) });
+    expect(taken.body.code).toBe(103);
+  });
+
+  it('keeps regressions symmetric, resets the assignee and checks see_also URLs', async () => {
+    const cause = await fileBug(admin);
+    const id = await fileBug(admin, { regressed_by: [cause] });
+    expect((await getBug(cause, admin)).body.bugs[0].regressions).toEqual([id]);
+    await call(app, 'PUT', `/rest/bug/${id}`, { apiKey: admin, body: { regressed_by: { remove: [cause] } } });
+    expect((await getBug(cause, admin)).body.bugs[0].regressions).toEqual([]);
+    expect((await call(app, 'PUT', `/rest/bug/${id}`, { apiKey: admin, body: { see_also: { add: ['javascript:alert(1)'] } } })).body.code).toBe(112);
+    const reset = await call(app, 'PUT', `/rest/bug/${id}`, { apiKey: admin, body: { reset_assigned_to: true } });
+    expect(reset.status).toBe(200);
+    expect((await getBug(id, admin)).body.bugs[0].assigned_to).toBe(app.admin.login);
+  });
+
+  it('validates custom fields by type and legal values', async () => {
+    await call(app, 'POST', '/rest/field/bug', { apiKey: admin, body: { name: 'cf_browser', display_name: 'Browser', type: 2, values: ['Firefox', 'Chrome'] } });
+    await call(app, 'POST', '/rest/field/bug', { apiKey: admin, body: { name: 'cf_build', display_name: 'Build', type: 10 } });
+    const id = await fileBug(admin, { cf_browser: 'firefox' });
+    const bug = (await getBug(id, admin)).body.bugs[0];
+    expect(bug).toMatchObject({ cf_browser: 'Firefox', cf_build: null });
+    expect((await call(app, 'PUT', `/rest/bug/${id}`, { apiKey: admin, body: { cf_browser: 'Lynx' } })).body.code).toBe(51);
+    expect((await call(app, 'PUT', `/rest/bug/${id}`, { apiKey: admin, body: { cf_build: 'abc' } })).body.code).toBe(52);
+    const changed = await call(app, 'PUT', `/rest/bug/${id}`, { apiKey: admin, body: { cf_browser: 'Chrome', cf_build: 42 } });
+    expect(changed.body.bugs[0].changes).toEqual({ cf_browser: { removed: 'Firefox', added: 'Chrome' }, cf_build: { removed: '', added: '42' } });
+    expect((await getBug(id, admin, { include_fields: '_custom' })).body.bugs[0]).toEqual({ cf_browser: 'Chrome', cf_build: 42 });
+  });
+
+  it('selects fields with include_fields and exclude_fields', async () => {
+    const id = await fileBug(admin);
+    expect((await getBug(id, admin, { include_fields: 'id,summary' })).body.bugs[0]).toEqual({ id, summary: 'Toolbar crashes on resize' });
+    const excluded = (await getBug(id, admin, { exclude_fields: 'cc,cc_detail,flags' })).body.bugs[0];
+    expect(excluded).not.toHaveProperty('cc');
+    expect(excluded).toHaveProperty('summary');
+    expect(excluded).not.toHaveProperty('description');
+    expect((await getBug(id, admin, { include_fields: 'assigned_to_detail.name' })).body.bugs[0]).toEqual({ assigned_to_detail: { name: app.admin.login } });
+  });
+});
