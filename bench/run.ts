@@ -28,7 +28,7 @@ import { dirname, join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
-import { DynamoDBClient, GetItemCommand } from '@aws-sdk/client-dynamodb';
+import { DynamoDBClient, GetItemCommand, QueryCommand, type AttributeValue } from '@aws-sdk/client-dynamodb';
 import { JavaMissingError, startEngines, type LocalEngines } from '../local/engines.ts';
 import { measureColdStarts, renderColdStarts, type ColdStartReport } from './coldStart.ts';
 import { ENV, PARTITION_KEY, SORT_KEY } from '../shared/storage/tableSchema.ts';
@@ -225,6 +225,8 @@ async function startServerProcess(engines: LocalEngines, table: string): Promise
 interface Seeded {
   users: Array<{ login: string; name: string }>;
   products: Array<{ name: string; components: number }>;
+  /** Bugs filed through the API, each with CCs, most with a dependency and some history. */
+  bugIds: number[];
   requests: number;
   seconds: number;
 }
@@ -336,22 +338,75 @@ async function seed(baseUrl: string): Promise<Seeded> {
     }
     products.push({ name: product.name, components });
   }
-  return { users, products, requests, seconds: elapsed(started) };
+
+  // Bugs through the API, as users file them: spread over the products, two CCs each, a
+  // dependency on an earlier bug for most, then a few changes each so history has entries.
+  const bugIds: number[] = [];
+  const productComponents = CATALOGUE.flatMap((product) => (product.name === 'TestProduct' ? ['TestComponent', ...product.components] : product.components).map((component) => ({ product, component })));
+  for (let start = 0; start < BENCH_BUGS; start += 8) {
+    const batch = Array.from({ length: Math.min(8, BENCH_BUGS - start) }, (_, offset) => start + offset);
+    const created = await Promise.all(batch.map((index) => {
+      const { product, component } = productComponents[index % productComponents.length]!;
+      return call('POST', '/rest/bug', {
+        ...benchBug(index),
+        product: product.name,
+        component,
+        version: product.versions[0],
+        cc: [users[index % users.length]!.login, users[(index * 3 + 1) % users.length]!.login],
+        ...(bugIds.length > 0 && index % 4 !== 0 ? { depends_on: [bugIds[(index * 7) % bugIds.length]] } : {}),
+      });
+    }));
+    for (const answer of created) if (typeof answer?.id === 'number') bugIds.push(answer.id);
+  }
+  await inParallel(4, bugIds.map((id, index) => () => call('PUT', `/rest/bug/${id}`, { priority: ['High', 'Low', 'Normal'][index % 3], whiteboard: `seeded ${index}`, comment: { body: 'Seeded change' } })));
+  return { users, products, bugIds, requests, seconds: elapsed(started) };
 }
+
+const BENCH_BUGS = Math.round(numberFromEnv('BENCH_BUGS', 200));
+const SUMMARY_WORDS = ['crash', 'toolbar', 'resize', 'sync', 'login', 'slow', 'memory', 'leak', 'dialog', 'freeze', 'render', 'install', 'update', 'notification', 'timeout'];
+const benchBug = (index: number) => ({
+  summary: `${SUMMARY_WORDS[index % SUMMARY_WORDS.length]} ${SUMMARY_WORDS[(index * 5 + 3) % SUMMARY_WORDS.length]} when ${SUMMARY_WORDS[(index * 11 + 7) % SUMMARY_WORDS.length]} (#${index})`,
+  description: `Steps to reproduce ${index}:\n1. open\n2. watch it ${SUMMARY_WORDS[index % SUMMARY_WORDS.length]}`,
+  op_sys: 'Linux',
+  platform: 'PC',
+  severity: ['major', 'normal', 'minor'][index % 3],
+});
 
 // ---------------------------------------------------------------------------------------------
 // Scenarios
 
 interface Scenario {
   name: string;
-  method: 'GET' | 'POST';
+  method: 'GET' | 'POST' | 'PUT';
+  /** The probe's request body (a login for POST scenarios that give none). */
+  probeBody?: (seeded: Seeded) => unknown;
+  /** The probe's path, when the scenario rotates over several. */
+  probePath?: (seeded: Seeded) => string;
   path: string;
   auth: 'anonymous' | 'API key' | 'password';
   /** Statuses that are the right answer; anything else is reported. */
   expected: number[];
   /** One call before the load, to check the answer is the intended one. */
   check: (body: any) => string | undefined;
-  options: (baseUrl: string, users: Seeded['users']) => Partial<autocannon.Options>;
+  options: (baseUrl: string, users: Seeded['users'], seeded: Seeded) => Partial<autocannon.Options>;
+}
+
+/** Autocannon requests that walk round robin over the seeded bugs. */
+function rotatingBugRequests(seeded: Seeded, method: string, path: (id: number) => string, body?: (counter: number) => unknown) {
+  let next = 0;
+  return {
+    requests: [
+      {
+        method,
+        headers: { ...apiKeyHeader, ...(body ? { 'Content-Type': 'application/json' } : {}) },
+        setupRequest: (request: any) => {
+          const counter = next++;
+          const id = seeded.bugIds[counter % seeded.bugIds.length]!;
+          return { ...request, path: path(id), ...(body ? { body: JSON.stringify(body(counter)) } : {}) };
+        },
+      },
+    ],
+  } as Partial<autocannon.Options>;
 }
 
 const apiKeyHeader = { 'X-BUGZILLA-API-KEY': ADMIN.apiKey };
@@ -433,6 +488,58 @@ const SCENARIOS: Scenario[] = [
       };
     },
   },
+  {
+    name: 'get bug',
+    method: 'GET',
+    path: '/rest/bug/{id}',
+    probePath: (seeded) => `/rest/bug/${seeded.bugIds[1]}`,
+    auth: 'API key',
+    expected: [200],
+    check: (body) => (body?.bugs?.[0]?.cc?.length === 2 ? undefined : `GET bug answered ${JSON.stringify(body).slice(0, 200)}`),
+    options: (_baseUrl, _users, seeded) => rotatingBugRequests(seeded, 'GET', (id) => `/rest/bug/${id}`),
+  },
+  {
+    name: 'bug history',
+    method: 'GET',
+    path: '/rest/bug/{id}/history',
+    probePath: (seeded) => `/rest/bug/${seeded.bugIds[1]}/history`,
+    auth: 'API key',
+    expected: [200],
+    check: (body) => (body?.bugs?.[0]?.history?.length >= 1 ? undefined : `history answered ${JSON.stringify(body).slice(0, 200)}`),
+    options: (_baseUrl, _users, seeded) => rotatingBugRequests(seeded, 'GET', (id) => `/rest/bug/${id}/history`),
+  },
+  {
+    name: 'create bug',
+    method: 'POST',
+    path: '/rest/bug',
+    probeBody: () => ({ ...benchBug(0), product: 'TestProduct', component: 'TestComponent', version: 'unspecified' }),
+    auth: 'API key',
+    expected: [200],
+    check: (body) => (typeof body?.id === 'number' ? undefined : `create answered ${JSON.stringify(body).slice(0, 200)}`),
+    options: () => {
+      let next = 0;
+      return {
+        requests: [
+          {
+            method: 'POST',
+            headers: { ...apiKeyHeader, 'Content-Type': 'application/json' },
+            setupRequest: (request: any) => ({ ...request, body: JSON.stringify({ ...benchBug(next++), product: 'TestProduct', component: 'TestComponent', version: 'unspecified', cc: ['user01@bench.test'] }) }),
+          },
+        ],
+      };
+    },
+  },
+  {
+    name: 'update bug',
+    method: 'PUT',
+    path: '/rest/bug/{id}',
+    probePath: (seeded) => `/rest/bug/${seeded.bugIds[2]}`,
+    probeBody: () => ({ whiteboard: 'probe' }),
+    auth: 'API key',
+    expected: [200],
+    check: (body) => (body?.bugs?.[0]?.changes ? undefined : `update answered ${JSON.stringify(body).slice(0, 200)}`),
+    options: (_baseUrl, _users, seeded) => rotatingBugRequests(seeded, 'PUT', (id) => `/rest/bug/${id}`, (counter) => ({ whiteboard: `load ${counter}`, priority: counter % 2 ? 'High' : 'Low' })),
+  },
 ];
 
 interface ScenarioResult {
@@ -455,15 +562,15 @@ interface ScenarioResult {
   skipped?: string;
 }
 
-async function probe(baseUrl: string, scenario: Scenario, users: Seeded['users']): Promise<{ status: number; bytes: number; problem?: string }> {
+async function probe(baseUrl: string, scenario: Scenario, seeded: Seeded): Promise<{ status: number; bytes: number; problem?: string }> {
   const headers: Record<string, string> = {};
   let body: string | undefined;
   if (scenario.auth === 'API key') headers['X-BUGZILLA-API-KEY'] = ADMIN.apiKey;
-  if (scenario.method === 'POST') {
+  if (scenario.method !== 'GET') {
     headers['Content-Type'] = 'application/json';
-    body = JSON.stringify({ login: users[0]!.login, password: USER_PASSWORD });
+    body = JSON.stringify(scenario.probeBody ? scenario.probeBody(seeded) : { login: seeded.users[0]!.login, password: USER_PASSWORD });
   }
-  const response = await fetch(`${baseUrl}${scenario.path}`, { method: scenario.method, headers, body });
+  const response = await fetch(`${baseUrl}${scenario.probePath ? scenario.probePath(seeded) : scenario.path}`, { method: scenario.method, headers, body });
   const text = await response.text();
   let parsed: unknown;
   try {
@@ -497,21 +604,21 @@ function runAutocannon(options: autocannon.Options): Promise<autocannon.Result> 
   });
 }
 
-function scenarioOptions(server: ServerProcess, scenario: Scenario, users: Seeded['users']): autocannon.Options {
+function scenarioOptions(server: ServerProcess, scenario: Scenario, seeded: Seeded): autocannon.Options {
   return {
     url: `${server.url}${scenario.path}`,
     method: scenario.method,
     connections: CONNECTIONS,
     pipelining: 1,
     timeout: 10,
-    ...scenario.options(server.url, users),
+    ...scenario.options(server.url, seeded.users, seeded),
   } as autocannon.Options;
 }
 
-async function runScenario(server: ServerProcess, scenario: Scenario, users: Seeded['users'], javaPid: number | undefined): Promise<ScenarioResult> {
-  const base = scenarioOptions(server, scenario, users);
+async function runScenario(server: ServerProcess, scenario: Scenario, seeded: Seeded, javaPid: number | undefined): Promise<ScenarioResult> {
+  const base = scenarioOptions(server, scenario, seeded);
 
-  const first = await probe(server.url, scenario, users);
+  const first = await probe(server.url, scenario, seeded);
   // Warm-up: loads and compiles the handler module and fills connection pools, like a warm Lambda.
   await runAutocannon({ ...base, duration: WARMUP_S });
 
@@ -564,6 +671,40 @@ interface Calibration {
   seconds: number;
   p50: number;
   p99: number;
+}
+
+/** DynamoDB's item size rule, approximately: attribute names plus values (numbers ~1 byte per 2 digits). */
+function attributeSize(value: AttributeValue): number {
+  if (value.S !== undefined) return Buffer.byteLength(value.S);
+  if (value.N !== undefined) return Math.ceil(value.N.replace(/^-|\./g, '').length / 2) + 1;
+  if (value.BOOL !== undefined || value.NULL !== undefined) return 1;
+  if (value.L) return 3 + value.L.reduce((sum, entry) => sum + 1 + attributeSize(entry), 0);
+  if (value.M) return 3 + Object.entries(value.M).reduce((sum, [name, entry]) => sum + 1 + Buffer.byteLength(name) + attributeSize(entry), 0);
+  return 0;
+}
+
+export interface ItemSizes {
+  /** Item kind (sort-key prefix) → average and largest size in bytes over the sampled bugs. */
+  kinds: Record<string, { count: number; average: number; max: number }>;
+  bugs: number;
+}
+
+/** Sizes of the items in the seeded bugs' partitions (the bug, its comments, its history). */
+async function measureItemSizes(endpoint: string, table: string, bugIds: readonly number[]): Promise<ItemSizes> {
+  const client = new DynamoDBClient({ endpoint, region: 'local', credentials: { accessKeyId: 'local', secretAccessKey: 'local' } });
+  const sample = bugIds.slice(0, 30);
+  const sizes: Record<string, number[]> = {};
+  for (const id of sample) {
+    const result = await client.send(new QueryCommand({ TableName: table, KeyConditionExpression: '#pk = :pk', ExpressionAttributeNames: { '#pk': PARTITION_KEY }, ExpressionAttributeValues: { ':pk': { S: `BUG#${id}` } } }));
+    for (const item of result.Items ?? []) {
+      const kind = String(item[SORT_KEY]?.S ?? '').split('#')[0]!;
+      const size = Object.entries(item).reduce((sum, [name, value]) => sum + Buffer.byteLength(name) + attributeSize(value), 0);
+      (sizes[kind] ??= []).push(size);
+    }
+  }
+  client.destroy();
+  const kinds = Object.fromEntries(Object.entries(sizes).map(([kind, values]) => [kind, { count: values.length, average: values.reduce((a, b) => a + b, 0) / values.length, max: Math.max(...values) }]));
+  return { kinds, bugs: sample.length };
 }
 
 /**
@@ -683,6 +824,7 @@ interface Report {
   phases: { engines: number; server: number; seed: number; warmup: number; load: number; cold: number; bundles: number; total: number };
   seeded: Seeded;
   calibration?: Calibration;
+  itemSizes?: ItemSizes;
   results: ScenarioResult[];
   bundles: ReturnType<typeof bundleSizes>;
   coldStarts?: ColdStartReport;
@@ -734,7 +876,7 @@ function renderReport(report: Report): string {
   lines.push('');
   lines.push('**Not measured in the Results table:** cold starts (each handler is warmed up before it is measured; the [Cold starts](#cold-starts) section below measures module load and first invocations separately), API Gateway\'s own latency, real DynamoDB latencies and throughput (DynamoDB Local is a JVM over SQLite sharing the same 2 cores, with its own, different costs per call), Lambda concurrency scaling and throttling. Read the numbers as relative costs of our code paths on this machine, not as production latency or capacity.');
   lines.push('');
-  lines.push(`Catalogue seeded through the HTTP API before the load (${seeded.requests} requests in ${fmt(seeded.seconds)} s): ${seeded.users.length + 1} users (the bootstrap administrator and ${seeded.users.length} \`userNN@bench.test\` with passwords), ${seeded.products.length} products (${seeded.products.map((product) => `${product.name}: ${product.components} components`).join(', ')}), several versions and milestones each.`);
+  lines.push(`Catalogue seeded through the HTTP API before the load (${seeded.requests} requests in ${fmt(seeded.seconds)} s): ${seeded.users.length + 1} users (the bootstrap administrator and ${seeded.users.length} \`userNN@bench.test\` with passwords), ${seeded.products.length} products (${seeded.products.map((product) => `${product.name}: ${product.components} components`).join(', ')}), several versions and milestones each; ${seeded.bugIds.length} bugs filed through \`POST /rest/bug\` (two CCs each, three in four depending on an earlier bug) and each changed once (priority, whiteboard, a comment), so history has entries.`);
   lines.push('');
   lines.push('## Results');
   lines.push('');
@@ -765,6 +907,12 @@ function renderReport(report: Report): string {
         .map(([operation, count]) => `${operation} ${fmt(count)}`);
       lines.push(`- ${result.scenario.name}: ${operations.join(', ')}`);
     }
+  }
+  if (report.itemSizes) {
+    lines.push('');
+    const described: Record<string, string> = { BUG: 'bug (every field, flags and personal tags inline)', COMMENT: 'comment', HISTORY: 'history entry (one per bug per write)' };
+    const parts = Object.entries(report.itemSizes.kinds).map(([kind, size]) => `${described[kind] ?? kind} ${fmt(size.average, 0)} B on average (largest ${size.max} B, ${size.count} items)`);
+    lines.push(`Item sizes in ${report.itemSizes.bugs} seeded bugs' partitions (DynamoDB's size rule, approximately): ${parts.join('; ')}. A GET bug reads one bug item (1 read unit up to 4 KB, strongly consistent); an update writes the bug item, one history item and a comment item when there is a comment, in one transaction (twice their write units).`);
   }
   if (report.calibration) {
     const { calibration } = report;
@@ -802,15 +950,21 @@ function renderReport(report: Report): string {
   lines.push('');
   lines.push('Reference numbers of a real Bugzilla 5.2 under Apache + mod_perl on a 2-core machine, measured with wrk and 8 connections (from the project\'s clarifications, "Speed of the reference"; not measured here):');
   lines.push('');
-  lines.push('| Request | req/s | median ms |');
-  lines.push('|---|---:|---:|');
-  lines.push('| `GET /rest/version` | ~460 | – |');
-  lines.push('| `GET /rest/bug/1` | ~50 | ~140 |');
-  lines.push('| product + status search returning 22 bugs | ~15 | ~440 |');
+  lines.push('| Request | Bugzilla 5.2 req/s | Bugzilla median ms | Tracker here req/s | Tracker p50 ms |');
+  lines.push('|---|---:|---:|---:|---:|');
+  const tracker = (name: string) => {
+    const result = results.find((candidate) => candidate.scenario.name === name && !candidate.skipped);
+    return result ? `${fmt(result.rps, 0)} | ${ms(result.latency.p50)}` : '– | –';
+  };
+  lines.push(`| \`GET /rest/version\` | ~460 | – | ${tracker('version')} |`);
+  lines.push(`| \`GET /rest/bug/<id>\` | ~58 | ~136 | ${tracker('get bug')} |`);
+  lines.push(`| \`POST /rest/bug\` (create) | ~42 | – | ${tracker('create bug')} |`);
+  lines.push(`| \`PUT /rest/bug/<id>\` (update) | ~49 | – | ${tracker('update bug')} |`);
+  lines.push(`| a bug's comments | ~62 | – | – | – |`);
+  lines.push('| product + status search returning 22 bugs | ~18 | – | – | – |');
   lines.push('');
-  const version = results.find((result) => result.scenario.name === 'version' && !result.skipped);
   lines.push(
-    `Only \`GET /rest/version\` is the same request on both sides${version ? ` (Tracker here: ${fmt(version.rps, 0)} req/s, p50 ${ms(version.latency.p50)} ms)` : ''}. Bug reads and searches are not implemented in Tracker yet; the nearest reads measured here are the full product and the user match. The two setups differ in more than the code (mod_perl with several worker processes and MySQL versus one Node.js process and DynamoDB Local), so the comparison is a rough order of magnitude, not a race.`,
+    'The two setups differ in more than the code (mod_perl with several worker processes and MariaDB versus one Node.js process and DynamoDB Local on the same two cores), so the comparison is an order of magnitude, not a race. Bugzilla\'s figures were taken with 90 bugs; Tracker\'s with the bugs seeded above.',
   );
   lines.push('');
   lines.push('## Lambda bundles');
@@ -898,7 +1052,7 @@ async function main(): Promise<number> {
     phase = performance.now();
     log(`warming up DynamoDB Local and every scenario once (${GLOBAL_WARMUP_S} s + ${SCENARIOS.length} × 1 s, not counted)...`);
     await calibrateDynamodb(engines.dynamodbEndpoint, table, GLOBAL_WARMUP_S, 0);
-    for (const scenario of SCENARIOS) await runAutocannon({ ...scenarioOptions(server, scenario, seeded.users), duration: 1 });
+    for (const scenario of SCENARIOS) await runAutocannon({ ...scenarioOptions(server, scenario, seeded), duration: 1 });
     phases.warmup = elapsed(phase);
 
     phase = performance.now();
@@ -913,7 +1067,7 @@ async function main(): Promise<number> {
       }
       log(`${scenario.name}: ${scenario.method} ${scenario.path} (${WARMUP_S} s warm-up + ${DURATION_S} s)...`);
       try {
-        const result = await runScenario(server, scenario, seeded.users, javaPid);
+        const result = await runScenario(server, scenario, seeded, javaPid);
         results.push(result);
         const issues = [result.checkProblem, Object.keys(result.unexpected).length ? `unexpected ${JSON.stringify(result.unexpected)}` : undefined, result.errors ? `${result.errors} errors` : undefined].filter(Boolean);
         const calls = result.dynamodbPerRequest ? `, ${round(sumValues(result.dynamodbPerRequest))} DynamoDB calls/req` : '';
@@ -937,6 +1091,10 @@ async function main(): Promise<number> {
       });
       if (calibration) log(`  ${round(calibration.operations / calibration.seconds, 0)} GetItem/s, p50 ${round(calibration.p50)} ms, p99 ${round(calibration.p99)} ms`);
     }
+    const itemSizes = await measureItemSizes(engines.dynamodbEndpoint, table, seeded.bugIds).catch((error) => {
+      log(`  item sizes not measured: ${(error as Error).message}`);
+      return undefined;
+    });
 
     const loadAfter = os.loadavg()[0]!;
     const peak = { server: peakRss(server.pid), dynamodb: peakRss(javaPid) };
@@ -994,6 +1152,7 @@ async function main(): Promise<number> {
       phases,
       seeded,
       calibration,
+      itemSizes,
       results,
       bundles,
       coldStarts,
