@@ -87,12 +87,10 @@ export async function getBugs(caller: Caller, references: ReadonlyArray<string |
     if (!(error instanceof TrackerError) || !options.permissive) throw error;
     faults.push({ id: reference, faultString: error.message, faultCode: error.code });
   };
-  const [bugCatalog, ids] = await Promise.all([
-    loadBugCatalog(),
-    Promise.all(references.map((reference) => resolveBugId(reference).catch((error) => (failed(reference, error), null)))),
-  ]);
+  // The catalogue and the bugs are read side by side: one round trip before the users' batch.
+  const ids = await Promise.all(references.map((reference) => resolveBugId(reference).catch((error) => (failed(reference, error), null))));
   const wanted = [...new Set(ids.filter((id): id is number => id !== null))];
-  const stored = await loadBugs(wanted);
+  const [bugCatalog, stored] = await Promise.all([loadBugCatalog(), loadBugs(wanted)]);
   const bugs: Bug[] = [];
   for (const id of wanted) {
     try {
