@@ -16,10 +16,10 @@ import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import os from 'node:os';
-import { dirname, join, resolve } from 'node:path';
+import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
-import type { BuildOptions } from 'esbuild';
+import { stackBundling } from '../lib/stackBundling.ts';
 import { buildEvent } from '../local/apiGatewayEmulator.ts';
 import { RouteMatcher } from '../shared/http/routeMatcher.ts';
 import { routes, type HttpMethod } from '../shared/routes.ts';
@@ -96,83 +96,6 @@ export interface ColdStartReport {
   memoryMb: number;
   buildSeconds: number;
   seconds: number;
-}
-
-// ---------------------------------------------------------------------------------------------
-// Bundling as the stack does
-
-interface StackBundling {
-  entryFor: (module: string) => string;
-  options: (entry: string, outDir: string) => BuildOptions;
-  outFile: string;
-  describe: string;
-  unreplicated: string[];
-  runtime: string;
-  memoryMb: number;
-}
-
-/** Keys of NodejsFunction's BundlingOptions translated below; anything else is reported. */
-const TRANSLATED = new Set(['minify', 'sourceMap', 'sourceMapMode', 'sourcesContent', 'format', 'target', 'banner', 'footer', 'mainFields', 'externalModules', 'define', 'loader', 'keepNames', 'tsconfig', 'logLevel', 'metafile']);
-
-/**
- * BUNDLING from lib/trackerFunction.ts as esbuild options, following aws-cdk-lib's
- * aws-lambda-nodejs bundler: `esbuild --bundle <entry> --target=… --platform=node --format=…
- * --outfile=<out>/index.mjs --minify --sourcemap --external:… --banner:js=… --main-fields=…`,
- * run from the project root. Imported lazily: it loads aws-cdk-lib.
- */
-async function stackBundling(root: string): Promise<StackBundling> {
-  const stack = await import('../lib/trackerFunction.ts');
-  const bundling = stack.BUNDLING;
-  const runtime = stack.FUNCTION_RUNTIME.name;
-  const format = String(bundling.format ?? 'cjs') === 'esm' ? 'esm' : 'cjs';
-  const outFile = format === 'esm' ? 'index.mjs' : 'index.js';
-  const target = bundling.target ?? `node${/nodejs(\d+)/.exec(runtime)?.[1] ?? '22'}`;
-  // CDK's default for Node.js 18+ runtimes: the runtime's AWS SDK v3 stays external.
-  const external = bundling.externalModules ?? ['@aws-sdk/*'];
-  const sourcemapMode = String(bundling.sourceMapMode ?? 'default');
-  const sourcemap: BuildOptions['sourcemap'] = !bundling.sourceMap ? false : sourcemapMode === 'default' ? true : (sourcemapMode as 'inline' | 'external' | 'both');
-  const unreplicated = Object.keys(bundling).filter((key) => !TRANSLATED.has(key) && (bundling as Record<string, unknown>)[key] !== undefined);
-  const describe = [
-    format.toUpperCase(),
-    bundling.minify ? 'minified' : 'not minified',
-    sourcemap === true ? 'linked source map' : sourcemap ? `source map ${sourcemap}` : 'no source map',
-    `target ${target}`,
-    `main fields ${(bundling.mainFields ?? ['(esbuild default)']).join(',')}`,
-    bundling.banner ? (bundling.banner.includes('createRequire') ? 'the createRequire banner' : 'a banner') : undefined,
-    external.length === 0 ? 'everything bundled (AWS SDK included)' : `external ${external.join(', ')}`,
-  ]
-    .filter(Boolean)
-    .join(', ');
-  return {
-    entryFor: (module) => stack.entryFor(root, module),
-    outFile,
-    describe,
-    unreplicated,
-    runtime,
-    memoryMb: stack.FUNCTION_MEMORY_MB,
-    options: (entry, outDir) => ({
-      entryPoints: [entry],
-      bundle: true,
-      platform: 'node',
-      format,
-      target,
-      outfile: join(outDir, outFile),
-      minify: bundling.minify ?? false,
-      sourcemap,
-      sourcesContent: bundling.sourcesContent ?? true,
-      external,
-      banner: bundling.banner ? { js: bundling.banner } : undefined,
-      footer: bundling.footer ? { js: bundling.footer } : undefined,
-      mainFields: bundling.mainFields,
-      define: bundling.define,
-      loader: bundling.loader as BuildOptions['loader'],
-      keepNames: bundling.keepNames,
-      tsconfig: bundling.tsconfig ? resolve(root, bundling.tsconfig) : undefined,
-      absWorkingDir: root,
-      logLevel: 'silent',
-      write: true,
-    }),
-  };
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { isValidLogin } from '../../shared/application/sessions.ts';
 import { defineEndpoint } from '../../shared/http/endpoint.ts';
 import { lowerCaseHeaders } from '../../shared/http/requestState.ts';
