@@ -16,10 +16,11 @@ import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import os from 'node:os';
-import { dirname, join, resolve } from 'node:path';
+import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
-import type { BuildOptions } from 'esbuild';
+import { planHandlers } from '../lib/handlerPlan.ts';
+import { stackBundling, type StackBundling } from '../lib/stackBundling.ts';
 import { buildEvent } from '../local/apiGatewayEmulator.ts';
 import { RouteMatcher } from '../shared/http/routeMatcher.ts';
 import { routes, type HttpMethod } from '../shared/routes.ts';
@@ -50,6 +51,8 @@ export const COLD_REQUESTS: ColdRequest[] = [
 ];
 
 export interface ColdStartSetup {
+  /** Load-only processes per function of the stack (every handler, not just COLD_REQUESTS). */
+  loadRuns: number;
   root: string;
   dynamodbEndpoint: string;
   s3Endpoint: string;
@@ -84,9 +87,24 @@ export interface ColdHandlerResult {
   logLines: number;
 }
 
+/** One function of the stack: its bundle and the module load of fresh processes importing it. */
+export interface FunctionBundle {
+  module: string;
+  code: number;
+  map: number;
+  gzipped: number;
+  /** Module load (ms) of each load-only process; empty when only sizes were measured. */
+  loads: number[];
+  problems: string[];
+}
+
 export interface ColdStartReport {
   runs: number;
+  /** Load-only processes per function. */
+  loadRuns: number;
   handlers: ColdHandlerResult[];
+  /** Every function of the stack (handlerPlan.ts), largest bundle first. */
+  functions: FunctionBundle[];
   esbuildVersion: string;
   /** The options as given to esbuild, in words. */
   bundling: string;
@@ -99,80 +117,48 @@ export interface ColdStartReport {
 }
 
 // ---------------------------------------------------------------------------------------------
-// Bundling as the stack does
+// Bundles
 
-interface StackBundling {
-  entryFor: (module: string) => string;
-  options: (entry: string, outDir: string) => BuildOptions;
-  outFile: string;
-  describe: string;
-  unreplicated: string[];
-  runtime: string;
-  memoryMb: number;
+type Esbuild = typeof import('esbuild');
+
+/** Every module bundled as the stack bundles it, in parallel; module -> path of its index.mjs. */
+export async function bundleFunctions(esbuild: Esbuild, stack: StackBundling, modules: readonly string[], workDir: string): Promise<Map<string, string>> {
+  const bundles = new Map<string, string>();
+  await Promise.all(
+    modules.map(async (module) => {
+      const outDir = join(workDir, module.replace('/', '-'));
+      mkdirSync(outDir, { recursive: true });
+      await esbuild.build(stack.options(stack.entryFor(module), outDir));
+      bundles.set(module, join(outDir, stack.outFile));
+    }),
+  );
+  return bundles;
 }
 
-/** Keys of NodejsFunction's BundlingOptions translated below; anything else is reported. */
-const TRANSLATED = new Set(['minify', 'sourceMap', 'sourceMapMode', 'sourcesContent', 'format', 'target', 'banner', 'footer', 'mainFields', 'externalModules', 'define', 'loader', 'keepNames', 'tsconfig', 'logLevel', 'metafile']);
+export function sizesOf(bundle: string): { code: number; map: number; gzipped: number } {
+  const code = readFileSync(bundle);
+  let map = 0;
+  try {
+    map = statSync(`${bundle}.map`).size;
+  } catch {
+    // no source map
+  }
+  return { code: code.length, map, gzipped: gzipSync(code).length };
+}
 
-/**
- * BUNDLING from lib/trackerFunction.ts as esbuild options, following aws-cdk-lib's
- * aws-lambda-nodejs bundler: `esbuild --bundle <entry> --target=… --platform=node --format=…
- * --outfile=<out>/index.mjs --minify --sourcemap --external:… --banner:js=… --main-fields=…`,
- * run from the project root. Imported lazily: it loads aws-cdk-lib.
- */
-async function stackBundling(root: string): Promise<StackBundling> {
-  const stack = await import('../lib/trackerFunction.ts');
-  const bundling = stack.BUNDLING;
-  const runtime = stack.FUNCTION_RUNTIME.name;
-  const format = String(bundling.format ?? 'cjs') === 'esm' ? 'esm' : 'cjs';
-  const outFile = format === 'esm' ? 'index.mjs' : 'index.js';
-  const target = bundling.target ?? `node${/nodejs(\d+)/.exec(runtime)?.[1] ?? '22'}`;
-  // CDK's default for Node.js 18+ runtimes: the runtime's AWS SDK v3 stays external.
-  const external = bundling.externalModules ?? ['@aws-sdk/*'];
-  const sourcemapMode = String(bundling.sourceMapMode ?? 'default');
-  const sourcemap: BuildOptions['sourcemap'] = !bundling.sourceMap ? false : sourcemapMode === 'default' ? true : (sourcemapMode as 'inline' | 'external' | 'both');
-  const unreplicated = Object.keys(bundling).filter((key) => !TRANSLATED.has(key) && (bundling as Record<string, unknown>)[key] !== undefined);
-  const describe = [
-    format.toUpperCase(),
-    bundling.minify ? 'minified' : 'not minified',
-    sourcemap === true ? 'linked source map' : sourcemap ? `source map ${sourcemap}` : 'no source map',
-    `target ${target}`,
-    `main fields ${(bundling.mainFields ?? ['(esbuild default)']).join(',')}`,
-    bundling.banner ? (bundling.banner.includes('createRequire') ? 'the createRequire banner' : 'a banner') : undefined,
-    external.length === 0 ? 'everything bundled (AWS SDK included)' : `external ${external.join(', ')}`,
-  ]
-    .filter(Boolean)
-    .join(', ');
-  return {
-    entryFor: (module) => stack.entryFor(root, module),
-    outFile,
-    describe,
-    unreplicated,
-    runtime,
-    memoryMb: stack.FUNCTION_MEMORY_MB,
-    options: (entry, outDir) => ({
-      entryPoints: [entry],
-      bundle: true,
-      platform: 'node',
-      format,
-      target,
-      outfile: join(outDir, outFile),
-      minify: bundling.minify ?? false,
-      sourcemap,
-      sourcesContent: bundling.sourcesContent ?? true,
-      external,
-      banner: bundling.banner ? { js: bundling.banner } : undefined,
-      footer: bundling.footer ? { js: bundling.footer } : undefined,
-      mainFields: bundling.mainFields,
-      define: bundling.define,
-      loader: bundling.loader as BuildOptions['loader'],
-      keepNames: bundling.keepNames,
-      tsconfig: bundling.tsconfig ? resolve(root, bundling.tsconfig) : undefined,
-      absWorkingDir: root,
-      logLevel: 'silent',
-      write: true,
-    }),
-  };
+/** Sizes only (BENCH_COLD=0): every function bundled as the stack does, nothing run. */
+export async function measureBundleSizes(root: string): Promise<{ functions: FunctionBundle[]; esbuildVersion: string; bundling: string }> {
+  const esbuild = await import('esbuild');
+  const stack = await stackBundling(root);
+  const workDir = mkdtempSync(join(os.tmpdir(), 'tracker-bench-bundles-'));
+  try {
+    const modules = planHandlers(routes).map((plan) => plan.module);
+    const bundles = await bundleFunctions(esbuild, stack, modules, workDir);
+    const functions = modules.map((module) => ({ module, ...sizesOf(bundles.get(module)!), loads: [], problems: [] }));
+    return { functions: functions.sort((a, b) => b.code - a.code), esbuildVersion: esbuild.version, bundling: stack.describe };
+  } finally {
+    rmSync(workDir, { recursive: true, force: true });
+  }
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -274,33 +260,27 @@ export async function measureColdStarts(setup: ColdStartSetup): Promise<ColdStar
   const workDir = mkdtempSync(join(os.tmpdir(), 'tracker-bench-cold-'));
   try {
     const plans = COLD_REQUESTS.map((request) => ({ request, module: eventFor(request, setup, 0).module }));
-    const modules = [...new Set(plans.map((plan) => plan.module))];
-    setup.log(`bundling ${modules.length} handlers as the stack does (esbuild ${esbuild.version}: ${stack.describe})...`);
+    const modules = planHandlers(routes).map((plan) => plan.module);
+    setup.log(`bundling all ${modules.length} functions as the stack does (esbuild ${esbuild.version}: ${stack.describe})...`);
     const buildStarted = performance.now();
-    const bundles = new Map<string, string>();
-    await Promise.all(
-      modules.map(async (module) => {
-        const outDir = join(workDir, module.replace('/', '-'));
-        mkdirSync(outDir, { recursive: true });
-        await esbuild.build(stack.options(stack.entryFor(module), outDir));
-        bundles.set(module, join(outDir, stack.outFile));
-      }),
-    );
+    const bundles = await bundleFunctions(esbuild, stack, modules, workDir);
     const buildSeconds = (performance.now() - buildStarted) / 1000;
     if (stack.unreplicated.length > 0) setup.log(`  BUNDLING options not replicated here: ${stack.unreplicated.join(', ')}`);
+    const functions = modules.map((module) => ({ module, ...sizesOf(bundles.get(module)!), loads: [] as number[], problems: [] as string[] }));
 
-    const handlers: ColdHandlerResult[] = plans.map(({ request, module }) => {
-      const bundle = bundles.get(module)!;
-      const code = readFileSync(bundle);
-      const mapFile = `${bundle}.map`;
-      let map = 0;
-      try {
-        map = statSync(mapFile).size;
-      } catch {
-        // no source map
+    const handlers: ColdHandlerResult[] = plans.map(({ request, module }) => ({ module, request, ...sizesOf(bundles.get(module)!), runs: [], problems: [], logLines: 0 }));
+
+    setup.log(`module load: ${functions.length} functions × ${setup.loadRuns} fresh node processes (round robin)...`);
+    for (let run = 0; run < setup.loadRuns; run++) {
+      for (const fn of functions) {
+        if (setup.interrupted()) throw new Error('interrupted');
+        const outcome = await runChild(bundles.get(fn.module)!, fn.module, [], setup, stack.memoryMb, stack.runtime);
+        const problem = outcome.failure ?? outcome.answer?.error;
+        if (problem || outcome.answer?.loadMs === undefined) fn.problems.push(`run ${run + 1}: ${problem ?? 'no answer'}`);
+        else fn.loads.push(outcome.answer.loadMs);
       }
-      return { module, request, code: code.length, map, gzipped: gzipSync(code).length, runs: [], problems: [], logLines: 0 };
-    });
+    }
+    functions.sort((a, b) => b.code - a.code);
 
     setup.log(`cold starts: ${handlers.length} handlers × ${setup.runs} fresh node processes (round robin)...`);
     for (let run = 0; run < setup.runs; run++) {
@@ -332,7 +312,9 @@ export async function measureColdStarts(setup: ColdStartSetup): Promise<ColdStar
     }
     return {
       runs: setup.runs,
+      loadRuns: setup.loadRuns,
       handlers,
+      functions,
       esbuildVersion: esbuild.version,
       bundling: stack.describe,
       unreplicated: stack.unreplicated,

@@ -54,8 +54,11 @@ try {
     const body = typeof answer === 'string' ? answer : (answer?.body ?? '');
     return { ms, status, bytes: Buffer.byteLength(body), body: status === 200 ? undefined : String(body).slice(0, 200) };
   };
-  result.first = await invoke(events[0]);
-  result.warm = await invoke(events[1]);
+  // No events: a load-only run (module load of every function of the stack).
+  if (events.length > 0) {
+    result.first = await invoke(events[0]);
+    result.warm = await invoke(events[1]);
+  }
   result.rss = process.memoryUsage().rss;
 } catch (error) {
   result.error = String(error?.stack ?? error).split('\n').slice(0, 4).join(' | ');

@@ -14,23 +14,21 @@
  *
  * Environment: BENCH_DURATION (seconds per scenario, 10), BENCH_WARMUP (seconds, 2),
  * BENCH_CONNECTIONS (8), BENCH_USERS (50), BENCH_COLD=0 (skip the cold starts, ~15 s),
- * BENCH_COLD_RUNS (fresh processes per handler, 5), BENCH_SYNTH=1 (run `cdk synth` into a temp
- * directory first, ~1 minute, instead of reading the existing cdk.out), BENCH_OUTPUT
- * (docs/benchmarks.md).
+ * BENCH_COLD_RUNS (fresh processes per cold-start handler, 5), BENCH_LOAD_RUNS (load-only
+ * processes per function of the stack, 3), BENCH_OUTPUT (docs/benchmarks.md).
  * Numbers go into the document only; nothing here asserts on them.
  */
 import autocannon from 'autocannon';
 import { execFileSync, spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
-import { gzipSync } from 'node:zlib';
 import { DynamoDBClient, GetItemCommand, QueryCommand, type AttributeValue } from '@aws-sdk/client-dynamodb';
 import { JavaMissingError, startEngines, type LocalEngines } from '../local/engines.ts';
-import { measureColdStarts, renderColdStarts, type ColdStartReport } from './coldStart.ts';
+import { measureBundleSizes, measureColdStarts, renderColdStarts, type ColdStartReport, type FunctionBundle } from './coldStart.ts';
 import { ENV, PARTITION_KEY, SORT_KEY } from '../shared/storage/tableSchema.ts';
 
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
@@ -51,6 +49,7 @@ const USER_COUNT = numberFromEnv('BENCH_USERS', 50);
 const OUTPUT = resolve(ROOT, process.env.BENCH_OUTPUT ?? 'docs/benchmarks.md');
 const COLD = process.env.BENCH_COLD !== '0';
 const COLD_RUNS = Math.round(numberFromEnv('BENCH_COLD_RUNS', 5));
+const LOAD_RUNS = Math.round(numberFromEnv('BENCH_LOAD_RUNS', 3));
 
 const ADMIN = {
   login: 'admin@bench.test',
@@ -738,82 +737,7 @@ async function calibrateDynamodb(endpoint: string, table: string, warmupSeconds:
   }
 }
 
-// ---------------------------------------------------------------------------------------------
-// Lambda bundle sizes
-
-interface Bundle {
-  handler: string;
-  code: number;
-  map: number;
-  gzipped: number;
-}
-
 const isoSeconds = (date: Date) => date.toISOString().replace(/\.\d+Z$/, 'Z');
-
-/** The most recently changed file among what the bundles are built from. */
-function newestSource(): { path: string; mtime: Date } | undefined {
-  let newest: { path: string; mtime: Date } | undefined;
-  const visit = (relative: string) => {
-    const absolute = join(ROOT, relative);
-    if (!existsSync(absolute)) return;
-    const stats = statSync(absolute);
-    if (stats.isDirectory()) {
-      for (const entry of readdirSync(absolute)) visit(join(relative, entry));
-    } else if (/\.(ts|json)$/.test(relative) && (!newest || stats.mtime > newest.mtime)) {
-      newest = { path: relative, mtime: stats.mtime };
-    }
-  };
-  for (const directory of ['bin', 'lib', 'functions', 'shared', 'package.json']) visit(directory);
-  return newest;
-}
-
-function bundleSizes(): { bundles: Bundle[]; source: string } | { bundles: undefined; source: string } {
-  let outDir = join(ROOT, 'cdk.out');
-  let temporary: string | undefined;
-  try {
-    if (process.env.BENCH_SYNTH === '1') {
-      temporary = mkdtempSync(join(os.tmpdir(), 'tracker-bench-synth-'));
-      log('synthesizing the stack into a temporary directory (BENCH_SYNTH=1)...');
-      const synth = spawnSync('npx', ['cdk', 'synth', '--quiet', '--output', temporary], { cwd: ROOT, stdio: ['ignore', 'ignore', 'pipe'], encoding: 'utf8', timeout: 300_000 });
-      if (synth.status !== 0) return { bundles: undefined, source: `\`cdk synth\` failed (${synth.status ?? synth.signal}): ${(synth.stderr ?? '').trim().split('\n').slice(-3).join(' ')}` };
-      outDir = temporary;
-    }
-    if (!existsSync(outDir)) return { bundles: undefined, source: 'no `cdk.out` (run `npx cdk synth`, or `BENCH_SYNTH=1 npm run bench`)' };
-    const templates = readdirSync(outDir).filter((name) => name.endsWith('.template.json'));
-    if (templates.length === 0) return { bundles: undefined, source: '`cdk.out` holds no template' };
-    const bundles: Bundle[] = [];
-    for (const templateName of templates) {
-      const template = JSON.parse(readFileSync(join(outDir, templateName), 'utf8'));
-      for (const resource of Object.values<any>(template.Resources ?? {})) {
-        if (resource.Type !== 'AWS::Lambda::Function') continue;
-        const assetPath: string | undefined = resource.Metadata?.['aws:asset:path'];
-        if (!assetPath) continue;
-        const directory = join(outDir, assetPath);
-        const codeFile = join(directory, 'index.mjs');
-        if (!existsSync(codeFile)) continue;
-        const mapFile = join(directory, 'index.mjs.map');
-        const code = readFileSync(codeFile);
-        const description: string = resource.Properties?.Description ?? assetPath;
-        bundles.push({
-          handler: description.replace(/^\S+\s+/, ''),
-          code: code.length,
-          map: existsSync(mapFile) ? statSync(mapFile).size : 0,
-          gzipped: gzipSync(code).length,
-        });
-      }
-    }
-    let when = 'synthesized for this run';
-    if (!temporary) {
-      const synthesized = statSync(join(outDir, templates[0]!)).mtime;
-      const newest = newestSource();
-      const stale = newest && newest.mtime > synthesized ? `; **older than the sources** (${newest.path} changed ${isoSeconds(newest.mtime)}), so sizes and the function count may be out of date` : '';
-      when = `from the existing \`cdk.out\` (synthesized ${isoSeconds(synthesized)}${stale}; \`BENCH_SYNTH=1\` re-synthesizes)`;
-    }
-    return { bundles: bundles.sort((a, b) => b.code - a.code), source: when };
-  } finally {
-    if (temporary) rmSync(temporary, { recursive: true, force: true });
-  }
-}
 
 // ---------------------------------------------------------------------------------------------
 // The report
@@ -826,7 +750,8 @@ interface Report {
   calibration?: Calibration;
   itemSizes?: ItemSizes;
   results: ScenarioResult[];
-  bundles: ReturnType<typeof bundleSizes>;
+  /** Every function's bundle (and module load, with the cold starts), or why it is missing. */
+  bundles: { functions: FunctionBundle[]; esbuildVersion: string; bundling: string } | { functions: undefined; why: string };
   coldStarts?: ColdStartReport;
   /** Why there is no cold-start section (BENCH_COLD=0, or what failed). */
   coldSkipped?: string;
@@ -969,28 +894,36 @@ function renderReport(report: Report): string {
   lines.push('');
   lines.push('## Lambda bundles');
   lines.push('');
-  const { bundles, source } = report.bundles;
-  if (!bundles || bundles.length === 0) {
-    lines.push(`Not measured: ${source}.`);
+  if (!report.bundles.functions) {
+    lines.push(`Not measured: ${report.bundles.why}.`);
   } else {
-    const total = bundles.reduce((sum, bundle) => sum + bundle.code, 0);
-    const totalMaps = bundles.reduce((sum, bundle) => sum + bundle.map, 0);
-    const totalGzip = bundles.reduce((sum, bundle) => sum + bundle.gzipped, 0);
-    lines.push(`${bundles.length} functions, esbuild bundles (minified ESM, AWS SDK included), ${source}. Sizes of \`index.mjs\`; the source map ships beside it.`);
+    const { functions, esbuildVersion, bundling } = report.bundles;
+    const total = functions.reduce((sum, bundle) => sum + bundle.code, 0);
+    const totalMaps = functions.reduce((sum, bundle) => sum + bundle.map, 0);
+    const totalGzip = functions.reduce((sum, bundle) => sum + bundle.gzipped, 0);
+    const loadRuns = report.coldStarts?.loadRuns;
+    lines.push(
+      `Every function of the stack (lib/handlerPlan.ts), bundled for this run by esbuild ${esbuildVersion} with the stack's options (lib/stackBundling.ts: ${bundling}); test/unit/bundleSize.test.ts bundles them the same way and fails above its budget. Sizes of \`index.mjs\`; the source map ships beside it. ${loadRuns ? `Module load = the \`import()\` of index.mjs in a fresh \`node\` process with the deployed \`NODE_OPTIONS\`, median / max of ${loadRuns} processes per function (as in the cold-start section; no invocation).` : 'Module load not measured (`BENCH_COLD=0`).'}`,
+    );
     lines.push('');
-    lines.push('| Function | index.mjs | gzip | source map |');
-    lines.push('|---|---:|---:|---:|');
-    const shown = bundles.length <= 6 ? bundles : [...bundles.slice(0, 3), undefined, ...bundles.slice(-3)];
-    for (const bundle of shown) {
-      if (!bundle) lines.push(`| … ${bundles.length - 6} more | | | |`);
-      else lines.push(`| ${bundle.handler} | ${kib(bundle.code)} | ${kib(bundle.gzipped)} | ${kib(bundle.map)} |`);
+    lines.push('| Function | index.mjs | gzip | source map | Module load ms |');
+    lines.push('|---|---:|---:|---:|---:|');
+    for (const bundle of functions) {
+      const loads = [...bundle.loads].sort((x, y) => x - y);
+      const load = loads.length === 0 ? (bundle.problems.length > 0 ? 'failed' : '–') : `${fmt(loads[Math.floor((loads.length - 1) / 2)], 0)} / ${fmt(loads[loads.length - 1], 0)}`;
+      lines.push(`| ${bundle.module} | ${kib(bundle.code)} | ${kib(bundle.gzipped)} | ${kib(bundle.map)} | ${load} |`);
     }
-    lines.push(`| **Total** | **${kib(total)}** | **${kib(totalGzip)}** | **${kib(totalMaps)}** |`);
+    lines.push(`| **Total** | **${kib(total)}** | **${kib(totalGzip)}** | **${kib(totalMaps)}** | |`);
+    const failed = functions.filter((bundle) => bundle.problems.length > 0);
+    if (failed.length > 0) {
+      lines.push('');
+      lines.push(`Load runs that failed: ${failed.map((bundle) => `${bundle.module}: ${bundle.problems[0]!.replace(/[|\n]/g, ' ')}`).join('; ')}.`);
+    }
   }
   lines.push('');
   lines.push('## Rerunning');
   lines.push('');
-  lines.push('`npm run bench` (needs Java 17+ like `npm start`; about 2 minutes on 2 cores). `BENCH_DURATION`, `BENCH_WARMUP`, `BENCH_CONNECTIONS` and `BENCH_USERS` change the run; `BENCH_COLD=0` skips the cold starts and `BENCH_COLD_RUNS` (5) sets their processes per handler; `BENCH_SYNTH=1` re-synthesizes the stack (about a minute) before measuring bundle sizes.');
+  lines.push('`npm run bench` (needs Java 17+ like `npm start`; about 2 minutes on 2 cores). `BENCH_DURATION`, `BENCH_WARMUP`, `BENCH_CONNECTIONS` and `BENCH_USERS` change the run; `BENCH_COLD=0` skips the cold starts and module loads (bundle sizes are still measured), `BENCH_COLD_RUNS` (5) sets the cold-start processes per handler and `BENCH_LOAD_RUNS` (3) the load-only processes per function.');
   lines.push('');
   return lines.join('\n');
 }
@@ -1118,6 +1051,7 @@ async function main(): Promise<number> {
           apiKey: ADMIN.apiKey,
           logins: seeded.users.map((user) => ({ login: user.login, password: USER_PASSWORD })),
           runs: COLD_RUNS,
+          loadRuns: LOAD_RUNS,
           log,
           interrupted: () => interrupted,
         });
@@ -1134,7 +1068,16 @@ async function main(): Promise<number> {
     log('engines stopped');
 
     phase = performance.now();
-    const bundles = bundleSizes();
+    let bundles: Report['bundles'];
+    if (coldStarts) {
+      bundles = { functions: coldStarts.functions, esbuildVersion: coldStarts.esbuildVersion, bundling: coldStarts.bundling };
+    } else {
+      try {
+        bundles = await measureBundleSizes(ROOT);
+      } catch (error) {
+        bundles = { functions: undefined, why: `bundling failed: ${(error as Error).message.split('\n')[0]}` };
+      }
+    }
     phases.bundles = elapsed(phase);
     phases.total = elapsed(started);
     const report: Report = {

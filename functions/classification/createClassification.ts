@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { createClassification } from '../../shared/application/classifications.ts';
 import { defineEndpoint } from '../../shared/http/endpoint.ts';
 import { integer, text } from '../../shared/http/inputSchemas.ts';

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { getClassifications } from '../../shared/application/classifications.ts';
 import { defineEndpoint } from '../../shared/http/endpoint.ts';
 import { list, text } from '../../shared/http/inputSchemas.ts';

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { removeComponent } from '../../shared/application/components.ts';
 import { defineEndpoint } from '../../shared/http/endpoint.ts';
 import { componentFromPath, componentTarget } from './componentInput.ts';

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { updateComponents } from '../../shared/application/components.ts';
 import { defineEndpoint } from '../../shared/http/endpoint.ts';
 import { integer, list } from '../../shared/http/inputSchemas.ts';

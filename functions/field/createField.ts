@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { createField } from '../../shared/application/fields.ts';
 import { ADMIN_GROUP } from '../../shared/domain/caller.ts';
 import { defineEndpoint } from '../../shared/http/endpoint.ts';

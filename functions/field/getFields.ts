@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { getFields } from '../../shared/application/fields.ts';
 import { EXTRA_FIELD_PROPERTIES } from '../../shared/domain/fieldViews.ts';
 import { defineEndpoint } from '../../shared/http/endpoint.ts';

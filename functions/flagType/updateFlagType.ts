@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { FLAG_TYPE_ADMIN_GROUP, updateFlagTypes } from '../../shared/application/flagTypes.ts';
 import { defineEndpoint } from '../../shared/http/endpoint.ts';
 import { targetsOf } from '../../shared/domain/objectTargets.ts';

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { updateGroups } from '../../shared/application/groups.ts';
 import { CREATEGROUPS_GROUP } from '../../shared/domain/groupRules.ts';
 import { defineEndpoint } from '../../shared/http/endpoint.ts';

@@ -1,5 +1,5 @@
 import { jobQueueStatus } from '../../shared/domain/instanceInfo.ts';
-import { defineEndpoint } from '../../shared/http/endpoint.ts';
+import { defineStorelessEndpoint } from '../../shared/http/storelessEndpoint.ts';
 import { noInput } from '../../shared/http/inputSchemas.ts';
 
-export const handler = defineEndpoint({ access: 'login', input: noInput(), run: jobQueueStatus });
+export const handler = defineStorelessEndpoint({ access: 'login', input: noInput(), run: jobQueueStatus });

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { lastAuditTime } from '../../shared/domain/audit.ts';
 import { storageTimeToBugzilla } from '../../shared/domain/time.ts';
 import { defineEndpoint } from '../../shared/http/endpoint.ts';

@@ -1,5 +1,5 @@
 import { serverTime } from '../../shared/domain/instanceInfo.ts';
-import { defineEndpoint } from '../../shared/http/endpoint.ts';
+import { defineStorelessEndpoint } from '../../shared/http/storelessEndpoint.ts';
 import { noInput } from '../../shared/http/inputSchemas.ts';
 
-export const handler = defineEndpoint({ access: 'public', loginExempt: true, input: noInput(), run: () => serverTime(new Date()) });
+export const handler = defineStorelessEndpoint({ access: 'public', loginExempt: true, input: noInput(), run: () => serverTime(new Date()) });

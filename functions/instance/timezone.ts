@@ -1,5 +1,5 @@
 import { timezone } from '../../shared/domain/instanceInfo.ts';
-import { defineEndpoint } from '../../shared/http/endpoint.ts';
+import { defineStorelessEndpoint } from '../../shared/http/storelessEndpoint.ts';
 import { noInput } from '../../shared/http/inputSchemas.ts';
 
-export const handler = defineEndpoint({ access: 'public', loginExempt: true, input: noInput(), run: timezone });
+export const handler = defineStorelessEndpoint({ access: 'public', loginExempt: true, input: noInput(), run: timezone });

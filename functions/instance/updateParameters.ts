@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { AUDIT_CLASS } from '../../shared/domain/audit.ts';
 import { planParameterUpdate, TWEAKPARAMS_GROUP } from '../../shared/domain/parameters.ts';
 import { defineEndpoint } from '../../shared/http/endpoint.ts';

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { createKeyword } from '../../shared/application/keywords.ts';
 import { EDITKEYWORDS_GROUP } from '../../shared/domain/keywords.ts';
 import { defineEndpoint } from '../../shared/http/endpoint.ts';

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { updateKeywords } from '../../shared/application/keywords.ts';
 import { defineEndpoint } from '../../shared/http/endpoint.ts';
 import { targetsOf } from '../../shared/domain/objectTargets.ts';

@@ -1,9 +1,9 @@
-import { defineEndpoint } from '../../shared/http/endpoint.ts';
+import { defineStorelessEndpoint } from '../../shared/http/storelessEndpoint.ts';
 import { noInput } from '../../shared/http/inputSchemas.ts';
 import { NO_SUCH_METHOD, TrackerError } from '../../shared/trackerError.ts';
 
 /** API Gateway's $default route: no route of the table matches this method and path. */
-export const handler = defineEndpoint({
+export const handler = defineStorelessEndpoint({
   access: 'public',
   loginExempt: true,
   authentication: 'skip',

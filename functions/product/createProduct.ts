@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { createProduct } from '../../shared/application/products.ts';
 import { defineEndpoint } from '../../shared/http/endpoint.ts';
 import { flag, text } from '../../shared/http/inputSchemas.ts';

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { flag, list, text } from '../../shared/http/inputSchemas.ts';
 
 /** Fields a product is created or updated with (Bugzilla's, plus Tracker's group controls). */

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { addProductValue, updateProductValue } from '../../shared/application/productValues.ts';
 import { defineEndpoint } from '../../shared/http/endpoint.ts';
 import { flag, integer, text } from '../../shared/http/inputSchemas.ts';

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { createUser } from '../../shared/application/users.ts';
 import { EDITUSERS_GROUP } from '../../shared/domain/userView.ts';
 import { defineEndpoint } from '../../shared/http/endpoint.ts';

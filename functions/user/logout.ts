@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { logOut } from '../../shared/application/sessions.ts';
 import { defineEndpoint } from '../../shared/http/endpoint.ts';
 import { text } from '../../shared/http/inputSchemas.ts';
@@ -10,6 +10,7 @@ export const handler = defineEndpoint({
   input: z.object({ token: text().optional(), Tracker_token: text().optional(), Bugzilla_token: text().optional() }),
   run: async ({ input }) => {
     await logOut(input.token ?? input.Tracker_token ?? input.Bugzilla_token);
-    return {};
+    // Bugzilla's logout returns nothing, which its REST layer wraps as {"result": null}.
+    return { result: null };
   },
 });

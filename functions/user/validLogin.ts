@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { isValidLogin } from '../../shared/application/sessions.ts';
 import { defineEndpoint } from '../../shared/http/endpoint.ts';
 import { lowerCaseHeaders } from '../../shared/http/requestState.ts';
@@ -11,5 +11,6 @@ export const handler = defineEndpoint({
   authentication: 'skip',
   input: z.looseObject({ login: text().pipe(z.string().min(1)) }),
   invalidInput: () => new TrackerError(50, "The function requires a 'login' argument, and that argument was not set."),
-  run: ({ input, event }) => isValidLogin(input.login, lowerCaseHeaders(event), input),
+  // Bugzilla wraps a scalar result: {"result": true|false}.
+  run: async ({ input, event }) => ({ result: await isValidLogin(input.login, lowerCaseHeaders(event), input) }),
 });

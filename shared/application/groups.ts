@@ -1,5 +1,5 @@
 import { AUDIT_CLASS } from '../domain/audit.ts';
-import { regexpGrants, type Caller } from '../domain/caller.ts';
+import { ADMIN_GROUP, effectiveGroups, groupsImplying, type Caller } from '../domain/caller.ts';
 import { resolveGroup } from '../domain/groupMembership.ts';
 import {
   checkGroupDescription,
@@ -14,7 +14,7 @@ import {
 import { inGroup } from '../domain/caller.ts';
 import { recordAudit } from '../storage/auditStore.ts';
 import { allocateId } from '../storage/counterStore.ts';
-import { addGroupUpdate, createGroup as storeGroup, directMemberIds, getUsers, listAllUsers, listGroups, type GroupRecord } from '../storage/identityStore.ts';
+import { addGroupUpdate, createGroup as storeGroup, directMemberIds, getUserRecords, listAllUserRecords, listGroups, type GroupRecord } from '../storage/identityStore.ts';
 import { WriteTransaction } from '../storage/transaction.ts';
 import { TrackerError } from '../trackerError.ts';
 import { flagText } from '../domain/changeReport.ts';
@@ -105,13 +105,22 @@ export async function findGroups(caller: Caller, query: { ids?: number[]; names?
   const allVisible = inGroup(caller, CREATEGROUPS_GROUP) || inGroup(caller, 'editusers');
   const visible = requested.filter((group) => allVisible || mayViewGroup(caller, group)).sort((a, b) => a.id - b.id);
 
-  const allUsers = query.membership && visible.some((group) => group.userRegexp) ? await listAllUsers() : [];
+  // Members are whoever effectiveGroups puts in the group, the one definition of membership that
+  // permission checks use too: direct and regexp members of the group itself, of the groups that
+  // imply it (editbugs -> bz_canusewhines, ...) and of admin. Candidates come from those groups'
+  // direct members, or from every user when one of them has a user_regexp.
+  const sourcesOf = (group: GroupRecord) => groups.filter((other) => other.id === group.id || other.name === ADMIN_GROUP || groupsImplying(group.name).includes(other.name));
+  const needsEveryUser = query.membership && visible.some((group) => sourcesOf(group).some((source) => source.userRegexp));
+  const everyUser = needsEveryUser ? await listAllUserRecords() : undefined;
   const views = await Promise.all(
     visible.map(async (group) => {
       if (!query.membership) return groupView(caller, group);
-      const direct = await getUsers(await directMemberIds(group.id));
-      const byRegexp = allUsers.filter((user) => regexpGrants(group, user.login) && !direct.some((member) => member.id === user.id));
-      return groupView(caller, group, [...direct, ...byRegexp].sort((a, b) => a.id - b.id));
+      const sources = sourcesOf(group);
+      const candidates = sources.some((source) => source.userRegexp)
+        ? everyUser!
+        : await getUserRecords([...new Set((await Promise.all(sources.map((source) => directMemberIds(source.id)))).flat())]);
+      const members = candidates.filter(({ user, membership }) => effectiveGroups(user, membership, groups).some((member) => member.id === group.id));
+      return groupView(caller, group, members.map((record) => record.user).sort((a, b) => a.id - b.id));
     }),
   );
   return { groups: views };

@@ -19,6 +19,8 @@ export async function productIds(caller: Caller, type: ProductListType) {
   return { ids: visibleProductIds(caller, catalog, [type]).map(String) };
 }
 
+const compareNames = (a: string, b: string) => a.localeCompare(b, 'en', { sensitivity: 'base' });
+
 export async function getProducts(caller: Caller, query: { types?: ProductListType[]; ids?: number[]; names?: string[] }) {
   const catalog = await loadCatalog();
   const visible = new Set(visibleProductIds(caller, catalog, query.types ?? []));
@@ -28,6 +30,8 @@ export async function getProducts(caller: Caller, query: { types?: ProductListTy
   const records = catalog.products.filter(
     (record) => visible.has(record.product.id) && (byRequest || ids.includes(record.product.id) || names.includes(record.product.name.toLowerCase())),
   );
+  // Bugzilla 5.2 lists products by name (case-insensitively, as its database collates), not by id.
+  records.sort((a, b) => compareNames(a.product.name, b.product.name) || a.product.id - b.product.id);
   return { products: await productViews(caller, catalog, records) };
 }
 

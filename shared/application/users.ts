@@ -201,6 +201,8 @@ export async function updateUsers(caller: Caller, targets: { ids: number[]; name
         update.disabledText = text;
         if (text !== '') update.tokensNotBefore = now.getTime();
         reported.login_denied_text = changeOf(user.disabledText, text);
+        // Bugzilla keeps is_enabled beside the text and reports it when disabling or enabling.
+        if ((user.disabledText === '') !== (text === '')) reported.is_enabled = changeOf(flagText(user.disabledText === ''), flagText(text === ''));
       }
     }
     for (const kind of ['groups', 'bless_groups'] as const) {

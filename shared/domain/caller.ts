@@ -55,11 +55,31 @@ export function regexpGrants(group: Pick<GroupSummary, 'userRegexp'>, login: str
   }
 }
 
-/** Groups a user belongs to, from direct membership and regexp rules; admins belong to every group. */
+/**
+ * Bugzilla's system groups that make their members members of others (its installer writes these
+ * grants into group_group_map): whoever may edit bugs or whine at others may whine, and whoever
+ * may impersonate may not be impersonated. One level deep, as in Bugzilla's defaults.
+ */
+export const IMPLIED_GROUPS: Readonly<Record<string, readonly string[]>> = {
+  editbugs: ['bz_canusewhines'],
+  bz_canusewhineatothers: ['bz_canusewhines'],
+  bz_sudoers: ['bz_sudo_protect'],
+};
+
+/** Names of the groups whose members are thereby members of `name` (admin aside). */
+export const groupsImplying = (name: string): string[] => Object.keys(IMPLIED_GROUPS).filter((source) => IMPLIED_GROUPS[source]!.includes(name));
+
+/**
+ * Groups a user belongs to: direct membership and regexp rules, plus what those imply
+ * (IMPLIED_GROUPS); admins belong to every group.
+ */
 export function effectiveGroups(user: UserAccount, membership: Membership, allGroups: readonly GroupSummary[]): GroupSummary[] {
   const direct = new Set(membership.memberOf);
-  const isAdmin = allGroups.some((group) => group.name === ADMIN_GROUP && (direct.has(group.id) || regexpGrants(group, user.login)));
-  return allGroups.filter((group) => isAdmin || direct.has(group.id) || regexpGrants(group, user.login));
+  const granted = allGroups.filter((group) => direct.has(group.id) || regexpGrants(group, user.login));
+  if (granted.some((group) => group.name === ADMIN_GROUP)) return [...allGroups];
+  const names = new Set(granted.map((group) => group.name));
+  for (const group of granted) for (const implied of IMPLIED_GROUPS[group.name] ?? []) names.add(implied);
+  return allGroups.filter((group) => names.has(group.name));
 }
 
 export function callerFor(user: UserAccount, membership: Membership, allGroups: readonly GroupSummary[]): Caller {

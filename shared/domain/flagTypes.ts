@@ -296,10 +296,14 @@ export function flagValues(type: FlagType, inGroupId: (groupId: number) => boole
   return ['X', ...(type.isRequestable && mayRequest ? ['?'] : []), ...(maySet ? ['+', '-'] : [])];
 }
 
-/** Flag types as listed by product (and component): sort key, then name; `values` per caller. */
+/**
+ * Flag types as listed by product (and component): sort key, then name; `values` per caller, and
+ * `type` (`bug` or `attachment`), which Bugzilla 5.2's FlagType.get includes although the list
+ * already says it.
+ */
 export function flagTypesByTarget(types: readonly FlagType[], inGroupId: (groupId: number) => boolean) {
   const sorted = [...types].sort((a, b) => a.sortKey - b.sortKey || a.name.localeCompare(b.name));
-  const view = (type: FlagType) => ({ ...flagTypeView(type), values: flagValues(type, inGroupId) });
+  const view = (type: FlagType) => ({ ...flagTypeView(type), type: type.targetType, values: flagValues(type, inGroupId) });
   return {
     bug: sorted.filter((type) => type.targetType === 'bug').map(view),
     attachment: sorted.filter((type) => type.targetType === 'attachment').map(view),

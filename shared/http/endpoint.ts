@@ -1,95 +1,18 @@
-import middy from '@middy/core';
-import type { APIGatewayProxyEventV2, Context } from 'aws-lambda';
-import type { z } from 'zod';
-import type { IdentityDirectory } from '../domain/authentication.ts';
-import type { Caller } from '../domain/caller.ts';
-import type { FieldSelection } from '../domain/fieldSelection.ts';
-import * as identityStore from '../storage/identityStore.ts';
-import { loadParameters } from '../storage/parameterStore.ts';
-import { inRequestScope } from '../storage/requestScope.ts';
-import { authenticateCaller } from './middleware/authenticateCaller.ts';
-import { authorizeCaller, type Access } from './middleware/authorizeCaller.ts';
-import { errorEnvelope } from './middleware/errorEnvelope.ts';
-import { formatResponse } from './middleware/formatResponse.ts';
-import { jsonp } from './middleware/jsonp.ts';
-import { parseInput } from './middleware/parseInput.ts';
-import { queryLimit } from './middleware/queryLimit.ts';
-import { requestLog } from './middleware/requestLog.ts';
-import { selectFields, type ResponseFields } from './middleware/selectFields.ts';
-import { validateInput, type InvalidInput } from './middleware/validateInput.ts';
-import { stateOf, type HttpResult, type TrackerContext, type TrackerRequest } from './requestState.ts';
+import type * as z from 'zod';
+import { identityDirectory, installationRequiresLogin } from '../storage/identityDirectory.ts';
+import { buildEndpoint, type EndpointDefinition, type EndpointDependencies, type LambdaHandler } from './endpointChain.ts';
 
-export type { Access } from './middleware/authorizeCaller.ts';
+export type { Access, EndpointContext, EndpointDefinition, EndpointDependencies, LambdaHandler } from './endpointChain.ts';
 
-/** What a handler's `run` receives: validated input, the caller, and the requested fields. */
-export interface EndpointContext<Input> {
-  input: Input;
-  caller: Caller;
-  fields: FieldSelection;
-  requestId: string;
-  event: APIGatewayProxyEventV2;
-}
-
-export interface EndpointDefinition<Schema extends z.ZodType> {
-  /** Who may call it; finer permission rules belong to domain code. */
-  access: Access;
-  /** Public even when the installation requires a login (`requirelogin`): version, login, ... */
-  loginExempt?: boolean;
-  /** `skip` leaves credentials in the input, for login, logout and valid_login. */
-  authentication?: 'resolve' | 'skip';
-  input: Schema;
-  /** The spec's error for invalid input, where it names one; otherwise 32000 naming the parameter. */
-  invalidInput?: InvalidInput;
-  /** Resource collections of the response that include_fields / exclude_fields apply to. */
-  responseFields?: ResponseFields;
-  run(context: EndpointContext<z.infer<Schema>>): Promise<unknown> | unknown;
-}
-
-export type LambdaHandler = (event: APIGatewayProxyEventV2, context: Context) => Promise<HttpResult>;
-
-const defaultDirectory = (): IdentityDirectory => identityStore;
-
-const installationRequiresLogin = async () => (await loadParameters()).requirelogin === '1';
+const storeDependencies: EndpointDependencies = { directory: () => identityDirectory, installationRequiresLogin };
 
 /**
- * Builds a Lambda handler from an endpoint definition, wrapped in the shared middleware chain.
- * Order matters: `before` runs top to bottom, `after` and `onError` bottom to top, so errors are
- * enveloped, then formatted, then logged.
+ * An endpoint whose chain reads users, keys and parameters from DynamoDB, imported at module
+ * load: nearly every handler reads the table anyway, Lambda's init phase runs with more CPU than
+ * an invocation of a small function, and a static import lets esbuild drop the SDK code nobody
+ * calls (a lazy import keeps about 40 KB more of it). Handlers that read no table of their own
+ * use defineStorelessEndpoint (storelessEndpoint.ts). Tests may substitute in-memory versions.
  */
-/** What the chain reads besides the request; tests may substitute in-memory versions. */
-export interface EndpointDependencies {
-  directory: () => IdentityDirectory;
-  installationRequiresLogin: () => Promise<boolean>;
-}
-
-const defaultDependencies: EndpointDependencies = { directory: defaultDirectory, installationRequiresLogin };
-
-export function defineEndpoint<Schema extends z.ZodType>(
-  definition: EndpointDefinition<Schema>,
-  dependencies: Partial<EndpointDependencies> = {},
-): LambdaHandler {
-  const { directory, installationRequiresLogin: requiresLogin } = { ...defaultDependencies, ...dependencies };
-  const run = async (event: APIGatewayProxyEventV2, context: TrackerContext) => {
-    const state = stateOf({ event, context } as TrackerRequest);
-    return definition.run({
-      input: state.input as z.infer<Schema>,
-      caller: state.caller,
-      fields: state.fields,
-      requestId: context.awsRequestId ?? event.requestContext?.requestId,
-      event,
-    });
-  };
-  const chain = middy(run)
-    .use(requestLog())
-    .use(formatResponse())
-    .use(errorEnvelope())
-    .use(queryLimit())
-    .use(parseInput())
-    .use(jsonp())
-    .use(selectFields(definition.responseFields))
-    .use(authenticateCaller(directory, definition.authentication))
-    .use(authorizeCaller(definition.access, { loginExempt: definition.loginExempt, installationRequiresLogin: requiresLogin }))
-    .use(validateInput(definition.input, definition.invalidInput)) as unknown as LambdaHandler;
-  // Each invocation gets its own read memo (parameters, groups): one snapshot per request.
-  return (event, context) => inRequestScope(() => chain(event, context));
+export function defineEndpoint<Schema extends z.ZodType>(definition: EndpointDefinition<Schema>, dependencies: Partial<EndpointDependencies> = {}): LambdaHandler {
+  return buildEndpoint(definition, { ...storeDependencies, ...dependencies });
 }

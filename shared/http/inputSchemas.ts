@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 
 /**
  * Schema building blocks for parameters that may arrive as JSON values or as query-string text:

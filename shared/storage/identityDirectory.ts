@@ -1,5 +1,36 @@
 import type { IdentityDirectory } from '../domain/authentication.ts';
-import * as identityStore from './identityStore.ts';
+import {
+  clearLoginFailures,
+  findApiKey,
+  findLoginToken,
+  findUserIdByLogin,
+  listGroups,
+  loadUserWithMembership,
+  loginFailures,
+  markApiKeyUsed,
+  maxLoginAttempts,
+  recordLoginFailure,
+} from './identityStore.ts';
+import { loadParameters } from './parameterStore.ts';
 
-/** The DynamoDB-backed directory that authentication reads. */
-export const identityDirectory: IdentityDirectory = identityStore;
+/**
+ * The DynamoDB-backed directory that authentication reads. Named imports, not the store's
+ * namespace: the endpoint chain imports this module lazily (shared/http/endpoint.ts), and esbuild
+ * keeps every export of a lazily imported namespace, so the namespace would drag in every store
+ * function and every DynamoDB command.
+ */
+export const identityDirectory: IdentityDirectory = {
+  findApiKey,
+  markApiKeyUsed,
+  findLoginToken,
+  loginFailures,
+  recordLoginFailure,
+  clearLoginFailures,
+  maxLoginAttempts,
+  findUserIdByLogin,
+  loadUserWithMembership,
+  listGroups,
+};
+
+/** Bugzilla's `requirelogin` parameter. */
+export const installationRequiresLogin = async (): Promise<boolean> => (await loadParameters()).requirelogin === '1';

@@ -177,13 +177,16 @@ describe('POST /rest/flag_type', () => {
 });
 
 describe('GET /rest/flag_type/{product}[/{component}]', () => {
-  const SPEC_KEYS = ['cc_list', 'description', 'grant_group', 'id', 'is_active', 'is_multiplicable', 'is_requestable', 'is_requesteeble', 'name', 'request_group', 'sort_key', 'values'];
+  // The spec's Flagtype keys plus `values` and, as Bugzilla 5.2 sends, `type`.
+  const SPEC_KEYS = ['cc_list', 'description', 'grant_group', 'id', 'is_active', 'is_multiplicable', 'is_requestable', 'is_requesteeble', 'name', 'request_group', 'sort_key', 'type', 'values'];
 
   it('lists the types that apply to some component of the product, by sort key then name', async () => {
     const widgets = await ok(getTypes('Widgets'));
     expect(namesOf(widgets.bug)).toEqual(['review', 'qa']);
     expect(namesOf(widgets.attachment)).toEqual(['screenshot']);
     expect(Object.keys(widgets.bug[0]).sort()).toEqual(SPEC_KEYS);
+    expect(widgets.bug.map((type: { type: string }) => type.type)).toEqual(['bug', 'bug']);
+    expect(widgets.attachment.map((type: { type: string }) => type.type)).toEqual(['attachment']);
     const gadgets = await ok(getTypes('gadgets'));
     expect(namesOf(gadgets.bug)).toEqual(['retired', 'review']);
     expect(gadgets.bug[0]).toMatchObject({ id: ids.retired, is_active: false, sort_key: 0 });

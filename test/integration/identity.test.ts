@@ -67,14 +67,14 @@ describe('user visibility tiers', () => {
 
   it('shows the user themself all their groups and their saved searches', async () => {
     const [user] = (await getSubject(accounts.subject.apiKey)).body.users;
-    expect(user.groups.map((group: { name: string }) => group.name).sort()).toEqual(['editbugs', 'testers']);
+    expect(user.groups.map((group: { name: string }) => group.name).sort()).toEqual(['bz_canusewhines', 'editbugs', 'testers']);
     expect(user).toMatchObject({ saved_searches: [], saved_reports: [] });
     expect(user).not.toHaveProperty('login_denied_text');
   });
 
   it('shows editusers every group plus email_enabled and login_denied_text, but not saved searches', async () => {
     const [user] = (await getSubject(accounts.editor.apiKey)).body.users;
-    expect(user.groups.map((group: { name: string }) => group.name).sort()).toEqual(['editbugs', 'testers']);
+    expect(user.groups.map((group: { name: string }) => group.name).sort()).toEqual(['bz_canusewhines', 'editbugs', 'testers']);
     expect(user).toMatchObject({ email_enabled: true, login_denied_text: '' });
     expect(user).not.toHaveProperty('saved_searches');
   });
@@ -226,14 +226,17 @@ describe('sessions', () => {
       const whoami = await call(app, 'GET', '/rest/whoami', options);
       expect(whoami.body).toEqual({ id: accounts.plain.id, name: accounts.plain.login, real_name: 'plain User', nick: 'plain' });
     }
-    expect((await call(app, 'GET', '/rest/valid_login', { query: { login: accounts.plain.login, token } })).body).toBe(true);
-    expect((await call(app, 'GET', '/rest/valid_login', { query: { login: accounts.editor.login, token } })).body).toBe(false);
+    // Bugzilla wraps scalar results: {"result": true|false}, and logout's nothing as {"result": null}.
+    expect((await call(app, 'GET', '/rest/valid_login', { query: { login: accounts.plain.login, token } })).body).toEqual({ result: true });
+    expect((await call(app, 'GET', '/rest/valid_login', { query: { login: accounts.editor.login, token } })).body).toEqual({ result: false });
 
-    expect((await call(app, 'GET', '/rest/logout', { query: { token } })).status).toBe(200);
+    const logout = await call(app, 'GET', '/rest/logout', { query: { token } });
+    expect(logout.status).toBe(200);
+    expect(logout.body).toEqual({ result: null });
     expect((await call(app, 'GET', '/rest/whoami', { query: { token } })).body.code).toBe(32000);
-    expect((await call(app, 'GET', '/rest/valid_login', { query: { login: accounts.plain.login, token } })).body).toBe(false);
+    expect((await call(app, 'GET', '/rest/valid_login', { query: { login: accounts.plain.login, token } })).body).toEqual({ result: false });
     // Logging out a dead token is a no-op.
-    expect((await call(app, 'GET', '/rest/logout', { query: { token } })).status).toBe(200);
+    expect((await call(app, 'GET', '/rest/logout', { query: { token } })).body).toEqual({ result: null });
   });
 
   it('accepts POST /rest/login and answers 50 without a login or password', async () => {
@@ -363,7 +366,14 @@ describe('groups', () => {
     expect(full.body.groups[0]).toMatchObject({ id: testersId, name: 'testers', is_bug_group: true, user_regexp: '', is_active: true });
     expect(full.body.groups[0].membership.map((user: { id: number }) => user.id)).toContain(accounts.subject.id);
     expect(full.body.groups[0].membership.map((user: { id: number }) => user.id)).not.toContain(accounts.plain.id);
-    expect(full.body.groups[0].membership[0]).toMatchObject({ can_login: true, email_enabled: true, login_denied_text: '', email: accounts.subject.login });
+    // Admins are members of every group (Bugzilla adds admin to each new group), so they are listed too.
+    expect(full.body.groups[0].membership.map((user: { id: number }) => user.id)).toContain(app.admin.id);
+    expect(full.body.groups[0].membership.find((user: { id: number }) => user.id === accounts.subject.id)).toMatchObject({
+      can_login: true,
+      email_enabled: true,
+      login_denied_text: '',
+      email: accounts.subject.login,
+    });
 
     for (const apiKey of [accounts.editor.apiKey, accounts.blesser.apiKey]) {
       const partial = await call(app, 'GET', '/rest/group', { apiKey, query: { names: 'testers', membership: '1' } });

@@ -48,7 +48,8 @@ describe.skipIf(!hasClients)('python-bugzilla and the bugzilla CLI', () => {
       version: [5, 2],
       products: ['TestProduct'],
       components: ['TestComponent'],
-      user_groups: ['canconfirm', 'editbugs'],
+      // bz_canusewhines comes with editbugs, as in Bugzilla 5.2.
+      user_groups: ['bz_canusewhines', 'canconfirm', 'editbugs'],
       component_owner: 'py-user@tracker.test',
       component_changes: { description: { removed: 'Made by python-bugzilla', added: 'Edited by python-bugzilla' } },
       token_logged_in: true,

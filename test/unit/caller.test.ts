@@ -32,6 +32,22 @@ const user = (login: string, realName = ''): UserAccount => ({ id: 7, login, rea
 const names = (groups: GroupSummary[]) => groups.map((g) => g.name).sort();
 
 describe('effectiveGroups', () => {
+  it("adds the system groups Bugzilla derives: editbugs and bz_canusewhineatothers give bz_canusewhines, bz_sudoers bz_sudo_protect", () => {
+    const whines = group(10, 'bz_canusewhines');
+    const atOthers = group(11, 'bz_canusewhineatothers');
+    const sudoers = group(12, 'bz_sudoers');
+    const protect = group(13, 'bz_sudo_protect');
+    const groups = [...ALL_GROUPS, whines, atOthers, sudoers, protect];
+    const groupsOf = (memberOf: number[], login = 'jane@other.org') => names(effectiveGroups(user(login), { memberOf, canBless: [] }, groups));
+    expect(groupsOf([EDITBUGS.id])).toEqual(['bz_canusewhines', 'editbugs']);
+    expect(groupsOf([atOthers.id])).toEqual(['bz_canusewhineatothers', 'bz_canusewhines']);
+    expect(groupsOf([sudoers.id])).toEqual(['bz_sudo_protect', 'bz_sudoers']);
+    expect(groupsOf([TWEAKPARAMS.id])).toEqual(['tweakparams']);
+    // Through a regexp as well as directly.
+    const byRegexp = [...groups.filter((g) => g.id !== EDITBUGS.id), group(2, 'editbugs', '.*')];
+    expect(names(effectiveGroups(user('x@y.org'), { memberOf: [], canBless: [] }, byRegexp))).toEqual(['bz_canusewhines', 'editbugs']);
+  });
+
   it('includes the groups the user was put in directly, and nothing else', () => {
     expect(names(effectiveGroups(user('jane@other.org'), { memberOf: [EDITBUGS.id], canBless: [] }, ALL_GROUPS))).toEqual(['editbugs']);
   });

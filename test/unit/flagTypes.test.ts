@@ -221,7 +221,8 @@ describe('flag values and listings', () => {
     );
     expect(listed.bug.map((type) => type.name)).toEqual(['beta', 'zeta', 'alpha']);
     expect(listed.attachment.map((type) => type.id)).toEqual([4]);
-    expect(listed.bug[0]).toMatchObject({ id: 3, is_active: true, grant_group: null, values: ['X', '?', '+', '-'] });
+    expect(listed.bug[0]).toMatchObject({ id: 3, type: 'bug', is_active: true, grant_group: null, values: ['X', '?', '+', '-'] });
+    expect(listed.attachment[0]).toMatchObject({ type: 'attachment' });
   });
 });
 

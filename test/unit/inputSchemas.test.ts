@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { z } from 'zod';
+import * as z from 'zod';
 import { flag, integer, list, noInput, text } from '../../shared/http/inputSchemas.ts';
 
 describe('list()', () => {

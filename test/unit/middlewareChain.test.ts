@@ -1,6 +1,6 @@
 import type { Context } from 'aws-lambda';
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { z } from 'zod';
+import * as z from 'zod';
 import { buildEvent } from '../../local/apiGatewayEmulator.ts';
 import { defineEndpoint, type LambdaHandler } from '../../shared/http/endpoint.ts';
 import { integer, list } from '../../shared/http/inputSchemas.ts';

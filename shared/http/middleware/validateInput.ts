@@ -1,5 +1,5 @@
 import type { MiddlewareObj } from '@middy/core';
-import type { z } from 'zod';
+import type * as z from 'zod';
 import { GENERIC_USER_ERROR, TrackerError } from '../../trackerError.ts';
 import { stateOf, type TrackerRequest } from '../requestState.ts';
 

@@ -1,0 +1,83 @@
+/**
+ * The esbuild options the CDK stack's NodejsFunction uses for every handler (BUNDLING in
+ * trackerFunction.ts, translated as aws-cdk-lib's bundler translates them into esbuild
+ * arguments), for code that bundles handlers itself: the cold-start benchmark and the bundle
+ * size test. One translation, so both measure what ships.
+ */
+import { join, resolve } from 'node:path';
+import type { BuildOptions } from 'esbuild';
+
+export interface StackBundling {
+  entryFor: (module: string) => string;
+  options: (entry: string, outDir: string) => BuildOptions;
+  outFile: string;
+  describe: string;
+  unreplicated: string[];
+  runtime: string;
+  memoryMb: number;
+}
+
+/** Keys of NodejsFunction's BundlingOptions translated below; anything else is reported. */
+const TRANSLATED = new Set(['minify', 'sourceMap', 'sourceMapMode', 'sourcesContent', 'format', 'target', 'banner', 'footer', 'mainFields', 'externalModules', 'define', 'loader', 'keepNames', 'tsconfig', 'logLevel', 'metafile']);
+
+/**
+ * BUNDLING from lib/trackerFunction.ts as esbuild options, following aws-cdk-lib's
+ * aws-lambda-nodejs bundler: `esbuild --bundle <entry> --target=… --platform=node --format=…
+ * --outfile=<out>/index.mjs --minify --sourcemap --external:… --banner:js=… --main-fields=…`,
+ * run from the project root. Imported lazily: it loads aws-cdk-lib.
+ */
+export async function stackBundling(root: string): Promise<StackBundling> {
+  const stack = await import('./trackerFunction.ts');
+  const bundling = stack.BUNDLING;
+  const runtime = stack.FUNCTION_RUNTIME.name;
+  const format = String(bundling.format ?? 'cjs') === 'esm' ? 'esm' : 'cjs';
+  const outFile = format === 'esm' ? 'index.mjs' : 'index.js';
+  const target = bundling.target ?? `node${/nodejs(\d+)/.exec(runtime)?.[1] ?? '22'}`;
+  // CDK's default for Node.js 18+ runtimes: the runtime's AWS SDK v3 stays external.
+  const external = bundling.externalModules ?? ['@aws-sdk/*'];
+  const sourcemapMode = String(bundling.sourceMapMode ?? 'default');
+  const sourcemap: BuildOptions['sourcemap'] = !bundling.sourceMap ? false : sourcemapMode === 'default' ? true : (sourcemapMode as 'inline' | 'external' | 'both');
+  const unreplicated = Object.keys(bundling).filter((key) => !TRANSLATED.has(key) && (bundling as Record<string, unknown>)[key] !== undefined);
+  const describe = [
+    format.toUpperCase(),
+    bundling.minify ? 'minified' : 'not minified',
+    sourcemap === true ? 'linked source map' : sourcemap ? `source map ${sourcemap}` : 'no source map',
+    `target ${target}`,
+    `main fields ${(bundling.mainFields ?? ['(esbuild default)']).join(',')}`,
+    bundling.banner ? (bundling.banner.includes('createRequire') ? 'the createRequire banner' : 'a banner') : undefined,
+    external.length === 0 ? 'everything bundled (AWS SDK included)' : `external ${external.join(', ')}`,
+  ]
+    .filter(Boolean)
+    .join(', ');
+  return {
+    entryFor: (module) => stack.entryFor(root, module),
+    outFile,
+    describe,
+    unreplicated,
+    runtime,
+    memoryMb: stack.FUNCTION_MEMORY_MB,
+    options: (entry, outDir) => ({
+      entryPoints: [entry],
+      bundle: true,
+      platform: 'node',
+      format,
+      target,
+      outfile: join(outDir, outFile),
+      minify: bundling.minify ?? false,
+      sourcemap,
+      sourcesContent: bundling.sourcesContent ?? true,
+      external,
+      banner: bundling.banner ? { js: bundling.banner } : undefined,
+      footer: bundling.footer ? { js: bundling.footer } : undefined,
+      mainFields: bundling.mainFields,
+      define: bundling.define,
+      loader: bundling.loader as BuildOptions['loader'],
+      keepNames: bundling.keepNames,
+      tsconfig: bundling.tsconfig ? resolve(root, bundling.tsconfig) : undefined,
+      absWorkingDir: root,
+      logLevel: 'silent',
+      write: true,
+    }),
+  };
+}
+

@@ -1,0 +1,93 @@
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import os from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import * as esbuild from 'esbuild';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { planHandlers } from '../../lib/handlerPlan.ts';
+import { stackBundling, type StackBundling } from '../../lib/stackBundling.ts';
+import { routes } from '../../shared/routes.ts';
+
+/**
+ * Every handler bundled exactly as the stack bundles it (lib/stackBundling.ts translates the
+ * stack's BUNDLING into esbuild options), checked against a size budget. Size is what this test
+ * can hold deterministically; load time, which size drives, is measured by `npm run bench`.
+ *
+ * Budget, from measurement (esbuild 0.25, 2026-11-23): after `import * as z from 'zod'` and the
+ * lazily imported stores of storeless handlers, the largest bundle was 483 KiB (platform/options)
+ * and most were 425–470 KiB; before, every bundle was 815–835 KiB, two thirds of the growth being
+ * zod's locale files. The budget leaves ~17 KiB of headroom: a new dependency or an import that
+ * pulls a whole namespace back in fails here, not in the next cold-start measurement.
+ */
+const BUNDLE_BUDGET_BYTES = 500 * 1024;
+
+const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
+const modules = planHandlers(routes).map((plan) => plan.module);
+
+let stack: StackBundling;
+let outDir: string;
+const built = new Map<string, { code: number; map: { sources: string[]; sourcesContent?: unknown } }>();
+
+beforeAll(async () => {
+  stack = await stackBundling(ROOT);
+  outDir = mkdtempSync(join(os.tmpdir(), 'tracker-bundles-'));
+  await Promise.all(
+    modules.map(async (module) => {
+      const directory = join(outDir, module.replace('/', '-'));
+      const result = await esbuild.build(stack.options(stack.entryFor(module), directory));
+      expect(result.errors).toEqual([]);
+      const file = join(directory, stack.outFile);
+      built.set(module, { code: statSync(file).size, map: JSON.parse(readFileSync(`${file}.map`, 'utf8')) });
+    }),
+  );
+}, 180_000);
+
+afterAll(() => {
+  if (outDir) rmSync(outDir, { recursive: true, force: true });
+});
+
+describe('handler bundles, as the stack builds them', () => {
+  it('bundles every handler module of the stack', () => {
+    expect(modules.length).toBeGreaterThan(40);
+    expect([...built.keys()].sort()).toEqual([...modules].sort());
+  });
+
+  it(`keeps every bundle within ${BUNDLE_BUDGET_BYTES / 1024} KiB`, () => {
+    const over = [...built].filter(([, bundle]) => bundle.code > BUNDLE_BUDGET_BYTES).map(([module, bundle]) => `${module}: ${(bundle.code / 1024).toFixed(1)} KiB`);
+    expect(over, 'bundles over budget (check for a namespace import or a new dependency)').toEqual([]);
+  });
+
+  it('ships source maps that name the TypeScript sources without carrying their text', () => {
+    for (const [module, { map }] of built) {
+      expect(map.sourcesContent, module).toBeUndefined();
+      expect(map.sources.some((source) => source.endsWith(`functions/${module}.ts`)), module).toBe(true);
+    }
+  });
+
+  it('turns a stack trace from a deployed bundle into TypeScript files and lines', () => {
+    // An unexpected error inside the chain is logged with its stack (errorEnvelope); run the 404
+    // handler's bundle with the deployed NODE_OPTIONS and an event that throws when read.
+    const bundle = join(outDir, 'platform-notFound', stack.outFile);
+    const script = `
+      const { handler } = await import(${JSON.stringify(bundle)});
+      const event = { headers: {}, requestContext: { requestId: 'r1', http: { method: 'GET' } }, get rawPath() { throw new Error('unreadable path'); } };
+      await handler(event, { awsRequestId: 'r1' });`;
+    const run = spawnSync(process.execPath, ['--input-type=module', '-e', script], {
+      env: { PATH: process.env.PATH, NODE_OPTIONS: '--enable-source-maps' },
+      encoding: 'utf8',
+      timeout: 30_000,
+    });
+    const logged = [...`${run.stdout}\n${run.stderr}`.split('\n')].map((line) => {
+      try {
+        return JSON.parse(line) as { stack?: string };
+      } catch {
+        return {};
+      }
+    });
+    const stackTrace = logged.find((entry) => entry.stack?.includes('unreadable path'))?.stack;
+    expect(stackTrace, `${run.stdout}\n${run.stderr}`).toBeDefined();
+    expect(stackTrace).toMatch(/(functions|shared)\/[\w/]+\.ts:\d+:\d+/);
+    expect(stackTrace).not.toMatch(/index\.mjs:\d+/);
+  });
+});
