@@ -1,3 +1,4 @@
+import { retryOnConflict } from '../storage/transaction.ts';
 import { AUDIT_CLASS } from '../domain/audit.ts';
 import { inGroup, type Caller } from '../domain/caller.ts';
 import { generateApiKey, secretDigest } from '../domain/credentials.ts';
@@ -50,7 +51,12 @@ export async function apiKeysOf(caller: Caller, idOrName: string) {
   };
 }
 
-export async function changeApiKey(caller: Caller, idOrName: string, keyId: number, changes: { revoked?: boolean; description?: string }) {
+/** Re-read and re-applied when another request changed the same items meanwhile (retryOnConflict). */
+export function changeApiKey(caller: Caller, idOrName: string, keyId: number, changes: { revoked?: boolean; description?: string }) {
+  return retryOnConflict(() => changeApiKeyOnce(caller, idOrName, keyId, changes));
+}
+
+async function changeApiKeyOnce(caller: Caller, idOrName: string, keyId: number, changes: { revoked?: boolean; description?: string }) {
   const userId = await ownerOf(caller, idOrName);
   const key = (await listApiKeys(userId)).find((candidate) => candidate.id === keyId);
   if (!key) throw new TrackerError(51, `The user has no API key with the id ${keyId}.`);
@@ -63,6 +69,7 @@ export async function changeApiKey(caller: Caller, idOrName: string, keyId: numb
   if (Object.keys(reported).length > 0) {
     await updateApiKey(
       key.digest,
+      key.rev ?? 0,
       { revoked: reported.revoked ? changes.revoked : undefined, description: reported.description ? description : undefined },
       { auditClass: AUDIT_CLASS.user, objectId: userId, userId: caller.user!.id, changes: { [`api_key.${keyId}`]: reported.revoked ?? reported.description! }, at: new Date() },
     );

@@ -15,7 +15,7 @@ import { inGroup } from '../domain/caller.ts';
 import { recordAudit } from '../storage/auditStore.ts';
 import { allocateId } from '../storage/counterStore.ts';
 import { addGroupUpdate, createGroup as storeGroup, directMemberIds, getUsers, listAllUsers, listGroups, type GroupRecord } from '../storage/identityStore.ts';
-import { WriteTransaction } from '../storage/transaction.ts';
+import { retryOnConflict, WriteTransaction } from '../storage/transaction.ts';
 import { TrackerError } from '../trackerError.ts';
 import { flagText } from '../domain/changeReport.ts';
 
@@ -50,7 +50,12 @@ function targetGroups(groups: readonly GroupRecord[], targets: { ids: number[]; 
   return found.filter((group, index) => found.findIndex((other) => other.id === group.id) === index);
 }
 
-export async function updateGroups(caller: Caller, targets: { ids: number[]; names: string[] }, input: NewGroupInput) {
+/** Re-read and re-applied when another request changed one of the groups meanwhile (see retryOnConflict). */
+export function updateGroups(caller: Caller, targets: { ids: number[]; names: string[] }, input: NewGroupInput) {
+  return retryOnConflict(() => updateGroupsOnce(caller, targets, input));
+}
+
+async function updateGroupsOnce(caller: Caller, targets: { ids: number[]; names: string[] }, input: NewGroupInput) {
   const groups = await listGroups();
   const selected = targetGroups(groups, targets);
   if (selected.length === 0) throw new TrackerError(50, "The function requires an 'ids' or 'names' argument, and none was set.");
