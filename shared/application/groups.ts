@@ -4,6 +4,7 @@ import { resolveGroup } from '../domain/groupMembership.ts';
 import {
   checkGroupDescription,
   checkGroupName,
+  checkIconUrl,
   checkUserRegexp,
   groupView,
   isSystemGroup,
@@ -33,13 +34,14 @@ export async function createGroup(caller: Caller, input: NewGroupInput): Promise
   const name = checkGroupName(input.name);
   const description = checkGroupDescription(input.description);
   const userRegexp = checkUserRegexp(input.user_regexp);
+  const iconUrl = checkIconUrl(input.icon_url) ?? '';
   if ((await listGroups()).some((group) => group.name.toLowerCase() === name.toLowerCase())) {
     throw new TrackerError(801, `The group ${name} already exists.`);
   }
   const id = await allocateId('group');
   const now = new Date();
   await storeGroup(
-    { id, name, description, userRegexp, isActive: input.is_active ?? true, isBugGroup: true, iconUrl: input.icon_url ?? '' },
+    { id, name, description, userRegexp, isActive: input.is_active ?? true, isBugGroup: true, iconUrl },
     { auditClass: AUDIT_CLASS.group, objectId: id, userId: caller.user!.id, changes: { __create__: { removed: '', added: name } }, at: now },
   );
   return { id };
@@ -69,7 +71,7 @@ async function updateGroupsOnce(caller: Caller, targets: { ids: number[]; names:
       description: input.description !== undefined ? checkGroupDescription(input.description) : previous.description,
       userRegexp: input.user_regexp !== undefined ? checkUserRegexp(input.user_regexp) : previous.userRegexp,
       isActive: input.is_active ?? previous.isActive,
-      iconUrl: input.icon_url ?? previous.iconUrl,
+      iconUrl: checkIconUrl(input.icon_url) ?? previous.iconUrl,
     };
     if (next.name !== previous.name) {
       if (isSystemGroup(previous.name)) throw new TrackerError(32000, `The group ${previous.name} is a system group and cannot be renamed.`);

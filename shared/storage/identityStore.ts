@@ -317,9 +317,11 @@ export function putNewApiKey(transaction: WriteTransaction, digest: string, reco
   transaction.put({ ...keys.apiKeyReference(record.userId, record.id), type: 'apiKeyReference', keyId: record.id, digest });
 }
 
-export async function createApiKey(digest: string, record: Omit<ApiKeyRecord, 'revoked' | 'lastUsedAt'>, audit: AuditEntry): Promise<void> {
+/** `ownerRev`: the owner's user item as read (its revision is raised: the key count changed). */
+export async function createApiKey(digest: string, record: Omit<ApiKeyRecord, 'revoked' | 'lastUsedAt'>, audit: AuditEntry, ownerRev: number): Promise<void> {
   const transaction = new WriteTransaction();
   putNewApiKey(transaction, digest, record);
+  transaction.updateAtRevision(keys.user(record.userId), ownerRev);
   recordAudit(transaction, audit);
   await transaction.commit();
 }

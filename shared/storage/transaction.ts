@@ -30,7 +30,7 @@ type Key = { pk: string; sk: string };
  *   guard names: a guard may only look taken because the read was stale).
  * - `retryOnConflict` runs the whole read-validate-write function again on `RevisionConflict`,
  *   after forgetting the request's memoised reads, so the change is re-applied to the new state
- *   and the answer describes what was really stored. After `attempts` tries (default 5) it answers
+ *   and the answer describes what was really stored. After `attempts` tries (default 10) it answers
  *   32000 ("try again"): nothing of that request was saved.
  * - Reads inside the function must be strongly consistent (base-table reads with
  *   `ConsistentRead`), or a stale read just loses again.
@@ -45,7 +45,7 @@ export class RevisionConflict extends Error {
 export const REVISION_ATTRIBUTE = 'rev';
 
 export async function retryOnConflict<T>(readThenWrite: () => Promise<T>, options: { attempts?: number } = {}): Promise<T> {
-  const attempts = options.attempts ?? 5;
+  const attempts = options.attempts ?? 10;
   for (let attempt = 1; ; attempt++) {
     try {
       return await readThenWrite();
@@ -227,8 +227,10 @@ export class WriteTransaction {
         forgetRequestReads();
         return;
       } catch (error) {
+        if (isItemTooLarge(error)) throw itemTooLarge();
         if (!(error instanceof TransactionCanceledException)) throw error;
         const reasons = error.CancellationReasons ?? [];
+        if (reasons.some((reason) => reason.Code === 'ValidationError' && /size/i.test(reason.Message ?? ''))) throw itemTooLarge();
         // A moved revision first: a guard may only look taken because what was read is stale.
         reasons.forEach((reason, index) => {
           if (reason.Code === 'ConditionalCheckFailed' && this.revisioned.has(index)) throw this.failures[index]!();
@@ -250,6 +252,15 @@ export class WriteTransaction {
 }
 
 const MAX_CONFLICT_ATTEMPTS = 4;
+
+/**
+ * The last line of defence behind the input limits: a change that would make an item exceed
+ * DynamoDB's 400 KB (or a transaction its 4 MB) is the caller's input, not a server fault.
+ */
+const isItemTooLarge = (error: unknown) =>
+  error instanceof Error && error.name === 'ValidationException' && /item size|size has exceeded|transaction request cannot/i.test(error.message);
+const itemTooLarge = () =>
+  new TrackerError(32000, 'This change is too large to be stored: shorten the longest values or make fewer changes at once. Nothing was saved.');
 
 /** DynamoDB refuses an empty map of expression names or values. */
 const nonEmpty = <T extends Record<string, unknown>>(map: T | undefined): T | undefined => (map && Object.keys(map).length > 0 ? map : undefined);

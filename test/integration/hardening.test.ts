@@ -189,3 +189,100 @@ describe('5. a password change ends sessions', () => {
     expect((await call(app, 'GET', '/rest/whoami', { apiKey: user.apiKey })).status).toBe(200);
   });
 });
+
+describe('6. a group regexp that would backtrack catastrophically', () => {
+  it('matches in linear time: the requests of a matching user are answered', async () => {
+    // With a backtracking engine, ^(z+)+y against 30 z's takes minutes per request and stalls the process.
+    const saved = await call(app, 'POST', '/rest/group', { apiKey: admin, body: { name: 'backtrack', description: 'x', user_regexp: '^(z+)+y' } });
+    expect(saved.status).toBe(200);
+    const victim = await createAccount('z'.repeat(30));
+    for (let index = 0; index < 3; index++) expect((await call(app, 'GET', '/rest/whoami', { apiKey: victim.apiKey })).status).toBe(200);
+    const { body } = await call(app, 'GET', '/rest/group', { apiKey: admin, query: { names: 'backtrack', membership: 1 } });
+    expect(body.groups[0].membership).toEqual([]);
+    // Regexps still grant membership.
+    const granting = await call(app, 'POST', '/rest/group', { apiKey: admin, body: { name: 'zeds', description: 'x', user_regexp: '^Z+-' } });
+    expect(granting.status).toBe(200);
+    expect(await effectiveGroupNames(victim)).toContain('zeds');
+  });
+
+  it('refuses, with 803, patterns that only a backtracking engine could run', async () => {
+    for (const user_regexp of ['^(a)\\1$', '(?=a)b', '(?<!x)y', '(']) {
+      const response = await call(app, 'POST', '/rest/group', { apiKey: admin, body: { name: `bad${user_regexp.length}${Math.random()}`, description: 'x', user_regexp } });
+      expect(response.body.code, user_regexp).toBe(803);
+    }
+  });
+});
+
+describe('7. oversized text', () => {
+  const huge = 'x'.repeat(500_000);
+  const big = 'y'.repeat(300_000);
+
+  it('refuses every oversized free text with a 4xx naming the field, and stores nothing', async () => {
+    const user = await createAccount('texts');
+    const product = (await call(app, 'POST', '/rest/product', { apiKey: admin, body: { name: 'Texts', description: 'x', version: '1.0' } })).body.id;
+    const component = (await call(app, 'POST', '/rest/component', { apiKey: admin, body: { product: 'Texts', name: 'Core', description: 'x', default_assignee: app.admin.login } })).body.id;
+    const group = (await call(app, 'POST', '/rest/group', { apiKey: admin, body: { name: 'texts', description: 'x' } })).body.id;
+    const keyword = (await call(app, 'POST', '/rest/keyword', { apiKey: admin, body: { name: 'texts', description: 'x' } })).body.id;
+    const flagType = (await call(app, 'POST', '/rest/flag_type', { apiKey: admin, body: { name: 'texts', description: 'x', inclusions: ['Texts'] } })).body.id;
+    expect([product, component, group, keyword, flagType].every((id) => typeof id === 'number')).toBe(true);
+
+    const attempts: Array<[string, string, string, Record<string, unknown>]> = [];
+    for (const value of [huge, big]) {
+      attempts.push(
+        ['POST', `/rest/user/${user.id}/api_key`, 'description', { description: value }],
+        ['POST', '/rest/group', 'description', { name: `g${value.length}`, description: value }],
+        ['PUT', `/rest/group/${group}`, 'description', { description: value }],
+        ['PUT', `/rest/group/${group}`, 'icon_url', { icon_url: value }],
+        ['POST', '/rest/product', 'description', { name: `P${value.length}`, description: value, version: '1' }],
+        ['PUT', `/rest/product/${product}`, 'description', { description: value }],
+        ['PUT', `/rest/component/${component}`, 'description', { description: value }],
+        ['POST', '/rest/classification', 'description', { name: `C${value.length}`, description: value }],
+        ['PUT', `/rest/keyword/${keyword}`, 'description', { description: value }],
+        ['PUT', `/rest/flag_type/${flagType}`, 'description', { description: value }],
+        ['PUT', '/rest/parameters', 'announcehtml', { announcehtml: value }],
+        ['PUT', `/rest/user/${user.id}`, 'login_denied_text', { login_denied_text: value }],
+      );
+    }
+    const [key] = (await call(app, 'GET', `/rest/user/${user.id}/api_key`, { apiKey: admin })).body.api_keys;
+    attempts.push(['PUT', `/rest/user/${user.id}/api_key/${key.id}`, 'description', { description: 'd'.repeat(256) }]);
+    attempts.push(['PUT', `/rest/group/${group}`, 'icon_url', { icon_url: 'https://example.com/'.padEnd(256, 'i') }]);
+    for (const [method, path, field, body] of attempts) {
+      const response = await call(app, method, path, { apiKey: admin, body });
+      expect(response.status, `${method} ${path} ${field}`).toBeGreaterThanOrEqual(400);
+      expect(response.status, `${method} ${path} ${field}`).toBeLessThan(500);
+      expect(response.body.message, `${method} ${path}`).toContain(field);
+    }
+    expect(await call(app, 'GET', `/rest/product/${product}`, { apiKey: admin }).then((response) => response.body.products[0].description)).toBe('x');
+    expect((await call(app, 'GET', '/rest/whoami', { apiKey: user.apiKey })).status).toBe(200);
+  });
+
+  it('still accepts long text within the limits', async () => {
+    const long = 'z'.repeat(65_535);
+    const created = await call(app, 'POST', '/rest/product', { apiKey: admin, body: { name: 'LongText', description: long, version: '1.0' } });
+    expect(created.status).toBe(200);
+    const [product] = (await call(app, 'GET', `/rest/product/${created.body.id}`, { apiKey: admin })).body.products;
+    expect(product.description).toBe(long);
+  });
+
+  it('caps the API keys of a user, also when they are created in parallel', async () => {
+    const { MAX_API_KEYS_PER_USER } = await import('../../shared/application/apiKeys.ts');
+    const user = await createAccount('keyring');
+    // Seeded straight into the table (as the store writes them): 89 HTTP calls would only be slow.
+    const { WriteTransaction } = await import('../../shared/storage/transaction.ts');
+    const { putNewApiKey } = await import('../../shared/storage/identityStore.ts');
+    for (let chunk = 0; chunk < 2; chunk++) {
+      const transaction = new WriteTransaction();
+      for (let index = 0; index < 45; index++) {
+        const id = 800_000 + chunk * 100 + index;
+        putNewApiKey(transaction, `seeded${user.id}x${id}`, { id, userId: user.id, description: 'seeded', createdAt: new Date().toISOString() });
+      }
+      await transaction.commit();
+    }
+    const before = (await call(app, 'GET', `/rest/user/${user.id}/api_key`, { apiKey: user.apiKey })).body.api_keys.length;
+    const burst = await Promise.all(Array.from({ length: 12 }, () => call(app, 'POST', `/rest/user/${user.id}/api_key`, { apiKey: user.apiKey, body: { description: 'k' } })));
+    const after = (await call(app, 'GET', `/rest/user/${user.id}/api_key`, { apiKey: user.apiKey })).body.api_keys.length;
+    expect(after).toBe(MAX_API_KEYS_PER_USER);
+    expect(burst.filter((response) => response.status === 200)).toHaveLength(after - before);
+    for (const response of burst) if (response.status !== 200) expect(response.body.code).toBe(32000);
+  });
+});
