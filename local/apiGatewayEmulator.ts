@@ -28,20 +28,23 @@ function loadHandler(module: string): Promise<Handler> {
   return loaded;
 }
 
+/**
+ * Reads the body, refusing one over API Gateway's 10 MB payload limit. The rest of an oversized
+ * body is still read (and dropped) so the client, which is still sending, gets the 413 answer
+ * instead of a reset connection.
+ */
 function readBody(request: IncomingMessage): Promise<Buffer> {
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;
     request.on('data', (chunk: Buffer) => {
       size += chunk.length;
-      if (size > BINARY_BODY_LIMIT) {
-        reject(Object.assign(new Error('Request body too large'), { statusCode: 413 }));
-        request.destroy();
-        return;
-      }
-      chunks.push(chunk);
+      if (size <= BINARY_BODY_LIMIT) chunks.push(chunk);
     });
-    request.on('end', () => resolve(Buffer.concat(chunks)));
+    request.on('end', () => {
+      if (size > BINARY_BODY_LIMIT) reject(Object.assign(new Error('Request body too large'), { statusCode: 413 }));
+      else resolve(Buffer.concat(chunks));
+    });
     request.on('error', reject);
   });
 }
@@ -144,10 +147,16 @@ export async function startApiGateway(options: EmulatorOptions): Promise<{ serve
       const handler = await loadHandler(handlerModule);
       writeResult(response, await handler(event, lambdaContext(requestId, handlerModule.replace('/', '-'))));
     } catch (error) {
+      const status = (error as { statusCode?: number }).statusCode ?? 500;
+      if (status === 413) {
+        // Bugzilla's answer to an oversized request: code 58, in its error envelope.
+        const message = `The request is too large: at most ${BINARY_BODY_LIMIT / 1024 / 1024} MB are accepted.`;
+        response.writeHead(413, { 'Content-Type': 'application/json', Connection: 'close' }).end(JSON.stringify({ error: true, code: 58, message }));
+        return;
+      }
       // What API Gateway answers when an integration fails.
       console.error(JSON.stringify({ level: 'error', requestId, message: (error as Error).message, stack: (error as Error).stack }));
-      const status = (error as { statusCode?: number }).statusCode ?? 500;
-      response.writeHead(status, { 'Content-Type': 'application/json' }).end(JSON.stringify({ message: status === 413 ? 'Request Entity Too Large' : 'Internal Server Error' }));
+      response.writeHead(status, { 'Content-Type': 'application/json' }).end(JSON.stringify({ message: 'Internal Server Error' }));
     }
   });
   const host = options.host ?? '127.0.0.1';

@@ -2,7 +2,8 @@ import * as z from 'zod';
 import { AUDIT_CLASS } from '../../shared/domain/audit.ts';
 import { planParameterUpdate, TWEAKPARAMS_GROUP } from '../../shared/domain/parameters.ts';
 import { defineEndpoint } from '../../shared/http/endpoint.ts';
-import { loadParameters, saveParameterChanges } from '../../shared/storage/parameterStore.ts';
+import { loadParametersForUpdate, saveParameterChanges } from '../../shared/storage/parameterStore.ts';
+import { retryOnConflict } from '../../shared/storage/transaction.ts';
 import { TrackerError } from '../../shared/trackerError.ts';
 
 /**
@@ -10,17 +11,21 @@ import { TrackerError } from '../../shared/trackerError.ts';
  * `PUT /rest/parameters` with `{"name": value, ...}`, tweakparams only. All or nothing.
  */
 export const handler = defineEndpoint({
-  access: { group: TWEAKPARAMS_GROUP, denied: () => new TrackerError(32000, 'Only members of the tweakparams group may change parameters.') },
+  access: { group: TWEAKPARAMS_GROUP, denied: () => new TrackerError(304, 'Sorry, you are not authorized to change parameters: that needs the tweakparams group.') },
   input: z.record(z.string(), z.unknown()),
-  run: async ({ input, caller }) => {
-    const changes = planParameterUpdate(await loadParameters(), input);
-    await saveParameterChanges(changes, {
-      auditClass: AUDIT_CLASS.parameters,
-      objectId: 'parameters',
-      userId: caller.user!.id,
-      changes,
-      at: new Date(),
-    });
-    return { changes };
-  },
+  // Planned against a consistent read and written only if no one changed the parameters since;
+  // otherwise planned again, so the reported `removed` values are the ones really replaced.
+  run: ({ input, caller }) =>
+    retryOnConflict(async () => {
+      const current = await loadParametersForUpdate();
+      const changes = planParameterUpdate(current.values, input);
+      await saveParameterChanges(changes, current.rev, {
+        auditClass: AUDIT_CLASS.parameters,
+        objectId: 'parameters',
+        userId: caller.user!.id,
+        changes,
+        at: new Date(),
+      });
+      return { changes };
+    }),
 });

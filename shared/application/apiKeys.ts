@@ -1,10 +1,12 @@
+import { retryOnConflict } from '../storage/transaction.ts';
 import { AUDIT_CLASS } from '../domain/audit.ts';
 import { inGroup, type Caller } from '../domain/caller.ts';
 import { generateApiKey, secretDigest } from '../domain/credentials.ts';
 import { storageTimeToBugzilla, toStorageTime } from '../domain/time.ts';
 import { EDITUSERS_GROUP } from '../domain/userView.ts';
 import { allocateId } from '../storage/counterStore.ts';
-import { createApiKey, findUserIdByLogin, getUsers, listApiKeys, updateApiKey } from '../storage/identityStore.ts';
+import { createApiKey, findUserIdByLogin, getUsers, listApiKeys, loadUserWithMembership, updateApiKey } from '../storage/identityStore.ts';
+import { checkTextLength } from '../domain/inputLimits.ts';
 import { TrackerError } from '../trackerError.ts';
 import { targetsOf } from '../domain/objectTargets.ts';
 import { flagText } from '../domain/changeReport.ts';
@@ -23,17 +25,35 @@ async function ownerOf(caller: Caller, idOrName: string): Promise<number> {
   return userId;
 }
 
+/** Bugzilla's user_api_keys.description is a varchar(255). */
+const MAX_DESCRIPTION_LENGTH = 255;
+/** Keys a user may hold, revoked ones included: each is listed on every key listing. */
+export const MAX_API_KEYS_PER_USER = 100;
+
+const checkDescription = (description: string | undefined) => checkTextLength((description ?? '').trim(), 'description', MAX_DESCRIPTION_LENGTH);
+
 export async function addApiKey(caller: Caller, idOrName: string, description: string | undefined) {
   const userId = await ownerOf(caller, idOrName);
+  const text = checkDescription(description);
   const apiKey = generateApiKey();
   const id = await allocateId('apikey');
-  const now = new Date();
-  await createApiKey(
-    secretDigest(apiKey),
-    { id, userId, description: (description ?? '').trim(), createdAt: toStorageTime(now) },
-    { auditClass: AUDIT_CLASS.user, objectId: userId, userId: caller.user!.id, changes: { api_key: { removed: '', added: `key ${id} created` } }, at: now },
-  );
-  return { id, api_key: apiKey };
+  // The count and the new key are written against the user item's revision, so parallel
+  // creations cannot together pass the cap.
+  return retryOnConflict(async () => {
+    const [owner, existing] = await Promise.all([loadUserWithMembership(userId, { consistent: true }), listApiKeys(userId)]);
+    if (!owner) throw new TrackerError(51, `There is no user named or numbered '${idOrName}'.`);
+    if (existing.length >= MAX_API_KEYS_PER_USER) {
+      throw new TrackerError(32000, `A user can have at most ${MAX_API_KEYS_PER_USER} API keys; revoked keys count too.`);
+    }
+    const now = new Date();
+    await createApiKey(
+      secretDigest(apiKey),
+      { id, userId, description: text, createdAt: toStorageTime(now) },
+      { auditClass: AUDIT_CLASS.user, objectId: userId, userId: caller.user!.id, changes: { api_key: { removed: '', added: `key ${id} created` } }, at: now },
+      owner.rev,
+    );
+    return { id, api_key: apiKey };
+  });
 }
 
 export async function apiKeysOf(caller: Caller, idOrName: string) {
@@ -50,7 +70,12 @@ export async function apiKeysOf(caller: Caller, idOrName: string) {
   };
 }
 
-export async function changeApiKey(caller: Caller, idOrName: string, keyId: number, changes: { revoked?: boolean; description?: string }) {
+/** Re-read and re-applied when another request changed the same items meanwhile (retryOnConflict). */
+export function changeApiKey(caller: Caller, idOrName: string, keyId: number, changes: { revoked?: boolean; description?: string }) {
+  return retryOnConflict(() => changeApiKeyOnce(caller, idOrName, keyId, changes));
+}
+
+async function changeApiKeyOnce(caller: Caller, idOrName: string, keyId: number, changes: { revoked?: boolean; description?: string }) {
   const userId = await ownerOf(caller, idOrName);
   const key = (await listApiKeys(userId)).find((candidate) => candidate.id === keyId);
   if (!key) throw new TrackerError(51, `The user has no API key with the id ${keyId}.`);
@@ -58,11 +83,12 @@ export async function changeApiKey(caller: Caller, idOrName: string, keyId: numb
   if (changes.revoked !== undefined && changes.revoked !== key.revoked) {
     reported.revoked = { removed: flagText(key.revoked), added: flagText(changes.revoked) };
   }
-  const description = changes.description?.trim();
+  const description = changes.description === undefined ? undefined : checkDescription(changes.description);
   if (description !== undefined && description !== key.description) reported.description = { removed: key.description, added: description };
   if (Object.keys(reported).length > 0) {
     await updateApiKey(
       key.digest,
+      key.rev ?? 0,
       { revoked: reported.revoked ? changes.revoked : undefined, description: reported.description ? description : undefined },
       { auditClass: AUDIT_CLASS.user, objectId: userId, userId: caller.user!.id, changes: { [`api_key.${keyId}`]: reported.revoked ?? reported.description! }, at: new Date() },
     );

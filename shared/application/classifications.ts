@@ -4,7 +4,7 @@ import type { Classification } from '../domain/catalog.ts';
 import { recordAudit } from '../storage/auditStore.ts';
 import { allocateId } from '../storage/counterStore.ts';
 import { putClassification, putNewClassification } from '../storage/productStore.ts';
-import { WriteTransaction } from '../storage/transaction.ts';
+import { retryOnConflict, WriteTransaction } from '../storage/transaction.ts';
 import { TrackerError } from '../trackerError.ts';
 import { loadCatalog, visibleProductIds } from './catalogContext.ts';
 
@@ -58,7 +58,12 @@ export async function createClassification(caller: Caller, input: { name?: strin
   return { id };
 }
 
-export async function updateClassification(caller: Caller, reference: string, input: { name?: string; description?: string; sort_key?: number }) {
+/** Re-read and re-applied when another request changed the same items meanwhile (retryOnConflict). */
+export function updateClassification(caller: Caller, reference: string, input: { name?: string; description?: string; sort_key?: number }) {
+  return retryOnConflict(() => updateClassificationOnce(caller, reference, input));
+}
+
+async function updateClassificationOnce(caller: Caller, reference: string, input: { name?: string; description?: string; sort_key?: number }) {
   const catalog = await loadCatalog();
   const previous = findClassification(catalog.classifications, reference);
   if (!previous) throw new TrackerError(51, `There is no classification named or numbered '${reference}'.`);

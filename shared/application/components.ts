@@ -7,7 +7,7 @@ import { componentHasBugs } from '../storage/bugIndexStore.ts';
 import { allocateId } from '../storage/counterStore.ts';
 import { findUserIdByLogin, getUsers } from '../storage/identityStore.ts';
 import { deleteComponent, putComponent, putNewComponent } from '../storage/productStore.ts';
-import { WriteTransaction } from '../storage/transaction.ts';
+import { retryOnConflict, WriteTransaction } from '../storage/transaction.ts';
 import { TrackerError } from '../trackerError.ts';
 import { assertMayAdministerProduct, assertMayAdministerSomeProduct, findProduct, loadCatalog, type CatalogSnapshot } from './catalogContext.ts';
 import { flagText } from '../domain/changeReport.ts';
@@ -102,7 +102,12 @@ function findComponent(catalog: CatalogSnapshot, target: ComponentTarget): { rec
 }
 
 /** Updates several components in one transaction: all change or none does. */
-export async function updateComponents(caller: Caller, targets: readonly ComponentTarget[], input: ComponentInput) {
+/** Re-read and re-applied when another request changed the same items meanwhile (retryOnConflict). */
+export function updateComponents(caller: Caller, targets: readonly ComponentTarget[], input: ComponentInput) {
+  return retryOnConflict(() => updateComponentsOnce(caller, targets, input));
+}
+
+async function updateComponentsOnce(caller: Caller, targets: readonly ComponentTarget[], input: ComponentInput) {
   if (targets.length === 0) throw new TrackerError(50, "The function requires an 'ids' or 'names' argument, and none was set.");
   const catalog = await loadCatalog();
   assertMayAdministerSomeProduct(caller, catalog, 'edit components');
@@ -154,7 +159,12 @@ async function planComponentUpdate(transaction: WriteTransaction, caller: Caller
   return { id: previous.id, changes };
 }
 
-export async function removeComponent(caller: Caller, target: ComponentTarget) {
+/** Re-read and re-applied when another request changed the same items meanwhile (retryOnConflict). */
+export function removeComponent(caller: Caller, target: ComponentTarget) {
+  return retryOnConflict(() => removeComponentOnce(caller, target));
+}
+
+async function removeComponentOnce(caller: Caller, target: ComponentTarget) {
   const catalog = await loadCatalog();
   assertMayAdministerSomeProduct(caller, catalog, 'delete components');
   const { record, component } = findComponent(catalog, target);

@@ -7,7 +7,7 @@ import { recordAudit } from '../storage/auditStore.ts';
 import { allocateId } from '../storage/counterStore.ts';
 import { loadCustomFields, putCustomField, putNewCustomField, type StoredCustomField } from '../storage/fieldStore.ts';
 import { loadKeywords } from '../storage/keywordStore.ts';
-import { WriteTransaction } from '../storage/transaction.ts';
+import { retryOnConflict, WriteTransaction } from '../storage/transaction.ts';
 import { TrackerError } from '../trackerError.ts';
 import { loadCatalog, visibleProductIds } from './catalogContext.ts';
 
@@ -102,7 +102,12 @@ export async function createField(caller: Caller, input: CustomFieldInput & { va
   return { id: field.id };
 }
 
-export async function updateFields(caller: Caller, targets: { ids: number[]; names: string[] }, input: CustomFieldUpdate) {
+/** Re-read and re-applied when another request changed the same items meanwhile (retryOnConflict). */
+export function updateFields(caller: Caller, targets: { ids: number[]; names: string[] }, input: CustomFieldUpdate) {
+  return retryOnConflict(() => updateFieldsOnce(caller, targets, input));
+}
+
+async function updateFieldsOnce(caller: Caller, targets: { ids: number[]; names: string[] }, input: CustomFieldUpdate) {
   const { stored, fields, controllers } = await fieldsWithControllers();
   const selected: StoredCustomField[] = [];
   for (const reference of [...targets.ids, ...targets.names]) {

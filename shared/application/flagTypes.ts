@@ -24,7 +24,7 @@ import { resolveGroup } from '../domain/groupMembership.ts';
 import { recordAudit } from '../storage/auditStore.ts';
 import { allocateId } from '../storage/counterStore.ts';
 import { createFlagType as storeFlagType, putFlagType } from '../storage/flagTypeStore.ts';
-import { WriteTransaction } from '../storage/transaction.ts';
+import { retryOnConflict, WriteTransaction } from '../storage/transaction.ts';
 import { TrackerError } from '../trackerError.ts';
 import { loadCatalog, visibleProductIds, type CatalogSnapshot } from './catalogContext.ts';
 
@@ -180,7 +180,12 @@ function targetFlagTypes(catalog: CatalogSnapshot, targets: { ids: number[]; nam
   return selected;
 }
 
-export async function updateFlagTypes(caller: Caller, targets: { ids: number[]; names: string[] }, input: FlagTypeInput) {
+/** Re-read and re-applied when another request changed the same items meanwhile (retryOnConflict). */
+export function updateFlagTypes(caller: Caller, targets: { ids: number[]; names: string[] }, input: FlagTypeInput) {
+  return retryOnConflict(() => updateFlagTypesOnce(caller, targets, input));
+}
+
+async function updateFlagTypesOnce(caller: Caller, targets: { ids: number[]; names: string[] }, input: FlagTypeInput) {
   const catalog = await loadCatalog();
   const selected = targetFlagTypes(catalog, targets);
   if (selected.length === 0) throw new TrackerError(50, "The function requires an 'ids' or 'names' argument, and none was set.");
@@ -222,7 +227,7 @@ export async function updateFlagTypes(caller: Caller, targets: { ids: number[]; 
     };
     const changes = flagTypeChanges(previous, next, names);
     if (Object.keys(changes).length > 0) {
-      putFlagType(transaction, next);
+      putFlagType(transaction, previous, next);
       recordAudit(transaction, { auditClass: AUDIT_CLASS.flagType, objectId: previous.id, userId: caller.user!.id, changes, at: now });
     }
     return { id: previous.id, name: next.name, changes };

@@ -4,6 +4,7 @@ import { resolveGroup } from '../domain/groupMembership.ts';
 import {
   checkGroupDescription,
   checkGroupName,
+  checkIconUrl,
   checkUserRegexp,
   groupView,
   isSystemGroup,
@@ -15,7 +16,7 @@ import { inGroup } from '../domain/caller.ts';
 import { recordAudit } from '../storage/auditStore.ts';
 import { allocateId } from '../storage/counterStore.ts';
 import { addGroupUpdate, createGroup as storeGroup, directMemberIds, getUserRecords, listAllUserRecords, listGroups, type GroupRecord } from '../storage/identityStore.ts';
-import { WriteTransaction } from '../storage/transaction.ts';
+import { retryOnConflict, WriteTransaction } from '../storage/transaction.ts';
 import { TrackerError } from '../trackerError.ts';
 import { flagText } from '../domain/changeReport.ts';
 
@@ -33,13 +34,14 @@ export async function createGroup(caller: Caller, input: NewGroupInput): Promise
   const name = checkGroupName(input.name);
   const description = checkGroupDescription(input.description);
   const userRegexp = checkUserRegexp(input.user_regexp);
+  const iconUrl = checkIconUrl(input.icon_url) ?? '';
   if ((await listGroups()).some((group) => group.name.toLowerCase() === name.toLowerCase())) {
     throw new TrackerError(801, `The group ${name} already exists.`);
   }
   const id = await allocateId('group');
   const now = new Date();
   await storeGroup(
-    { id, name, description, userRegexp, isActive: input.is_active ?? true, isBugGroup: true, iconUrl: input.icon_url ?? '' },
+    { id, name, description, userRegexp, isActive: input.is_active ?? true, isBugGroup: true, iconUrl },
     { auditClass: AUDIT_CLASS.group, objectId: id, userId: caller.user!.id, changes: { __create__: { removed: '', added: name } }, at: now },
   );
   return { id };
@@ -50,7 +52,12 @@ function targetGroups(groups: readonly GroupRecord[], targets: { ids: number[]; 
   return found.filter((group, index) => found.findIndex((other) => other.id === group.id) === index);
 }
 
-export async function updateGroups(caller: Caller, targets: { ids: number[]; names: string[] }, input: NewGroupInput) {
+/** Re-read and re-applied when another request changed one of the groups meanwhile (see retryOnConflict). */
+export function updateGroups(caller: Caller, targets: { ids: number[]; names: string[] }, input: NewGroupInput) {
+  return retryOnConflict(() => updateGroupsOnce(caller, targets, input));
+}
+
+async function updateGroupsOnce(caller: Caller, targets: { ids: number[]; names: string[] }, input: NewGroupInput) {
   const groups = await listGroups();
   const selected = targetGroups(groups, targets);
   if (selected.length === 0) throw new TrackerError(50, "The function requires an 'ids' or 'names' argument, and none was set.");
@@ -64,7 +71,7 @@ export async function updateGroups(caller: Caller, targets: { ids: number[]; nam
       description: input.description !== undefined ? checkGroupDescription(input.description) : previous.description,
       userRegexp: input.user_regexp !== undefined ? checkUserRegexp(input.user_regexp) : previous.userRegexp,
       isActive: input.is_active ?? previous.isActive,
-      iconUrl: input.icon_url ?? previous.iconUrl,
+      iconUrl: checkIconUrl(input.icon_url) ?? previous.iconUrl,
     };
     if (next.name !== previous.name) {
       if (isSystemGroup(previous.name)) throw new TrackerError(32000, `The group ${previous.name} is a system group and cannot be renamed.`);

@@ -4,7 +4,7 @@ import { byKeywordName, checkKeywordDescription, checkKeywordName, keywordView, 
 import { recordAudit } from '../storage/auditStore.ts';
 import { allocateId } from '../storage/counterStore.ts';
 import { loadKeywords, putKeyword, putNewKeyword } from '../storage/keywordStore.ts';
-import { WriteTransaction } from '../storage/transaction.ts';
+import { retryOnConflict, WriteTransaction } from '../storage/transaction.ts';
 import { TrackerError } from '../trackerError.ts';
 import { flagText } from '../domain/changeReport.ts';
 
@@ -41,7 +41,12 @@ function resolveAll(keywords: readonly Keyword[], references: ReadonlyArray<stri
   return found;
 }
 
-export async function updateKeywords(caller: Caller, targets: { ids: number[]; names: string[] }, input: KeywordInput) {
+/** Re-read and re-applied when another request changed the same items meanwhile (retryOnConflict). */
+export function updateKeywords(caller: Caller, targets: { ids: number[]; names: string[] }, input: KeywordInput) {
+  return retryOnConflict(() => updateKeywordsOnce(caller, targets, input));
+}
+
+async function updateKeywordsOnce(caller: Caller, targets: { ids: number[]; names: string[] }, input: KeywordInput) {
   const keywords = await loadKeywords();
   const selected = resolveAll(keywords, [...targets.ids, ...targets.names]);
   if (selected.length === 0) throw new TrackerError(50, "The function requires an 'ids' or 'names' argument, and none was set.");

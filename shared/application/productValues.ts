@@ -5,7 +5,7 @@ import { checkValueName } from '../domain/productRules.ts';
 import { recordAudit } from '../storage/auditStore.ts';
 import { allocateId } from '../storage/counterStore.ts';
 import { putNewProductValue, putProductValue, type ProductValueKind } from '../storage/productStore.ts';
-import { WriteTransaction } from '../storage/transaction.ts';
+import { retryOnConflict, WriteTransaction } from '../storage/transaction.ts';
 import { TrackerError } from '../trackerError.ts';
 import { assertMayAdministerProduct, assertMayAdministerSomeProduct, findProduct, loadCatalog } from './catalogContext.ts';
 import { flagText } from '../domain/changeReport.ts';
@@ -41,7 +41,18 @@ export async function addProductValue(caller: Caller, kind: ProductValueKind, pr
   return { id };
 }
 
-export async function updateProductValue(
+/** Re-read and re-applied when another request changed the same items meanwhile (retryOnConflict). */
+export function updateProductValue(
+  caller: Caller,
+  kind: ProductValueKind,
+  productReference: string,
+  valueReference: string,
+  input: { name?: string; sort_key?: number; is_active?: boolean },
+) {
+  return retryOnConflict(() => updateProductValueOnce(caller, kind, productReference, valueReference, input));
+}
+
+async function updateProductValueOnce(
   caller: Caller,
   kind: ProductValueKind,
   productReference: string,

@@ -5,8 +5,8 @@ import { resolveGroup } from '../domain/groupMembership.ts';
 import { checkControls, checkProductDescription, checkProductName, checkValueName, CONTROL_VALUES, mayEditCatalogue, type ProductListType } from '../domain/productRules.ts';
 import { recordAudit } from '../storage/auditStore.ts';
 import { allocateId } from '../storage/counterStore.ts';
-import { deleteGroupControl, putGroupControl, putNewProduct, putNewProductValue, putProduct } from '../storage/productStore.ts';
-import { WriteTransaction } from '../storage/transaction.ts';
+import { deleteGroupControl, putGroupControl, putNewProduct, putNewProductValue, putProduct, touchProduct } from '../storage/productStore.ts';
+import { retryOnConflict, WriteTransaction } from '../storage/transaction.ts';
 import { TrackerError } from '../trackerError.ts';
 import { assertMayAdministerProduct, assertMayAdministerSomeProduct, findProduct, loadCatalog, productViews, visibleProductIds, type CatalogSnapshot } from './catalogContext.ts';
 import { flagText } from '../domain/changeReport.ts';
@@ -165,7 +165,12 @@ export interface ProductChanges {
   group_controls?: GroupControlInput[];
 }
 
-export async function updateProducts(caller: Caller, targets: { ids: number[]; names: string[] }, changes: ProductChanges) {
+/** Re-read and re-applied when another request changed the same items meanwhile (retryOnConflict). */
+export function updateProducts(caller: Caller, targets: { ids: number[]; names: string[] }, changes: ProductChanges) {
+  return retryOnConflict(() => updateProductsOnce(caller, targets, changes));
+}
+
+async function updateProductsOnce(caller: Caller, targets: { ids: number[]; names: string[] }, changes: ProductChanges) {
   const catalog = await loadCatalog();
   assertMayAdministerSomeProduct(caller, catalog, 'edit products');
   const records: ProductRecord[] = [];
@@ -223,10 +228,13 @@ export async function updateProducts(caller: Caller, targets: { ids: number[]; n
       const nameOf = (id: number) => catalog.classifications.find((classification) => classification.id === id)?.name ?? '';
       reported.classification = { removed: nameOf(previous.classificationId), added: nameOf(next.classificationId) };
     }
-    if (Object.keys(reported).length > 0) putProduct(transaction, previous, next);
+    const productWritten = Object.keys(reported).length > 0;
+    if (productWritten) putProduct(transaction, previous, next);
     if (changes.group_controls?.length) {
       const controlChange = applyGroupControls(transaction, catalog, record, previous.id, changes.group_controls);
       if (controlChange) reported.group_controls = controlChange;
+      // The controls were computed from this read of the product: written only if it still holds.
+      if (!productWritten) touchProduct(transaction, previous);
     }
     if (Object.keys(reported).length > 0) recordAudit(transaction, audit(AUDIT_CLASS.product, previous.id, caller, reported, now));
     return { id: previous.id, changes: reported };

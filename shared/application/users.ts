@@ -18,7 +18,7 @@ import {
   type UserRecord,
 } from '../storage/identityStore.ts';
 import { loadParameters } from '../storage/parameterStore.ts';
-import { WriteTransaction } from '../storage/transaction.ts';
+import { retryOnConflict, WriteTransaction } from '../storage/transaction.ts';
 import { TrackerError } from '../trackerError.ts';
 import { flagText } from '../domain/changeReport.ts';
 
@@ -136,7 +136,13 @@ export interface UserChanges {
  * Updates every named user in one transaction: either all of them change or none does. A new
  * e-mail or a disabled account ends that user's login tokens.
  */
-export async function updateUsers(caller: Caller, targets: { ids: number[]; names: string[] }, changes: UserChanges) {
+export function updateUsers(caller: Caller, targets: { ids: number[]; names: string[] }, changes: UserChanges) {
+  // Read, check and write again from the start when another request changed one of the users in
+  // between: each answered change is then the one stored (no lost group removals).
+  return retryOnConflict(() => updateUsersOnce(caller, targets, changes));
+}
+
+async function updateUsersOnce(caller: Caller, targets: { ids: number[]; names: string[] }, changes: UserChanges) {
   const userIds = [...new Set([...targets.ids, ...(await userIdsByName(targets.names))])];
   if (userIds.length === 0) throw new TrackerError(50, "The function requires an 'ids' or 'names' argument, and none was set.");
   if (changes.email !== undefined && userIds.length > 1) {
@@ -149,12 +155,13 @@ export async function updateUsers(caller: Caller, targets: { ids: number[]; name
   const results: Array<{ id: number; changes: Record<string, { removed: string; added: string }> }> = [];
 
   for (const userId of userIds) {
-    const record = await loadUserWithMembership(userId);
+    const record = await loadUserWithMembership(userId, { consistent: true });
     if (!record) throw new TrackerError(51, `There is no user with the id ${userId}.`);
     const { user, membership } = record;
     const reported: Record<string, { removed: string; added: string }> = {};
     const update: Parameters<typeof addUserUpdate>[1] = {
       userId,
+      rev: record.rev,
       previousLogin: user.login,
       addGroups: [],
       removeGroups: [],
@@ -184,6 +191,9 @@ export async function updateUsers(caller: Caller, targets: { ids: number[]; name
       if (password === undefined) throw new TrackerError(502, 'The new password must not be blank.');
       update.passwordHash = await hashPassword(password);
       update.passwordChangeRequired = changes.password_change_required ?? false;
+      // As Bugzilla does, a new password logs the user out everywhere: their login tokens die
+      // (API keys are separate credentials and stay).
+      update.tokensNotBefore = now.getTime();
       // Reported without any value that could reveal it.
       reported.password = changeOf('', '');
     }

@@ -1,3 +1,4 @@
+import { regexpProblem, safeRegexpTest } from './safeRegexp.ts';
 import { TrackerError } from '../trackerError.ts';
 import type { Parameters } from './parameters.ts';
 
@@ -12,13 +13,10 @@ export const MAX_LOGIN_LENGTH = 255;
 export function checkEmail(email: string, parameters: Parameters): string {
   const trimmed = email.trim();
   if (trimmed === '') throw new TrackerError(50, 'You must enter an e-mail address for the new account.');
-  let pattern: RegExp;
-  try {
-    pattern = new RegExp(parameters.emailregexp);
-  } catch {
-    pattern = /^[^@\s]+@[^@\s]+\.[^@\s]+$/;
-  }
-  if (trimmed.length > MAX_LOGIN_LENGTH || /[\s,]/.test(trimmed) || !pattern.test(trimmed)) {
+  // The administrator's pattern runs in linear time (safeRegexp.ts); a broken one falls back to a plain shape check.
+  const matches =
+    regexpProblem(parameters.emailregexp) === null ? safeRegexpTest(parameters.emailregexp, trimmed) : /^[^@\s]+@[^@\s]+\.[^@\s]+$/.test(trimmed);
+  if (trimmed.length > MAX_LOGIN_LENGTH || /[\s,]/.test(trimmed) || !matches) {
     throw new TrackerError(501, `The e-mail address you entered (${trimmed}) didn't pass our syntax checking for a legal email address. ${parameters.emailregexpdesc ?? ''}`.trim());
   }
   return trimmed;

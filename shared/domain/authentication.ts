@@ -1,7 +1,6 @@
 import { TrackerError } from '../trackerError.ts';
 import { ANONYMOUS, callerFor, type Caller, type GroupSummary, type Membership, type UserAccount } from './caller.ts';
 import { passwordDecoy, secretDigest, verifyPassword } from './credentials.ts';
-import { assertNotLockedOut, recentFailures } from './loginThrottle.ts';
 
 /**
  * Turns whatever credentials a request carries into a Caller. Every form Bugzilla and the spec
@@ -87,9 +86,13 @@ export interface IdentityDirectory {
   findApiKey(digest: string): Promise<{ userId: number; revoked: boolean; lastUsedAt: string | null } | null>;
   markApiKeyUsed(digest: string, at: string): Promise<void>;
   findLoginToken(digest: string): Promise<{ userId: number; expiresAt: number; createdAt: number } | null>;
-  loginFailures(userId: number): Promise<number[]>;
-  /** Stores a failure; `recent` are the earlier failures still inside the lockout window. */
-  recordLoginFailure(userId: number, at: number, recent: readonly number[]): Promise<void>;
+  /**
+   * Atomically takes one of the account's max_login_attempts password checks for the lockout
+   * window (counted as a failure until the login succeeds); false when none is left.
+   */
+  claimLoginAttempt(userId: number, now: number, maxAttempts: number): Promise<boolean>;
+  /** Costs what a claim costs, for an unknown login, and records nothing. */
+  decoyLoginAttempt(): Promise<void>;
   clearLoginFailures(userId: number): Promise<void>;
   /** max_login_attempts, from the parameters. */
   maxLoginAttempts(): Promise<number>;
@@ -101,7 +104,15 @@ export interface IdentityDirectory {
 export const invalidApiKey = () => new TrackerError(306, 'The API key you specified is invalid. Please check that you typed it correctly.');
 export const invalidToken = () =>
   new TrackerError(32000, 'The token you specified is invalid or has expired. Please log in again to get a new token.');
-export const invalidLogin = () => new TrackerError(300, 'The username or password you entered is not valid.');
+/**
+ * One answer for a wrong password, an unknown login and a locked account, so that neither the
+ * answer nor its timing tells which logins exist.
+ */
+export const invalidLogin = () =>
+  new TrackerError(
+    300,
+    'The username or password you entered is not valid. After too many failed attempts an account accepts no password for 30 minutes; an API key still works.',
+  );
 export const loginDisabled = (reason: string) =>
   new TrackerError(301, `Your account has been disabled by an administrator.${reason ? ` ${reason}` : ''}`);
 
@@ -155,14 +166,17 @@ export const passwordChangeRequired = () =>
 export async function verifyLogin(login: string, password: string, directory: IdentityDirectory, now: Date): Promise<UserRecord> {
   const userId = await directory.findUserIdByLogin(login);
   const record = userId === null ? null : await directory.loadUserWithMembership(userId);
-  const failures = record ? await directory.loginFailures(record.user.id) : [];
-  if (record) assertNotLockedOut(failures, await directory.maxLoginAttempts(), now.getTime());
-  const valid = await verifyPassword(password, record?.user.passwordHash ?? (await passwordDecoy()));
-  if (!record || !valid) {
-    if (record) await directory.recordLoginFailure(record.user.id, now.getTime(), recentFailures(failures, now.getTime()));
+  if (!record) {
+    // The same work as for an account, then the same answer.
+    await directory.decoyLoginAttempt();
+    await verifyPassword(password, await passwordDecoy());
     throw invalidLogin();
   }
-  if (failures.length > 0) await directory.clearLoginFailures(record.user.id);
+  // The attempt is counted before the password is checked: parallel guesses cannot outrun it.
+  const claimed = await directory.claimLoginAttempt(record.user.id, now.getTime(), await directory.maxLoginAttempts());
+  const valid = await verifyPassword(password, claimed ? (record.user.passwordHash ?? (await passwordDecoy())) : await passwordDecoy());
+  if (!claimed || !valid) throw invalidLogin();
+  await directory.clearLoginFailures(record.user.id);
   if (record.user.disabledText) throw loginDisabled(record.user.disabledText);
   if (record.user.passwordChangeRequired) throw passwordChangeRequired();
   return record;

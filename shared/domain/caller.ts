@@ -1,3 +1,4 @@
+import { safeRegexpTest } from './safeRegexp.ts';
 /**
  * Who is calling: anonymous, or a user with the groups they are in (directly, through a group's
  * user_regexp, or through the admin group) and the groups they may bless. Every permission
@@ -48,11 +49,7 @@ export const ANONYMOUS: Caller = Object.freeze({ user: null, groups: new Set<str
 /** A group's user_regexp grants membership to matching logins; an invalid one grants nothing. */
 export function regexpGrants(group: Pick<GroupSummary, 'userRegexp'>, login: string): boolean {
   if (!group.userRegexp) return false;
-  try {
-    return new RegExp(group.userRegexp, 'i').test(login);
-  } catch {
-    return false;
-  }
+  return safeRegexpTest(group.userRegexp, login, { caseInsensitive: true });
 }
 
 /**

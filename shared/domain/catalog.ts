@@ -2,14 +2,20 @@
  * The catalogue an installation is configured with: classifications, products with their
  * components, versions, milestones and group controls. Plain data; rules live in productRules.ts.
  */
-export interface Classification {
+
+/** Items that two administrators may change at once carry the revision they were read at. */
+export interface Revised {
+  /** The stored revision when read (absent or 0: never revised); storage's updateAtRevision. */
+  rev?: number;
+}
+export interface Classification extends Revised {
   id: number;
   name: string;
   description: string;
   sortKey: number;
 }
 
-export interface Product {
+export interface Product extends Revised {
   id: number;
   name: string;
   description: string;
@@ -21,7 +27,7 @@ export interface Product {
   classificationId: number;
 }
 
-export interface Component {
+export interface Component extends Revised {
   id: number;
   productId: number;
   name: string;
@@ -36,7 +42,7 @@ export interface Component {
 }
 
 /** A version or a milestone of a product. */
-export interface ProductValue {
+export interface ProductValue extends Revised {
   id: number;
   productId: number;
   name: string;

@@ -11,6 +11,8 @@ export interface FlagScope {
 }
 
 export interface FlagType {
+  /** Revision when read (see catalog.ts Revised). */
+  rev?: number;
   id: number;
   name: string;
   description: string;

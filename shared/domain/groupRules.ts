@@ -1,3 +1,5 @@
+import { checkTextLength } from './inputLimits.ts';
+import { regexpProblem } from './safeRegexp.ts';
 import { TrackerError } from '../trackerError.ts';
 import { canBless, inGroup, nickFor, type Caller, type GroupSummary, type UserAccount } from './caller.ts';
 import { SYSTEM_GROUPS } from './installation.ts';
@@ -23,13 +25,17 @@ export function checkGroupDescription(description: string | undefined): string {
 export function checkUserRegexp(pattern: string | undefined): string {
   const trimmed = (pattern ?? '').trim();
   if (trimmed === '') return '';
-  try {
-    new RegExp(trimmed, 'i');
-  } catch {
-    throw new TrackerError(803, `The regular expression you entered is invalid: ${trimmed}`);
+  // Bugzilla's groups.userregexp is a TINYTEXT.
+  checkTextLength(trimmed, 'user_regexp', 255);
+  const problem = regexpProblem(trimmed);
+  if (problem) {
+    throw new TrackerError(803, `The regular expression you entered is invalid (${problem}); backreferences and lookaround are not supported: ${trimmed}`);
   }
   return trimmed;
 }
+
+/** Bugzilla's groups.icon_url is a TINYTEXT. */
+export const checkIconUrl = (url: string | undefined): string | undefined => (url === undefined ? undefined : checkTextLength(url.trim(), 'icon_url', 255));
 
 export const isSystemGroup = (name: string) => SYSTEM_GROUPS.some((group) => group.name === name);
 

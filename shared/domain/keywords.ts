@@ -9,6 +9,8 @@ export const EDITKEYWORDS_GROUP = 'editkeywords';
 export const MAX_KEYWORD_NAME_LENGTH = 64;
 
 export interface Keyword {
+  /** Revision when read (see catalog.ts Revised). */
+  rev?: number;
   id: number;
   name: string;
   description: string;

@@ -1,5 +1,3 @@
-import { TrackerError } from '../trackerError.ts';
-
 /**
  * Bugzilla's max_login_attempts: after that many failed password logins for one account within
  * the window, password logins for it are refused until the oldest failure leaves the window.
@@ -10,13 +8,12 @@ export function recentFailures(failures: readonly number[], now: number): number
   return failures.filter((at) => now - at < LOCKOUT_WINDOW_MS);
 }
 
-export function assertNotLockedOut(failures: readonly number[], maxAttempts: number, now: number): void {
-  const recent = recentFailures(failures, now).sort((a, b) => a - b);
-  if (recent.length < maxAttempts) return;
-  const unlockAt = recent[recent.length - maxAttempts] + LOCKOUT_WINDOW_MS;
-  const minutes = Math.max(1, Math.ceil((unlockAt - now) / 60_000));
-  throw new TrackerError(
-    32000,
-    `This account has been locked after ${maxAttempts} failed login attempts within 30 minutes. Try again in ${minutes} minute${minutes === 1 ? '' : 's'}, or use an API key.`,
-  );
+/**
+ * A password check claims a slot before the password is compared: the failure list with this
+ * attempt added, or null when the account is locked (max_login_attempts slots taken within the
+ * window). The slot is cleared with the whole list when the login succeeds.
+ */
+export function claimSlot(failures: readonly number[], maxAttempts: number, now: number): number[] | null {
+  const recent = recentFailures(failures, now);
+  return recent.length >= maxAttempts ? null : [...recent, now];
 }

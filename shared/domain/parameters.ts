@@ -1,3 +1,4 @@
+import { regexpProblem } from './safeRegexp.ts';
 import { TrackerError } from '../trackerError.ts';
 import type { Caller } from './caller.ts';
 import { inGroup, isLoggedIn } from './caller.ts';
@@ -107,16 +108,13 @@ type Rule = (value: string) => string | null;
 const oneOf = (...choices: string[]): Rule => (value) =>
   choices.includes(value) ? null : `must be one of: ${choices.join(', ')}`;
 const BOOLEAN: Rule = oneOf('0', '1');
-const NON_NEGATIVE_INTEGER: Rule = (value) => (/^\d+$/.test(value) ? null : 'must be a non-negative integer');
-const POSITIVE_INTEGER: Rule = (value) => (/^[1-9]\d*$/.test(value) ? null : 'must be a positive integer');
-const REGEXP: Rule = (value) => {
-  try {
-    new RegExp(value);
-    return null;
-  } catch {
-    return 'must be a valid regular expression';
-  }
-};
+/** Bugzilla stores its numeric parameters in 32-bit integers; a larger one is a mistake (or an attack). */
+const MAX_INTEGER = 2_147_483_647;
+const withinInteger = (value: string) => Number(value) <= MAX_INTEGER;
+const NON_NEGATIVE_INTEGER: Rule = (value) => (/^\d{1,10}$/.test(value) && withinInteger(value) ? null : `must be a whole number from 0 to ${MAX_INTEGER}`);
+const POSITIVE_INTEGER: Rule = (value) => (/^[1-9]\d{0,9}$/.test(value) && withinInteger(value) ? null : `must be a whole number from 1 to ${MAX_INTEGER}`);
+const EMAIL: Rule = (value) => (/^[^@\s]+@[^@\s]+$/.test(value) ? null : 'must be an e-mail address');
+const REGEXP: Rule = (value) => (regexpProblem(value) === null ? null : 'must be a valid regular expression without backreferences or lookaround');
 const URL_OR_EMPTY: Rule = (value) => (value === '' || /^https?:\/\/\S+\/$/.test(value) ? null : 'must be an http(s) URL ending in /');
 
 const RULES: Record<string, Rule> = {
@@ -145,7 +143,16 @@ const RULES: Record<string, Rule> = {
   mail_delivery_method: oneOf('None', 'Test', 'SMTP', 'Sendmail'),
   urlbase: URL_OR_EMPTY,
   attachment_base: URL_OR_EMPTY,
+  maintainer: EMAIL,
 };
+
+/**
+ * Every parameter is one attribute of the single PARAMETERS item (400 KB at most), so each has a
+ * length limit: the HTML banners may be long, everything else is a short setting.
+ */
+const LONG_PARAMETERS = new Set(['announcehtml', 'shutdownhtml']);
+export const MAX_LONG_PARAMETER_LENGTH = 16_384;
+export const MAX_PARAMETER_LENGTH = 255;
 
 export interface ParameterChange {
   removed: string;
@@ -171,6 +178,8 @@ export function planParameterUpdate(current: Parameters, requested: Record<strin
   for (const name of names.sort()) {
     if (!Object.hasOwn(DEFAULT_PARAMETERS, name)) throw new TrackerError(32000, `There is no parameter named '${name}'.`);
     const value = asParameterValue(name, requested[name]);
+    const limit = LONG_PARAMETERS.has(name) ? MAX_LONG_PARAMETER_LENGTH : MAX_PARAMETER_LENGTH;
+    if (value.length > limit) throw new TrackerError(32000, `The parameter '${name}' can be at most ${limit} characters long (it has ${value.length}).`);
     const problem = Object.hasOwn(RULES, name) ? RULES[name](value) : null;
     if (problem) throw new TrackerError(32000, `The parameter '${name}' ${problem}.`);
     const before = Object.hasOwn(current, name) ? current[name] : DEFAULT_PARAMETERS[name];

@@ -36,6 +36,11 @@ export interface EndpointDefinition<Schema extends z.ZodType> {
   /** `skip` leaves credentials in the input, for login, logout and valid_login. */
   authentication?: 'resolve' | 'skip';
   input: Schema;
+  /**
+   * Parameters that may exceed the generic 65,535-character text limit (shared/domain/inputLimits.ts),
+   * e.g. an attachment's base64 `data`; the endpoint then bounds them itself.
+   */
+  longText?: readonly string[];
   /** The spec's error for invalid input, where it names one; otherwise 32000 naming the parameter. */
   invalidInput?: InvalidInput;
   /** Resource collections of the response that include_fields / exclude_fields apply to. */
@@ -78,7 +83,7 @@ export function buildEndpoint<Schema extends z.ZodType>(definition: EndpointDefi
     .use(formatResponse())
     .use(errorEnvelope())
     .use(queryLimit())
-    .use(parseInput())
+    .use(parseInput({ longText: definition.longText }))
     .use(jsonp())
     .use(selectFields(definition.responseFields))
     .use(authenticateCaller(directory, definition.authentication))

@@ -36,13 +36,6 @@ export function putNewCustomField(transaction: WriteTransaction, field: CustomFi
 }
 
 export function putCustomField(transaction: WriteTransaction, previous: StoredCustomField, next: CustomField): void {
-  transaction.put(
-    toItem(next, previous.revision + 1),
-    {
-      condition: 'attribute_exists(pk) AND #revision = :revision',
-      names: { '#revision': 'revision' },
-      values: { ':revision': previous.revision },
-      onConditionFailed: () => new TrackerError(32000, `The field ${next.name} was changed by someone else at the same time; load it again and retry.`),
-    },
-  );
+  // Fields were revised before the shared discipline existed; they keep their `revision` attribute.
+  transaction.putAtRevision(toItem(next, previous.revision + 1), previous.revision, { attribute: 'revision' });
 }

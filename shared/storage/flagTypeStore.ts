@@ -30,6 +30,7 @@ const toFlagType = (item: Record<string, unknown>): FlagType => ({
   targetType: item.targetType === 'attachment' ? 'attachment' : 'bug',
   inclusions: toScopes(item.inclusions),
   exclusions: toScopes(item.exclusions),
+  rev: Number(item.rev ?? 0),
 });
 
 export async function loadFlagTypes(): Promise<FlagType[]> {
@@ -60,12 +61,9 @@ export function putNewFlagType(transaction: WriteTransaction, flagType: FlagType
   transaction.putNew(itemOf(flagType), () => new TrackerError(32000, `A flag type with the id ${flagType.id} already exists.`));
 }
 
-/** Replaces a flag type that must still exist (a concurrent deletion is 51). */
-export function putFlagType(transaction: WriteTransaction, flagType: FlagType): void {
-  transaction.put(itemOf(flagType), {
-    condition: 'attribute_exists(pk)',
-    onConditionFailed: () => new TrackerError(51, `There is no flag type with the id ${flagType.id}.`),
-  });
+/** Replaces a flag type as it was read (`previous.rev`); a concurrent change is a RevisionConflict. */
+export function putFlagType(transaction: WriteTransaction, previous: FlagType, flagType: FlagType): void {
+  transaction.putAtRevision(itemOf(flagType), previous.rev ?? 0);
 }
 
 export async function createFlagType(flagType: FlagType, audit: AuditEntry): Promise<void> {

@@ -6,10 +6,10 @@ import {
   findUserIdByLogin,
   listGroups,
   loadUserWithMembership,
-  loginFailures,
+  claimLoginAttempt,
+  decoyLoginAttempt,
   markApiKeyUsed,
   maxLoginAttempts,
-  recordLoginFailure,
 } from './identityStore.ts';
 import { loadParameters } from './parameterStore.ts';
 
@@ -23,8 +23,8 @@ export const identityDirectory: IdentityDirectory = {
   findApiKey,
   markApiKeyUsed,
   findLoginToken,
-  loginFailures,
-  recordLoginFailure,
+  claimLoginAttempt,
+  decoyLoginAttempt,
   clearLoginFailures,
   maxLoginAttempts,
   findUserIdByLogin,

@@ -1,7 +1,8 @@
 import { DeleteCommand, GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { AuditEntry } from '../domain/audit.ts';
 import type { GroupSummary, Membership, UserAccount } from '../domain/caller.ts';
-import { LOCKOUT_WINDOW_MS } from '../domain/loginThrottle.ts';
+import { claimSlot, LOCKOUT_WINDOW_MS } from '../domain/loginThrottle.ts';
+import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { TrackerError } from '../trackerError.ts';
 import { recordAudit } from './auditStore.ts';
 import { documentClient, tableName } from './dynamoClient.ts';
@@ -20,6 +21,8 @@ export interface ApiKeyRecord {
   revoked: boolean;
   createdAt: string;
   lastUsedAt: string | null;
+  /** Revision when read; the last-used stamp does not raise it. */
+  rev?: number;
 }
 
 export interface LoginTokenRecord {
@@ -30,6 +33,8 @@ export interface LoginTokenRecord {
 
 export interface GroupRecord extends GroupSummary {
   iconUrl: string;
+  /** Revision of the group item when read (absent: not yet revised), for updateAtRevision. */
+  rev?: number;
 }
 
 const toUser = (item: Record<string, unknown>): UserAccount => ({
@@ -51,6 +56,7 @@ const toGroup = (item: Record<string, unknown>): GroupRecord => ({
   isBugGroup: item.isBugGroup === true,
   userRegexp: String(item.userRegexp ?? ''),
   iconUrl: String(item.iconUrl ?? ''),
+  rev: Number(item.rev ?? 0),
 });
 
 const toApiKey = (item: Record<string, unknown>): ApiKeyRecord => ({
@@ -60,6 +66,7 @@ const toApiKey = (item: Record<string, unknown>): ApiKeyRecord => ({
   revoked: item.revoked === true,
   createdAt: String(item.createdAt),
   lastUsedAt: item.lastUsedAt ? String(item.lastUsedAt) : null,
+  rev: Number(item.rev ?? 0),
 });
 
 // ---- users -------------------------------------------------------------------------------
@@ -67,6 +74,8 @@ const toApiKey = (item: Record<string, unknown>): ApiKeyRecord => ({
 export interface UserRecord {
   user: UserAccount;
   membership: Membership;
+  /** The user item's revision when read (0: written before revisions), for updateAtRevision. */
+  rev: number;
 }
 
 /**
@@ -75,24 +84,29 @@ export interface UserRecord {
  * item is enough to know their groups. Items written before that attribute existed fall back to
  * reading the membership items of the user's partition.
  */
-async function toUserRecord(item: Record<string, unknown>): Promise<UserRecord> {
+async function toUserRecord(item: Record<string, unknown>, consistent = false): Promise<UserRecord> {
   const user = toUser(item);
+  const rev = Number(item.rev ?? 0);
   if (Array.isArray(item.memberOf) && Array.isArray(item.canBless)) {
-    return { user, membership: { memberOf: item.memberOf.map(Number), canBless: item.canBless.map(Number) } };
+    return { user, rev, membership: { memberOf: item.memberOf.map(Number), canBless: item.canBless.map(Number) } };
   }
   const items = await queryAll({
     TableName: tableName(),
     KeyConditionExpression: 'pk = :pk',
     ExpressionAttributeValues: { ':pk': keys.userPartition(user.id) },
+    ConsistentRead: consistent,
   });
   const idsWithPrefix = (prefix: string) => items.filter((entry) => String(entry.sk).startsWith(prefix)).map((entry) => Number(entry.groupId));
-  return { user, membership: { memberOf: idsWithPrefix(keys.membershipPrefix), canBless: idsWithPrefix(keys.blessPrefix) } };
+  return { user, rev, membership: { memberOf: idsWithPrefix(keys.membershipPrefix), canBless: idsWithPrefix(keys.blessPrefix) } };
 }
 
-/** The user with their direct memberships and bless rights: one GetItem. */
-export async function loadUserWithMembership(userId: number): Promise<UserRecord | null> {
-  const result = await documentClient().send(new GetCommand({ TableName: tableName(), Key: keys.user(userId) }));
-  return result.Item ? toUserRecord(result.Item) : null;
+/**
+ * The user with their direct memberships and bless rights: one GetItem. Writers read with
+ * `consistent` (they compare revisions, and a stale read would only lose the race again).
+ */
+export async function loadUserWithMembership(userId: number, options: { consistent?: boolean } = {}): Promise<UserRecord | null> {
+  const result = await documentClient().send(new GetCommand({ TableName: tableName(), Key: keys.user(userId), ConsistentRead: options.consistent }));
+  return result.Item ? toUserRecord(result.Item, options.consistent) : null;
 }
 
 export async function findUserIdByLogin(login: string): Promise<number | null> {
@@ -113,7 +127,7 @@ export async function getUsers(ids: readonly number[]): Promise<UserAccount[]> {
 
 /** Every user with their memberships, ordered by login (gsi1 `USERS`): the cost of matching, as in Bugzilla's SQL LIKE. */
 export async function listAllUserRecords(): Promise<UserRecord[]> {
-  return Promise.all((await queryIndexPartition('gsi1', keys.usersIndex('').gsi1pk)).map(toUserRecord));
+  return Promise.all((await queryIndexPartition('gsi1', keys.usersIndex('').gsi1pk)).map((item) => toUserRecord(item)));
 }
 
 export async function listAllUsers(): Promise<UserAccount[]> {
@@ -162,6 +176,8 @@ export async function createUser(user: NewUser, audit: AuditEntry): Promise<void
 
 export interface UserUpdate {
   userId: number;
+  /** The revision the change was computed from: the write fails with RevisionConflict if it moved. */
+  rev: number;
   previousLogin: string;
   login?: string;
   realName?: string;
@@ -208,14 +224,9 @@ export function addUserUpdate(transaction: WriteTransaction, update: UserUpdate)
       transaction.putNew({ ...keys.loginGuard(update.login), type: 'login', userId: update.userId }, duplicateLogin(update.login));
     }
   }
-  if (assignments.length > 0) {
-    transaction.update(keys.user(update.userId), {
-      expression: `SET ${assignments.join(', ')}`,
-      values,
-      condition: 'attribute_exists(pk)',
-      onConditionFailed: () => new TrackerError(51, `There is no user with the id ${update.userId}.`),
-    });
-  }
+  // Always conditioned on the revision read, even for membership-only changes: memberOf on the
+  // item and the MEMBER# items must describe the same, latest, set of groups.
+  transaction.updateAtRevision(keys.user(update.userId), update.rev, { expression: assignments.length > 0 ? `SET ${assignments.join(', ')}` : '', values });
   for (const groupId of update.addGroups) putMembership(transaction, update.userId, groupId);
   for (const groupId of update.removeGroups) transaction.delete(keys.membership(update.userId, groupId));
   for (const groupId of update.addBless) putBlessRight(transaction, update.userId, groupId);
@@ -248,7 +259,7 @@ const duplicateGroup = (name: string) => () => new TrackerError(801, `The group 
 
 export function putNewGroup(transaction: WriteTransaction, group: NewGroup): void {
   transaction.putNew({ ...keys.groupNameGuard(group.name), type: 'groupName', groupId: group.id }, duplicateGroup(group.name));
-  transaction.putNew({ ...keys.group(group.id), type: 'group', ...group }, duplicateGroup(group.name));
+  transaction.putNew({ ...keys.group(group.id), type: 'group', ...group, rev: undefined }, duplicateGroup(group.name));
 }
 
 export async function createGroup(group: NewGroup, audit: AuditEntry): Promise<void> {
@@ -268,7 +279,7 @@ export function addGroupUpdate(transaction: WriteTransaction, { previous, next }
     transaction.delete(keys.groupNameGuard(previous.name));
     transaction.putNew({ ...keys.groupNameGuard(next.name), type: 'groupName', groupId: next.id }, duplicateGroup(next.name));
   }
-  transaction.update(keys.group(next.id), {
+  transaction.updateAtRevision(keys.group(next.id), previous.rev ?? 0, {
     expression: 'SET #name = :name, description = :description, userRegexp = :userRegexp, isActive = :isActive, iconUrl = :iconUrl',
     names: { '#name': 'name' },
     values: {
@@ -278,8 +289,6 @@ export function addGroupUpdate(transaction: WriteTransaction, { previous, next }
       ':isActive': next.isActive,
       ':iconUrl': next.iconUrl,
     },
-    condition: 'attribute_exists(pk)',
-    onConditionFailed: () => new TrackerError(51, `There is no group with the id ${next.id}.`),
   });
 }
 
@@ -304,13 +313,15 @@ export async function markApiKeyUsed(digest: string, at: string): Promise<void> 
 }
 
 export function putNewApiKey(transaction: WriteTransaction, digest: string, record: Omit<ApiKeyRecord, 'revoked' | 'lastUsedAt'>): void {
-  transaction.putNew({ ...keys.apiKey(digest), type: 'apiKey', ...record, revoked: false }, () => new TrackerError(32000, 'That API key is already in use.'));
+  transaction.putNew({ ...keys.apiKey(digest), type: 'apiKey', ...record, rev: undefined, revoked: false }, () => new TrackerError(32000, 'That API key is already in use.'));
   transaction.put({ ...keys.apiKeyReference(record.userId, record.id), type: 'apiKeyReference', keyId: record.id, digest });
 }
 
-export async function createApiKey(digest: string, record: Omit<ApiKeyRecord, 'revoked' | 'lastUsedAt'>, audit: AuditEntry): Promise<void> {
+/** `ownerRev`: the owner's user item as read (its revision is raised: the key count changed). */
+export async function createApiKey(digest: string, record: Omit<ApiKeyRecord, 'revoked' | 'lastUsedAt'>, audit: AuditEntry, ownerRev: number): Promise<void> {
   const transaction = new WriteTransaction();
   putNewApiKey(transaction, digest, record);
+  transaction.updateAtRevision(keys.user(record.userId), ownerRev);
   recordAudit(transaction, audit);
   await transaction.commit();
 }
@@ -333,7 +344,7 @@ export async function listApiKeys(userId: number): Promise<Array<ApiKeyRecord & 
   return digests.filter((digest) => found.has(digest)).map((digest) => ({ ...toApiKey(found.get(digest)!), digest }));
 }
 
-export async function updateApiKey(digest: string, changes: { revoked?: boolean; description?: string }, audit: AuditEntry): Promise<void> {
+export async function updateApiKey(digest: string, rev: number, changes: { revoked?: boolean; description?: string }, audit: AuditEntry): Promise<void> {
   const assignments: string[] = [];
   const values: Record<string, unknown> = {};
   if (changes.revoked !== undefined) {
@@ -346,7 +357,7 @@ export async function updateApiKey(digest: string, changes: { revoked?: boolean;
   }
   if (assignments.length === 0) return;
   const transaction = new WriteTransaction();
-  transaction.update(keys.apiKey(digest), { expression: `SET ${assignments.join(', ')}`, values, condition: 'attribute_exists(pk)' });
+  transaction.updateAtRevision(keys.apiKey(digest), rev, { expression: `SET ${assignments.join(', ')}`, values });
   recordAudit(transaction, audit);
   await transaction.commit();
 }
@@ -373,26 +384,60 @@ export async function deleteLoginToken(digest: string): Promise<void> {
   await documentClient().send(new DeleteCommand({ TableName: tableName(), Key: keys.loginToken(digest) }));
 }
 
-export async function loginFailures(userId: number): Promise<number[]> {
-  const result = await documentClient().send(new GetCommand({ TableName: tableName(), Key: keys.loginFailures(userId) }));
-  return ((result.Item?.failures as number[] | undefined) ?? []).map(Number);
+/**
+ * Claims one password check for an account, counted as a failure until the login succeeds
+ * (which deletes the item). The claim is a conditional UpdateItem on the revision read, so no
+ * two parallel requests can take the same free slot: at most `maxAttempts` passwords are ever
+ * checked per account within the lockout window, however many requests arrive at once.
+ * Returns false when the account is locked. (An UpdateItem: read-only functions may update
+ * only LOGINFAIL#/APIKEY# partitions, data-model §8.1.)
+ */
+export async function claimLoginAttempt(userId: number, now: number, maxAttempts: number): Promise<boolean> {
+  // Each lost race means another request took a slot, so a request loses at most maxAttempts
+  // times before it sees the account locked; the cap only bounds pathological cases.
+  for (let attempt = 1; attempt <= Math.min(maxAttempts + 3, 30); attempt++) {
+    const read = await documentClient().send(new GetCommand({ TableName: tableName(), Key: keys.loginFailures(userId), ConsistentRead: true }));
+    const claimed = claimSlot(((read.Item?.failures as number[] | undefined) ?? []).map(Number), maxAttempts, now);
+    if (!claimed) return false;
+    const rev = Number(read.Item?.rev ?? 0);
+    try {
+      await documentClient().send(
+        new UpdateCommand({
+          TableName: tableName(),
+          Key: keys.loginFailures(userId),
+          UpdateExpression: 'SET failures = :failures, expiresAt = :expires, #type = :type, #rev = :next',
+          ConditionExpression: rev > 0 ? '#rev = :read' : 'attribute_not_exists(#rev)',
+          ExpressionAttributeNames: { '#type': 'type', '#rev': 'rev' },
+          ExpressionAttributeValues: {
+            ':failures': claimed,
+            ':expires': Math.ceil((now + LOCKOUT_WINDOW_MS) / 1000),
+            ':type': 'loginFailures',
+            ':next': rev + 1,
+            ...(rev > 0 ? { ':read': rev } : {}),
+          },
+        }),
+      );
+      return true;
+    } catch (error) {
+      if (!(error instanceof ConditionalCheckFailedException)) throw error;
+      await new Promise((resolve) => setTimeout(resolve, Math.random() * 15 * attempt));
+    }
+  }
+  return false;
 }
 
 /**
- * Failures live in one small item per account, rewritten with the failures still inside the
- * lockout window, so it never grows; DynamoDB's TTL removes it once the window has passed.
+ * What a claim costs, for a login that names no account: the same reads and a write that cannot
+ * succeed, so the answer's timing does not tell which logins exist.
  */
-export async function recordLoginFailure(userId: number, at: number, recent: readonly number[] = []): Promise<void> {
-  // An UpdateItem, not a PutItem: read-only functions may update (only) these partitions.
-  await documentClient().send(
-    new UpdateCommand({
-      TableName: tableName(),
-      Key: keys.loginFailures(userId),
-      UpdateExpression: 'SET failures = :failures, expiresAt = :expires, #type = :type',
-      ExpressionAttributeNames: { '#type': 'type' },
-      ExpressionAttributeValues: { ':failures': [...recent, at], ':expires': Math.ceil((at + LOCKOUT_WINDOW_MS) / 1000), ':type': 'loginFailures' },
-    }),
-  );
+export async function decoyLoginAttempt(): Promise<void> {
+  const key = keys.loginFailures(0);
+  await documentClient().send(new GetCommand({ TableName: tableName(), Key: key, ConsistentRead: true }));
+  await documentClient()
+    .send(new UpdateCommand({ TableName: tableName(), Key: key, UpdateExpression: 'SET failures = :none', ConditionExpression: 'attribute_exists(pk) AND attribute_not_exists(pk)', ExpressionAttributeValues: { ':none': [] } }))
+    .catch((error) => {
+      if (!(error instanceof ConditionalCheckFailedException)) throw error;
+    });
 }
 
 export async function clearLoginFailures(userId: number): Promise<void> {

@@ -12,7 +12,7 @@ export async function loadKeywords(): Promise<Keyword[]> {
   const items = await queryPartition(catalogKeys.keywordsPartition);
   return items
     .filter((item) => item.type === 'keyword')
-    .map((item) => ({ id: Number(item.id), name: String(item.name), description: String(item.description ?? ''), isActive: item.isActive !== false }));
+    .map((item) => ({ id: Number(item.id), name: String(item.name), description: String(item.description ?? ''), isActive: item.isActive !== false, rev: Number(item.rev ?? 0) }));
 }
 
 const duplicate = (name: string) => () => new TrackerError(32000, `A keyword named ${name} already exists.`);
@@ -27,5 +27,5 @@ export function putKeyword(transaction: WriteTransaction, previous: Keyword, nex
     transaction.delete(catalogKeys.keywordNameGuard(previous.name));
     transaction.putNew({ ...catalogKeys.keywordNameGuard(next.name), type: 'keywordName', keywordId: next.id }, duplicate(next.name));
   }
-  transaction.put({ ...catalogKeys.keyword(next.id), type: 'keyword', ...next }, { condition: 'attribute_exists(pk)' });
+  transaction.putAtRevision({ ...catalogKeys.keyword(next.id), type: 'keyword', ...next }, previous.rev ?? 0);
 }

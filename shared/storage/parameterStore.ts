@@ -15,11 +15,17 @@ export function loadParameters(): Promise<Parameters> {
   });
 }
 
+/** For a writer: read strongly consistent, with the item's revision (updateAtRevision). */
+export async function loadParametersForUpdate(): Promise<{ values: Parameters; rev: number }> {
+  const result = await documentClient().send(new GetCommand({ TableName: tableName(), Key: keys.parameters(), ConsistentRead: true }));
+  return { values: { ...DEFAULT_PARAMETERS, ...((result.Item?.values as Parameters | undefined) ?? {}) }, rev: Number(result.Item?.rev ?? 0) };
+}
+
 export function initialiseParameters(transaction: WriteTransaction, values: Parameters): void {
   transaction.put({ ...keys.parameters(), type: 'parameters', values });
 }
 
-export async function saveParameterChanges(changes: Record<string, ParameterChange>, audit: AuditEntry): Promise<void> {
+export async function saveParameterChanges(changes: Record<string, ParameterChange>, rev: number, audit: AuditEntry): Promise<void> {
   const names = Object.keys(changes);
   if (names.length === 0) return;
   const transaction = new WriteTransaction();
@@ -30,12 +36,7 @@ export async function saveParameterChanges(changes: Record<string, ParameterChan
     expressionValues[`:p${index}`] = changes[name].added;
     return `#values.#p${index} = :p${index}`;
   });
-  transaction.update(keys.parameters(), {
-    expression: `SET ${assignments.join(', ')}`,
-    names: expressionNames,
-    values: expressionValues,
-    condition: 'attribute_exists(pk)',
-  });
+  transaction.updateAtRevision(keys.parameters(), rev, { expression: `SET ${assignments.join(', ')}`, names: expressionNames, values: expressionValues });
   recordAudit(transaction, audit);
   await transaction.commit();
 }

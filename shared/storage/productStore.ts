@@ -58,7 +58,7 @@ export function putClassification(transaction: WriteTransaction, previous: Class
       () => new TrackerError(32000, `A classification named ${next.name} already exists.`),
     );
   }
-  transaction.put({ ...catalogKeys.classification(next.id), type: 'classification', ...next }, { condition: 'attribute_exists(pk)' });
+  transaction.putAtRevision({ ...catalogKeys.classification(next.id), type: 'classification', ...next }, previous.rev ?? 0);
 }
 
 const duplicateProduct = (name: string) => () => new TrackerError(702, `A product named ${name} already exists.`);
@@ -73,7 +73,15 @@ export function putProduct(transaction: WriteTransaction, previous: Product, nex
     transaction.delete(catalogKeys.productNameGuard(previous.name));
     transaction.putNew({ ...catalogKeys.productNameGuard(next.name), type: 'productName', productId: next.id }, duplicateProduct(next.name));
   }
-  transaction.put({ ...catalogKeys.product(next.id), type: 'product', productId: next.id, ...next }, { condition: 'attribute_exists(pk)' });
+  transaction.putAtRevision({ ...catalogKeys.product(next.id), type: 'product', productId: next.id, ...next }, previous.rev ?? 0);
+}
+
+/**
+ * A product's group controls belong to it: changing one raises the product's revision, so two
+ * concurrent control changes (read from the same state) cannot undo each other.
+ */
+export function touchProduct(transaction: WriteTransaction, product: Product): void {
+  transaction.updateAtRevision(catalogKeys.product(product.id), product.rev ?? 0);
 }
 
 const duplicateComponent = (name: string) => () => new TrackerError(1200, `A component named ${name} already exists in this product.`);
@@ -88,12 +96,13 @@ export function putComponent(transaction: WriteTransaction, previous: Component,
     transaction.delete(catalogKeys.componentNameGuard(previous.productId, previous.name));
     transaction.putNew({ ...catalogKeys.componentNameGuard(next.productId, next.name), type: 'componentName', componentId: next.id }, duplicateComponent(next.name));
   }
-  transaction.put({ ...catalogKeys.component(next.productId, next.id), type: 'component', ...next }, { condition: 'attribute_exists(pk)' });
+  transaction.putAtRevision({ ...catalogKeys.component(next.productId, next.id), type: 'component', ...next }, previous.rev ?? 0);
 }
 
 export function deleteComponent(transaction: WriteTransaction, component: Component): void {
   transaction.delete(catalogKeys.componentNameGuard(component.productId, component.name));
-  transaction.delete(catalogKeys.component(component.productId, component.id));
+  // Only the component as it was read: a concurrent rename must not leave its new name guarded.
+  transaction.deleteAtRevision(catalogKeys.component(component.productId, component.id), component.rev ?? 0);
 }
 
 export type ProductValueKind = 'version' | 'milestone';
@@ -117,7 +126,7 @@ export function putProductValue(transaction: WriteTransaction, kind: ProductValu
     transaction.delete(guard(previous.productId, previous.name));
     transaction.putNew({ ...guard(next.productId, next.name), type: `${kind}Name`, valueId: next.id }, duplicateValue(kind, next.name));
   }
-  transaction.put({ ...item(next.productId, next.id), type: kind, ...next }, { condition: 'attribute_exists(pk)' });
+  transaction.putAtRevision({ ...item(next.productId, next.id), type: kind, ...next }, previous.rev ?? 0);
 }
 
 export function putGroupControl(transaction: WriteTransaction, control: GroupControl): void {

@@ -8,6 +8,66 @@ type TransactItem = NonNullable<TransactWriteCommandInput['TransactItems']>[numb
 type ConditionFailure = () => Error;
 type Key = { pk: string; sk: string };
 
+/**
+ * Write discipline for items that two people can change at once (users, groups, catalogue items;
+ * bugs too). Without it, two requests that read the same item and then write it one after the
+ * other raise no DynamoDB conflict, and the second silently undoes the first ("last writer wins").
+ *
+ *   await retryOnConflict(async () => {
+ *     const item = await readConsistently();            // carries `rev` (absent on old items = 0)
+ *     ...validate and compute the change from what was read...
+ *     const transaction = new WriteTransaction();
+ *     transaction.updateAtRevision(key, item.rev ?? 0, { expression: 'SET a = :a', values });
+ *     // or transaction.putAtRevision({ ...key, ...wholeItem }, item.rev ?? 0)
+ *     await transaction.commit();                       // throws RevisionConflict if `rev` moved
+ *     return answer;                                    // computed from this attempt's read
+ *   });
+ *
+ * - `updateAtRevision` / `putAtRevision` condition the write on `rev = :read` (or, for `read` 0,
+ *   on an existing item without `rev`) and store `rev = read + 1`. Every writer of the item must
+ *   use them, or at least raise `rev`, so that readers of an older state notice.
+ * - A failed revision condition makes `commit()` throw `RevisionConflict` (before any error a
+ *   guard names: a guard may only look taken because the read was stale).
+ * - `retryOnConflict` runs the whole read-validate-write function again on `RevisionConflict`,
+ *   after forgetting the request's memoised reads, so the change is re-applied to the new state
+ *   and the answer describes what was really stored. After `attempts` tries (default 10) it answers
+ *   32000 ("try again"): nothing of that request was saved.
+ * - Reads inside the function must be strongly consistent (base-table reads with
+ *   `ConsistentRead`), or a stale read just loses again.
+ */
+export class RevisionConflict extends Error {
+  constructor(readonly key: Key) {
+    super(`The item ${key.pk}/${key.sk} changed since it was read.`);
+    this.name = 'RevisionConflict';
+  }
+}
+
+export const REVISION_ATTRIBUTE = 'rev';
+
+export async function retryOnConflict<T>(readThenWrite: () => Promise<T>, options: { attempts?: number } = {}): Promise<T> {
+  const attempts = options.attempts ?? 10;
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await readThenWrite();
+    } catch (error) {
+      if (!(error instanceof RevisionConflict)) throw error;
+      forgetRequestReads();
+      if (attempt >= attempts) {
+        throw new TrackerError(32000, 'Someone else kept changing the same data at the same moment. Nothing was saved; please try again.');
+      }
+      await pause(attempt);
+    }
+  }
+}
+
+const pause = (attempt: number) => new Promise((resolve) => setTimeout(resolve, 10 * attempt + Math.random() * 25 * attempt));
+
+function revisionCondition(read: number, attribute: string) {
+  return read > 0
+    ? { condition: '#rev = :readRev', names: { '#rev': attribute }, values: { ':readRev': read } as Record<string, unknown> }
+    : { condition: 'attribute_exists(pk) AND attribute_not_exists(#rev)', names: { '#rev': attribute }, values: {} as Record<string, unknown> };
+}
+
 /** Key builders may carry index attributes too; a Key must hold the primary key only. */
 const primaryKey = ({ pk, sk }: Key): Key => ({ pk, sk });
 
@@ -19,6 +79,7 @@ const primaryKey = ({ pk, sk }: Key): Key => ({ pk, sk });
 export class WriteTransaction {
   private readonly items: TransactItem[] = [];
   private readonly failures: Array<ConditionFailure | undefined> = [];
+  private readonly revisioned = new Set<number>();
 
   get size(): number {
     return this.items.length;
@@ -30,8 +91,8 @@ export class WriteTransaction {
         TableName: tableName(),
         Item: item,
         ConditionExpression: options.condition,
-        ExpressionAttributeNames: options.names,
-        ExpressionAttributeValues: options.values,
+        ExpressionAttributeNames: nonEmpty(options.names),
+        ExpressionAttributeValues: nonEmpty(options.values),
       },
     });
     this.failures.push(options.onConditionFailed);
@@ -53,10 +114,60 @@ export class WriteTransaction {
         Key: primaryKey(key),
         UpdateExpression: update.expression,
         ConditionExpression: update.condition,
-        ExpressionAttributeNames: update.names,
-        ExpressionAttributeValues: update.values,
+        ExpressionAttributeNames: nonEmpty(update.names),
+        ExpressionAttributeValues: nonEmpty(update.values),
       },
     }, update.onConditionFailed);
+  }
+
+  /**
+   * An update of an item read at revision `read` (0: read without `rev`): fails the transaction
+   * with RevisionConflict if the item changed since, and raises `rev`. `expression` may be empty
+   * (only raise `rev`: marks an aggregate as changed, e.g. a product whose group control changed).
+   */
+  updateAtRevision(
+    key: Key,
+    read: number,
+    update: { expression?: string; names?: Record<string, string>; values?: Record<string, unknown>; attribute?: string } = {},
+  ): this {
+    const guard = revisionCondition(read, update.attribute ?? REVISION_ATTRIBUTE);
+    const bump = '#rev = :nextRev';
+    const expression = update.expression?.trim() ?? '';
+    const merged = /^SET\s/i.test(expression) ? expression.replace(/^SET\s+/i, `SET ${bump}, `) : `SET ${bump} ${expression}`.trim();
+    this.revisioned.add(this.items.length);
+    return this.update(key, {
+      expression: merged,
+      names: { ...update.names, ...guard.names },
+      values: { ...update.values, ...guard.values, ':nextRev': read + 1 },
+      condition: guard.condition,
+      onConditionFailed: () => new RevisionConflict(primaryKey(key)),
+    });
+  }
+
+  /** A whole-item Put of an item read at revision `read`; stores `rev = read + 1` (see updateAtRevision). */
+  putAtRevision(item: Record<string, unknown> & Key, read: number, options: { attribute?: string } = {}): this {
+    const attribute = options.attribute ?? REVISION_ATTRIBUTE;
+    const guard = revisionCondition(read, attribute);
+    this.revisioned.add(this.items.length);
+    return this.put({ ...item, [attribute]: read + 1 }, { ...guard, onConditionFailed: () => new RevisionConflict(primaryKey(item)) });
+  }
+
+  /** Deletes an item only as it was read at revision `read` (see updateAtRevision). */
+  deleteAtRevision(key: Key, read: number, options: { attribute?: string } = {}): this {
+    const guard = revisionCondition(read, options.attribute ?? REVISION_ATTRIBUTE);
+    this.revisioned.add(this.items.length);
+    return this.push(
+      {
+        Delete: {
+          TableName: tableName(),
+          Key: primaryKey(key),
+          ConditionExpression: guard.condition,
+          ExpressionAttributeNames: guard.names,
+          ExpressionAttributeValues: nonEmpty(guard.values),
+        },
+      },
+      () => new RevisionConflict(primaryKey(key)),
+    );
   }
 
   /**
@@ -68,6 +179,10 @@ export class WriteTransaction {
     if (index >= 0) {
       this.items.splice(index, 1);
       this.failures.splice(index, 1);
+      // Indexes after the removed action move down by one.
+      const shifted = [...this.revisioned].map((at) => (at > index ? at - 1 : at)).filter((at) => at !== index);
+      this.revisioned.clear();
+      shifted.forEach((at) => this.revisioned.add(at));
     }
     return this.update(key, update);
   }
@@ -112,8 +227,14 @@ export class WriteTransaction {
         forgetRequestReads();
         return;
       } catch (error) {
+        if (isItemTooLarge(error)) throw itemTooLarge();
         if (!(error instanceof TransactionCanceledException)) throw error;
         const reasons = error.CancellationReasons ?? [];
+        if (reasons.some((reason) => reason.Code === 'ValidationError' && /size/i.test(reason.Message ?? ''))) throw itemTooLarge();
+        // A moved revision first: a guard may only look taken because what was read is stale.
+        reasons.forEach((reason, index) => {
+          if (reason.Code === 'ConditionalCheckFailed' && this.revisioned.has(index)) throw this.failures[index]!();
+        });
         reasons.forEach((reason, index) => {
           const failure = this.failures[index];
           if (reason.Code === 'ConditionalCheckFailed' && failure) throw failure();
@@ -131,3 +252,15 @@ export class WriteTransaction {
 }
 
 const MAX_CONFLICT_ATTEMPTS = 4;
+
+/**
+ * The last line of defence behind the input limits: a change that would make an item exceed
+ * DynamoDB's 400 KB (or a transaction its 4 MB) is the caller's input, not a server fault.
+ */
+const isItemTooLarge = (error: unknown) =>
+  error instanceof Error && error.name === 'ValidationException' && /item size|size has exceeded|transaction request cannot/i.test(error.message);
+const itemTooLarge = () =>
+  new TrackerError(32000, 'This change is too large to be stored: shorten the longest values or make fewer changes at once. Nothing was saved.');
+
+/** DynamoDB refuses an empty map of expression names or values. */
+const nonEmpty = <T extends Record<string, unknown>>(map: T | undefined): T | undefined => (map && Object.keys(map).length > 0 ? map : undefined);

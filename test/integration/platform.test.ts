@@ -195,7 +195,7 @@ describe('errors', () => {
     expect(response.body).toEqual({
       error: true,
       code: 32000,
-      message: "The parameter 'maxattachmentsize' must be a non-negative integer.",
+      message: "The parameter 'maxattachmentsize' must be a whole number from 0 to 2147483647.",
       documentation: expect.any(String),
     });
     expect(response.text).not.toMatch(/at \w+ \(/);

@@ -300,8 +300,10 @@ describe('authenticate', () => {
       dir.maxAttempts = 2;
       dir.failures.set(1, [NOW.getTime() - 60_000, NOW.getTime() - 30_000]);
       const error = await errorOf(login('correct horse'), dir);
-      expect(error.code).toBe(32000);
-      expect(error.message).toContain('locked');
+      // Answered exactly as a wrong password or an unknown login, so a lock reveals no account.
+      expect(error.code).toBe(300);
+      expect(error.message).toBe((await errorOf(login('x', 'nobody@example.com'), dir)).message);
+      expect(dir.failures.get(1)).toHaveLength(2);
       // Failures older than the 30-minute window no longer count.
       dir.failures.set(1, [NOW.getTime() - 31 * 60_000, NOW.getTime() - 30_000]);
       expect((await authenticate(login('correct horse'), dir, NOW)).user?.id).toBe(1);

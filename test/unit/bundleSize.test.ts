@@ -19,8 +19,13 @@ import { routes } from '../../shared/routes.ts';
  * and most were 425–470 KiB; before, every bundle was 815–835 KiB, two thirds of the growth being
  * zod's locale files. The budget leaves ~17 KiB of headroom: a new dependency or an import that
  * pulls a whole namespace back in fails here, not in the next cold-start measurement.
+ *
+ * Raised to 700 KiB when linear-time regular expressions arrived (issue 7): re2js is 147 KiB
+ * minified and every authenticating handler matches group user_regexps with it, so bundles grew
+ * to 590–650 KiB. Moving regexp membership out of the request path (grants materialised when a
+ * login or a group's regexp changes) would take it out of every bundle but the admin ones.
  */
-const BUNDLE_BUDGET_BYTES = 500 * 1024;
+const BUNDLE_BUDGET_BYTES = 700 * 1024;
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const modules = planHandlers(routes).map((plan) => plan.module);

@@ -1,6 +1,7 @@
 import type { MiddlewareObj } from '@middy/core';
 import { GENERIC_USER_ERROR, TrackerError } from '../../trackerError.ts';
 import { header, stateOf, type TrackerRequest } from '../requestState.ts';
+import { checkInputLimits } from '../../domain/inputLimits.ts';
 
 /**
  * Builds one parameter object per request: the JSON body, overridden by the query string (the
@@ -40,13 +41,16 @@ function parseBody(request: TrackerRequest): Record<string, unknown> {
   return body as Record<string, unknown>;
 }
 
-export const parseInput = (): MiddlewareObj => ({
+/** `longText`: parameters exempt from the generic text limit (see shared/domain/inputLimits.ts). */
+export const parseInput = (options: { longText?: readonly string[] } = {}): MiddlewareObj => ({
   before: (request) => {
     const trackerRequest = request as TrackerRequest;
     const { event } = trackerRequest;
     const method = event.requestContext?.http?.method ?? 'GET';
     const body = method === 'GET' || method === 'HEAD' ? {} : parseBody(trackerRequest);
     const pathParameters = Object.fromEntries(Object.entries(event.pathParameters ?? {}).filter(([, value]) => value !== undefined));
-    stateOf(trackerRequest).params = { ...body, ...parseQueryString(event.rawQueryString), ...pathParameters };
+    const params = { ...body, ...parseQueryString(event.rawQueryString), ...pathParameters };
+    checkInputLimits(params, options);
+    stateOf(trackerRequest).params = params;
   },
 });

@@ -1,6 +1,7 @@
 import type { IdentityDirectory } from '../../../shared/domain/authentication.ts';
 import type { GroupSummary, Membership, UserAccount } from '../../../shared/domain/caller.ts';
 import { hashPassword, secretDigest } from '../../../shared/domain/credentials.ts';
+import { claimSlot } from '../../../shared/domain/loginThrottle.ts';
 
 /**
  * An in-memory IdentityDirectory for unit tests: users, groups, API keys, login tokens and failed
@@ -72,13 +73,17 @@ export class InMemoryDirectory implements IdentityDirectory {
     return token ? { ...token } : null;
   }
 
-  async loginFailures(userId: number): Promise<number[]> {
-    return [...(this.failures.get(userId) ?? [])];
+  /** Like the DynamoDB store: the list is rewritten with the recent failures and this attempt. */
+  async claimLoginAttempt(userId: number, now: number, maxAttempts: number): Promise<boolean> {
+    const claimed = claimSlot(this.failures.get(userId) ?? [], maxAttempts, now);
+    if (claimed) this.failures.set(userId, claimed);
+    return claimed !== null;
   }
 
-  /** Like the DynamoDB store: the list is rewritten with the recent failures and the new one. */
-  async recordLoginFailure(userId: number, at: number, recent: readonly number[]): Promise<void> {
-    this.failures.set(userId, [...recent, at]);
+  decoyClaims = 0;
+
+  async decoyLoginAttempt(): Promise<void> {
+    this.decoyClaims++;
   }
 
   async clearLoginFailures(userId: number): Promise<void> {
