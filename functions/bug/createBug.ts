@@ -5,6 +5,8 @@ import { defineEndpoint } from '../../shared/http/endpoint.ts';
 /** POST /rest/bug: every field is checked by the bug rules (bugCreation.ts), each with Bugzilla's code. */
 export const handler = defineEndpoint({
   access: 'login',
+  // Longer than the generic text limit only to be refused with Bugzilla's own code (114) by the bug rules.
+  longText: ['description'],
   input: z.looseObject({}),
   run: ({ input, caller }) => createBug(caller, input as Record<string, unknown>, 'api'),
 });

@@ -6,6 +6,8 @@ import { bugReferences, referencesOf } from './bugInput.ts';
 /** PUT /rest/bug/{id_or_alias} and `ids`: the path's bug and the `ids` are all updated, together. */
 export const handler = defineEndpoint({
   access: 'login',
+  // Longer than the generic text limit only to be refused with Bugzilla's own code (114) by the bug rules.
+  longText: ['comment'],
   input: z.looseObject(bugReferences),
   run: ({ input, caller }) => {
     const { id_or_alias, ids, ...changes } = input;

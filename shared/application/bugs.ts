@@ -116,7 +116,8 @@ export async function getBugs(caller: Caller, references: ReadonlyArray<string |
     const { comments, history } = extraData[index];
     const readable = comments.filter((comment) => mayReadComment(caller, parameters, comment));
     return bugView(bug, { ...context, updateToken: isLoggedIn(caller) ? updateToken(caller.user.id, bug) : undefined }, {
-      description: extras.description ? commentText(comments.find((comment) => comment.count === 0) ?? { rawText: '' }) : undefined,
+      // A private description is text like any private comment: only insiders read it.
+      description: extras.description ? commentText(readable.find((comment) => comment.count === 0) ?? { rawText: '' }) : undefined,
       comments: extras.comments ? readable.map((comment) => commentView(comment, login)) : undefined,
       history: extras.history ? historyView(history, login) : undefined,
     });

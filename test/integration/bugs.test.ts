@@ -304,3 +304,33 @@ describe('more of what a bug update can change', () => {
     expect((await getBug(id, admin, { include_fields: 'assigned_to_detail.name' })).body.bugs[0]).toEqual({ assigned_to_detail: { name: app.admin.login } });
   });
 });
+
+describe('comments that come with bug changes', () => {
+  it('refuses private comments from non-insiders (113), over-long ones (114) and markdown when it is off (140)', async () => {
+    const plainId = (await call(app, 'POST', '/rest/user', { apiKey: admin, body: { email: 'plain-commenter@tracker.test', password: 'plain-password' } })).body.id;
+    const plain = (await call(app, 'POST', `/rest/user/${plainId}/api_key`, { apiKey: admin, body: {} })).body.api_key;
+    const id = await fileBug(admin);
+    const put = (key: string, body: Record<string, unknown>) => call(app, 'PUT', `/rest/bug/${id}`, { apiKey: key, body });
+    expect((await put(plain, { comment: { body: 'secret', is_private: true } })).body.code).toBe(113);
+    expect((await call(app, 'POST', '/rest/bug', { apiKey: plain, body: newBug({ comment_is_private: true }) })).body.code).toBe(113);
+    expect((await put(admin, { comment: { body: 'x'.repeat(65_536) } })).body.code).toBe(114);
+    await call(app, 'PUT', '/rest/parameters', { apiKey: admin, body: { markdown_enabled: false } });
+    try {
+      expect((await put(admin, { comment: { body: '*bold*', is_markdown: true } })).body.code).toBe(140);
+    } finally {
+      await call(app, 'PUT', '/rest/parameters', { apiKey: admin, body: { markdown_enabled: true } });
+    }
+    const privateOne = await put(admin, { comment: { body: 'for insiders', is_private: true } });
+    expect(privateOne.status).toBe(200);
+    const asPlain = (await getBug(id, plain, { include_fields: 'comments' })).body.bugs[0].comments;
+    expect(asPlain.map((comment: { text: string }) => comment.text)).not.toContain('for insiders');
+    const asAdmin = (await getBug(id, admin, { include_fields: 'comments' })).body.bugs[0].comments;
+    expect(asAdmin.at(-1)).toMatchObject({ text: 'for insiders', is_private: true, creator: app.admin.login, count: asAdmin.length - 1 });
+  });
+});
+
+describe('the description of a new bug', () => {
+  it('is refused over 65,535 characters with 114', async () => {
+    expect((await call(app, 'POST', '/rest/bug', { apiKey: admin, body: newBug({ description: 'x'.repeat(65_536) }) })).body.code).toBe(114);
+  });
+});

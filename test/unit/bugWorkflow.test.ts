@@ -62,3 +62,16 @@ describe('bug workflow', () => {
     expect(isKnownResolution('MOVED')).toBe(false);
   });
 });
+
+describe('status names of the old workflow', () => {
+  it('reads CLOSED as RESOLVED from an open bug and VERIFIED from a closed one, and NEW, ASSIGNED, REOPENED as Bugzilla upgraded them', async () => {
+    const { canonicalStatus } = await import('../../shared/domain/bugWorkflow.ts');
+    expect(canonicalStatus('CLOSED', 'CONFIRMED')).toBe('RESOLVED');
+    expect(canonicalStatus('closed', 'RESOLVED')).toBe('VERIFIED');
+    expect(canonicalStatus('NEW', 'UNCONFIRMED')).toBe('CONFIRMED');
+    expect(canonicalStatus('ASSIGNED', 'CONFIRMED')).toBe('IN_PROGRESS');
+    expect(canonicalStatus('REOPENED', 'RESOLVED')).toBe('CONFIRMED');
+    expect(canonicalStatus('in_progress', 'CONFIRMED')).toBe('IN_PROGRESS');
+    expect(canonicalStatus('WAITING', 'CONFIRMED')).toBe('WAITING');
+  });
+});
