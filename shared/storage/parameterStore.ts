@@ -10,7 +10,9 @@ import { WriteTransaction } from './transaction.ts';
 /** Parameters live in one item; defaults fill in names added by later versions of Tracker. */
 export function loadParameters(): Promise<Parameters> {
   return cachedCatalogRead('parameters', async () => {
-    const result = await documentClient().send(new GetCommand({ TableName: tableName(), Key: keys.parameters() }));
+    // Strongly consistent: the copy is kept by the instance until the catalogue stamp moves
+    // again, so a lagging read would not be a moment's staleness but a lasting one.
+    const result = await documentClient().send(new GetCommand({ TableName: tableName(), Key: keys.parameters(), ConsistentRead: true }));
     return { ...DEFAULT_PARAMETERS, ...((result.Item?.values as Parameters | undefined) ?? {}) };
   });
 }
