@@ -777,6 +777,72 @@ function percent(value: number | undefined): string {
   return value === undefined ? '–' : `${Math.round(value * 100)}%`;
 }
 
+/**
+ * Issue 11's "before", measured on this machine before its changes and kept here as constants
+ * (like Bugzilla's reference numbers below): DynamoDB calls per request at commit acd5d5e, the
+ * last one before the catalogue cache (`BENCH_COLD=0 BENCH_DURATION=3 npm run bench`,
+ * 2026-11-23); bundles and module load at 0ee6dc4, the last one before the lean bundles
+ * (docs/benchmarks.md of 2026-11-22, 5 processes per handler).
+ */
+const BASELINE = {
+  callsPerRequest: {
+    version: 0,
+    whoami: 3.1,
+    parameters: 4.1,
+    product: 6.2,
+    'user match': 5.2,
+    fields: 7.4,
+    login: 7.2,
+    'get bug': 11.5,
+    'bug history': 13.2,
+    'create bug': 15.5,
+    'update bug': 13,
+  } as Record<string, number>,
+  /** index.mjs and source map in KiB, module load median in ms. */
+  bundles: {
+    'instance/version': { code: 815.8, map: 2.98 * 1024, loadMs: 116 },
+    'user/whoami': { code: 815.1, map: 2.98 * 1024, loadMs: 115 },
+    'product/getProducts': { code: 822.0, map: 3.05 * 1024, loadMs: 123 },
+    'field/getFields': { code: 827.1, map: 3.07 * 1024, loadMs: 92 },
+    'user/login': { code: 815.5, map: 2.98 * 1024, loadMs: 107 },
+  } as Record<string, { code: number; map: number; loadMs: number }>,
+};
+
+function renderBaseline(report: Report): string[] {
+  const lines = ['## Before and after issue 11 (lean functions, catalogue cache)', ''];
+  lines.push('The "before" columns are constants in bench/run.ts (`BASELINE`), measured on this machine before the changes; the "now" columns come from this run. Calls per request do not depend on the machine; times do, and the machine is shared, so compare times only roughly.');
+  lines.push('');
+  lines.push('| Scenario | DynamoDB calls/req before | now |');
+  lines.push('|---|---:|---:|');
+  for (const result of report.results) {
+    const before = BASELINE.callsPerRequest[result.scenario.name];
+    if (result.skipped || before === undefined) continue;
+    lines.push(`| ${result.scenario.name} | ${fmt(before)} | ${result.dynamodbPerRequest ? fmt(sumValues(result.dynamodbPerRequest)) : '–'} |`);
+  }
+  lines.push('');
+  const functions = report.bundles.functions ?? [];
+  const median = (values: number[]) => {
+    const sorted = [...values].sort((a, b) => a - b);
+    return sorted.length === 0 ? undefined : sorted[Math.floor((sorted.length - 1) / 2)];
+  };
+  lines.push('| Handler | index.mjs before | now | source map before | now | module load ms before | now |');
+  lines.push('|---|---:|---:|---:|---:|---:|---:|');
+  for (const [module, before] of Object.entries(BASELINE.bundles)) {
+    const now = functions.find((bundle) => bundle.module === module);
+    const cold = report.coldStarts?.handlers.find((handler) => handler.module === module);
+    const loadNow = median(cold?.runs.map((run) => run.loadMs) ?? now?.loads ?? []);
+    lines.push(`| ${module} | ${fmt(before.code)} KiB | ${now ? kib(now.code) : '–'} | ${kib(before.map * 1024)} | ${now ? kib(now.map) : '–'} | ${before.loadMs} | ${loadNow === undefined ? '–' : fmt(loadNow, 0)} |`);
+  }
+  if (functions.length > 0) {
+    const largest = functions[0]!;
+    const smallest = functions[functions.length - 1]!;
+    lines.push('');
+    lines.push(`Every function before: 815–835 KiB (the bootstrap 367 KiB); now: ${kib(smallest.code)} (${smallest.module}) to ${kib(largest.code)} (${largest.module}).`);
+  }
+  lines.push('');
+  return lines;
+}
+
 function renderReport(report: Report): string {
   const { machine, phases, seeded, results } = report;
   const lines: string[] = [];
@@ -871,6 +937,7 @@ function renderReport(report: Report): string {
   }
   lines.push('');
   lines.push(...renderColdStarts(report.coldStarts, report.coldSkipped, machine.arch));
+  lines.push(...renderBaseline(report));
   lines.push('## For comparison: Bugzilla 5.2');
   lines.push('');
   lines.push('Reference numbers of a real Bugzilla 5.2 under Apache + mod_perl on a 2-core machine, measured with wrk and 8 connections (from the project\'s clarifications, "Speed of the reference"; not measured here):');

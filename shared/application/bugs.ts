@@ -141,7 +141,8 @@ export async function getBugHistory(caller: Caller, references: ReadonlyArray<st
 
 // ---- writing ---------------------------------------------------------------------------------
 
-const MAX_ATTEMPTS = 6;
+/** Every lost race means another request's change landed, so ten writers at once all finish within ten rounds. */
+const MAX_ATTEMPTS = 12;
 
 /**
  * Runs a read-compute-write of bugs until its write lands on the revisions it read: a change
@@ -157,7 +158,7 @@ async function withFreshReads<T>(work: () => Promise<T>): Promise<T> {
       if (attempt >= MAX_ATTEMPTS) {
         throw new TrackerError(32000, `Bug ${error.bugId} is being changed by others at this very moment. Nothing was saved; please try again.`);
       }
-      await new Promise((resolve) => setTimeout(resolve, 10 * attempt + Math.random() * 40));
+      await new Promise((resolve) => setTimeout(resolve, 5 * attempt + Math.random() * 20 * attempt));
     }
   }
 }

@@ -1,5 +1,6 @@
 import type { CustomField } from '../domain/customFields.ts';
 import { TrackerError } from '../trackerError.ts';
+import { cachedCatalogRead } from './catalogCache.ts';
 import { catalogKeys } from './keys.ts';
 import { queryPartition } from './tableReads.ts';
 import type { WriteTransaction } from './transaction.ts';
@@ -14,7 +15,11 @@ export interface StoredCustomField {
   revision: number;
 }
 
-export async function loadCustomFields(): Promise<StoredCustomField[]> {
+export function loadCustomFields(): Promise<StoredCustomField[]> {
+  return cachedCatalogRead('customFields', async () => readCustomFields());
+}
+
+async function readCustomFields(): Promise<StoredCustomField[]> {
   const items = await queryPartition(catalogKeys.fieldsPartition);
   return items
     .filter((item) => item.type === 'field')

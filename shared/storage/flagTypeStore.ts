@@ -2,6 +2,7 @@ import type { AuditEntry } from '../domain/audit.ts';
 import type { FlagScope, FlagType } from '../domain/flagTypes.ts';
 import { TrackerError } from '../trackerError.ts';
 import { recordAudit } from './auditStore.ts';
+import { cachedCatalogRead } from './catalogCache.ts';
 import { catalogKeys } from './keys.ts';
 import { queryPartition } from './tableReads.ts';
 import { WriteTransaction } from './transaction.ts';
@@ -33,9 +34,8 @@ const toFlagType = (item: Record<string, unknown>): FlagType => ({
   rev: Number(item.rev ?? 0),
 });
 
-export async function loadFlagTypes(): Promise<FlagType[]> {
-  const items = await queryPartition(catalogKeys.flagTypesPartition);
-  return items.map(toFlagType);
+export function loadFlagTypes(): Promise<FlagType[]> {
+  return cachedCatalogRead('flagTypes', async () => (await queryPartition(catalogKeys.flagTypesPartition)).map(toFlagType));
 }
 
 const itemOf = (flagType: FlagType) => ({

@@ -7,7 +7,7 @@ import { TrackerError } from '../trackerError.ts';
 import { recordAudit } from './auditStore.ts';
 import { documentClient, tableName } from './dynamoClient.ts';
 import { keys } from './keys.ts';
-import { oncePerRequest } from './requestScope.ts';
+import { cachedCatalogRead } from './catalogCache.ts';
 import { loadParameters } from './parameterStore.ts';
 import { batchGetAll, queryAll, queryIndexPartition, queryPartition } from './tableReads.ts';
 import { WriteTransaction } from './transaction.ts';
@@ -244,7 +244,7 @@ export function putBlessRight(transaction: WriteTransaction, userId: number, gro
 // ---- groups ------------------------------------------------------------------------------
 
 export function listGroups(): Promise<GroupRecord[]> {
-  return oncePerRequest('groups', async () => (await queryPartition(keys.groupsPartition)).map(toGroup));
+  return cachedCatalogRead('groups', async () => (await queryPartition(keys.groupsPartition)).map(toGroup));
 }
 
 /** Ids of the users put directly in a group (gsi1 `GROUP#<id>#MEMBERS`). */

@@ -15,6 +15,8 @@ export const keys = {
 
   installation: (): ItemKey => ({ pk: 'INSTANCE', sk: 'INSTALLATION' }),
   parameters: (): ItemKey => ({ pk: 'INSTANCE', sk: 'PARAMETERS' }),
+  /** The catalogue cache's version stamp (catalogCache.ts). */
+  catalogStamp: (): ItemKey => ({ pk: 'INSTANCE', sk: 'CATALOG' }),
 
   userPartition: (userId: number): string => `USER#${userId}`,
   user: (userId: number): ItemKey => ({ pk: `USER#${userId}`, sk: 'USER' }),

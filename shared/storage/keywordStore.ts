@@ -1,5 +1,6 @@
 import type { Keyword } from '../domain/keywords.ts';
 import { TrackerError } from '../trackerError.ts';
+import { cachedCatalogRead } from './catalogCache.ts';
 import { catalogKeys } from './keys.ts';
 import { queryPartition } from './tableReads.ts';
 import type { WriteTransaction } from './transaction.ts';
@@ -8,11 +9,12 @@ import type { WriteTransaction } from './transaction.ts';
  * Keywords: one item each in the `KEYWORDS` partition (read consistently) and a name guard
  * (`KEYWORDNAME#<lowercased name>`) that makes names unique without regard to case.
  */
-export async function loadKeywords(): Promise<Keyword[]> {
-  const items = await queryPartition(catalogKeys.keywordsPartition);
-  return items
-    .filter((item) => item.type === 'keyword')
-    .map((item) => ({ id: Number(item.id), name: String(item.name), description: String(item.description ?? ''), isActive: item.isActive !== false, rev: Number(item.rev ?? 0) }));
+export function loadKeywords(): Promise<Keyword[]> {
+  return cachedCatalogRead('keywords', async () =>
+    (await queryPartition(catalogKeys.keywordsPartition))
+      .filter((item) => item.type === 'keyword')
+      .map((item) => ({ id: Number(item.id), name: String(item.name), description: String(item.description ?? ''), isActive: item.isActive !== false, rev: Number(item.rev ?? 0) })),
+  );
 }
 
 const duplicate = (name: string) => () => new TrackerError(32000, `A keyword named ${name} already exists.`);

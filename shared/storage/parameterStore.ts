@@ -4,13 +4,15 @@ import { DEFAULT_PARAMETERS, type ParameterChange, type Parameters } from '../do
 import { recordAudit } from './auditStore.ts';
 import { documentClient, tableName } from './dynamoClient.ts';
 import { keys } from './keys.ts';
-import { oncePerRequest } from './requestScope.ts';
+import { cachedCatalogRead } from './catalogCache.ts';
 import { WriteTransaction } from './transaction.ts';
 
 /** Parameters live in one item; defaults fill in names added by later versions of Tracker. */
 export function loadParameters(): Promise<Parameters> {
-  return oncePerRequest('parameters', async () => {
-    const result = await documentClient().send(new GetCommand({ TableName: tableName(), Key: keys.parameters() }));
+  return cachedCatalogRead('parameters', async () => {
+    // Strongly consistent: the copy is kept by the instance until the catalogue stamp moves
+    // again, so a lagging read would not be a moment's staleness but a lasting one.
+    const result = await documentClient().send(new GetCommand({ TableName: tableName(), Key: keys.parameters(), ConsistentRead: true }));
     return { ...DEFAULT_PARAMETERS, ...((result.Item?.values as Parameters | undefined) ?? {}) };
   });
 }

@@ -1,5 +1,6 @@
 import type { Classification, Component, GroupControl, Product, ProductRecord, ProductValue } from '../domain/catalog.ts';
 import { TrackerError } from '../trackerError.ts';
+import { cachedCatalogRead } from './catalogCache.ts';
 import { catalogKeys } from './keys.ts';
 import { queryPartition } from './tableReads.ts';
 import type { WriteTransaction } from './transaction.ts';
@@ -19,12 +20,16 @@ const strip = (item: Item): Item => {
 
 const listing = (partition: string): Promise<Item[]> => queryPartition(partition);
 
-export async function loadClassifications(): Promise<Classification[]> {
-  return (await listing(catalogKeys.classificationsPartition)).map((item) => strip(item) as unknown as Classification);
+export function loadClassifications(): Promise<Classification[]> {
+  return cachedCatalogRead('classifications', async () => (await listing(catalogKeys.classificationsPartition)).map((item) => strip(item) as unknown as Classification));
 }
 
 /** Every product with its components, versions, milestones and group controls: one query. */
-export async function loadProducts(): Promise<ProductRecord[]> {
+export function loadProducts(): Promise<ProductRecord[]> {
+  return cachedCatalogRead('products', readProducts);
+}
+
+async function readProducts(): Promise<ProductRecord[]> {
   const records = new Map<number, ProductRecord>();
   const items = await listing(catalogKeys.productsPartition);
   for (const item of items.filter((candidate) => candidate.type === 'product')) {

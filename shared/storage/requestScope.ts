@@ -12,6 +12,9 @@ export function inRequestScope<T>(work: () => Promise<T>): Promise<T> {
   return scope.run(new Map(), work);
 }
 
+/** Whether the code runs inside a request (inRequestScope). */
+export const insideRequest = (): boolean => scope.getStore() !== undefined;
+
 export function oncePerRequest<T>(key: string, load: () => Promise<T>): Promise<T> {
   const memo = scope.getStore();
   if (!memo) return load();

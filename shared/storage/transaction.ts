@@ -2,6 +2,7 @@ import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
 import { TransactWriteCommand, type TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
 import { TrackerError } from '../trackerError.ts';
 import { documentClient, tableName } from './dynamoClient.ts';
+import { stampIncrement, touchesCachedItem } from './catalogCache.ts';
 import { forgetRequestReads } from './requestScope.ts';
 
 type TransactItem = NonNullable<TransactWriteCommandInput['TransactItems']>[number];
@@ -216,8 +217,18 @@ export class WriteTransaction {
     );
   }
 
+  /** The key an action writes (a ConditionCheck writes nothing). */
+  private static writtenKey(item: TransactItem): Record<string, unknown> | undefined {
+    return item.Put?.Item ?? item.Update?.Key ?? item.Delete?.Key;
+  }
+
   async commit(): Promise<void> {
     if (this.items.length === 0) return;
+    // Whatever changes a cached catalogue item, group or the parameters moves the cache's stamp
+    // in the same transaction, so no instance keeps serving the old copy (catalogCache.ts).
+    if (this.items.some((item) => { const key = WriteTransaction.writtenKey(item); return key !== undefined && touchesCachedItem(key); })) {
+      this.updateOnce(stampIncrement.key, stampIncrement.update);
+    }
     if (this.items.length > 100) {
       throw new TrackerError(32000, 'This change touches too many items to be made at once; split it into smaller changes.');
     }
