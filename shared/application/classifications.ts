@@ -1,3 +1,4 @@
+import { checkNameCharacters } from '../domain/inputLimits.ts';
 import { AUDIT_CLASS } from '../domain/audit.ts';
 import type { Caller } from '../domain/caller.ts';
 import type { Classification } from '../domain/catalog.ts';
@@ -18,6 +19,7 @@ function findClassification(classifications: readonly Classification[], referenc
 
 function checkName(name: string | undefined): string {
   const trimmed = (name ?? '').trim();
+  checkNameCharacters(trimmed, 'classification name');
   if (trimmed === '') throw new TrackerError(32000, 'You must enter a name for the classification.');
   if (trimmed.length > 64) throw new TrackerError(32000, 'The name of a classification is limited to 64 characters.');
   return trimmed;

@@ -27,6 +27,12 @@ async function fieldCatalog(caller: Caller | null): Promise<FieldCatalog> {
   };
 }
 
+async function hiddenProductNames(caller: Caller): Promise<Set<string>> {
+  const catalog = await loadCatalog();
+  const visible = new Set(visibleProductIds(caller, catalog));
+  return new Set(catalog.products.filter((record) => !visible.has(record.product.id)).map((record) => record.product.name.toLowerCase()));
+}
+
 const EMPTY_CATALOG: FieldCatalog = { classifications: [], products: [], keywords: [] };
 
 const unknownField = (reference: string | number) => new TrackerError(51, `There is no bug field with the id or name '${reference}'.`);
@@ -54,7 +60,9 @@ export async function getFields(caller: Caller, query: FieldQuery) {
     selected = fields.filter((field) => wanted.has(field));
   }
   const catalog = query.withValues ? await fieldCatalog(caller) : EMPTY_CATALOG;
-  return { fields: selected.map((field) => fieldView(field, catalog)) };
+  const namesProducts = selected.some((field) => isCustomField(field) && (field.visibilityField === 'product' || field.valueField === 'product'));
+  const hiddenProducts = namesProducts ? await hiddenProductNames(caller) : undefined;
+  return { fields: selected.map((field) => fieldView(field, { ...catalog, hiddenProducts })) };
 }
 
 /**

@@ -1,3 +1,4 @@
+import { checkNameCharacters } from './inputLimits.ts';
 import { regexpProblem, safeRegexpTest } from './safeRegexp.ts';
 import { TrackerError } from '../trackerError.ts';
 import type { Parameters } from './parameters.ts';
@@ -13,6 +14,7 @@ export const MAX_LOGIN_LENGTH = 255;
 export function checkEmail(email: string, parameters: Parameters): string {
   const trimmed = email.trim();
   if (trimmed === '') throw new TrackerError(50, 'You must enter an e-mail address for the new account.');
+  checkNameCharacters(trimmed, 'e-mail address', 501);
   // The administrator's pattern runs in linear time (safeRegexp.ts); a broken one falls back to a plain shape check.
   const matches =
     regexpProblem(parameters.emailregexp) === null ? safeRegexpTest(parameters.emailregexp, trimmed) : /^[^@\s]+@[^@\s]+\.[^@\s]+$/.test(trimmed);
@@ -35,6 +37,7 @@ export function checkPassword(password: string | undefined): string | undefined 
 
 export function checkRealName(name: string | undefined): string {
   const trimmed = (name ?? '').trim();
+  checkNameCharacters(trimmed, 'real name');
   if (trimmed.length > 255) throw new TrackerError(32000, 'The real name must be at most 255 characters long.');
   return trimmed;
 }

@@ -164,18 +164,16 @@ export const passwordChangeRequired = () =>
  * answer for an unknown login is the same, and takes as long, as for a wrong password.
  */
 export async function verifyLogin(login: string, password: string, directory: IdentityDirectory, now: Date): Promise<UserRecord> {
+  // An unknown login goes through the same reads and writes (user id 0 never exists, the decoy
+  // claim writes nothing) and the same scrypt work, then gets the same answer: neither the answer
+  // nor its timing tells which logins exist.
   const userId = await directory.findUserIdByLogin(login);
-  const record = userId === null ? null : await directory.loadUserWithMembership(userId);
-  if (!record) {
-    // The same work as for an account, then the same answer.
-    await directory.decoyLoginAttempt();
-    await verifyPassword(password, await passwordDecoy());
-    throw invalidLogin();
-  }
+  const record = await directory.loadUserWithMembership(userId ?? 0);
+  const maxAttempts = await directory.maxLoginAttempts();
   // The attempt is counted before the password is checked: parallel guesses cannot outrun it.
-  const claimed = await directory.claimLoginAttempt(record.user.id, now.getTime(), await directory.maxLoginAttempts());
-  const valid = await verifyPassword(password, claimed ? (record.user.passwordHash ?? (await passwordDecoy())) : await passwordDecoy());
-  if (!claimed || !valid) throw invalidLogin();
+  const claimed = record ? await directory.claimLoginAttempt(record.user.id, now.getTime(), maxAttempts) : (await directory.decoyLoginAttempt(), false);
+  const valid = await verifyPassword(password, (claimed ? record?.user.passwordHash : undefined) ?? (await passwordDecoy()));
+  if (!record || !claimed || !valid) throw invalidLogin();
   await directory.clearLoginFailures(record.user.id);
   if (record.user.disabledText) throw loginDisabled(record.user.disabledText);
   if (record.user.passwordChangeRequired) throw passwordChangeRequired();

@@ -1,3 +1,4 @@
+import { checkNameCharacters } from './inputLimits.ts';
 import { TrackerError } from '../trackerError.ts';
 import { FIELD_TYPE, isSelectType, type FieldType } from './bugFields.ts';
 import { flagText } from './changeReport.ts';
@@ -61,6 +62,7 @@ export function checkCustomFieldName(name: string | undefined): string {
 
 export function checkDisplayName(displayName: string | undefined): string {
   const trimmed = (displayName ?? '').trim();
+  checkNameCharacters(trimmed, 'display name');
   if (trimmed === '') throw invalid('You must enter a description (display_name) for the field.');
   if (trimmed.length > MAX_DISPLAY_NAME_LENGTH) throw invalid(`Field descriptions can be at most ${MAX_DISPLAY_NAME_LENGTH} characters long.`);
   return trimmed;
@@ -99,6 +101,7 @@ export interface CustomFieldInput {
 function checkValueName(type: FieldType, name: string): string {
   const trimmed = name.trim();
   if (trimmed === '') throw invalid('A legal value of a field cannot be blank.');
+  checkNameCharacters(trimmed, 'field value');
   if (trimmed.length > MAX_VALUE_LENGTH) throw invalid(`Field values can be at most ${MAX_VALUE_LENGTH} characters long: '${trimmed}'.`);
   if (type === FIELD_TYPE.MULTI_SELECT && trimmed.includes(',')) throw invalid(`Values of a multiple-selection field cannot contain commas: '${trimmed}'.`);
   return trimmed;

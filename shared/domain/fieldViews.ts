@@ -17,6 +17,11 @@ export interface FieldCatalog {
   /** The products whose components, versions and milestones the caller may see. */
   products: readonly ProductRecord[];
   keywords: readonly Keyword[];
+  /**
+   * Lowercased names of products the caller may not see: left out of visibility values, which
+   * would otherwise reveal that such a product exists.
+   */
+  hiddenProducts?: ReadonlySet<string>;
 }
 
 /** Built-in fields in id order, then custom fields by sort key and name. */
@@ -95,6 +100,8 @@ const PER_PRODUCT = new Set(['components', 'versions', 'milestones']);
 /** The spec's field definition object; `sort_key` and `is_obsolete` are extra fields (on request). */
 export function fieldView(field: AnyField, catalog: FieldCatalog): Record<string, unknown> {
   const custom = isCustomField(field);
+  const shown = (controller: string | null, names: readonly string[]) =>
+    controller === 'product' && catalog.hiddenProducts ? names.filter((name) => !catalog.hiddenProducts!.has(name.toLowerCase())) : [...names];
   return {
     id: field.id,
     name: field.name,
@@ -104,9 +111,11 @@ export function fieldView(field: AnyField, catalog: FieldCatalog): Record<string
     is_mandatory: field.isMandatory,
     is_on_bug_entry: custom ? field.isOnBugEntry : false,
     visibility_field: custom ? field.visibilityField : null,
-    visibility_values: custom ? [...field.visibilityValues] : [],
+    visibility_values: custom ? shown(field.visibilityField, field.visibilityValues) : [],
     value_field: custom ? field.valueField : PER_PRODUCT.has(field.valueSource) ? 'product' : null,
-    values: custom ? [...field.values].sort(byValueOrder).map((value) => valueView(value.name, value.sortKey, value.visibilityValues)) : builtInValues(field, catalog),
+    values: custom
+      ? [...field.values].sort(byValueOrder).map((value) => valueView(value.name, value.sortKey, shown(field.valueField, value.visibilityValues)))
+      : builtInValues(field, catalog),
     sort_key: custom ? field.sortKey : 0,
     is_obsolete: custom ? field.isObsolete : false,
   };

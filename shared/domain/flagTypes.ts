@@ -1,3 +1,4 @@
+import { checkNameCharacters } from './inputLimits.ts';
 import { TrackerError } from '../trackerError.ts';
 import { flagText } from './changeReport.ts';
 
@@ -83,6 +84,7 @@ export type TargetType = (typeof TARGET_TYPES)[number];
  */
 export function checkFlagTypeName(name: string | undefined): string {
   const trimmed = (name ?? '').trim();
+  checkNameCharacters(trimmed, 'flag type name', 1101);
   if (trimmed === '' || /[\s,]/.test(trimmed) || trimmed.length > MAX_FLAG_TYPE_NAME_LENGTH) {
     throw new TrackerError(
       1101,

@@ -1,4 +1,4 @@
-import { checkTextLength } from './inputLimits.ts';
+import { checkTextLength, checkNameCharacters } from './inputLimits.ts';
 import { regexpProblem } from './safeRegexp.ts';
 import { TrackerError } from '../trackerError.ts';
 import { canBless, inGroup, nickFor, type Caller, type GroupSummary, type UserAccount } from './caller.ts';
@@ -10,6 +10,7 @@ export const MAX_GROUP_NAME_LENGTH = 255;
 
 export function checkGroupName(name: string | undefined): string {
   const trimmed = (name ?? '').trim();
+  checkNameCharacters(trimmed, 'group name');
   if (trimmed === '') throw new TrackerError(800, 'You must enter a name for the group.');
   if (trimmed.length > MAX_GROUP_NAME_LENGTH) throw new TrackerError(32000, `Group names can be at most ${MAX_GROUP_NAME_LENGTH} characters long.`);
   if (/,/.test(trimmed)) throw new TrackerError(32000, 'Group names cannot contain commas.');

@@ -14,6 +14,9 @@ export const MAX_TEXT_LENGTH = 65_535;
 export const MAX_LIST_LENGTH = 10_000;
 export const MAX_DEPTH = 16;
 
+/** An unpaired UTF-16 surrogate: not a character, and not storable as UTF-8. */
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+
 const tooLong = (path: string, limit: number, length: number) =>
   new TrackerError(32000, `The value of '${path}' is too long: at most ${limit} characters are allowed, and it has ${length}.`);
 
@@ -21,6 +24,10 @@ export function checkInputLimits(params: Record<string, unknown>, options: { lon
   const visit = (value: unknown, path: string, depth: number): void => {
     if (typeof value === 'string') {
       if (value.length > MAX_TEXT_LENGTH) throw tooLong(path, MAX_TEXT_LENGTH, value.length);
+      // NUL and broken UTF-16 are never text anyone means to send; both break consumers downstream.
+      if (value.includes('\u0000') || LONE_SURROGATE.test(value)) {
+        throw new TrackerError(32000, `The value of '${path}' contains a NUL character or an unpaired surrogate, which Tracker does not accept.`);
+      }
       return;
     }
     if (value === null || typeof value !== 'object') return;
@@ -44,4 +51,21 @@ export function checkInputLimits(params: Record<string, unknown>, options: { lon
 export function checkTextLength(value: string, parameter: string, limit: number): string {
   if (value.length > limit) throw tooLong(parameter, limit, value.length);
   return value;
+}
+
+/**
+ * Characters a name must not contain, though free text may: control characters (C0 including tab
+ * and newline, DEL, C1), line and paragraph separators, and the bidirectional formatting
+ * characters, with which a name can display as another (`\u202E` reverses what follows).
+ */
+const NOT_IN_NAMES = /[\u0000-\u001F\u007F-\u009F\u2028\u2029\u200E\u200F\u202A-\u202E\u2066-\u2069]/;
+
+/** Refuses a name (of a product, group, user, ...) containing invisible or deceptive characters. */
+export function checkNameCharacters(name: string, what: string, code = 32000): string {
+  const found = NOT_IN_NAMES.exec(name) ?? LONE_SURROGATE.exec(name);
+  if (found) {
+    const point = found[0].codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0');
+    throw new TrackerError(code, `The ${what} must not contain control or text-direction characters (it contains U+${point}).`);
+  }
+  return name;
 }

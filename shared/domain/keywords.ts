@@ -1,3 +1,4 @@
+import { checkNameCharacters } from './inputLimits.ts';
 import { TrackerError } from '../trackerError.ts';
 
 /**
@@ -19,6 +20,7 @@ export interface Keyword {
 
 export function checkKeywordName(name: string | undefined): string {
   const trimmed = (name ?? '').trim();
+  checkNameCharacters(trimmed, 'keyword name');
   if (trimmed === '') throw new TrackerError(32000, 'You must enter a non-blank name for the keyword.');
   if (/[\s,]/.test(trimmed)) throw new TrackerError(32000, `You may not use commas or whitespace in a keyword name: '${trimmed}'.`);
   if (trimmed.length > MAX_KEYWORD_NAME_LENGTH) throw new TrackerError(32000, `Keyword names can be at most ${MAX_KEYWORD_NAME_LENGTH} characters long.`);

@@ -1,3 +1,4 @@
+import { checkNameCharacters } from './inputLimits.ts';
 import { TrackerError } from '../trackerError.ts';
 import { inGroup, type Caller } from './caller.ts';
 import type { Classification, ControlValue, GroupControl, ProductRecord, ProductValue } from './catalog.ts';
@@ -16,6 +17,7 @@ export const MAX_VALUE_NAME_LENGTH = 64;
 
 export function checkProductName(name: string | undefined): string {
   const trimmed = (name ?? '').trim();
+  checkNameCharacters(trimmed, 'product name');
   if (trimmed === '') throw new TrackerError(700, 'You must enter a name for the product.');
   if (trimmed.length > MAX_PRODUCT_NAME_LENGTH) throw new TrackerError(701, `The name of a product is limited to ${MAX_PRODUCT_NAME_LENGTH} characters.`);
   return trimmed;
@@ -29,6 +31,7 @@ export function checkProductDescription(description: string | undefined): string
 
 export function checkComponentName(name: string | undefined): string {
   const trimmed = (name ?? '').trim();
+  checkNameCharacters(trimmed, 'component name');
   if (trimmed === '') throw new TrackerError(32000, 'You must enter a name for the component.');
   if (trimmed.length > MAX_COMPONENT_NAME_LENGTH) throw new TrackerError(105, `The name of a component is limited to ${MAX_COMPONENT_NAME_LENGTH} characters.`);
   return trimmed;
@@ -43,6 +46,7 @@ export function checkComponentDescription(description: string | undefined): stri
 /** Version and milestone names. */
 export function checkValueName(kind: 'version' | 'milestone', name: string | undefined): string {
   const trimmed = (name ?? '').trim();
+  checkNameCharacters(trimmed, 'version or milestone name');
   if (trimmed === '') {
     throw kind === 'version' ? new TrackerError(704, 'You must enter a version for the product.') : new TrackerError(32000, 'You must enter a name for the milestone.');
   }

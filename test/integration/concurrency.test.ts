@@ -201,3 +201,10 @@ describe('conflicting writes to one item of each kind', () => {
     ]);
   });
 });
+
+describe('afterwards', () => {
+  it('left nothing half-written', async () => {
+    const { tableInconsistencies } = await import('../support/tableIntegrity.ts');
+    expect(await tableInconsistencies()).toEqual([]);
+  });
+});

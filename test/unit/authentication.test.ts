@@ -264,6 +264,16 @@ describe('authenticate', () => {
       expect(unknown).toMatchObject({ code: 300, message: wrong.message });
     });
 
+    it('makes an unknown login do the work of a known one (a decoy claim) without recording anything', async () => {
+      const dir = await userDirectory();
+      await errorOf(login('whatever', 'nobody@example.com'), dir);
+      expect(dir.decoyClaims).toBe(1);
+      expect(dir.failures.size).toBe(0);
+      await errorOf(login('wrong'), dir);
+      expect(dir.decoyClaims).toBe(1);
+      expect(dir.failures.get(1)).toHaveLength(1);
+    });
+
     it('refuses a user without a password', async () => {
       const dir = new InMemoryDirectory();
       await dir.addUser(1, 'nopw@x.org');
