@@ -14,7 +14,7 @@
  */
 import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import os from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -123,16 +123,9 @@ type Esbuild = typeof import('esbuild');
 
 /** Every module bundled as the stack bundles it, in parallel; module -> path of its index.mjs. */
 export async function bundleFunctions(esbuild: Esbuild, stack: StackBundling, modules: readonly string[], workDir: string): Promise<Map<string, string>> {
-  const bundles = new Map<string, string>();
-  await Promise.all(
-    modules.map(async (module) => {
-      const outDir = join(workDir, module.replace('/', '-'));
-      mkdirSync(outDir, { recursive: true });
-      await esbuild.build(stack.options(stack.entryFor(module), outDir));
-      bundles.set(module, join(outDir, stack.outFile));
-    }),
-  );
-  return bundles;
+  // One esbuild run for all of them: each is still its own bundle, as the stack builds it.
+  await esbuild.build(stack.optionsForMany(modules, workDir));
+  return new Map(modules.map((module) => [module, join(workDir, stack.directoryFor(module), stack.outFile)]));
 }
 
 export function sizesOf(bundle: string): { code: number; map: number; gzipped: number } {

@@ -10,6 +10,13 @@ import type { BuildOptions } from 'esbuild';
 export interface StackBundling {
   entryFor: (module: string) => string;
   options: (entry: string, outDir: string) => BuildOptions;
+  /**
+   * The same options for many handlers in one esbuild run (each still its own bundle, written to
+   * `<outDir>/<directoryFor(module)>/<outFile>`): esbuild parses the shared code once, which
+   * makes bundling every function several times faster than one build per function.
+   */
+  optionsForMany: (modules: readonly string[], outDir: string) => BuildOptions;
+  directoryFor: (module: string) => string;
   outFile: string;
   describe: string;
   unreplicated: string[];
@@ -49,35 +56,47 @@ export async function stackBundling(root: string): Promise<StackBundling> {
   ]
     .filter(Boolean)
     .join(', ');
+  const directoryFor = (module: string) => module.replace(/\//g, '-');
+  const single = (entry: string, outDir: string): BuildOptions => ({
+    entryPoints: [entry],
+    bundle: true,
+    platform: 'node',
+    format,
+    target,
+    outfile: join(outDir, outFile),
+    minify: bundling.minify ?? false,
+    sourcemap,
+    sourcesContent: bundling.sourcesContent ?? true,
+    external,
+    banner: bundling.banner ? { js: bundling.banner } : undefined,
+    footer: bundling.footer ? { js: bundling.footer } : undefined,
+    mainFields: bundling.mainFields,
+    define: bundling.define,
+    loader: bundling.loader as BuildOptions['loader'],
+    keepNames: bundling.keepNames,
+    tsconfig: bundling.tsconfig ? resolve(root, bundling.tsconfig) : undefined,
+    absWorkingDir: root,
+    logLevel: 'silent',
+    write: true,
+  });
   return {
+    directoryFor,
+    optionsForMany: (modules, outDir) => {
+      const { outfile: _outfile, entryPoints: _entryPoints, ...shared } = single('', outDir);
+      const stem = outFile.replace(/\.m?js$/, '');
+      return {
+        ...shared,
+        entryPoints: Object.fromEntries(modules.map((module) => [`${directoryFor(module)}/${stem}`, stack.entryFor(root, module)])),
+        outdir: outDir,
+        outExtension: { '.js': outFile.endsWith('.mjs') ? '.mjs' : '.js' },
+      };
+    },
     entryFor: (module) => stack.entryFor(root, module),
     outFile,
     describe,
     unreplicated,
     runtime,
     memoryMb: stack.FUNCTION_MEMORY_MB,
-    options: (entry, outDir) => ({
-      entryPoints: [entry],
-      bundle: true,
-      platform: 'node',
-      format,
-      target,
-      outfile: join(outDir, outFile),
-      minify: bundling.minify ?? false,
-      sourcemap,
-      sourcesContent: bundling.sourcesContent ?? true,
-      external,
-      banner: bundling.banner ? { js: bundling.banner } : undefined,
-      footer: bundling.footer ? { js: bundling.footer } : undefined,
-      mainFields: bundling.mainFields,
-      define: bundling.define,
-      loader: bundling.loader as BuildOptions['loader'],
-      keepNames: bundling.keepNames,
-      tsconfig: bundling.tsconfig ? resolve(root, bundling.tsconfig) : undefined,
-      absWorkingDir: root,
-      logLevel: 'silent',
-      write: true,
-    }),
+    options: single,
   };
 }
-

@@ -4,7 +4,8 @@ import type { Bug } from '../domain/bug.ts';
 import { MAX_TAG_LENGTH } from '../domain/bug.ts';
 import { parseListChange } from '../domain/bugFieldRules.ts';
 import { toBugzillaDateTime } from '../domain/time.ts';
-import { BugRevisionConflict, commitBugWrite, loadBugs, loadLastVisits, putLastVisits } from '../storage/bugStore.ts';
+import { commitBugWrite, loadBugs, loadLastVisits, putLastVisits } from '../storage/bugStore.ts';
+import { retryOnConflict } from '../storage/transaction.ts';
 import { loginRequired, TrackerError } from '../trackerError.ts';
 import { loadBugCatalog, type BugCatalog } from './bugContext.ts';
 import { resolveBugId } from './bugs.ts';
@@ -37,7 +38,7 @@ export async function updateBugTags(caller: Caller, references: ReadonlyArray<st
   const tags = parseListChange('tags', change, checkTag);
   const me = String(caller.user.id);
   const bugCatalog = await loadBugCatalog();
-  for (let attempt = 1; ; attempt++) {
+  return retryOnConflict(async () => {
     const bugs = await visibleBugs(caller, references, bugCatalog);
     const changes: Record<string, { added: string[]; removed: string[] }> = {};
     const updated: Array<{ bug: Bug; rev: number; previousAlias: string | null }> = [];
@@ -55,13 +56,9 @@ export async function updateBugTags(caller: Caller, references: ReadonlyArray<st
       if (next.length === 0) delete nextTags[me];
       updated.push({ bug: { ...bug, tags: nextTags }, rev, previousAlias: bug.alias });
     }
-    try {
-      await commitBugWrite({ created: [], updated, comments: [], history: [] });
-      return { changes };
-    } catch (error) {
-      if (!(error instanceof BugRevisionConflict) || attempt >= 6) throw error;
-    }
-  }
+    await commitBugWrite({ created: [], updated, comments: [], history: [] });
+    return { changes };
+  });
 }
 
 const isInvolved = (bug: Bug, userId: number) => bug.reporterId === userId || bug.assigneeId === userId || bug.qaContactId === userId || bug.ccIds.includes(userId);

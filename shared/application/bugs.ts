@@ -8,8 +8,9 @@ import { bugView } from '../domain/bugView.ts';
 import { isLoggedIn, type Caller } from '../domain/caller.ts';
 import type { FieldSelection } from '../domain/fieldSelection.ts';
 import { allocateId, allocateIds } from '../storage/counterStore.ts';
-import { BugRevisionConflict, commitBugWrite, findBugIdByAlias, loadBugs, loadComment, loadComments, loadHistory, scanAllBugs, type StoredBug, type StoredComment } from '../storage/bugStore.ts';
+import { commitBugWrite, findBugIdByAlias, loadBugs, loadComment, loadComments, loadHistory, scanAllBugs, type StoredBug, type StoredComment } from '../storage/bugStore.ts';
 import { matchesCriteria, parseSearch } from '../domain/bugSearchFilter.ts';
+import { retryOnConflict } from '../storage/transaction.ts';
 import { loginRequired, TrackerError } from '../trackerError.ts';
 import { bugEnvironment, bugNames, bugViewContext, loadBugCatalog, loginsIn, resolveLogins, updateToken, userIdsOf, usersById, type BugCatalog } from './bugContext.ts';
 
@@ -141,27 +142,14 @@ export async function getBugHistory(caller: Caller, references: ReadonlyArray<st
 
 // ---- writing ---------------------------------------------------------------------------------
 
-/** Every lost race means another request's change landed, so ten writers at once all finish within ten rounds. */
-const MAX_ATTEMPTS = 12;
-
 /**
- * Runs a read-compute-write of bugs until its write lands on the revisions it read: a change
- * made by another request in between makes this one start over from a fresh read, so neither
- * change is lost and every rule is checked against what is really stored.
+ * Bug writes run read-compute-write until the write lands on the revisions it read
+ * (retryOnConflict): a change made by another request in between makes this one start over from
+ * a fresh read, so neither change is lost and every rule is checked against what is stored.
+ * Every lost round means another request's change landed, so ten writers of one bug at once all
+ * finish within ten rounds; twelve leave room for the bugs a relation touches.
  */
-async function withFreshReads<T>(work: () => Promise<T>): Promise<T> {
-  for (let attempt = 1; ; attempt++) {
-    try {
-      return await work();
-    } catch (error) {
-      if (!(error instanceof BugRevisionConflict)) throw error;
-      if (attempt >= MAX_ATTEMPTS) {
-        throw new TrackerError(32000, `Bug ${error.bugId} is being changed by others at this very moment. Nothing was saved; please try again.`);
-      }
-      await new Promise((resolve) => setTimeout(resolve, 5 * attempt + Math.random() * 20 * attempt));
-    }
-  }
-}
+const withFreshReads = <T>(work: () => Promise<T>) => retryOnConflict(work, { attempts: 12 });
 
 const flagInputCount = (input: Record<string, unknown>) => [input.flags].flat().filter((flag) => flag && typeof flag === 'object').length;
 

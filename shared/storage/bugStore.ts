@@ -10,7 +10,9 @@ import { WriteTransaction } from './transaction.ts';
 /**
  * Bugs, their comments and history, alias guards and last visits (docs/data-model.md §3). Every
  * bug read is strongly consistent, so a bug is readable and updatable by the very next request
- * after it was written; every bug write is one transaction conditioned on the revision it read.
+ * after it was written; every bug write is one transaction conditioned on the revision it read
+ * (WriteTransaction's putAtRevision: a lost race throws RevisionConflict, and the caller starts over
+ * from a fresh read with retryOnConflict).
  */
 export interface StoredBug {
   bug: Bug;
@@ -23,13 +25,6 @@ export interface StoredComment extends NewComment {
   count: number;
   attachmentId: number | null;
   tags: string[];
-}
-
-/** Another request changed one of the bugs between this request's read and its write. */
-export class BugRevisionConflict extends Error {
-  constructor(readonly bugId: number) {
-    super(`Bug ${bugId} changed while this request was working on it.`);
-  }
 }
 
 const toStoredBug = (item: Record<string, unknown>): StoredBug => {
@@ -83,19 +78,14 @@ export async function commitBugWrite(write: BugWrite): Promise<void> {
     if (bug.alias) transaction.putNew({ ...bugKeys.aliasGuard(bug.alias), bugId: bug.id }, aliasTaken(bug.alias));
   }
   for (const { bug, rev, previousAlias } of write.updated) {
-    transaction.put(bugItem(bug, rev + 1), {
-      condition: '#rev = :rev',
-      names: { '#rev': 'rev' },
-      values: { ':rev': rev },
-      onConditionFailed: () => new BugRevisionConflict(bug.id),
-    });
+    transaction.putAtRevision(bugItem(bug, rev), rev);
     if ((previousAlias ?? '').toLowerCase() !== (bug.alias ?? '').toLowerCase()) {
       if (previousAlias) transaction.delete(bugKeys.aliasGuard(previousAlias));
       if (bug.alias) transaction.putNew({ ...bugKeys.aliasGuard(bug.alias), bugId: bug.id }, aliasTaken(bug.alias));
     }
   }
   for (const { bugId, rev } of write.unchanged ?? []) {
-    transaction.conditionCheck(bugKeys.bug(bugId), { condition: '#rev = :rev', names: { '#rev': 'rev' }, values: { ':rev': rev }, onConditionFailed: () => new BugRevisionConflict(bugId) });
+    transaction.checkAtRevision(bugKeys.bug(bugId), rev);
   }
   for (const comment of write.comments) {
     transaction.put({ ...bugKeys.comment(comment.bugId, comment.count), type: 'comment', ...comment });

@@ -153,6 +153,17 @@ export class WriteTransaction {
     return this.put({ ...item, [attribute]: read + 1 }, { ...guard, onConditionFailed: () => new RevisionConflict(primaryKey(item)) });
   }
 
+  /**
+   * Fails the transaction with RevisionConflict if an item this write does not change moved on
+   * from revision `read`: a decision that depended on it (no dependency loop through it) would
+   * be stale.
+   */
+  checkAtRevision(key: Key, read: number, options: { attribute?: string } = {}): this {
+    const guard = revisionCondition(read, options.attribute ?? REVISION_ATTRIBUTE);
+    this.revisioned.add(this.items.length);
+    return this.conditionCheck(key, { ...guard, onConditionFailed: () => new RevisionConflict(primaryKey(key)) });
+  }
+
   /** Deletes an item only as it was read at revision `read` (see updateAtRevision). */
   deleteAtRevision(key: Key, read: number, options: { attribute?: string } = {}): this {
     const guard = revisionCondition(read, options.attribute ?? REVISION_ATTRIBUTE);

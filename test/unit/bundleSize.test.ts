@@ -37,16 +37,13 @@ const built = new Map<string, { code: number; map: { sources: string[]; sourcesC
 beforeAll(async () => {
   stack = await stackBundling(ROOT);
   outDir = mkdtempSync(join(os.tmpdir(), 'tracker-bundles-'));
-  await Promise.all(
-    modules.map(async (module) => {
-      const directory = join(outDir, module.replace('/', '-'));
-      const result = await esbuild.build(stack.options(stack.entryFor(module), directory));
-      expect(result.errors).toEqual([]);
-      const file = join(directory, stack.outFile);
-      built.set(module, { code: statSync(file).size, map: JSON.parse(readFileSync(`${file}.map`, 'utf8')) });
-    }),
-  );
-}, 180_000);
+  const result = await esbuild.build(stack.optionsForMany(modules, outDir));
+  expect(result.errors).toEqual([]);
+  for (const module of modules) {
+    const file = join(outDir, stack.directoryFor(module), stack.outFile);
+    built.set(module, { code: statSync(file).size, map: JSON.parse(readFileSync(`${file}.map`, 'utf8')) });
+  }
+}, 300_000);
 
 afterAll(() => {
   if (outDir) rmSync(outDir, { recursive: true, force: true });
