@@ -15,20 +15,23 @@ export const BASIC_EXECUTION_POLICY = 'service-role/AWSLambdaBasicExecutionRole'
 /** Partition-key patterns that authentication writes to (see shared/storage/keys.ts: apiKey, loginFailures). */
 export const AUTHENTICATION_WRITE_PARTITIONS = ['APIKEY#*', 'LOGINFAIL#*'];
 
-const SHARED_ROLE_IDS: Record<DataAccess, string> = {
-  none: 'NoDataAccessRole',
-  read: 'ReadRole',
-  readWrite: 'ReadWriteRole',
+/** Shared roles by table access and, for the functions that handle attachment bodies, the bucket. */
+const SHARED_ROLE_IDS: Record<DataAccess, { table: string; withBucket: string }> = {
+  none: { table: 'NoDataAccessRole', withBucket: 'NoDataAccessRole' },
+  read: { table: 'ReadRole', withBucket: 'AttachmentReadRole' },
+  readWrite: { table: 'ReadWriteRole', withBucket: 'AttachmentReadWriteRole' },
 };
 
-const DESCRIPTIONS: Record<DataAccess, string> = {
-  none: 'Tracker functions without table or bucket access (platform handlers)',
-  read: 'Tracker functions that read the table and the attachment bucket',
-  readWrite: 'Tracker functions that read and write the table and the attachment bucket',
+const DESCRIPTIONS: Record<DataAccess, { table: string; withBucket: string }> = {
+  none: { table: 'Tracker functions without table or bucket access (platform handlers)', withBucket: 'Tracker functions without table or bucket access (platform handlers)' },
+  read: { table: 'Tracker functions that read the table', withBucket: 'Tracker functions that read the table and attachment bodies' },
+  readWrite: { table: 'Tracker functions that read and write the table', withBucket: 'Tracker functions that read and write the table and attachment bodies' },
 };
+
+const RESERVED_ROLE_IDS = new Set(Object.values(SHARED_ROLE_IDS).flatMap((ids) => [ids.table, ids.withBucket]));
 
 export class FunctionRoles extends Construct {
-  private readonly shared = new Map<DataAccess, iam.Role>();
+  private readonly shared = new Map<string, iam.Role>();
 
   constructor(
     scope: Construct,
@@ -39,22 +42,24 @@ export class FunctionRoles extends Construct {
   }
 
   /** The role shared by every function with this access; created on first use. */
-  sharedRole(access: DataAccess): iam.Role {
-    let role = this.shared.get(access);
+  sharedRole(access: DataAccess, bucket = false): iam.Role {
+    const which = bucket && access !== 'none' ? 'withBucket' : 'table';
+    const id = SHARED_ROLE_IDS[access][which];
+    let role = this.shared.get(id);
     if (!role) {
-      role = this.createRole(SHARED_ROLE_IDS[access], access, DESCRIPTIONS[access]);
-      this.shared.set(access, role);
+      role = this.createRole(id, access, DESCRIPTIONS[access][which], which === 'withBucket');
+      this.shared.set(id, role);
     }
     return role;
   }
 
   /** A role of one function's own, for a function that needs more than its access level (grant the rest to it). */
-  dedicatedRole(id: string, access: DataAccess, description: string): iam.Role {
-    if (Object.values(SHARED_ROLE_IDS).includes(id)) throw new Error(`Role id '${id}' is reserved for a shared role`);
-    return this.createRole(id, access, description);
+  dedicatedRole(id: string, access: DataAccess, description: string, bucket = false): iam.Role {
+    if (RESERVED_ROLE_IDS.has(id)) throw new Error(`Role id '${id}' is reserved for a shared role`);
+    return this.createRole(id, access, description, bucket);
   }
 
-  private createRole(id: string, access: DataAccess, description: string): iam.Role {
+  private createRole(id: string, access: DataAccess, description: string, bucketAccess: boolean): iam.Role {
     const role = new iam.Role(this, id, {
       description,
       assumedBy: new iam.ServicePrincipal('lambda.amazonaws.com'),
@@ -63,7 +68,7 @@ export class FunctionRoles extends Construct {
     const { table, bucket } = this.storage;
     if (access === 'read') {
       table.grantReadData(role);
-      bucket.grantRead(role);
+      if (bucketAccess) bucket.grantRead(role);
       // Authenticating on any route may stamp an API key's last use or count a failed password
       // login; those writes, and only those, are allowed to read-only functions.
       role.addToPolicy(
@@ -75,7 +80,7 @@ export class FunctionRoles extends Construct {
       );
     } else if (access === 'readWrite') {
       table.grantReadWriteData(role);
-      bucket.grantReadWrite(role);
+      if (bucketAccess) bucket.grantReadWrite(role);
     }
     return role;
   }

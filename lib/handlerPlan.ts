@@ -20,6 +20,8 @@ export interface HandlerPlan {
   constructId: string;
   kind: HandlerKind;
   access: DataAccess;
+  /** Whether the function may use the attachment bucket (read or write, as `access` says). */
+  bucket: boolean;
   /** The route-table rows served by this module (empty for platform and bootstrap). */
   routes: RouteDefinition[];
 }
@@ -55,17 +57,19 @@ export function planHandlers(routes: readonly RouteDefinition[]): HandlerPlan[] 
       constructId: constructIdFor(row.handler),
       kind: 'route' as const,
       access: 'read' as DataAccess,
+      bucket: false,
       routes: [],
     };
     plan.routes.push(row);
     if (!row.readOnly) plan.access = 'readWrite';
+    if (row.attachments === true) plan.bucket = true;
     plans.set(row.handler, plan);
   }
 
   for (const module of Object.values(platformHandlers)) {
     // A platform module that is also routed keeps the routes' grants.
     if (!plans.has(module)) {
-      plans.set(module, { module, constructId: constructIdFor(module), kind: 'platform', access: 'none', routes: [] });
+      plans.set(module, { module, constructId: constructIdFor(module), kind: 'platform', access: 'none', bucket: false, routes: [] });
     }
   }
 
@@ -74,6 +78,7 @@ export function planHandlers(routes: readonly RouteDefinition[]): HandlerPlan[] 
     constructId: constructIdFor(BOOTSTRAP_HANDLER),
     kind: 'bootstrap',
     access: 'readWrite',
+    bucket: false,
     routes: [],
   });
 

@@ -91,7 +91,7 @@ export class TrackerStack extends Stack {
 
     // --- Functions --------------------------------------------------------------------------
     this.plans = planHandlers(routes);
-    // One role per access level; only the bootstrap has one of its own (it also reads the secret).
+    // One role per access level (table, and the bucket for attachment functions); only the bootstrap has one of its own (it also reads the secret).
     this.roles = new FunctionRoles(this, 'FunctionRoles', this.storage);
     const bootstrapRole = this.roles.dedicatedRole('BootstrapRole', 'readWrite', 'Tracker deploy-time bootstrap');
     this.adminApiKey.grantRead(bootstrapRole);
@@ -107,7 +107,7 @@ export class TrackerStack extends Stack {
         projectRoot,
         module: plan.module,
         environment,
-        role: plan.kind === 'bootstrap' ? bootstrapRole : this.roles.sharedRole(plan.access),
+        role: plan.kind === 'bootstrap' ? bootstrapRole : this.roles.sharedRole(plan.access, plan.bucket),
         logGroup,
         timeout: plan.kind === 'bootstrap' ? BOOTSTRAP_TIMEOUT : undefined,
       });

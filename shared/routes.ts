@@ -15,15 +15,18 @@ export interface RouteDefinition {
   path: string;
   /** Module under functions/, without extension; it exports `handler`. */
   handler: string;
-  /** Read-only routes get read-only grants on the table and bucket. */
+  /** Read-only routes get read-only grants on the table (and on the bucket, where they use it). */
   readOnly: boolean;
+  /** Whether the route reads or writes attachment bodies: only such functions get the bucket. */
+  attachments?: boolean;
 }
 
-const route = (method: HttpMethod, path: string, handler: string, readOnly = method === 'GET'): RouteDefinition => ({
+const route = (method: HttpMethod, path: string, handler: string, readOnly = method === 'GET', options: { attachments?: boolean } = {}): RouteDefinition => ({
   method,
   path,
   handler,
   readOnly,
+  attachments: options.attachments ?? false,
 });
 
 export const routes: readonly RouteDefinition[] = [

@@ -190,6 +190,11 @@ function functionBehindRoute(json: Json, route: Json): string | undefined {
 }
 
 /** The access a module's function must have, derived from the route table independently of lib/handlerPlan.ts. */
+/** Whether the module's function may use the attachment bucket: only routes that handle bodies. */
+function expectedBucket(routeRows: readonly RouteDefinition[], module: string): boolean {
+  return routeRows.some((row) => row.handler === module && row.attachments === true);
+}
+
 function expectedAccess(routeRows: readonly RouteDefinition[], module: string): 'none' | 'read' | 'readWrite' {
   if (module === BOOTSTRAP_HANDLER) return 'readWrite';
   const rows = routeRows.filter((row) => row.handler === module);
@@ -208,7 +213,7 @@ function expectSharedRoles(json: Json, routeRows: readonly RouteDefinition[], fn
   for (const [module, roleId] of roleByModule) {
     if (module === BOOTSTRAP_HANDLER) continue;
     expect(roleId, module).not.toBe(bootstrapRole);
-    const access = expectedAccess(routeRows, module);
+    const access = `${expectedAccess(routeRows, module)}${expectedBucket(routeRows, module) ? '+bucket' : ''}`;
     expect(roleId, `${module} (${access})`).toBe(roleByAccess.get(access) ?? roleId);
     roleByAccess.set(access, roleId);
   }
@@ -541,11 +546,11 @@ describe('Tracker stack', () => {
       expect(plans.some((plan) => plan.kind === 'route' && plan.access === 'readWrite')).toBe(true);
     });
 
-    it("a read-only route's function can read but not write the table and bucket", () => {
-      const readOnlyRow = routes.find((row) => row.readOnly && !routes.some((other) => other.handler === row.handler && !other.readOnly))!;
+    it("a read-only route's function can read but not write the table, and has no bucket unless it serves attachment bodies", () => {
+      const readOnlyRow = routes.find((row) => row.readOnly && !row.attachments && !routes.some((other) => other.handler === row.handler && !other.readOnly))!;
       const actions = allowedActions(json, fnIds.get(readOnlyRow.handler)!);
-      for (const action of [...DYNAMODB_READS, ...S3_READS]) expect(allows(actions, action), `${readOnlyRow.handler} ${action}`).toBe(true);
-      for (const action of [...FORBIDDEN_TO_READERS, ...S3_WRITES]) expect(allows(actions, action), `${readOnlyRow.handler} ${action}`).toBe(false);
+      for (const action of DYNAMODB_READS) expect(allows(actions, action), `${readOnlyRow.handler} ${action}`).toBe(true);
+      for (const action of [...FORBIDDEN_TO_READERS, ...S3_READS, ...S3_WRITES]) expect(allows(actions, action), `${readOnlyRow.handler} ${action}`).toBe(false);
     });
 
     it('lets read-only functions write only the partitions authentication stamps (API key use, failed logins)', () => {
@@ -556,22 +561,24 @@ describe('Tracker stack', () => {
       expect(scoped[0].Condition['ForAllValues:StringLike']['dynamodb:LeadingKeys']).toEqual(AUTHENTICATION_WRITE_PARTITIONS);
     });
 
-    it("a writing route's function can write the table and bucket", () => {
-      const writingRow = routes.find((row) => !row.readOnly)!;
+    it("a writing route's function can write the table, and the bucket only when it serves attachment bodies", () => {
+      const writingRow = routes.find((row) => !row.readOnly && !expectedBucket(routes, row.handler))!;
       const actions = allowedActions(json, fnIds.get(writingRow.handler)!);
-      for (const action of [...DYNAMODB_READS, ...DYNAMODB_WRITES, ...S3_READS, ...S3_WRITES]) {
-        expect(allows(actions, action), `${writingRow.handler} ${action}`).toBe(true);
-      }
+      for (const action of [...DYNAMODB_READS, ...DYNAMODB_WRITES]) expect(allows(actions, action), `${writingRow.handler} ${action}`).toBe(true);
+      for (const action of [...S3_READS, ...S3_WRITES]) expect(allows(actions, action), `${writingRow.handler} ${action}`).toBe(false);
     });
 
     it('every function gets exactly the access its rows call for; platform handlers get none', () => {
       for (const module of fnIds.keys()) {
         const access = expectedAccess(routes, module);
         const actions = allowedActions(json, fnIds.get(module)!);
-        const reads = [...DYNAMODB_READS, ...S3_READS].map((action) => allows(actions, action));
-        const writes = [...FORBIDDEN_TO_READERS, ...S3_WRITES].map((action) => allows(actions, action));
+        const bucket = expectedBucket(routes, module);
+        const reads = DYNAMODB_READS.map((action) => allows(actions, action));
+        const writes = FORBIDDEN_TO_READERS.map((action) => allows(actions, action));
         expect(reads.every(Boolean), `${module} reads`).toBe(access !== 'none');
         expect(writes.some(Boolean), `${module} writes`).toBe(access === 'readWrite');
+        expect(S3_READS.every((action) => allows(actions, action)), `${module} reads bodies`).toBe(bucket);
+        expect(S3_WRITES.some((action) => allows(actions, action)), `${module} writes bodies`).toBe(bucket && access === 'readWrite');
         if (access === 'none') {
           expect(actions.filter((action) => /^(dynamodb|s3):/.test(action)), module).toEqual([]);
         }
@@ -625,7 +632,7 @@ describe('Tracker stack', () => {
 
 describe('Tracker stack with a module serving both a read-only and a writing route', () => {
   const rows: RouteDefinition[] = [
-    { method: 'GET', path: '/rest/thing/{id}', handler: 'things/thing', readOnly: true },
+    { method: 'GET', path: '/rest/thing/{id}', handler: 'things/thing', readOnly: true, attachments: true },
     { method: 'PUT', path: '/rest/thing/{id}', handler: 'things/thing', readOnly: false },
     { method: 'GET', path: '/rest/other', handler: 'things/other', readOnly: true },
   ];
@@ -645,8 +652,10 @@ describe('Tracker stack with a module serving both a read-only and a writing rou
       if (String(route.Properties.RouteKey).endsWith('/rest/thing/{id}')) expect(functionBehindRoute(json, route)).toBe(thingId);
     }
     expect(allows(allowedActions(json, thingId), 'dynamodb:PutItem')).toBe(true);
+    // One row handles attachment bodies and another writes: the module may write bodies.
     expect(allows(allowedActions(json, thingId), 's3:PutObject')).toBe(true);
     expect(allows(allowedActions(json, otherId), 'dynamodb:PutItem')).toBe(false);
+    expect(allows(allowedActions(json, otherId), 's3:GetObject')).toBe(false);
   });
 
   it('without a pinned nonce, stamps the bootstrap resource with the synth time so every deploy runs it', () => {
