@@ -69,6 +69,8 @@ export interface ColdStartSetup {
 interface ColdRun {
   nodeStartMs: number;
   loadMs: number;
+  /** CPU time (user + system) of the module load. */
+  loadCpuMs: number;
   firstMs: number;
   warmMs: number;
   rss: number;
@@ -95,6 +97,8 @@ export interface FunctionBundle {
   gzipped: number;
   /** Module load (ms) of each load-only process; empty when only sizes were measured. */
   loads: number[];
+  /** CPU time (ms) of the same loads. */
+  loadCpus: number[];
   problems: string[];
 }
 
@@ -147,7 +151,7 @@ export async function measureBundleSizes(root: string): Promise<{ functions: Fun
   try {
     const modules = planHandlers(routes).map((plan) => plan.module);
     const bundles = await bundleFunctions(esbuild, stack, modules, workDir);
-    const functions = modules.map((module) => ({ module, ...sizesOf(bundles.get(module)!), loads: [], problems: [] }));
+    const functions = modules.map((module) => ({ module, ...sizesOf(bundles.get(module)!), loads: [], loadCpus: [], problems: [] }));
     return { functions: functions.sort((a, b) => b.code - a.code), esbuildVersion: esbuild.version, bundling: stack.describe };
   } finally {
     rmSync(workDir, { recursive: true, force: true });
@@ -190,6 +194,7 @@ function eventFor(request: ColdRequest, setup: ColdStartSetup, runIndex: number)
 interface ChildAnswer {
   nodeStartMs?: number;
   loadMs?: number;
+  loadCpuMs?: number;
   first?: { ms: number; status: number; body?: string };
   warm?: { ms: number; status: number; body?: string };
   rss?: number;
@@ -259,7 +264,7 @@ export async function measureColdStarts(setup: ColdStartSetup): Promise<ColdStar
     const bundles = await bundleFunctions(esbuild, stack, modules, workDir);
     const buildSeconds = (performance.now() - buildStarted) / 1000;
     if (stack.unreplicated.length > 0) setup.log(`  BUNDLING options not replicated here: ${stack.unreplicated.join(', ')}`);
-    const functions = modules.map((module) => ({ module, ...sizesOf(bundles.get(module)!), loads: [] as number[], problems: [] as string[] }));
+    const functions = modules.map((module) => ({ module, ...sizesOf(bundles.get(module)!), loads: [] as number[], loadCpus: [] as number[], problems: [] as string[] }));
 
     const handlers: ColdHandlerResult[] = plans.map(({ request, module }) => ({ module, request, ...sizesOf(bundles.get(module)!), runs: [], problems: [], logLines: 0 }));
 
@@ -270,7 +275,10 @@ export async function measureColdStarts(setup: ColdStartSetup): Promise<ColdStar
         const outcome = await runChild(bundles.get(fn.module)!, fn.module, [], setup, stack.memoryMb, stack.runtime);
         const problem = outcome.failure ?? outcome.answer?.error;
         if (problem || outcome.answer?.loadMs === undefined) fn.problems.push(`run ${run + 1}: ${problem ?? 'no answer'}`);
-        else fn.loads.push(outcome.answer.loadMs);
+        else {
+          fn.loads.push(outcome.answer.loadMs);
+          fn.loadCpus.push(outcome.answer.loadCpuMs ?? NaN);
+        }
       }
     }
     functions.sort((a, b) => b.code - a.code);
@@ -292,7 +300,7 @@ export async function measureColdStarts(setup: ColdStartSetup): Promise<ColdStar
           handler.problems.push(`run ${run + 1}: ${problem ?? 'no answer'}`);
           continue;
         }
-        handler.runs.push({ nodeStartMs: answer.nodeStartMs!, loadMs: answer.loadMs!, firstMs: answer.first!.ms, warmMs: answer.warm!.ms, rss: answer.rss! });
+        handler.runs.push({ nodeStartMs: answer.nodeStartMs!, loadMs: answer.loadMs!, loadCpuMs: answer.loadCpuMs ?? NaN, firstMs: answer.first!.ms, warmMs: answer.warm!.ms, rss: answer.rss! });
       }
     }
     for (const handler of handlers) {
@@ -364,17 +372,17 @@ export function renderColdStarts(report: ColdStartReport | undefined, skipped: s
     lines.push(`**Caveat:** BUNDLING options not replicated by bench/coldStart.ts, so these bundles may differ from the deployed ones: ${report.unreplicated.join(', ')}.`);
   }
   lines.push('');
-  lines.push('| Handler | Request | index.mjs | source map | Module load ms | First invocation ms | Load + first ms | Warm invocation ms | RSS after |');
-  lines.push('|---|---|---:|---:|---:|---:|---:|---:|---:|');
+  lines.push('| Handler | Request | index.mjs | source map | Module load ms | Module load CPU ms | First invocation ms | Load + first ms | Warm invocation ms | RSS after |');
+  lines.push('|---|---|---:|---:|---:|---:|---:|---:|---:|---:|');
   for (const handler of report.handlers) {
     const { request } = handler;
     const auth = request.auth === 'anonymous' ? '' : ` (${request.auth})`;
     if (handler.runs.length === 0) {
-      lines.push(`| ${handler.module} | \`${request.method} ${request.path}\`${auth} | ${size(handler.code)} | ${size(handler.map)} | failed | | | | |`);
+      lines.push(`| ${handler.module} | \`${request.method} ${request.path}\`${auth} | ${size(handler.code)} | ${size(handler.map)} | failed | | | | | |`);
       continue;
     }
     lines.push(
-      `| ${handler.module} | \`${request.method} ${request.path}\`${auth} | ${size(handler.code)} | ${size(handler.map)} | ${cell(handler.runs.map((r) => r.loadMs))} | ${cell(handler.runs.map((r) => r.firstMs))} | ${cell(handler.runs.map((r) => r.loadMs + r.firstMs))} | ${cell(handler.runs.map((r) => r.warmMs))} | ${size(stats(handler.runs.map((r) => r.rss)).median)} |`,
+      `| ${handler.module} | \`${request.method} ${request.path}\`${auth} | ${size(handler.code)} | ${size(handler.map)} | ${cell(handler.runs.map((r) => r.loadMs))} | ${cell(handler.runs.map((r) => r.loadCpuMs))} | ${cell(handler.runs.map((r) => r.firstMs))} | ${cell(handler.runs.map((r) => r.loadMs + r.firstMs))} | ${cell(handler.runs.map((r) => r.warmMs))} | ${size(stats(handler.runs.map((r) => r.rss)).median)} |`,
     );
   }
   const all = report.handlers.flatMap((handler) => handler.runs);

@@ -782,7 +782,9 @@ function percent(value: number | undefined): string {
  * (like Bugzilla's reference numbers below): DynamoDB calls per request at commit acd5d5e, the
  * last one before the catalogue cache (`BENCH_COLD=0 BENCH_DURATION=3 npm run bench`,
  * 2026-11-23); bundles and module load at 0ee6dc4, the last one before the lean bundles
- * (docs/benchmarks.md of 2026-11-22, 5 processes per handler).
+ * (docs/benchmarks.md of 2026-11-22, 5 processes per handler, load average about 3); the load's
+ * CPU time at 0ee6dc4 was measured later (2026-11-23, 9 processes per handler, interleaved with
+ * the new bundles), since wall-clock loads on a busy machine are not comparable.
  */
 const BASELINE = {
   callsPerRequest: {
@@ -800,17 +802,17 @@ const BASELINE = {
   } as Record<string, number>,
   /** index.mjs and source map in KiB, module load median in ms. */
   bundles: {
-    'instance/version': { code: 815.8, map: 2.98 * 1024, loadMs: 116 },
-    'user/whoami': { code: 815.1, map: 2.98 * 1024, loadMs: 115 },
-    'product/getProducts': { code: 822.0, map: 3.05 * 1024, loadMs: 123 },
-    'field/getFields': { code: 827.1, map: 3.07 * 1024, loadMs: 92 },
-    'user/login': { code: 815.5, map: 2.98 * 1024, loadMs: 107 },
-  } as Record<string, { code: number; map: number; loadMs: number }>,
+    'instance/version': { code: 815.8, map: 2.98 * 1024, loadMs: 116, loadCpuMs: 110 },
+    'user/whoami': { code: 815.1, map: 2.98 * 1024, loadMs: 115, loadCpuMs: 107 },
+    'product/getProducts': { code: 822.0, map: 3.05 * 1024, loadMs: 123, loadCpuMs: 113 },
+    'field/getFields': { code: 827.1, map: 3.07 * 1024, loadMs: 92, loadCpuMs: 115 },
+    'user/login': { code: 815.5, map: 2.98 * 1024, loadMs: 107, loadCpuMs: 115 },
+  } as Record<string, { code: number; map: number; loadMs: number; loadCpuMs: number }>,
 };
 
 function renderBaseline(report: Report): string[] {
   const lines = ['## Before and after issue 11 (lean functions, catalogue cache)', ''];
-  lines.push('The "before" columns are constants in bench/run.ts (`BASELINE`), measured on this machine before the changes; the "now" columns come from this run. Calls per request do not depend on the machine; times do, and the machine is shared, so compare times only roughly.');
+  lines.push('The "before" columns are constants in bench/run.ts (`BASELINE`), measured on this machine before the changes; the "now" columns come from this run. Calls per request do not depend on the machine; wall-clock times do (compare the load averages of the runs), so module loads are also given in CPU time (user + system of the `import()`), which other processes barely change.');
   lines.push('');
   lines.push('| Scenario | DynamoDB calls/req before | now |');
   lines.push('|---|---:|---:|');
@@ -825,13 +827,16 @@ function renderBaseline(report: Report): string[] {
     const sorted = [...values].sort((a, b) => a - b);
     return sorted.length === 0 ? undefined : sorted[Math.floor((sorted.length - 1) / 2)];
   };
-  lines.push('| Handler | index.mjs before | now | source map before | now | module load ms before | now |');
-  lines.push('|---|---:|---:|---:|---:|---:|---:|');
+  lines.push('| Handler | index.mjs before | now | source map before | now | module load ms before | now | module load CPU ms before | now |');
+  lines.push('|---|---:|---:|---:|---:|---:|---:|---:|---:|');
   for (const [module, before] of Object.entries(BASELINE.bundles)) {
     const now = functions.find((bundle) => bundle.module === module);
     const cold = report.coldStarts?.handlers.find((handler) => handler.module === module);
     const loadNow = median(cold?.runs.map((run) => run.loadMs) ?? now?.loads ?? []);
-    lines.push(`| ${module} | ${fmt(before.code)} KiB | ${now ? kib(now.code) : '–'} | ${kib(before.map * 1024)} | ${now ? kib(now.map) : '–'} | ${before.loadMs} | ${loadNow === undefined ? '–' : fmt(loadNow, 0)} |`);
+    const cpuNow = median(cold?.runs.map((run) => run.loadCpuMs) ?? now?.loadCpus ?? []);
+    lines.push(
+      `| ${module} | ${fmt(before.code)} KiB | ${now ? kib(now.code) : '–'} | ${kib(before.map * 1024)} | ${now ? kib(now.map) : '–'} | ${before.loadMs} | ${loadNow === undefined ? '–' : fmt(loadNow, 0)} | ${before.loadCpuMs} | ${cpuNow === undefined ? '–' : fmt(cpuNow, 0)} |`,
+    );
   }
   if (functions.length > 0) {
     const largest = functions[0]!;
@@ -973,14 +978,16 @@ function renderReport(report: Report): string {
       `Every function of the stack (lib/handlerPlan.ts), bundled for this run by esbuild ${esbuildVersion} with the stack's options (lib/stackBundling.ts: ${bundling}); test/unit/bundleSize.test.ts bundles them the same way and fails above its budget. Sizes of \`index.mjs\`; the source map ships beside it. ${loadRuns ? `Module load = the \`import()\` of index.mjs in a fresh \`node\` process with the deployed \`NODE_OPTIONS\`, median / max of ${loadRuns} processes per function (as in the cold-start section; no invocation).` : 'Module load not measured (`BENCH_COLD=0`).'}`,
     );
     lines.push('');
-    lines.push('| Function | index.mjs | gzip | source map | Module load ms |');
-    lines.push('|---|---:|---:|---:|---:|');
+    lines.push('| Function | index.mjs | gzip | source map | Module load ms | Module load CPU ms |');
+    lines.push('|---|---:|---:|---:|---:|---:|');
     for (const bundle of functions) {
       const loads = [...bundle.loads].sort((x, y) => x - y);
       const load = loads.length === 0 ? (bundle.problems.length > 0 ? 'failed' : '–') : `${fmt(loads[Math.floor((loads.length - 1) / 2)], 0)} / ${fmt(loads[loads.length - 1], 0)}`;
-      lines.push(`| ${bundle.module} | ${kib(bundle.code)} | ${kib(bundle.gzipped)} | ${kib(bundle.map)} | ${load} |`);
+      const cpus = [...bundle.loadCpus].sort((x, y) => x - y);
+      const cpu = cpus.length === 0 ? '–' : fmt(cpus[Math.floor((cpus.length - 1) / 2)], 0);
+      lines.push(`| ${bundle.module} | ${kib(bundle.code)} | ${kib(bundle.gzipped)} | ${kib(bundle.map)} | ${load} | ${cpu} |`);
     }
-    lines.push(`| **Total** | **${kib(total)}** | **${kib(totalGzip)}** | **${kib(totalMaps)}** | |`);
+    lines.push(`| **Total** | **${kib(total)}** | **${kib(totalGzip)}** | **${kib(totalMaps)}** | | |`);
     const failed = functions.filter((bundle) => bundle.problems.length > 0);
     if (failed.length > 0) {
       lines.push('');
