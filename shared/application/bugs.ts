@@ -12,12 +12,13 @@ import { commitBugWrite, findBugIdByAlias, loadBugs, loadComment, loadComments, 
 import { matchesCriteria, parseSearch } from '../domain/bugSearchFilter.ts';
 import { retryOnConflict } from '../storage/transaction.ts';
 import { loginRequired, TrackerError } from '../trackerError.ts';
+import { attachmentSummaries } from '../storage/attachmentStore.ts';
 import { bugEnvironment, bugNames, bugViewContext, loadBugCatalog, loginsIn, resolveLogins, updateToken, userIdsOf, usersById, type BugCatalog } from './bugContext.ts';
 
 /** Bugs: file, read and change them (docs/data-model.md §3 and §7.2). */
 
-const groupNameOf = (bugCatalog: BugCatalog) => (id: number) => bugCatalog.catalog.groups.find((group) => group.id === id)?.name;
-const orGroups = (bugCatalog: BugCatalog) => bugCatalog.catalog.parameters.or_groups === '1';
+const groupNameOf = (bugCatalog: VisibilityContext) => (id: number) => bugCatalog.catalog.groups.find((group) => group.id === id)?.name;
+const orGroups = (bugCatalog: VisibilityContext) => bugCatalog.catalog.parameters.or_groups === '1';
 
 /** A bug named by id or alias; 100 for something that is neither. */
 export async function resolveBugId(reference: string | number): Promise<number> {
@@ -29,8 +30,11 @@ export async function resolveBugId(reference: string | number): Promise<number> 
   return id;
 }
 
+/** What deciding visibility needs: the groups and parameters (a whole BugCatalog will do). */
+export type VisibilityContext = { catalog: Pick<BugCatalog['catalog'], 'groups' | 'parameters'> };
+
 /** 101 for a bug that does not exist, 102 for one the caller may not see: never reveal which beyond that. */
-function visibleBug(caller: Caller, stored: StoredBug | undefined, bugId: number, bugCatalog: BugCatalog): StoredBug {
+export function visibleBug(caller: Caller, stored: StoredBug | undefined, bugId: number, bugCatalog: VisibilityContext): StoredBug {
   if (!stored) throw new TrackerError(101, `Bug #${bugId} does not exist.`);
   if (!canSeeBug(caller, stored.bug, groupNameOf(bugCatalog), orGroups(bugCatalog))) {
     throw isLoggedIn(caller)
@@ -57,13 +61,13 @@ export interface CommentView {
   tags: string[];
 }
 
-export function commentView(comment: StoredComment, login: (id: number) => string): CommentView {
+export function commentView(comment: StoredComment, login: (id: number) => string, attachmentSummary?: (attachmentId: number) => string | undefined): CommentView {
   return {
     id: comment.id,
     bug_id: comment.bugId,
     attachment_id: comment.attachmentId ?? null,
     count: comment.count,
-    text: commentText(comment),
+    text: commentText(comment, attachmentSummary),
     raw_text: comment.rawText,
     creator: login(comment.creatorId),
     creation_time: comment.creationTime,
@@ -106,6 +110,8 @@ export async function getBugs(caller: Caller, references: ReadonlyArray<string |
     Promise.all(bugs.map(async (bug) => ({
       comments: extras.comments ? await loadComments(bug.id) : extras.description ? [await loadComment(bug.id, 0)].filter((comment): comment is StoredComment => comment !== null) : [],
       history: extras.history ? await loadHistory(bug.id) : [],
+      // Attachment comments show the attachment's current summary.
+      attachmentSummaries: extras.comments && bug.attachmentCount > 0 ? await attachmentSummaries(bug.id) : new Map<number, string>(),
     }))),
   ]);
   const extraUserIds = extraData.flatMap((data) => [...data.comments.map((comment) => comment.creatorId), ...data.history.map((entry) => entry.whoId)]).filter((id) => !users.has(id));
@@ -114,12 +120,12 @@ export async function getBugs(caller: Caller, references: ReadonlyArray<string |
   const login = (id: number) => users.get(id)?.login ?? '';
   const parameters = bugCatalog.catalog.parameters;
   const views = bugs.map((bug, index) => {
-    const { comments, history } = extraData[index];
+    const { comments, history, attachmentSummaries: summaries } = extraData[index];
     const readable = comments.filter((comment) => mayReadComment(caller, parameters, comment));
     return bugView(bug, { ...context, updateToken: isLoggedIn(caller) ? updateToken(caller.user.id, bug) : undefined }, {
       // A private description is text like any private comment: only insiders read it.
       description: extras.description ? commentText(readable.find((comment) => comment.count === 0) ?? { rawText: '' }) : undefined,
-      comments: extras.comments ? readable.map((comment) => commentView(comment, login)) : undefined,
+      comments: extras.comments ? readable.map((comment) => commentView(comment, login, (id) => summaries.get(id))) : undefined,
       history: extras.history ? historyView(history, login) : undefined,
     });
   });
@@ -149,7 +155,7 @@ export async function getBugHistory(caller: Caller, references: ReadonlyArray<st
  * Every lost round means another request's change landed, so ten writers of one bug at once all
  * finish within ten rounds; twelve leave room for the bugs a relation touches.
  */
-const withFreshReads = <T>(work: () => Promise<T>) => retryOnConflict(work, { attempts: 12 });
+export const withFreshReads = <T>(work: () => Promise<T>) => retryOnConflict(work, { attempts: 12 });
 
 const flagInputCount = (input: Record<string, unknown>) => [input.flags].flat().filter((flag) => flag && typeof flag === 'object').length;
 
@@ -160,7 +166,7 @@ async function numberComments(outcome: Pick<UpdateOutcome, 'comments'>, working:
   return outcome.comments.map((comment, index) => {
     const bug = working.get(comment.bugId)!;
     const count = bug.commentCount;
-    working.set(bug.id, { ...bug, commentCount: count + 1 });
+    working.set(bug.id, { ...bug, commentCount: count + 1, privateCommentCount: (bug.privateCommentCount ?? 0) + (comment.isPrivate ? 1 : 0) });
     return { ...comment, id: ids[index], count, attachmentId: null, tags: [] };
   });
 }

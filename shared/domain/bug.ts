@@ -62,6 +62,8 @@ export interface Bug {
   flags: BugFlag[];
   /** Comments including the description: the next comment's `count`. */
   commentCount: number;
+  /** How many of those comments are private: non-insiders are never told they exist. */
+  privateCommentCount?: number;
   attachmentCount: number;
   /** Custom field values by field name (`cf_*`). */
   custom: Record<string, unknown>;
@@ -78,8 +80,11 @@ export interface NewComment {
   isMarkdown: boolean;
   workTime: number;
   creationTime: string;
-  /** Bugzilla's special comments: a duplicate notice on either side. */
-  commentType?: 'dupe_of' | 'has_dupe';
+  /**
+   * Bugzilla's special comments: a duplicate notice on either side, or the comment that comes
+   * with a new or changed attachment (`extraData` is then the attachment id).
+   */
+  commentType?: 'dupe_of' | 'has_dupe' | 'attachment_created' | 'attachment_updated';
   extraData?: number;
 }
 

@@ -1,5 +1,5 @@
 import type { Bug } from './bug.ts';
-import { isTimeTracker } from './bugAccess.ts';
+import { isInsider, isTimeTracker } from './bugAccess.ts';
 import { isOpenStatus } from './bugWorkflow.ts';
 import { isLoggedIn, type Caller, type UserAccount } from './caller.ts';
 import type { CustomField } from './customFields.ts';
@@ -13,6 +13,10 @@ import type { ResourceFields } from './fieldSelection.ts';
  * for the time-tracking group, `update_token` only for logged-in callers, and e-mail addresses
  * cut to their local part for logged-out callers when `webservice_email_filter` is on.
  */
+/** Private comments are neither shown nor counted for those outside the insider group. */
+export const visibleCommentCount = (bug: Bug, caller: Caller, parameters: Parameters): number =>
+  bug.commentCount - (isInsider(caller, parameters) ? 0 : (bug.privateCommentCount ?? 0));
+
 export const BUG_EXTRA_FIELDS: readonly string[] = ['attachments', 'comments', 'counts', 'description', 'filed_via', 'history', 'tags', 'triage_owner', 'triage_owner_detail'];
 
 export const bugResourceFields = (customFieldNames: ReadonlySet<string> | undefined = undefined): ResourceFields => ({
@@ -110,7 +114,7 @@ export function bugView(bug: Bug, context: BugViewContext, extras: BugExtras = {
       setter: login(flag.setterId),
       ...(flag.requesteeId !== null ? { requestee: login(flag.requesteeId) } : {}),
     })),
-    comment_count: bug.commentCount,
+    comment_count: visibleCommentCount(bug, caller, parameters),
   };
   if (bug.qaContactId !== null) view.qa_contact_detail = detail(bug.qaContactId);
   if (isTimeTracker(caller, parameters)) {
@@ -134,7 +138,7 @@ export function bugView(bug: Bug, context: BugViewContext, extras: BugExtras = {
   view.counts = {
     attachments: bug.attachmentCount,
     cc: bug.ccIds.length,
-    comments: bug.commentCount,
+    comments: visibleCommentCount(bug, caller, parameters),
     keywords: bug.keywordIds.length,
     blocks: bug.blocks.length,
     depends_on: bug.dependsOn.length,

@@ -66,6 +66,8 @@ export interface BugWrite {
   history: HistoryEntry[];
   /** Bugs read to prove a change safe (a dependency walk) that must not have changed meanwhile. */
   unchanged?: Array<{ bugId: number; rev: number }>;
+  /** More items of the same change (attachments, their comments' privacy), written in the same transaction. */
+  extend?: (transaction: WriteTransaction) => void;
 }
 
 const aliasTaken = (alias: string) => () => new TrackerError(103, `The alias '${alias}' is already in use by another bug.`);
@@ -94,6 +96,7 @@ export async function commitBugWrite(write: BugWrite): Promise<void> {
   for (const entry of write.history) {
     transaction.put({ ...bugKeys.history(entry.bugId, new Date().toISOString(), randomUUID().slice(0, 8)), type: 'history', ...entry });
   }
+  write.extend?.(transaction);
   await transaction.commit();
 }
 

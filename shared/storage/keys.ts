@@ -83,6 +83,23 @@ export const bugKeys = {
 };
 
 /**
+ * Attachments and comment tags (docs/data-model.md §3). An attachment's metadata, with its flags,
+ * is one item in its bug's collection; its body is one S3 object.
+ */
+export const attachmentKeys = {
+  attachment: (bugId: number, attachmentId: number): ItemKey => ({ pk: `BUG#${bugId}`, sk: `ATTACHMENT#${padId(attachmentId)}` }),
+  attachmentPrefix: 'ATTACHMENT#',
+  /** Global attachment id → its bug, read strongly consistent. */
+  attachmentPointer: (attachmentId: number): ItemKey => ({ pk: `ATTACHMENT#${attachmentId}`, sk: 'ATTACHMENT' }),
+  /** Where the body lives in the bucket. */
+  bodyKey: (bugId: number, attachmentId: number): string => `attachments/${bugId}/${attachmentId}`,
+  bodyPrefix: 'attachments/',
+  /** Every comment tag in use, with how many comments carry it (Bugzilla's longdescs_tags_weights). */
+  commentTagsPartition: 'COMMENTTAGS',
+  commentTag: (tag: string): ItemKey => ({ pk: 'COMMENTTAGS', sk: tag.toLowerCase() }),
+};
+
+/**
  * Catalogue keys. Each kind lives in one base-table partition (`PRODUCTS`, `GROUPS`, ...), so one
  * strongly consistent Query returns all of it: a script that creates a product and then its first
  * component, or a group and then its first member, always sees what it just wrote (a GSI would
