@@ -113,6 +113,23 @@ export const routes: readonly RouteDefinition[] = [
   route('PUT', '/rest/bug', 'bug/updateBug'),
   route('GET', '/rest/bug/{id_or_alias}/history', 'bug/bugHistory'),
   route('PUT', '/rest/bug/{id_or_alias}/tags', 'bug/updateTags'),
+
+  // Comments and comment tags (one variable name per level: {comment_id} under /rest/bug/comment/)
+  route('GET', '/rest/bug/{id_or_alias}/comment', 'comment/getComments'),
+  route('POST', '/rest/bug/{id_or_alias}/comment', 'comment/addComment'),
+  route('GET', '/rest/bug/comment/{comment_id}', 'comment/getComments'),
+  route('PUT', '/rest/bug/comment/{comment_id}/tags', 'comment/updateCommentTags'),
+  route('GET', '/rest/bug/comment/tags/{query}', 'comment/searchCommentTags'),
+  // A POST that only reads: it gets the read-only role.
+  route('POST', '/rest/bug/comment/render', 'comment/renderComment', true),
+
+  // Attachments (metadata in the table, bodies in the bucket)
+  route('GET', '/rest/bug/{id_or_alias}/attachment', 'attachment/getAttachments'),
+  route('POST', '/rest/bug/{id_or_alias}/attachment', 'attachment/createAttachment'),
+  route('GET', '/rest/bug/attachment/{attachment_id}', 'attachment/getAttachments'),
+  route('PUT', '/rest/bug/attachment/{attachment_id}', 'attachment/updateAttachment'),
+  route('GET', '/rest/bug/attachment/{attachment_id}/download', 'attachment/downloadAttachment'),
+
   route('POST', '/rest/bug_user_last_visit', 'bug/recordLastVisit'),
   route('POST', '/rest/bug_user_last_visit/{id}', 'bug/recordLastVisit'),
   route('GET', '/rest/bug_user_last_visit', 'bug/getLastVisits'),

@@ -1,0 +1,27 @@
+import * as z from 'zod';
+import { updateAttachments } from '../../shared/application/attachments.ts';
+import { defineEndpoint } from '../../shared/http/endpoint.ts';
+import { list, text } from '../../shared/http/inputSchemas.ts';
+
+/** PUT /rest/bug/attachment/{attachment_id}: the path's attachment and any `ids` change alike. */
+export const handler = defineEndpoint({
+  access: 'login',
+  input: z.object({
+    attachment_id: text().optional(),
+    ids: list(z.union([z.string(), z.number()])).optional(),
+    file_name: z.unknown().optional(),
+    summary: z.unknown().optional(),
+    content_type: z.unknown().optional(),
+    comment: z.unknown().optional(),
+    is_patch: z.unknown().optional(),
+    is_private: z.unknown().optional(),
+    is_obsolete: z.unknown().optional(),
+    is_markdown: z.unknown().optional(),
+    flags: z.unknown().optional(),
+    bug_flags: z.unknown().optional(),
+  }),
+  run: ({ input, caller }) => {
+    const { attachment_id, ids, ...changes } = input;
+    return updateAttachments(caller, [...(attachment_id === undefined ? [] : [attachment_id]), ...(ids ?? [])], changes);
+  },
+});

@@ -1,0 +1,18 @@
+import * as z from 'zod';
+import { addComment } from '../../shared/application/comments.ts';
+import { defineEndpoint } from '../../shared/http/endpoint.ts';
+import { flag } from '../../shared/http/inputSchemas.ts';
+import { bugReferences, referencesOf } from '../bug/bugInput.ts';
+
+/** POST /rest/bug/{id_or_alias}/comment: answers the new comment's id. */
+export const handler = defineEndpoint({
+  access: 'login',
+  input: z.object({
+    ...bugReferences,
+    comment: z.unknown().optional(),
+    is_private: flag().optional(),
+    is_markdown: flag().optional(),
+    work_time: z.unknown().optional(),
+  }),
+  run: ({ input, caller }) => addComment(caller, referencesOf(input), input),
+});
