@@ -1,0 +1,288 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { call, startTestApp, type ApiResponse, type TestApp } from '../support/testApp.ts';
+
+/**
+ * Comments, comment tags and comment rendering, over HTTP against the real handlers. Viewers:
+ * the administrator (in every group, so insider, time tracker and tagger by default), a plain
+ * user, a tagger who is no insider, and nobody logged in. "Hidden" bugs are in a mandatory group
+ * the plain user is not in; "Locked" bugs are visible to all but editable only by "lockers".
+ */
+let app: TestApp;
+let admin: string;
+let plain: string;
+let tagger: string;
+
+async function userWithKey(name: string, groups: string[] = []): Promise<string> {
+  const id = (await call(app, 'POST', '/rest/user', { apiKey: admin, body: { email: `${name}@tracker.test`, password: `${name}-password` } })).body.id;
+  if (groups.length > 0) expect((await call(app, 'PUT', `/rest/user/${id}`, { apiKey: admin, body: { groups: { add: groups } } })).status).toBe(200);
+  return (await call(app, 'POST', `/rest/user/${id}/api_key`, { apiKey: admin, body: {} })).body.api_key;
+}
+
+async function ok<T = any>(promise: Promise<ApiResponse<T>>): Promise<T> {
+  const response = await promise;
+  expect(response.status, response.text).toBe(200);
+  return response.body;
+}
+
+function expectError(response: ApiResponse, code: number, status: number) {
+  expect({ code: response.body?.code, status: response.status, error: response.body?.error }, response.text).toEqual({ code, status, error: true });
+}
+
+async function fileBug(overrides: Record<string, unknown> = {}, key = admin): Promise<number> {
+  const body = { product: 'TestProduct', component: 'TestComponent', version: 'unspecified', summary: 'Comment target', description: 'The description.', op_sys: 'Linux', platform: 'PC', ...overrides };
+  return (await ok(call(app, 'POST', '/rest/bug', { apiKey: key, body }))).id;
+}
+
+const addComment = (bug: number | string, body: Record<string, unknown>, key: string | undefined = admin) => call(app, 'POST', `/rest/bug/${bug}/comment`, { apiKey: key, body });
+const commentsOf = (bug: number | string, key?: string, query: Record<string, string> = {}) => call(app, 'GET', `/rest/bug/${bug}/comment`, { apiKey: key, query });
+const setParameters = (body: Record<string, unknown>) => ok(call(app, 'PUT', '/rest/parameters', { apiKey: admin, body }));
+const bugField = async (bug: number, field: string, key = admin) => (await ok(call(app, 'GET', `/rest/bug/${bug}`, { apiKey: key, query: { include_fields: field } }))).bugs[0][field];
+
+let hiddenBug: number;
+let lockedBug: number;
+
+beforeAll(async () => {
+  app = await startTestApp();
+  admin = app.admin.apiKey;
+  await ok(call(app, 'POST', '/rest/group', { apiKey: admin, body: { name: 'secret', description: 'Secret' } }));
+  await ok(call(app, 'POST', '/rest/group', { apiKey: admin, body: { name: 'lockers', description: 'May edit Locked bugs' } }));
+  await ok(call(app, 'POST', '/rest/group', { apiKey: admin, body: { name: 'taggers', description: 'Comment taggers' } }));
+  plain = await userWithKey('plain');
+  tagger = await userWithKey('tagger', ['taggers']);
+  for (const [name, controls] of [
+    ['Hidden', [{ group: 'secret', entry: true, membercontrol: 'MANDATORY', othercontrol: 'MANDATORY' }]],
+    ['Locked', [{ group: 'lockers', canedit: true, membercontrol: 'NA', othercontrol: 'NA' }]],
+  ] as const) {
+    await ok(call(app, 'POST', '/rest/product', { apiKey: admin, body: { name, description: `${name} product`, version: '1.0', group_controls: controls } }));
+    await ok(call(app, 'POST', '/rest/component', { apiKey: admin, body: { product: name, name: 'Core', description: 'Core', default_assignee: app.admin.login } }));
+  }
+  hiddenBug = await fileBug({ product: 'Hidden', component: 'Core', version: '1.0' });
+  lockedBug = await fileBug({ product: 'Locked', component: 'Core', version: '1.0' });
+});
+afterAll(async () => {
+  await app?.close();
+});
+
+describe('adding a comment', () => {
+  it('answers the new id; the bug counts it and its last change time moves', async () => {
+    const bug = await fileBug();
+    const before = await bugField(bug, 'last_change_time');
+    await new Promise((resolve) => setTimeout(resolve, 1100)); // Bugzilla times have whole seconds
+    const { id } = await ok(addComment(bug, { comment: 'First look: reproducible.' }, plain));
+    expect(id).toBeGreaterThan(0);
+    expect(await bugField(bug, 'comment_count')).toBe(2);
+    expect(await bugField(bug, 'last_change_time')).not.toBe(before);
+    const { bugs, comments } = await ok(commentsOf(bug));
+    expect(comments).toEqual({});
+    expect(Object.keys(bugs)).toEqual([String(bug)]);
+    const [description, added] = bugs[bug].comments;
+    expect(description).toMatchObject({ count: 0, text: 'The description.', creator: app.admin.login });
+    expect(added).toEqual({
+      id,
+      bug_id: bug,
+      attachment_id: null,
+      count: 1,
+      text: 'First look: reproducible.',
+      raw_text: 'First look: reproducible.',
+      creator: 'plain@tracker.test',
+      creation_time: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/),
+      time: added.creation_time,
+      is_private: false,
+      is_markdown: false,
+      tags: [],
+    });
+  });
+
+  it('accepts an alias and adds one comment to each bug of ids', async () => {
+    const first = await fileBug({ alias: 'comment-alias' });
+    const second = await fileBug();
+    const { id } = await ok(call(app, 'POST', '/rest/bug/comment-alias/comment', { apiKey: admin, body: { comment: 'On both', ids: [second] } }));
+    const { bugs } = await ok(call(app, 'GET', `/rest/bug/${first}/comment`, { apiKey: admin, query: { ids: [String(second), String(first)] } as never }));
+    expect(Object.keys(bugs).sort()).toEqual([String(first), String(second)].sort());
+    expect(bugs[first].comments.at(-1)).toMatchObject({ id, text: 'On both', count: 1 });
+    expect(bugs[second].comments.at(-1)).toMatchObject({ text: 'On both', count: 1 });
+  });
+
+  it('refuses with Bugzilla\'s codes', async () => {
+    const bug = await fileBug();
+    expectError(await addComment(bug, {}), 50, 400);
+    expectError(await addComment(bug, { comment: '' }), 50, 400);
+    expectError(await addComment(bug, { comment: ' \n\t ' }), 50, 400);
+    expectError(await addComment(bug, { comment: 'x'.repeat(65_536) }), 114, 400);
+    expect((await addComment(bug, { comment: 'x'.repeat(65_535) })).status).toBe(200);
+    expectError(await addComment(bug, { comment: 'secret', is_private: true }, plain), 113, 401);
+    expectError(await addComment(bug, { comment: 'hours', work_time: 100_000 }), 54, 400);
+    expectError(await addComment('no-such-alias', { comment: 'x' }), 100, 400);
+    expectError(await addComment(999_999, { comment: 'x' }), 101, 404);
+    expectError(await addComment(hiddenBug, { comment: 'x' }, plain), 102, 401);
+    expectError(await addComment(lockedBug, { comment: 'x' }, plain), 109, 401);
+    expectError(await addComment(bug, { comment: 'x' }, ''), 410, 401);
+    await setParameters({ markdown_enabled: false });
+    try {
+      expectError(await addComment(bug, { comment: '**x**', is_markdown: true }), 140, 400);
+    } finally {
+      await setParameters({ markdown_enabled: true });
+    }
+    expect(await bugField(bug, 'comment_count')).toBe(2);
+  });
+
+  it('counts hours worked for the time-tracking group and ignores them from anyone else', async () => {
+    const bug = await fileBug();
+    await ok(call(app, 'PUT', `/rest/bug/${bug}`, { apiKey: admin, body: { remaining_time: 3 } }));
+    await ok(addComment(bug, { comment: 'Spent a while', work_time: 1.5 }));
+    await ok(addComment(bug, { comment: 'Me too', work_time: 2 }, plain));
+    const fields = (await ok(call(app, 'GET', `/rest/bug/${bug}`, { apiKey: admin, query: { include_fields: 'actual_time,remaining_time' } }))).bugs[0];
+    expect(fields).toEqual({ actual_time: 1.5, remaining_time: 1.5 });
+    const history = (await ok(call(app, 'GET', `/rest/bug/${bug}/history`, { apiKey: admin }))).bugs[0].history;
+    expect(history.flatMap((entry: { changes: unknown[] }) => entry.changes)).toEqual(expect.arrayContaining([
+      { field_name: 'work_time', removed: '', added: '1.50' },
+      { field_name: 'remaining_time', removed: '3.00', added: '1.5' },
+    ]));
+  });
+});
+
+describe('private comments', () => {
+  let bug: number;
+  let privateId: number;
+  beforeAll(async () => {
+    bug = await fileBug();
+    privateId = (await ok(addComment(bug, { comment: 'Insiders only', is_private: true }))).id;
+    await ok(addComment(bug, { comment: 'Public again' }));
+  });
+
+  it('are shown and counted for insiders', async () => {
+    const { bugs } = await ok(commentsOf(bug, admin));
+    expect(bugs[bug].comments.map((comment: { text: string; is_private: boolean }) => [comment.text, comment.is_private])).toEqual([
+      ['The description.', false], ['Insiders only', true], ['Public again', false],
+    ]);
+    expect(await bugField(bug, 'comment_count')).toBe(3);
+    expect((await ok(call(app, 'GET', `/rest/bug/comment/${privateId}`, { apiKey: admin }))).comments[privateId].text).toBe('Insiders only');
+  });
+
+  it('are neither shown nor counted for anyone else, logged in or not', async () => {
+    for (const key of [plain, tagger, undefined]) {
+      const { bugs } = await ok(commentsOf(bug, key));
+      expect(bugs[bug].comments.map((comment: { text: string; count: number }) => [comment.text, comment.count])).toEqual([['The description.', 0], ['Public again', 2]]);
+      const viaBug = (await ok(call(app, 'GET', `/rest/bug/${bug}`, { apiKey: key, query: { include_fields: 'comment_count,comments,counts' } }))).bugs[0];
+      expect(viaBug.comment_count).toBe(2);
+      expect(viaBug.counts.comments).toBe(2);
+      expect(viaBug.comments.map((comment: { text: string }) => comment.text)).not.toContain('Insiders only');
+      expectError(await call(app, 'GET', `/rest/bug/comment/${privateId}`, { apiKey: key }), 110, 401);
+    }
+  });
+});
+
+describe('reading comments', () => {
+  it('by comment id: keyed by id, with comment_ids; 111 unknown, 52 not a number, 102 on a hidden bug', async () => {
+    const bug = await fileBug();
+    const one = (await ok(addComment(bug, { comment: 'one' }))).id;
+    const two = (await ok(addComment(bug, { comment: 'two' }))).id;
+    const { bugs, comments } = await ok(call(app, 'GET', `/rest/bug/comment/${one}`, { apiKey: plain, query: { comment_ids: String(two) } }));
+    expect(bugs).toEqual({});
+    expect(Object.keys(comments).sort()).toEqual([String(one), String(two)].sort());
+    expect(comments[two]).toMatchObject({ text: 'two', count: 2, bug_id: bug });
+    expectError(await call(app, 'GET', '/rest/bug/comment/99999999', { apiKey: plain }), 111, 400);
+    expectError(await call(app, 'GET', '/rest/bug/comment/abc', { apiKey: plain }), 52, 400);
+    const hiddenComment = (await ok(commentsOf(hiddenBug, admin))).bugs[hiddenBug].comments[0].id;
+    expectError(await call(app, 'GET', `/rest/bug/comment/${hiddenComment}`, { apiKey: plain }), 102, 401);
+    expectError(await commentsOf(hiddenBug, plain), 102, 401);
+    expectError(await commentsOf(999_999, plain), 101, 404);
+  });
+
+  it('new_since keeps only later comments of bugs; include_fields applies to each comment', async () => {
+    const bug = await fileBug();
+    const first = (await ok(commentsOf(bug))).bugs[bug].comments[0];
+    await new Promise((resolve) => setTimeout(resolve, 1100));
+    await ok(addComment(bug, { comment: 'later' }));
+    const later = await ok(commentsOf(bug, admin, { new_since: first.creation_time }));
+    expect(later.bugs[bug].comments.map((comment: { text: string }) => comment.text)).toEqual(['later']);
+    const byId = await ok(call(app, 'GET', `/rest/bug/comment/${first.id}`, { apiKey: admin, query: { new_since: '2099-01-01T00:00:00Z' } }));
+    expect(byId.comments[first.id].text).toBe('The description.');
+    const narrow = await ok(commentsOf(bug, admin, { include_fields: 'id,text' }));
+    expect(narrow.bugs[bug].comments[1]).toEqual({ id: expect.any(Number), text: 'later' });
+    const wide = await ok(commentsOf(bug, admin, { exclude_fields: 'raw_text,time' }));
+    expect(Object.keys(wide.bugs[bug].comments[0]).sort()).toEqual(['attachment_id', 'bug_id', 'count', 'creation_time', 'creator', 'id', 'is_markdown', 'is_private', 'tags', 'text']);
+  });
+
+  it('shows Bugzilla\'s wording for duplicates', async () => {
+    const target = await fileBug();
+    const dupe = await fileBug();
+    await ok(call(app, 'PUT', `/rest/bug/${dupe}`, { apiKey: admin, body: { dupe_of: target } }));
+    expect((await ok(commentsOf(dupe))).bugs[dupe].comments.at(-1).text).toBe(`*** This bug has been marked as a duplicate of bug ${target} ***`);
+    expect((await ok(commentsOf(target))).bugs[target].comments.at(-1).text).toBe(`*** Bug ${dupe} has been marked as a duplicate of this bug. ***`);
+  });
+});
+
+describe('comment tags', () => {
+  let bug: number;
+  let commentId: number;
+  let privateId: number;
+  const tag = (id: number, body: Record<string, unknown>, key = admin) => call(app, 'PUT', `/rest/bug/comment/${id}/tags`, { apiKey: key, body });
+  const search = (query: string, key = admin, params: Record<string, string> = {}) => call(app, 'GET', `/rest/bug/comment/tags/${query}`, { apiKey: key, query: params });
+  beforeAll(async () => {
+    bug = await fileBug();
+    commentId = (await ok(addComment(bug, { comment: 'Buy cheap watches' }))).id;
+    privateId = (await ok(addComment(bug, { comment: 'Private', is_private: true }))).id;
+  });
+
+  it('adds and removes tags, case-insensitively, and answers them sorted', async () => {
+    expect(await ok(tag(commentId, { comment_id: commentId, add: ['spam', 'needinfo'], remove: [] }))).toEqual(['needinfo', 'spam']);
+    expect(await ok(tag(commentId, { add: ['SPAM', 'Abuse'] }))).toEqual(['Abuse', 'needinfo', 'spam']);
+    expect(await ok(tag(commentId, { remove: ['NEEDINFO', 'absent'] }))).toEqual(['Abuse', 'spam']);
+    const shown = (await ok(commentsOf(bug, plain))).bugs[bug].comments.find((comment: { id: number }) => comment.id === commentId);
+    expect(shown.tags).toEqual(['Abuse', 'spam']);
+  });
+
+  it('finds tags in use by substring, case-insensitively, up to limit (10 by default)', async () => {
+    await ok(tag(commentId, { add: ['spammy'] }));
+    expect(await ok(search('SPA'))).toEqual(['spam', 'spammy']);
+    expect(await ok(search('spa', admin, { limit: '1' }))).toEqual(['spam']);
+    await ok(tag(commentId, { remove: ['spammy'] }));
+    expect(await ok(search('spa'))).toEqual(['spam']);
+    const other = (await ok(addComment(bug, { comment: 'more' }))).id;
+    for (let index = 0; index < 12; index++) await ok(tag(other, { add: [`bulk${String(index).padStart(2, '0')}`] }));
+    expect(await ok(search('bulk'))).toHaveLength(10);
+  });
+
+  it('refuses with 125-128, 110 and 111', async () => {
+    expectError(await tag(commentId, { add: ['spam'] }, plain), 125, 400);
+    expectError(await search('spa', plain), 125, 400);
+    expectError(await tag(commentId, { add: ['ab'] }), 127, 400);
+    expectError(await tag(commentId, { add: ['x'.repeat(25)] }), 128, 400);
+    expectError(await tag(commentId, { add: ['two words'] }), 126, 400);
+    expectError(await tag(commentId, { add: ['a,b,c'] }), 126, 400);
+    expectError(await tag(99_999_999, { add: ['spam'] }), 111, 400);
+    await setParameters({ comment_taggers_group: 'taggers' });
+    try {
+      expect(await ok(tag(commentId, { add: ['triaged'] }, tagger))).toContain('triaged');
+      expectError(await tag(privateId, { add: ['triaged'] }, tagger), 110, 401);
+      expectError(await tag(commentId, { add: ['spam'] }, plain), 125, 400);
+      await setParameters({ comment_taggers_group: '' });
+      expectError(await tag(commentId, { add: ['spam'] }), 125, 400);
+      expectError(await search('spa'), 125, 400);
+    } finally {
+      await setParameters({ comment_taggers_group: 'admin' });
+    }
+    expectError(await call(app, 'PUT', `/rest/bug/comment/${commentId}/tags`, { body: { add: ['spam'] } }), 410, 401);
+  });
+});
+
+describe('rendering', () => {
+  const render = (body: Record<string, unknown>, key: string | undefined = plain) => call(app, 'POST', '/rest/bug/comment/render', { apiKey: key, body });
+
+  it('renders Markdown with bug and comment links, and nothing that runs', async () => {
+    const bug = await fileBug();
+    const { html } = await ok(render({ id: bug, text: '**Fixed** by bug 12 (see comment 2).\n\n<script>alert(1)</script> [x](javascript:alert(1)) <img src=x onerror=alert(1)>' }));
+    expect(html).toContain('<strong>Fixed</strong>');
+    expect(html).toContain('<a href="show_bug.cgi?id=12" class="bz_ref" rel="nofollow noopener noreferrer">bug 12</a>');
+    expect(html).toContain(`<a href="show_bug.cgi?id=${bug}#c2" class="bz_ref" rel="nofollow noopener noreferrer">comment 2</a>`);
+    expect(html).not.toMatch(/<script|<img|href="javascript/i);
+    expect(html).toContain('&lt;script&gt;');
+  });
+
+  it('checks the bug like Get Bug does, and works logged out', async () => {
+    expectError(await render({ id: hiddenBug, text: 'x' }), 102, 401);
+    expectError(await render({ id: 999_999, text: 'x' }), 101, 404);
+    expect((await ok(render({ text: 'plain *text*' }, undefined))).html).toBe('<p>plain <em>text</em></p>\n');
+  });
+});
