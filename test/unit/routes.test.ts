@@ -32,10 +32,22 @@ describe('the route table', () => {
     expect(missing).toEqual([]);
   });
 
-  it('marks every GET row read-only except those that write (login, logout)', () => {
+  it('marks every GET row read-only except those that write (login, logout), and only the POSTs that merely read', () => {
     const writingGets = routes.filter((route) => route.method === 'GET' && !route.readOnly).map((route) => route.path);
     expect(writingGets.sort()).toEqual(['/rest/login', '/rest/logout']);
-    expect(routes.filter((route) => route.method !== 'GET' && route.readOnly)).toEqual([]);
+    expect(routes.filter((route) => route.method !== 'GET' && route.readOnly).map((route) => route.path)).toEqual(['/rest/bug/comment/render']);
+  });
+
+  it('tells comment and attachment paths apart from bug paths', () => {
+    const matcher = new RouteMatcher(routes);
+    expect(matcher.match('GET', '/rest/bug/comment/7')?.route.handler).toBe('comment/getComments');
+    expect(matcher.match('GET', '/rest/bug/7/comment')?.pathParameters).toEqual({ id_or_alias: '7' });
+    expect(matcher.match('GET', '/rest/bug/comment/tags/spa')?.pathParameters).toEqual({ query: 'spa' });
+    expect(matcher.match('PUT', '/rest/bug/comment/7/tags')?.pathParameters).toEqual({ comment_id: '7' });
+    expect(matcher.match('POST', '/rest/bug/comment/render')?.route.handler).toBe('comment/renderComment');
+    expect(matcher.match('GET', '/rest/bug/attachment/3')?.route.handler).toBe('attachment/getAttachments');
+    expect(matcher.match('GET', '/rest/bug/attachment/3/download')?.route.handler).toBe('attachment/downloadAttachment');
+    expect(matcher.match('POST', '/rest/bug/my-alias/attachment')?.pathParameters).toEqual({ id_or_alias: 'my-alias' });
   });
 
   it('routes python-bugzilla\'s paths to the endpoints it expects', () => {
