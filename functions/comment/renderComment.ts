@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { renderCommentText } from '../../shared/application/comments.ts';
+import { renderCommentText } from '../../shared/application/commentRendering.ts';
 import { defineEndpoint } from '../../shared/http/endpoint.ts';
 import { text } from '../../shared/http/inputSchemas.ts';
 

@@ -10,9 +10,9 @@ import type { FieldSelection } from '../domain/fieldSelection.ts';
 import { appliesTo } from '../domain/flagTypes.ts';
 import { toBugzillaDateTime } from '../domain/time.ts';
 import { userDetail } from '../domain/userView.ts';
+import { bodyKeyOf, deleteBody, getBody, listBodies, presignBody, putBody } from '../storage/attachmentBodies.ts';
 import {
-  attachmentKeys, deleteBody, existingAttachmentIds, getBody, listBodies, loadAttachmentsById, loadAttachmentsOfBug, presignBody, putBody, putChangedAttachment,
-  putNewAttachment, setCommentPrivacy,
+  existingAttachmentIds, loadAttachmentsById, loadAttachmentsOfBug, putChangedAttachment, putNewAttachment, setCommentPrivacy,
 } from '../storage/attachmentStore.ts';
 import { commitBugWrite, loadBugs, type StoredComment } from '../storage/bugStore.ts';
 import { allocateIds } from '../storage/counterStore.ts';
@@ -167,7 +167,7 @@ export async function createAttachments(caller: Caller, references: ReadonlyArra
     }
     const attachment: Attachment = {
       id: attachmentIds[index], bugId: bug.id, fileName, summary, contentType, size: bytes.length, isPatch, isPrivate, isObsolete: false,
-      creatorId: caller.user.id, creationTime: now, lastChangeTime: now, sha256, bodyKey: attachmentKeys.bodyKey(bug.id, attachmentIds[index]),
+      creatorId: caller.user.id, creationTime: now, lastChangeTime: now, sha256, bodyKey: bodyKeyOf(bug.id, attachmentIds[index]),
       creationCommentCount: bug.commentCount, flags,
     };
     const comment: StoredComment = {
@@ -186,7 +186,7 @@ export async function createAttachments(caller: Caller, references: ReadonlyArra
   const uploaded: string[] = [];
   try {
     await Promise.all(targets.map(async ({ bug }, index) => {
-      const key = attachmentKeys.bodyKey(bug.id, attachmentIds[index]);
+      const key = bodyKeyOf(bug.id, attachmentIds[index]);
       await putBody(key, bytes, contentType, sha256);
       uploaded.push(key);
     }));

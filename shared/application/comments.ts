@@ -4,7 +4,6 @@ import { isInsider, isTimeTracker, mayEditProductBugs } from '../domain/bugAcces
 import { checkHours } from '../domain/bugFieldRules.ts';
 import { mayReadComment } from '../domain/bugComments.ts';
 import { isLoggedIn, type Caller } from '../domain/caller.ts';
-import { renderComment } from '../domain/commentRender.ts';
 import { assertMayTagComments, changeCommentTags, checkCommentTag, DEFAULT_TAG_SEARCH_LIMIT, sortTags } from '../domain/commentTags.ts';
 import type { FieldSelection, ResourceFields } from '../domain/fieldSelection.ts';
 import type { Parameters } from '../domain/parameters.ts';
@@ -217,16 +216,4 @@ export async function searchCommentTags(caller: Caller, query: string, limit?: n
   assertMayTagComments(caller, await loadParameters());
   const max = limit === undefined || limit <= 0 ? DEFAULT_TAG_SEARCH_LIMIT : limit;
   return searchTags(query.trim(), max);
-}
-
-// ---- rendering -------------------------------------------------------------------------------
-
-/** POST /rest/bug/comment/render: with `id`, the bug must be visible and "comment N" links into it. */
-export async function renderCommentText(caller: Caller, text: string, bugReference?: string | number): Promise<{ html: string }> {
-  const context = await visibilityContext();
-  let bugId: number | undefined;
-  if (bugReference !== undefined && bugReference !== '') {
-    [{ bug: { id: bugId } }] = await visibleBugs(caller, [bugReference], context);
-  }
-  return { html: renderComment(text, { bugId, urlBase: context.parameters.urlbase ?? '', markdown: context.parameters.markdown_enabled === '1' }) };
 }

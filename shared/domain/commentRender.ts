@@ -1,5 +1,5 @@
 import MarkdownIt from 'markdown-it';
-import sanitizeHtml from 'sanitize-html';
+import { FilterXSS } from 'xss';
 
 /**
  * Comment text to HTML (POST /rest/bug/comment/render), the way Bugzilla shows comments:
@@ -8,8 +8,9 @@ import sanitizeHtml from 'sanitize-html';
  *
  * Safety does not rest on one layer. markdown-it runs with raw HTML off (any tag in the text is
  * shown as text) and refuses javascript:, vbscript: and data: links; its output then goes through
- * sanitize-html with an allow-list of the tags Markdown produces, of their harmless attributes
- * and of the http, https and mailto schemes. Whatever one layer misses, the other removes.
+ * js-xss (the `xss` package, chosen over heavier sanitizers because it bundles small) with an
+ * allow-list of the tags Markdown produces, of their harmless attributes and of the http, https
+ * and mailto schemes. Whatever one layer misses, the other removes.
  */
 export interface RenderOptions {
   /** The bug the text belongs to: "comment 3" then links into that bug. */
@@ -72,24 +73,44 @@ function referenceLinks(md: MarkdownIt, options: RenderOptions): void {
   });
 }
 
-const SANITIZE: sanitizeHtml.IOptions = {
-  allowedTags: [
-    'p', 'br', 'hr', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'blockquote', 'pre', 'code', 'em', 'strong', 'del', 's',
-    'ul', 'ol', 'li', 'a', 'img', 'table', 'thead', 'tbody', 'tr', 'th', 'td',
-  ],
-  allowedAttributes: {
-    a: ['href', 'title', 'class', 'rel'],
-    img: ['src', 'alt', 'title'],
-    code: [{ name: 'class', multiple: false, values: [] }],
-    ol: ['start'],
-  },
-  allowedClasses: { code: ['language-*'], a: ['bz_ref'] },
-  allowedSchemes: ['http', 'https', 'mailto'],
-  allowedSchemesByTag: { img: ['http', 'https'] },
-  allowProtocolRelative: false,
-  disallowedTagsMode: 'escape',
-  transformTags: { a: sanitizeHtml.simpleTransform('a', { rel: 'nofollow noopener noreferrer' }) },
+const REL = 'nofollow noopener noreferrer';
+
+/** The tags Markdown produces, each with the only attributes it may keep. */
+const ALLOWED: Record<string, string[]> = {
+  p: [], br: [], hr: [], h1: [], h2: [], h3: [], h4: [], h5: [], h6: [], blockquote: [], em: [], strong: [], del: [], s: [],
+  ul: [], ol: ['start'], li: [], table: [], thead: [], tbody: [], tr: [], th: [], td: [],
+  pre: ['class'], code: ['class'], a: ['href', 'title', 'class', 'rel'], img: ['src', 'alt', 'title'],
 };
+
+const CLASSES: Record<string, RegExp> = { a: /^bz_ref$/, code: /^language-[\w-]+$/, pre: /^bz_comment_text$/ };
+
+/** http(s) and mailto links, fragments and relative addresses; nothing protocol-relative. */
+function safeAddress(tag: string, value: string): boolean {
+  const address = value.replace(/[\u0000-\u0020\u007f]/g, '').toLowerCase();
+  if (address.startsWith('//') || address.startsWith('\\')) return false;
+  const scheme = /^([a-z][a-z0-9+.-]*):/.exec(address)?.[1];
+  if (scheme === undefined) return !address.includes(':') || /^[^:]*[/?#]/.test(address);
+  return tag === 'img' ? ['http', 'https'].includes(scheme) : ['http', 'https', 'mailto'].includes(scheme);
+}
+
+const sanitizer = new FilterXSS({
+  whiteList: ALLOWED,
+  // A tag outside the list is shown as text, and script or style bodies are dropped whole.
+  stripIgnoreTagBody: ['script', 'style'],
+  allowCommentTag: false,
+  css: false,
+  safeAttrValue(tag, name, value, cssFilter) {
+    void cssFilter;
+    if (name === 'href' || name === 'src') return safeAddress(tag, value) ? value.replace(/"/g, '&quot;') : '';
+    if (name === 'class') return CLASSES[tag]?.test(value) ? value : '';
+    if (name === 'rel') return value === REL ? value : '';
+    if (name === 'start') return /^\d{1,9}$/.test(value) ? value : '';
+    return value.replace(/[<>"]/g, (char) => ({ '<': '&lt;', '>': '&gt;', '"': '&quot;' })[char]!);
+  },
+});
+
+/** The second layer alone (exported so tests can feed it raw HTML that Markdown would never produce). */
+export const sanitize = (html: string): string => sanitizer.process(html);
 
 const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (char) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[char]!);
 
@@ -97,15 +118,20 @@ function renderPlain(text: string, options: RenderOptions): string {
   let html = '';
   let position = 0;
   for (const { start, end, reference } of findReferences(text, options)) {
-    html += escapeHtml(text.slice(position, start)) + `<a href="${escapeHtml(reference.href)}" class="bz_ref">${escapeHtml(reference.text)}</a>`;
+    html += escapeHtml(text.slice(position, start)) + `<a href="${escapeHtml(reference.href)}" class="bz_ref" rel="${REL}">${escapeHtml(reference.text)}</a>`;
     position = end;
   }
   return `<pre class="bz_comment_text">${html}${escapeHtml(text.slice(position))}</pre>`;
 }
 
 export function renderComment(text: string, options: RenderOptions = {}): string {
-  if (options.markdown === false) return sanitizeHtml(renderPlain(text, options), { ...SANITIZE, allowedTags: [...SANITIZE.allowedTags as string[]], allowedClasses: { ...SANITIZE.allowedClasses, pre: ['bz_comment_text'] } });
+  if (options.markdown === false) return sanitize(renderPlain(text, options));
   const md = new MarkdownIt({ html: false, linkify: true, breaks: true, typographer: false });
   referenceLinks(md, options);
-  return sanitizeHtml(md.render(text), SANITIZE);
+  // Every link leaves with rel="nofollow noopener noreferrer": no referrer, no window.opener.
+  md.renderer.rules.link_open = (tokens, index, renderOptions, env, self) => {
+    tokens[index].attrSet('rel', REL);
+    return self.renderToken(tokens, index, renderOptions);
+  };
+  return sanitize(md.render(text));
 }

@@ -27,6 +27,21 @@ import { routes } from '../../shared/routes.ts';
  */
 const BUNDLE_BUDGET_BYTES = 700 * 1024;
 
+/**
+ * Functions that carry a deliberate dependency on top of the common chain, each with its own
+ * budget, measured (2026-11-23) plus ~30 KiB of headroom: the attachment functions bundle the S3
+ * client (~140 KiB with its share of @smithy) because they move attachment bodies; the render
+ * function bundles markdown-it with its HTML entity tables (~130 KiB) and the js-xss sanitizer.
+ */
+const BUDGET_EXCEPTIONS: Readonly<Record<string, number>> = {
+  'attachment/createAttachment': 650 * 1024,
+  'attachment/getAttachments': 650 * 1024,
+  'attachment/updateAttachment': 650 * 1024,
+  'attachment/downloadAttachment': 650 * 1024,
+  'comment/renderComment': 660 * 1024,
+};
+const budgetOf = (module: string) => BUDGET_EXCEPTIONS[module] ?? BUNDLE_BUDGET_BYTES;
+
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const modules = planHandlers(routes).map((plan) => plan.module);
 
@@ -55,8 +70,8 @@ describe('handler bundles, as the stack builds them', () => {
     expect([...built.keys()].sort()).toEqual([...modules].sort());
   });
 
-  it(`keeps every bundle within ${BUNDLE_BUDGET_BYTES / 1024} KiB`, () => {
-    const over = [...built].filter(([, bundle]) => bundle.code > BUNDLE_BUDGET_BYTES).map(([module, bundle]) => `${module}: ${(bundle.code / 1024).toFixed(1)} KiB`);
+  it(`keeps every bundle within ${BUNDLE_BUDGET_BYTES / 1024} KiB, or its own stated budget`, () => {
+    const over = [...built].filter(([module, bundle]) => bundle.code > budgetOf(module)).map(([module, bundle]) => `${module}: ${(bundle.code / 1024).toFixed(1)} KiB`);
     expect(over, 'bundles over budget (check for a namespace import or a new dependency)').toEqual([]);
   });
 

@@ -1,6 +1,6 @@
 import { Parser } from 'htmlparser2';
 import { describe, expect, it } from 'vitest';
-import { renderComment } from '../../shared/domain/commentRender.ts';
+import { renderComment, sanitize } from '../../shared/domain/commentRender.ts';
 
 /**
  * Well-known XSS payloads (OWASP's filter evasion cheat sheet and friends), in Markdown's own
@@ -84,6 +84,17 @@ describe('comment rendering', () => {
       const html = renderComment(payload, { bugId: 7, markdown });
       expect({ payload, markdown, html, dangers: dangers(html) }).toMatchObject({ dangers: [] });
     }
+  });
+
+  it.each(PAYLOADS)('has a sanitizer that alone removes the script of %j as raw HTML', (payload) => {
+    const html = sanitize(payload);
+    expect({ payload, html, dangers: dangers(html) }).toMatchObject({ dangers: [] });
+  });
+
+  it('keeps the harmless markup Markdown produces when sanitizing', () => {
+    const markup = '<p><a href="https://example.com/a?b=1" class="bz_ref" rel="nofollow noopener noreferrer">x</a> <code class="language-js">y</code></p>';
+    expect(sanitize(markup)).toBe(markup);
+    expect(sanitize('<a href="show_bug.cgi?id=3#c1">r</a><ol start="3"><li>z</li></ol>')).toBe('<a href="show_bug.cgi?id=3#c1">r</a><ol start="3"><li>z</li></ol>');
   });
 
   it('renders Markdown', () => {
