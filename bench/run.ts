@@ -226,9 +226,18 @@ interface Seeded {
   products: Array<{ name: string; components: number }>;
   /** Bugs filed through the API, each with CCs, most with a dependency and some history. */
   bugIds: number[];
+  /** A bug with 50 comments (the description and 49 more), for the comments scenario. */
+  chattyBugId: number;
+  /** A bug with five small attachments, for the attachment metadata scenario. */
+  attachmentBugId: number;
+  /** A 1,000 KB attachment (the default maxattachmentsize), for the download scenario. */
+  largeAttachmentId: number;
   requests: number;
   seconds: number;
 }
+
+/** The largest attachment Bugzilla's default maxattachmentsize (1000 KB) accepts. */
+const LARGE_ATTACHMENT = Buffer.alloc(1000 * 1024, 'Tracker bench attachment. ').toString('base64');
 
 async function api(baseUrl: string, method: string, path: string, body?: unknown, apiKey: string | undefined = ADMIN.apiKey): Promise<any> {
   const headers: Record<string, string> = {};
@@ -358,7 +367,21 @@ async function seed(baseUrl: string): Promise<Seeded> {
     for (const answer of created) if (typeof answer?.id === 'number') bugIds.push(answer.id);
   }
   await inParallel(4, bugIds.map((id, index) => () => call('PUT', `/rest/bug/${id}`, { priority: ['High', 'Low', 'Normal'][index % 3], whiteboard: `seeded ${index}`, comment: { body: 'Seeded change' } })));
-  return { users, products, bugIds, requests, seconds: elapsed(started) };
+
+  // A long conversation (Bugzilla's reference figure is for a bug's comments) and attachments.
+  const chattyBugId = bugIds[0]!;
+  const have = (await call('GET', `/rest/bug/${chattyBugId}/comment`)).bugs[chattyBugId].comments.length;
+  for (let count = have; count < 50; count++) {
+    await call('POST', `/rest/bug/${chattyBugId}/comment`, { comment: `Comment ${count} of the bench conversation: ${benchBug(count).description}` });
+  }
+  const attachmentBugId = bugIds[1]!;
+  for (let index = 0; index < 5; index++) {
+    await call('POST', `/rest/bug/${attachmentBugId}/attachment`, {
+      data: Buffer.from(`log line ${index}\n`.repeat(200)).toString('base64'), file_name: `log-${index}.txt`, summary: `Log ${index}`, content_type: 'text/plain',
+    });
+  }
+  const [largeAttachmentId] = (await call('POST', `/rest/bug/${bugIds[2]}/attachment`, { data: LARGE_ATTACHMENT, file_name: 'large.bin', summary: 'A 1000 KB file', content_type: 'application/octet-stream' })).ids;
+  return { users, products, bugIds, chattyBugId, attachmentBugId, largeAttachmentId, requests, seconds: elapsed(started) };
 }
 
 const BENCH_BUGS = Math.round(numberFromEnv('BENCH_BUGS', 200));
@@ -506,6 +529,47 @@ const SCENARIOS: Scenario[] = [
     expected: [200],
     check: (body) => (body?.bugs?.[0]?.history?.length >= 1 ? undefined : `history answered ${JSON.stringify(body).slice(0, 200)}`),
     options: (_baseUrl, _users, seeded) => rotatingBugRequests(seeded, 'GET', (id) => `/rest/bug/${id}/history`),
+  },
+  {
+    name: 'bug comments (50)',
+    method: 'GET',
+    path: '/rest/bug/{id}/comment',
+    probePath: (seeded) => `/rest/bug/${seeded.chattyBugId}/comment`,
+    auth: 'API key',
+    expected: [200],
+    check: (body) => (Object.values(body?.bugs ?? {}).some((bug: any) => bug.comments?.length === 50) ? undefined : `comments answered ${JSON.stringify(body).slice(0, 200)}`),
+    options: (baseUrl, _users, seeded) => ({ url: `${baseUrl}/rest/bug/${seeded.chattyBugId}/comment`, headers: apiKeyHeader }),
+  },
+  {
+    name: 'attachment metadata',
+    method: 'GET',
+    path: '/rest/bug/{id}/attachment?exclude_fields=data',
+    probePath: (seeded) => `/rest/bug/${seeded.attachmentBugId}/attachment?exclude_fields=data`,
+    auth: 'API key',
+    expected: [200],
+    check: (body) => (Object.values(body?.bugs ?? {}).some((list: any) => list.length === 5 && !('data' in list[0])) ? undefined : `attachments answered ${JSON.stringify(body).slice(0, 200)}`),
+    options: (baseUrl, _users, seeded) => ({ url: `${baseUrl}/rest/bug/${seeded.attachmentBugId}/attachment?exclude_fields=data`, headers: apiKeyHeader }),
+  },
+  {
+    name: 'download 1000 KB attachment',
+    method: 'GET',
+    path: '/rest/bug/attachment/{id}',
+    probePath: (seeded) => `/rest/bug/attachment/${seeded.largeAttachmentId}`,
+    auth: 'API key',
+    expected: [200],
+    check: (body) => (Object.values(body?.attachments ?? {}).some((attachment: any) => attachment.data === LARGE_ATTACHMENT) ? undefined : `download answered ${JSON.stringify(body).slice(0, 200)}`),
+    options: (baseUrl, _users, seeded) => ({ url: `${baseUrl}/rest/bug/attachment/${seeded.largeAttachmentId}`, headers: apiKeyHeader }),
+  },
+  {
+    name: 'upload 1000 KB attachment',
+    method: 'POST',
+    path: '/rest/bug/{id}/attachment',
+    probePath: (seeded) => `/rest/bug/${seeded.bugIds[3]}/attachment`,
+    probeBody: () => ({ data: LARGE_ATTACHMENT, file_name: 'upload.bin', summary: 'Bench upload', content_type: 'application/octet-stream' }),
+    auth: 'API key',
+    expected: [200],
+    check: (body) => (Array.isArray(body?.ids) && body.ids.length === 1 ? undefined : `upload answered ${JSON.stringify(body).slice(0, 200)}`),
+    options: (_baseUrl, _users, seeded) => rotatingBugRequests(seeded, 'POST', (id) => `/rest/bug/${id}/attachment`, () => ({ data: LARGE_ATTACHMENT, file_name: 'upload.bin', summary: 'Bench upload', content_type: 'application/octet-stream' })),
   },
   {
     name: 'create bug',
@@ -868,7 +932,7 @@ function renderReport(report: Report): string {
   lines.push('');
   lines.push('- **Load generator:** autocannon, in the `npm run bench` process.');
   lines.push('- **API:** a separate Node.js process (bench/server.ts): the local API Gateway emulator (`local/apiGatewayEmulator.ts`) calling the same handler modules and middleware as the deployed Lambdas, loaded from TypeScript source through tsx (not the esbuild bundles), all routes in one process and one event loop with request logging off. It plays the part of many warm Lambda instances with a single Node.js thread.');
-  lines.push('- **Storage:** DynamoDB Local (the Java jar, in memory) on loopback; s3rver in a temporary directory (no scenario touches S3).');
+  lines.push('- **Storage:** DynamoDB Local (the Java jar, in memory) on loopback; s3rver in a temporary directory (the attachment upload and download scenarios write and read it).');
   lines.push('');
   lines.push('**Not measured in the Results table:** cold starts (each handler is warmed up before it is measured; the [Cold starts](#cold-starts) section below measures module load and first invocations separately), API Gateway\'s own latency, real DynamoDB latencies and throughput (DynamoDB Local is a JVM over SQLite sharing the same 2 cores, with its own, different costs per call), Lambda concurrency scaling and throttling. Read the numbers as relative costs of our code paths on this machine, not as production latency or capacity.');
   lines.push('');
@@ -957,7 +1021,7 @@ function renderReport(report: Report): string {
   lines.push(`| \`GET /rest/bug/<id>\` | ~58 | ~136 | ${tracker('get bug')} |`);
   lines.push(`| \`POST /rest/bug\` (create) | ~42 | – | ${tracker('create bug')} |`);
   lines.push(`| \`PUT /rest/bug/<id>\` (update) | ~49 | – | ${tracker('update bug')} |`);
-  lines.push(`| a bug's comments | ~62 | – | – | – |`);
+  lines.push(`| a bug's comments (Tracker: 50 comments) | ~62 | – | ${tracker('bug comments (50)')} |`);
   lines.push('| product + status search returning 22 bugs | ~18 | – | – | – |');
   lines.push('');
   lines.push(
