@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
+import { ListObjectsV2Command, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sweepOrphanBodies } from '../../shared/application/attachments.ts';
 import { ENV } from '../../shared/storage/tableSchema.ts';
@@ -307,6 +307,23 @@ describe('downloading', () => {
     const response = await fetch(attachments[id].url);
     expect(response.status).toBe(200);
     expect(Buffer.from(await response.arrayBuffer()).equals(body)).toBe(true);
+  });
+});
+
+describe('a metadata write that fails after the upload', () => {
+  it('takes the uploaded bodies back, so nothing is left unreferenced', async () => {
+    // 21 bugs need more than DynamoDB's 100 actions in one transaction: every rule passes, the
+    // bodies are uploaded, and only the transaction is refused.
+    const bugs = await Promise.all(Array.from({ length: 21 }, () => fileBug()));
+    const response = await attach(bugs[0], { ids: bugs.slice(1) });
+    expectError(response, 32000, 400);
+    const client = new S3Client({ endpoint: process.env[ENV.s3Endpoint], region: 'us-east-1', forcePathStyle: true, credentials: { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' } });
+    for (const bug of bugs) {
+      const listed = await client.send(new ListObjectsV2Command({ Bucket: process.env[ENV.bucket], Prefix: `attachments/${bug}/` }));
+      expect({ bug, bodies: listed.KeyCount ?? 0 }).toEqual({ bug, bodies: 0 });
+    }
+    client.destroy();
+    expect((await ok(attachmentsOf(bugs[0], admin))).bugs[bugs[0]]).toEqual([]);
   });
 });
 

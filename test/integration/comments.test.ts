@@ -126,6 +126,16 @@ describe('adding a comment', () => {
     expect(await bugField(bug, 'comment_count')).toBe(2);
   });
 
+  it('numbers comments made at the same moment one after the other, losing none', async () => {
+    const bug = await fileBug();
+    const answers = await Promise.all(Array.from({ length: 8 }, (_, index) => addComment(bug, { comment: `parallel ${index}` }, index % 2 ? plain : admin)));
+    expect(answers.map((answer) => answer.status)).toEqual(Array(8).fill(200));
+    const comments = (await ok(commentsOf(bug))).bugs[bug].comments;
+    expect(comments.map((comment: { count: number }) => comment.count)).toEqual([0, 1, 2, 3, 4, 5, 6, 7, 8]);
+    expect(comments.slice(1).map((comment: { text: string }) => comment.text).sort()).toEqual(Array.from({ length: 8 }, (_, index) => `parallel ${index}`));
+    expect(await bugField(bug, 'comment_count')).toBe(9);
+  });
+
   it('counts hours worked for the time-tracking group and ignores them from anyone else', async () => {
     const bug = await fileBug();
     await ok(call(app, 'PUT', `/rest/bug/${bug}`, { apiKey: admin, body: { remaining_time: 3 } }));
