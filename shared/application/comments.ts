@@ -9,8 +9,8 @@ import type { FieldSelection, ResourceFields } from '../domain/fieldSelection.ts
 import type { Parameters } from '../domain/parameters.ts';
 import { toBugzillaDateTime } from '../domain/time.ts';
 import { attachmentSummaries } from '../storage/attachmentStore.ts';
-import { commitBugWrite, loadBugs, loadComments, type StoredBug, type StoredComment } from '../storage/bugStore.ts';
-import { CommentTagsConflict, loadCommentsById, saveCommentTags, searchCommentTags as searchTags, tagConflict } from '../storage/commentStore.ts';
+import { commitBugWrite, loadBugs, type StoredBug, type StoredComment } from '../storage/bugStore.ts';
+import { CommentTagsConflict, loadBugConversation, loadCommentsById, saveCommentTags, searchCommentTags as searchTags, tagConflict } from '../storage/commentStore.ts';
 import { allocateIds } from '../storage/counterStore.ts';
 import { listGroups } from '../storage/identityStore.ts';
 import { loadParameters } from '../storage/parameterStore.ts';
@@ -50,9 +50,6 @@ export function parseObjectId(value: unknown, what: string): number {
   return Number(text);
 }
 
-const summariesFor = async (bug: Bug, comments: readonly StoredComment[]) =>
-  bug.attachmentCount > 0 && comments.some((comment) => comment.attachmentId !== null) ? attachmentSummaries(bug.id) : new Map<number, string>();
-
 // ---- reading ---------------------------------------------------------------------------------
 
 export interface CommentRequest {
@@ -67,7 +64,10 @@ export async function getComments(caller: Caller, request: CommentRequest, field
   const commentIds = request.commentIds.map((id) => parseObjectId(id, 'comment id'));
   const context = await visibilityContext();
   const { parameters } = context;
-  const [bugs, byId] = await Promise.all([visibleBugs(caller, request.bugs, context), loadCommentsById(commentIds)]);
+  // Each bug is read with its comments and attachments in one Query, visibility checked after.
+  const bugIds = [...new Set(await Promise.all(request.bugs.map(resolveBugId)))];
+  const [conversations, byId] = await Promise.all([Promise.all(bugIds.map(loadBugConversation)), loadCommentsById(commentIds)]);
+  const bugs = bugIds.map((id, index) => visibleBug(caller, conversations[index].stored, id, context));
 
   // Comments named by id: each must exist (111), be on a visible bug (102), and be readable (110).
   const missing = commentIds.find((id) => !byId.has(id));
@@ -80,12 +80,12 @@ export async function getComments(caller: Caller, request: CommentRequest, field
   }
 
   const since = request.newSince === undefined ? undefined : Date.parse(request.newSince);
-  const perBug = await Promise.all(bugs.map(async ({ bug }) => {
-    const comments = (await loadComments(bug.id))
+  const perBug = bugs.map(({ bug }, index) => {
+    const comments = conversations[index].comments
       .filter((comment) => mayReadComment(caller, parameters, comment))
       .filter((comment) => since === undefined || Date.parse(comment.creationTime) > since);
-    return { bug, comments, summaries: await summariesFor(bug, comments) };
-  }));
+    return { bug, comments, summaries: new Map(conversations[index].attachments.map((attachment) => [attachment.id, attachment.summary])) };
+  });
   const namedSummaries = new Map<number, Map<number, string>>();
   for (const comment of named) {
     if (comment.attachmentId === null || namedSummaries.has(comment.bugId)) continue;

@@ -27,7 +27,7 @@ export interface StoredComment extends NewComment {
   tags: string[];
 }
 
-const toStoredBug = (item: Record<string, unknown>): StoredBug => {
+export const toStoredBug = (item: Record<string, unknown>): StoredBug => {
   const { pk, sk, type, rev, gsi2pk, gsi2sk, ...bug } = item;
   void pk, sk, type, gsi2pk, gsi2sk;
   return { bug: bug as unknown as Bug, rev: Number(rev ?? 0) };
@@ -100,7 +100,7 @@ export async function commitBugWrite(write: BugWrite): Promise<void> {
   await transaction.commit();
 }
 
-const toComment = (item: Record<string, unknown>): StoredComment => {
+export const toComment = (item: Record<string, unknown>): StoredComment => {
   const { pk, sk, type, ...comment } = item;
   void pk, sk, type;
   const stored = comment as unknown as StoredComment;

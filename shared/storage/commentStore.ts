@@ -1,9 +1,10 @@
 import { DeleteCommand } from '@aws-sdk/lib-dynamodb';
 import { TrackerError } from '../trackerError.ts';
-import { loadComment, type StoredComment } from './bugStore.ts';
+import type { Attachment } from '../domain/attachment.ts';
+import { loadComment, toComment, toStoredBug, type StoredBug, type StoredComment } from './bugStore.ts';
 import { documentClient, tableName } from './dynamoClient.ts';
 import { attachmentKeys, bugKeys } from './keys.ts';
-import { batchGetAll, queryPartition } from './tableReads.ts';
+import { batchGetAll, queryAll, queryPartition } from './tableReads.ts';
 import { WriteTransaction } from './transaction.ts';
 
 /**
@@ -25,6 +26,33 @@ export async function loadCommentsById(commentIds: readonly number[]): Promise<M
         return { ...stored, attachmentId: stored.attachmentId ?? null, tags: stored.tags ?? [] };
       });
   return new Map(comments.map((comment) => [comment.id, comment]));
+}
+
+/**
+ * A bug with all its comments and attachment metadata in one strongly consistent Query: in the
+ * bug's collection the sort keys `ATTACHMENT#…` < `BUG` < `COMMENT#…` are adjacent, so one key
+ * range returns them together (a comment listing is then one read, not three).
+ */
+export async function loadBugConversation(bugId: number): Promise<{ stored: StoredBug | undefined; comments: StoredComment[]; attachments: Attachment[] }> {
+  const items = await queryAll({
+    TableName: tableName(),
+    KeyConditionExpression: 'pk = :pk AND sk BETWEEN :from AND :to',
+    ExpressionAttributeValues: { ':pk': bugKeys.bug(bugId).pk, ':from': attachmentKeys.attachmentPrefix, ':to': `${bugKeys.commentPrefix}\uffff` },
+    ConsistentRead: true,
+  });
+  let stored: StoredBug | undefined;
+  const comments: StoredComment[] = [];
+  const attachments: Attachment[] = [];
+  for (const item of items) {
+    if (item.type === 'bug') stored = toStoredBug(item);
+    else if (item.type === 'comment') comments.push(toComment(item));
+    else if (item.type === 'attachment') {
+      const { pk, sk, type, ...attachment } = item;
+      void pk, sk, type;
+      attachments.push({ ...(attachment as unknown as Attachment), flags: (attachment.flags as Attachment['flags']) ?? [] });
+    }
+  }
+  return { stored, comments, attachments };
 }
 
 /** Someone else changed the comment's tags between this request's read and its write. */
