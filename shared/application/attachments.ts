@@ -12,14 +12,14 @@ import { toBugzillaDateTime } from '../domain/time.ts';
 import { userDetail } from '../domain/userView.ts';
 import { bodyKeyOf, deleteBody, getBody, listBodies, presignBody, putBody } from '../storage/attachmentBodies.ts';
 import {
-  existingAttachmentIds, loadAttachmentsById, loadAttachmentsOfBug, putChangedAttachment, putNewAttachment, setCommentPrivacy,
+  existingAttachmentIds, loadAttachmentsById, loadAttachmentsOfBug, loadBugWithAttachments, putChangedAttachment, putNewAttachment, setCommentPrivacy,
 } from '../storage/attachmentStore.ts';
 import { commitBugWrite, loadBugs, type StoredComment } from '../storage/bugStore.ts';
 import { allocateIds } from '../storage/counterStore.ts';
 import { loadFlagTypes } from '../storage/flagTypeStore.ts';
 import { loginRequired, TrackerError } from '../trackerError.ts';
 import { loadBugCatalog, resolveLogins, usersById, type BugCatalog } from './bugContext.ts';
-import { visibleBug, withFreshReads } from './bugs.ts';
+import { resolveBugId, visibleBug, withFreshReads } from './bugs.ts';
 import { parseObjectId, visibilityContext, visibleBugs, withComment } from './comments.ts';
 
 /**
@@ -245,7 +245,10 @@ export async function getAttachments(caller: Caller, request: AttachmentRequest,
   const attachmentIds = request.attachmentIds.map((id) => parseObjectId(id, 'attachment id'));
   const context = await visibilityContext();
   const { parameters } = context;
-  const [bugs, byId] = await Promise.all([visibleBugs(caller, request.bugs, context), loadAttachmentsById(attachmentIds)]);
+  // Each bug is read with its attachments in one Query; visibility is checked before anything is shown.
+  const bugIds = [...new Set(await Promise.all(request.bugs.map(resolveBugId)))];
+  const [withAttachments, byId] = await Promise.all([Promise.all(bugIds.map(loadBugWithAttachments)), loadAttachmentsById(attachmentIds)]);
+  const bugs = bugIds.map((id, index) => ({ ...visibleBug(caller, withAttachments[index].stored, id, context), attachments: withAttachments[index].attachments }));
   // Unknown attachment ids are left out, as in Bugzilla; a known one must be on a visible bug and
   // readable by the caller (304 for someone else's private attachment).
   const named = attachmentIds.map((id) => byId.get(id)).filter((attachment): attachment is Attachment => attachment !== undefined);
@@ -254,10 +257,10 @@ export async function getAttachments(caller: Caller, request: AttachmentRequest,
     visibleBug(caller, namedBugs.get(attachment.bugId), attachment.bugId, context);
     if (!maySeeAttachment(caller, parameters, attachment)) throw new TrackerError(304, `Sorry, you are not authorized to access attachment ${attachment.id}: it is private.`);
   }
-  const perBug = await Promise.all(bugs.map(async ({ bug }) => ({
+  const perBug = bugs.map(({ bug, attachments }) => ({
     bugId: bug.id,
-    attachments: (bug.attachmentCount > 0 ? await loadAttachmentsOfBug(bug.id) : []).filter((attachment) => maySeeAttachment(caller, parameters, attachment)),
-  })));
+    attachments: attachments.filter((attachment) => maySeeAttachment(caller, parameters, attachment)),
+  }));
 
   const all = [...named, ...perBug.flatMap(({ attachments }) => attachments)];
   const wantsData = fields.wants('data');

@@ -1,5 +1,6 @@
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import type { Attachment } from '../domain/attachment.ts';
+import { toStoredBug, type StoredBug } from './bugStore.ts';
 import { documentClient, tableName } from './dynamoClient.ts';
 import { attachmentKeys, bugKeys } from './keys.ts';
 import { batchGetAll, queryAll } from './tableReads.ts';
@@ -31,6 +32,21 @@ export async function loadAttachmentsOfBug(bugId: number): Promise<Attachment[]>
     ConsistentRead: true,
   });
   return items.map(toAttachment);
+}
+
+/**
+ * A bug with its attachments in one strongly consistent Query: `ATTACHMENT#…` sorts right before
+ * `BUG` in the bug's collection, so one key range holds both.
+ */
+export async function loadBugWithAttachments(bugId: number): Promise<{ stored: StoredBug | undefined; attachments: Attachment[] }> {
+  const items = await queryAll({
+    TableName: tableName(),
+    KeyConditionExpression: 'pk = :pk AND sk BETWEEN :from AND :to',
+    ExpressionAttributeValues: { ':pk': bugKeys.bug(bugId).pk, ':from': attachmentKeys.attachmentPrefix, ':to': bugKeys.bug(bugId).sk },
+    ConsistentRead: true,
+  });
+  const bugItem = items.find((item) => item.type === 'bug');
+  return { stored: bugItem ? toStoredBug(bugItem) : undefined, attachments: items.filter((item) => item.type === 'attachment').map(toAttachment) };
 }
 
 /** The summaries of a bug's attachments, for the "Created attachment N" comments. */
