@@ -9,6 +9,8 @@ import { bugReferences, referencesOf } from '../bug/bugInput.ts';
  */
 export const handler = defineEndpoint({
   access: 'login',
+  // `data` is bounded by maxattachmentsize (600) and the comment by Bugzilla's 114, not by the generic text limit.
+  longText: ['data', 'comment'],
   input: z.object({
     ...bugReferences,
     data: z.unknown().optional(),

@@ -6,6 +6,8 @@ import { list, text } from '../../shared/http/inputSchemas.ts';
 /** PUT /rest/bug/attachment/{attachment_id}: the path's attachment and any `ids` change alike. */
 export const handler = defineEndpoint({
   access: 'login',
+  // Bugzilla's 114 for an over-long comment comes from the comment rules, not the generic limit.
+  longText: ['comment'],
   input: z.object({
     attachment_id: text().optional(),
     ids: list(z.union([z.string(), z.number()])).optional(),

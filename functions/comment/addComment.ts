@@ -7,6 +7,8 @@ import { bugReferences, referencesOf } from '../bug/bugInput.ts';
 /** POST /rest/bug/{id_or_alias}/comment: answers the new comment's id. */
 export const handler = defineEndpoint({
   access: 'login',
+  // Bugzilla's 114 for an over-long comment comes from the comment rules, not the generic limit.
+  longText: ['comment'],
   input: z.object({
     ...bugReferences,
     comment: z.unknown().optional(),

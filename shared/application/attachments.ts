@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import {
-  bit, checkContentType, checkFileName, checkSummary, decodeData, HISTORY_FIELD, mayEditAttachment, maySeeAttachment, PATCH_CONTENT_TYPE, type Attachment,
+  attachmentView, bit, checkContentType, checkFileName, checkSummary, decodeData, HISTORY_FIELD, mayEditAttachment, maySeeAttachment, PATCH_CONTENT_TYPE, type Attachment,
 } from '../domain/attachment.ts';
 import { MAX_COMMENT_LENGTH, type Bug, type BugFlag, type HistoryChange, type HistoryEntry } from '../domain/bug.ts';
 import { hasEditBugs, isInsider, mayEditProductBugs } from '../domain/bugAccess.ts';
@@ -9,7 +9,6 @@ import { inGroup, isLoggedIn, type Caller, type UserAccount } from '../domain/ca
 import type { FieldSelection } from '../domain/fieldSelection.ts';
 import { appliesTo } from '../domain/flagTypes.ts';
 import { toBugzillaDateTime } from '../domain/time.ts';
-import { userDetail } from '../domain/userView.ts';
 import { bodyKeyOf, deleteBody, getBody, listBodies, presignBody, putBody } from '../storage/attachmentBodies.ts';
 import {
   existingAttachmentIds, loadAttachmentsById, loadAttachmentsOfBug, loadBugWithAttachments, putChangedAttachment, putNewAttachment, setCommentPrivacy,
@@ -285,36 +284,6 @@ export async function getAttachments(caller: Caller, request: AttachmentRequest,
   };
 }
 
-function attachmentView(caller: Caller, attachment: Attachment, users: ReadonlyMap<number, UserAccount>, typeName: (id: number) => string, data: string | undefined) {
-  const login = (id: number | null) => (id === null ? '' : (users.get(id)?.login ?? ''));
-  const creator = users.get(attachment.creatorId);
-  return {
-    id: attachment.id,
-    bug_id: attachment.bugId,
-    file_name: attachment.fileName,
-    summary: attachment.summary,
-    content_type: attachment.contentType,
-    size: attachment.size,
-    creation_time: attachment.creationTime,
-    last_change_time: attachment.lastChangeTime,
-    is_private: attachment.isPrivate,
-    is_obsolete: attachment.isObsolete,
-    is_patch: attachment.isPatch,
-    creator: login(attachment.creatorId),
-    ...(creator ? { creator_detail: userDetail(creator, caller) } : {}),
-    flags: attachment.flags.map((flag) => ({
-      id: flag.id,
-      name: typeName(flag.typeId),
-      type_id: flag.typeId,
-      creation_date: flag.creationDate,
-      modification_date: flag.modificationDate,
-      status: flag.status,
-      setter: login(flag.setterId),
-      ...(flag.requesteeId !== null ? { requestee: login(flag.requesteeId) } : {}),
-    })),
-    ...(data !== undefined ? { data } : {}),
-  };
-}
 
 // ---- changing --------------------------------------------------------------------------------
 

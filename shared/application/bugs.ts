@@ -12,7 +12,8 @@ import { commitBugWrite, findBugIdByAlias, loadBugs, loadComment, loadComments, 
 import { matchesCriteria, parseSearch } from '../domain/bugSearchFilter.ts';
 import { retryOnConflict } from '../storage/transaction.ts';
 import { loginRequired, TrackerError } from '../trackerError.ts';
-import { attachmentSummaries } from '../storage/attachmentStore.ts';
+import { attachmentView, maySeeAttachment } from '../domain/attachment.ts';
+import { loadAttachmentsOfBug } from '../storage/attachmentStore.ts';
 import { bugEnvironment, bugNames, bugViewContext, loadBugCatalog, loginsIn, resolveLogins, updateToken, userIdsOf, usersById, type BugCatalog } from './bugContext.ts';
 
 /** Bugs: file, read and change them (docs/data-model.md §3 and §7.2). */
@@ -104,29 +105,37 @@ export async function getBugs(caller: Caller, references: ReadonlyArray<string |
       failed(id, error);
     }
   }
-  const extras = { description: fields.wants('description', 'extra'), comments: fields.wants('comments', 'extra'), history: fields.wants('history', 'extra') };
+  const extras = { description: fields.wants('description', 'extra'), comments: fields.wants('comments', 'extra'), history: fields.wants('history', 'extra'), attachments: fields.wants('attachments', 'extra') };
   const [users, extraData] = await Promise.all([
     usersById(userIdsOf(bugs, bugCatalog.catalog)),
     Promise.all(bugs.map(async (bug) => ({
       comments: extras.comments ? await loadComments(bug.id) : extras.description ? [await loadComment(bug.id, 0)].filter((comment): comment is StoredComment => comment !== null) : [],
       history: extras.history ? await loadHistory(bug.id) : [],
-      // Attachment comments show the attachment's current summary.
-      attachmentSummaries: extras.comments && bug.attachmentCount > 0 ? await attachmentSummaries(bug.id) : new Map<number, string>(),
+      // Attachments (metadata, never bodies) serve the `attachments` field and the summaries that attachment comments show.
+      attachments: (extras.comments || extras.attachments) && bug.attachmentCount > 0 ? await loadAttachmentsOfBug(bug.id) : [],
     }))),
   ]);
-  const extraUserIds = extraData.flatMap((data) => [...data.comments.map((comment) => comment.creatorId), ...data.history.map((entry) => entry.whoId)]).filter((id) => !users.has(id));
+  const extraUserIds = extraData.flatMap((data) => [
+    ...data.comments.map((comment) => comment.creatorId),
+    ...data.history.map((entry) => entry.whoId),
+    ...data.attachments.flatMap((attachment) => [attachment.creatorId, ...attachment.flags.flatMap((flag) => [flag.setterId, ...(flag.requesteeId === null ? [] : [flag.requesteeId])])]),
+  ]).filter((id) => !users.has(id));
   if (extraUserIds.length > 0) for (const [id, user] of await usersById(extraUserIds)) users.set(id, user);
   const context = bugViewContext(caller, bugCatalog, users);
   const login = (id: number) => users.get(id)?.login ?? '';
   const parameters = bugCatalog.catalog.parameters;
   const views = bugs.map((bug, index) => {
-    const { comments, history, attachmentSummaries: summaries } = extraData[index];
+    const { comments, history, attachments } = extraData[index];
+    const summaries = new Map(attachments.map((attachment) => [attachment.id, attachment.summary]));
     const readable = comments.filter((comment) => mayReadComment(caller, parameters, comment));
     return bugView(bug, { ...context, updateToken: isLoggedIn(caller) ? updateToken(caller.user.id, bug) : undefined }, {
       // A private description is text like any private comment: only insiders read it.
       description: extras.description ? commentText(readable.find((comment) => comment.count === 0) ?? { rawText: '' }) : undefined,
       comments: extras.comments ? readable.map((comment) => commentView(comment, login, (id) => summaries.get(id))) : undefined,
       history: extras.history ? historyView(history, login) : undefined,
+      attachments: extras.attachments
+        ? attachments.filter((attachment) => maySeeAttachment(caller, parameters, attachment)).map((attachment) => attachmentView(caller, attachment, users, context.flagTypeName, undefined))
+        : undefined,
     });
   });
   return { faults, bugs: views };

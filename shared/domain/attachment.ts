@@ -1,9 +1,10 @@
 import { TrackerError } from '../trackerError.ts';
 import type { BugFlag } from './bug.ts';
 import { isInsider } from './bugAccess.ts';
-import { isLoggedIn, type Caller } from './caller.ts';
+import { isLoggedIn, type Caller, type UserAccount } from './caller.ts';
 import type { ResourceFields } from './fieldSelection.ts';
 import type { Parameters } from './parameters.ts';
+import { userDetail } from './userView.ts';
 
 /**
  * Attachments as Tracker keeps them: metadata and flags in the bug's item collection, the body in
@@ -119,3 +120,35 @@ export const bit = (value: boolean): string => (value ? '1' : '0');
 
 /** The Attachment object's fields; `data` is costly (an S3 read) and goes only when wanted. */
 export const attachmentResourceFields = (): ResourceFields => ({ nested: { flags: {}, creator_detail: {} } });
+
+/** The spec's Attachment object; `data` (base64) only when the caller read the body. */
+export function attachmentView(caller: Caller, attachment: Attachment, users: ReadonlyMap<number, UserAccount>, typeName: (id: number) => string, data: string | undefined) {
+  const login = (id: number | null) => (id === null ? '' : (users.get(id)?.login ?? ''));
+  const creator = users.get(attachment.creatorId);
+  return {
+    id: attachment.id,
+    bug_id: attachment.bugId,
+    file_name: attachment.fileName,
+    summary: attachment.summary,
+    content_type: attachment.contentType,
+    size: attachment.size,
+    creation_time: attachment.creationTime,
+    last_change_time: attachment.lastChangeTime,
+    is_private: attachment.isPrivate,
+    is_obsolete: attachment.isObsolete,
+    is_patch: attachment.isPatch,
+    creator: login(attachment.creatorId),
+    ...(creator ? { creator_detail: userDetail(creator, caller) } : {}),
+    flags: attachment.flags.map((flag) => ({
+      id: flag.id,
+      name: typeName(flag.typeId),
+      type_id: flag.typeId,
+      creation_date: flag.creationDate,
+      modification_date: flag.modificationDate,
+      status: flag.status,
+      setter: login(flag.setterId),
+      ...(flag.requesteeId !== null ? { requestee: login(flag.requesteeId) } : {}),
+    })),
+    ...(data !== undefined ? { data } : {}),
+  };
+}

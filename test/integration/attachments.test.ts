@@ -207,6 +207,14 @@ describe('private attachments', () => {
     }
   });
 
+  it('show in the bug\'s attachments field only to those who may see them, without data', async () => {
+    const field = async (key?: string) => (await ok(call(app, 'GET', `/rest/bug/${bug}`, { apiKey: key, query: { include_fields: 'attachments' } }))).bugs[0].attachments;
+    expect((await field(alice)).map((attachment: { summary: string }) => attachment.summary)).toEqual(['Customer data', 'Public log']);
+    expect((await field(bob)).map((attachment: { summary: string }) => attachment.summary)).toEqual(['Public log']);
+    expect((await field(undefined))[0]).not.toHaveProperty('data');
+    expect((await field(undefined))[0]).toMatchObject({ file_name: 'fix.patch', creator: 'bob@tracker.test', is_private: false });
+  });
+
   it('are hidden from everyone else: 304 by id, left out of the bug\'s list, their comment private too', async () => {
     for (const key of [bob, undefined]) {
       expectError(await getAttachment(privateId, key), 304, 401);
