@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import {
-  attachmentView, bit, checkContentType, checkFileName, checkSummary, decodeData, HISTORY_FIELD, mayEditAttachment, maySeeAttachment, PATCH_CONTENT_TYPE, type Attachment,
+  attachmentView, bit, checkContentType, MAX_RESPONSE_BASE64_BYTES, checkFileName, checkSummary, decodeData, HISTORY_FIELD, mayEditAttachment, maySeeAttachment, PATCH_CONTENT_TYPE, type Attachment,
 } from '../domain/attachment.ts';
 import { MAX_COMMENT_LENGTH, type Bug, type BugFlag, type HistoryChange, type HistoryEntry } from '../domain/bug.ts';
 import { hasEditBugs, isInsider, mayEditProductBugs } from '../domain/bugAccess.ts';
@@ -228,11 +228,6 @@ export async function createAttachments(caller: Caller, references: ReadonlyArra
 
 // ---- reading ---------------------------------------------------------------------------------
 
-/**
- * The largest response a deployed function can give is 6 MB. Data travels base64-encoded
- * (4 bytes for 3), so a response is refused, with a clear error, before it would cross that line.
- */
-const MAX_RESPONSE_DATA_BYTES = 5_500_000;
 
 export interface AttachmentRequest {
   bugs: ReadonlyArray<string | number>;
@@ -266,7 +261,7 @@ export async function getAttachments(caller: Caller, request: AttachmentRequest,
   const bodies = new Map<number, string>();
   if (wantsData) {
     const total = [...new Map(all.map((attachment) => [attachment.id, attachment.size])).values()].reduce((sum, size) => sum + size, 0);
-    if (Math.ceil(total / 3) * 4 > MAX_RESPONSE_DATA_BYTES) {
+    if (Math.ceil(total / 3) * 4 > MAX_RESPONSE_BASE64_BYTES) {
       throw new TrackerError(600, `These attachments hold ${Math.ceil(total / 1024)} KB, more than one response can carry (Lambda answers at most 6 MB, and data is base64). Ask with exclude_fields=data and fetch each file with GET /rest/bug/attachment/{id}/download.`);
     }
     await Promise.all([...new Map(all.map((attachment) => [attachment.id, attachment])).values()].map(async (attachment) => {

@@ -41,6 +41,12 @@ export interface Attachment {
  */
 export const LAMBDA_ATTACHMENT_LIMIT_KB = 4_400;
 
+/**
+ * The most base64 one response may carry: Lambda answers at most 6 MB (6,291,456 bytes), and
+ * ~140 KB stay for the JSON around the data. One attachment of LAMBDA_ATTACHMENT_LIMIT_KB fits.
+ */
+export const MAX_RESPONSE_BASE64_BYTES = 6_150_000;
+
 /** Bugzilla's legal MIME types: a known top-level type and a subtype, parameters allowed. */
 const MIME_TYPE = /^(application|audio|font|image|message|model|multipart|text|video)\/[A-Za-z0-9!#$&^_.+-]+(\s*;\s*[A-Za-z0-9_.-]+=("[^"]*"|[^;\s]*))*$/i;
 
@@ -68,7 +74,12 @@ export function checkSummary(value: unknown): string {
   return summary;
 }
 
-const BASE64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=|[A-Za-z0-9+/]{2,3})?$/;
+/**
+ * Base64 text, checked without a repeated group: a pattern like `(?:[…]{4})*` backtracks through
+ * V8's stack and overflows on a multi-megabyte body. Padding, when present, completes a quantum.
+ */
+const BASE64_CHARACTERS = /^[A-Za-z0-9+/]*={0,2}$/;
+const isBase64 = (text: string): boolean => BASE64_CHARACTERS.test(text) && (text.endsWith('=') ? text.length % 4 === 0 : text.length % 4 !== 1);
 
 /** The size Tracker accepts, in KB: the installation's maxattachmentsize, capped by what Lambda can carry. */
 export function attachmentLimitKb(parameters: Parameters): { kb: number; byLambda: boolean } {
@@ -82,7 +93,7 @@ export function decodeData(value: unknown, parameters: Parameters): Buffer {
   if (value === undefined || value === null || value === '') throw new TrackerError(606, 'The attachment data is empty: there is nothing to attach.');
   if (typeof value !== 'string') throw new TrackerError(32000, 'The attachment data must be base64 text.');
   const compact = value.replace(/\s+/g, '');
-  if (!BASE64.test(compact)) throw new TrackerError(32000, 'The attachment data is not valid base64.');
+  if (!isBase64(compact)) throw new TrackerError(32000, 'The attachment data is not valid base64.');
   const bytes = Buffer.from(compact, 'base64');
   if (bytes.length === 0) throw new TrackerError(606, 'The attachment data is empty: there is nothing to attach.');
   const limit = attachmentLimitKb(parameters);

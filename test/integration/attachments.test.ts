@@ -1,8 +1,11 @@
 import { randomBytes } from 'node:crypto';
 import { ListObjectsV2Command, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ScanCommand } from '@aws-sdk/lib-dynamodb';
 import { sweepOrphanBodies } from '../../shared/application/attachments.ts';
+import { documentClient, tableName } from '../../shared/storage/dynamoClient.ts';
 import { ENV } from '../../shared/storage/tableSchema.ts';
+import { tableInconsistencies } from '../support/tableIntegrity.ts';
 import { call, startTestApp, type ApiResponse, type TestApp } from '../support/testApp.ts';
 
 /**
@@ -74,6 +77,24 @@ beforeAll(async () => {
   types.needinfo = await flagType({ name: 'needinfo', target_type: 'bug' });
 });
 afterAll(async () => {
+  // Whatever the tests above did, refused or not, nothing was left half-written.
+  if (app) {
+    expect(await tableInconsistencies()).toEqual([]);
+    // Every attachment's body is in the bucket, and no body is left that no attachment names.
+    const attachments = ((await documentClient().send(new ScanCommand({ TableName: tableName(), FilterExpression: '#type = :attachment', ExpressionAttributeNames: { '#type': 'type' }, ExpressionAttributeValues: { ':attachment': 'attachment' }, ConsistentRead: true }))).Items ?? []);
+    const client = new S3Client({ endpoint: process.env[ENV.s3Endpoint], region: 'us-east-1', forcePathStyle: true, credentials: { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' } });
+    const keys = new Set<string>();
+    let token: string | undefined;
+    do {
+      const page = await client.send(new ListObjectsV2Command({ Bucket: process.env[ENV.bucket], ContinuationToken: token }));
+      for (const object of page.Contents ?? []) keys.add(object.Key!);
+      token = page.IsTruncated ? page.NextContinuationToken : undefined;
+    } while (token);
+    client.destroy();
+    expect(attachments.length).toBeGreaterThan(10);
+    expect(attachments.map((attachment) => attachment.bodyKey).filter((key) => !keys.has(String(key)))).toEqual([]);
+    expect([...keys].filter((key) => !attachments.some((attachment) => attachment.bodyKey === key))).toEqual([]);
+  }
   await app?.close();
 });
 
@@ -301,6 +322,29 @@ describe('changing an attachment', () => {
       expectError(await update(own, { comment: 'x', is_markdown: true }, bob), 140, 400);
     } finally {
       await setParameters({ markdown_enabled: true });
+    }
+  });
+});
+
+describe('the largest attachment', () => {
+  it('is 4,400 KB whatever maxattachmentsize says, and comes back whole; more than one response can carry is refused', async () => {
+    const bug = await fileBug();
+    await setParameters({ maxattachmentsize: 100_000 });
+    try {
+      const largest = randomBytes(4400 * 1024);
+      const [id] = (await ok(attach(bug, { file_name: 'largest.bin', content_type: 'application/octet-stream', data: largest.toString('base64') }))).ids;
+      const tooLarge = await attach(bug, { data: randomBytes(4400 * 1024 + 1).toString('base64') });
+      expectError(tooLarge, 600, 400);
+      expect(tooLarge.body.message).toContain('6 MB');
+      const read = await ok(getAttachment(id, admin));
+      expect(Buffer.from(read.attachments[id].data, 'base64').equals(largest)).toBe(true);
+      await ok(attach(bug, { file_name: 'second.bin', content_type: 'application/octet-stream', data: randomBytes(2000 * 1024).toString('base64') }));
+      const both = await attachmentsOf(bug, admin);
+      expectError(both, 600, 400);
+      expect(both.body.message).toContain('exclude_fields=data');
+      expect((await ok(attachmentsOf(bug, admin, { exclude_fields: 'data' }))).bugs[bug]).toHaveLength(2);
+    } finally {
+      await setParameters({ maxattachmentsize: 1000 });
     }
   });
 });

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { tableInconsistencies } from '../support/tableIntegrity.ts';
 import { call, startTestApp, type ApiResponse, type TestApp } from '../support/testApp.ts';
 
 /**
@@ -60,6 +61,8 @@ beforeAll(async () => {
   lockedBug = await fileBug({ product: 'Locked', component: 'Core', version: '1.0' });
 });
 afterAll(async () => {
+  // Whatever the tests above did, refused or not, nothing was left half-written.
+  if (app) expect(await tableInconsistencies()).toEqual([]);
   await app?.close();
 });
 

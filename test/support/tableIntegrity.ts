@@ -5,7 +5,8 @@ import { documentClient, tableName } from '../../shared/storage/dynamoClient.ts'
  * Reads the whole test table and lists every inconsistency between items that must change
  * together: a name guard without its item (a name reserved forever) or an item without its guard,
  * a guard naming another name than its item, a user whose `memberOf`/`canBless` disagree with the
- * membership items, an API key without its reference. Empty means nothing was half-written.
+ * membership items, an API key without its reference, an attachment without its pointer, a comment
+ * tag weight that differs from the comments carrying the tag. Empty means nothing was half-written.
  */
 type Item = Record<string, unknown>;
 
@@ -69,6 +70,24 @@ export async function tableInconsistencies(): Promise<string[]> {
     if (!references.some((reference) => Number(reference.keyId) === Number(key.id) && Number(String(reference.pk).slice(5)) === Number(key.userId))) {
       problems.push(`API key ${key.id} has no reference in its owner's partition`);
     }
+  }
+  // Attachments: metadata and pointer come and go together; comment tag weights count the
+  // comments that carry each tag (case-insensitively).
+  const pointers = items.filter((item) => item.type === 'attachmentPointer');
+  const attachments = items.filter((item) => item.type === 'attachment');
+  for (const attachment of attachments) {
+    if (!pointers.some((pointer) => Number(pointer.attachmentId) === Number(attachment.id) && Number(pointer.bugId) === Number(attachment.bugId))) problems.push(`attachment ${attachment.id} has no pointer`);
+  }
+  for (const pointer of pointers) {
+    if (!attachments.some((attachment) => Number(attachment.id) === Number(pointer.attachmentId))) problems.push(`attachment pointer ${pointer.attachmentId} points at no attachment`);
+  }
+  const tagCounts = new Map<string, number>();
+  for (const comment of items.filter((item) => item.type === 'comment')) {
+    for (const tag of (comment.tags as string[] | undefined) ?? []) tagCounts.set(tag.toLowerCase(), (tagCounts.get(tag.toLowerCase()) ?? 0) + 1);
+  }
+  const weights = new Map(items.filter((item) => item.type === 'commentTag' && Number(item.weight) > 0).map((item) => [String(item.sk), Number(item.weight)]));
+  for (const tag of new Set([...tagCounts.keys(), ...weights.keys()])) {
+    if ((tagCounts.get(tag) ?? 0) !== (weights.get(tag) ?? 0)) problems.push(`comment tag '${tag}' has weight ${weights.get(tag) ?? 0} but ${tagCounts.get(tag) ?? 0} comments carry it`);
   }
   return problems;
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { attachmentLimitKb, checkContentType, checkFileName, decodeData, LAMBDA_ATTACHMENT_LIMIT_KB, maySeeAttachment } from '../../shared/domain/attachment.ts';
+import { attachmentLimitKb, checkContentType, checkFileName, decodeData, LAMBDA_ATTACHMENT_LIMIT_KB, MAX_RESPONSE_BASE64_BYTES, maySeeAttachment } from '../../shared/domain/attachment.ts';
 import { ANONYMOUS, type Caller } from '../../shared/domain/caller.ts';
 import { changeCommentTags, checkCommentTag } from '../../shared/domain/commentTags.ts';
 import { DEFAULT_PARAMETERS } from '../../shared/domain/parameters.ts';
@@ -35,6 +35,11 @@ describe('attachment rules', () => {
     expect(codeOf(() => decodeData('', DEFAULT_PARAMETERS))).toBe(606);
     expect(codeOf(() => decodeData(undefined, DEFAULT_PARAMETERS))).toBe(606);
     expect(codeOf(() => decodeData('not base64!', DEFAULT_PARAMETERS))).toBe(32000);
+    expect(codeOf(() => decodeData('aGVsbG8', DEFAULT_PARAMETERS))).toBeUndefined();
+    expect(codeOf(() => decodeData('aGVsb=', DEFAULT_PARAMETERS))).toBe(32000);
+    expect(codeOf(() => decodeData('a', DEFAULT_PARAMETERS))).toBe(32000);
+    // A multi-megabyte body is checked in linear time, without exhausting the stack.
+    expect(decodeData(Buffer.alloc(4000 * 1024, 7).toString('base64'), { ...DEFAULT_PARAMETERS, maxattachmentsize: '4400' })).toHaveLength(4000 * 1024);
     const small = { ...DEFAULT_PARAMETERS, maxattachmentsize: '1' };
     expect(decodeData(Buffer.alloc(1024).toString('base64'), small)).toHaveLength(1024);
     expect(codeOf(() => decodeData(Buffer.alloc(1025).toString('base64'), small))).toBe(600);
@@ -45,6 +50,9 @@ describe('attachment rules', () => {
     expect(attachmentLimitKb({ ...DEFAULT_PARAMETERS, maxattachmentsize: '100000' })).toEqual({ kb: LAMBDA_ATTACHMENT_LIMIT_KB, byLambda: true });
     // The cap plus base64 and the JSON around it stays under Lambda's 6 MB.
     expect(Math.ceil((LAMBDA_ATTACHMENT_LIMIT_KB * 1024) / 3) * 4 + 64 * 1024).toBeLessThan(6 * 1024 * 1024);
+    // ... and the largest accepted attachment can be read back in one response.
+    expect(Math.ceil((LAMBDA_ATTACHMENT_LIMIT_KB * 1024) / 3) * 4).toBeLessThanOrEqual(MAX_RESPONSE_BASE64_BYTES);
+    expect(MAX_RESPONSE_BASE64_BYTES + 100 * 1024).toBeLessThan(6 * 1024 * 1024);
   });
 
   it('shows private attachments to insiders and their creator only', () => {
