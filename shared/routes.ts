@@ -123,12 +123,14 @@ export const routes: readonly RouteDefinition[] = [
   // A POST that only reads: it gets the read-only role.
   route('POST', '/rest/bug/comment/render', 'comment/renderComment', true),
 
-  // Attachments (metadata in the table, bodies in the bucket)
-  route('GET', '/rest/bug/{id_or_alias}/attachment', 'attachment/getAttachments'),
-  route('POST', '/rest/bug/{id_or_alias}/attachment', 'attachment/createAttachment'),
-  route('GET', '/rest/bug/attachment/{attachment_id}', 'attachment/getAttachments'),
+  // Attachments (metadata in the table, bodies in the bucket: the routes that move bodies get the bucket)
+  route('GET', '/rest/bug/{id_or_alias}/attachment', 'attachment/getAttachments', true, { attachments: true }),
+  route('POST', '/rest/bug/{id_or_alias}/attachment', 'attachment/createAttachment', false, { attachments: true }),
+  route('GET', '/rest/bug/attachment/{attachment_id}', 'attachment/getAttachments', true, { attachments: true }),
+  // Changing an attachment's metadata never touches its body: no bucket access.
   route('PUT', '/rest/bug/attachment/{attachment_id}', 'attachment/updateAttachment'),
-  route('GET', '/rest/bug/attachment/{attachment_id}/download', 'attachment/downloadAttachment'),
+  // A presigned URL works only if the signing role may read the object.
+  route('GET', '/rest/bug/attachment/{attachment_id}/download', 'attachment/downloadAttachment', true, { attachments: true }),
 
   route('POST', '/rest/bug_user_last_visit', 'bug/recordLastVisit'),
   route('POST', '/rest/bug_user_last_visit/{id}', 'bug/recordLastVisit'),

@@ -38,6 +38,11 @@ describe('the route table', () => {
     expect(routes.filter((route) => route.method !== 'GET' && route.readOnly).map((route) => route.path)).toEqual(['/rest/bug/comment/render']);
   });
 
+  it('gives the bucket to exactly the functions that move attachment bodies', () => {
+    const withBucket = [...new Set(routes.filter((route) => route.attachments).map((route) => route.handler))].sort();
+    expect(withBucket).toEqual(['attachment/createAttachment', 'attachment/downloadAttachment', 'attachment/getAttachments']);
+  });
+
   it('tells comment and attachment paths apart from bug paths', () => {
     const matcher = new RouteMatcher(routes);
     expect(matcher.match('GET', '/rest/bug/comment/7')?.route.handler).toBe('comment/getComments');
