@@ -220,6 +220,19 @@ async function assertNoDuplicateLoop(working: WorkingSet, links: UpdateOutcome['
   }
 }
 
+/** The bugs a write starts from, as read (strongly consistent), with their revisions; 101/102 for any other. */
+async function readVisibleBugs(caller: Caller, ids: readonly number[], bugCatalog: BugCatalog) {
+  const stored = await loadBugs(ids);
+  const original = new Map<number, Bug>();
+  const revisions = new Map<number, number>();
+  for (const id of ids) {
+    const found = visibleBug(caller, stored.get(id), id, bugCatalog);
+    original.set(id, found.bug);
+    revisions.set(id, found.rev);
+  }
+  return { original, revisions };
+}
+
 /** POST /rest/bug. */
 export async function createBug(caller: Caller, input: Record<string, unknown>, filedVia: string): Promise<{ id: number }> {
   if (!isLoggedIn(caller)) throw loginRequired();
@@ -233,14 +246,7 @@ export async function createBug(caller: Caller, input: Record<string, unknown>, 
     const env = bugEnvironment(caller, bugCatalog, userIds, new Map(), flagIds);
     const plan = planNewBug(env, input, id, filedVia);
     const related = [...plan.bug.dependsOn, ...plan.bug.blocks, ...plan.bug.regressedBy, ...plan.bug.regressions];
-    const stored = await loadBugs(related);
-    const original = new Map<number, Bug>();
-    const revisions = new Map<number, number>();
-    for (const otherId of related) {
-      const other = visibleBug(caller, stored.get(otherId), otherId, bugCatalog);
-      original.set(otherId, other.bug);
-      revisions.set(otherId, other.rev);
-    }
+    const { original, revisions } = await readVisibleBugs(caller, related, bugCatalog);
     const working: WorkingSet = new Map([...original].map(([key, bug]) => [key, structuredClone(bug)]));
     const empty: Bug = { ...plan.bug, dependsOn: [], blocks: [], regressedBy: [], regressions: [] };
     working.set(id, plan.bug);
@@ -279,14 +285,7 @@ export async function updateBugs(caller: Caller, references: ReadonlyArray<strin
   const flagIds = flagCount > 0 ? await allocateIds('flag', flagCount) : [];
 
   return withFreshReads(async () => {
-    const storedTargets = await loadBugs(targets);
-    const original = new Map<number, Bug>();
-    const revisions = new Map<number, number>();
-    for (const id of targets) {
-      const stored = visibleBug(caller, storedTargets.get(id), id, bugCatalog);
-      original.set(id, stored.bug);
-      revisions.set(id, stored.rev);
-    }
+    const { original, revisions } = await readVisibleBugs(caller, targets, bugCatalog);
     const relatedIds = [...new Set(targets.flatMap((id) => relatedBugIds(input, original.get(id)!)))].filter((id) => !original.has(id));
     const storedRelated = await loadBugs(relatedIds);
     for (const [id, stored] of storedRelated) {

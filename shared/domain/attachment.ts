@@ -1,6 +1,7 @@
 import { TrackerError } from '../trackerError.ts';
 import type { BugFlag } from './bug.ts';
 import { isInsider } from './bugAccess.ts';
+import { flagView } from './bugFlags.ts';
 import { isLoggedIn, type Caller, type UserAccount } from './caller.ts';
 import type { ResourceFields } from './fieldSelection.ts';
 import type { Parameters } from './parameters.ts';
@@ -150,16 +151,7 @@ export function attachmentView(caller: Caller, attachment: Attachment, users: Re
     is_patch: attachment.isPatch,
     creator: login(attachment.creatorId),
     ...(creator ? { creator_detail: userDetail(creator, caller) } : {}),
-    flags: attachment.flags.map((flag) => ({
-      id: flag.id,
-      name: typeName(flag.typeId),
-      type_id: flag.typeId,
-      creation_date: flag.creationDate,
-      modification_date: flag.modificationDate,
-      status: flag.status,
-      setter: login(flag.setterId),
-      ...(flag.requesteeId !== null ? { requestee: login(flag.requesteeId) } : {}),
-    })),
+    flags: attachment.flags.map((flag) => flagView(flag, typeName, login)),
     ...(data !== undefined ? { data } : {}),
   };
 }

@@ -124,3 +124,17 @@ export function applyFlagInputs(current: readonly BugFlag[], inputs: readonly Fl
 export function flagLabel(flag: BugFlag, typeName: (id: number) => string, login: (id: number) => string): string {
   return `${typeName(flag.typeId)}${flag.status}${flag.requesteeId !== null ? `(${login(flag.requesteeId)})` : ''}`;
 }
+
+/** The spec's flag object, on bugs and attachments alike. */
+export function flagView(flag: BugFlag, typeName: (id: number) => string, login: (id: number) => string) {
+  return {
+    id: flag.id,
+    name: typeName(flag.typeId),
+    type_id: flag.typeId,
+    creation_date: flag.creationDate,
+    modification_date: flag.modificationDate,
+    status: flag.status,
+    setter: login(flag.setterId),
+    ...(flag.requesteeId !== null ? { requestee: login(flag.requesteeId) } : {}),
+  };
+}

@@ -1,4 +1,5 @@
 import type { Bug } from './bug.ts';
+import { flagView } from './bugFlags.ts';
 import { isInsider, isTimeTracker } from './bugAccess.ts';
 import { isOpenStatus } from './bugWorkflow.ts';
 import { isLoggedIn, type Caller, type UserAccount } from './caller.ts';
@@ -104,16 +105,7 @@ export function bugView(bug: Bug, context: BugViewContext, extras: BugExtras = {
     duplicates: bug.duplicates,
     regressed_by: bug.regressedBy,
     regressions: bug.regressions,
-    flags: bug.flags.map((flag) => ({
-      id: flag.id,
-      name: context.flagTypeName(flag.typeId),
-      type_id: flag.typeId,
-      creation_date: flag.creationDate,
-      modification_date: flag.modificationDate,
-      status: flag.status,
-      setter: login(flag.setterId),
-      ...(flag.requesteeId !== null ? { requestee: login(flag.requesteeId) } : {}),
-    })),
+    flags: bug.flags.map((flag) => flagView(flag, context.flagTypeName, login)),
     comment_count: visibleCommentCount(bug, caller, parameters),
   };
   if (bug.qaContactId !== null) view.qa_contact_detail = detail(bug.qaContactId);

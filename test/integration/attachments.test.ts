@@ -6,7 +6,9 @@ import { sweepOrphanBodies } from '../../shared/application/attachments.ts';
 import { documentClient, tableName } from '../../shared/storage/dynamoClient.ts';
 import { ENV } from '../../shared/storage/tableSchema.ts';
 import { tableInconsistencies } from '../support/tableIntegrity.ts';
-import { call, startTestApp, type ApiResponse, type TestApp } from '../support/testApp.ts';
+import * as accounts from '../support/testAccounts.ts';
+import { expectError, fileTestBug, ok } from '../support/testAccounts.ts';
+import { call, startTestApp, type TestApp } from '../support/testApp.ts';
 
 /**
  * Attachments over HTTP: bodies in the local S3 (s3rver), metadata in DynamoDB Local. Viewers:
@@ -21,26 +23,11 @@ let hiddenBug: number;
 let lockedBug: number;
 const types: Record<string, number> = {};
 
-async function userWithKey(name: string, groups: string[] = []): Promise<string> {
-  const id = (await call(app, 'POST', '/rest/user', { apiKey: admin, body: { email: `${name}@tracker.test`, password: `${name}-password` } })).body.id;
-  if (groups.length > 0) expect((await call(app, 'PUT', `/rest/user/${id}`, { apiKey: admin, body: { groups: { add: groups } } })).status).toBe(200);
-  return (await call(app, 'POST', `/rest/user/${id}/api_key`, { apiKey: admin, body: {} })).body.api_key;
-}
+const userWithKey = (name: string, groups: string[] = []) => accounts.userWithKey(app, name, groups);
 
-async function ok<T = any>(promise: Promise<ApiResponse<T>>): Promise<T> {
-  const response = await promise;
-  expect(response.status, response.text).toBe(200);
-  return response.body;
-}
 
-function expectError(response: ApiResponse, code: number, status: number) {
-  expect({ code: response.body?.code, status: response.status, error: response.body?.error }, response.text).toEqual({ code, status, error: true });
-}
 
-async function fileBug(overrides: Record<string, unknown> = {}, key = admin): Promise<number> {
-  const body = { product: 'TestProduct', component: 'TestComponent', version: 'unspecified', summary: 'Attachment target', description: 'Steps.', op_sys: 'Linux', platform: 'PC', ...overrides };
-  return (await ok(call(app, 'POST', '/rest/bug', { apiKey: key, body }))).id;
-}
+const fileBug = (overrides: Record<string, unknown> = {}, key = admin) => fileTestBug(app, key, { summary: 'Attachment target', description: 'Steps.', ...overrides });
 
 const PATCH = Buffer.from('diff --git a/x b/x\n+hello\n');
 const attach = (bug: number | string, body: Record<string, unknown>, key: string = admin) =>

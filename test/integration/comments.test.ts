@@ -1,6 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { tableInconsistencies } from '../support/tableIntegrity.ts';
-import { call, startTestApp, type ApiResponse, type TestApp } from '../support/testApp.ts';
+import * as accounts from '../support/testAccounts.ts';
+import { expectError, fileTestBug, ok } from '../support/testAccounts.ts';
+import { call, startTestApp, type TestApp } from '../support/testApp.ts';
 
 /**
  * Comments, comment tags and comment rendering, over HTTP against the real handlers. Viewers:
@@ -13,26 +15,11 @@ let admin: string;
 let plain: string;
 let tagger: string;
 
-async function userWithKey(name: string, groups: string[] = []): Promise<string> {
-  const id = (await call(app, 'POST', '/rest/user', { apiKey: admin, body: { email: `${name}@tracker.test`, password: `${name}-password` } })).body.id;
-  if (groups.length > 0) expect((await call(app, 'PUT', `/rest/user/${id}`, { apiKey: admin, body: { groups: { add: groups } } })).status).toBe(200);
-  return (await call(app, 'POST', `/rest/user/${id}/api_key`, { apiKey: admin, body: {} })).body.api_key;
-}
+const userWithKey = (name: string, groups: string[] = []) => accounts.userWithKey(app, name, groups);
 
-async function ok<T = any>(promise: Promise<ApiResponse<T>>): Promise<T> {
-  const response = await promise;
-  expect(response.status, response.text).toBe(200);
-  return response.body;
-}
 
-function expectError(response: ApiResponse, code: number, status: number) {
-  expect({ code: response.body?.code, status: response.status, error: response.body?.error }, response.text).toEqual({ code, status, error: true });
-}
 
-async function fileBug(overrides: Record<string, unknown> = {}, key = admin): Promise<number> {
-  const body = { product: 'TestProduct', component: 'TestComponent', version: 'unspecified', summary: 'Comment target', description: 'The description.', op_sys: 'Linux', platform: 'PC', ...overrides };
-  return (await ok(call(app, 'POST', '/rest/bug', { apiKey: key, body }))).id;
-}
+const fileBug = (overrides: Record<string, unknown> = {}, key = admin) => fileTestBug(app, key, { summary: 'Comment target', description: 'The description.', ...overrides });
 
 const addComment = (bug: number | string, body: Record<string, unknown>, key: string | undefined = admin) => call(app, 'POST', `/rest/bug/${bug}/comment`, { apiKey: key, body });
 const commentsOf = (bug: number | string, key?: string, query: Record<string, string> = {}) => call(app, 'GET', `/rest/bug/${bug}/comment`, { apiKey: key, query });

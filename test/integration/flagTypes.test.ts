@@ -1,4 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import * as accounts from '../support/testAccounts.ts';
+import { ok } from '../support/testAccounts.ts';
 import { call, startTestApp, type ApiResponse, type TestApp } from '../support/testApp.ts';
 
 /**
@@ -14,17 +16,8 @@ let granterKey: string;
 let reviewersId: number;
 const ids: Record<string, number> = {};
 
-async function userWithKey(name: string, groups: string[] = []): Promise<string> {
-  const id = (await call(app, 'POST', '/rest/user', { apiKey: admin, body: { email: `${name}@tracker.test`, password: `${name}-pw` } })).body.id;
-  if (groups.length > 0) expect((await call(app, 'PUT', `/rest/user/${id}`, { apiKey: admin, body: { groups: { add: groups } } })).status).toBe(200);
-  return (await call(app, 'POST', `/rest/user/${id}/api_key`, { apiKey: admin, body: {} })).body.api_key;
-}
+const userWithKey = (name: string, groups: string[] = []) => accounts.userWithKey(app, name, groups, `${name}-pw`);
 
-async function ok<T = any>(promise: Promise<ApiResponse<T>>): Promise<T> {
-  const response = await promise;
-  expect(response.status, response.text).toBe(200);
-  return response.body;
-}
 
 async function product(name: string, components: string[], body: Record<string, unknown> = {}) {
   await ok(call(app, 'POST', '/rest/product', { apiKey: admin, body: { name, description: `${name} product`, version: '1.0', ...body } }));
