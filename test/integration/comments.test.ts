@@ -283,6 +283,7 @@ describe('rendering', () => {
   it('checks the bug like Get Bug does, and works logged out', async () => {
     expectError(await render({ id: hiddenBug, text: 'x' }), 102, 401);
     expectError(await render({ id: 999_999, text: 'x' }), 101, 404);
+    expectError(await render({ id: 1 }), 50, 400);
     expect((await ok(render({ text: 'plain *text*' }, undefined))).html).toBe('<p>plain <em>text</em></p>\n');
   });
 });
