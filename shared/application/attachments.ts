@@ -11,7 +11,7 @@ import { appliesTo } from '../domain/flagTypes.ts';
 import { toBugzillaDateTime } from '../domain/time.ts';
 import { bodyKeyOf, deleteBody, getBody, listBodies, presignBody, putBody } from '../storage/attachmentBodies.ts';
 import {
-  existingAttachmentIds, loadAttachmentsById, loadAttachmentsOfBug, loadBugWithAttachments, putChangedAttachment, putNewAttachment, setCommentPrivacy,
+  existingAttachmentIds, loadAttachmentsById, loadAttachmentsOfBug, loadAttachmentWithBug, loadBugWithAttachments, putChangedAttachment, putNewAttachment, setCommentPrivacy,
 } from '../storage/attachmentStore.ts';
 import { commitBugWrite, loadBugs, type StoredComment } from '../storage/bugStore.ts';
 import { allocateIds } from '../storage/counterStore.ts';
@@ -241,12 +241,18 @@ export async function getAttachments(caller: Caller, request: AttachmentRequest,
   const { parameters } = context;
   // Each bug is read with its attachments in one Query; visibility is checked before anything is shown.
   const bugIds = [...new Set(await Promise.all(request.bugs.map(resolveBugId)))];
-  const [withAttachments, byId] = await Promise.all([Promise.all(bugIds.map(loadBugWithAttachments)), loadAttachmentsById(attachmentIds)]);
+  // One attachment alone (what clients ask most) comes with its bug in two round trips.
+  const [withAttachments, single, several] = await Promise.all([
+    Promise.all(bugIds.map(loadBugWithAttachments)),
+    attachmentIds.length === 1 ? loadAttachmentWithBug(attachmentIds[0]) : Promise.resolve(undefined),
+    attachmentIds.length > 1 ? loadAttachmentsById(attachmentIds) : Promise.resolve(new Map<number, Attachment>()),
+  ]);
+  const byId = single ? new Map([[single.attachment.id, single.attachment]]) : several;
   const bugs = bugIds.map((id, index) => ({ ...visibleBug(caller, withAttachments[index].stored, id, context), attachments: withAttachments[index].attachments }));
   // Unknown attachment ids are left out, as in Bugzilla; a known one must be on a visible bug and
   // readable by the caller (304 for someone else's private attachment).
   const named = attachmentIds.map((id) => byId.get(id)).filter((attachment): attachment is Attachment => attachment !== undefined);
-  const namedBugs = await loadBugs([...new Set(named.map((attachment) => attachment.bugId))]);
+  const namedBugs = single?.stored ? new Map([[single.attachment.bugId, single.stored]]) : await loadBugs([...new Set(named.map((attachment) => attachment.bugId))]);
   for (const attachment of named) {
     visibleBug(caller, namedBugs.get(attachment.bugId), attachment.bugId, context);
     if (!maySeeAttachment(caller, parameters, attachment)) throw new TrackerError(304, `Sorry, you are not authorized to access attachment ${attachment.id}: it is private.`);
@@ -420,10 +426,10 @@ export const DOWNLOAD_URL_SECONDS = 300;
  */
 export async function downloadAttachment(caller: Caller, idValue: unknown) {
   const id = parseObjectId(idValue, 'attachment id');
-  const context = await visibilityContext();
-  const attachment = (await loadAttachmentsById([id])).get(id);
-  if (!attachment) throw new TrackerError(32000, `There is no attachment with the id ${id}.`);
-  visibleBug(caller, (await loadBugs([attachment.bugId])).get(attachment.bugId), attachment.bugId, context);
+  const [context, found] = await Promise.all([visibilityContext(), loadAttachmentWithBug(id)]);
+  if (!found) throw new TrackerError(32000, `There is no attachment with the id ${id}.`);
+  const { attachment, stored } = found;
+  visibleBug(caller, stored, attachment.bugId, context);
   if (!maySeeAttachment(caller, context.parameters, attachment)) throw new TrackerError(304, `Sorry, you are not authorized to access attachment ${id}: it is private.`);
   const url = await presignBody(attachment.bodyKey, attachment.fileName, attachment.contentType, DOWNLOAD_URL_SECONDS);
   return {

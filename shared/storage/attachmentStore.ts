@@ -49,6 +49,26 @@ export async function loadBugWithAttachments(bugId: number): Promise<{ stored: S
   return { stored: bugItem ? toStoredBug(bugItem) : undefined, attachments: items.filter((item) => item.type === 'attachment').map(toAttachment) };
 }
 
+/**
+ * One attachment by id with its bug: the pointer, then one Query from `ATTACHMENT#<id10>` to
+ * `BUG` (the attachment, any later ones of the bug, and the bug item): two round trips, not three.
+ */
+export async function loadAttachmentWithBug(attachmentId: number): Promise<{ attachment: Attachment; stored: StoredBug | undefined } | undefined> {
+  const pointer = (await documentClient().send(new GetCommand({ TableName: tableName(), Key: attachmentKeys.attachmentPointer(attachmentId), ConsistentRead: true }))).Item;
+  if (!pointer) return undefined;
+  const bugId = Number(pointer.bugId);
+  const items = await queryAll({
+    TableName: tableName(),
+    KeyConditionExpression: 'pk = :pk AND sk BETWEEN :from AND :to',
+    ExpressionAttributeValues: { ':pk': bugKeys.bug(bugId).pk, ':from': attachmentKeys.attachment(bugId, attachmentId).sk, ':to': bugKeys.bug(bugId).sk },
+    ConsistentRead: true,
+  });
+  const item = items.find((candidate) => candidate.type === 'attachment' && Number(candidate.id) === attachmentId);
+  if (!item) return undefined;
+  const bugItem = items.find((candidate) => candidate.type === 'bug');
+  return { attachment: toAttachment(item), stored: bugItem ? toStoredBug(bugItem) : undefined };
+}
+
 /** The summaries of a bug's attachments, for the "Created attachment N" comments. */
 export async function attachmentSummaries(bugId: number): Promise<Map<number, string>> {
   return new Map((await loadAttachmentsOfBug(bugId)).map((attachment) => [attachment.id, attachment.summary]));
