@@ -1,0 +1,69 @@
+import { SearchIndex } from '../domain/searchIndex.ts';
+import { tableName } from '../storage/dynamoClient.ts';
+import { LOG_OVERLAP_MS, loadSnapshot, readChangeLog } from '../storage/searchIndexStore.ts';
+
+/**
+ * The search index of this function instance (docs/data-model.md §8.7). The first search loads
+ * the snapshot and the change log since it; every search after that first reads the change log
+ * since the index's high-water mark (minus an overlap for late commits), strongly consistent, so
+ * a bug written by any request that has returned is found as it now is: read-your-writes across
+ * instances. Keyed by table, so one process can serve several test tables.
+ */
+interface Holder {
+  loading: Promise<SearchIndex>;
+  stats: IndexStats;
+}
+
+export interface IndexStats {
+  loadedAt: number;
+  loadMs: number;
+  snapshotBugs: number;
+  catchUps: number;
+  lastCatchUpReads: number;
+}
+
+const holders = new Map<string, Holder>();
+
+async function loadIndex(stats: IndexStats): Promise<SearchIndex> {
+  const started = performance.now();
+  const snapshot = await loadSnapshot();
+  const index = snapshot ? SearchIndex.fromSnapshot(snapshot.columns) : new SearchIndex();
+  stats.snapshotBugs = index.size;
+  await catchUp(index, stats);
+  stats.loadMs = performance.now() - started;
+  return index;
+}
+
+async function catchUp(index: SearchIndex, stats: IndexStats): Promise<void> {
+  const since = index.highWater === 0 ? 0 : index.highWater - LOG_OVERLAP_MS;
+  const page = await readChangeLog(since);
+  for (const document of page.documents) index.apply(document);
+  if (page.newest > index.highWater) index.highWater = page.newest;
+  stats.catchUps++;
+  stats.lastCatchUpReads = page.reads;
+}
+
+/** The index, current as of this call. */
+export async function currentSearchIndex(): Promise<SearchIndex> {
+  const table = tableName();
+  let holder = holders.get(table);
+  if (!holder) {
+    const stats: IndexStats = { loadedAt: Date.now(), loadMs: 0, snapshotBugs: 0, catchUps: 0, lastCatchUpReads: 0 };
+    holder = { loading: loadIndex(stats), stats };
+    holders.set(table, holder);
+    holder.loading.catch(() => holders.delete(table));
+    return holder.loading;
+  }
+  const index = await holder.loading;
+  await catchUp(index, holder.stats);
+  return index;
+}
+
+export function searchIndexStats(): IndexStats | undefined {
+  return holders.get(tableName())?.stats;
+}
+
+/** Forgets this instance's index (tests of the cold path; the compactor after writing a snapshot). */
+export function dropSearchIndex(): void {
+  holders.delete(tableName());
+}
