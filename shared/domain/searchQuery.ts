@@ -83,7 +83,7 @@ const CONTROL = new Set([
   'Bugzilla_password', 'Tracker_login', 'Tracker_password', 'Bugzilla_restrictlogin', 'restrictlogin', 'j_top', 'query_format', 'ctype',
   'list_id', 'query_based_on', 'columnlist', 'known_name', 'cmdtype', 'remaction', 'namedcmd', 'sharer_id', 'bug_id_type',
   'short_desc_type', 'long_desc_type', 'longdesc_type', 'status_whiteboard_type', 'bug_file_loc_type', 'keywords_type', 'chfield', 'chfieldfrom', 'chfieldto',
-  'chfieldvalue', 'emailtype1', 'emailtype2', 'emailtype3', 'field0-0-0', 'type0-0-0', 'value0-0-0', 'votes_type', 'content_type', 'whiteboard_type', 'summary_type',
+  'chfieldvalue', 'emailtype1', 'emailtype2', 'emailtype3', 'votes_type', 'content_type', 'whiteboard_type', 'summary_type',
 ]);
 
 /** The `_type` companion of a buglist free-text parameter, with Bugzilla's defaults. */
@@ -237,6 +237,32 @@ function advancedCriteria(params: Record<string, unknown>): SearchNode | null {
   return top.children.length === 0 ? null : { kind: top.join, children: top.children };
 }
 
+/**
+ * Bugzilla's boolean charts, as python-bugzilla's build_query sends them (`field0-0-0`,
+ * `type0-0-0`, `value0-0-0`, ...): charts are ANDed, the rows of a chart ANDed, the columns of a
+ * row ORed; `negate<chart>` negates a chart.
+ */
+function booleanCharts(params: Record<string, unknown>): SearchNode[] {
+  const cells = new Map<number, Map<number, Map<number, SearchNode>>>();
+  for (const name of Object.keys(params)) {
+    const match = /^field(\d+)-(\d+)-(\d+)$/.exec(name);
+    if (!match) continue;
+    const field = first(params, name) ?? '';
+    const op = first(params, `type${match[1]}-${match[2]}-${match[3]}`) ?? 'substring';
+    if (field === '' || field === 'noop' || op === 'noop') continue;
+    const [chart, row, column] = [Number(match[1]), Number(match[2]), Number(match[3])];
+    const rows = cells.get(chart) ?? new Map<number, Map<number, SearchNode>>();
+    const columns = rows.get(row) ?? new Map<number, SearchNode>();
+    columns.set(column, operatorLeaf(field, op, first(params, `value${match[1]}-${match[2]}-${match[3]}`) ?? ''));
+    rows.set(row, columns);
+    cells.set(chart, rows);
+  }
+  return [...cells.entries()].sort(([a], [b]) => a - b).map(([chart, rows]) => {
+    const node = and([...rows.entries()].sort(([a], [b]) => a - b).map(([, columns]) => or([...columns.entries()].sort(([a], [b]) => a - b).map(([, cell]) => cell))));
+    return ['1', 'on', 'true'].includes(String(first(params, `negate${chart}`) ?? '').toLowerCase()) ? { ...node, negate: true } as SearchNode : node;
+  });
+}
+
 export interface ParsedParameters {
   /** Every criterion of the request, ANDed; `null` when the request names none. */
   criteria: SearchNode[];
@@ -247,7 +273,7 @@ export interface ParsedParameters {
 export function parseSearchParameters(params: Record<string, unknown>): ParsedParameters {
   const criteria: SearchNode[] = [];
   for (const [name, raw] of Object.entries(params)) {
-    if (CONTROL.has(name) || /^[fovnj]\d+$/.test(name) || /^email/.test(name)) continue;
+    if (CONTROL.has(name) || /^[fovnj]\d+$/.test(name) || /^email/.test(name) || /^(field|type|value)\d+-\d+-\d+$/.test(name) || /^negate\d+$/.test(name)) continue;
     const values = valuesOf(raw);
     if (values.length === 0) continue;
     if (name === 'id' || name === 'bug_id') {
@@ -266,6 +292,7 @@ export function parseSearchParameters(params: Record<string, unknown>): ParsedPa
     if (node) criteria.push(node);
   }
   criteria.push(...emailCriteria(params));
+  criteria.push(...booleanCharts(params));
   const changed = changedCriteria(params);
   if (changed) criteria.push(changed);
   const advanced = advancedCriteria(params);

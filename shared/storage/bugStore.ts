@@ -185,3 +185,19 @@ export async function scanAllBugs(): Promise<StoredBug[]> {
   } while (startKey);
   return bugs;
 }
+
+/**
+ * The items of a bug written by a bulk loader (bench/seed.ts) rather than a request: the bug,
+ * its alias guard, comments with their pointers, and history. Loaders must also write a search
+ * snapshot holding these bugs, since bulk writes bypass the change log (searchIndexStore.ts).
+ */
+export function bulkBugItems(bug: Bug, comments: readonly StoredComment[], history: readonly HistoryEntry[]): Array<Record<string, unknown>> {
+  const items: Array<Record<string, unknown>> = [bugItem(bug, 1)];
+  if (bug.alias) items.push({ ...bugKeys.aliasGuard(bug.alias), bugId: bug.id });
+  for (const comment of comments) {
+    items.push({ ...bugKeys.comment(comment.bugId, comment.count), type: 'comment', ...comment });
+    items.push({ ...bugKeys.commentPointer(comment.id), type: 'commentPointer', bugId: comment.bugId, count: comment.count });
+  }
+  history.forEach((entry, position) => items.push({ ...bugKeys.history(entry.bugId, `${entry.when.replace('Z', '')}.000Z`, String(position).padStart(8, '0')), type: 'history', ...entry }));
+  return items;
+}
