@@ -1,6 +1,6 @@
 import { SearchIndex } from '../domain/searchIndex.ts';
 import { scanAllBugs } from '../storage/bugStore.ts';
-import { writeSnapshot, type SnapshotPointer } from '../storage/searchIndexStore.ts';
+import { LOG_OVERLAP_MS, loadSnapshotPointer, writeSnapshot, type SnapshotPointer } from '../storage/searchIndexStore.ts';
 import { currentSearchIndex } from './searchIndexHolder.ts';
 
 /**
@@ -10,7 +10,17 @@ import { currentSearchIndex } from './searchIndexHolder.ts';
  * so a new instance replays minutes of changes, not days, and the change log can expire.
  */
 export async function compactSearchIndex(): Promise<SnapshotPointer> {
+  // No snapshot at all: an installation older than the search index, whose first bugs never
+  // went through the change log. Rebuild once from the bug items.
+  if (!(await loadSnapshotPointer())) return rebuildSearchSnapshotFromTable();
   const index = await currentSearchIndex();
+  return writeSnapshot(index.toSnapshot());
+}
+
+/** A new installation's snapshot: no bugs, and a high-water mark from before its first bug. */
+export async function writeEmptySearchSnapshot(): Promise<SnapshotPointer> {
+  const index = new SearchIndex();
+  index.highWater = Date.now() - LOG_OVERLAP_MS;
   return writeSnapshot(index.toSnapshot());
 }
 
@@ -22,7 +32,8 @@ export async function compactSearchIndex(): Promise<SnapshotPointer> {
  */
 export async function rebuildSearchSnapshotFromTable(): Promise<SnapshotPointer> {
   const index = new SearchIndex();
-  index.highWater = Date.now() - 60_000;
+  // Writes that land during the scan are in the change log after this mark and are replayed.
+  index.highWater = Date.now() - LOG_OVERLAP_MS;
   for (const { bug, rev } of await scanAllBugs()) index.apply({ bug, rev });
   return writeSnapshot(index.toSnapshot());
 }
