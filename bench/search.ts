@@ -19,6 +19,7 @@ import { fileURLToPath } from 'node:url';
 import { startEngines } from '../local/engines.ts';
 import { ensureTable } from '../local/provision.ts';
 import { ENV } from '../shared/storage/tableSchema.ts';
+import { mergeSearchSection, SEARCH_SECTION_END, SEARCH_SECTION_START } from './benchmarkSections.ts';
 import { seedInstallation, type SeedReport } from './seed.ts';
 
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
@@ -30,8 +31,6 @@ const DURATION_S = num('BENCH_DURATION', 10);
 const WARMUP_S = num('BENCH_WARMUP', 2);
 const CONNECTIONS = num('BENCH_CONNECTIONS', 8);
 const OUTPUT = resolve(ROOT, process.env.BENCH_OUTPUT ?? 'docs/benchmarks.md');
-export const SEARCH_SECTION_START = '<!-- search-bench:start -->';
-export const SEARCH_SECTION_END = '<!-- search-bench:end -->';
 const ADMIN = { login: 'admin@bench.test', password: `bench-${randomBytes(8).toString('hex')}`, apiKey: `BenchAdminKey${randomBytes(12).toString('hex')}` };
 const log = (message: string) => console.log(`[bench:search] ${message}`);
 
@@ -170,14 +169,6 @@ function render(seed: SeedReport, results: Result[], extra: { cold: { status: nu
   lines.push('Every search reads the change log since the index\'s high-water mark (one consistent Query) and the request\'s usual catalogue and caller reads; it reads bug items only for the page it returns (BatchGetItem, 100 keys a call). Bugzilla\'s figures are from clarifications.md (Apache + mod_perl + MariaDB, 2 cores, wrk with 8 connections).');
   lines.push(SEARCH_SECTION_END);
   return lines.join('\n');
-}
-
-/** Replaces (or appends) the search section of the benchmarks document. */
-export function mergeSearchSection(document: string, section: string): string {
-  const start = document.indexOf(SEARCH_SECTION_START);
-  const end = document.indexOf(SEARCH_SECTION_END);
-  if (start >= 0 && end > start) return `${document.slice(0, start)}${section}${document.slice(end + SEARCH_SECTION_END.length)}`;
-  return `${document.trimEnd()}\n\n${section}\n`;
 }
 
 async function main(): Promise<void> {
