@@ -31,6 +31,10 @@ async function loadIndex(stats: IndexStats): Promise<SearchIndex> {
   stats.snapshotBugs = index.size;
   await catchUp(index, stats);
   stats.loadMs = performance.now() - started;
+  // One line per instance: how long a cold index took, for the logs (CloudWatch on AWS).
+  if (process.env.TRACKER_REQUEST_LOG !== 'off') {
+    console.log(JSON.stringify({ message: 'search index loaded', bugs: index.size, snapshotBugs: stats.snapshotBugs, ms: Math.round(stats.loadMs) }));
+  }
   return index;
 }
 

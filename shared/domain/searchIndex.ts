@@ -239,14 +239,6 @@ export class SearchIndex {
     for (const column of CODE_COLUMNS) this.codes[column] = grow(this.codes[column], size);
   }
 
-  /** Rough bytes held, for the benchmark report. */
-  approximateBytes(): number {
-    const typed = this.id.byteLength * 10 + this.creationTime.byteLength * 6 + this.bits.byteLength + this.id.byteLength * CODE_COLUMNS.length;
-    let text = 0;
-    for (let slot = 0; slot < this.size; slot++) text += 2 * (this.summary[slot].length * 2 + this.whiteboard[slot].length + this.url[slot].length) + 8 * LIST_COLUMNS.reduce((sum, column) => sum + this.lists[column][slot].length, 0);
-    return typed + text;
-  }
-
   // ---- snapshot form: columns as plain JSON arrays, compact enough to gzip into a few MB ----
 
   toSnapshot(): SnapshotColumns {
