@@ -255,6 +255,19 @@ describe('buglist names and advanced search', () => {
   });
 });
 
+describe('relations, personal tags and the description', () => {
+  it('finds dependencies both ways, the caller\'s own tags only, and description text', async () => {
+    const [blocker, blocked] = [model[5], model[7]];
+    await ok(call(app, 'PUT', `/rest/bug/${blocked.id}`, { apiKey: admin, body: { depends_on: { add: [blocker.id] } } }));
+    expect(await found({ f1: 'dependson', o1: 'equals', v1: String(blocker.id) })).toEqual([blocked.id]);
+    expect(await found({ f1: 'blocked', o1: 'anyexact', v1: `${blocked.id},999999` })).toEqual([blocker.id]);
+    await ok(call(app, 'PUT', `/rest/bug/${model[3].id}/tags`, { apiKey: keys.alice, body: { add: ['later'] } }));
+    expect(await found({ tags: 'later' }, 'alice')).toEqual([model[3].id]);
+    expect(await found({ tags: 'later' }, 'admin')).toEqual([]);
+    expect(await found({ description: 'steps for slow startup' })).toEqual(expected('admin', (bug) => bug.summary.startsWith('Slow startup')));
+  });
+});
+
 describe('quicksearch', () => {
   it('parses numbers, aliases, status words, fields and words as Bugzilla 5.2 does', async () => {
     expect(await found({ quicksearch: `${model[3].id},${model[1].id}` })).toEqual(sorted([model[1].id, model[3].id]));
