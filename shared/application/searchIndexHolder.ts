@@ -38,11 +38,21 @@ async function loadIndex(stats: IndexStats): Promise<SearchIndex> {
   return index;
 }
 
+/**
+ * How far behind this instance's clock a writer's stamp may be and still be read: a strongly
+ * consistent read started now sees every write committed before now, and a writer stamps its entry
+ * milliseconds before it commits, so anything stamped more than this long ago and not yet seen
+ * cannot appear any more. Without it, a quiet installation would re-read every hour partition
+ * since its last write on every search.
+ */
+const SETTLED_AFTER_MS = 60_000;
+
 async function catchUp(index: SearchIndex, stats: IndexStats): Promise<void> {
+  const started = Date.now();
   const since = index.highWater === 0 ? 0 : index.highWater - LOG_OVERLAP_MS;
   const page = await readChangeLog(since);
   for (const document of page.documents) index.apply(document);
-  if (page.newest > index.highWater) index.highWater = page.newest;
+  index.highWater = Math.max(index.highWater, page.newest, started - SETTLED_AFTER_MS);
   stats.catchUps++;
   stats.lastCatchUpReads = page.reads;
 }
