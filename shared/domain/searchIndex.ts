@@ -89,7 +89,9 @@ function addWords(target: Map<string, number[]>, words: readonly string[] | unde
   for (const word of words ?? []) {
     const ids = target.get(word);
     if (!ids) target.set(word, [bugId]);
-    else if (ids[ids.length - 1] !== bugId && !ids.includes(bugId)) ids.push(bugId);
+    // Lists grow in id order (new bugs have the highest ids), so the common case is one compare;
+    // only a comment on an older bug searches the list.
+    else if (ids[ids.length - 1] < bugId || (ids[ids.length - 1] !== bugId && !ids.includes(bugId))) ids.push(bugId);
   }
 }
 
