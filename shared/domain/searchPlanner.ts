@@ -1,4 +1,5 @@
 import { TrackerError } from '../trackerError.ts';
+import { regexpProblem, safeRegexpTest } from './safeRegexp.ts';
 import type { Keyword } from './keywords.ts';
 import type { Classification, ProductRecord } from './catalog.ts';
 import type { GroupSummary } from './caller.ts';
@@ -95,12 +96,15 @@ const WORD_SPLIT = /[\s,]+/;
 const wordsOf = (value: string) => value.toLowerCase().split(WORD_SPLIT).filter(Boolean);
 const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
-function compileRegExp(value: string): RegExp {
-  try {
-    return new RegExp(value, 'i');
-  } catch {
-    throw new TrackerError(32000, `The regular expression '${value}' is not valid.`);
-  }
+/**
+ * A user's pattern, matched with RE2 (safeRegexp.ts): linear time whatever the pattern, so one
+ * search with a pathological regexp cannot stall the instance over 100,000 rows. Patterns RE2
+ * cannot run (backreferences, lookaround; MySQL's REGEXP has none either) are refused.
+ */
+function compileRegExp(value: string): (text: string) => boolean {
+  const problem = regexpProblem(value);
+  if (problem) throw new TrackerError(32000, `The regular expression '${value}' is not valid: ${problem}`);
+  return (text) => safeRegexpTest(value, text, { caseInsensitive: true });
 }
 
 /** Bugzilla's relative dates (`-1d`, `-2w`, `-3h`, `-1m`, `-1y`, `Now`) and absolute ones, in ms. */
@@ -149,10 +153,7 @@ export function textMatcher(op: string, value: string): (text: string) => boolea
       const words = wordsOf(value);
       return (text) => { const t = text.toLowerCase(); return words.every((word) => t.includes(word)); };
     }
-    case 'regexp': {
-      const pattern = compileRegExp(value);
-      return (text) => pattern.test(text);
-    }
+    case 'regexp': return compileRegExp(value);
     case 'anywords':
     case 'allwords': {
       const patterns = wordsOf(value).map((word) => new RegExp(`(^|[^\\p{L}\\p{N}_])${escapeRegExp(word)}($|[^\\p{L}\\p{N}_])`, 'iu'));
