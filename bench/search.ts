@@ -168,7 +168,9 @@ function render(seed: SeedReport, results: Result[], extra: { cold: { status: nu
     lines.push(`| ${result.scenario.name}${result.problem ? ` (**check: ${result.problem}**)` : ''} | ${fmt(result.rps)} | ${result.p50} | ${result.p90} | ${result.p99} | ${result.non2xx + result.errors} | ${(result.bytes / 1024).toFixed(1)} KiB | ${calls} | ${result.scenario.bugzilla} | ${result.scenario.target} |`);
   }
   lines.push('');
-  lines.push('Every search reads the change log since the index\'s high-water mark (one consistent Query) and the request\'s usual catalogue and caller reads; it reads bug items only for the page it returns (BatchGetItem, 100 keys a call). Bugzilla\'s figures are from clarifications.md (Apache + mod_perl + MariaDB, 2 cores, wrk with 8 connections).');
+  lines.push('Every search reads the change log since the index\'s high-water mark (one consistent Query) and the request\'s usual caller and catalogue-stamp reads; it reads bug items only for the page it returns (BatchGetItem, 100 keys a call). Bugzilla\'s figures are from clarifications.md (Apache + mod_perl + MariaDB, 2 cores, wrk with 8 connections).');
+  lines.push('');
+  lines.push('**Reading these numbers.** `count_only` runs the whole index pass (every criterion over every bug, and visibility) without rendering, so it isolates the cost of finding bugs; `getbug` isolates the request overhead (authentication, catalogue stamp, one bug). The other scenarios add rendering the bugs they return through Get Bug\'s code path (bug items, users, field selection, JSON): that per-bug cost, not the search, dominates the searches that return hundreds or a thousand bugs. Everything here shares two cores with DynamoDB Local, the load generator and, on a shared machine, other work; AWS runs each Lambda instance on its own vCPU against DynamoDB.');
   lines.push(SEARCH_SECTION_END);
   return lines.join('\n');
 }
