@@ -21,13 +21,14 @@
 import autocannon from 'autocannon';
 import { execFileSync, spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { DynamoDBClient, GetItemCommand, QueryCommand, type AttributeValue } from '@aws-sdk/client-dynamodb';
 import { JavaMissingError, startEngines, type LocalEngines } from '../local/engines.ts';
+import { mergeSearchSection, searchSectionOf } from './benchmarkSections.ts';
 import { measureBundleSizes, measureColdStarts, renderColdStarts, type ColdStartReport, type FunctionBundle } from './coldStart.ts';
 import { ENV, PARTITION_KEY, SORT_KEY } from '../shared/storage/tableSchema.ts';
 
@@ -1244,7 +1245,8 @@ async function main(): Promise<number> {
       failure,
     };
     mkdirSync(dirname(OUTPUT), { recursive: true });
-    writeFileSync(OUTPUT, renderReport(report));
+    // Keep the section that `npm run bench:search` writes.
+    writeFileSync(OUTPUT, mergeSearchSection(renderReport(report), existsSync(OUTPUT) ? searchSectionOf(readFileSync(OUTPUT, 'utf8')) : ''));
     log(`wrote ${OUTPUT} (${round(phases.total, 0)} s in all)`);
   } catch (error) {
     if (error instanceof Interrupted) exitCode = 130;

@@ -60,6 +60,8 @@ export interface TrackerFunctionProps {
    */
   logGroup: logs.ILogGroup;
   timeout?: Duration;
+  /** MB; the search functions hold the in-memory search index and get more (trackerStack.ts). */
+  memorySize?: number;
 }
 
 export function createFunctionLogGroup(scope: Construct, id: string): logs.LogGroup {
@@ -79,7 +81,7 @@ export function createTrackerFunction(scope: Construct, id: string, props: Track
     depsLockFilePath: path.join(props.projectRoot, 'package-lock.json'),
     runtime: FUNCTION_RUNTIME,
     architecture: FUNCTION_ARCHITECTURE,
-    memorySize: FUNCTION_MEMORY_MB,
+    memorySize: props.memorySize ?? FUNCTION_MEMORY_MB,
     timeout: props.timeout ?? FUNCTION_TIMEOUT,
     role: props.role,
     logGroup: props.logGroup,

@@ -10,6 +10,8 @@ import * as path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { CfnOutput, CfnParameter, CustomResource, Duration, RemovalPolicy, Stack, type StackProps } from 'aws-cdk-lib';
 import { CfnStage, HttpApi, HttpMethod as ApiMethod } from 'aws-cdk-lib/aws-apigatewayv2';
+import * as events from 'aws-cdk-lib/aws-events';
+import * as eventTargets from 'aws-cdk-lib/aws-events-targets';
 import type { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
 import * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
 import { Provider } from 'aws-cdk-lib/custom-resources';
@@ -24,6 +26,12 @@ import { TrackerStorage } from './trackerStorage.ts';
 
 /** The repository root (this file is lib/trackerStack.ts). */
 export const PROJECT_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+
+/** Handler modules that keep the in-memory search index, and the memory they get (MB). */
+export const SEARCH_INDEX_MODULES: readonly string[] = ['bug/searchBugs', 'bug/possibleDuplicates'];
+export const SEARCH_FUNCTION_MEMORY_MB = 1536;
+export const SEARCH_COMPACTOR_MODULE = 'search/compactSearchIndex';
+export const SEARCH_COMPACTION_MINUTES = 10;
 
 /** Environment of the bootstrap function, besides the table and bucket names. */
 export const BOOTSTRAP_ENV = {
@@ -65,6 +73,8 @@ export class TrackerStack extends Stack {
   readonly plans: readonly HandlerPlan[];
   /** Handler module -> its function. */
   readonly functions: ReadonlyMap<string, NodejsFunction>;
+  /** The scheduled search snapshot compactor (not an API route). */
+  readonly searchCompactor: NodejsFunction;
 
   constructor(scope: Construct, id: string, props: TrackerStackProps = {}) {
     super(scope, id, props);
@@ -110,9 +120,29 @@ export class TrackerStack extends Stack {
         role: plan.kind === 'bootstrap' ? bootstrapRole : this.roles.sharedRole(plan.access, plan.bucket),
         logGroup,
         timeout: plan.kind === 'bootstrap' ? BOOTSTRAP_TIMEOUT : undefined,
+        memorySize: SEARCH_INDEX_MODULES.includes(plan.module) ? SEARCH_FUNCTION_MEMORY_MB : undefined,
       });
       functions.set(plan.module, fn);
     }
+
+    // --- Search snapshot compactor ----------------------------------------------------------
+    // Writes a fresh search snapshot on a schedule, so a new search instance replays minutes of
+    // the change log, not days, and the log can expire (docs/data-model.md §8.7).
+    const compactor = createTrackerFunction(this, 'SearchCompactorFunction', {
+      projectRoot,
+      module: SEARCH_COMPACTOR_MODULE,
+      environment: { [ENV.table]: table.tableName, [ENV.bucket]: bucket.bucketName },
+      role: this.roles.sharedRole('readWrite'),
+      logGroup,
+      timeout: Duration.minutes(5),
+      memorySize: SEARCH_FUNCTION_MEMORY_MB,
+    });
+    this.searchCompactor = compactor;
+    new events.Rule(this, 'SearchCompactorSchedule', {
+      description: 'Tracker: write a fresh search snapshot',
+      schedule: events.Schedule.rate(Duration.minutes(SEARCH_COMPACTION_MINUTES)),
+      targets: [new eventTargets.LambdaFunction(compactor, { retryAttempts: 0 })],
+    });
     this.functions = functions;
     const functionFor = (module: string): NodejsFunction => {
       const fn = functions.get(module);

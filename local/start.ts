@@ -5,6 +5,7 @@
  */
 import { resolve } from 'node:path';
 import { bootstrapInstallation } from '../shared/application/bootstrapInstallation.ts';
+import { compactSearchIndex } from '../shared/application/searchCompactor.ts';
 import { DEFAULT_ADMIN_LOGIN } from '../shared/domain/installation.ts';
 import { ENV } from '../shared/storage/tableSchema.ts';
 import { startApiGateway } from './apiGatewayEmulator.ts';
@@ -69,6 +70,7 @@ async function serve(engines: LocalEngines): Promise<void> {
   });
 
   const { url } = await startApiGateway({ port, host });
+  keepSearchSnapshotCurrent();
   console.log(`Tracker is serving ${url}/rest (data in ${dataDir}; Ctrl-C stops it)`);
   if (installation.created) {
     console.log('A new installation was created. Its administrator (shown once, keep it):');
@@ -79,6 +81,16 @@ async function serve(engines: LocalEngines): Promise<void> {
   } else {
     console.log('Using the existing installation; its administrator API key was printed when it was created.');
   }
+}
+
+/**
+ * What the stack's scheduled compactor does on AWS: a fresh search snapshot now (an installation
+ * from before the search index gets its first one) and every five minutes after.
+ */
+function keepSearchSnapshotCurrent(): void {
+  const compact = () => compactSearchIndex().catch((error) => console.error(`search snapshot: ${error instanceof Error ? error.message : error}`));
+  void compact();
+  setInterval(compact, 5 * 60_000).unref();
 }
 
 main().catch((error) => {

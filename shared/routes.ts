@@ -108,6 +108,7 @@ export const routes: readonly RouteDefinition[] = [
   // Bugs
   route('POST', '/rest/bug', 'bug/createBug'),
   route('GET', '/rest/bug', 'bug/searchBugs'),
+  route('GET', '/rest/bug/possible_duplicates', 'bug/possibleDuplicates'),
   route('GET', '/rest/bug/{id_or_alias}', 'bug/getBug'),
   route('PUT', '/rest/bug/{id_or_alias}', 'bug/updateBug'),
   route('PUT', '/rest/bug', 'bug/updateBug'),

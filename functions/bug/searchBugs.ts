@@ -1,9 +1,9 @@
 import * as z from 'zod';
-import { searchBugs } from '../../shared/application/bugs.ts';
+import { searchBugs } from '../../shared/application/bugSearch.ts';
 import { bugResourceFields } from '../../shared/domain/bugView.ts';
 import { defineEndpoint } from '../../shared/http/endpoint.ts';
 
-/** GET /rest/bug: search. Criteria are Bugzilla's parameters (bugSearchFilter.ts). */
+/** GET /rest/bug: search. Criteria are Bugzilla's parameters (searchQuery.ts, quicksearch.ts). */
 export const handler = defineEndpoint({
   access: 'public',
   input: z.looseObject({}),

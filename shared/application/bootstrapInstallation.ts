@@ -1,3 +1,4 @@
+import { writeEmptySearchSnapshot } from './searchCompactor.ts';
 import { AUDIT_CLASS } from '../domain/audit.ts';
 import { generateApiKey, hashPassword, secretDigest } from '../domain/credentials.ts';
 import { SYSTEM_GROUPS, type AdminAccount } from '../domain/installation.ts';
@@ -130,5 +131,8 @@ export async function bootstrapInstallation(options: BootstrapOptions): Promise<
     if (error instanceof AlreadyInstalled) return { created: false };
     throw error;
   }
+  // An empty search snapshot: this installation's change log holds every bug from its first one,
+  // so the search index never needs a table scan (docs/data-model.md §8.7).
+  await writeEmptySearchSnapshot();
   return { created: true, admin, adminId };
 }

@@ -85,6 +85,8 @@ export function bugEnvironment(caller: Caller & { user: UserAccount }, bugCatalo
 /** Every user id a bug shows, so one batch read serves a whole response. */
 export function userIdsOf(bugs: readonly Bug[], catalog: CatalogSnapshot): number[] {
   const ids = new Set<number>();
+  // One lookup table per call: a 1,000-bug search page would otherwise search every product's components per bug.
+  const components = new Map(catalog.products.flatMap((record) => record.components).map((component) => [component.id, component]));
   for (const bug of bugs) {
     ids.add(bug.assigneeId);
     ids.add(bug.reporterId);
@@ -94,7 +96,7 @@ export function userIdsOf(bugs: readonly Bug[], catalog: CatalogSnapshot): numbe
       ids.add(flag.setterId);
       if (flag.requesteeId !== null) ids.add(flag.requesteeId);
     }
-    const component = catalog.products.flatMap((record) => record.components).find((candidate) => candidate.id === bug.componentId);
+    const component = components.get(bug.componentId);
     if (component?.triageOwnerId) ids.add(component.triageOwnerId);
   }
   return [...ids];

@@ -8,8 +8,7 @@ import { bugView } from '../domain/bugView.ts';
 import { isLoggedIn, type Caller } from '../domain/caller.ts';
 import type { FieldSelection } from '../domain/fieldSelection.ts';
 import { allocateId, allocateIds } from '../storage/counterStore.ts';
-import { commitBugWrite, findBugIdByAlias, loadBugs, loadComment, loadComments, loadHistory, scanAllBugs, type StoredBug, type StoredComment } from '../storage/bugStore.ts';
-import { matchesCriteria, parseSearch } from '../domain/bugSearchFilter.ts';
+import { commitBugWrite, findBugIdByAlias, loadBugs, loadComment, loadComments, loadHistory, type StoredBug, type StoredComment } from '../storage/bugStore.ts';
 import { retryOnConflict } from '../storage/transaction.ts';
 import { loginRequired, TrackerError } from '../trackerError.ts';
 import { attachmentView, maySeeAttachment } from '../domain/attachment.ts';
@@ -330,40 +329,4 @@ export async function updateBugs(caller: Caller, references: ReadonlyArray<strin
       })),
     };
   });
-}
-
-
-// ---- searching (interim: scans; the search index replaces it) --------------------------------
-
-export async function searchBugs(caller: Caller, params: Record<string, unknown>, fields: FieldSelection) {
-  const search = parseSearch(params);
-  const bugCatalog = await loadBugCatalog();
-  const parameters = bugCatalog.catalog.parameters;
-  const limit = params.limit === undefined ? 0 : Number(params.limit);
-  const offset = params.offset === undefined ? 0 : Number(params.offset);
-  if (!Number.isInteger(limit) || limit < 0 || !Number.isInteger(offset) || offset < 0) throw new TrackerError(32000, 'limit and offset must be whole numbers of zero or more.');
-  if (params.offset !== undefined && params.limit === undefined) throw new TrackerError(50, 'offset needs a limit.');
-  if (search.criteria.size === 0 && !search.ids && !search.aliases && parameters.search_allow_no_criteria !== '1') {
-    throw new TrackerError(1000, 'You must enter at least one search criterion.');
-  }
-  let candidates: Bug[];
-  if (search.ids || search.aliases) {
-    const aliasIds = await Promise.all((search.aliases ?? []).map((alias) => findBugIdByAlias(alias)));
-    const ids = [...new Set([...(search.ids ?? []), ...aliasIds.filter((id): id is number => id !== null)])];
-    candidates = [...(await loadBugs(ids)).values()].map((stored) => stored.bug);
-  } else {
-    candidates = await scanAllBugs();
-  }
-  const names = bugNames(bugCatalog, await usersById([...new Set(candidates.flatMap((bug) => [bug.assigneeId, bug.reporterId, ...(bug.qaContactId === null ? [] : [bug.qaContactId])]))]));
-  const matches = candidates
-    .filter((bug) => canSeeBug(caller, bug, groupNameOf(bugCatalog), orGroups(bugCatalog)))
-    .filter((bug) => matchesCriteria(bug, search.criteria, names))
-    .sort((a, b) => a.id - b.id);
-  if (params.count_only === true || params.count_only === '1' || params.count_only === 'true') return { bug_count: matches.length };
-  const maximum = Number(parameters.max_search_results) || 10_000;
-  const pageSize = limit === 0 || limit > maximum ? maximum : limit;
-  const page = matches.slice(offset, offset + pageSize);
-  if (page.length === 0) return { bugs: [] };
-  const { bugs } = await getBugs(caller, page.map((bug) => bug.id), fields);
-  return { bugs };
 }

@@ -4,6 +4,7 @@ import type { Bug, HistoryEntry, NewComment } from '../domain/bug.ts';
 import { TrackerError } from '../trackerError.ts';
 import { documentClient, tableName } from './dynamoClient.ts';
 import { bugKeys } from './keys.ts';
+import { addChangeLogEntries } from './searchIndexStore.ts';
 import { batchGetAll, queryAll } from './tableReads.ts';
 import { WriteTransaction } from './transaction.ts';
 
@@ -72,7 +73,7 @@ export interface BugWrite {
 
 const aliasTaken = (alias: string) => () => new TrackerError(103, `The alias '${alias}' is already in use by another bug.`);
 
-/** One transaction for a whole bug change: the bugs, their alias guards, comments and history. */
+/** One transaction for a whole bug change: the bugs, their alias guards, comments, history and search change log. */
 export async function commitBugWrite(write: BugWrite): Promise<void> {
   const transaction = new WriteTransaction();
   for (const bug of write.created) {
@@ -97,6 +98,9 @@ export async function commitBugWrite(write: BugWrite): Promise<void> {
     transaction.put({ ...bugKeys.history(entry.bugId, new Date().toISOString(), randomUUID().slice(0, 8)), type: 'history', ...entry });
   }
   write.extend?.(transaction);
+  // The search index's change log, in the same transaction: a search that follows this write
+  // (from any function instance) finds the bugs as they are now (docs/data-model.md §8.7).
+  addChangeLogEntries(transaction, [...write.created.map((bug) => ({ bug, rev: 1 })), ...write.updated.map(({ bug, rev }) => ({ bug, rev: rev + 1 }))], write.history, write.comments);
   await transaction.commit();
 }
 
@@ -161,11 +165,11 @@ export async function loadLastVisits(userId: number): Promise<LastVisit[]> {
 }
 
 /**
- * Every bug, read page by page. This is the interim search path until the in-memory search
- * index exists (issue: search at 100,000 bugs); it costs a full read of the bug items.
+ * Every bug with its revision, read page by page: a full scan. Only the search snapshot's
+ * recovery tool uses it (searchCompactor.ts); searches never scan (docs/data-model.md §8.7).
  */
-export async function scanAllBugs(): Promise<Bug[]> {
-  const bugs: Bug[] = [];
+export async function scanAllBugs(): Promise<StoredBug[]> {
+  const bugs: StoredBug[] = [];
   let startKey: Record<string, unknown> | undefined;
   do {
     const page = await documentClient().send(new ScanCommand({
@@ -176,8 +180,24 @@ export async function scanAllBugs(): Promise<Bug[]> {
       ExclusiveStartKey: startKey,
       ConsistentRead: true,
     }));
-    bugs.push(...(page.Items ?? []).map((item) => toStoredBug(item).bug));
+    bugs.push(...(page.Items ?? []).map(toStoredBug));
     startKey = page.LastEvaluatedKey;
   } while (startKey);
   return bugs;
+}
+
+/**
+ * The items of a bug written by a bulk loader (bench/seed.ts) rather than a request: the bug,
+ * its alias guard, comments with their pointers, and history. Loaders must also write a search
+ * snapshot holding these bugs, since bulk writes bypass the change log (searchIndexStore.ts).
+ */
+export function bulkBugItems(bug: Bug, comments: readonly StoredComment[], history: readonly HistoryEntry[]): Array<Record<string, unknown>> {
+  const items: Array<Record<string, unknown>> = [bugItem(bug, 1)];
+  if (bug.alias) items.push({ ...bugKeys.aliasGuard(bug.alias), bugId: bug.id });
+  for (const comment of comments) {
+    items.push({ ...bugKeys.comment(comment.bugId, comment.count), type: 'comment', ...comment });
+    items.push({ ...bugKeys.commentPointer(comment.id), type: 'commentPointer', bugId: comment.bugId, count: comment.count });
+  }
+  history.forEach((entry, position) => items.push({ ...bugKeys.history(entry.bugId, `${entry.when.replace('Z', '')}.000Z`, String(position).padStart(8, '0')), type: 'history', ...entry }));
+  return items;
 }

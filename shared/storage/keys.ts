@@ -100,6 +100,20 @@ export const attachmentKeys = {
 };
 
 /**
+ * The search index's items (docs/data-model.md §8.7): the change log, one partition per hour
+ * (`SEARCHLOG#<yyyy-mm-ddThh>`), sorted by commit stamp, so a catch-up is one consistent Query of
+ * the current hour (two across an hour boundary); and the snapshot, gzip chunks of one generation
+ * under a pointer item that names the current generation.
+ */
+export const searchKeys = {
+  logPartition: (hour: string): string => `SEARCHLOG#${hour}`,
+  logEntry: (at: string, bugId: number, rev: number): ItemKey => ({ pk: `SEARCHLOG#${at.slice(0, 13)}`, sk: `${at}#${padId(bugId)}#${padId(rev)}` }),
+  snapshotPointer: (): ItemKey => ({ pk: 'SEARCHSNAPSHOT', sk: 'CURRENT' }),
+  snapshotPartition: (generation: string): string => `SEARCHSNAPSHOT#${generation}`,
+  snapshotChunk: (generation: string, chunk: number): ItemKey => ({ pk: `SEARCHSNAPSHOT#${generation}`, sk: `CHUNK#${String(chunk).padStart(5, '0')}` }),
+};
+
+/**
  * Catalogue keys. Each kind lives in one base-table partition (`PRODUCTS`, `GROUPS`, ...), so one
  * strongly consistent Query returns all of it: a script that creates a product and then its first
  * component, or a group and then its first member, always sees what it just wrote (a GSI would

@@ -24,6 +24,9 @@ import {
   DEFAULT_API_BURST_LIMIT,
   DEFAULT_API_RATE_LIMIT,
   PROJECT_ROOT,
+  SEARCH_COMPACTOR_MODULE,
+  SEARCH_FUNCTION_MEMORY_MB,
+  SEARCH_INDEX_MODULES,
   TrackerStack,
 } from '../../lib/trackerStack.ts';
 
@@ -53,8 +56,8 @@ function stubProjectRoot(routeRows: readonly RouteDefinition[]): string {
   const root = fs.mkdtempSync(path.join(os.tmpdir(), 'tracker-cdk-test-'));
   tempRoots.push(root);
   fs.copyFileSync(path.join(PROJECT_ROOT, 'package-lock.json'), path.join(root, 'package-lock.json'));
-  for (const plan of planHandlers(routeRows)) {
-    const entry = entryFor(root, plan.module);
+  for (const module of [...planHandlers(routeRows).map((plan) => plan.module), SEARCH_COMPACTOR_MODULE]) {
+    const entry = entryFor(root, module);
     fs.mkdirSync(path.dirname(entry), { recursive: true });
     fs.writeFileSync(entry, 'export const handler = async () => ({ statusCode: 200 });\n');
   }
@@ -367,19 +370,20 @@ describe('Tracker stack', () => {
       const ours = all.filter(([, fn]) => fn.Properties.Runtime === 'nodejs22.x' && fn.Properties.Architectures?.includes('arm64'));
       const framework = all.filter(([, fn]) => String(fn.Properties.Description).startsWith('AWS CDK resource provider framework'));
 
-      expect(ours.map(([id]) => id).sort()).toEqual([...fnIds.values()].sort());
-      expect(ours).toHaveLength(new Set(routes.map((row) => row.handler)).size + Object.keys(platformHandlers).length + 1);
+      expect(ours.map(([id]) => id).sort()).toEqual([...fnIds.values(), logicalIdOf(synthesized.stack, synthesized.stack.searchCompactor)].sort());
+      // + the bootstrap and the scheduled search compactor.
+      expect(ours).toHaveLength(new Set(routes.map((row) => row.handler)).size + Object.keys(platformHandlers).length + 2);
       expect(framework).toHaveLength(1); // Provider without isComplete: framework-onEvent only.
       expect(all).toHaveLength(ours.length + framework.length);
     });
 
-    it('sizes every function: 512 MB, 10 s (bootstrap 60 s), handler `handler`', () => {
+    it('sizes every function: 512 MB (search functions more, for the index), 10 s (bootstrap 60 s), handler `handler`', () => {
       for (const plan of plans) {
         const props = json.Resources[fnIds.get(plan.module)!].Properties;
         expect(props, plan.module).toMatchObject({
           Runtime: 'nodejs22.x',
           Architectures: ['arm64'],
-          MemorySize: 512,
+          MemorySize: SEARCH_INDEX_MODULES.includes(plan.module) ? SEARCH_FUNCTION_MEMORY_MB : 512,
           Timeout: plan.kind === 'bootstrap' ? 60 : 10,
           Handler: 'index.handler',
         });
@@ -708,11 +712,11 @@ describe('Tracker stack at the size of the full product', () => {
   it(`stays under ${RESOURCE_BUDGET} resources: per function only the function, one integration and one permission`, () => {
     const count = (type: string) => resourcesOfType(json, type).length;
     const routedFunctions = MODULES + Object.keys(platformHandlers).length;
-    const functions = routedFunctions + 1 /* bootstrap */ + 1; /* custom-resource framework */
+    const functions = routedFunctions + 1 /* bootstrap */ + 1 /* search compactor */ + 1; /* custom-resource framework */
     expect(count('AWS::Lambda::Function')).toBe(functions);
     expect(count('AWS::Logs::LogGroup')).toBe(1);
     expect(count('AWS::ApiGatewayV2::Integration')).toBe(routedFunctions);
-    expect(count('AWS::Lambda::Permission')).toBe(routedFunctions);
+    expect(count('AWS::Lambda::Permission')).toBe(routedFunctions + 1); // + the compactor's schedule
     expect(count('AWS::ApiGatewayV2::Route')).toBe(ROWS + GET_ROWS + 2); // + HEAD per GET, OPTIONS, $default
     // Shared per access level (none, read, readWrite), the bootstrap's and the framework's.
     expect(count('AWS::IAM::Role')).toBe(5);

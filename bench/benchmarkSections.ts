@@ -1,0 +1,21 @@
+/**
+ * docs/benchmarks.md is written by two scripts: `npm run bench` (the whole document) and
+ * `npm run bench:search` (its own section between these markers). Each keeps the other's part.
+ */
+export const SEARCH_SECTION_START = '<!-- search-bench:start -->';
+export const SEARCH_SECTION_END = '<!-- search-bench:end -->';
+
+/** The search section of a document, or '' when it has none. */
+export function searchSectionOf(document: string): string {
+  const start = document.indexOf(SEARCH_SECTION_START);
+  const end = document.indexOf(SEARCH_SECTION_END);
+  return start >= 0 && end > start ? document.slice(start, end + SEARCH_SECTION_END.length) : '';
+}
+
+/** Replaces (or appends) the search section of a document. */
+export function mergeSearchSection(document: string, section: string): string {
+  const current = searchSectionOf(document);
+  if (!section) return document;
+  if (current) return document.replace(current, section);
+  return `${document.trimEnd()}\n\n${section}\n`;
+}

@@ -1,0 +1,12 @@
+import * as z from 'zod';
+import { possibleDuplicates } from '../../shared/application/bugSearch.ts';
+import { bugResourceFields } from '../../shared/domain/bugView.ts';
+import { defineEndpoint } from '../../shared/http/endpoint.ts';
+
+/** GET /rest/bug/possible_duplicates: `id` or `summary`, `product`, `limit`; best matches first. */
+export const handler = defineEndpoint({
+  access: 'public',
+  input: z.looseObject({}),
+  responseFields: { bugs: { fields: bugResourceFields() } },
+  run: ({ input, caller, fields }) => possibleDuplicates(caller, input as Record<string, unknown>, fields),
+});

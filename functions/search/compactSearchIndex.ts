@@ -1,0 +1,8 @@
+import { compactSearchIndex } from '../../shared/application/searchCompactor.ts';
+
+/** Scheduled (EventBridge), not an API route: writes a fresh search snapshot. */
+export const handler = async () => {
+  const pointer = await compactSearchIndex();
+  console.log(JSON.stringify({ message: 'search snapshot written', ...pointer }));
+  return pointer;
+};

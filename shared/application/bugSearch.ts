@@ -1,0 +1,277 @@
+import type { Bug } from '../domain/bug.ts';
+import { canSeeBug, isInsider } from '../domain/bugAccess.ts';
+import { commentText, mayReadComment } from '../domain/bugComments.ts';
+import { inGroup, type Caller } from '../domain/caller.ts';
+import type { FieldSelection } from '../domain/fieldSelection.ts';
+import { parseQuicksearch } from '../domain/quicksearch.ts';
+import { SearchIndex } from '../domain/searchIndex.ts';
+import {
+  compileSearch,
+  MAYBE,
+  orderComparator,
+  orderNeedsUsers,
+  TRUE,
+  userNeeds,
+  validateSearch,
+  visibilityTest,
+  type SearchEnvironment,
+} from '../domain/searchPlanner.ts';
+import { and, leaf, parseSearchParameters, valuesOf, type SearchNode } from '../domain/searchQuery.ts';
+import { TrackerError } from '../trackerError.ts';
+import { findBugIdByAlias, loadBugs, loadComments } from '../storage/bugStore.ts';
+import { findUserIdByLogin, listAllUsers } from '../storage/identityStore.ts';
+import { loadBugCatalog, usersById, type BugCatalog } from './bugContext.ts';
+import { getBugs } from './bugs.ts';
+import { currentSearchIndex } from './searchIndexHolder.ts';
+
+/**
+ * GET /rest/bug and GET /rest/bug/possible_duplicates (docs/data-model.md §8.7). Criteria are
+ * evaluated against this instance's in-memory index, brought up to date with the change log
+ * first; visibility is applied before counting and paging; only the page's bugs are read from
+ * the table (strongly consistent BatchGet) and rendered as Get Bug renders them.
+ */
+
+/** At most this many bugs have their comments read for one comment-text criterion. */
+const MAX_COMMENT_READS = 5_000;
+
+interface Paging {
+  limit: number;
+  offset: number;
+  countOnly: boolean;
+  order?: string;
+}
+
+function pagingOf(params: Record<string, unknown>, maximum: number): Paging {
+  const number = (name: string) => {
+    const raw = valuesOf(params[name])[0];
+    if (raw === undefined || raw === '') return undefined;
+    const value = Number(raw);
+    if (!Number.isInteger(value) || value < 0) throw new TrackerError(32000, `${name} must be a whole number of zero or more.`);
+    return value;
+  };
+  const limit = number('limit');
+  const offset = number('offset');
+  if (offset !== undefined && limit === undefined) throw new TrackerError(50, 'You must specify a limit when using offset.');
+  const countOnly = ['1', 'true', 'on'].includes(String(valuesOf(params.count_only)[0] ?? '').toLowerCase());
+  const order = valuesOf(params.order).join(',') || undefined;
+  return { limit: limit === undefined || limit === 0 || limit > maximum ? maximum : limit, offset: offset ?? 0, countOnly, order };
+}
+
+const callerGroupIds = (caller: Caller, bugCatalog: BugCatalog) => new Set(bugCatalog.catalog.groups.filter((group) => inGroup(caller, group.name)).map((group) => group.id));
+
+async function searchEnvironment(caller: Caller, bugCatalog: BugCatalog, index: SearchIndex, tree: SearchNode): Promise<SearchEnvironment> {
+  const needs = userNeeds(tree);
+  const callerLogin = caller.user?.login ?? '';
+  const logins = [...needs.logins].filter((login) => login !== callerLogin.toLowerCase());
+  const [ids, allUsers] = await Promise.all([
+    Promise.all(logins.map((login) => findUserIdByLogin(login))),
+    needs.all ? listAllUsers() : Promise.resolve(undefined),
+  ]);
+  const loginIds = new Map<string, number>();
+  logins.forEach((login, position) => {
+    const id = ids[position];
+    if (id !== null) loginIds.set(login, id);
+  });
+  if (caller.user) loginIds.set(callerLogin.toLowerCase(), caller.user.id);
+  const { catalog } = bugCatalog;
+  return {
+    index,
+    callerId: caller.user?.id ?? 0,
+    callerLogin,
+    products: catalog.products,
+    classifications: catalog.classifications,
+    groups: catalog.groups,
+    keywords: bugCatalog.keywords,
+    flagTypes: catalog.flagTypes,
+    loginIds,
+    allUsers: allUsers?.map((user) => ({ id: user.id, login: user.login, realName: user.realName })),
+    now: Date.now(),
+    insider: isInsider(caller, catalog.parameters),
+  };
+}
+
+/** The visible rows that match, in the order asked. */
+async function matchingSlots(caller: Caller, bugCatalog: BugCatalog, index: SearchIndex, tree: SearchNode, paging: Pick<Paging, 'order' | 'countOnly'>): Promise<number[]> {
+  validateSearch(tree);
+  const env = await searchEnvironment(caller, bugCatalog, index, tree);
+  const visible = visibilityTest(index, env.callerId, callerGroupIds(caller, bugCatalog), bugCatalog.catalog.parameters.or_groups === '1');
+  const test = compileSearch(env, tree);
+  const matches: number[] = [];
+  const undecided: number[] = [];
+  for (let slot = 0; slot < index.size; slot++) {
+    const truth = test(slot);
+    if (truth === 0 || !visible(slot)) continue;
+    if (truth === TRUE) matches.push(slot);
+    else if (truth === MAYBE) undecided.push(slot);
+  }
+  if (undecided.length > 0) {
+    // Comment text is not in the index: read the comments of the bugs still undecided.
+    if (undecided.length > MAX_COMMENT_READS) {
+      throw new TrackerError(32000, `This search would read the comments of ${undecided.length} bugs; narrow it with other criteria (at most ${MAX_COMMENT_READS}).`);
+    }
+    const parameters = bugCatalog.catalog.parameters;
+    const comments = new Map<number, Array<{ text: string; creatorId: number; count: number }>>();
+    for (let start = 0; start < undecided.length; start += 32) {
+      const ids = undecided.slice(start, start + 32).map((slot) => index.id[slot]);
+      const read = await Promise.all(ids.map((id) => loadComments(id)));
+      ids.forEach((id, position) => comments.set(id, read[position]
+        .filter((comment) => mayReadComment(caller, parameters, comment))
+        .map((comment) => ({ text: commentText(comment), creatorId: comment.creatorId, count: comment.count }))));
+    }
+    const exact = compileSearch({ ...env, comments }, tree);
+    for (const slot of undecided) if (exact(slot) === TRUE) matches.push(slot);
+  }
+  if (paging.countOnly) return matches;
+  if (!paging.order && undecided.length === 0) return matches.sort((a, b) => index.id[a] - index.id[b]);
+  const users = orderNeedsUsers(paging.order)
+    ? await usersById([...new Set(matches.flatMap((slot) => [index.assigneeId[slot], index.reporterId[slot], index.qaContactId[slot]]).filter((id) => id !== 0))])
+    : new Map();
+  const products = new Map(bugCatalog.catalog.products.map((record) => [record.product.id, record.product.name]));
+  const components = new Map(bugCatalog.catalog.products.flatMap((record) => record.components).map((component) => [component.id, component.name]));
+  return matches.sort(orderComparator(index, paging.order, {
+    login: (id) => users.get(id)?.login ?? '',
+    product: (id) => products.get(id) ?? '',
+    component: (id) => components.get(id) ?? '',
+  }));
+}
+
+/** Direct reads in the order asked: by id, or through the index's comparator when `order` names columns. */
+async function sortBugs(bugs: readonly Bug[], order: string | undefined, bugCatalog: BugCatalog): Promise<number[]> {
+  const ids = bugs.map((bug) => bug.id).sort((a, b) => a - b);
+  if (!order || ids.length < 2) return ids;
+  const scratch = new SearchIndex();
+  for (const bug of bugs) scratch.apply({ bug, rev: 1 });
+  const users = orderNeedsUsers(order) ? await usersById([...new Set(bugs.flatMap((bug) => [bug.assigneeId, bug.reporterId, bug.qaContactId ?? 0]).filter((id) => id !== 0))]) : new Map();
+  const products = new Map(bugCatalog.catalog.products.map((record) => [record.product.id, record.product.name]));
+  const components = new Map(bugCatalog.catalog.products.flatMap((record) => record.components).map((component) => [component.id, component.name]));
+  const slots = bugs.map((_, slot) => slot).sort(orderComparator(scratch, order, {
+    login: (id) => users.get(id)?.login ?? '',
+    product: (id) => products.get(id) ?? '',
+    component: (id) => components.get(id) ?? '',
+  }));
+  return slots.map((slot) => scratch.id[slot]);
+}
+
+/** Renders bugs by id, in the given order, as Get Bug does (bugs that vanished meanwhile are left out). */
+async function renderPage(caller: Caller, ids: readonly number[], fields: FieldSelection) {
+  if (ids.length === 0) return [];
+  const { bugs } = await getBugs(caller, ids, fields, { permissive: true });
+  return bugs;
+}
+
+/**
+ * A request whose only criteria are `id` and `alias` names its bugs: they are read directly,
+ * without the index (python-bugzilla's getbug sends `id=N`; `getbugs([1, "alias"])` sends both,
+ * meaning any of them).
+ */
+function directReferences(params: Record<string, unknown>, parsed: ReturnType<typeof parseSearchParameters>): { ids: number[]; aliases: string[] } | null {
+  if (parsed.quicksearch || parsed.criteria.length === 0) return null;
+  const isIdOrAlias = (node: SearchNode) =>
+    (node.kind === 'leaf' && node.field === 'bug_id' && !node.negate) || (node.kind === 'or' && node.children.every((child) => child.kind === 'leaf' && child.field === 'alias'));
+  if (!parsed.criteria.every(isIdOrAlias)) return null;
+  const ids = [...valuesOf(params.id), ...valuesOf(params.bug_id)].flatMap((value) => value.split(',')).map((value) => value.trim()).filter(Boolean).map(Number);
+  return { ids, aliases: valuesOf(params.alias).filter((alias) => alias.trim() !== '') };
+}
+
+export async function searchBugs(caller: Caller, params: Record<string, unknown>, fields: FieldSelection) {
+  const bugCatalog = await loadBugCatalog();
+  const parameters = bugCatalog.catalog.parameters;
+  const paging = pagingOf(params, Number(parameters.max_search_results) || 10_000);
+  const parsed = parseSearchParameters(params);
+  if (parsed.criteria.length === 0 && !parsed.quicksearch && parameters.search_allow_no_criteria !== '1') {
+    throw new TrackerError(1000, 'You must enter at least one search criterion.');
+  }
+
+  const direct = directReferences(params, parsed);
+  if (direct) {
+    const aliasIds = await Promise.all(direct.aliases.map((alias) => findBugIdByAlias(alias)));
+    const ids = [...new Set([...direct.ids, ...aliasIds.filter((id): id is number => id !== null)])];
+    const stored = await loadBugs(ids);
+    const groupName = (id: number) => bugCatalog.catalog.groups.find((group) => group.id === id)?.name;
+    const visible = [...stored.values()].map((entry) => entry.bug).filter((bug) => canSeeBug(caller, bug, groupName, parameters.or_groups === '1'));
+    if (paging.countOnly) return { bug_count: visible.length };
+    const sorted = await sortBugs(visible, paging.order, bugCatalog);
+    return { bugs: await renderPage(caller, sorted.slice(paging.offset, paging.offset + paging.limit), fields) };
+  }
+
+  const index = await currentSearchIndex();
+  const criteria = [...parsed.criteria];
+  if (parsed.quicksearch) {
+    const plan = parseQuicksearch(parsed.quicksearch);
+    const aliasSlot = plan.alias ? index.slotOfAlias(plan.alias) : undefined;
+    // A lone word that is a bug's alias finds that bug, as Bugzilla's quicksearch jumps to it.
+    criteria.push(aliasSlot !== undefined ? leaf('bug_id', 'equals', String(index.id[aliasSlot])) : plan.node);
+  }
+  const tree = and(criteria);
+  const slots = await matchingSlots(caller, bugCatalog, index, tree, paging);
+  if (paging.countOnly) return { bug_count: slots.length };
+  const page = slots.slice(paging.offset, paging.offset + paging.limit).map((slot) => index.id[slot]);
+  return { bugs: await renderPage(caller, page, fields) };
+}
+
+// ---- possible duplicates ---------------------------------------------------------------------
+
+const STOP_WORDS = new Set(['the', 'and', 'for', 'with', 'when', 'from', 'that', 'this', 'not', 'are', 'was', 'but', 'has', 'have', 'into', 'its', 'after', 'does', 'can', 'all', 'any', 'out', 'off', 'too', 'why', 'how', 'what', 'who']);
+
+/** Words of a summary that carry meaning for duplicate ranking (three letters or more, no stop words). */
+export function summaryWords(summary: string): string[] {
+  return [...new Set([...summary.toLowerCase().matchAll(/[\p{L}\p{N}_]{3,}/gu)].map((match) => match[0]).filter((word) => !STOP_WORDS.has(word)))];
+}
+
+/**
+ * GET /rest/bug/possible_duplicates: the visible bugs whose summaries share the most words with
+ * the given summary (or bug `id`'s), best first; among equals, the newest bug first. Like
+ * Bugzilla's full-text ranking, a rare word counts for more than a common one.
+ */
+export async function possibleDuplicates(caller: Caller, params: Record<string, unknown>, fields: FieldSelection) {
+  const bugCatalog = await loadBugCatalog();
+  const parameters = bugCatalog.catalog.parameters;
+  const maximum = Number(parameters.max_search_results) || 10_000;
+  const rawLimit = valuesOf(params.limit)[0];
+  const limitNumber = rawLimit === undefined || rawLimit === '' ? 0 : Number(rawLimit);
+  if (!Number.isInteger(limitNumber) || limitNumber < 0) throw new TrackerError(32000, 'limit must be a whole number of zero or more.');
+  const limit = limitNumber === 0 || limitNumber > maximum ? maximum : limitNumber;
+  const idValue = valuesOf(params.id)[0];
+  let summary = valuesOf(params.summary)[0] ?? '';
+  let excluded: number | undefined;
+  if (idValue !== undefined && idValue !== '') {
+    if (!/^\d+$/.test(idValue.trim())) throw new TrackerError(100, `'${idValue}' is not a valid bug number.`);
+    const id = Number(idValue);
+    const stored = (await loadBugs([id])).get(id);
+    if (!stored) throw new TrackerError(101, `Bug #${id} does not exist.`);
+    const groupName = (groupId: number) => bugCatalog.catalog.groups.find((group) => group.id === groupId)?.name;
+    if (!canSeeBug(caller, stored.bug, groupName, parameters.or_groups === '1')) throw new TrackerError(102, `You are not authorized to access bug #${id}.`);
+    summary = stored.bug.summary;
+    excluded = id;
+  }
+  if (summary.trim() === '' && excluded === undefined) throw new TrackerError(50, 'You must specify a summary or a bug id to find duplicates of.');
+  const productNames = valuesOf(params.product);
+  const productIds = new Set(bugCatalog.catalog.products.filter((record) => productNames.some((name) => name.toLowerCase() === record.product.name.toLowerCase())).map((record) => record.product.id));
+  if (productNames.length > 0 && productIds.size === 0) return { bugs: [] };
+  const words = summaryWords(summary);
+  if (words.length === 0) return { bugs: [] };
+  const index = await currentSearchIndex();
+  const visible = visibilityTest(index, caller.user?.id ?? 0, callerGroupIds(caller, bugCatalog), parameters.or_groups === '1');
+  const hits: Array<{ slot: number; words: number[] }> = [];
+  const frequency = new Array<number>(words.length).fill(0);
+  for (let slot = 0; slot < index.size; slot++) {
+    if (productIds.size > 0 && !productIds.has(index.productId[slot])) continue;
+    if (index.id[slot] === excluded) continue;
+    const text = index.summaryLower[slot];
+    let found: number[] | undefined;
+    for (let w = 0; w < words.length; w++) {
+      if (text.includes(words[w])) (found ??= []).push(w);
+    }
+    if (!found || !visible(slot)) continue;
+    for (const w of found) frequency[w]++;
+    hits.push({ slot, words: found });
+  }
+  // Inverse document frequency: a word found in few summaries says more than one found in many.
+  const total = Math.max(1, index.size);
+  const weight = frequency.map((count) => Math.log(1 + total / (1 + count)));
+  const scored = hits.map((hit) => ({ slot: hit.slot, score: hit.words.reduce((sum, w) => sum + weight[w], 0) }));
+  scored.sort((a, b) => b.score - a.score || index.id[b.slot] - index.id[a.slot]);
+  const page = scored.slice(0, limit).map((entry) => index.id[entry.slot]);
+  return { bugs: await renderPage(caller, page, fields) };
+}
+

@@ -1,0 +1,83 @@
+import { SearchIndex } from '../domain/searchIndex.ts';
+import { tableName } from '../storage/dynamoClient.ts';
+import { LOG_OVERLAP_MS, loadSnapshot, readChangeLog } from '../storage/searchIndexStore.ts';
+
+/**
+ * The search index of this function instance (docs/data-model.md §8.7). The first search loads
+ * the snapshot and the change log since it; every search after that first reads the change log
+ * since the index's high-water mark (minus an overlap for late commits), strongly consistent, so
+ * a bug written by any request that has returned is found as it now is: read-your-writes across
+ * instances. Keyed by table, so one process can serve several test tables.
+ */
+interface Holder {
+  loading: Promise<SearchIndex>;
+  stats: IndexStats;
+}
+
+export interface IndexStats {
+  loadedAt: number;
+  loadMs: number;
+  snapshotBugs: number;
+  catchUps: number;
+  lastCatchUpReads: number;
+}
+
+const holders = new Map<string, Holder>();
+
+async function loadIndex(stats: IndexStats): Promise<SearchIndex> {
+  const started = performance.now();
+  const snapshot = await loadSnapshot();
+  const index = snapshot ? SearchIndex.fromSnapshot(snapshot.columns) : new SearchIndex();
+  stats.snapshotBugs = index.size;
+  await catchUp(index, stats);
+  stats.loadMs = performance.now() - started;
+  // One line per instance: how long a cold index took, for the logs (CloudWatch on AWS).
+  if (process.env.TRACKER_REQUEST_LOG !== 'off') {
+    console.log(JSON.stringify({ message: 'search index loaded', bugs: index.size, snapshotBugs: stats.snapshotBugs, ms: Math.round(stats.loadMs) }));
+  }
+  return index;
+}
+
+/**
+ * How far behind this instance's clock a writer's stamp may be and still be read: a strongly
+ * consistent read started now sees every write committed before now, and a writer stamps its entry
+ * milliseconds before it commits, so anything stamped more than this long ago and not yet seen
+ * cannot appear any more. Without it, a quiet installation would re-read every hour partition
+ * since its last write on every search.
+ */
+const SETTLED_AFTER_MS = 60_000;
+
+async function catchUp(index: SearchIndex, stats: IndexStats): Promise<void> {
+  const started = Date.now();
+  const since = index.highWater === 0 ? 0 : index.highWater - LOG_OVERLAP_MS;
+  const page = await readChangeLog(since);
+  for (const document of page.documents) index.apply(document);
+  index.highWater = Math.max(index.highWater, page.newest, started - SETTLED_AFTER_MS);
+  stats.catchUps++;
+  stats.lastCatchUpReads = page.reads;
+}
+
+/** The index, current as of this call. */
+export async function currentSearchIndex(): Promise<SearchIndex> {
+  const table = tableName();
+  let holder = holders.get(table);
+  if (!holder) {
+    const stats: IndexStats = { loadedAt: Date.now(), loadMs: 0, snapshotBugs: 0, catchUps: 0, lastCatchUpReads: 0 };
+    holder = { loading: loadIndex(stats), stats };
+    holders.set(table, holder);
+    holder.loading.catch(() => holders.delete(table));
+    return holder.loading;
+  }
+  const index = await holder.loading;
+  await catchUp(index, holder.stats);
+  return index;
+}
+
+export function searchIndexStats(): IndexStats | undefined {
+  return holders.get(tableName())?.stats;
+}
+
+/** Forgets this instance's index (tests of the cold path; the compactor after writing a snapshot). */
+export function dropSearchIndex(): void {
+  holders.delete(tableName());
+}

@@ -1,0 +1,327 @@
+import type { Bug, HistoryEntry } from './bug.ts';
+
+/**
+ * The in-memory search index of one function instance (docs/data-model.md §8.7): every bug's
+ * searchable fields, stored by column. Numbers and the small vocabularies (status, priority,
+ * version, ...) live in typed arrays, so a criterion over 100,000 bugs is a tight loop over
+ * contiguous memory; free text and relations are plain arrays. Comment bodies are not here.
+ *
+ * Rows ("slots") are never removed (Bugzilla does not delete bugs through the API); a changed bug
+ * is rewritten in place. The index knows each bug's revision, so a change read twice (the
+ * change log is read with an overlap window) or out of order is applied once, newest wins.
+ */
+
+/** A field change as the index keeps it, for changedbefore/after/from/to/by and chfield. */
+export interface IndexedChange {
+  field: string;
+  at: number;
+  who: number;
+  removed: string;
+  added: string;
+}
+
+export interface IndexedFlag {
+  typeId: number;
+  status: string;
+  setterId: number;
+  requesteeId: number | null;
+}
+
+/** One bug as the change log and the snapshot carry it. */
+export interface IndexDocument {
+  bug: Bug;
+  rev: number;
+  /** History entries written with this revision (appended to the bug's indexed changes). */
+  history?: HistoryEntry[];
+  /** Words of the comments added with this revision (commentWords), public and private apart. */
+  words?: string[];
+  privateWords?: string[];
+}
+
+/**
+ * The words of comment text as Bugzilla's full-text search sees them: letters, digits and `_`,
+ * lowercased, two characters or more (and at most 40: longer runs are not words people search).
+ */
+export function commentWords(texts: readonly string[]): string[] {
+  const words = new Set<string>();
+  for (const text of texts) {
+    for (const match of text.toLowerCase().matchAll(/[\p{L}\p{N}_]{2,40}/gu)) words.add(match[0]);
+  }
+  return [...words];
+}
+
+/** Interns the strings of a small vocabulary: each distinct value gets a small code. */
+export class Vocabulary {
+  readonly values: string[] = [];
+  private readonly codes = new Map<string, number>();
+  private readonly lowerCodes = new Map<string, number[]>();
+
+  code(value: string): number {
+    let code = this.codes.get(value);
+    if (code === undefined) {
+      code = this.values.length;
+      this.values.push(value);
+      this.codes.set(value, code);
+      const lower = value.toLowerCase();
+      this.lowerCodes.set(lower, [...(this.lowerCodes.get(lower) ?? []), code]);
+    }
+    return code;
+  }
+
+  /** Codes of every stored spelling that equals `value` ignoring case. */
+  codesOf(value: string): number[] {
+    return this.lowerCodes.get(value.toLowerCase()) ?? [];
+  }
+}
+
+export const CODE_COLUMNS = ['status', 'resolution', 'priority', 'severity', 'platform', 'opSys', 'version', 'targetMilestone', 'bugType', 'filedVia'] as const;
+export type CodeColumn = (typeof CODE_COLUMNS)[number];
+
+export const LIST_COLUMNS = ['ccIds', 'keywordIds', 'groupIds', 'dependsOn', 'blocks', 'regressedBy', 'regressions', 'duplicates'] as const;
+export type ListColumn = (typeof LIST_COLUMNS)[number];
+
+const EMPTY: readonly number[] = Object.freeze([]);
+const NO_CHANGES: readonly IndexedChange[] = Object.freeze([]);
+
+const timeOf = (text: string | null | undefined): number => (text ? Date.parse(text.includes('T') ? text : `${text.replace(' ', 'T')}Z`) : Number.NaN);
+
+function addWords(target: Map<string, number[]>, words: readonly string[] | undefined, bugId: number): void {
+  for (const word of words ?? []) {
+    const ids = target.get(word);
+    if (!ids) target.set(word, [bugId]);
+    // Lists grow in id order (new bugs have the highest ids), so the common case is one compare;
+    // only a comment on an older bug searches the list.
+    else if (ids[ids.length - 1] < bugId || (ids[ids.length - 1] !== bugId && !ids.includes(bugId))) ids.push(bugId);
+  }
+}
+
+/** Posting lists as deltas of sorted ids: small numbers, so the snapshot stays small. */
+const encodePostings = (map: Map<string, number[]>) => Object.fromEntries([...map].map(([word, ids]) => {
+  const sorted = [...ids].sort((a, b) => a - b);
+  return [word, sorted.map((id, position) => (position === 0 ? id : id - sorted[position - 1]))];
+}));
+function decodePostings(encoded: Record<string, number[]> | undefined, target: Map<string, number[]>): void {
+  for (const [word, deltas] of Object.entries(encoded ?? {})) {
+    let id = 0;
+    target.set(word, deltas.map((delta) => (id += delta)));
+  }
+}
+
+function grow<T extends Int32Array | Float64Array | Uint8Array>(array: T, size: number): T {
+  if (size <= array.length) return array;
+  const next = new (array.constructor as new (length: number) => T)(Math.max(size, array.length * 2));
+  next.set(array);
+  return next;
+}
+
+export class SearchIndex {
+  size = 0;
+  /** The newest change-log time folded in (ms); catch-up reads from here minus an overlap. */
+  highWater = 0;
+  private readonly slots = new Map<number, number>();
+  private readonly aliasSlots = new Map<string, number>();
+
+  id = new Int32Array(1024);
+  rev = new Int32Array(1024);
+  productId = new Int32Array(1024);
+  componentId = new Int32Array(1024);
+  assigneeId = new Int32Array(1024);
+  reporterId = new Int32Array(1024);
+  /** 0 when there is none. */
+  qaContactId = new Int32Array(1024);
+  dupeOf = new Int32Array(1024);
+  commentCount = new Int32Array(1024);
+  attachmentCount = new Int32Array(1024);
+  creationTime = new Float64Array(1024);
+  lastChangeTime = new Float64Array(1024);
+  deadline = new Float64Array(1024);
+  estimatedTime = new Float64Array(1024);
+  remainingTime = new Float64Array(1024);
+  actualTime = new Float64Array(1024);
+  /** Bit 0 isConfirmed, bit 1 isCcAccessible, bit 2 isCreatorAccessible. */
+  bits = new Uint8Array(1024);
+
+  readonly vocabularies: Record<CodeColumn, Vocabulary> = Object.fromEntries(CODE_COLUMNS.map((name) => [name, new Vocabulary()])) as Record<CodeColumn, Vocabulary>;
+  codes: Record<CodeColumn, Int32Array> = Object.fromEntries(CODE_COLUMNS.map((name) => [name, new Int32Array(1024)])) as Record<CodeColumn, Int32Array>;
+
+  readonly summary: string[] = [];
+  readonly summaryLower: string[] = [];
+  readonly whiteboard: string[] = [];
+  readonly alias: Array<string | null> = [];
+  readonly url: string[] = [];
+  readonly seeAlso: string[][] = [];
+  readonly lists: Record<ListColumn, Array<readonly number[]>> = Object.fromEntries(LIST_COLUMNS.map((name) => [name, []])) as unknown as Record<ListColumn, Array<readonly number[]>>;
+  readonly flags: Array<readonly IndexedFlag[]> = [];
+  /** Personal tags by user id (only their owner may search them). */
+  readonly tags: Array<Record<string, string[]> | null> = [];
+  readonly custom: Array<Record<string, unknown> | null> = [];
+  readonly changes: Array<readonly IndexedChange[]> = [];
+  /**
+   * Comment words → ids of the bugs with a comment containing them (an inverted index: the
+   * comment bodies themselves stay in the table). Private comments' words are kept apart, for
+   * the insiders who may search them.
+   */
+  readonly words = new Map<string, number[]>();
+  readonly privateWords = new Map<string, number[]>();
+
+  slotOf(bugId: number): number | undefined {
+    return this.slots.get(bugId);
+  }
+
+  slotOfAlias(alias: string): number | undefined {
+    return this.aliasSlots.get(alias.toLowerCase());
+  }
+
+  /** Folds in one bug revision; older or repeated revisions are ignored. Returns whether it changed the index. */
+  apply(document: IndexDocument): boolean {
+    const { bug, rev } = document;
+    let slot = this.slots.get(bug.id);
+    if (slot !== undefined && this.rev[slot] >= rev) return false;
+    if (slot === undefined) {
+      slot = this.size++;
+      this.slots.set(bug.id, slot);
+      this.ensureCapacity(this.size);
+      this.changes[slot] = NO_CHANGES;
+    }
+    const previousAlias = this.alias[slot];
+    if (previousAlias && this.aliasSlots.get(previousAlias.toLowerCase()) === slot) this.aliasSlots.delete(previousAlias.toLowerCase());
+    if (bug.alias) this.aliasSlots.set(bug.alias.toLowerCase(), slot);
+
+    this.id[slot] = bug.id;
+    this.rev[slot] = rev;
+    this.productId[slot] = bug.productId;
+    this.componentId[slot] = bug.componentId;
+    this.assigneeId[slot] = bug.assigneeId;
+    this.reporterId[slot] = bug.reporterId;
+    this.qaContactId[slot] = bug.qaContactId ?? 0;
+    this.dupeOf[slot] = bug.dupeOf ?? 0;
+    this.commentCount[slot] = bug.commentCount;
+    this.attachmentCount[slot] = bug.attachmentCount ?? 0;
+    this.creationTime[slot] = timeOf(bug.creationTime);
+    this.lastChangeTime[slot] = timeOf(bug.lastChangeTime);
+    this.deadline[slot] = timeOf(bug.deadline);
+    this.estimatedTime[slot] = bug.estimatedTime ?? 0;
+    this.remainingTime[slot] = bug.remainingTime ?? 0;
+    this.actualTime[slot] = bug.actualTime ?? 0;
+    this.bits[slot] = (bug.isConfirmed ? 1 : 0) | (bug.isCcAccessible ? 2 : 0) | (bug.isCreatorAccessible ? 4 : 0);
+    for (const column of CODE_COLUMNS) this.codes[column][slot] = this.vocabularies[column].code(String(bug[column] ?? ''));
+    this.summary[slot] = bug.summary;
+    this.summaryLower[slot] = bug.summary.toLowerCase();
+    this.whiteboard[slot] = bug.whiteboard ?? '';
+    this.alias[slot] = bug.alias ?? null;
+    this.url[slot] = bug.url ?? '';
+    this.seeAlso[slot] = bug.seeAlso?.length ? bug.seeAlso : (EMPTY as unknown as string[]);
+    for (const column of LIST_COLUMNS) {
+      const values = bug[column] as number[] | undefined;
+      this.lists[column][slot] = values && values.length > 0 ? values : EMPTY;
+    }
+    this.flags[slot] = (bug.flags ?? []).map(({ typeId, status, setterId, requesteeId }) => ({ typeId, status, setterId, requesteeId }));
+    this.tags[slot] = bug.tags && Object.keys(bug.tags).length > 0 ? bug.tags : null;
+    this.custom[slot] = bug.custom && Object.keys(bug.custom).length > 0 ? bug.custom : null;
+    if (document.history?.length) {
+      const added = document.history.filter((entry) => entry.bugId === bug.id).flatMap((entry) => entry.changes.map((change) => ({
+        field: change.field_name,
+        at: timeOf(entry.when),
+        who: entry.whoId,
+        removed: change.removed,
+        added: change.added,
+      })));
+      if (added.length > 0) this.changes[slot] = [...this.changes[slot], ...added];
+    }
+    addWords(this.words, document.words, bug.id);
+    addWords(this.privateWords, document.privateWords, bug.id);
+    return true;
+  }
+
+  private ensureCapacity(size: number): void {
+    if (size <= this.id.length) return;
+    for (const name of ['id', 'rev', 'productId', 'componentId', 'assigneeId', 'reporterId', 'qaContactId', 'dupeOf', 'commentCount', 'attachmentCount', 'creationTime', 'lastChangeTime', 'deadline', 'estimatedTime', 'remainingTime', 'actualTime', 'bits'] as const) {
+      (this as Record<string, unknown>)[name] = grow(this[name] as Int32Array, size);
+    }
+    for (const column of CODE_COLUMNS) this.codes[column] = grow(this.codes[column], size);
+  }
+
+  // ---- snapshot form: columns as plain JSON arrays, compact enough to gzip into a few MB ----
+
+  toSnapshot(): SnapshotColumns {
+    const n = this.size;
+    const take = (array: Int32Array | Float64Array | Uint8Array) => Array.from(array.subarray(0, n), (value) => (Number.isNaN(value) ? null : value));
+    return {
+      version: 1,
+      highWater: this.highWater,
+      size: n,
+      numbers: Object.fromEntries((['id', 'rev', 'productId', 'componentId', 'assigneeId', 'reporterId', 'qaContactId', 'dupeOf', 'commentCount', 'attachmentCount', 'creationTime', 'lastChangeTime', 'deadline', 'estimatedTime', 'remainingTime', 'actualTime', 'bits'] as const).map((name) => [name, take(this[name])])),
+      codes: Object.fromEntries(CODE_COLUMNS.map((column) => [column, { values: this.vocabularies[column].values, codes: take(this.codes[column]) }])),
+      summary: this.summary.slice(0, n),
+      whiteboard: this.whiteboard.slice(0, n),
+      alias: this.alias.slice(0, n),
+      url: this.url.slice(0, n),
+      seeAlso: this.seeAlso.slice(0, n).map((values) => (values.length ? values : 0)),
+      lists: Object.fromEntries(LIST_COLUMNS.map((column) => [column, this.lists[column].slice(0, n).map((values) => (values.length ? values : 0))])),
+      flags: this.flags.slice(0, n).map((flags) => (flags.length ? flags.map((flag) => [flag.typeId, flag.status, flag.setterId, flag.requesteeId]) : 0)),
+      tags: this.tags.slice(0, n).map((tags) => tags ?? 0),
+      custom: this.custom.slice(0, n).map((custom) => custom ?? 0),
+      changes: this.changes.slice(0, n).map((changes) => (changes.length ? changes.map((change) => [change.field, change.at, change.who, change.removed, change.added]) : 0)),
+      words: encodePostings(this.words),
+      privateWords: encodePostings(this.privateWords),
+    };
+  }
+
+  static fromSnapshot(snapshot: SnapshotColumns): SearchIndex {
+    const index = new SearchIndex();
+    const n = snapshot.size;
+    index.size = n;
+    index.highWater = snapshot.highWater;
+    index.ensureCapacity(n);
+    for (const [name, values] of Object.entries(snapshot.numbers)) {
+      const target = (index as unknown as Record<string, Int32Array | Float64Array>)[name];
+      for (let slot = 0; slot < n; slot++) target[slot] = values[slot] === null ? Number.NaN : values[slot]!;
+    }
+    for (const column of CODE_COLUMNS) {
+      const { values, codes } = snapshot.codes[column];
+      const remap = values.map((value) => index.vocabularies[column].code(value));
+      for (let slot = 0; slot < n; slot++) index.codes[column][slot] = remap[codes[slot]!];
+    }
+    for (let slot = 0; slot < n; slot++) {
+      index.slots.set(index.id[slot], slot);
+      index.summary[slot] = snapshot.summary[slot];
+      index.summaryLower[slot] = snapshot.summary[slot].toLowerCase();
+      index.whiteboard[slot] = snapshot.whiteboard[slot];
+      const alias = snapshot.alias[slot];
+      index.alias[slot] = alias;
+      if (alias) index.aliasSlots.set(alias.toLowerCase(), slot);
+      index.url[slot] = snapshot.url[slot];
+      index.seeAlso[slot] = snapshot.seeAlso[slot] || (EMPTY as unknown as string[]);
+      for (const column of LIST_COLUMNS) index.lists[column][slot] = snapshot.lists[column][slot] || EMPTY;
+      const flags = snapshot.flags[slot];
+      index.flags[slot] = flags ? flags.map(([typeId, status, setterId, requesteeId]) => ({ typeId, status, setterId, requesteeId })) : (EMPTY as unknown as IndexedFlag[]);
+      index.tags[slot] = snapshot.tags[slot] || null;
+      index.custom[slot] = snapshot.custom[slot] || null;
+      const changes = snapshot.changes[slot];
+      index.changes[slot] = changes ? changes.map(([field, at, who, removed, added]) => ({ field, at, who, removed, added })) : NO_CHANGES;
+    }
+    decodePostings(snapshot.words, index.words);
+    decodePostings(snapshot.privateWords, index.privateWords);
+    return index;
+  }
+}
+
+export interface SnapshotColumns {
+  version: 1;
+  highWater: number;
+  size: number;
+  numbers: Record<string, Array<number | null>>;
+  codes: Record<string, { values: string[]; codes: Array<number | null> }>;
+  summary: string[];
+  whiteboard: string[];
+  alias: Array<string | null>;
+  url: string[];
+  seeAlso: Array<string[] | 0>;
+  lists: Record<string, Array<number[] | 0 | readonly number[]>>;
+  flags: Array<Array<[number, string, number, number | null]> | 0>;
+  tags: Array<Record<string, string[]> | 0>;
+  custom: Array<Record<string, unknown> | 0>;
+  changes: Array<Array<[string, number, number, string, string]> | 0>;
+  words?: Record<string, number[]>;
+  privateWords?: Record<string, number[]>;
+}

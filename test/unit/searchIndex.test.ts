@@ -1,0 +1,81 @@
+import { describe, expect, it } from 'vitest';
+import type { Bug } from '../../shared/domain/bug.ts';
+import { parseQuicksearch } from '../../shared/domain/quicksearch.ts';
+import { commentWords, SearchIndex } from '../../shared/domain/searchIndex.ts';
+import { compileSearch, parseSearchTime, TRUE, type SearchEnvironment } from '../../shared/domain/searchPlanner.ts';
+import { parseSearchParameters, type SearchNode } from '../../shared/domain/searchQuery.ts';
+
+const bug = (id: number, overrides: Partial<Bug> = {}): Bug => ({
+  id, alias: null, summary: `Bug number ${id}`, status: 'CONFIRMED', resolution: '', isConfirmed: true, productId: 1, componentId: 1,
+  version: 'unspecified', targetMilestone: '---', bugType: 'defect', priority: '---', severity: 'normal', platform: 'PC', opSys: 'Linux',
+  assigneeId: 1, reporterId: 1, qaContactId: null, url: '', whiteboard: '', deadline: null, creationTime: '2025-01-01T00:00:00Z',
+  lastChangeTime: '2025-01-02T00:00:00Z', filedVia: 'api', isCcAccessible: true, isCreatorAccessible: true, estimatedTime: 0, remainingTime: 0,
+  actualTime: 0, ccIds: [], keywordIds: [], groupIds: [], dependsOn: [], blocks: [], regressedBy: [], regressions: [], duplicates: [], dupeOf: null,
+  seeAlso: [], flags: [], commentCount: 1, attachmentCount: 0, custom: {}, tags: {}, ...overrides,
+});
+
+const environment = (index: SearchIndex): SearchEnvironment => ({
+  index, callerId: 1, callerLogin: 'me@x.test', products: [], classifications: [], groups: [], keywords: [], flagTypes: [],
+  loginIds: new Map(), now: Date.parse('2025-06-01T00:00:00Z'), insider: false,
+});
+const matching = (index: SearchIndex, node: SearchNode) => {
+  const test = compileSearch(environment(index), node);
+  return Array.from({ length: index.size }, (_, slot) => slot).filter((slot) => test(slot) === TRUE).map((slot) => index.id[slot]);
+};
+
+describe('the search index', () => {
+  it('applies each revision once, newest wins, whatever order the change log gives', () => {
+    const index = new SearchIndex();
+    expect(index.apply({ bug: bug(7, { summary: 'second' }), rev: 2 })).toBe(true);
+    expect(index.apply({ bug: bug(7, { summary: 'first' }), rev: 1 })).toBe(false);
+    expect(index.apply({ bug: bug(7, { summary: 'second' }), rev: 2 })).toBe(false);
+    expect(index.size).toBe(1);
+    expect(index.summary[index.slotOf(7)!]).toBe('second');
+  });
+
+  it('survives a snapshot round trip unchanged, words and field changes included', () => {
+    const index = new SearchIndex();
+    index.highWater = 1234;
+    index.apply({ bug: bug(1, { alias: 'one', ccIds: [4, 5], custom: { cf_x: 'y' }, tags: { 1: ['mine'] } }), rev: 3, words: commentWords(['Crash in the parser']),
+      history: [{ bugId: 1, when: '2025-01-02T00:00:00Z', whoId: 1, changes: [{ field_name: 'status', removed: 'UNCONFIRMED', added: 'CONFIRMED' }] }] });
+    index.apply({ bug: bug(2, { status: 'RESOLVED', resolution: 'FIXED', deadline: '2025-03-01' }), rev: 1, privateWords: ['secret'] });
+    const copy = SearchIndex.fromSnapshot(JSON.parse(JSON.stringify(index.toSnapshot())));
+    expect(copy.toSnapshot()).toEqual(index.toSnapshot());
+    expect(copy.slotOfAlias('ONE')).toBe(0);
+    expect(matching(copy, { kind: 'leaf', field: 'content', op: 'anywords', value: 'parser' })).toEqual([1]);
+    expect(matching(copy, { kind: 'leaf', field: 'bug_status', op: 'changedto', value: 'CONFIRMED' })).toEqual([1]);
+  });
+});
+
+describe('search parameters', () => {
+  it('reads f/o/v with OP/CP, negation and OR', () => {
+    const { criteria } = parseSearchParameters({ j_top: 'OR', f1: 'OP', j1: 'AND', f2: 'priority', o2: 'equals', v2: 'High', f3: 'CP', f4: 'bug_severity', o4: 'notequals', v4: 'minor' });
+    expect(criteria).toEqual([{ kind: 'or', children: [
+      { kind: 'and', negate: false, children: [{ kind: 'leaf', field: 'priority', op: 'equals', value: 'High', negate: false }] },
+      { kind: 'leaf', field: 'bug_severity', op: 'equals', value: 'minor', negate: true },
+    ] }]);
+  });
+
+  it('reads relative and absolute dates', () => {
+    const now = Date.parse('2025-06-10T12:00:00Z');
+    expect(parseSearchTime('-1d', now)).toBe(Date.parse('2025-06-09T00:00:00Z'));
+    expect(parseSearchTime('-2w', now)).toBe(Date.parse('2025-05-27T00:00:00Z'));
+    expect(parseSearchTime('Now', now)).toBe(now);
+    expect(parseSearchTime('2025-01-02 03:04:05', now)).toBe(Date.parse('2025-01-02T03:04:05Z'));
+    expect(() => parseSearchTime('yesterday-ish', now)).toThrow();
+  });
+});
+
+describe('quicksearch', () => {
+  it('takes bug numbers, a leading status word and negated words', () => {
+    expect(parseQuicksearch('12, 15').node).toEqual({ kind: 'leaf', field: 'bug_id', op: 'anyexact', value: '12,15', negate: false });
+    const index = new SearchIndex();
+    index.apply({ bug: bug(1, { summary: 'Toolbar crashes' }), rev: 1 });
+    index.apply({ bug: bug(2, { summary: 'Toolbar is slow' }), rev: 1 });
+    index.apply({ bug: bug(3, { summary: 'Toolbar crashes again', status: 'RESOLVED', resolution: 'FIXED' }), rev: 1 });
+    expect(matching(index, parseQuicksearch('toolbar -crash').node)).toEqual([2]);
+    expect(matching(index, parseQuicksearch('FIXED toolbar').node)).toEqual([3]);
+    expect(matching(index, parseQuicksearch('ALL crashes').node)).toEqual([1, 3]);
+    expect(parseQuicksearch('my-alias').alias).toBe('my-alias');
+  });
+});
