@@ -92,12 +92,10 @@ export async function getBugs(caller: Caller, references: ReadonlyArray<string |
     if (!(error instanceof TrackerError) || !options.permissive) throw error;
     faults.push({ id: reference, faultString: error.message, faultCode: error.code });
   };
-  // The catalogue's stamp rides in the bugs' BatchGetItem; the catalogue itself then comes from
-  // the instance's cache: one round trip before the users' batch.
+  // The catalogue and the bugs are read side by side: one round trip before the users' batch.
   const ids = await Promise.all(references.map((reference) => resolveBugId(reference).catch((error) => (failed(reference, error), null))));
   const wanted = [...new Set(ids.filter((id): id is number => id !== null))];
-  const stored = await loadBugs(wanted, { withCatalogStamp: true });
-  const bugCatalog = await loadBugCatalog();
+  const [bugCatalog, stored] = await Promise.all([loadBugCatalog(), loadBugs(wanted)]);
   const bugs: Bug[] = [];
   for (const id of wanted) {
     try {
@@ -144,9 +142,9 @@ export async function getBugs(caller: Caller, references: ReadonlyArray<string |
 
 /** GET /rest/bug/{id}/history. */
 export async function getBugHistory(caller: Caller, references: ReadonlyArray<string | number>, newSince?: string) {
-  const ids = await Promise.all(references.map(resolveBugId));
-  const stored = await loadBugs(ids, { withCatalogStamp: true });
   const bugCatalog = await loadBugCatalog();
+  const ids = await Promise.all(references.map(resolveBugId));
+  const stored = await loadBugs(ids);
   const bugs = [...new Set(ids)].map((id) => visibleBug(caller, stored.get(id), id, bugCatalog).bug);
   const histories = await Promise.all(bugs.map((bug) => loadHistory(bug.id)));
   const users = await usersById([...new Set(histories.flat().map((entry) => entry.whoId))]);

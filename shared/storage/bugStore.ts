@@ -3,8 +3,7 @@ import { GetCommand, PutCommand, ScanCommand } from '@aws-sdk/lib-dynamodb';
 import type { Bug, HistoryEntry, NewComment } from '../domain/bug.ts';
 import { TrackerError } from '../trackerError.ts';
 import { documentClient, tableName } from './dynamoClient.ts';
-import { bugKeys, keys } from './keys.ts';
-import { primeCatalogStamp } from './catalogCache.ts';
+import { bugKeys } from './keys.ts';
 import { addChangeLogEntries } from './searchIndexStore.ts';
 import { batchGetAll, queryAll } from './tableReads.ts';
 import { WriteTransaction } from './transaction.ts';
@@ -42,22 +41,9 @@ export async function loadBug(bugId: number): Promise<StoredBug | null> {
   return result.Item ? toStoredBug(result.Item) : null;
 }
 
-/**
- * Bugs by id (strongly consistent); missing ids are absent from the map. With `withCatalogStamp`,
- * the catalogue cache's stamp rides in the same BatchGetItem (a GET bug then needs one round
- * trip for the catalogue check and the bugs together).
- */
-export async function loadBugs(bugIds: readonly number[], options: { withCatalogStamp?: boolean } = {}): Promise<Map<number, StoredBug>> {
+/** Bugs by id (strongly consistent); missing ids are absent from the map. */
+export async function loadBugs(bugIds: readonly number[]): Promise<Map<number, StoredBug>> {
   const unique = [...new Set(bugIds)];
-  if (options.withCatalogStamp) {
-    const stampKey = keys.catalogStamp();
-    const items = await batchGetAll([stampKey, ...unique.map((id) => bugKeys.bug(id))], { consistent: true });
-    primeCatalogStamp(items.find((item) => item.pk === stampKey.pk && item.sk === stampKey.sk));
-    return new Map(items.filter((item) => item.type === 'bug').map((item) => {
-      const stored = toStoredBug(item);
-      return [stored.bug.id, stored];
-    }));
-  }
   if (unique.length === 1) {
     const single = await loadBug(unique[0]);
     return new Map(single ? [[unique[0], single]] : []);

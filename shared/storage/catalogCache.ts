@@ -1,7 +1,7 @@
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { documentClient, tableName } from './dynamoClient.ts';
 import { catalogKeys, keys } from './keys.ts';
-import { insideRequest, oncePerRequest, rememberForRequest } from './requestScope.ts';
+import { insideRequest, oncePerRequest } from './requestScope.ts';
 
 /**
  * The catalogue (classifications, products with their children, flag types, keywords, custom
@@ -51,19 +51,9 @@ interface InstanceCache {
 
 let cache: InstanceCache | undefined;
 
-const STAMP_MEMO = 'catalogStamp';
-
-/**
- * A read that fetched the stamp item together with its own items (one BatchGetItem, strongly
- * consistent, as `currentVersion` reads it) hands it over here, saving the request a round trip.
- */
-export function primeCatalogStamp(item: Record<string, unknown> | undefined): void {
-  rememberForRequest(STAMP_MEMO, Number(item?.version ?? 0));
-}
-
 /** The stamp, read once per request (a committed write clears the request's reads, so it is read again). */
 function currentVersion(): Promise<number> {
-  return oncePerRequest(STAMP_MEMO, async () => {
+  return oncePerRequest('catalogStamp', async () => {
     const result = await documentClient().send(
       new GetCommand({ TableName: tableName(), Key: keys.catalogStamp(), ConsistentRead: true, ProjectionExpression: '#version', ExpressionAttributeNames: { '#version': 'version' } }),
     );

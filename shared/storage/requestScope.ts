@@ -28,11 +28,6 @@ export function oncePerRequest<T>(key: string, load: () => Promise<T>): Promise<
   return pending;
 }
 
-/** Records what another read of this request already fetched (the stamp read together with a bug). */
-export function rememberForRequest<T>(key: string, value: T): void {
-  scope.getStore()?.set(key, Promise.resolve(value));
-}
-
 /** After a write, the request's later reads must see it: every committed transaction calls this. */
 export function forgetRequestReads(): void {
   scope.getStore()?.clear();
