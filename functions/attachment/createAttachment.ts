@@ -2,6 +2,7 @@ import * as z from 'zod';
 import { createAttachments } from '../../shared/application/attachments.ts';
 import { defineEndpoint } from '../../shared/http/endpoint.ts';
 import { bugReferences, referencesOf } from '../bug/bugInput.ts';
+import { attachmentFields } from './attachmentInput.ts';
 
 /**
  * POST /rest/bug/{id_or_alias}/attachment: the path's bug and any `ids` each get the file
@@ -13,17 +14,9 @@ export const handler = defineEndpoint({
   longText: ['data', 'comment'],
   input: z.object({
     ...bugReferences,
+    ...attachmentFields,
     data: z.unknown().optional(),
-    file_name: z.unknown().optional(),
-    summary: z.unknown().optional(),
-    content_type: z.unknown().optional(),
-    comment: z.unknown().optional(),
-    is_patch: z.unknown().optional(),
-    is_private: z.unknown().optional(),
-    is_markdown: z.unknown().optional(),
     obsoletes: z.unknown().optional(),
-    flags: z.unknown().optional(),
-    bug_flags: z.unknown().optional(),
   }),
   run: ({ input, caller }) => {
     const { id_or_alias, ids, ...attachment } = input;

@@ -2,6 +2,7 @@ import * as z from 'zod';
 import { updateAttachments } from '../../shared/application/attachments.ts';
 import { defineEndpoint } from '../../shared/http/endpoint.ts';
 import { list, text } from '../../shared/http/inputSchemas.ts';
+import { attachmentFields } from './attachmentInput.ts';
 
 /** PUT /rest/bug/attachment/{attachment_id}: the path's attachment and any `ids` change alike. */
 export const handler = defineEndpoint({
@@ -11,16 +12,8 @@ export const handler = defineEndpoint({
   input: z.object({
     attachment_id: text().optional(),
     ids: list(z.union([z.string(), z.number()])).optional(),
-    file_name: z.unknown().optional(),
-    summary: z.unknown().optional(),
-    content_type: z.unknown().optional(),
-    comment: z.unknown().optional(),
-    is_patch: z.unknown().optional(),
-    is_private: z.unknown().optional(),
+    ...attachmentFields,
     is_obsolete: z.unknown().optional(),
-    is_markdown: z.unknown().optional(),
-    flags: z.unknown().optional(),
-    bug_flags: z.unknown().optional(),
   }),
   run: ({ input, caller }) => {
     const { attachment_id, ids, ...changes } = input;

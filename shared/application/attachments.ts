@@ -1,9 +1,11 @@
 import { createHash } from 'node:crypto';
 import {
-  attachmentView, bit, checkContentType, MAX_RESPONSE_BASE64_BYTES, checkFileName, checkSummary, decodeData, HISTORY_FIELD, mayEditAttachment, maySeeAttachment, PATCH_CONTENT_TYPE, type Attachment,
+  attachmentView, checkContentType, MAX_RESPONSE_BASE64_BYTES, checkFileName, checkSummary, decodeData, HISTORY_FIELD, mayEditAttachment, maySeeAttachment, PATCH_CONTENT_TYPE, type Attachment,
 } from '../domain/attachment.ts';
+import { flagText } from '../domain/changeReport.ts';
 import { MAX_COMMENT_LENGTH, type Bug, type BugFlag, type HistoryChange, type HistoryEntry } from '../domain/bug.ts';
 import { hasEditBugs, isInsider, mayEditProductBugs } from '../domain/bugAccess.ts';
+import { listChange } from '../domain/bugChanges.ts';
 import { applyFlagInputs, flagLabel, type FlagInput } from '../domain/bugFlags.ts';
 import { inGroup, isLoggedIn, type Caller, type UserAccount } from '../domain/caller.ts';
 import type { FieldSelection } from '../domain/fieldSelection.ts';
@@ -18,8 +20,8 @@ import { allocateIds } from '../storage/counterStore.ts';
 import { loadFlagTypes } from '../storage/flagTypeStore.ts';
 import { loginRequired, TrackerError } from '../trackerError.ts';
 import { loadBugCatalog, resolveLogins, usersById, type BugCatalog } from './bugContext.ts';
-import { resolveBugId, visibleBug, withFreshReads } from './bugs.ts';
-import { parseObjectId, visibilityContext, visibleBugs, withComment } from './comments.ts';
+import { resolveBugId, visibleBug, visibleBugs, withFreshReads } from './bugs.ts';
+import { parseObjectId, visibilityContext, withComment } from './comments.ts';
 
 /**
  * Attachments: create, read, change and download them (docs/data-model.md §3 and §7.2).
@@ -62,12 +64,7 @@ function flagRules(caller: Caller & { user: UserAccount }, catalog: Catalog, bug
 /** Bugzilla's `flagtypes.name` change: the labels of the flags that went and that came. */
 function flagChange(before: readonly BugFlag[], after: readonly BugFlag[], typeName: (id: number) => string, login: (id: number) => string): { removed: string; added: string } | undefined {
   const label = (flag: BugFlag) => flagLabel(flag, typeName, login);
-  const beforeLabels = before.map(label);
-  const afterLabels = after.map(label);
-  const removed = beforeLabels.filter((text) => !afterLabels.includes(text));
-  const added = afterLabels.filter((text) => !beforeLabels.includes(text));
-  if (removed.length === 0 && added.length === 0) return undefined;
-  return { removed: removed.join(', '), added: added.join(', ') };
+  return listChange(before.map(label), after.map(label));
 }
 
 /** Logins of everyone a set of flags names, plus the ones the request named. */
@@ -372,9 +369,9 @@ export async function updateAttachments(caller: Caller, idValues: readonly unkno
       note('summary', attachment.summary, next.summary);
       note('file_name', attachment.fileName, next.fileName);
       note('content_type', attachment.contentType, next.contentType);
-      note('is_patch', bit(attachment.isPatch), bit(next.isPatch));
-      note('is_private', bit(attachment.isPrivate), bit(next.isPrivate));
-      note('is_obsolete', bit(attachment.isObsolete), bit(next.isObsolete));
+      note('is_patch', flagText(attachment.isPatch), flagText(next.isPatch));
+      note('is_private', flagText(attachment.isPrivate), flagText(next.isPrivate));
+      note('is_obsolete', flagText(attachment.isObsolete), flagText(next.isObsolete));
       const login = await loginLookup([...attachment.flags, ...next.flags, ...bug.flags, ...nextBug.flags], userIds);
       const attachmentFlags = flagChange(attachment.flags, next.flags, typeName, login);
       if (attachmentFlags) note('flagtypes.name', attachmentFlags.removed, attachmentFlags.added);

@@ -1,28 +1,15 @@
-import { canSeeBug } from '../domain/bugAccess.ts';
 import { isLoggedIn, type Caller } from '../domain/caller.ts';
 import type { Bug } from '../domain/bug.ts';
 import { MAX_TAG_LENGTH } from '../domain/bug.ts';
 import { parseListChange } from '../domain/bugFieldRules.ts';
 import { toBugzillaDateTime } from '../domain/time.ts';
-import { commitBugWrite, loadBugs, loadLastVisits, putLastVisits } from '../storage/bugStore.ts';
+import { commitBugWrite, loadLastVisits, putLastVisits } from '../storage/bugStore.ts';
 import { retryOnConflict } from '../storage/transaction.ts';
 import { loginRequired, TrackerError } from '../trackerError.ts';
-import { loadBugCatalog, type BugCatalog } from './bugContext.ts';
-import { resolveBugId } from './bugs.ts';
+import { loadBugCatalog } from './bugContext.ts';
+import { visibleBugs } from './bugs.ts';
 
 /** Personal tags and last visits: per-user marks on bugs that never change the bug for others. */
-
-async function visibleBugs(caller: Caller, references: ReadonlyArray<string | number>, bugCatalog: BugCatalog) {
-  const ids = [...new Set(await Promise.all(references.map(resolveBugId)))];
-  const stored = await loadBugs(ids);
-  const groupName = (id: number) => bugCatalog.catalog.groups.find((group) => group.id === id)?.name;
-  return ids.map((id) => {
-    const found = stored.get(id);
-    if (!found) throw new TrackerError(101, `Bug #${id} does not exist.`);
-    if (!canSeeBug(caller, found.bug, groupName, bugCatalog.catalog.parameters.or_groups === '1')) throw new TrackerError(102, `You are not authorized to access bug #${id}.`);
-    return found;
-  });
-}
 
 function checkTag(value: unknown): string {
   const tag = String(value ?? '').trim();

@@ -44,6 +44,13 @@ export function visibleBug(caller: Caller, stored: StoredBug | undefined, bugId:
   return stored;
 }
 
+/** Bugs the caller may see, in the order named (each once): 100, 101, 102 otherwise. */
+export async function visibleBugs(caller: Caller, references: ReadonlyArray<string | number>, context: VisibilityContext): Promise<StoredBug[]> {
+  const ids = [...new Set(await Promise.all(references.map(resolveBugId)))];
+  const stored = await loadBugs(ids);
+  return ids.map((id) => visibleBug(caller, stored.get(id), id, context));
+}
+
 // ---- reading ---------------------------------------------------------------------------------
 
 export interface CommentView {

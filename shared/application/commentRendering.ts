@@ -1,6 +1,7 @@
 import type { Caller } from '../domain/caller.ts';
 import { renderComment } from '../domain/commentRender.ts';
-import { visibilityContext, visibleBugs } from './comments.ts';
+import { visibleBugs } from './bugs.ts';
+import { visibilityContext } from './comments.ts';
 
 /**
  * POST /rest/bug/comment/render. Kept apart from comments.ts so that only the render function

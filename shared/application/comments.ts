@@ -9,14 +9,14 @@ import type { FieldSelection, ResourceFields } from '../domain/fieldSelection.ts
 import type { Parameters } from '../domain/parameters.ts';
 import { toBugzillaDateTime } from '../domain/time.ts';
 import { attachmentSummaries } from '../storage/attachmentStore.ts';
-import { commitBugWrite, loadBugs, type StoredBug, type StoredComment } from '../storage/bugStore.ts';
+import { commitBugWrite, loadBugs, type StoredComment } from '../storage/bugStore.ts';
 import { CommentTagsConflict, loadBugConversation, loadCommentsById, saveCommentTags, searchCommentTags as searchTags, tagConflict } from '../storage/commentStore.ts';
 import { allocateIds } from '../storage/counterStore.ts';
 import { listGroups } from '../storage/identityStore.ts';
 import { loadParameters } from '../storage/parameterStore.ts';
 import { loginRequired, TrackerError } from '../trackerError.ts';
 import { loadBugCatalog, usersById } from './bugContext.ts';
-import { commentView, resolveBugId, visibleBug, withFreshReads, type VisibilityContext } from './bugs.ts';
+import { commentView, resolveBugId, visibleBug, visibleBugs, withFreshReads, type VisibilityContext } from './bugs.ts';
 
 /**
  * Comments: read them by bug or by id, add them, tag them, render them
@@ -34,12 +34,6 @@ export async function visibilityContext(): Promise<VisibilityContext & { paramet
   return { catalog: { groups, parameters }, parameters };
 }
 
-/** Bugs the caller may see, in the order named (each once): 100, 101, 102 otherwise. */
-export async function visibleBugs(caller: Caller, references: ReadonlyArray<string | number>, context: VisibilityContext): Promise<StoredBug[]> {
-  const ids = [...new Set(await Promise.all(references.map(resolveBugId)))];
-  const stored = await loadBugs(ids);
-  return ids.map((id) => visibleBug(caller, stored.get(id), id, context));
-}
 
 /** A comment or attachment id from the path or a list: 52 for anything but a positive whole number. */
 export function parseObjectId(value: unknown, what: string): number {

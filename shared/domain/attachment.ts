@@ -128,8 +128,6 @@ export const HISTORY_FIELD: Readonly<Record<string, string>> = {
   'flagtypes.name': 'flagtypes.name',
 };
 
-export const bit = (value: boolean): string => (value ? '1' : '0');
-
 /** The Attachment object's fields; `data` is costly (an S3 read) and goes only when wanted. */
 export const attachmentResourceFields = (): ResourceFields => ({ nested: { flags: {}, creator_detail: {} } });
 

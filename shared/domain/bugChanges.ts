@@ -20,7 +20,8 @@ export interface BugNames {
 const storedTime = (value: number) => value.toFixed(2);
 const givenTime = (value: number) => String(value);
 
-function listChange(before: readonly string[], after: readonly string[]): { removed: string; added: string } | undefined {
+/** A list field's change: what left and what came, each joined by ", "; undefined when nothing moved. */
+export function listChange(before: readonly string[], after: readonly string[]): { removed: string; added: string } | undefined {
   const removed = before.filter((item) => !after.includes(item));
   const added = after.filter((item) => !before.includes(item));
   if (removed.length === 0 && added.length === 0) return undefined;
