@@ -434,7 +434,7 @@ function rotatingBugRequests(seeded: Seeded, method: string, path: (id: number) 
 
 const apiKeyHeader = { 'X-BUGZILLA-API-KEY': ADMIN.apiKey };
 
-const SCENARIOS: Scenario[] = [
+const ALL_SCENARIOS: Scenario[] = [
   {
     name: 'version',
     method: 'GET',
@@ -606,6 +606,14 @@ const SCENARIOS: Scenario[] = [
     options: (_baseUrl, _users, seeded) => rotatingBugRequests(seeded, 'PUT', (id) => `/rest/bug/${id}`, (counter) => ({ whiteboard: `load ${counter}`, priority: counter % 2 ? 'High' : 'Low' })),
   },
 ];
+
+/**
+ * BENCH_ONLY=name,name runs those scenarios alone, for a quick look while working (with
+ * BENCH_OUTPUT pointing elsewhere: the report of a partial run is not the project's table).
+ */
+const ONLY = process.env.BENCH_ONLY?.split(',').map((name) => name.trim()).filter(Boolean);
+const SCENARIOS = ONLY ? ALL_SCENARIOS.filter((scenario) => ONLY.includes(scenario.name)) : ALL_SCENARIOS;
+if (ONLY && !process.env.BENCH_OUTPUT) throw new Error('BENCH_ONLY needs BENCH_OUTPUT: a partial run must not replace docs/benchmarks.md');
 
 interface ScenarioResult {
   scenario: Scenario;

@@ -3,7 +3,8 @@ import { getAttachments } from '../../shared/application/attachments.ts';
 import { attachmentResourceFields } from '../../shared/domain/attachment.ts';
 import { defineEndpoint } from '../../shared/http/endpoint.ts';
 import { list, text } from '../../shared/http/inputSchemas.ts';
-import { bugReferences, referencesOf } from '../bug/bugInput.ts';
+import { prefetchAttachments } from '../../shared/application/bugPrefetch.ts';
+import { bugReferences, prefetchNamedBugs, referencesOf } from '../bug/bugInput.ts';
 
 /**
  * GET /rest/bug/{id_or_alias}/attachment (with `ids`) and GET /rest/bug/attachment/{attachment_id}
@@ -16,6 +17,7 @@ export const handler = defineEndpoint({
     attachment_id: text().optional(),
     attachment_ids: list(z.union([z.string(), z.number()])).optional(),
   }),
+  prefetch: prefetchNamedBugs(prefetchAttachments),
   responseFields: {
     bugs: { fields: attachmentResourceFields(), layout: 'byId' },
     attachments: { fields: attachmentResourceFields(), layout: 'byId' },

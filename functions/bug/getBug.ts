@@ -3,12 +3,14 @@ import { getBugs } from '../../shared/application/bugs.ts';
 import { bugResourceFields } from '../../shared/domain/bugView.ts';
 import { defineEndpoint } from '../../shared/http/endpoint.ts';
 import { flag } from '../../shared/http/inputSchemas.ts';
-import { bugReferences, referencesOf } from './bugInput.ts';
+import { prefetchBugs } from '../../shared/application/bugPrefetch.ts';
+import { bugReferences, prefetchNamedBugs, referencesOf } from './bugInput.ts';
 
 /** GET /rest/bug/{id_or_alias} (with `ids` for more); `permissive` turns errors into `faults`. */
 export const handler = defineEndpoint({
   access: 'public',
   input: z.object({ ...bugReferences, permissive: flag().optional() }),
+  prefetch: prefetchNamedBugs(prefetchBugs),
   responseFields: { bugs: { fields: bugResourceFields() } },
   run: ({ input, caller, fields }) => getBugs(caller, referencesOf(input), fields, { permissive: input.permissive }),
 });

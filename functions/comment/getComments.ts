@@ -3,7 +3,8 @@ import { getComments } from '../../shared/application/comments.ts';
 import { checkDateTimeParameter } from '../../shared/domain/bugFieldRules.ts';
 import { defineEndpoint } from '../../shared/http/endpoint.ts';
 import { list, text } from '../../shared/http/inputSchemas.ts';
-import { bugReferences, referencesOf } from '../bug/bugInput.ts';
+import { prefetchComments } from '../../shared/application/bugPrefetch.ts';
+import { bugReferences, prefetchNamedBugs, referencesOf } from '../bug/bugInput.ts';
 
 /**
  * GET /rest/bug/{id_or_alias}/comment (with `ids` for more bugs, `new_since`) and
@@ -18,6 +19,7 @@ export const handler = defineEndpoint({
     comment_ids: list(z.union([z.string(), z.number()])).optional(),
     new_since: text().optional(),
   }),
+  prefetch: prefetchNamedBugs(prefetchComments),
   run: ({ input, caller, fields }) => getComments(caller, {
     bugs: referencesOf(input),
     commentIds: [...(input.comment_id === undefined ? [] : [input.comment_id]), ...(input.comment_ids ?? [])],

@@ -124,6 +124,15 @@ function activeCaller(record: UserRecord, groups: readonly GroupSummary[]): Call
   return callerFor(record.user, record.membership, groups);
 }
 
+/**
+ * Every logged-in caller needs the groups (their inheritance and product rights). Asking for them
+ * beside the key or token lets the store fetch both in one round trip; the store remembers the
+ * answer for the request, and a failure surfaces where the groups are awaited.
+ */
+function startGroupsRead(directory: IdentityDirectory): void {
+  directory.listGroups().catch(() => undefined);
+}
+
 async function callerForUserId(directory: IdentityDirectory, userId: number, onMissing: () => TrackerError): Promise<Caller> {
   const [record, groups] = await Promise.all([directory.loadUserWithMembership(userId), directory.listGroups()]);
   if (!record) throw onMissing();
@@ -135,6 +144,7 @@ export async function authenticate(credentials: Credentials | null, directory: I
   switch (credentials.kind) {
     case 'apiKey': {
       const digest = secretDigest(credentials.key);
+      startGroupsRead(directory);
       const key = await directory.findApiKey(digest);
       if (!key || key.revoked) throw invalidApiKey();
       const caller = await callerForUserId(directory, key.userId, invalidApiKey);
@@ -144,6 +154,7 @@ export async function authenticate(credentials: Credentials | null, directory: I
       return caller;
     }
     case 'token': {
+      startGroupsRead(directory);
       const token = await directory.findLoginToken(secretDigest(credentials.token));
       // DynamoDB's TTL deletes expired items lazily, so expiry is checked here too.
       if (!token || token.expiresAt * 1000 <= now.getTime()) throw invalidToken();

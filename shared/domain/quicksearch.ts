@@ -1,6 +1,7 @@
 import { BUG_STATUSES, RESOLUTIONS } from './bugWorkflow.ts';
 import { PRIORITIES, SEVERITIES } from './bugFields.ts';
 import { and, leaf, or, type SearchNode } from './searchQuery.ts';
+import { nameTable } from './nameTable.ts';
 
 /**
  * Bugzilla 5.2's quicksearch language, parsed into a search tree:
@@ -16,7 +17,7 @@ import { and, leaf, or, type SearchNode } from './searchQuery.ts';
  *   component, keywords and comment text; `-word` negates; quoted phrases are one word;
  *   `word1|word2` and `OR` combine alternatives; everything else is ANDed.
  */
-const FIELD_SHORTCUTS: Readonly<Record<string, string>> = {
+const FIELD_SHORTCUTS: Readonly<Record<string, string>> = nameTable({
   // Bugzilla's QuickSearch field map (its own names, then its abbreviations).
   product: 'product', prod: 'product', pr: 'product',
   component: 'component', comp: 'component', co: 'component',
@@ -52,13 +53,13 @@ const FIELD_SHORTCUTS: Readonly<Record<string, string>> = {
   classification: 'classification',
   deadline: 'deadline',
   see_also: 'see_also',
-};
+});
 
 /** Fields whose quicksearch values are matched whole, not as substrings. */
 const EXACT_FIELDS = new Set(['bug_id', 'blocked', 'dependson', 'bug_status', 'resolution', 'priority', 'bug_severity', 'keywords', 'bug_type']);
 
 const STATUS_NAMES = BUG_STATUSES.map((status) => status.name);
-const LEGACY_STATUSES: Readonly<Record<string, string[]>> = { NEW: ['CONFIRMED'], ASSIGNED: ['IN_PROGRESS'], REOPENED: ['CONFIRMED'], CLOSED: ['RESOLVED', 'VERIFIED'] };
+const LEGACY_STATUSES: Readonly<Record<string, string[]>> = nameTable({ NEW: ['CONFIRMED'], ASSIGNED: ['IN_PROGRESS'], REOPENED: ['CONFIRMED'], CLOSED: ['RESOLVED', 'VERIFIED'] });
 const CLOSED_STATUSES = BUG_STATUSES.filter((status) => !status.isOpen).map((status) => status.name);
 const OPEN_STATUSES = BUG_STATUSES.filter((status) => status.isOpen).map((status) => status.name);
 

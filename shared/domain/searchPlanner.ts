@@ -7,6 +7,7 @@ import { PRIORITIES, SEVERITIES } from './bugFields.ts';
 import { BUG_STATUSES, RESOLUTIONS, canonicalStatus, isOpenStatus } from './bugWorkflow.ts';
 import type { CodeColumn, ListColumn, SearchIndex } from './searchIndex.ts';
 import type { SearchNode } from './searchQuery.ts';
+import { nameTable } from './nameTable.ts';
 
 /**
  * Evaluates a search tree (searchQuery.ts) against the in-memory index (searchIndex.ts). Each
@@ -56,7 +57,7 @@ export const USER_FIELDS = new Set(['assigned_to', 'reporter', 'qa_contact', 'cc
 export const COMMENT_FIELDS = new Set(['longdesc', 'content', 'commenter', 'description']);
 
 /** API names and display names accepted in `fN` → Bugzilla's column names. */
-const FIELD_ALIASES: Readonly<Record<string, string>> = {
+const FIELD_ALIASES: Readonly<Record<string, string>> = nameTable({
   id: 'bug_id', status: 'bug_status', summary: 'short_desc', severity: 'bug_severity', platform: 'rep_platform', whiteboard: 'status_whiteboard',
   url: 'bug_file_loc', creator: 'reporter', type: 'bug_type', depends_on: 'dependson', blocks: 'blocked', creation_time: 'creation_ts',
   last_change_time: 'delta_ts', changeddate: 'delta_ts', opendate: 'creation_ts', dupe_of: 'dup_id', groups: 'bug_group', tags: 'tag',
@@ -64,23 +65,23 @@ const FIELD_ALIASES: Readonly<Record<string, string>> = {
   is_creator_accessible: 'reporter_accessible', is_confirmed: 'everconfirmed', actual_time: 'work_time', flags: 'flagtypes.name',
   longdescs_count: 'longdescs.count', comment_count: 'longdescs.count', assignee: 'assigned_to', 'assigned_to_realname': 'assigned_to',
   'reporter_realname': 'reporter', 'qa_contact_realname': 'qa_contact', 'attachments.count': 'attachments.count',
-};
+});
 
 /** Column name → the field name the history uses (for changedbefore/after/from/to/by). */
-const HISTORY_NAMES: Readonly<Record<string, string>> = {
+const HISTORY_NAMES: Readonly<Record<string, string>> = nameTable({
   bug_status: 'status', short_desc: 'summary', bug_severity: 'severity', rep_platform: 'platform', status_whiteboard: 'whiteboard',
   bug_file_loc: 'url', bug_type: 'type', dependson: 'depends_on', blocked: 'blocks', bug_group: 'groups', regresses: 'regressions',
   cclist_accessible: 'is_cc_accessible', reporter_accessible: 'is_creator_accessible',
-};
+});
 
-const CODE_FIELDS: Readonly<Record<string, CodeColumn>> = {
+const CODE_FIELDS: Readonly<Record<string, CodeColumn>> = nameTable({
   bug_status: 'status', resolution: 'resolution', priority: 'priority', bug_severity: 'severity', rep_platform: 'platform', op_sys: 'opSys',
   version: 'version', target_milestone: 'targetMilestone', bug_type: 'bugType', filed_via: 'filedVia',
-};
+});
 const TEXT_FIELDS = new Set(['short_desc', 'status_whiteboard', 'bug_file_loc', 'alias']);
 const NUMBER_FIELDS = new Set(['bug_id', 'longdescs.count', 'attachments.count', 'estimated_time', 'remaining_time', 'work_time', 'everconfirmed', 'cclist_accessible', 'reporter_accessible', 'dup_id', 'votes', 'days_elapsed']);
 const TIME_FIELDS = new Set(['creation_ts', 'delta_ts', 'deadline']);
-const ID_LIST_FIELDS: Readonly<Record<string, ListColumn>> = { dependson: 'dependsOn', blocked: 'blocks', regressed_by: 'regressedBy', regresses: 'regressions', duplicates: 'duplicates' };
+const ID_LIST_FIELDS: Readonly<Record<string, ListColumn>> = nameTable({ dependson: 'dependsOn', blocked: 'blocks', regressed_by: 'regressedBy', regresses: 'regressions', duplicates: 'duplicates' });
 const OTHER_FIELDS = new Set(['product', 'component', 'classification', 'keywords', 'bug_group', 'flagtypes.name', 'see_also', 'tag', '*', '[Bug creation]']);
 
 export const canonicalField = (field: string): string => FIELD_ALIASES[field] ?? field;
@@ -564,12 +565,12 @@ const SEVERITY_RANK = rankTable(SEVERITIES.map((value) => value.name));
 const RESOLUTION_RANK = rankTable(RESOLUTIONS);
 
 /** Bugzilla's `order` names (and their display-name forms) that Tracker sorts by. */
-const ORDER_ALIASES: Readonly<Record<string, string>> = {
+const ORDER_ALIASES: Readonly<Record<string, string>> = nameTable({
   'bug number': 'bug_id', id: 'bug_id', status: 'bug_status', summary: 'short_desc', severity: 'bug_severity', importance: 'priority,bug_severity',
   'last changed': 'delta_ts', changeddate: 'delta_ts', last_change_time: 'delta_ts', opendate: 'creation_ts', creation_time: 'creation_ts',
   assignee: 'assigned_to', platform: 'rep_platform', whiteboard: 'status_whiteboard', type: 'bug_type', creator: 'reporter',
   'assigned to': 'assigned_to', 'reporter': 'reporter', url: 'bug_file_loc', 'longdescs.count': 'longdescs.count', comment_count: 'longdescs.count',
-};
+});
 
 export interface OrderNames {
   login(userId: number): string;

@@ -1,4 +1,5 @@
 import { TrackerError } from '../trackerError.ts';
+import { nameTable } from './nameTable.ts';
 
 /**
  * GET /rest/bug's parameters as one boolean tree of criteria, whatever form they came in: the
@@ -24,10 +25,10 @@ export const OPERATORS = new Set([
   'regexp', 'notregexp', 'lessthan', 'lessthaneq', 'greaterthan', 'greaterthaneq', 'anywords', 'allwords', 'nowords',
   'changedbefore', 'changedafter', 'changedfrom', 'changedto', 'changedby', 'isempty', 'isnotempty', 'matches', 'notmatches',
 ]);
-export const NEGATED: Readonly<Record<string, string>> = { notequals: 'equals', notsubstring: 'substring', nowordssubstr: 'anywordssubstr', notregexp: 'regexp', nowords: 'anywords', notmatches: 'matches' };
+export const NEGATED: Readonly<Record<string, string>> = nameTable({ notequals: 'equals', notsubstring: 'substring', nowordssubstr: 'anywordssubstr', notregexp: 'regexp', nowords: 'anywords', notmatches: 'matches' });
 
 /** The spec's parameter names (and clarifications' aliases) → Bugzilla's column names. */
-const SIMPLE_FIELDS: Readonly<Record<string, string>> = {
+const SIMPLE_FIELDS: Readonly<Record<string, string>> = nameTable({
   alias: 'alias',
   assigned_to: 'assigned_to',
   component: 'component',
@@ -74,7 +75,7 @@ const SIMPLE_FIELDS: Readonly<Record<string, string>> = {
   blocks: 'blocked',
   votes: 'votes',
   deadline: 'deadline',
-};
+});
 
 /** Parameters that shape the answer or authenticate the call, not criteria. */
 const CONTROL = new Set([
@@ -87,7 +88,7 @@ const CONTROL = new Set([
 ]);
 
 /** The `_type` companion of a buglist free-text parameter, with Bugzilla's defaults. */
-const TYPED_TEXT: Readonly<Record<string, { type: string[]; field: string; fallback: string }>> = {
+const TYPED_TEXT: Readonly<Record<string, { type: string[]; field: string; fallback: string }>> = nameTable({
   short_desc: { type: ['short_desc_type', 'summary_type'], field: 'short_desc', fallback: 'substring' },
   summary: { type: ['summary_type', 'short_desc_type'], field: 'short_desc', fallback: 'substring' },
   status_whiteboard: { type: ['status_whiteboard_type', 'whiteboard_type'], field: 'status_whiteboard', fallback: 'substring' },
@@ -97,7 +98,7 @@ const TYPED_TEXT: Readonly<Record<string, { type: string[]; field: string; fallb
   content: { type: ['content_type'], field: 'content', fallback: 'anywords' },
   bug_file_loc: { type: ['bug_file_loc_type'], field: 'bug_file_loc', fallback: 'substring' },
   keywords: { type: ['keywords_type'], field: 'keywords', fallback: 'anyexact' },
-};
+});
 
 export const valuesOf = (value: unknown): string[] => (Array.isArray(value) ? value : [value]).filter((entry) => entry !== undefined && entry !== null).map(String);
 const first = (params: Record<string, unknown>, name: string): string | undefined => valuesOf(params[name])[0];

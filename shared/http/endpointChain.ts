@@ -11,6 +11,7 @@ import { errorEnvelope } from './middleware/errorEnvelope.ts';
 import { formatResponse } from './middleware/formatResponse.ts';
 import { jsonp } from './middleware/jsonp.ts';
 import { parseInput } from './middleware/parseInput.ts';
+import { prefetchReads } from './middleware/prefetchReads.ts';
 import { queryLimit } from './middleware/queryLimit.ts';
 import { requestLog } from './middleware/requestLog.ts';
 import { selectFields, type ResponseFields } from './middleware/selectFields.ts';
@@ -43,6 +44,13 @@ export interface EndpointDefinition<Schema extends z.ZodType> {
   longText?: readonly string[];
   /** The spec's error for invalid input, where it names one; otherwise 32000 naming the parameter. */
   invalidInput?: InvalidInput;
+  /**
+   * Reads `run` will need, started from the raw parameters before authentication, so that they
+   * share its round trips (the store batches reads asked for together and remembers them for the
+   * request). Nothing prefetched reaches the response unless `run` reads it under the caller's
+   * rights; a failed prefetch is ignored (`run` meets the same failure and answers it).
+   */
+  prefetch?: (params: Record<string, unknown>) => Promise<unknown>;
   /** Resource collections of the response that include_fields / exclude_fields apply to. */
   responseFields?: ResponseFields;
   run(context: EndpointContext<z.infer<Schema>>): Promise<unknown> | unknown;
@@ -86,6 +94,7 @@ export function buildEndpoint<Schema extends z.ZodType>(definition: EndpointDefi
     .use(parseInput({ longText: definition.longText }))
     .use(jsonp())
     .use(selectFields(definition.responseFields))
+    .use(prefetchReads(definition.prefetch))
     .use(authenticateCaller(directory, definition.authentication))
     .use(authorizeCaller(definition.access, { loginExempt: definition.loginExempt, installationRequiresLogin: requiresLogin }))
     .use(validateInput(definition.input, definition.invalidInput)) as unknown as LambdaHandler;

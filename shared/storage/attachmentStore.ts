@@ -2,7 +2,9 @@ import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import type { Attachment } from '../domain/attachment.ts';
 import { toStoredBug, type StoredBug } from './bugStore.ts';
 import { documentClient, tableName } from './dynamoClient.ts';
+import { deepFreeze } from './deepFreeze.ts';
 import { attachmentKeys, bugKeys } from './keys.ts';
+import { oncePerRequest } from './requestScope.ts';
 import { batchGetAll, queryAll } from './tableReads.ts';
 import type { WriteTransaction } from './transaction.ts';
 
@@ -38,7 +40,11 @@ export async function loadAttachmentsOfBug(bugId: number): Promise<Attachment[]>
  * A bug with its attachments in one strongly consistent Query: `ATTACHMENT#…` sorts right before
  * `BUG` in the bug's collection, so one key range holds both.
  */
-export async function loadBugWithAttachments(bugId: number): Promise<{ stored: StoredBug | undefined; attachments: Attachment[] }> {
+export function loadBugWithAttachments(bugId: number): Promise<{ stored: StoredBug | undefined; attachments: Attachment[] }> {
+  return oncePerRequest(`bugWithAttachments:${bugId}`, async () => deepFreeze(await queryBugWithAttachments(bugId)));
+}
+
+async function queryBugWithAttachments(bugId: number): Promise<{ stored: StoredBug | undefined; attachments: Attachment[] }> {
   const items = await queryAll({
     TableName: tableName(),
     KeyConditionExpression: 'pk = :pk AND sk BETWEEN :from AND :to',

@@ -5,7 +5,10 @@ import { TrackerError } from '../trackerError.ts';
 import { documentClient, tableName } from './dynamoClient.ts';
 import { bugKeys } from './keys.ts';
 import { addChangeLogEntries } from './searchIndexStore.ts';
-import { batchGetAll, queryAll } from './tableReads.ts';
+import { deepFreeze } from './deepFreeze.ts';
+import { readItem, readItems } from './itemReads.ts';
+import { oncePerRequest } from './requestScope.ts';
+import { queryAll } from './tableReads.ts';
 import { WriteTransaction } from './transaction.ts';
 
 /**
@@ -37,18 +40,13 @@ export const toStoredBug = (item: Record<string, unknown>): StoredBug => {
 const bugItem = (bug: Bug, rev: number) => ({ ...bugKeys.bug(bug.id), ...bugKeys.componentIndex(bug.componentId, bug.id), type: 'bug', ...bug, rev });
 
 export async function loadBug(bugId: number): Promise<StoredBug | null> {
-  const result = await documentClient().send(new GetCommand({ TableName: tableName(), Key: bugKeys.bug(bugId), ConsistentRead: true }));
-  return result.Item ? toStoredBug(result.Item) : null;
+  const item = await readItem(bugKeys.bug(bugId));
+  return item ? toStoredBug(item) : null;
 }
 
 /** Bugs by id (strongly consistent); missing ids are absent from the map. */
 export async function loadBugs(bugIds: readonly number[]): Promise<Map<number, StoredBug>> {
-  const unique = [...new Set(bugIds)];
-  if (unique.length === 1) {
-    const single = await loadBug(unique[0]);
-    return new Map(single ? [[unique[0], single]] : []);
-  }
-  const items = await batchGetAll(unique.map((id) => bugKeys.bug(id)), { consistent: true });
+  const items = await readItems([...new Set(bugIds)].map((id) => bugKeys.bug(id)));
   return new Map(items.map((item) => {
     const stored = toStoredBug(item);
     return [stored.bug.id, stored];
@@ -56,8 +54,8 @@ export async function loadBugs(bugIds: readonly number[]): Promise<Map<number, S
 }
 
 export async function findBugIdByAlias(alias: string): Promise<number | null> {
-  const result = await documentClient().send(new GetCommand({ TableName: tableName(), Key: bugKeys.aliasGuard(alias), ConsistentRead: true }));
-  return result.Item ? Number(result.Item.bugId) : null;
+  const item = await readItem(bugKeys.aliasGuard(alias));
+  return item ? Number(item.bugId) : null;
 }
 
 export interface BugWrite {
@@ -127,8 +125,12 @@ export async function loadComment(bugId: number, count: number): Promise<StoredC
   return result.Item ? toComment(result.Item) : null;
 }
 
-/** A bug's history entries in time order. */
-export async function loadHistory(bugId: number): Promise<HistoryEntry[]> {
+/** A bug's history entries in time order (read once per request: requestScope.ts). */
+export function loadHistory(bugId: number): Promise<HistoryEntry[]> {
+  return oncePerRequest(`history:${bugId}`, async () => deepFreeze(await queryHistory(bugId)));
+}
+
+async function queryHistory(bugId: number): Promise<HistoryEntry[]> {
   const items = await queryAll({
     TableName: tableName(),
     KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',

@@ -1,5 +1,6 @@
-import { GetCommand } from '@aws-sdk/lib-dynamodb';
-import { documentClient, tableName } from './dynamoClient.ts';
+import { tableName } from './dynamoClient.ts';
+import { deepFreeze } from './deepFreeze.ts';
+import { readItem } from './itemReads.ts';
 import { catalogKeys, keys } from './keys.ts';
 import { insideRequest, oncePerRequest } from './requestScope.ts';
 
@@ -54,19 +55,9 @@ let cache: InstanceCache | undefined;
 /** The stamp, read once per request (a committed write clears the request's reads, so it is read again). */
 function currentVersion(): Promise<number> {
   return oncePerRequest('catalogStamp', async () => {
-    const result = await documentClient().send(
-      new GetCommand({ TableName: tableName(), Key: keys.catalogStamp(), ConsistentRead: true, ProjectionExpression: '#version', ExpressionAttributeNames: { '#version': 'version' } }),
-    );
-    return Number(result.Item?.version ?? 0);
+    const stamp = await readItem(keys.catalogStamp());
+    return Number(stamp?.version ?? 0);
   });
-}
-
-function deepFreeze<T>(value: T): T {
-  if (value && typeof value === 'object' && !Object.isFrozen(value)) {
-    Object.freeze(value);
-    for (const inner of Object.values(value)) deepFreeze(inner);
-  }
-  return value;
 }
 
 /**

@@ -3,7 +3,9 @@ import { TrackerError } from '../trackerError.ts';
 import type { Attachment } from '../domain/attachment.ts';
 import { loadComment, toComment, toStoredBug, type StoredBug, type StoredComment } from './bugStore.ts';
 import { documentClient, tableName } from './dynamoClient.ts';
+import { deepFreeze } from './deepFreeze.ts';
 import { attachmentKeys, bugKeys } from './keys.ts';
+import { oncePerRequest } from './requestScope.ts';
 import { batchGetAll, queryAll, queryPartition } from './tableReads.ts';
 import { WriteTransaction } from './transaction.ts';
 
@@ -33,7 +35,17 @@ export async function loadCommentsById(commentIds: readonly number[]): Promise<M
  * bug's collection the sort keys `ATTACHMENT#…` < `BUG` < `COMMENT#…` are adjacent, so one key
  * range returns them together (a comment listing is then one read, not three).
  */
-export async function loadBugConversation(bugId: number): Promise<{ stored: StoredBug | undefined; comments: StoredComment[]; attachments: Attachment[] }> {
+export function loadBugConversation(bugId: number): Promise<BugConversation> {
+  return oncePerRequest(`conversation:${bugId}`, async () => deepFreeze(await queryBugConversation(bugId)));
+}
+
+export interface BugConversation {
+  stored: StoredBug | undefined;
+  comments: StoredComment[];
+  attachments: Attachment[];
+}
+
+async function queryBugConversation(bugId: number): Promise<BugConversation> {
   const items = await queryAll({
     TableName: tableName(),
     KeyConditionExpression: 'pk = :pk AND sk BETWEEN :from AND :to',

@@ -9,6 +9,7 @@ import { documentClient, tableName } from './dynamoClient.ts';
 import { keys } from './keys.ts';
 import { cachedCatalogRead } from './catalogCache.ts';
 import { loadParameters } from './parameterStore.ts';
+import { readItem, readItems } from './itemReads.ts';
 import { batchGetAll, queryAll, queryIndexPartition, queryPartition } from './tableReads.ts';
 import { WriteTransaction } from './transaction.ts';
 
@@ -105,8 +106,8 @@ async function toUserRecord(item: Record<string, unknown>, consistent = false): 
  * `consistent` (they compare revisions, and a stale read would only lose the race again).
  */
 export async function loadUserWithMembership(userId: number, options: { consistent?: boolean } = {}): Promise<UserRecord | null> {
-  const result = await documentClient().send(new GetCommand({ TableName: tableName(), Key: keys.user(userId), ConsistentRead: options.consistent }));
-  return result.Item ? toUserRecord(result.Item, options.consistent) : null;
+  const item = await readItem(keys.user(userId));
+  return item ? toUserRecord(item, options.consistent) : null;
 }
 
 export async function findUserIdByLogin(login: string): Promise<number | null> {
@@ -116,7 +117,7 @@ export async function findUserIdByLogin(login: string): Promise<number | null> {
 
 /** Users with their memberships, by id, in the order asked; unknown ids are left out. BatchGetItem, 100 keys a call. */
 export async function getUserRecords(ids: readonly number[]): Promise<UserRecord[]> {
-  const items = await batchGetAll([...new Set(ids)].map((id) => keys.user(id)));
+  const items = await readItems([...new Set(ids)].map((id) => keys.user(id)));
   const found = new Map(items.map((item) => [Number(item.id), item]));
   return Promise.all(ids.filter((id) => found.has(id)).map((id) => toUserRecord(found.get(id)!)));
 }
@@ -295,8 +296,8 @@ export function addGroupUpdate(transaction: WriteTransaction, { previous, next }
 // ---- API keys ----------------------------------------------------------------------------
 
 export async function findApiKey(digest: string): Promise<ApiKeyRecord | null> {
-  const result = await documentClient().send(new GetCommand({ TableName: tableName(), Key: keys.apiKey(digest) }));
-  return result.Item ? toApiKey(result.Item) : null;
+  const item = await readItem(keys.apiKey(digest));
+  return item ? toApiKey(item) : null;
 }
 
 /** Best effort: a lost last-used stamp must never fail the request that used the key. */

@@ -1,13 +1,25 @@
-import { BatchGetCommand, QueryCommand, type BatchGetCommandInput, type BatchGetCommandOutput, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
-import { documentClient, tableName } from './dynamoClient.ts';
+import { BatchGetItemCommand, QueryCommand, type AttributeValue, type BatchGetItemCommandOutput, type KeysAndAttributes, type QueryCommandInput } from '@aws-sdk/client-dynamodb';
+import { marshall, unmarshall } from '@aws-sdk/util-dynamodb';
+import { lowLevelReadClient, tableName } from './dynamoClient.ts';
+
+/**
+ * Queries and large batch reads, on the low-level client with its cached middleware stack
+ * (dynamoClient.ts); values are marshalled here as the document client would.
+ */
+export interface QueryInput extends Omit<QueryCommandInput, 'ExpressionAttributeValues' | 'ExclusiveStartKey'> {
+  ExpressionAttributeValues?: Record<string, unknown>;
+}
+
+const toItem = (raw: Record<string, AttributeValue>) => unmarshall(raw) as Record<string, unknown>;
 
 /** Every page of a query: item collections here are small, and callers need them whole. */
-export async function queryAll(input: QueryCommandInput): Promise<Record<string, unknown>[]> {
+export async function queryAll(input: QueryInput): Promise<Record<string, unknown>[]> {
   const items: Record<string, unknown>[] = [];
-  let startKey: Record<string, unknown> | undefined;
+  const values = input.ExpressionAttributeValues && marshall(input.ExpressionAttributeValues, { removeUndefinedValues: true });
+  let startKey: Record<string, AttributeValue> | undefined;
   do {
-    const page = await documentClient().send(new QueryCommand({ ...input, ExclusiveStartKey: startKey }));
-    items.push(...(page.Items ?? []));
+    const page = await lowLevelReadClient().send(new QueryCommand({ ...input, ExpressionAttributeValues: values, ExclusiveStartKey: startKey }));
+    for (const raw of page.Items ?? []) items.push(toItem(raw));
     startKey = page.LastEvaluatedKey;
   } while (startKey);
   return items;
@@ -36,23 +48,25 @@ export function queryPartition(partition: string): Promise<Record<string, unknow
 /**
  * Items by primary key, 100 keys a BatchGetItem, retrying what DynamoDB leaves unprocessed.
  * Missing items are simply absent from the result. Batches run a few at a time in parallel, so
- * a 1,000-bug search page costs the latency of about two batches, not ten.
+ * a 1,000-bug search page costs the latency of about two batches, not ten. Unlike itemReads.ts,
+ * nothing is remembered: this is for large reads made once.
  */
 export async function batchGetAll(itemKeys: ReadonlyArray<{ pk: string; sk: string }>, options: { consistent?: boolean } = {}): Promise<Record<string, unknown>[]> {
   const chunks: Array<ReadonlyArray<{ pk: string; sk: string }>> = [];
   for (let start = 0; start < itemKeys.length; start += 100) chunks.push(itemKeys.slice(start, start + 100));
   const results: Record<string, unknown>[][] = new Array(chunks.length);
+  const table = tableName();
   let next = 0;
   const worker = async () => {
     while (next < chunks.length) {
       const position = next++;
       const items: Record<string, unknown>[] = [];
-      let request: BatchGetCommandInput['RequestItems'] = {
-        [tableName()]: { Keys: chunks[position].map(({ pk, sk }) => ({ pk, sk })), ConsistentRead: options.consistent },
+      let request: Record<string, KeysAndAttributes> | undefined = {
+        [table]: { Keys: chunks[position].map(({ pk, sk }) => marshall({ pk, sk })), ConsistentRead: options.consistent },
       };
       while (request && Object.keys(request).length > 0) {
-        const result: BatchGetCommandOutput = await documentClient().send(new BatchGetCommand({ RequestItems: request }));
-        items.push(...(result.Responses?.[tableName()] ?? []));
+        const result: BatchGetItemCommandOutput = await lowLevelReadClient().send(new BatchGetItemCommand({ RequestItems: request }));
+        for (const raw of result.Responses?.[table] ?? []) items.push(toItem(raw));
         request = result.UnprocessedKeys;
       }
       results[position] = items;

@@ -253,6 +253,13 @@ describe('buglist names and advanced search', () => {
     await ok(call(app, 'PUT', '/rest/parameters', { apiKey: admin, body: { search_allow_no_criteria: true } }));
     expect(await found({})).toEqual(expected('admin', () => true));
   });
+
+  it('ignores parameter names that only an object prototype knows, as unknown names', async () => {
+    for (const name of ['constructor', 'toString', '__proto__', 'hasOwnProperty']) {
+      expect(await found({ [name]: '' }), name).toEqual(expected('admin', () => true));
+    }
+    expect(await found({ quicksearch: 'constructor:x' })).toEqual([]);
+  });
 });
 
 describe('relations, personal tags and the description', () => {

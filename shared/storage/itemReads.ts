@@ -1,0 +1,119 @@
+import { BatchGetItemCommand, type AttributeValue, type BatchGetItemCommandOutput, type KeysAndAttributes } from '@aws-sdk/client-dynamodb';
+import { marshall, unmarshall } from '@aws-sdk/util-dynamodb';
+import { deepFreeze } from './deepFreeze.ts';
+import { lowLevelReadClient, tableName } from './dynamoClient.ts';
+import type { ItemKey } from './keys.ts';
+import { oncePerRequest, requestLocal } from './requestScope.ts';
+
+/**
+ * Items by primary key, always strongly consistent, for the reads every request makes: the API
+ * key, the caller, the catalogue stamp, bugs and the users they name.
+ *
+ * - Reads asked for in the same turn of the event loop go to DynamoDB together, as one
+ *   BatchGetItem: authentication's first read, the catalogue stamp and an endpoint's prefetched
+ *   bug (endpointChain.ts) share one round trip and one call. A call costs far more CPU in the
+ *   SDK than the keys it carries, and Lambda bills the CPU.
+ * - Inside a request each item is read once (requestScope.ts): a second reader of the same key
+ *   gets the same answer, until a write or a lost race makes the request forget its reads.
+ * - Batches never mix requests: each request has its own queue, as each Lambda instance serves
+ *   one request at a time; the local server's concurrent requests must not look cheaper than that.
+ *
+ * A remembered item is shared by every reader in the request, so it is frozen: code that wants
+ * a changed copy makes one.
+ */
+export type Item = Record<string, unknown>;
+
+interface WaitingRead {
+  key: ItemKey;
+  settle: (item: Item | undefined) => void;
+  fail: (error: unknown) => void;
+}
+
+/** Reads waiting for the next flush, by table (a test process may switch tables between files). */
+type Queue = Map<string, WaitingRead[]>;
+
+interface QueueHolder {
+  queue: Queue | undefined;
+}
+
+const outsideRequests: QueueHolder = { queue: undefined };
+
+const BATCH_LIMIT = 100;
+const UNPROCESSED_ATTEMPTS = 8;
+
+const keyId = (key: ItemKey) => `${key.pk}\u0000${key.sk}`;
+
+export function readItem(key: ItemKey): Promise<Item | undefined> {
+  const { pk, sk } = key;
+  return oncePerRequest(`item:${keyId(key)}`, () => enqueue({ pk, sk }));
+}
+
+/** Items by key, in the order asked; missing items are left out. */
+export async function readItems(itemKeys: readonly ItemKey[]): Promise<Item[]> {
+  const items = await Promise.all(itemKeys.map(readItem));
+  return items.filter((item): item is Item => item !== undefined);
+}
+
+function enqueue(key: ItemKey): Promise<Item | undefined> {
+  const holder = requestLocal<QueueHolder>('itemReads', () => ({ queue: undefined })) ?? outsideRequests;
+  if (!holder.queue) {
+    const queue: Queue = new Map();
+    holder.queue = queue;
+    // setImmediate, not a microtask: middleware and handlers hand promises along through many
+    // microtasks before the reads of one step have all been asked for.
+    setImmediate(() => {
+      if (holder.queue === queue) holder.queue = undefined;
+      for (const [table, reads] of queue) void flush(table, reads);
+    });
+  }
+  const table = tableName();
+  return new Promise((settle, fail) => {
+    const reads = holder.queue!.get(table) ?? [];
+    reads.push({ key, settle, fail });
+    holder.queue!.set(table, reads);
+  });
+}
+
+async function flush(table: string, reads: WaitingRead[]): Promise<void> {
+  const byKey = new Map<string, WaitingRead[]>();
+  for (const read of reads) {
+    const id = keyId(read.key);
+    byKey.set(id, [...(byKey.get(id) ?? []), read]);
+  }
+  const ids = [...byKey.keys()];
+  const chunks: string[][] = [];
+  for (let start = 0; start < ids.length; start += BATCH_LIMIT) chunks.push(ids.slice(start, start + BATCH_LIMIT));
+  await Promise.all(
+    chunks.map(async (chunk) => {
+      try {
+        const found = await batchGet(table, chunk.map((id) => byKey.get(id)![0].key));
+        for (const id of chunk) {
+          const item = found.get(id);
+          for (const read of byKey.get(id)!) read.settle(item);
+        }
+      } catch (error) {
+        for (const id of chunk) for (const read of byKey.get(id)!) read.fail(error);
+      }
+    }),
+  );
+}
+
+async function batchGet(table: string, itemKeys: ItemKey[]): Promise<Map<string, Item>> {
+  const found = new Map<string, Item>();
+  let request: Record<string, KeysAndAttributes> | undefined = {
+    [table]: { Keys: itemKeys.map((key) => marshall(key)), ConsistentRead: true },
+  };
+  for (let attempt = 1; request && Object.keys(request).length > 0; attempt++) {
+    if (attempt > 1) {
+      if (attempt > UNPROCESSED_ATTEMPTS) throw new Error(`DynamoDB left ${request[table]?.Keys?.length ?? 0} keys unprocessed ${UNPROCESSED_ATTEMPTS} times`);
+      await new Promise((resolve) => setTimeout(resolve, 2 ** attempt * 5));
+    }
+    const result: BatchGetItemCommandOutput = await lowLevelReadClient().send(new BatchGetItemCommand({ RequestItems: request }));
+    for (const raw of result.Responses?.[table] ?? []) {
+      const item = deepFreeze(unmarshall(raw as Record<string, AttributeValue>));
+      found.set(keyId(item as unknown as ItemKey), item);
+    }
+    request = result.UnprocessedKeys;
+  }
+  return found;
+}
