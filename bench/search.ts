@@ -6,7 +6,8 @@
  * and this script each keep the other's section). Numbers go into the document only.
  *
  * Environment: BENCH_BUGS (100000), BENCH_DURATION (seconds per scenario, 10), BENCH_WARMUP (2),
- * BENCH_CONNECTIONS (8), BENCH_SEED (1), BENCH_OUTPUT (docs/benchmarks.md).
+ * BENCH_CONNECTIONS (8), BENCH_SEED (1), BENCH_OUTPUT (docs/benchmarks.md), BENCH_PROFILE (a directory
+ * for the API process's CPU profile).
  */
 import autocannon from 'autocannon';
 import { spawn, type ChildProcess } from 'node:child_process';
@@ -42,7 +43,9 @@ interface Server {
 }
 
 async function startServer(env: Record<string, string>): Promise<Server> {
-  const child = spawn(process.execPath, ['--import', 'tsx', join(BENCH_DIR, 'server.ts')], {
+  // BENCH_PROFILE=dir writes the server's V8 CPU profile there when it stops (open it in Chrome's DevTools).
+  const profile = process.env.BENCH_PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${resolve(process.env.BENCH_PROFILE)}`] : [];
+  const child = spawn(process.execPath, [...profile, '--import', 'tsx', join(BENCH_DIR, 'server.ts')], {
     cwd: ROOT,
     env: { ...process.env, ...env, BENCH_ADMIN_LOGIN: ADMIN.login, BENCH_ADMIN_PASSWORD: ADMIN.password, BENCH_ADMIN_API_KEY: ADMIN.apiKey, TRACKER_REQUEST_LOG: 'off', NODE_ENV: 'production' },
     stdio: ['pipe', 'pipe', 'inherit', 'ipc'],

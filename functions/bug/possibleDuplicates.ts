@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { possibleDuplicates } from '../../shared/application/bugSearch.ts';
+import { possibleDuplicates, prefetchSearchIndex } from '../../shared/application/bugSearch.ts';
 import { bugResourceFields } from '../../shared/domain/bugView.ts';
 import { defineEndpoint } from '../../shared/http/endpoint.ts';
 
@@ -7,6 +7,7 @@ import { defineEndpoint } from '../../shared/http/endpoint.ts';
 export const handler = defineEndpoint({
   access: 'public',
   input: z.looseObject({}),
+  prefetch: prefetchSearchIndex,
   responseFields: { bugs: { fields: bugResourceFields() } },
   run: ({ input, caller, fields }) => possibleDuplicates(caller, input as Record<string, unknown>, fields),
 });

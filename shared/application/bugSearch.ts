@@ -23,6 +23,24 @@ import { findUserIdByLogin, listAllUsers } from '../storage/identityStore.ts';
 import { loadBugCatalog, usersById, type BugCatalog } from './bugContext.ts';
 import { getBugs } from './bugs.ts';
 import { currentSearchIndex } from './searchIndexHolder.ts';
+import { oncePerRequest } from '../storage/requestScope.ts';
+import { prefetchBugs } from './bugPrefetch.ts';
+
+/** The index, caught up once per request (the prefetch may have started it). */
+const requestIndex = () => oncePerRequest('searchIndex', currentSearchIndex);
+
+/**
+ * GET /rest/bug's prefetch (endpointChain.ts): the bugs that `id=` names, read directly as
+ * python-bugzilla's getbug asks for them, or else the index's catch-up with the change log, either
+ * side by side with authentication. Nothing is shown from here.
+ */
+export const prefetchSearchIndex = async (): Promise<unknown> => requestIndex();
+
+export async function prefetchSearch(params: Record<string, unknown>): Promise<unknown> {
+  const direct = directReferences(params, parseSearchParameters(params));
+  if (!direct) return requestIndex();
+  return prefetchBugs(direct.ids);
+}
 
 /**
  * GET /rest/bug and GET /rest/bug/possible_duplicates (docs/data-model.md §8.7). Criteria are
@@ -194,7 +212,7 @@ export async function searchBugs(caller: Caller, params: Record<string, unknown>
     return { bugs: await renderPage(caller, sorted.slice(paging.offset, paging.offset + paging.limit), fields) };
   }
 
-  const index = await currentSearchIndex();
+  const index = await requestIndex();
   const criteria = [...parsed.criteria];
   if (parsed.quicksearch) {
     const plan = parseQuicksearch(parsed.quicksearch);
@@ -250,7 +268,7 @@ export async function possibleDuplicates(caller: Caller, params: Record<string, 
   if (productNames.length > 0 && productIds.size === 0) return { bugs: [] };
   const words = summaryWords(summary);
   if (words.length === 0) return { bugs: [] };
-  const index = await currentSearchIndex();
+  const index = await requestIndex();
   const visible = visibilityTest(index, caller.user?.id ?? 0, callerGroupIds(caller, bugCatalog), parameters.or_groups === '1');
   const hits: Array<{ slot: number; words: number[] }> = [];
   const frequency = new Array<number>(words.length).fill(0);

@@ -44,8 +44,35 @@ export class FieldSelection {
     return new FieldSelection(splitFieldList(params.include_fields), splitFieldList(params.exclude_fields));
   }
 
+  /**
+   * Answers remembered by prefix, name and kind: a 1,000-bug search page asks the same few dozen
+   * questions a thousand times each, and building each dotted path again cost more than the rest
+   * of the selection.
+   */
+  private readonly answers = new Map<string, Map<string, boolean>>();
+
   /** Whether the field at a dotted path is wanted; handlers ask this before computing costly fields. */
   wants(path: string, kind: FieldKind = 'default'): boolean {
+    const dot = path.lastIndexOf('.');
+    return this.wantsField(dot < 0 ? '' : path.slice(0, dot), dot < 0 ? path : path.slice(dot + 1), kind);
+  }
+
+  private wantsField(prefix: string, name: string, kind: FieldKind): boolean {
+    const scope = `${kind}:${prefix}`;
+    let known = this.answers.get(scope);
+    if (!known) {
+      known = new Map();
+      this.answers.set(scope, known);
+    }
+    let answer = known.get(name);
+    if (answer === undefined) {
+      answer = this.decide(prefix ? `${prefix}.${name}` : name, kind);
+      known.set(name, answer);
+    }
+    return answer;
+  }
+
+  private decide(path: string, kind: FieldKind): boolean {
     const segments = path.split('.');
     for (let i = 1; i <= segments.length; i++) {
       if (this.exclude.has(segments.slice(0, i).join('.'))) return false;
@@ -75,11 +102,11 @@ export class FieldSelection {
     if (Array.isArray(value)) return value.map((item) => this.apply(item, fields, prefix)) as T;
     if (value === null || typeof value !== 'object') return value;
     const result: Record<string, unknown> = {};
-    for (const [name, fieldValue] of Object.entries(value as Record<string, unknown>)) {
-      const path = prefix ? `${prefix}.${name}` : name;
-      if (!this.wants(path, kindOf(name, fields))) continue;
+    const source = value as Record<string, unknown>;
+    for (const name in source) {
+      if (!Object.hasOwn(source, name) || !this.wantsField(prefix, name, kindOf(name, fields))) continue;
       const nested = fields.nested?.[name];
-      result[name] = nested ? this.apply(fieldValue, nested, path) : fieldValue;
+      result[name] = nested ? this.apply(source[name], nested, prefix ? `${prefix}.${name}` : name) : source[name];
     }
     return result as T;
   }
