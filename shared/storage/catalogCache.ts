@@ -38,11 +38,33 @@ export function touchesCachedItem(key: { pk?: unknown; sk?: unknown }): boolean 
   return CACHED_PARTITIONS.has(String(key.pk)) || (key.pk === PARAMETERS.pk && key.sk === PARAMETERS.sk);
 }
 
-/** The update WriteTransaction adds, once, to a transaction that touches a cached item. */
-export const stampIncrement = {
-  key: keys.catalogStamp(),
-  update: { expression: 'ADD #version :one', names: { '#version': 'version' }, values: { ':one': 1 } },
-};
+/** Whether a write to this key changes a user item, which userCache.ts keeps (so it must move the users' count). */
+export function touchesCachedUser(key: { pk?: unknown; sk?: unknown }): boolean {
+  return key.sk === 'USER' && String(key.pk).startsWith('USER#');
+}
+
+/**
+ * The update WriteTransaction adds, once, to a transaction that touches a cached item: the stamp
+ * item counts catalogue writes in `version` and user writes in `users`, so one read serves both caches.
+ */
+export function stampIncrement(touches: { catalog: boolean; users: boolean }) {
+  const counters = [...(touches.catalog ? ['version'] : []), ...(touches.users ? ['users'] : [])];
+  return {
+    key: keys.catalogStamp(),
+    update: {
+      expression: `ADD ${counters.map((name) => `#${name} :one`).join(', ')}`,
+      names: Object.fromEntries(counters.map((name) => [`#${name}`, name])),
+      values: { ':one': 1 },
+    },
+  };
+}
+
+export interface InstanceStamp {
+  /** Catalogue, group and parameter writes. */
+  catalog: number;
+  /** User item writes. */
+  users: number;
+}
 
 interface InstanceCache {
   table: string;
@@ -53,10 +75,10 @@ interface InstanceCache {
 let cache: InstanceCache | undefined;
 
 /** The stamp, read once per request (a committed write clears the request's reads, so it is read again). */
-function currentVersion(): Promise<number> {
+export function currentStamp(): Promise<InstanceStamp> {
   return oncePerRequest('catalogStamp', async () => {
     const stamp = await readItem(keys.catalogStamp());
-    return Number(stamp?.version ?? 0);
+    return { catalog: Number(stamp?.version ?? 0), users: Number(stamp?.users ?? 0) };
   });
 }
 
@@ -67,7 +89,7 @@ function currentVersion(): Promise<number> {
 export function cachedCatalogRead<T>(name: string, load: () => Promise<T>): Promise<T> {
   if (!insideRequest()) return load();
   return oncePerRequest(`catalog:${name}`, async () => {
-    const version = await currentVersion();
+    const version = (await currentStamp()).catalog;
     const table = tableName();
     // A request that read an older stamp than the cache's (concurrent requests in one process,
     // locally) may use the newer copies; a newer stamp replaces them all.

@@ -9,7 +9,8 @@ import { documentClient, tableName } from './dynamoClient.ts';
 import { keys } from './keys.ts';
 import { cachedCatalogRead } from './catalogCache.ts';
 import { loadParameters } from './parameterStore.ts';
-import { readItem, readItems } from './itemReads.ts';
+import { readItem } from './itemReads.ts';
+import { cachedUserItems } from './userCache.ts';
 import { batchGetAll, queryAll, queryIndexPartition, queryPartition } from './tableReads.ts';
 import { WriteTransaction } from './transaction.ts';
 
@@ -106,7 +107,7 @@ async function toUserRecord(item: Record<string, unknown>, consistent = false): 
  * `consistent` (they compare revisions, and a stale read would only lose the race again).
  */
 export async function loadUserWithMembership(userId: number, options: { consistent?: boolean } = {}): Promise<UserRecord | null> {
-  const item = await readItem(keys.user(userId));
+  const item = (await cachedUserItems([userId])).get(userId);
   return item ? toUserRecord(item, options.consistent) : null;
 }
 
@@ -117,8 +118,7 @@ export async function findUserIdByLogin(login: string): Promise<number | null> {
 
 /** Users with their memberships, by id, in the order asked; unknown ids are left out. BatchGetItem, 100 keys a call. */
 export async function getUserRecords(ids: readonly number[]): Promise<UserRecord[]> {
-  const items = await readItems([...new Set(ids)].map((id) => keys.user(id)));
-  const found = new Map(items.map((item) => [Number(item.id), item]));
+  const found = await cachedUserItems(ids);
   return Promise.all(ids.filter((id) => found.has(id)).map((id) => toUserRecord(found.get(id)!)));
 }
 

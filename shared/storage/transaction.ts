@@ -2,7 +2,7 @@ import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
 import { TransactWriteCommand, type TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
 import { TrackerError } from '../trackerError.ts';
 import { documentClient, tableName } from './dynamoClient.ts';
-import { stampIncrement, touchesCachedItem } from './catalogCache.ts';
+import { stampIncrement, touchesCachedItem, touchesCachedUser } from './catalogCache.ts';
 import { forgetRequestReads } from './requestScope.ts';
 
 type TransactItem = NonNullable<TransactWriteCommandInput['TransactItems']>[number];
@@ -235,10 +235,14 @@ export class WriteTransaction {
 
   async commit(): Promise<void> {
     if (this.items.length === 0) return;
-    // Whatever changes a cached catalogue item, group or the parameters moves the cache's stamp
-    // in the same transaction, so no instance keeps serving the old copy (catalogCache.ts).
-    if (this.items.some((item) => { const key = WriteTransaction.writtenKey(item); return key !== undefined && touchesCachedItem(key); })) {
-      this.updateOnce(stampIncrement.key, stampIncrement.update);
+    // Whatever changes a cached catalogue item, group, the parameters or a user moves the caches'
+    // stamp in the same transaction, so no instance keeps serving the old copy (catalogCache.ts,
+    // userCache.ts).
+    const written = this.items.map((item) => WriteTransaction.writtenKey(item)).filter((key) => key !== undefined);
+    const touches = { catalog: written.some(touchesCachedItem), users: written.some(touchesCachedUser) };
+    if (touches.catalog || touches.users) {
+      const { key, update } = stampIncrement(touches);
+      this.updateOnce(key, update);
     }
     if (this.items.length > 100) {
       throw new TrackerError(32000, 'This change touches too many items to be made at once; split it into smaller changes.');

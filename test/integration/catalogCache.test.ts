@@ -26,6 +26,9 @@ const MODULES: Record<string, () => Promise<{ handler: unknown }>> = {
   'field/getFields': () => import('../../functions/field/getFields.ts'),
   'keyword/createKeyword': () => import('../../functions/keyword/createKeyword.ts'),
   'user/whoami': () => import('../../functions/user/whoami.ts'),
+  'user/updateUser': () => import('../../functions/user/updateUser.ts'),
+  'user/getUsers': () => import('../../functions/user/getUsers.ts'),
+  'user/createUser': () => import('../../functions/user/createUser.ts'),
 };
 
 type Handler = (event: unknown, context: unknown) => Promise<{ statusCode: number; body: string }>;
@@ -91,8 +94,8 @@ describe('the catalogue cache', () => {
     second.commands();
     const again = await second.call('GET', '/rest/product/TestProduct');
     expect(again.status).toBe(200);
-    // The stamp, then the component owners' logins (one BatchGetItem each); no listing Query.
-    expect(second.commands()).toEqual(['BatchGetItemCommand', 'BatchGetItemCommand']);
+    // The stamp alone: the component owners are users the instance already holds; no listing Query.
+    expect(second.commands()).toEqual(['BatchGetItemCommand']);
   });
 
   it('shows a product change made through one instance on the next request to the other', async () => {
@@ -127,10 +130,26 @@ describe('the catalogue cache', () => {
     expect(await keywordValues()).toContain('cached');
   });
 
-  it('reads a caller in two calls: the API key beside the stamp, then the user', async () => {
+  it('reads a known caller in one call: the API key beside the stamp', async () => {
     await second.call('GET', '/rest/whoami', { apiKey: app.admin.apiKey });
     second.commands();
     expect((await second.call('GET', '/rest/whoami', { apiKey: app.admin.apiKey })).status).toBe(200);
-    expect(second.commands()).toEqual(['BatchGetItemCommand', 'BatchGetItemCommand']);
+    expect(second.commands()).toEqual(['BatchGetItemCommand']);
+  });
+
+  it('shows a user change made through one instance on the next request to the other', async () => {
+    const created = await first.call('POST', '/rest/user', { apiKey: app.admin.apiKey, body: { email: 'cached@tracker.test', password: 'cached-password', full_name: 'Before' } });
+    expect(created.status).toBe(200);
+    const named = async () => (await second.call('GET', '/rest/user/cached@tracker.test', { apiKey: app.admin.apiKey })).body.users[0].real_name;
+    expect(await named()).toBe('Before');
+    expect(await named()).toBe('Before');
+    expect((await first.call('PUT', '/rest/user/cached@tracker.test', { apiKey: app.admin.apiKey, body: { full_name: 'After' } })).status).toBe(200);
+    expect(await named()).toBe('After');
+    // The administrator's own groups, changed elsewhere, apply to the very next request too.
+    const me = async () => (await second.call('GET', '/rest/whoami', { apiKey: app.admin.apiKey })).body.real_name;
+    const before = await me();
+    expect((await first.call('PUT', `/rest/user/${app.admin.id}`, { apiKey: app.admin.apiKey, body: { full_name: 'Renamed Admin' } })).status).toBe(200);
+    expect(await me()).toBe('Renamed Admin');
+    expect((await first.call('PUT', `/rest/user/${app.admin.id}`, { apiKey: app.admin.apiKey, body: { full_name: before } })).status).toBe(200);
   });
 });
