@@ -209,6 +209,7 @@ function runChild(bundle: string, module: string, events: unknown[], setup: Cold
     LANG: 'en_US.UTF-8',
     TZ: ':UTC',
     NODE_OPTIONS: STACK_NODE_OPTIONS,
+    NODE_ENV: 'production',
     AWS_REGION: 'us-east-1',
     AWS_DEFAULT_REGION: 'us-east-1',
     AWS_EXECUTION_ENV: `AWS_Lambda_${runtime}`,

@@ -85,7 +85,7 @@ export function createTrackerFunction(scope: Construct, id: string, props: Track
     timeout: props.timeout ?? FUNCTION_TIMEOUT,
     role: props.role,
     logGroup: props.logGroup,
-    environment: { ...props.environment, NODE_OPTIONS: '--enable-source-maps' },
+    environment: { ...props.environment, NODE_OPTIONS: '--enable-source-maps', NODE_ENV: 'production' },
     bundling: BUNDLING,
   });
 }

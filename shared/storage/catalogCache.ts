@@ -17,7 +17,8 @@ import { insideRequest, oncePerRequest } from './requestScope.ts';
  * sees every write the stamp counts, because both are strongly consistent and the stamp moves in
  * the same transaction as the items.
  *
- * Cached values are shared by every later request of the instance, so they are frozen: code that
+ * Cached values are shared by every later request of the instance, so they are frozen (outside
+ * production, deepFreeze.ts: the tests catch any writer): code that
  * wants a changed list builds a new one (sorting in place throws).
  */
 

@@ -57,8 +57,59 @@ export function documentClient(): DynamoDBDocumentClient {
  * marshal their own values with @aws-sdk/util-dynamodb, as the document client does.
  */
 export function lowLevelReadClient(): DynamoDBClient {
-  readClient ??= new DynamoDBClient({ ...clientConfig(), cacheMiddleware: true });
+  if (!readClient) {
+    readClient = new DynamoDBClient({ ...clientConfig(), cacheMiddleware: true });
+    parseReadsAsPlainJson(readClient);
+  }
   return readClient;
+}
+
+const PARSED = Symbol('parsedBody');
+const EMPTY_OBJECT = new TextEncoder().encode('{}');
+
+/**
+ * A successful read's body is DynamoDB JSON, which is already the shape of the command's output
+ * (`Item`, `Items`, `Responses`, `LastEvaluatedKey`, `UnprocessedKeys`, ...). The SDK walks it
+ * value by value against the service's schema, which measured here as most of the CPU a read of
+ * a hundred bug items costs; JSON.parse does the same job. So successful reads are parsed here
+ * and the SDK's deserializer is handed an empty object; errors (and throttling, and the retries
+ * that follow) go through the SDK untouched. Binary attributes are the one difference (the wire
+ * has base64 text where the SDK gives bytes): a body that holds any is left to the SDK.
+ */
+function parseReadsAsPlainJson(target: DynamoDBClient): void {
+  target.middlewareStack.add(
+    (next) => async (args) => {
+      const result = await next(args);
+      const response = result.response as { statusCode?: number; body?: unknown; [PARSED]?: unknown };
+      if (response?.statusCode !== 200 || !response.body) return result;
+      const bytes = await bodyBytes(response.body);
+      const text = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('utf8');
+      if (text.includes('"B":') || text.includes('"BS":')) {
+        response.body = bytes;
+        return result;
+      }
+      response[PARSED] = JSON.parse(text);
+      response.body = EMPTY_OBJECT;
+      return result;
+    },
+    { step: 'deserialize', priority: 'low', name: 'readBodyAsJson' },
+  );
+  target.middlewareStack.add(
+    (next) => async (args) => {
+      const result = await next(args);
+      const parsed = (result.response as { [PARSED]?: Record<string, unknown> } | undefined)?.[PARSED];
+      if (parsed) result.output = { ...parsed, $metadata: (result.output as { $metadata: unknown }).$metadata } as typeof result.output;
+      return result;
+    },
+    { step: 'initialize', priority: 'low', name: 'readOutputFromJson' },
+  );
+}
+
+async function bodyBytes(body: unknown): Promise<Uint8Array> {
+  if (body instanceof Uint8Array) return body;
+  const chunks: Buffer[] = [];
+  for await (const chunk of body as AsyncIterable<Buffer | string>) chunks.push(typeof chunk === 'string' ? Buffer.from(chunk) : chunk);
+  return Buffer.concat(chunks);
 }
 
 /** Read at call time, so a test file can point the same process at its own fresh table. */

@@ -82,6 +82,16 @@ describe('item reads of one request', () => {
     expect(found.map((item) => item.index)).toEqual([0, 1, 2]);
   });
 
+  it('reads every attribute type as the document client would, binary included', async () => {
+    const item = { pk: 'TEST#types', sk: 'all', text: 'say "B": {"S": "x"}', number: 42.5, yes: true, nothing: null, list: [1, 'two', { three: 3 }], map: { nested: ['a'] }, bytes: Buffer.from([0, 1, 2, 250]) };
+    await putRaw(item);
+    const read = await inRequestScope(() => readItem({ pk: 'TEST#types', sk: 'all' }));
+    const { bytes, ...rest } = read!;
+    expect(rest).toEqual({ pk: 'TEST#types', sk: 'all', text: 'say "B": {"S": "x"}', number: 42.5, yes: true, nothing: null, list: [1, 'two', { three: 3 }], map: { nested: ['a'] } });
+    expect(bytes).toBeInstanceOf(Uint8Array);
+    expect([...(bytes as Uint8Array)]).toEqual([0, 1, 2, 250]);
+  });
+
   it('hands out frozen items: a reader that changes what it read fails instead of changing it for the others', async () => {
     await inRequestScope(async () => {
       const item = await readItem({ pk: 'TEST#batch', sk: 'a' });

@@ -407,7 +407,7 @@ describe('Tracker stack', () => {
       }
     });
 
-    it('names the table and bucket in every function environment and enables source maps', () => {
+    it('names the table and bucket in every function environment, enables source maps and runs as production', () => {
       const [[tableId]] = resourcesOfType(json, 'AWS::DynamoDB::Table');
       const [[bucketId]] = resourcesOfType(json, 'AWS::S3::Bucket');
       for (const plan of plans) {
@@ -416,6 +416,7 @@ describe('Tracker stack', () => {
           [ENV.table]: { Ref: tableId },
           [ENV.bucket]: { Ref: bucketId },
           NODE_OPTIONS: '--enable-source-maps',
+          NODE_ENV: 'production',
         });
         if (plan.kind !== 'bootstrap') {
           expect(variables[BOOTSTRAP_ENV.adminApiKeySecretArn], plan.module).toBeUndefined();
