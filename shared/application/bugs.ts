@@ -1,7 +1,7 @@
 import type { Bug, HistoryEntry } from '../domain/bug.ts';
-import { canSeeBug } from '../domain/bugAccess.ts';
+import { canSeeBug, isInsider } from '../domain/bugAccess.ts';
 import { diffBugs, historyChanges, mergeHistory } from '../domain/bugChanges.ts';
-import { commentText, mayReadComment } from '../domain/bugComments.ts';
+import { commentText, mayReadComment, planCommentPrivacy, requestedCommentPrivacy, type CommentPrivacyChange } from '../domain/bugComments.ts';
 import { planNewBug } from '../domain/bugCreation.ts';
 import { applyBugUpdate, relatedBugIds, syncRelations, type UpdateOutcome, type WorkingSet } from '../domain/bugUpdate.ts';
 import { bugView } from '../domain/bugView.ts';
@@ -12,7 +12,7 @@ import { commitBugWrite, findBugIdByAlias, loadBugs, loadComment, loadComments, 
 import { retryOnConflict } from '../storage/transaction.ts';
 import { loginRequired, TrackerError } from '../trackerError.ts';
 import { attachmentView, maySeeAttachment } from '../domain/attachment.ts';
-import { loadAttachmentsOfBug } from '../storage/attachmentStore.ts';
+import { loadAttachmentsOfBug, setCommentPrivacy } from '../storage/attachmentStore.ts';
 import { bugEnvironment, bugNames, bugViewContext, loadBugCatalog, loginsIn, resolveLogins, updateToken, userIdsOf, usersById, type BugCatalog } from './bugContext.ts';
 
 /** Bugs: file, read and change them (docs/data-model.md §3 and §7.2). */
@@ -85,11 +85,13 @@ export function commentView(comment: StoredComment, login: (id: number) => strin
   };
 }
 
-export function historyView(entries: readonly HistoryEntry[], login: (id: number) => string, newSince?: string) {
+export function historyView(entries: readonly HistoryEntry[], login: (id: number) => string, newSince?: string, options: { insider?: boolean } = {}) {
   const since = newSince ? Date.parse(newSince) : undefined;
   return mergeHistory(entries)
     .filter((entry) => since === undefined || Date.parse(entry.when) > since)
-    .map((entry) => ({ when: entry.when, who: login(entry.whoId), changes: entry.changes }));
+    // Who made which comment private is for the insiders who may read such comments.
+    .map((entry) => ({ when: entry.when, who: login(entry.whoId), changes: options.insider ? entry.changes : entry.changes.filter((change) => change.field_name !== 'longdescs.isprivate') }))
+    .filter((entry) => entry.changes.length > 0);
 }
 
 /** Rendered bugs (or faults) for ids and aliases, in the order asked. */
@@ -138,7 +140,7 @@ export async function getBugs(caller: Caller, references: ReadonlyArray<string |
       // A private description is text like any private comment: only insiders read it.
       description: extras.description ? commentText(readable.find((comment) => comment.count === 0) ?? { rawText: '' }) : undefined,
       comments: extras.comments ? readable.map((comment) => commentView(comment, login, (id) => summaries.get(id))) : undefined,
-      history: extras.history ? historyView(history, login) : undefined,
+      history: extras.history ? historyView(history, login, undefined, { insider: isInsider(caller, parameters) }) : undefined,
       attachments: extras.attachments
         ? attachments.filter((attachment) => maySeeAttachment(caller, parameters, attachment)).map((attachment) => attachmentView(caller, attachment, users, context.flagTypeName, undefined))
         : undefined,
@@ -157,7 +159,7 @@ export async function getBugHistory(caller: Caller, references: ReadonlyArray<st
   const users = await usersById([...new Set(histories.flat().map((entry) => entry.whoId))]);
   const login = (id: number) => users.get(id)?.login ?? '';
   return {
-    bugs: bugs.map((bug, index) => ({ id: bug.id, alias: bug.alias, history: historyView(histories[index], login, newSince) })),
+    bugs: bugs.map((bug, index) => ({ id: bug.id, alias: bug.alias, history: historyView(histories[index], login, newSince, { insider: isInsider(caller, bugCatalog.catalog.parameters) }) })),
   };
 }
 
@@ -289,6 +291,7 @@ export async function updateBugs(caller: Caller, references: ReadonlyArray<strin
   if (targets.length === 0) throw new TrackerError(50, 'You must give the id or alias of at least one bug to update.');
   const flagCount = flagInputCount(input) * targets.length;
   const flagIds = flagCount > 0 ? await allocateIds('flag', flagCount) : [];
+  const privacy = requestedCommentPrivacy(input.comment_is_private);
 
   return withFreshReads(async () => {
     const { original, revisions } = await readVisibleBugs(caller, targets, bugCatalog);
@@ -309,8 +312,21 @@ export async function updateBugs(caller: Caller, references: ReadonlyArray<strin
     const walked = roots.length > 0 ? await assertNoDependencyLoop(working, roots, revisions) : [];
     await assertNoDuplicateLoop(working, outcomes.flatMap((outcome) => outcome.duplicateLinks));
 
-    const comments = await numberComments({ comments: outcomes.flatMap((outcome) => outcome.comments) }, working);
+    const privacyChanges = new Map<number, CommentPrivacyChange[]>();
     const extraHistory = new Map(outcomes.flatMap((outcome) => [...outcome.extraHistory]));
+    if (privacy && privacy.size > 0) {
+      // Existing comments first, on the bug as read: the update's own new comment has no id yet.
+      const stored = await Promise.all(targets.map((id) => loadComments(id)));
+      targets.forEach((id, position) => {
+        const plan = planCommentPrivacy(caller, bugCatalog.catalog.parameters, id, stored[position]!, privacy);
+        if (plan.changes.length === 0) return;
+        privacyChanges.set(id, plan.changes);
+        const bug = working.get(id)!;
+        working.set(id, { ...bug, privateCommentCount: (bug.privateCommentCount ?? 0) + plan.privateDelta });
+        extraHistory.set(id, [...(extraHistory.get(id) ?? []), ...plan.history]);
+      });
+    }
+    const comments = await numberComments({ comments: outcomes.flatMap((outcome) => outcome.comments) }, working);
     const history: HistoryEntry[] = [];
     const updated: Array<{ bug: Bug; rev: number; previousAlias: string | null }> = [];
     const changesById = new Map<number, ReturnType<typeof diffBugs>>();
@@ -326,7 +342,12 @@ export async function updateBugs(caller: Caller, references: ReadonlyArray<strin
       if (entries.length > 0) history.push({ bugId: id, when: env.now, whoId: caller.user.id, changes: entries });
       updated.push({ bug: after, rev: revisions.get(id)!, previousAlias: before.alias });
     }
-    await commitBugWrite({ created: [], updated, comments, history, unchanged: walked });
+    await commitBugWrite({
+      created: [], updated, comments, history, unchanged: walked,
+      extend: (transaction) => {
+        for (const [id, changes] of privacyChanges) for (const change of changes) setCommentPrivacy(transaction, id, change.count, change.isPrivate);
+      },
+    });
     return {
       bugs: targets.map((id) => ({
         id,

@@ -93,6 +93,9 @@ export interface HistoryChange {
   removed: string;
   added: string;
   attachment_id?: number;
+  /** A comment's privacy change names the comment. */
+  comment_id?: number;
+  comment_count?: number;
 }
 
 /** One write's changes to one bug by one user. Entries of one user in one second read as one. */

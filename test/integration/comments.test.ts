@@ -172,6 +172,46 @@ describe('private comments', () => {
   });
 });
 
+describe('changing the privacy of existing comments (comment_is_private on bug update)', () => {
+  let bug: number;
+  let commentId: number;
+  const update = (body: Record<string, unknown>, key = admin) => call(app, 'PUT', `/rest/bug/${bug}`, { apiKey: key, body });
+  const texts = async (key?: string) => (await ok(commentsOf(bug, key))).bugs[bug].comments.map((comment: { text: string }) => comment.text);
+  beforeAll(async () => {
+    bug = await fileBug();
+    commentId = (await ok(addComment(bug, { comment: 'Said in the open' }))).id;
+  });
+
+  it('lets an insider hide a comment and show it again, recorded for insiders only and never in changes', async () => {
+    const hidden = await ok(update({ comment_is_private: { [commentId]: true } }));
+    expect(hidden.bugs[0].changes).toEqual({});
+    expect(await texts(plain)).toEqual(['The description.']);
+    expect(await texts(admin)).toEqual(['The description.', 'Said in the open']);
+    expect(await bugField(bug, 'comment_count', plain)).toBe(1);
+    const insiderHistory = (await ok(call(app, 'GET', `/rest/bug/${bug}/history`, { apiKey: admin }))).bugs[0].history;
+    expect(insiderHistory.at(-1).changes).toEqual([{ field_name: 'longdescs.isprivate', removed: '0', added: '1', comment_id: commentId, comment_count: 1 }]);
+    const outsiderHistory = (await ok(call(app, 'GET', `/rest/bug/${bug}/history`, { apiKey: plain }))).bugs[0].history;
+    expect(JSON.stringify(outsiderHistory)).not.toContain('isprivate');
+
+    await ok(update({ comment_is_private: { [commentId]: false }, comment: { body: 'And a new one' } }));
+    expect(await texts(plain)).toEqual(['The description.', 'Said in the open', 'And a new one']);
+    expect(await bugField(bug, 'comment_count', plain)).toBe(3);
+  });
+
+  it('refuses outsiders (113) and comments of other bugs (111), saving nothing of the request', async () => {
+    const other = await fileBug();
+    const otherComment = (await ok(addComment(other, { comment: 'Elsewhere' }))).id;
+    expectError(await update({ comment_is_private: { [commentId]: true }, comment: { body: 'Hiding it' } }, plain), 113, 401);
+    expectError(await update({ comment_is_private: { [otherComment]: true }, priority: 'Low' }), 111, 400);
+    expectError(await update({ comment_is_private: { nonsense: true } }), 111, 400);
+    expect(await bugField(bug, 'priority')).not.toBe('Low');
+    expect(await texts(plain)).toContain('Said in the open');
+    expect(await texts(plain)).not.toContain('Hiding it');
+    // Asking for what already is changes nothing and needs no insider.
+    expect((await ok(update({ comment_is_private: { [commentId]: false } }, plain))).bugs[0].changes).toEqual({});
+  });
+});
+
 describe('reading comments', () => {
   it('by comment id: keyed by id, with comment_ids; 111 unknown, 52 not a number, 102 on a hidden bug', async () => {
     const bug = await fileBug();
