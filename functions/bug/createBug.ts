@@ -1,4 +1,5 @@
 import * as z from 'zod';
+import { prefetchNewBug } from '../../shared/application/bugPrefetch.ts';
 import { createBug } from '../../shared/application/bugs.ts';
 import { defineEndpoint } from '../../shared/http/endpoint.ts';
 
@@ -8,5 +9,6 @@ export const handler = defineEndpoint({
   // Longer than the generic text limit only to be refused with Bugzilla's own code (114) by the bug rules.
   longText: ['description'],
   input: z.looseObject({}),
+  prefetch: async (params) => prefetchNewBug(params),
   run: ({ input, caller }) => createBug(caller, input as Record<string, unknown>, 'api'),
 });

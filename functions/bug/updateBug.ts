@@ -1,7 +1,8 @@
 import * as z from 'zod';
 import { updateBugs } from '../../shared/application/bugs.ts';
 import { defineEndpoint } from '../../shared/http/endpoint.ts';
-import { bugReferences, referencesOf } from './bugInput.ts';
+import { prefetchBugUpdate } from '../../shared/application/bugPrefetch.ts';
+import { bugReferences, prefetchNamedBugs, referencesOf } from './bugInput.ts';
 
 /** PUT /rest/bug/{id_or_alias} and `ids`: the path's bug and the `ids` are all updated, together. */
 export const handler = defineEndpoint({
@@ -9,6 +10,7 @@ export const handler = defineEndpoint({
   // Longer than the generic text limit only to be refused with Bugzilla's own code (114) by the bug rules.
   longText: ['comment'],
   input: z.looseObject(bugReferences),
+  prefetch: (params) => prefetchNamedBugs(prefetchBugUpdate(params))(params),
   run: ({ input, caller }) => {
     const { id_or_alias, ids, ...changes } = input;
     return updateBugs(caller, referencesOf({ id_or_alias, ids }), changes);

@@ -42,7 +42,7 @@ export function loginsIn(input: Record<string, unknown>): string[] {
   return [...new Set(logins.filter((login): login is string => typeof login === 'string' && login.trim() !== '').map((login) => login.trim()))];
 }
 
-/** Resolves logins to user ids (one GetItem of each login guard, in parallel). */
+/** Resolves logins to user ids (their login guards, read together with whatever else the request asks for then). */
 export async function resolveLogins(logins: readonly string[]): Promise<Map<string, number>> {
   const ids = await Promise.all(logins.map((login) => findUserIdByLogin(login)));
   const found = new Map<string, number>();

@@ -1,7 +1,7 @@
 import { loadBugs, loadHistory } from '../storage/bugStore.ts';
 import { loadBugWithAttachments } from '../storage/attachmentStore.ts';
 import { loadBugConversation } from '../storage/commentStore.ts';
-import { loadBugCatalog, userIdsOf, usersById } from './bugContext.ts';
+import { loadBugCatalog, loginsIn, resolveLogins, userIdsOf, usersById } from './bugContext.ts';
 import { resolveBugId } from './bugs.ts';
 import { visibilityContext } from './comments.ts';
 
@@ -21,6 +21,13 @@ export const prefetchBugs: Prefetch = async (references) => {
   const [bugCatalog, stored] = await Promise.all([loadBugCatalog(), loadBugs(await bugIdsOf(references))]);
   await usersById(userIdsOf([...stored.values()].map(({ bug }) => bug), bugCatalog.catalog));
 };
+
+/** POST /rest/bug: the people the new bug names, by login. */
+export const prefetchNewBug = (input: Record<string, unknown>) => resolveLogins(loginsIn(input));
+
+/** PUT /rest/bug: the bugs to change, the people in them and the people the change names. */
+export const prefetchBugUpdate = (input: Record<string, unknown>): Prefetch => (references) =>
+  Promise.all([prefetchBugs(references), resolveLogins(loginsIn(input))]);
 
 /** GET /rest/bug/{id}/history: the bugs, their history and who made it. */
 export const prefetchHistory: Prefetch = async (references) => {

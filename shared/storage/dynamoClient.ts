@@ -28,6 +28,13 @@ function clientConfig(): DynamoDBClientConfig {
 
 const READ_COMMANDS: ReadonlySet<string> = new Set(['GetItemCommand', 'BatchGetItemCommand', 'QueryCommand', 'ScanCommand']);
 
+/**
+ * Partitions no request reads back by key: taking the next id (counterStore.ts) changes nothing
+ * a request remembered, so it keeps its reads (and the catalogue stamp it checked).
+ */
+const UNREAD_PARTITIONS: ReadonlySet<string> = new Set(['COUNTER']);
+const writesOnlyUnread = (input: unknown) => UNREAD_PARTITIONS.has(String((input as { Key?: { pk?: unknown } })?.Key?.pk));
+
 /** The document client, for writes and occasional reads. */
 export function documentClient(): DynamoDBDocumentClient {
   if (!client) {
@@ -39,7 +46,7 @@ export function documentClient(): DynamoDBDocumentClient {
         try {
           return await next(args);
         } finally {
-          if (!READ_COMMANDS.has(String(context.commandName))) forgetRequestReads();
+          if (!READ_COMMANDS.has(String(context.commandName)) && !writesOnlyUnread(args.input)) forgetRequestReads();
         }
       },
       { step: 'initialize', name: 'forgetRequestReadsAfterWrite' },

@@ -112,8 +112,8 @@ export async function loadUserWithMembership(userId: number, options: { consiste
 }
 
 export async function findUserIdByLogin(login: string): Promise<number | null> {
-  const result = await documentClient().send(new GetCommand({ TableName: tableName(), Key: keys.loginGuard(login) }));
-  return result.Item ? Number(result.Item.userId) : null;
+  const guard = await readItem(keys.loginGuard(login));
+  return guard ? Number(guard.userId) : null;
 }
 
 /** Users with their memberships, by id, in the order asked; unknown ids are left out. BatchGetItem, 100 keys a call. */
