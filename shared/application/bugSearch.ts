@@ -6,6 +6,7 @@ import type { FieldSelection } from '../domain/fieldSelection.ts';
 import { parseQuicksearch } from '../domain/quicksearch.ts';
 import { SearchIndex } from '../domain/searchIndex.ts';
 import {
+  candidateSlots,
   compileSearch,
   MAYBE,
   orderComparator,
@@ -116,7 +117,10 @@ async function matchingSlots(caller: Caller, bugCatalog: BugCatalog, index: Sear
   const test = compileSearch(env, tree);
   const matches: number[] = [];
   const undecided: number[] = [];
-  for (let slot = 0; slot < index.size; slot++) {
+  const candidates = candidateSlots(env, tree);
+  const count = candidates ? candidates.length : index.size;
+  for (let position = 0; position < count; position++) {
+    const slot = candidates ? candidates[position]! : position;
     const truth = test(slot);
     if (truth === 0 || !visible(slot)) continue;
     if (truth === TRUE) matches.push(slot);

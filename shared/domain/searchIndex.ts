@@ -146,6 +146,11 @@ export class SearchIndex {
 
   readonly summary: string[] = [];
   readonly summaryLower: string[] = [];
+  /** Lower-cased copies for the substring searches quicksearch runs over every bug (mostly empty, so cheap). */
+  readonly whiteboardLower: string[] = [];
+  readonly aliasLower: string[] = [];
+  /** Slots by product, built on first use and dropped whenever a bug is added or changes product. */
+  private productSlots: Map<number, Int32Array> | undefined;
   readonly whiteboard: string[] = [];
   readonly alias: Array<string | null> = [];
   readonly url: string[] = [];
@@ -168,6 +173,32 @@ export class SearchIndex {
     return this.slots.get(bugId);
   }
 
+  /** The slots of bugs in these products, in slot order. */
+  slotsOfProducts(productIds: ReadonlySet<number>): Int32Array {
+    if (!this.productSlots) {
+      const counts = new Map<number, number>();
+      for (let slot = 0; slot < this.size; slot++) counts.set(this.productId[slot], (counts.get(this.productId[slot]) ?? 0) + 1);
+      const lists = new Map([...counts].map(([product, count]) => [product, new Int32Array(count)]));
+      const filled = new Map<number, number>();
+      for (let slot = 0; slot < this.size; slot++) {
+        const product = this.productId[slot];
+        const at = filled.get(product) ?? 0;
+        lists.get(product)![at] = slot;
+        filled.set(product, at + 1);
+      }
+      this.productSlots = lists;
+    }
+    const wanted = [...productIds].map((id) => this.productSlots!.get(id)).filter((slots): slots is Int32Array => slots !== undefined);
+    if (wanted.length === 1) return wanted[0];
+    const merged = new Int32Array(wanted.reduce((sum, slots) => sum + slots.length, 0));
+    let at = 0;
+    for (const slots of wanted) {
+      merged.set(slots, at);
+      at += slots.length;
+    }
+    return merged.sort();
+  }
+
   slotOfAlias(alias: string): number | undefined {
     return this.aliasSlots.get(alias.toLowerCase());
   }
@@ -177,6 +208,7 @@ export class SearchIndex {
     const { bug, rev } = document;
     let slot = this.slots.get(bug.id);
     if (slot !== undefined && this.rev[slot] >= rev) return false;
+    if (slot === undefined || this.productId[slot] !== bug.productId) this.productSlots = undefined;
     if (slot === undefined) {
       slot = this.size++;
       this.slots.set(bug.id, slot);
@@ -207,6 +239,8 @@ export class SearchIndex {
     for (const column of CODE_COLUMNS) this.codes[column][slot] = this.vocabularies[column].code(String(bug[column] ?? ''));
     this.summary[slot] = bug.summary;
     this.summaryLower[slot] = bug.summary.toLowerCase();
+    this.whiteboardLower[slot] = (bug.whiteboard ?? '').toLowerCase();
+    this.aliasLower[slot] = (bug.alias ?? '').toLowerCase();
     this.whiteboard[slot] = bug.whiteboard ?? '';
     this.alias[slot] = bug.alias ?? null;
     this.url[slot] = bug.url ?? '';
@@ -286,6 +320,8 @@ export class SearchIndex {
       index.slots.set(index.id[slot], slot);
       index.summary[slot] = snapshot.summary[slot];
       index.summaryLower[slot] = snapshot.summary[slot].toLowerCase();
+      index.whiteboardLower[slot] = (snapshot.whiteboard[slot] ?? '').toLowerCase();
+      index.aliasLower[slot] = (snapshot.alias[slot] ?? '').toLowerCase();
       index.whiteboard[slot] = snapshot.whiteboard[slot];
       const alias = snapshot.alias[slot];
       index.alias[slot] = alias;

@@ -313,18 +313,27 @@ function commentWordTest(env: SearchEnvironment, op: string, value: string): Row
   const { index } = env;
   const words = [...value.toLowerCase().matchAll(/[\p{L}\p{N}_]{2,40}/gu)].map((match) => match[0]);
   if (words.length === 0) return always(op === 'allwords' ? TRUE : FALSE);
-  const counts = new Map<number, number>();
-  for (const word of new Set(words)) {
-    const ids = new Set([...(index.words.get(word) ?? []), ...(env.insider ? (index.privateWords.get(word) ?? []) : [])]);
-    for (const id of ids) counts.set(id, (counts.get(id) ?? 0) + 1);
-  }
-  const needed = op === 'allwords' || op === 'matches' ? new Set(words).size : 1;
-  const hits = new Uint8Array(index.size);
-  for (const [id, count] of counts) {
-    const slot = index.slotOf(id);
-    if (slot !== undefined && count >= needed) hits[slot] = 1;
-  }
-  return (slot) => hits[slot] as Truth;
+  // Per slot: how many of the words its comments hold. Common words have tens of thousands of
+  // postings, so this counts in typed arrays rather than building sets and maps of bug ids.
+  const unique = [...new Set(words)];
+  const counts = new Uint16Array(index.size);
+  const lastWord = new Uint16Array(index.size);
+  unique.forEach((word, position) => {
+    const mark = position + 1;
+    for (const postings of [index.words.get(word), env.insider ? index.privateWords.get(word) : undefined]) {
+      if (!postings) continue;
+      for (const id of postings) {
+        const slot = index.slotOf(id);
+        // A bug with the word in a public and a private comment counts it once.
+        if (slot !== undefined && lastWord[slot] !== mark) {
+          lastWord[slot] = mark;
+          counts[slot]++;
+        }
+      }
+    }
+  });
+  const needed = op === 'allwords' || op === 'matches' ? unique.length : 1;
+  return (slot) => (counts[slot]! >= needed ? TRUE : FALSE);
 }
 
 function commentTest(env: SearchEnvironment, field: string, op: string, value: string): RowTest {
@@ -400,9 +409,17 @@ function leafTest(env: SearchEnvironment, rawField: string, op: string, value: s
       const test = textMatcher(op, value);
       return (slot) => bool(test(index.summary[slot]));
     }
-    case 'status_whiteboard': { const test = textMatcher(op, value); return (slot) => bool(test(index.whiteboard[slot])); }
+    case 'status_whiteboard': {
+      if (op === 'substring') { const lower = value.toLowerCase(); return (slot) => bool(index.whiteboardLower[slot].includes(lower)); }
+      const test = textMatcher(op, value);
+      return (slot) => bool(test(index.whiteboard[slot]));
+    }
     case 'bug_file_loc': { const test = textMatcher(op, value); return (slot) => bool(test(index.url[slot])); }
-    case 'alias': { const test = textMatcher(op, value); return (slot) => bool(test(index.alias[slot] ?? '')); }
+    case 'alias': {
+      if (op === 'substring') { const lower = value.toLowerCase(); return (slot) => bool(index.aliasLower[slot].includes(lower)); }
+      const test = textMatcher(op, value);
+      return (slot) => bool(test(index.alias[slot] ?? ''));
+    }
     case 'longdescs.count': { const test = numberMatcher(op, value); return (slot) => bool(test(index.commentCount[slot])); }
     case 'attachments.count': { const test = numberMatcher(op, value); return (slot) => bool(test(index.attachmentCount[slot])); }
     case 'estimated_time': { const test = numberMatcher(op, value); return (slot) => bool(test(index.estimatedTime[slot])); }
@@ -525,6 +542,29 @@ export function compileSearch(env: SearchEnvironment, node: SearchNode): RowTest
     };
   }
   return node.negate ? negated(test) : test;
+}
+
+/**
+ * The slots worth testing. A search whose top level requires certain products (`product=`, the
+ * criterion dashboards and the CLI send most) only needs to test those products' bugs; every
+ * other search tests every slot (null). The full test still runs on each candidate.
+ */
+export function candidateSlots(env: SearchEnvironment, node: SearchNode): Int32Array | null {
+  if (node.kind !== 'and' || node.negate) return null;
+  const isProductLeaf = (child: SearchNode): child is Extract<SearchNode, { kind: 'leaf' }> =>
+    child.kind === 'leaf' && !child.negate && canonicalField(child.field) === 'product' && (child.op === 'equals' || child.op === 'anyexact');
+  for (const child of node.children) {
+    const leaves = isProductLeaf(child) ? [child] : child.kind === 'or' && !child.negate && child.children.length > 0 && child.children.every(isProductLeaf) ? child.children as Array<Extract<SearchNode, { kind: 'leaf' }>> : null;
+    if (!leaves) continue;
+    const products = env.products.map((record) => ({ id: record.product.id, name: record.product.name }));
+    const ids = new Set<number>();
+    for (const leaf of leaves) {
+      const test = idSetTest(products, leaf.op, leaf.value);
+      for (const product of products) if (test(product.id)) ids.add(product.id);
+    }
+    return env.index.slotsOfProducts(ids);
+  }
+  return null;
 }
 
 /** Checks every field and operator of a tree before anything is read (108, 68000). */

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { Bug } from '../../shared/domain/bug.ts';
 import { parseQuicksearch } from '../../shared/domain/quicksearch.ts';
 import { commentWords, SearchIndex } from '../../shared/domain/searchIndex.ts';
-import { compileSearch, parseSearchTime, TRUE, type SearchEnvironment } from '../../shared/domain/searchPlanner.ts';
+import { candidateSlots, compileSearch, parseSearchTime, TRUE, type SearchEnvironment } from '../../shared/domain/searchPlanner.ts';
 import { parseSearchParameters, type SearchNode } from '../../shared/domain/searchQuery.ts';
 
 const bug = (id: number, overrides: Partial<Bug> = {}): Bug => ({
@@ -44,6 +44,35 @@ describe('the search index', () => {
     expect(copy.slotOfAlias('ONE')).toBe(0);
     expect(matching(copy, { kind: 'leaf', field: 'content', op: 'anywords', value: 'parser' })).toEqual([1]);
     expect(matching(copy, { kind: 'leaf', field: 'bug_status', op: 'changedto', value: 'CONFIRMED' })).toEqual([1]);
+  });
+});
+
+describe('candidate slots', () => {
+  const products = [1, 2, 3].map((id) => ({ product: { id, name: `P${id}` } })) as unknown as SearchEnvironment['products'];
+  const withProducts = (index: SearchIndex): SearchEnvironment => ({ ...environment(index), products });
+  const search = (params: Record<string, string | string[]>) => ({ kind: 'and', children: parseSearchParameters(params).criteria } as SearchNode);
+  const candidateIds = (index: SearchIndex, node: SearchNode) => {
+    const slots = candidateSlots(withProducts(index), node);
+    return slots === null ? null : [...slots].map((slot) => index.id[slot]);
+  };
+
+  it('narrows a search that requires products to their bugs, and follows bugs that move', () => {
+    const index = new SearchIndex();
+    [1, 2, 3, 4, 5].forEach((id) => index.apply({ bug: bug(id, { productId: (id % 3) + 1 }), rev: 1 }));
+    expect(candidateIds(index, search({ product: 'P2' }))).toEqual([1, 4]);
+    expect(candidateIds(index, search({ product: ['p3', 'P1'], bug_status: 'CONFIRMED' }))).toEqual([2, 3, 5]);
+    index.apply({ bug: bug(4, { productId: 3 }), rev: 2 });
+    index.apply({ bug: bug(6, { productId: 2 }), rev: 1 });
+    expect(candidateIds(index, search({ product: 'P2' }))).toEqual([1, 6]);
+    expect(candidateIds(index, search({ product: 'Nothing' }))).toEqual([]);
+  });
+
+  it('tests every slot when products are not required by the whole search', () => {
+    const index = new SearchIndex();
+    index.apply({ bug: bug(1), rev: 1 });
+    expect(candidateIds(index, search({ bug_status: 'CONFIRMED' }))).toBeNull();
+    expect(candidateIds(index, search({ f1: 'product', o1: 'notequals', v1: 'P1' }))).toBeNull();
+    expect(candidateIds(index, search({ j_top: 'OR', f1: 'product', o1: 'equals', v1: 'P1', f2: 'priority', o2: 'equals', v2: 'High' }))).toBeNull();
   });
 });
 
