@@ -18,8 +18,8 @@ import { oncePerRequest, requestLocal } from './requestScope.ts';
  * - Batches never mix requests: each request has its own queue, as each Lambda instance serves
  *   one request at a time; the local server's concurrent requests must not look cheaper than that.
  *
- * A remembered item is shared by every reader in the request, so it is frozen: code that wants
- * a changed copy makes one.
+ * A remembered item is shared by every reader in the request, so it is frozen (outside
+ * production, deepFreeze.ts): code that wants a changed copy makes one.
  */
 export type Item = Record<string, unknown>;
 
