@@ -15,7 +15,7 @@ import { bodyKeyOf, deleteBody, getBody, listBodies, presignBody, putBody } from
 import {
   existingAttachmentIds, loadAttachmentsById, loadAttachmentsOfBug, loadAttachmentWithBug, loadBugWithAttachments, putChangedAttachment, putNewAttachment, setCommentPrivacy,
 } from '../storage/attachmentStore.ts';
-import { commitBugWrite, loadBugs, type StoredComment } from '../storage/bugStore.ts';
+import { commitBugWrite, loadBugs, loadComments, type StoredComment } from '../storage/bugStore.ts';
 import { allocateIds } from '../storage/counterStore.ts';
 import { loadFlagTypes } from '../storage/flagTypeStore.ts';
 import { loginRequired, TrackerError } from '../trackerError.ts';
@@ -394,7 +394,15 @@ export async function updateAttachments(caller: Caller, idValues: readonly unkno
       next.lastChangeTime = now;
       let after: Bug = { ...nextBug, lastChangeTime: now, privateCommentCount: Math.max(0, (bug.privateCommentCount ?? 0) + privateDelta) };
       if (comments.length > 0) after = { ...withComment(after, comments[0].isPrivate, 0, now).bug };
+      // The search index replaces the bug's comment words when the creation comment changes privacy.
+      const allComments = privacyChanged
+        ? new Map([[bug.id, [
+          ...(await loadComments(bug.id)).map((comment) => ({ rawText: comment.rawText, isPrivate: comment.count === attachment.creationCommentCount ? next.isPrivate : comment.isPrivate })),
+          ...comments,
+        ]]])
+        : undefined;
       await commitBugWrite({
+        allComments,
         created: [],
         updated: [{ bug: after, rev, previousAlias: bug.alias }],
         comments,

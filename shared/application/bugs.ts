@@ -315,6 +315,7 @@ export async function updateBugs(caller: Caller, references: ReadonlyArray<strin
     await assertNoDuplicateLoop(working, outcomes.flatMap((outcome) => outcome.duplicateLinks));
 
     const privacyChanges = new Map<number, CommentPrivacyChange[]>();
+    const commentsBefore = new Map<number, StoredComment[]>();
     const extraHistory = new Map(outcomes.flatMap((outcome) => [...outcome.extraHistory]));
     if (privacy && privacy.size > 0) {
       // Existing comments first, on the bug as read: the update's own new comment has no id yet.
@@ -323,6 +324,7 @@ export async function updateBugs(caller: Caller, references: ReadonlyArray<strin
         const plan = planCommentPrivacy(caller, bugCatalog.catalog.parameters, id, stored[position]!, privacy);
         if (plan.changes.length === 0) return;
         privacyChanges.set(id, plan.changes);
+        commentsBefore.set(id, stored[position]!);
         const bug = working.get(id)!;
         working.set(id, { ...bug, privateCommentCount: (bug.privateCommentCount ?? 0) + plan.privateDelta });
         extraHistory.set(id, [...(extraHistory.get(id) ?? []), ...plan.history]);
@@ -344,8 +346,17 @@ export async function updateBugs(caller: Caller, references: ReadonlyArray<strin
       if (entries.length > 0) history.push({ bugId: id, when: env.now, whoId: caller.user.id, changes: entries });
       updated.push({ bug: after, rev: revisions.get(id)!, previousAlias: before.alias });
     }
+    // The search index replaces these bugs' comment words: a comment that became private must stop
+    // matching outsiders' comment searches, and one made public must start.
+    const allComments = new Map([...commentsBefore].map(([id, before]) => {
+      const changed = new Map(privacyChanges.get(id)!.map((change) => [change.count, change.isPrivate]));
+      return [id, [
+        ...before.map((comment) => ({ rawText: comment.rawText, isPrivate: changed.get(comment.count) ?? comment.isPrivate })),
+        ...comments.filter((comment) => comment.bugId === id),
+      ]];
+    }));
     await commitBugWrite({
-      created: [], updated, comments, history, unchanged: walked,
+      created: [], updated, comments, history, unchanged: walked, allComments,
       extend: (transaction) => {
         for (const [id, changes] of privacyChanges) for (const change of changes) setCommentPrivacy(transaction, id, change.count, change.isPrivate);
       },

@@ -36,6 +36,11 @@ export interface IndexDocument {
   /** Words of the comments added with this revision (commentWords), public and private apart. */
   words?: string[];
   privateWords?: string[];
+  /**
+   * The words are all of the bug's comments, not just new ones: a comment's privacy changed, so
+   * the bug's postings are replaced (its public words must stop matching for outsiders).
+   */
+  allWords?: boolean;
 }
 
 /**
@@ -92,6 +97,19 @@ function addWords(target: Map<string, number[]>, words: readonly string[] | unde
     // Lists grow in id order (new bugs have the highest ids), so the common case is one compare;
     // only a comment on an older bug searches the list.
     else if (ids[ids.length - 1] < bugId || (ids[ids.length - 1] !== bugId && !ids.includes(bugId))) ids.push(bugId);
+  }
+}
+
+/**
+ * Takes a bug out of every posting list: a pass over the whole vocabulary, paid only when a
+ * comment's privacy changes, which is rare.
+ */
+function removeBug(target: Map<string, number[]>, bugId: number): void {
+  for (const [word, ids] of target) {
+    const at = ids.indexOf(bugId);
+    if (at < 0) continue;
+    if (ids.length === 1) target.delete(word);
+    else ids.splice(at, 1);
   }
 }
 
@@ -261,6 +279,10 @@ export class SearchIndex {
         added: change.added,
       })));
       if (added.length > 0) this.changes[slot] = [...this.changes[slot], ...added];
+    }
+    if (document.allWords) {
+      removeBug(this.words, bug.id);
+      removeBug(this.privateWords, bug.id);
     }
     addWords(this.words, document.words, bug.id);
     addWords(this.privateWords, document.privateWords, bug.id);

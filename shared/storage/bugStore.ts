@@ -65,6 +65,11 @@ export interface BugWrite {
   history: HistoryEntry[];
   /** Bugs read to prove a change safe (a dependency walk) that must not have changed meanwhile. */
   unchanged?: Array<{ bugId: number; rev: number }>;
+  /**
+   * Bugs whose comments' privacy this write changes, with every comment they will have (the new
+   * ones included): the search index replaces their comment words (searchIndexStore.ts).
+   */
+  allComments?: ReadonlyMap<number, ReadonlyArray<{ rawText: string; isPrivate: boolean }>>;
   /** More items of the same change (attachments, their comments' privacy), written in the same transaction. */
   extend?: (transaction: WriteTransaction) => void;
 }
@@ -98,7 +103,7 @@ export async function commitBugWrite(write: BugWrite): Promise<void> {
   write.extend?.(transaction);
   // The search index's change log, in the same transaction: a search that follows this write
   // (from any function instance) finds the bugs as they are now (docs/data-model.md §8.7).
-  addChangeLogEntries(transaction, [...write.created.map((bug) => ({ bug, rev: 1 })), ...write.updated.map(({ bug, rev }) => ({ bug, rev: rev + 1 }))], write.history, write.comments);
+  addChangeLogEntries(transaction, [...write.created.map((bug) => ({ bug, rev: 1 })), ...write.updated.map(({ bug, rev }) => ({ bug, rev: rev + 1 }))], write.history, write.comments, write.allComments);
   await transaction.commit();
 }
 

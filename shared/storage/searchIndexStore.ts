@@ -32,15 +32,19 @@ export function addChangeLogEntries(
   bugs: ReadonlyArray<{ bug: Bug; rev: number }>,
   history: readonly HistoryEntry[],
   comments: ReadonlyArray<{ bugId: number; rawText: string; isPrivate: boolean }> = [],
+  /** Bugs whose comments' privacy changed, with every comment they now have: their words are replaced. */
+  allComments: ReadonlyMap<number, ReadonlyArray<{ rawText: string; isPrivate: boolean }>> = new Map(),
 ): void {
   const at = new Date().toISOString();
   const expiresAt = Math.floor(Date.now() / 1000) + LOG_RETENTION_DAYS * 86_400;
   for (const { bug, rev } of bugs) {
     const own = history.filter((entry) => entry.bugId === bug.id);
-    const texts = (isPrivate: boolean) => comments.filter((comment) => comment.bugId === bug.id && comment.isPrivate === isPrivate).map((comment) => comment.rawText);
+    const whole = allComments.get(bug.id);
+    const source = whole ?? comments.filter((comment) => comment.bugId === bug.id);
+    const texts = (isPrivate: boolean) => source.filter((comment) => comment.isPrivate === isPrivate).map((comment) => comment.rawText);
     const words = commentWords(texts(false));
     const privateWords = commentWords(texts(true));
-    transaction.put({ ...searchKeys.logEntry(at, bug.id, rev), type: 'searchLog', bug, rev, history: own, words, privateWords, expiresAt });
+    transaction.put({ ...searchKeys.logEntry(at, bug.id, rev), type: 'searchLog', bug, rev, history: own, words, privateWords, ...(whole ? { allWords: true } : {}), expiresAt });
   }
 }
 
@@ -83,6 +87,7 @@ export async function readChangeLog(sinceMs: number): Promise<ChangeLogPage> {
       history: (item.history as HistoryEntry[] | undefined) ?? [],
       words: (item.words as string[] | undefined) ?? [],
       privateWords: (item.privateWords as string[] | undefined) ?? [],
+      allWords: item.allWords === true,
     });
   }
   return { documents, newest, reads: hours.length };

@@ -179,22 +179,28 @@ describe('changing the privacy of existing comments (comment_is_private on bug u
   const texts = async (key?: string) => (await ok(commentsOf(bug, key))).bugs[bug].comments.map((comment: { text: string }) => comment.text);
   beforeAll(async () => {
     bug = await fileBug();
-    commentId = (await ok(addComment(bug, { comment: 'Said in the open' }))).id;
+    commentId = (await ok(addComment(bug, { comment: 'Said in the open by a zanzibarian' }))).id;
   });
 
   it('lets an insider hide a comment and show it again, recorded for insiders only and never in changes', async () => {
     const hidden = await ok(update({ comment_is_private: { [commentId]: true } }));
     expect(hidden.bugs[0].changes).toEqual({});
     expect(await texts(plain)).toEqual(['The description.']);
-    expect(await texts(admin)).toEqual(['The description.', 'Said in the open']);
+    expect(await texts(admin)).toEqual(['The description.', 'Said in the open by a zanzibarian']);
     expect(await bugField(bug, 'comment_count', plain)).toBe(1);
     const insiderHistory = (await ok(call(app, 'GET', `/rest/bug/${bug}/history`, { apiKey: admin }))).bugs[0].history;
     expect(insiderHistory.at(-1).changes).toEqual([{ field_name: 'longdescs.isprivate', removed: '0', added: '1', comment_id: commentId, comment_count: 1 }]);
     const outsiderHistory = (await ok(call(app, 'GET', `/rest/bug/${bug}/history`, { apiKey: plain }))).bugs[0].history;
     expect(JSON.stringify(outsiderHistory)).not.toContain('isprivate');
 
+    const found = async (key: string) => (await ok(call(app, 'GET', '/rest/bug', { apiKey: key, query: { f1: 'content', o1: 'matches', v1: 'zanzibarian', include_fields: 'id' } }))).bugs.map((found: { id: number }) => found.id);
+    // Comment searches follow the privacy too: an outsider's search no longer matches the words.
+    expect(await found(plain)).toEqual([]);
+    expect(await found(admin)).toEqual([bug]);
+
     await ok(update({ comment_is_private: { [commentId]: false }, comment: { body: 'And a new one' } }));
-    expect(await texts(plain)).toEqual(['The description.', 'Said in the open', 'And a new one']);
+    expect(await found(plain)).toEqual([bug]);
+    expect(await texts(plain)).toEqual(['The description.', 'Said in the open by a zanzibarian', 'And a new one']);
     expect(await bugField(bug, 'comment_count', plain)).toBe(3);
   });
 
@@ -205,7 +211,7 @@ describe('changing the privacy of existing comments (comment_is_private on bug u
     expectError(await update({ comment_is_private: { [otherComment]: true }, priority: 'Low' }), 111, 400);
     expectError(await update({ comment_is_private: { nonsense: true } }), 111, 400);
     expect(await bugField(bug, 'priority')).not.toBe('Low');
-    expect(await texts(plain)).toContain('Said in the open');
+    expect(await texts(plain)).toContain('Said in the open by a zanzibarian');
     expect(await texts(plain)).not.toContain('Hiding it');
     // Asking for what already is changes nothing and needs no insider.
     expect((await ok(update({ comment_is_private: { [commentId]: false } }, plain))).bugs[0].changes).toEqual({});

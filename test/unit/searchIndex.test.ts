@@ -47,6 +47,28 @@ describe('the search index', () => {
   });
 });
 
+describe('comment words', () => {
+  it('replaces a bug\'s words when its comments\' privacy changed, leaving other bugs alone', () => {
+    const index = new SearchIndex();
+    index.apply({ bug: bug(1), rev: 1, words: ['secret', 'plans'] });
+    index.apply({ bug: bug(2), rev: 1, words: ['secret'] });
+    const outsider = (value: string) => matching(index, { kind: 'leaf', field: 'content', op: 'matches', value });
+    const insiderEnv = { ...environment(index), insider: true };
+    const insider = (value: string) => {
+      const test = compileSearch(insiderEnv, { kind: 'leaf', field: 'content', op: 'matches', value });
+      return Array.from({ length: index.size }, (_, slot) => slot).filter((slot) => test(slot) === TRUE).map((slot) => index.id[slot]);
+    };
+    expect(outsider('secret')).toEqual([1, 2]);
+    index.apply({ bug: bug(1), rev: 2, words: ['plans'], privateWords: ['secret'], allWords: true });
+    expect(outsider('secret')).toEqual([2]);
+    expect(outsider('plans')).toEqual([1]);
+    expect(insider('secret')).toEqual([1, 2]);
+    index.apply({ bug: bug(1), rev: 3, words: ['secret', 'plans'], privateWords: [], allWords: true });
+    expect(outsider('secret')).toEqual([1, 2]);
+    expect(SearchIndex.fromSnapshot(JSON.parse(JSON.stringify(index.toSnapshot()))).toSnapshot()).toEqual(index.toSnapshot());
+  });
+});
+
 describe('candidate slots', () => {
   const products = [1, 2, 3].map((id) => ({ product: { id, name: `P${id}` } })) as unknown as SearchEnvironment['products'];
   const withProducts = (index: SearchIndex): SearchEnvironment => ({ ...environment(index), products });
