@@ -9,6 +9,6 @@ export const handler = defineEndpoint({
   // Longer than the generic text limit only to be refused with Bugzilla's own code (114) by the bug rules.
   longText: ['description'],
   input: z.looseObject({}),
-  prefetch: async (params) => prefetchNewBug(params),
+  prefetch: prefetchNewBug,
   run: ({ input, caller }) => createBug(caller, input as Record<string, unknown>, 'api'),
 });

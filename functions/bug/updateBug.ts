@@ -10,7 +10,7 @@ export const handler = defineEndpoint({
   // Longer than the generic text limit only to be refused with Bugzilla's own code (114) by the bug rules.
   longText: ['comment'],
   input: z.looseObject(bugReferences),
-  prefetch: (params) => prefetchNamedBugs(prefetchBugUpdate(params))(params),
+  prefetch: prefetchNamedBugs(prefetchBugUpdate),
   run: ({ input, caller }) => {
     const { id_or_alias, ids, ...changes } = input;
     return updateBugs(caller, referencesOf({ id_or_alias, ids }), changes);

@@ -26,7 +26,7 @@ export const prefetchBugs: Prefetch = async (references) => {
 export const prefetchNewBug = (input: Record<string, unknown>) => resolveLogins(loginsIn(input));
 
 /** PUT /rest/bug: the bugs to change, the people in them and the people the change names. */
-export const prefetchBugUpdate = (input: Record<string, unknown>): Prefetch => (references) =>
+export const prefetchBugUpdate = (references: ReadonlyArray<string | number>, input: Record<string, unknown>) =>
   Promise.all([prefetchBugs(references), resolveLogins(loginsIn(input))]);
 
 /** GET /rest/bug/{id}/history: the bugs, their history and who made it. */

@@ -1,9 +1,8 @@
-import { BatchGetItemCommand, type AttributeValue, type BatchGetItemCommandOutput, type KeysAndAttributes } from '@aws-sdk/client-dynamodb';
-import { marshall, unmarshall } from '@aws-sdk/util-dynamodb';
 import { deepFreeze } from './deepFreeze.ts';
-import { lowLevelReadClient, tableName } from './dynamoClient.ts';
+import { tableName } from './dynamoClient.ts';
 import type { ItemKey } from './keys.ts';
 import { oncePerRequest, requestLocal } from './requestScope.ts';
+import { BATCH_GET_LIMIT, batchGet } from './tableReads.ts';
 
 /**
  * Items by primary key, always strongly consistent, for the reads every request makes: the API
@@ -37,9 +36,6 @@ interface QueueHolder {
 }
 
 const outsideRequests: QueueHolder = { queue: undefined };
-
-const BATCH_LIMIT = 100;
-const UNPROCESSED_ATTEMPTS = 8;
 
 const keyId = (key: ItemKey) => `${key.pk}\u0000${key.sk}`;
 
@@ -78,15 +74,18 @@ async function flush(table: string, reads: WaitingRead[]): Promise<void> {
   const byKey = new Map<string, WaitingRead[]>();
   for (const read of reads) {
     const id = keyId(read.key);
-    byKey.set(id, [...(byKey.get(id) ?? []), read]);
+    const waiting = byKey.get(id);
+    if (waiting) waiting.push(read);
+    else byKey.set(id, [read]);
   }
   const ids = [...byKey.keys()];
   const chunks: string[][] = [];
-  for (let start = 0; start < ids.length; start += BATCH_LIMIT) chunks.push(ids.slice(start, start + BATCH_LIMIT));
+  for (let start = 0; start < ids.length; start += BATCH_GET_LIMIT) chunks.push(ids.slice(start, start + BATCH_GET_LIMIT));
   await Promise.all(
     chunks.map(async (chunk) => {
       try {
-        const found = await batchGet(table, chunk.map((id) => byKey.get(id)![0].key));
+        const items = await batchGet(table, chunk.map((id) => byKey.get(id)![0].key), { consistent: true });
+        const found = new Map(items.map((item) => [keyId(item as unknown as ItemKey), deepFreeze(item)]));
         for (const id of chunk) {
           const item = found.get(id);
           for (const read of byKey.get(id)!) read.settle(item);
@@ -96,24 +95,4 @@ async function flush(table: string, reads: WaitingRead[]): Promise<void> {
       }
     }),
   );
-}
-
-async function batchGet(table: string, itemKeys: ItemKey[]): Promise<Map<string, Item>> {
-  const found = new Map<string, Item>();
-  let request: Record<string, KeysAndAttributes> | undefined = {
-    [table]: { Keys: itemKeys.map((key) => marshall(key)), ConsistentRead: true },
-  };
-  for (let attempt = 1; request && Object.keys(request).length > 0; attempt++) {
-    if (attempt > 1) {
-      if (attempt > UNPROCESSED_ATTEMPTS) throw new Error(`DynamoDB left ${request[table]?.Keys?.length ?? 0} keys unprocessed ${UNPROCESSED_ATTEMPTS} times`);
-      await new Promise((resolve) => setTimeout(resolve, 2 ** attempt * 5));
-    }
-    const result: BatchGetItemCommandOutput = await lowLevelReadClient().send(new BatchGetItemCommand({ RequestItems: request }));
-    for (const raw of result.Responses?.[table] ?? []) {
-      const item = deepFreeze(unmarshall(raw as Record<string, AttributeValue>));
-      found.set(keyId(item as unknown as ItemKey), item);
-    }
-    request = result.UnprocessedKeys;
-  }
-  return found;
 }

@@ -45,31 +45,46 @@ export function queryPartition(partition: string): Promise<Record<string, unknow
   });
 }
 
+/** The most keys one BatchGetItem takes. */
+export const BATCH_GET_LIMIT = 100;
+const UNPROCESSED_ATTEMPTS = 8;
+
 /**
- * Items by primary key, 100 keys a BatchGetItem, retrying what DynamoDB leaves unprocessed.
- * Missing items are simply absent from the result. Batches run a few at a time in parallel, so
- * a 1,000-bug search page costs the latency of about two batches, not ten. Unlike itemReads.ts,
- * nothing is remembered: this is for large reads made once.
+ * One BatchGetItem of at most 100 keys of one table, asking again (with a growing pause) for what
+ * DynamoDB leaves unprocessed. Missing items are simply absent from the result.
+ */
+export async function batchGet(table: string, itemKeys: ReadonlyArray<{ pk: string; sk: string }>, options: { consistent?: boolean } = {}): Promise<Record<string, unknown>[]> {
+  const items: Record<string, unknown>[] = [];
+  let request: Record<string, KeysAndAttributes> | undefined = {
+    [table]: { Keys: itemKeys.map(({ pk, sk }) => marshall({ pk, sk })), ConsistentRead: options.consistent },
+  };
+  for (let attempt = 1; request && Object.keys(request).length > 0; attempt++) {
+    if (attempt > 1) {
+      if (attempt > UNPROCESSED_ATTEMPTS) throw new Error(`DynamoDB left ${request[table]?.Keys?.length ?? 0} keys unprocessed ${UNPROCESSED_ATTEMPTS} times`);
+      await new Promise((resolve) => setTimeout(resolve, 2 ** attempt * 5));
+    }
+    const result: BatchGetItemCommandOutput = await lowLevelReadClient().send(new BatchGetItemCommand({ RequestItems: request }));
+    for (const raw of result.Responses?.[table] ?? []) items.push(toItem(raw));
+    request = result.UnprocessedKeys;
+  }
+  return items;
+}
+
+/**
+ * Items by primary key, 100 keys a BatchGetItem. Batches run a few at a time in parallel, so a
+ * large read costs the latency of about two batches, not ten. Unlike itemReads.ts, nothing is
+ * remembered: this is for large reads made once (snapshot chunks, attachments and comments by id).
  */
 export async function batchGetAll(itemKeys: ReadonlyArray<{ pk: string; sk: string }>, options: { consistent?: boolean } = {}): Promise<Record<string, unknown>[]> {
   const chunks: Array<ReadonlyArray<{ pk: string; sk: string }>> = [];
-  for (let start = 0; start < itemKeys.length; start += 100) chunks.push(itemKeys.slice(start, start + 100));
+  for (let start = 0; start < itemKeys.length; start += BATCH_GET_LIMIT) chunks.push(itemKeys.slice(start, start + BATCH_GET_LIMIT));
   const results: Record<string, unknown>[][] = new Array(chunks.length);
   const table = tableName();
   let next = 0;
   const worker = async () => {
     while (next < chunks.length) {
       const position = next++;
-      const items: Record<string, unknown>[] = [];
-      let request: Record<string, KeysAndAttributes> | undefined = {
-        [table]: { Keys: chunks[position].map(({ pk, sk }) => marshall({ pk, sk })), ConsistentRead: options.consistent },
-      };
-      while (request && Object.keys(request).length > 0) {
-        const result: BatchGetItemCommandOutput = await lowLevelReadClient().send(new BatchGetItemCommand({ RequestItems: request }));
-        for (const raw of result.Responses?.[table] ?? []) items.push(toItem(raw));
-        request = result.UnprocessedKeys;
-      }
-      results[position] = items;
+      results[position] = await batchGet(table, chunks[position], options);
     }
   };
   await Promise.all(Array.from({ length: Math.min(BATCH_GET_PARALLELISM, chunks.length) }, worker));
