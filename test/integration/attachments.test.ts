@@ -40,18 +40,10 @@ const setParameters = (body: Record<string, unknown>) => ok(call(app, 'PUT', '/r
 beforeAll(async () => {
   app = await startTestApp();
   admin = app.admin.apiKey;
-  await ok(call(app, 'POST', '/rest/group', { apiKey: admin, body: { name: 'secret', description: 'Secret' } }));
-  await ok(call(app, 'POST', '/rest/group', { apiKey: admin, body: { name: 'lockers', description: 'May edit Locked bugs' } }));
+  await accounts.createHiddenAndLockedProducts(app);
   await ok(call(app, 'POST', '/rest/group', { apiKey: admin, body: { name: 'reviewers', description: 'Reviewers' } }));
   alice = await userWithKey('alice');
   bob = await userWithKey('bob');
-  for (const [name, controls] of [
-    ['Hidden', [{ group: 'secret', entry: true, membercontrol: 'MANDATORY', othercontrol: 'MANDATORY' }]],
-    ['Locked', [{ group: 'lockers', canedit: true, membercontrol: 'NA', othercontrol: 'NA' }]],
-  ] as const) {
-    await ok(call(app, 'POST', '/rest/product', { apiKey: admin, body: { name, description: `${name} product`, version: '1.0', group_controls: controls } }));
-    await ok(call(app, 'POST', '/rest/component', { apiKey: admin, body: { product: name, name: 'Core', description: 'Core', default_assignee: app.admin.login } }));
-  }
   hiddenBug = await fileBug({ product: 'Hidden', component: 'Core', version: '1.0' });
   lockedBug = await fileBug({ product: 'Locked', component: 'Core', version: '1.0' });
   const flagType = async (body: Record<string, unknown>) => (await ok(call(app, 'POST', '/rest/flag_type', { apiKey: admin, body: { description: String(body.name), ...body } }))).id;

@@ -32,18 +32,10 @@ let lockedBug: number;
 beforeAll(async () => {
   app = await startTestApp();
   admin = app.admin.apiKey;
-  await ok(call(app, 'POST', '/rest/group', { apiKey: admin, body: { name: 'secret', description: 'Secret' } }));
-  await ok(call(app, 'POST', '/rest/group', { apiKey: admin, body: { name: 'lockers', description: 'May edit Locked bugs' } }));
+  await accounts.createHiddenAndLockedProducts(app);
   await ok(call(app, 'POST', '/rest/group', { apiKey: admin, body: { name: 'taggers', description: 'Comment taggers' } }));
   plain = await userWithKey('plain');
   tagger = await userWithKey('tagger', ['taggers']);
-  for (const [name, controls] of [
-    ['Hidden', [{ group: 'secret', entry: true, membercontrol: 'MANDATORY', othercontrol: 'MANDATORY' }]],
-    ['Locked', [{ group: 'lockers', canedit: true, membercontrol: 'NA', othercontrol: 'NA' }]],
-  ] as const) {
-    await ok(call(app, 'POST', '/rest/product', { apiKey: admin, body: { name, description: `${name} product`, version: '1.0', group_controls: controls } }));
-    await ok(call(app, 'POST', '/rest/component', { apiKey: admin, body: { product: name, name: 'Core', description: 'Core', default_assignee: app.admin.login } }));
-  }
   hiddenBug = await fileBug({ product: 'Hidden', component: 'Core', version: '1.0' });
   lockedBug = await fileBug({ product: 'Locked', component: 'Core', version: '1.0' });
 });

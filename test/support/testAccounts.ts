@@ -27,3 +27,22 @@ export async function fileTestBug(app: TestApp, key: string, overrides: Record<s
   const body = { product: 'TestProduct', component: 'TestComponent', version: 'unspecified', summary: 'A bug', description: 'Steps.', op_sys: 'Linux', platform: 'PC', ...overrides };
   return (await ok(call(app, 'POST', '/rest/bug', { apiKey: key, body }))).id;
 }
+
+/**
+ * The two products the comment and attachment tests share: "Hidden", whose bugs are in the
+ * mandatory group `secret` (so only its members see them), and "Locked", whose bugs everyone sees
+ * but only the group `lockers` may edit. Each has a component `Core` and a version `1.0`; both
+ * groups are created here.
+ */
+export async function createHiddenAndLockedProducts(app: TestApp): Promise<void> {
+  const admin = app.admin.apiKey;
+  await ok(call(app, 'POST', '/rest/group', { apiKey: admin, body: { name: 'secret', description: 'Secret' } }));
+  await ok(call(app, 'POST', '/rest/group', { apiKey: admin, body: { name: 'lockers', description: 'May edit Locked bugs' } }));
+  for (const [name, controls] of [
+    ['Hidden', [{ group: 'secret', entry: true, membercontrol: 'MANDATORY', othercontrol: 'MANDATORY' }]],
+    ['Locked', [{ group: 'lockers', canedit: true, membercontrol: 'NA', othercontrol: 'NA' }]],
+  ] as const) {
+    await ok(call(app, 'POST', '/rest/product', { apiKey: admin, body: { name, description: `${name} product`, version: '1.0', group_controls: controls } }));
+    await ok(call(app, 'POST', '/rest/component', { apiKey: admin, body: { product: name, name: 'Core', description: 'Core', default_assignee: app.admin.login } }));
+  }
+}
