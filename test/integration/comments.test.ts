@@ -196,6 +196,24 @@ describe('changing the privacy of existing comments (comment_is_private on bug u
     expect(await bugField(bug, 'comment_count', plain)).toBe(3);
   });
 
+  it('loses no change when comments, privacy and fields change at the same moment', async () => {
+    const target = await fileBug();
+    const secretId = (await ok(addComment(target, { comment: 'Soon hidden' }))).id;
+    const results = await Promise.all([
+      call(app, 'PUT', `/rest/bug/${target}`, { apiKey: admin, body: { comment_is_private: { [secretId]: true } } }),
+      addComment(target, { comment: 'Added meanwhile' }),
+      call(app, 'PUT', `/rest/bug/${target}`, { apiKey: admin, body: { priority: 'Low' } }),
+      addComment(target, { comment: 'And another' }, plain),
+    ]);
+    for (const result of results) expect(result.status, result.text).toBe(200);
+    const seenByAdmin = (await ok(commentsOf(target, admin))).bugs[target].comments.map((comment: { text: string; is_private: boolean }) => [comment.text, comment.is_private]);
+    expect(seenByAdmin.sort()).toEqual([['Added meanwhile', false], ['And another', false], ['Soon hidden', true], ['The description.', false]]);
+    expect(await bugField(target, 'priority')).toBe('Low');
+    // The bug's private-comment count moved with the privacy change, whatever order the writes landed in.
+    expect(await bugField(target, 'comment_count', plain)).toBe(3);
+    expect(await bugField(target, 'comment_count', admin)).toBe(4);
+  });
+
   it('refuses outsiders (113) and comments of other bugs (111), saving nothing of the request', async () => {
     const other = await fileBug();
     const otherComment = (await ok(addComment(other, { comment: 'Elsewhere' }))).id;
