@@ -38,9 +38,12 @@ export async function addApiKey(caller: Caller, idOrName: string, description: s
   const apiKey = generateApiKey();
   const id = await allocateId('apikey');
   // The count and the new key are written against the user item's revision, so parallel
-  // creations cannot together pass the cap.
+  // creations cannot together pass the cap. The user item must be read before the keys are
+  // listed, never beside them: a revision read after the listing could already include a key the
+  // listing missed, and the write would then pass its condition with a stale count.
   return retryOnConflict(async () => {
-    const [owner, existing] = await Promise.all([loadUserWithMembership(userId, { consistent: true }), listApiKeys(userId)]);
+    const owner = await loadUserWithMembership(userId, { consistent: true });
+    const existing = await listApiKeys(userId);
     if (!owner) throw new TrackerError(51, `There is no user named or numbered '${idOrName}'.`);
     if (existing.length >= MAX_API_KEYS_PER_USER) {
       throw new TrackerError(32000, `A user can have at most ${MAX_API_KEYS_PER_USER} API keys; revoked keys count too.`);
