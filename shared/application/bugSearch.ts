@@ -22,24 +22,24 @@ import { TrackerError } from '../trackerError.ts';
 import { findBugIdByAlias, loadBugs, loadComments } from '../storage/bugStore.ts';
 import { findUserIdByLogin, listAllUsers } from '../storage/identityStore.ts';
 import { loadBugCatalog, usersById, type BugCatalog } from './bugContext.ts';
-import { getBugs } from './bugs.ts';
-import { currentSearchIndex } from './searchIndexHolder.ts';
+import { renderSearchPage } from './searchPage.ts';
+import { currentSearchState } from './searchIndexHolder.ts';
 import { oncePerRequest } from '../storage/requestScope.ts';
 import { prefetchBugs } from './bugPrefetch.ts';
 
-/** The index, caught up once per request (the prefetch may have started it). */
-const requestIndex = () => oncePerRequest('searchIndex', currentSearchIndex);
+/** The index and bug copies, caught up once per request (the prefetch may have started it). */
+const requestSearch = () => oncePerRequest('searchIndex', currentSearchState);
 
 /**
  * GET /rest/bug's prefetch (endpointChain.ts): the bugs that `id=` names, read directly as
  * python-bugzilla's getbug asks for them, or else the index's catch-up with the change log, either
  * side by side with authentication. Nothing is shown from here.
  */
-export const prefetchSearchIndex = async (): Promise<unknown> => requestIndex();
+export const prefetchSearchIndex = async (): Promise<unknown> => requestSearch();
 
 export async function prefetchSearch(params: Record<string, unknown>): Promise<unknown> {
   const direct = directReferences(params, parseSearchParameters(params));
-  if (!direct) return requestIndex();
+  if (!direct) return requestSearch();
   return prefetchBugs(direct.ids);
 }
 
@@ -174,13 +174,6 @@ async function sortBugs(bugs: readonly Bug[], order: string | undefined, bugCata
   return slots.map((slot) => scratch.id[slot]);
 }
 
-/** Renders bugs by id, in the given order, as Get Bug does (bugs that vanished meanwhile are left out). */
-async function renderPage(caller: Caller, ids: readonly number[], fields: FieldSelection) {
-  if (ids.length === 0) return [];
-  const { bugs } = await getBugs(caller, ids, fields, { permissive: true });
-  return bugs;
-}
-
 /**
  * A request whose only criteria are `id` and `alias` names its bugs: they are read directly,
  * without the index (python-bugzilla's getbug sends `id=N`; `getbugs([1, "alias"])` sends both,
@@ -213,10 +206,11 @@ export async function searchBugs(caller: Caller, params: Record<string, unknown>
     const visible = [...stored.values()].map((entry) => entry.bug).filter((bug) => canSeeBug(caller, bug, groupName, parameters.or_groups === '1'));
     if (paging.countOnly) return { bug_count: visible.length };
     const sorted = await sortBugs(visible, paging.order, bugCatalog);
-    return { bugs: await renderPage(caller, sorted.slice(paging.offset, paging.offset + paging.limit), fields) };
+    return { bugs: await renderSearchPage(caller, sorted.slice(paging.offset, paging.offset + paging.limit), fields) };
   }
 
-  const index = await requestIndex();
+  const search = await requestSearch();
+  const { index } = search;
   const criteria = [...parsed.criteria];
   if (parsed.quicksearch) {
     const plan = parseQuicksearch(parsed.quicksearch);
@@ -228,7 +222,7 @@ export async function searchBugs(caller: Caller, params: Record<string, unknown>
   const slots = await matchingSlots(caller, bugCatalog, index, tree, paging);
   if (paging.countOnly) return { bug_count: slots.length };
   const page = slots.slice(paging.offset, paging.offset + paging.limit).map((slot) => index.id[slot]);
-  return { bugs: await renderPage(caller, page, fields) };
+  return { bugs: await renderSearchPage(caller, page, fields, search) };
 }
 
 // ---- possible duplicates ---------------------------------------------------------------------
@@ -272,7 +266,8 @@ export async function possibleDuplicates(caller: Caller, params: Record<string, 
   if (productNames.length > 0 && productIds.size === 0) return { bugs: [] };
   const words = summaryWords(summary);
   if (words.length === 0) return { bugs: [] };
-  const index = await requestIndex();
+  const search = await requestSearch();
+  const { index } = search;
   const visible = visibilityTest(index, caller.user?.id ?? 0, callerGroupIds(caller, bugCatalog), parameters.or_groups === '1');
   const hits: Array<{ slot: number; words: number[] }> = [];
   const frequency = new Array<number>(words.length).fill(0);
@@ -294,6 +289,6 @@ export async function possibleDuplicates(caller: Caller, params: Record<string, 
   const scored = hits.map((hit) => ({ slot: hit.slot, score: hit.words.reduce((sum, w) => sum + weight[w], 0) }));
   scored.sort((a, b) => b.score - a.score || index.id[b.slot] - index.id[a.slot]);
   const page = scored.slice(0, limit).map((entry) => index.id[entry.slot]);
-  return { bugs: await renderPage(caller, page, fields) };
+  return { bugs: await renderSearchPage(caller, page, fields, search) };
 }
 

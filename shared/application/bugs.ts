@@ -95,7 +95,13 @@ export function historyView(entries: readonly HistoryEntry[], login: (id: number
 }
 
 /** Rendered bugs (or faults) for ids and aliases, in the order asked. */
-export async function getBugs(caller: Caller, references: ReadonlyArray<string | number>, fields: FieldSelection, options: { permissive?: boolean } = {}) {
+export async function getBugs(
+  caller: Caller,
+  references: ReadonlyArray<string | number>,
+  fields: FieldSelection,
+  /** `load` replaces the table read (a search page may come from its instance's copies). */
+  options: { permissive?: boolean; load?: (ids: readonly number[]) => Promise<Map<number, StoredBug>> } = {},
+) {
   const faults: Array<{ id: string | number; faultString: string; faultCode: number }> = [];
   const failed = (reference: string | number, error: unknown) => {
     if (!(error instanceof TrackerError) || !options.permissive) throw error;
@@ -104,7 +110,7 @@ export async function getBugs(caller: Caller, references: ReadonlyArray<string |
   // The catalogue and the bugs are read side by side: one round trip before the users' batch.
   const ids = await Promise.all(references.map((reference) => resolveBugId(reference).catch((error) => (failed(reference, error), null))));
   const wanted = [...new Set(ids.filter((id): id is number => id !== null))];
-  const [bugCatalog, stored] = await Promise.all([loadBugCatalog(), loadBugs(wanted)]);
+  const [bugCatalog, stored] = await Promise.all([loadBugCatalog(), (options.load ?? loadBugs)(wanted)]);
   const bugs: Bug[] = [];
   for (const id of wanted) {
     try {

@@ -1,4 +1,7 @@
-import { SearchIndex } from '../domain/searchIndex.ts';
+import { BugCopyCache } from '../domain/bugCopyCache.ts';
+import { RenderedBugs } from '../domain/renderedBugs.ts';
+import { SearchIndex, type IndexDocument } from '../domain/searchIndex.ts';
+import { deepFreeze } from '../storage/deepFreeze.ts';
 import { tableName } from '../storage/dynamoClient.ts';
 import { LOG_OVERLAP_MS, loadSnapshot, readChangeLog } from '../storage/searchIndexStore.ts';
 
@@ -12,7 +15,20 @@ import { LOG_OVERLAP_MS, loadSnapshot, readChangeLog } from '../storage/searchIn
 interface Holder {
   loading: Promise<SearchIndex>;
   stats: IndexStats;
+  /** Whole bugs as the change log brought them or a page read them (bugCopyCache.ts). */
+  copies: BugCopyCache;
+  /** Their JSON as earlier pages showed them (renderedBugs.ts). */
+  rendered: RenderedBugs;
 }
+
+/**
+ * Bugs a search instance keeps to render pages without reading them again: a 1,000-bug page is
+ * about 1 MB of bug items, and a dashboard asks for the same pages over and over. At roughly
+ * 1 KB a bug this bounds the copies to some 50 MB beside the index.
+ */
+const BUG_COPIES = 50_000;
+/** Characters of rendered bug JSON kept (renderedBugs.ts): about 64 MB, some 45,000 bugs as the default fields show them. */
+const RENDERED_CHARACTERS = 64_000_000;
 
 export interface IndexStats {
   loadedAt: number;
@@ -24,12 +40,12 @@ export interface IndexStats {
 
 const holders = new Map<string, Holder>();
 
-async function loadIndex(stats: IndexStats): Promise<SearchIndex> {
+async function loadIndex(stats: IndexStats, copies: BugCopyCache): Promise<SearchIndex> {
   const started = performance.now();
   const snapshot = await loadSnapshot();
   const index = snapshot ? SearchIndex.fromSnapshot(snapshot.columns) : new SearchIndex();
   stats.snapshotBugs = index.size;
-  await catchUp(index, stats);
+  await catchUp(index, stats, copies);
   stats.loadMs = performance.now() - started;
   // One line per instance: how long a cold index took, for the logs (CloudWatch on AWS).
   if (process.env.TRACKER_REQUEST_LOG !== 'off') {
@@ -47,31 +63,45 @@ async function loadIndex(stats: IndexStats): Promise<SearchIndex> {
  */
 const SETTLED_AFTER_MS = 60_000;
 
-async function catchUp(index: SearchIndex, stats: IndexStats): Promise<void> {
+async function catchUp(index: SearchIndex, stats: IndexStats, copies: BugCopyCache): Promise<void> {
   const started = Date.now();
   const since = index.highWater === 0 ? 0 : index.highWater - LOG_OVERLAP_MS;
   const page = await readChangeLog(since);
-  for (const document of page.documents) index.apply(document);
+  for (const document of page.documents) {
+    // The overlap re-reads entries already applied; only new revisions are kept.
+    if (index.apply(document)) copies.offer(deepFreeze(copyOf(document)));
+  }
   index.highWater = Math.max(index.highWater, page.newest, started - SETTLED_AFTER_MS);
   stats.catchUps++;
   stats.lastCatchUpReads = page.reads;
 }
 
-/** The index, current as of this call. */
-export async function currentSearchIndex(): Promise<SearchIndex> {
+const copyOf = (document: IndexDocument) => ({ bug: document.bug, rev: document.rev });
+
+export interface SearchState {
+  index: SearchIndex;
+  copies: BugCopyCache;
+  rendered: RenderedBugs;
+}
+
+/** The index, current as of this call, and the bug copies that go with it. */
+export async function currentSearchState(): Promise<SearchState> {
   const table = tableName();
   let holder = holders.get(table);
   if (!holder) {
     const stats: IndexStats = { loadedAt: Date.now(), loadMs: 0, snapshotBugs: 0, catchUps: 0, lastCatchUpReads: 0 };
-    holder = { loading: loadIndex(stats), stats };
-    holders.set(table, holder);
-    holder.loading.catch(() => holders.delete(table));
-    return holder.loading;
+    const copies = new BugCopyCache(BUG_COPIES);
+    const created: Holder = { loading: loadIndex(stats, copies), stats, copies, rendered: new RenderedBugs(RENDERED_CHARACTERS) };
+    holders.set(table, created);
+    created.loading.catch(() => holders.delete(table));
+    return { index: await created.loading, copies, rendered: created.rendered };
   }
   const index = await holder.loading;
-  await catchUp(index, holder.stats);
-  return index;
+  await catchUp(index, holder.stats, holder.copies);
+  return { index, copies: holder.copies, rendered: holder.rendered };
 }
+
+export const currentSearchIndex = async (): Promise<SearchIndex> => (await currentSearchState()).index;
 
 export function searchIndexStats(): IndexStats | undefined {
   return holders.get(tableName())?.stats;

@@ -1,3 +1,5 @@
+import { RawJson } from './rawJson.ts';
+
 /**
  * Bugzilla's `include_fields` / `exclude_fields`, implemented once for every resource.
  *
@@ -38,7 +40,11 @@ export class FieldSelection {
     this.includeTypes = new Set(include.filter((name) => SHORTCUTS.has(name)).map((name) => name.slice(1)));
     this.excludeTypes = new Set(exclude.filter((name) => SHORTCUTS.has(name)).map((name) => name.slice(1)));
     if (include.length === 0) this.includeTypes.add('default');
+    this.signature = JSON.stringify([[...this.include].sort(), [...this.exclude].sort(), [...this.includeTypes].sort(), [...this.excludeTypes].sort()]);
   }
+
+  /** Equal for selections that select the same fields: what output rendered under one may be reused for. */
+  readonly signature: string;
 
   static fromParams(params: { include_fields?: unknown; exclude_fields?: unknown }): FieldSelection {
     return new FieldSelection(splitFieldList(params.include_fields), splitFieldList(params.exclude_fields));
@@ -100,7 +106,8 @@ export class FieldSelection {
   /** A copy of `value` (an object or an array of objects) with only the wanted fields. */
   apply<T>(value: T, fields: ResourceFields, prefix = ''): T {
     if (Array.isArray(value)) return value.map((item) => this.apply(item, fields, prefix)) as T;
-    if (value === null || typeof value !== 'object') return value;
+    // Serialised text was rendered with this selection already (search pages, renderedBugs.ts).
+    if (value === null || typeof value !== 'object' || value instanceof RawJson) return value;
     const result: Record<string, unknown> = {};
     const source = value as Record<string, unknown>;
     for (const name in source) {

@@ -1,3 +1,5 @@
+import { subscribe, unsubscribe } from 'node:diagnostics_channel';
+import type { ClientRequest } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { compactSearchIndex } from '../../shared/application/searchCompactor.ts';
 import { dropSearchIndex } from '../../shared/application/searchIndexHolder.ts';
@@ -315,6 +317,36 @@ describe('freshness', () => {
     bug.summary = 'Freshly filed wombat report';
     expect(await found({ summary: 'quokka' })).toEqual([]);
     expect(await found({ summary: 'wombat' })).toEqual([bug.id]);
+  });
+
+  it('renders a repeated page from the instance\'s copies, and a changed bug as it now is', async () => {
+    // Node's http client reports every call the in-process handlers send to DynamoDB.
+    let sent: string[] = [];
+    const onRequest = (message: unknown) => {
+      const target = (message as { request: ClientRequest }).request.getHeader('x-amz-target');
+      if (typeof target === 'string' && target.startsWith('DynamoDB_')) sent.push(target.split('.')[1]!);
+    };
+    const page = { product: 'Alpha', include_fields: 'id,summary,priority,last_change_time' };
+    const alpha = model.filter((bug) => bug.product === 'Alpha').map((bug) => bug.id);
+    subscribe('http.client.request.start', onRequest);
+    try {
+      await ok(search(page));
+      sent = [];
+      const again = await ok(search(page));
+      // The caller and the stamp, and the change log since the index's high-water mark: no bug items.
+      expect(sent.sort()).toEqual(['BatchGetItem', 'Query']);
+      expect(idsOf(again)).toEqual(alpha);
+      const target = model.find((bug) => bug.product === 'Alpha')!;
+      await ok(call(app, 'PUT', `/rest/bug/${target.id}`, { apiKey: admin, body: { priority: 'Lowest', summary: `${target.summary} (revised)` } }));
+      target.summary = `${target.summary} (revised)`;
+      target.priority = 'Lowest';
+      const fresh = (await ok(call(app, 'GET', `/rest/bug/${target.id}`, { apiKey: admin, query: { include_fields: 'last_change_time' } }))).bugs[0];
+      const after = await ok(search(page));
+      const shown = after.bugs.find((bug: { id: number }) => bug.id === target.id);
+      expect(shown).toEqual({ id: target.id, summary: target.summary, priority: 'Lowest', last_change_time: fresh.last_change_time });
+    } finally {
+      unsubscribe('http.client.request.start', onRequest);
+    }
   });
 
   it('starts a new instance from the snapshot plus the change log, with the same answers', async () => {

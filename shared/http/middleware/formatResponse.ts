@@ -1,6 +1,7 @@
 import type { MiddlewareObj } from '@middy/core';
 import { createHash } from 'node:crypto';
 import { extractCredentials } from '../../domain/authentication.ts';
+import { stringifyJson } from '../../domain/rawJson.ts';
 import { isLoggedIn } from '../../domain/caller.ts';
 import { header, lowerCaseHeaders, stateOf, type HttpResult, type TrackerRequest } from '../requestState.ts';
 
@@ -31,7 +32,7 @@ function matchesEntityTag(ifNoneMatch: string | undefined, tag: string): boolean
 export function formatPayload(request: TrackerRequest): HttpResult {
   const state = stateOf(request);
   const method = request.event.requestContext?.http?.method ?? 'GET';
-  const json = JSON.stringify(request.response ?? null);
+  const json = stringifyJson(request.response ?? null);
   const body = state.jsonpCallback ? `/**/${state.jsonpCallback}(${json})` : json;
   const headers: Record<string, string> = {
     ...COMMON_HEADERS,
