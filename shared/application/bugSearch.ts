@@ -5,9 +5,11 @@ import { inGroup, type Caller } from '../domain/caller.ts';
 import type { FieldSelection } from '../domain/fieldSelection.ts';
 import { parseQuicksearch } from '../domain/quicksearch.ts';
 import { SearchIndex } from '../domain/searchIndex.ts';
+import { evaluateSearch } from '../domain/searchEvaluation.ts';
 import {
   candidateSlots,
   compileSearch,
+  FALSE,
   MAYBE,
   orderComparator,
   orderNeedsUsers,
@@ -114,15 +116,15 @@ async function matchingSlots(caller: Caller, bugCatalog: BugCatalog, index: Sear
   validateSearch(tree);
   const env = await searchEnvironment(caller, bugCatalog, index, tree);
   const visible = visibilityTest(index, env.callerId, callerGroupIds(caller, bugCatalog), bugCatalog.catalog.parameters.or_groups === '1');
-  const test = compileSearch(env, tree);
   const matches: number[] = [];
   const undecided: number[] = [];
-  const candidates = candidateSlots(env, tree);
-  const count = candidates ? candidates.length : index.size;
-  for (let position = 0; position < count; position++) {
-    const slot = candidates ? candidates[position]! : position;
-    const truth = test(slot);
-    if (truth === 0 || !visible(slot)) continue;
+  const candidates = candidateSlots(env, tree) ?? index.allSlots();
+  const truths = evaluateSearch(env, tree, candidates);
+  for (let position = 0; position < candidates.length; position++) {
+    const truth = truths[position];
+    if (truth === FALSE) continue;
+    const slot = candidates[position]!;
+    if (!visible(slot)) continue;
     if (truth === TRUE) matches.push(slot);
     else if (truth === MAYBE) undecided.push(slot);
   }
@@ -269,17 +271,23 @@ export async function possibleDuplicates(caller: Caller, params: Record<string, 
   const search = await requestSearch();
   const { index } = search;
   const visible = visibilityTest(index, caller.user?.id ?? 0, callerGroupIds(caller, bugCatalog), parameters.or_groups === '1');
+  // Which words each summary holds, found through the summary trigrams (every word has three letters or more).
+  const trigrams = index.summaryTrigrams();
+  const held = new Map<number, number[]>();
+  words.forEach((word, w) => {
+    const found = trigrams.matching(word, index.size)!;
+    for (let slot = 0; slot < found.length; slot++) {
+      if (found[slot] === 0) continue;
+      const list = held.get(slot);
+      if (list) list.push(w);
+      else held.set(slot, [w]);
+    }
+  });
   const hits: Array<{ slot: number; words: number[] }> = [];
   const frequency = new Array<number>(words.length).fill(0);
-  for (let slot = 0; slot < index.size; slot++) {
+  for (const [slot, found] of held) {
     if (productIds.size > 0 && !productIds.has(index.productId[slot])) continue;
-    if (index.id[slot] === excluded) continue;
-    const text = index.summaryLower[slot];
-    let found: number[] | undefined;
-    for (let w = 0; w < words.length; w++) {
-      if (text.includes(words[w])) (found ??= []).push(w);
-    }
-    if (!found || !visible(slot)) continue;
+    if (index.id[slot] === excluded || !visible(slot)) continue;
     for (const w of found) frequency[w]++;
     hits.push({ slot, words: found });
   }

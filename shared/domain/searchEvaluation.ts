@@ -14,13 +14,15 @@ const TRIGRAM_MIN_SLOTS = 2_048;
 
 /** The truth of `node` for each slot of `slots`, in the same order. */
 export function evaluateSearch(env: SearchEnvironment, node: SearchNode, slots: Int32Array): Uint8Array {
+  // Parameters parse into groups of one (`summary=x` is an OR of one criterion inside the top AND).
+  if (node.kind !== 'const' && node.kind !== 'leaf' && node.children.length === 1 && !node.negate) return evaluateSearch(env, node.children[0]!, slots);
   const truths = new Uint8Array(slots.length);
   if (node.kind === 'const') truths.fill(node.value ? TRUE : FALSE);
   else if (node.kind === 'leaf') evaluateLeaf(env, node, slots, truths);
   else if (node.children.length === 0) truths.fill(TRUE);
   else if (node.kind === 'and') evaluateAnd(env, node.children, slots, truths);
   else evaluateOr(env, node.children, slots, truths);
-  if (node.negate) {
+  if (node.kind !== 'const' && node.negate) {
     for (let i = 0; i < truths.length; i++) truths[i] = truths[i] === TRUE ? FALSE : truths[i] === FALSE ? TRUE : MAYBE;
   }
   return truths;
@@ -45,11 +47,12 @@ function evaluateAnd(env: SearchEnvironment, children: readonly SearchNode[], sl
   truths.fill(TRUE);
   let live = slots;
   let positions: Int32Array | null = null;
-  for (const child of children) {
+  for (let child = 0; child < children.length; child++) {
     if (live.length === 0) return;
-    const result = evaluateSearch(env, child, live);
-    const nextLive = new Int32Array(live.length);
-    const nextPositions = new Int32Array(live.length);
+    const result = evaluateSearch(env, children[child]!, live);
+    const last = child === children.length - 1;
+    const nextLive = last ? live : new Int32Array(live.length);
+    const nextPositions = last ? live : new Int32Array(live.length);
     let kept = 0;
     for (let i = 0; i < live.length; i++) {
       const position = positions ? positions[i]! : i;
@@ -59,6 +62,7 @@ function evaluateAnd(env: SearchEnvironment, children: readonly SearchNode[], sl
         continue;
       }
       if (value === MAYBE) truths[position] = MAYBE;
+      if (last) continue;
       nextLive[kept] = live[i]!;
       nextPositions[kept++] = position;
     }
@@ -72,11 +76,12 @@ function evaluateOr(env: SearchEnvironment, children: readonly SearchNode[], slo
   truths.fill(FALSE);
   let live = slots;
   let positions: Int32Array | null = null;
-  for (const child of children) {
+  for (let child = 0; child < children.length; child++) {
     if (live.length === 0) return;
-    const result = evaluateSearch(env, child, live);
-    const nextLive = new Int32Array(live.length);
-    const nextPositions = new Int32Array(live.length);
+    const result = evaluateSearch(env, children[child]!, live);
+    const last = child === children.length - 1;
+    const nextLive = last ? live : new Int32Array(live.length);
+    const nextPositions = last ? live : new Int32Array(live.length);
     let kept = 0;
     for (let i = 0; i < live.length; i++) {
       const position = positions ? positions[i]! : i;
@@ -86,6 +91,7 @@ function evaluateOr(env: SearchEnvironment, children: readonly SearchNode[], slo
         continue;
       }
       if (value === MAYBE) truths[position] = MAYBE;
+      if (last) continue;
       nextLive[kept] = live[i]!;
       nextPositions[kept++] = position;
     }

@@ -1,4 +1,5 @@
 import type { Bug, HistoryEntry } from './bug.ts';
+import { TrigramIndex } from './trigramIndex.ts';
 
 /**
  * The in-memory search index of one function instance (docs/data-model.md §8.7): every bug's
@@ -164,6 +165,8 @@ export class SearchIndex {
 
   readonly summary: string[] = [];
   readonly summaryLower: string[] = [];
+  /** Built by the first summary substring search over many bugs, then kept up to date (trigramIndex.ts). */
+  private trigrams?: TrigramIndex;
   /** Lower-cased copies for the substring searches quicksearch runs over every bug (mostly empty, so cheap). */
   readonly whiteboardLower: string[] = [];
   readonly aliasLower: string[] = [];
@@ -186,6 +189,19 @@ export class SearchIndex {
    */
   readonly words = new Map<string, number[]>();
   readonly privateWords = new Map<string, number[]>();
+
+  /** Every slot, in order: the candidates of a search that no product narrows. */
+  allSlots(): Int32Array {
+    if (!this.everySlot || this.everySlot.length !== this.size) this.everySlot = Int32Array.from({ length: this.size }, (_, slot) => slot);
+    return this.everySlot;
+  }
+
+  private everySlot?: Int32Array;
+
+  summaryTrigrams(): TrigramIndex {
+    this.trigrams ??= TrigramIndex.build(this.summaryLower, this.size);
+    return this.trigrams;
+  }
 
   slotOf(bugId: number): number | undefined {
     return this.slots.get(bugId);
@@ -255,8 +271,10 @@ export class SearchIndex {
     this.actualTime[slot] = bug.actualTime ?? 0;
     this.bits[slot] = (bug.isConfirmed ? 1 : 0) | (bug.isCcAccessible ? 2 : 0) | (bug.isCreatorAccessible ? 4 : 0);
     for (const column of CODE_COLUMNS) this.codes[column][slot] = this.vocabularies[column].code(String(bug[column] ?? ''));
+    const summaryChanged = this.summary[slot] !== bug.summary;
     this.summary[slot] = bug.summary;
     this.summaryLower[slot] = bug.summary.toLowerCase();
+    if (summaryChanged) this.trigrams?.add(slot);
     this.whiteboardLower[slot] = (bug.whiteboard ?? '').toLowerCase();
     this.aliasLower[slot] = (bug.alias ?? '').toLowerCase();
     this.whiteboard[slot] = bug.whiteboard ?? '';

@@ -374,6 +374,9 @@ function statusCodes(index: SearchIndex, op: string, value: string): Uint8Array 
   return table;
 }
 
+/** One criterion's test of a row, without its negation (searchEvaluation.ts applies that). */
+export const compileLeaf = (env: SearchEnvironment, field: string, op: string, value: string): RowTest => leafTest(env, field, op, value);
+
 function leafTest(env: SearchEnvironment, rawField: string, op: string, value: string): RowTest {
   const field = canonicalField(rawField);
   const { index } = env;
