@@ -6,6 +6,7 @@ import type { FieldSelection } from '../domain/fieldSelection.ts';
 import { parseQuicksearch } from '../domain/quicksearch.ts';
 import { SearchIndex } from '../domain/searchIndex.ts';
 import { evaluateSearch } from '../domain/searchEvaluation.ts';
+import { best } from '../domain/bestItems.ts';
 import {
   candidateSlots,
   compileSearch,
@@ -266,37 +267,41 @@ export async function possibleDuplicates(caller: Caller, params: Record<string, 
   const productNames = valuesOf(params.product);
   const productIds = new Set(bugCatalog.catalog.products.filter((record) => productNames.some((name) => name.toLowerCase() === record.product.name.toLowerCase())).map((record) => record.product.id));
   if (productNames.length > 0 && productIds.size === 0) return { bugs: [] };
-  const words = summaryWords(summary);
+  // One bit per word below: a summary of Bugzilla's 255 characters rarely has more meaningful words.
+  const words = summaryWords(summary).slice(0, 32);
   if (words.length === 0) return { bugs: [] };
   const search = await requestSearch();
   const { index } = search;
   const visible = visibilityTest(index, caller.user?.id ?? 0, callerGroupIds(caller, bugCatalog), parameters.or_groups === '1');
-  // Which words each summary holds, found through the summary trigrams (every word has three letters or more).
+  // Which words each summary holds, as one bit per word, found through the summary trigrams
+  // (every word has three letters or more).
   const trigrams = index.summaryTrigrams();
-  const held = new Map<number, number[]>();
+  const held = new Uint32Array(index.size);
+  const touched: number[] = [];
   words.forEach((word, w) => {
-    const found = trigrams.matching(word, index.size)!;
-    for (let slot = 0; slot < found.length; slot++) {
-      if (found[slot] === 0) continue;
-      const list = held.get(slot);
-      if (list) list.push(w);
-      else held.set(slot, [w]);
+    for (const slot of trigrams.slotsMatching(word, index.size)!) {
+      if (held[slot] === 0) touched.push(slot);
+      held[slot] |= 1 << w;
     }
   });
-  const hits: Array<{ slot: number; words: number[] }> = [];
+  const hits: Array<{ slot: number; mask: number }> = [];
   const frequency = new Array<number>(words.length).fill(0);
-  for (const [slot, found] of held) {
+  for (const slot of touched) {
     if (productIds.size > 0 && !productIds.has(index.productId[slot])) continue;
     if (index.id[slot] === excluded || !visible(slot)) continue;
-    for (const w of found) frequency[w]++;
-    hits.push({ slot, words: found });
+    const mask = held[slot]!;
+    for (let w = 0; w < words.length; w++) if (mask & (1 << w)) frequency[w]++;
+    hits.push({ slot, mask });
   }
   // Inverse document frequency: a word found in few summaries says more than one found in many.
   const total = Math.max(1, index.size);
   const weight = frequency.map((count) => Math.log(1 + total / (1 + count)));
-  const scored = hits.map((hit) => ({ slot: hit.slot, score: hit.words.reduce((sum, w) => sum + weight[w], 0) }));
-  scored.sort((a, b) => b.score - a.score || index.id[b.slot] - index.id[a.slot]);
-  const page = scored.slice(0, limit).map((entry) => index.id[entry.slot]);
+  const scored = hits.map((hit) => {
+    let score = 0;
+    for (let w = 0; w < words.length; w++) if (hit.mask & (1 << w)) score += weight[w];
+    return { slot: hit.slot, score };
+  });
+  const page = best(scored, limit, (a, b) => b.score - a.score || index.id[b.slot] - index.id[a.slot]).map((entry) => index.id[entry.slot]);
   return { bugs: await renderSearchPage(caller, page, fields, search) };
 }
 

@@ -1,4 +1,4 @@
-import { canonicalField, compileLeaf, FALSE, MAYBE, TRUE, type SearchEnvironment } from './searchPlanner.ts';
+import { compileLeaf, FALSE, leafKernel, lookUpSlots, MAYBE, TRUE, type SearchEnvironment } from './searchPlanner.ts';
 import type { SearchNode } from './searchQuery.ts';
 
 /**
@@ -9,13 +9,40 @@ import type { SearchNode } from './searchQuery.ts';
  * after it; and each criterion runs as one tight loop rather than a chain of calls per bug.
  */
 
-/** Below this many slots a summary substring is cheaper to test bug by bug than through trigrams. */
-const TRIGRAM_MIN_SLOTS = 2_048;
+/**
+ * From this many slots on, a criterion (or group) whose every part leafKernel can compute is looked
+ * up in its result over the whole index, kept between searches and brought up to date with the
+ * index's journal (leafTables.ts); fewer slots are cheaper to test one by one.
+ */
+const KEEP_MIN_SLOTS = 2_048;
 
 /** The truth of `node` for each slot of `slots`, in the same order. */
 export function evaluateSearch(env: SearchEnvironment, node: SearchNode, slots: Int32Array): Uint8Array {
   // Parameters parse into groups of one (`summary=x` is an OR of one criterion inside the top AND).
   if (node.kind !== 'const' && node.kind !== 'leaf' && node.children.length === 1 && !node.negate) return evaluateSearch(env, node.children[0]!, slots);
+  if (slots.length >= KEEP_MIN_SLOTS && keepable(env, node)) {
+    const { index } = env;
+    // Everything a kept result depends on besides the index: the criteria, the catalogue, and whether private comment words count.
+    const key = `${env.insider ? 1 : 0}${JSON.stringify(node)}`;
+    const table = index.leafTables.table(index, key, [env.products, env.keywords, env.groups, env.classifications], (some, truths) => truths.set(evaluateFresh(env, node, some)));
+    const truths = new Uint8Array(slots.length);
+    lookUpSlots(table, slots, truths);
+    return truths;
+  }
+  return evaluateFresh(env, node, slots);
+}
+
+/**
+ * Whether a criterion, or every criterion of a group, depends only on the index and the catalogue
+ * (leafKernel has a kernel for it), so its result over the whole index can be kept.
+ */
+function keepable(env: SearchEnvironment, node: SearchNode): boolean {
+  if (node.kind === 'const') return false;
+  if (node.kind === 'leaf') return leafKernel(env, node.field, node.op, node.value) !== null;
+  return node.children.length > 0 && node.children.every((child) => keepable(env, child));
+}
+
+function evaluateFresh(env: SearchEnvironment, node: SearchNode, slots: Int32Array): Uint8Array {
   const truths = new Uint8Array(slots.length);
   if (node.kind === 'const') truths.fill(node.value ? TRUE : FALSE);
   else if (node.kind === 'leaf') evaluateLeaf(env, node, slots, truths);
@@ -29,73 +56,84 @@ export function evaluateSearch(env: SearchEnvironment, node: SearchNode, slots: 
 }
 
 function evaluateLeaf(env: SearchEnvironment, node: Extract<SearchNode, { kind: 'leaf' }>, slots: Int32Array, truths: Uint8Array): void {
-  const { index } = env;
-  if (slots.length >= TRIGRAM_MIN_SLOTS && node.op === 'substring' && canonicalField(node.field) === 'short_desc') {
-    const found = index.summaryTrigrams().matching(node.value.toLowerCase(), index.size);
-    if (found) {
-      // 1 and 0 are TRUE and FALSE.
-      for (let i = 0; i < slots.length; i++) truths[i] = found[slots[i]!]!;
-      return;
-    }
+  // A whole-index pass (a kept result being computed) runs the criterion's kernel: one tight loop.
+  if (slots.length >= KEEP_MIN_SLOTS) {
+    const kernel = leafKernel(env, node.field, node.op, node.value);
+    if (kernel) return kernel(slots, truths);
   }
   const test = compileLeaf(env, node.field, node.op, node.value);
   for (let i = 0; i < slots.length; i++) truths[i] = test(slots[i]!);
 }
 
-/** FALSE wins, then MAYBE; slots found false leave the later criteria's lists. */
+/** FALSE wins, then MAYBE. */
 function evaluateAnd(env: SearchEnvironment, children: readonly SearchNode[], slots: Int32Array, truths: Uint8Array): void {
   truths.fill(TRUE);
+  combine(env, children, slots, truths, FALSE);
+}
+
+/** TRUE wins, then MAYBE. */
+function evaluateOr(env: SearchEnvironment, children: readonly SearchNode[], slots: Int32Array, truths: Uint8Array): void {
+  truths.fill(FALSE);
+  combine(env, children, slots, truths, TRUE);
+}
+
+/**
+ * Runs the children in turn. A slot that reaches `decisive` (FALSE for AND, TRUE for OR) is
+ * decided; once a quarter of the slots still in play are, the rest are copied into a shorter list
+ * for the following children. Compacting after every child would cost more than it saves when a
+ * criterion decides few slots (most words of a quicksearch).
+ */
+function combine(env: SearchEnvironment, children: readonly SearchNode[], slots: Int32Array, truths: Uint8Array, decisive: number): void {
   let live = slots;
   let positions: Int32Array | null = null;
+  let decided = 0;
   for (let child = 0; child < children.length; child++) {
     if (live.length === 0) return;
     const result = evaluateSearch(env, children[child]!, live);
-    const last = child === children.length - 1;
-    const nextLive = last ? live : new Int32Array(live.length);
-    const nextPositions = last ? live : new Int32Array(live.length);
+    decided += positions ? merge(result, positions, truths, decisive) : mergeInPlace(result, truths, decisive);
+    if (child === children.length - 1 || decided * 4 < live.length) continue;
+    const nextLive = new Int32Array(live.length - decided);
+    const nextPositions = new Int32Array(live.length - decided);
     let kept = 0;
     for (let i = 0; i < live.length; i++) {
       const position = positions ? positions[i]! : i;
-      const value = result[i];
-      if (value === FALSE) {
-        truths[position] = FALSE;
-        continue;
-      }
-      if (value === MAYBE) truths[position] = MAYBE;
-      if (last) continue;
+      if (truths[position] === decisive) continue;
       nextLive[kept] = live[i]!;
       nextPositions[kept++] = position;
     }
-    live = nextLive.subarray(0, kept);
-    positions = nextPositions.subarray(0, kept);
+    live = nextLive;
+    positions = nextPositions;
+    decided = 0;
   }
 }
 
-/** TRUE wins, then MAYBE; slots found true leave the later criteria's lists. */
-function evaluateOr(env: SearchEnvironment, children: readonly SearchNode[], slots: Int32Array, truths: Uint8Array): void {
-  truths.fill(FALSE);
-  let live = slots;
-  let positions: Int32Array | null = null;
-  for (let child = 0; child < children.length; child++) {
-    if (live.length === 0) return;
-    const result = evaluateSearch(env, children[child]!, live);
-    const last = child === children.length - 1;
-    const nextLive = last ? live : new Int32Array(live.length);
-    const nextPositions = last ? live : new Int32Array(live.length);
-    let kept = 0;
-    for (let i = 0; i < live.length; i++) {
-      const position = positions ? positions[i]! : i;
-      const value = result[i];
-      if (value === TRUE) {
-        truths[position] = TRUE;
-        continue;
-      }
-      if (value === MAYBE) truths[position] = MAYBE;
-      if (last) continue;
-      nextLive[kept] = live[i]!;
-      nextPositions[kept++] = position;
-    }
-    live = nextLive.subarray(0, kept);
-    positions = nextPositions.subarray(0, kept);
+/*
+ * Folds a child's truths into its parent's. The answer that changes nothing (TRUE in an AND, FALSE
+ * in an OR: most of them) is skipped first. Two loops, with and without a position list, keep each
+ * one simple for the optimiser. They return how many slots became decided.
+ */
+function merge(result: Uint8Array, positions: Int32Array, truths: Uint8Array, decisive: number): number {
+  const idle = decisive === TRUE ? FALSE : TRUE;
+  let decided = 0;
+  for (let i = 0; i < result.length; i++) {
+    const value = result[i];
+    if (value === idle) continue;
+    const position = positions[i]!;
+    if (truths[position] === decisive) continue;
+    if (value === decisive) decided++;
+    truths[position] = value!;
   }
+  return decided;
+}
+
+function mergeInPlace(result: Uint8Array, truths: Uint8Array, decisive: number): number {
+  const idle = decisive === TRUE ? FALSE : TRUE;
+  let decided = 0;
+  for (let i = 0; i < result.length; i++) {
+    const value = result[i];
+    if (value === idle || truths[i] === decisive) continue;
+    if (value === decisive) decided++;
+    truths[i] = value!;
+  }
+  return decided;
 }

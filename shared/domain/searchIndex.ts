@@ -1,4 +1,5 @@
 import type { Bug, HistoryEntry } from './bug.ts';
+import { LeafTables } from './leafTables.ts';
 import { TrigramIndex } from './trigramIndex.ts';
 
 /**
@@ -91,13 +92,13 @@ const NO_CHANGES: readonly IndexedChange[] = Object.freeze([]);
 
 const timeOf = (text: string | null | undefined): number => (text ? Date.parse(text.includes('T') ? text : `${text.replace(' ', 'T')}Z`) : Number.NaN);
 
-function addWords(target: Map<string, number[]>, words: readonly string[] | undefined, bugId: number): void {
+function addWords(target: Map<string, number[]>, words: readonly string[] | undefined, slot: number): void {
   for (const word of words ?? []) {
-    const ids = target.get(word);
-    if (!ids) target.set(word, [bugId]);
-    // Lists grow in id order (new bugs have the highest ids), so the common case is one compare;
+    const slots = target.get(word);
+    if (!slots) target.set(word, [slot]);
+    // Lists grow in slot order (a new bug takes the next slot), so the common case is one compare;
     // only a comment on an older bug searches the list.
-    else if (ids[ids.length - 1] < bugId || (ids[ids.length - 1] !== bugId && !ids.includes(bugId))) ids.push(bugId);
+    else if (slots[slots.length - 1] < slot || (slots[slots.length - 1] !== slot && !slots.includes(slot))) slots.push(slot);
   }
 }
 
@@ -105,26 +106,38 @@ function addWords(target: Map<string, number[]>, words: readonly string[] | unde
  * Takes a bug out of every posting list: a pass over the whole vocabulary, paid only when a
  * comment's privacy changes, which is rare.
  */
-function removeBug(target: Map<string, number[]>, bugId: number): void {
-  for (const [word, ids] of target) {
-    const at = ids.indexOf(bugId);
+function removeSlot(target: Map<string, number[]>, slot: number): void {
+  for (const [word, slots] of target) {
+    const at = slots.indexOf(slot);
     if (at < 0) continue;
-    if (ids.length === 1) target.delete(word);
-    else ids.splice(at, 1);
+    if (slots.length === 1) target.delete(word);
+    else slots.splice(at, 1);
   }
 }
 
-/** Posting lists as deltas of sorted ids: small numbers, so the snapshot stays small. */
-const encodePostings = (map: Map<string, number[]>) => Object.fromEntries([...map].map(([word, ids]) => {
-  const sorted = [...ids].sort((a, b) => a - b);
+/**
+ * Posting lists hold slots (a search counts matches in arrays indexed by slot, with no lookup per
+ * posting); the snapshot keeps bug ids, as deltas of sorted ids: small numbers, so it stays small,
+ * and independent of the order an instance happened to apply bugs in.
+ */
+const encodePostings = (map: Map<string, number[]>, ids: Int32Array) => Object.fromEntries([...map].map(([word, slots]) => {
+  const sorted = slots.map((slot) => ids[slot]!).sort((a, b) => a - b);
   return [word, sorted.map((id, position) => (position === 0 ? id : id - sorted[position - 1]))];
 }));
-function decodePostings(encoded: Record<string, number[]> | undefined, target: Map<string, number[]>): void {
+function decodePostings(encoded: Record<string, number[]> | undefined, target: Map<string, number[]>, slotOf: (id: number) => number | undefined): void {
   for (const [word, deltas] of Object.entries(encoded ?? {})) {
     let id = 0;
-    target.set(word, deltas.map((delta) => (id += delta)));
+    const slots: number[] = [];
+    for (const delta of deltas) {
+      const slot = slotOf((id += delta));
+      if (slot !== undefined) slots.push(slot);
+    }
+    target.set(word, slots);
   }
 }
+
+/** Changes remembered for updating kept results; past this, they are computed afresh. */
+const MAX_JOURNAL = 20_000;
 
 function grow<T extends Int32Array | Float64Array | Uint8Array>(array: T, size: number): T {
   if (size <= array.length) return array;
@@ -167,12 +180,23 @@ export class SearchIndex {
   readonly summaryLower: string[] = [];
   /** Built by the first summary substring search over many bugs, then kept up to date (trigramIndex.ts). */
   private trigrams?: TrigramIndex;
+  /** Criteria results kept between searches (leafTables.ts). */
+  readonly leafTables = new LeafTables();
   /** Lower-cased copies for the substring searches quicksearch runs over every bug (mostly empty, so cheap). */
   readonly whiteboardLower: string[] = [];
   readonly aliasLower: string[] = [];
   /** Slots by product, built on first use and dropped whenever a bug is added or changes product. */
   private productSlots: Map<number, Int32Array> | undefined;
   readonly whiteboard: string[] = [];
+  /**
+   * Whiteboards as codes into their distinct values: few bugs have one and many share the same
+   * ("needs-triage"), so a whiteboard criterion tests each distinct text once.
+   */
+  whiteboardCode = new Int32Array(1024);
+  readonly whiteboards = new Vocabulary();
+  /** Aliases the same way: most bugs have none, so an alias criterion tests the few that exist. */
+  aliasCode = new Int32Array(1024);
+  readonly aliases = new Vocabulary();
   readonly alias: Array<string | null> = [];
   readonly url: string[] = [];
   readonly seeAlso: string[][] = [];
@@ -183,7 +207,7 @@ export class SearchIndex {
   readonly custom: Array<Record<string, unknown> | null> = [];
   readonly changes: Array<readonly IndexedChange[]> = [];
   /**
-   * Comment words → ids of the bugs with a comment containing them (an inverted index: the
+   * Comment words → slots of the bugs with a comment containing them (an inverted index: the
    * comment bodies themselves stay in the table). Private comments' words are kept apart, for
    * the insiders who may search them.
    */
@@ -278,6 +302,8 @@ export class SearchIndex {
     this.whiteboardLower[slot] = (bug.whiteboard ?? '').toLowerCase();
     this.aliasLower[slot] = (bug.alias ?? '').toLowerCase();
     this.whiteboard[slot] = bug.whiteboard ?? '';
+    this.whiteboardCode[slot] = this.whiteboards.code(bug.whiteboard ?? '');
+    this.aliasCode[slot] = this.aliases.code(bug.alias ?? '');
     this.alias[slot] = bug.alias ?? null;
     this.url[slot] = bug.url ?? '';
     this.seeAlso[slot] = bug.seeAlso?.length ? bug.seeAlso : (EMPTY as unknown as string[]);
@@ -299,12 +325,33 @@ export class SearchIndex {
       if (added.length > 0) this.changes[slot] = [...this.changes[slot], ...added];
     }
     if (document.allWords) {
-      removeBug(this.words, bug.id);
-      removeBug(this.privateWords, bug.id);
+      removeSlot(this.words, slot);
+      removeSlot(this.privateWords, slot);
     }
-    addWords(this.words, document.words, bug.id);
-    addWords(this.privateWords, document.privateWords, bug.id);
+    addWords(this.words, document.words, slot);
+    addWords(this.privateWords, document.privateWords, slot);
+    this.journal.push(slot);
+    if (this.journal.length > MAX_JOURNAL) {
+      const dropped = this.journal.length - MAX_JOURNAL / 2;
+      this.journal.splice(0, dropped);
+      this.journalStart += dropped;
+    }
     return true;
+  }
+
+  /** Slots changed by apply(), oldest first, for results kept between searches (leafTables.ts). */
+  private readonly journal: number[] = [];
+  private journalStart = 0;
+
+  /** Counts every change applied: what a kept result was computed at. */
+  get version(): number {
+    return this.journalStart + this.journal.length;
+  }
+
+  /** The slots changed since `version` (new ones included, possibly repeated); null when that is too long ago to say. */
+  changedSince(version: number): readonly number[] | null {
+    if (version < this.journalStart) return null;
+    return this.journal.slice(version - this.journalStart);
   }
 
   private ensureCapacity(size: number): void {
@@ -313,6 +360,8 @@ export class SearchIndex {
       (this as Record<string, unknown>)[name] = grow(this[name] as Int32Array, size);
     }
     for (const column of CODE_COLUMNS) this.codes[column] = grow(this.codes[column], size);
+    this.whiteboardCode = grow(this.whiteboardCode, size);
+    this.aliasCode = grow(this.aliasCode, size);
   }
 
   // ---- snapshot form: columns as plain JSON arrays, compact enough to gzip into a few MB ----
@@ -336,8 +385,8 @@ export class SearchIndex {
       tags: this.tags.slice(0, n).map((tags) => tags ?? 0),
       custom: this.custom.slice(0, n).map((custom) => custom ?? 0),
       changes: this.changes.slice(0, n).map((changes) => (changes.length ? changes.map((change) => [change.field, change.at, change.who, change.removed, change.added]) : 0)),
-      words: encodePostings(this.words),
-      privateWords: encodePostings(this.privateWords),
+      words: encodePostings(this.words, this.id),
+      privateWords: encodePostings(this.privateWords, this.id),
     };
   }
 
@@ -363,6 +412,8 @@ export class SearchIndex {
       index.whiteboardLower[slot] = (snapshot.whiteboard[slot] ?? '').toLowerCase();
       index.aliasLower[slot] = (snapshot.alias[slot] ?? '').toLowerCase();
       index.whiteboard[slot] = snapshot.whiteboard[slot];
+      index.whiteboardCode[slot] = index.whiteboards.code(snapshot.whiteboard[slot] ?? '');
+      index.aliasCode[slot] = index.aliases.code(snapshot.alias[slot] ?? '');
       const alias = snapshot.alias[slot];
       index.alias[slot] = alias;
       if (alias) index.aliasSlots.set(alias.toLowerCase(), slot);
@@ -376,8 +427,9 @@ export class SearchIndex {
       const changes = snapshot.changes[slot];
       index.changes[slot] = changes ? changes.map(([field, at, who, removed, added]) => ({ field, at, who, removed, added })) : NO_CHANGES;
     }
-    decodePostings(snapshot.words, index.words);
-    decodePostings(snapshot.privateWords, index.privateWords);
+    const slotOf = (id: number) => index.slots.get(id);
+    decodePostings(snapshot.words, index.words, slotOf);
+    decodePostings(snapshot.privateWords, index.privateWords, slotOf);
     return index;
   }
 }

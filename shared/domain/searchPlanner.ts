@@ -310,9 +310,15 @@ function changeTest(env: SearchEnvironment, field: string, op: string, value: st
 
 /** Whole words of comments, from the index's inverted word lists: no comment is read. */
 function commentWordTest(env: SearchEnvironment, op: string, value: string): RowTest {
+  const table = commentWordTable(env, op, value);
+  return (slot) => table[slot] as Truth;
+}
+
+/** TRUE or FALSE for every slot: whether its comments hold any (anywords) or all (allwords, matches) of the words. */
+function commentWordTable(env: SearchEnvironment, op: string, value: string): Uint8Array {
   const { index } = env;
   const words = [...value.toLowerCase().matchAll(/[\p{L}\p{N}_]{2,40}/gu)].map((match) => match[0]);
-  if (words.length === 0) return always(op === 'allwords' ? TRUE : FALSE);
+  if (words.length === 0) return new Uint8Array(index.size).fill(op === 'allwords' ? TRUE : FALSE);
   // Per slot: how many of the words its comments hold. Common words have tens of thousands of
   // postings, so this counts in typed arrays rather than building sets and maps of bug ids.
   const unique = [...new Set(words)];
@@ -322,10 +328,9 @@ function commentWordTest(env: SearchEnvironment, op: string, value: string): Row
     const mark = position + 1;
     for (const postings of [index.words.get(word), env.insider ? index.privateWords.get(word) : undefined]) {
       if (!postings) continue;
-      for (const id of postings) {
-        const slot = index.slotOf(id);
+      for (const slot of postings) {
         // A bug with the word in a public and a private comment counts it once.
-        if (slot !== undefined && lastWord[slot] !== mark) {
+        if (lastWord[slot] !== mark) {
           lastWord[slot] = mark;
           counts[slot]++;
         }
@@ -333,7 +338,9 @@ function commentWordTest(env: SearchEnvironment, op: string, value: string): Row
     }
   });
   const needed = op === 'allwords' || op === 'matches' ? unique.length : 1;
-  return (slot) => (counts[slot]! >= needed ? TRUE : FALSE);
+  const table = new Uint8Array(index.size);
+  for (let slot = 0; slot < table.length; slot++) if (counts[slot]! >= needed) table[slot] = TRUE;
+  return table;
 }
 
 function commentTest(env: SearchEnvironment, field: string, op: string, value: string): RowTest {
@@ -372,6 +379,171 @@ function statusCodes(index: SearchIndex, op: string, value: string): Uint8Array 
   const text = textMatcher(op, value);
   vocabulary.values.forEach((status, code) => { table[code] = text(status) ? 1 : 0; });
   return table;
+}
+
+/** Fills the truths of one criterion for a list of slots (searchEvaluation.ts); `truths` starts all FALSE. */
+export type LeafKernel = (slots: Int32Array, truths: Uint8Array) => void;
+
+/**
+ * The word operators over a bug's joined keywords, decided per keyword instead: a word has no
+ * comma or space, so it is found in "a, b" exactly when it is found in a or in b. Each keyword gets
+ * a bit per word it holds; a bug holds the words of its keywords' bits. Null past 32 words.
+ */
+function keywordWordKernel(env: SearchEnvironment, op: string, value: string): LeafKernel | null {
+  if (op === 'regexp') return null;
+  const words = wordsOf(value);
+  if (words.length > 32) return null;
+  const fixed = textMatcher(op, value)('') ? TRUE : FALSE;
+  if (words.length === 0) return (slots, truths) => truths.fill(fixed, 0, slots.length);
+  const single = op === 'anywords' || op === 'allwords' ? 'anywords' : 'anywordssubstr';
+  const tests = words.map((word) => textMatcher(single, word));
+  const masks = new Uint32Array(env.keywords.reduce((max, keyword) => Math.max(max, keyword.id), 0) + 1);
+  for (const keyword of env.keywords) tests.forEach((test, w) => { if (test(keyword.name)) masks[keyword.id] |= 1 << w; });
+  const full = words.length === 32 ? 0xffffffff : (1 << words.length) - 1;
+  const any = op === 'anywords' || op === 'anywordssubstr';
+  const lists = env.index.lists.keywordIds;
+  return (slots, truths) => wordsHeld(lists, masks, full, any, slots, truths);
+}
+
+/** Operators Bugzilla applies to a bug's keywords joined into one text, not to each keyword. */
+const KEYWORD_TEXT_OPERATORS: ReadonlySet<string> = new Set(['anywords', 'allwords', 'allwordssubstr', 'anywordssubstr', 'regexp']);
+
+/** Nothing can match: every truth stays FALSE, and no slot is read. */
+const NONE: LeafKernel = () => {};
+
+/** A 0/1 table indexed by an integer column of the index (codes, product and component ids). */
+function columnLookup(column: Int32Array, table: Uint8Array): LeafKernel {
+  if (!table.includes(TRUE)) return NONE;
+  return (slots, truths) => lookUp(column, table, slots, truths);
+}
+
+/** The same with a table only built when first used (asking for a kernel must stay cheap: searchEvaluation.ts asks to learn whether a criterion has one). */
+function lazyColumnLookup(column: Int32Array, build: () => Uint8Array): LeafKernel {
+  let table: Uint8Array | undefined;
+  return (slots, truths) => lookUp(column, (table ??= build()), slots, truths);
+}
+
+/*
+ * The loops of the kernels are plain functions, not closures made per search: V8 optimises a
+ * function once, while each new closure would start again in the interpreter, which on 100,000
+ * slots costs ten times the optimised loop.
+ */
+function lookUp(column: Int32Array, table: Uint8Array, slots: Int32Array, truths: Uint8Array): void {
+  // Out-of-range reads give undefined, which a Uint8Array stores as 0: FALSE.
+  for (let i = 0; i < slots.length; i++) truths[i] = table[column[slots[i]!]!]!;
+}
+
+export function lookUpSlots(table: Uint8Array, slots: Int32Array, truths: Uint8Array): void {
+  for (let i = 0; i < slots.length; i++) truths[i] = table[slots[i]!]!;
+}
+
+function anyListedIn(lists: ReadonlyArray<readonly number[]>, table: Uint8Array, slots: Int32Array, truths: Uint8Array): void {
+  for (let i = 0; i < slots.length; i++) {
+    const ids = lists[slots[i]!]!;
+    for (let j = 0; j < ids.length; j++) {
+      if (table[ids[j]!] === TRUE) {
+        truths[i] = TRUE;
+        break;
+      }
+    }
+  }
+}
+
+function wordsHeld(lists: ReadonlyArray<readonly number[]>, masks: Uint32Array, full: number, any: boolean, slots: Int32Array, truths: Uint8Array): void {
+  for (let i = 0; i < slots.length; i++) {
+    const ids = lists[slots[i]!]!;
+    let held = 0;
+    for (let j = 0; j < ids.length; j++) held |= masks[ids[j]!] ?? 0;
+    truths[i] = (any ? held !== 0 : held >>> 0 === full >>> 0) ? TRUE : FALSE;
+  }
+}
+
+const idTable = (ids: Iterable<number>): Uint8Array => {
+  const list = [...ids];
+  const table = new Uint8Array(list.length === 0 ? 0 : Math.max(...list) + 1);
+  for (const id of list) table[id] = TRUE;
+  return table;
+};
+
+/**
+ * The criteria that a table lookup per slot decides, as tight loops over typed arrays: code
+ * columns, product, component, classification, whiteboard and alias (through their distinct
+ * values), keywords and groups. Null for every other criterion, which compileLeaf tests row by row.
+ * Each gives exactly compileLeaf's answer; a criterion that no value can satisfy reads nothing.
+ */
+export function leafKernel(env: SearchEnvironment, rawField: string, op: string, value: string): LeafKernel | null {
+  const field = canonicalField(rawField);
+  const { index } = env;
+  if (op.startsWith('changed')) return null;
+  if ((field === 'content' || field === 'longdesc') && (op === 'anywords' || op === 'allwords' || op === 'matches')) {
+    let table: Uint8Array | undefined;
+    return (slots, truths) => lookUpSlots((table ??= commentWordTable(env, op, value)), slots, truths);
+  }
+  if (COMMENT_FIELDS.has(field)) return null;
+  const code = CODE_FIELDS[field];
+  if (code) {
+    const text = textMatcher(op, value);
+    const table = field === 'bug_status' ? statusCodes(index, op, value) : Uint8Array.from(index.vocabularies[code].values, (entry) => (text(entry) ? TRUE : FALSE));
+    return columnLookup(index.codes[code], table);
+  }
+  switch (field) {
+    case 'short_desc': {
+      if (op !== 'substring') return null;
+      const needle = value.toLowerCase();
+      return (slots, truths) => {
+        const found = index.summaryTrigrams().matching(needle, index.size);
+        if (found) return lookUpSlots(found, slots, truths);
+        for (let i = 0; i < slots.length; i++) truths[i] = index.summaryLower[slots[i]!]!.includes(needle) ? TRUE : FALSE;
+      };
+    }
+    case 'product': {
+      const test = idSetTest(env.products.map((record) => ({ id: record.product.id, name: record.product.name })), op, value);
+      return columnLookup(index.productId, idTable(env.products.map((record) => record.product.id).filter(test)));
+    }
+    case 'component': {
+      const components = env.products.flatMap((record) => record.components);
+      const test = idSetTest(components.map((component) => ({ id: component.id, name: component.name })), op, value);
+      return columnLookup(index.componentId, idTable(components.map((component) => component.id).filter(test)));
+    }
+    case 'classification': {
+      const test = idSetTest(env.classifications.map((entry) => ({ id: entry.id, name: entry.name })), op, value);
+      return columnLookup(index.productId, idTable(env.products.filter((record) => test(record.product.classificationId)).map((record) => record.product.id)));
+    }
+    case 'status_whiteboard':
+    case 'alias': {
+      const [column, values] = field === 'alias' ? [index.aliasCode, index.aliases.values] : [index.whiteboardCode, index.whiteboards.values];
+      const lower = value.toLowerCase();
+      const text = op === 'substring' ? (entry: string) => entry.toLowerCase().includes(lower) : textMatcher(op, value);
+      return lazyColumnLookup(column, () => Uint8Array.from(values, (entry) => (text(entry) ? TRUE : FALSE)));
+    }
+    case 'keywords':
+    case 'bug_group': {
+      if (field === 'keywords' && KEYWORD_TEXT_OPERATORS.has(op)) {
+        const byWord = keywordWordKernel(env, op, value);
+        if (byWord) return byWord;
+        // Matched against the keywords as one text; the many bugs without keywords all give the empty text's answer.
+        const names = new Map(env.keywords.map((keyword) => [keyword.id, keyword.name]));
+        const test = textMatcher(op, value);
+        const none = test('') ? TRUE : FALSE;
+        const lists = index.lists.keywordIds;
+        return (slots, truths) => {
+          for (let i = 0; i < slots.length; i++) {
+            const ids = lists[slots[i]!]!;
+            truths[i] = ids.length === 0 ? none : test(ids.map((id) => names.get(id) ?? '').join(', ')) ? TRUE : FALSE;
+          }
+        };
+      }
+      if (op === 'isempty' || op === 'isnotempty') return null;
+      const named = field === 'keywords' ? env.keywords : env.groups;
+      const test = idSetTest(named, op, value);
+      const table = idTable(named.map((entry) => entry.id).filter(test));
+      if (!table.includes(TRUE)) return NONE;
+      const lists = field === 'keywords' ? index.lists.keywordIds : index.lists.groupIds;
+      return (slots, truths) => anyListedIn(lists, table, slots, truths);
+    }
+    default:
+      return null;
+  }
 }
 
 /** One criterion's test of a row, without its negation (searchEvaluation.ts applies that). */
@@ -468,7 +640,7 @@ function leafTest(env: SearchEnvironment, rawField: string, op: string, value: s
     }
     case 'keywords': {
       const names = new Map(env.keywords.map((keyword) => [keyword.id, keyword.name]));
-      if (['anywords', 'allwords', 'allwordssubstr', 'anywordssubstr', 'regexp'].includes(op)) {
+      if (KEYWORD_TEXT_OPERATORS.has(op)) {
         // Bugzilla matches these against the bug's keywords as one comma-separated text.
         const test = textMatcher(op, value);
         return (slot) => bool(test(index.lists.keywordIds[slot].map((id) => names.get(id) ?? '').join(', ')));

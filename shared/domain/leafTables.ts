@@ -1,0 +1,59 @@
+import type { SearchIndex } from './searchIndex.ts';
+
+/**
+ * The result of a criterion over every slot of the index, kept between searches: a dashboard
+ * repeats the same few criteria ("open bugs", "product Browser", the words of a saved quicksearch)
+ * on every refresh, and looking a kept result up costs a tenth of computing it. A kept result is
+ * brought up to date before use by recomputing only the slots changed since (the index's journal),
+ * so it is exactly as fresh as the index. Only criteria that depend on nothing but the index and
+ * the catalogue objects of the request are kept; the caller passes a key naming all of it.
+ */
+interface Entry {
+  table: Uint8Array;
+  version: number;
+}
+
+/** Kept results: at 100,000 bugs each is 100 KB. */
+const MAX_TABLES = 256;
+
+export type SlotKernel = (slots: Int32Array, truths: Uint8Array) => void;
+
+export class LeafTables {
+  private readonly tables = new Map<string, Entry>();
+  /** The catalogue objects the kept results were computed with: other objects mean another catalogue. */
+  private catalog: readonly unknown[] = [];
+
+  /** The criterion's truth for every slot, indexed by slot; `compute` fills truths for a list of slots. */
+  table(index: SearchIndex, key: string, catalog: readonly unknown[], compute: SlotKernel): Uint8Array {
+    if (catalog.length !== this.catalog.length || catalog.some((part, position) => part !== this.catalog[position])) {
+      this.tables.clear();
+      this.catalog = catalog;
+    }
+    const entry = this.tables.get(key);
+    if (entry) {
+      const changed = index.changedSince(entry.version);
+      if (changed !== null) {
+        this.tables.delete(key);
+        this.tables.set(key, entry);
+        if (changed.length === 0 && entry.table.length === index.size) return entry.table;
+        if (entry.table.length !== index.size) {
+          const grown = new Uint8Array(index.size);
+          grown.set(entry.table.subarray(0, Math.min(entry.table.length, index.size)));
+          entry.table = grown;
+        }
+        const slots = Int32Array.from(new Set(changed));
+        const truths = new Uint8Array(slots.length);
+        compute(slots, truths);
+        for (let i = 0; i < slots.length; i++) entry.table[slots[i]!] = truths[i]!;
+        entry.version = index.version;
+        return entry.table;
+      }
+    }
+    const table = new Uint8Array(index.size);
+    compute(index.allSlots(), table);
+    this.tables.delete(key);
+    this.tables.set(key, { table, version: index.version });
+    if (this.tables.size > MAX_TABLES) this.tables.delete(this.tables.keys().next().value!);
+    return table;
+  }
+}
