@@ -172,6 +172,8 @@ export class SearchIndex {
   actualTime = new Float64Array(1024);
   /** Bit 0 isConfirmed, bit 1 isCcAccessible, bit 2 isCreatorAccessible. */
   bits = new Uint8Array(1024);
+  /** 1 for a bug in at least one group: only those need the visibility rule (derived, not in the snapshot). */
+  restricted = new Uint8Array(1024);
 
   readonly vocabularies: Record<CodeColumn, Vocabulary> = Object.fromEntries(CODE_COLUMNS.map((name) => [name, new Vocabulary()])) as Record<CodeColumn, Vocabulary>;
   codes: Record<CodeColumn, Int32Array> = Object.fromEntries(CODE_COLUMNS.map((name) => [name, new Int32Array(1024)])) as Record<CodeColumn, Int32Array>;
@@ -311,6 +313,7 @@ export class SearchIndex {
       const values = bug[column] as number[] | undefined;
       this.lists[column][slot] = values && values.length > 0 ? values : EMPTY;
     }
+    this.restricted[slot] = this.lists.groupIds[slot].length > 0 ? 1 : 0;
     this.flags[slot] = (bug.flags ?? []).map(({ typeId, status, setterId, requesteeId }) => ({ typeId, status, setterId, requesteeId }));
     this.tags[slot] = bug.tags && Object.keys(bug.tags).length > 0 ? bug.tags : null;
     this.custom[slot] = bug.custom && Object.keys(bug.custom).length > 0 ? bug.custom : null;
@@ -361,6 +364,7 @@ export class SearchIndex {
     }
     for (const column of CODE_COLUMNS) this.codes[column] = grow(this.codes[column], size);
     this.whiteboardCode = grow(this.whiteboardCode, size);
+    this.restricted = grow(this.restricted, size);
     this.aliasCode = grow(this.aliasCode, size);
   }
 
@@ -420,6 +424,7 @@ export class SearchIndex {
       index.url[slot] = snapshot.url[slot];
       index.seeAlso[slot] = snapshot.seeAlso[slot] || (EMPTY as unknown as string[]);
       for (const column of LIST_COLUMNS) index.lists[column][slot] = snapshot.lists[column][slot] || EMPTY;
+      index.restricted[slot] = index.lists.groupIds[slot].length > 0 ? 1 : 0;
       const flags = snapshot.flags[slot];
       index.flags[slot] = flags ? flags.map(([typeId, status, setterId, requesteeId]) => ({ typeId, status, setterId, requesteeId })) : (EMPTY as unknown as IndexedFlag[]);
       index.tags[slot] = snapshot.tags[slot] || null;

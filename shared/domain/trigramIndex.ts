@@ -47,31 +47,17 @@ export class TrigramIndex {
    * slot; null when the needle is too short for trigrams (the caller tests each text instead).
    */
   matching(needle: string, size: number): Uint8Array | null {
-    const found = new Uint8Array(size);
-    return this.visit(needle, size, found) ? found : null;
-  }
-
-  /** The same as a list of slots, each once, in no particular order. */
-  slotsMatching(needle: string, size: number): number[] | null {
-    const found = new Uint8Array(size);
-    const slots: number[] = [];
-    return this.visit(needle, size, found, slots) ? slots : null;
-  }
-
-  private visit(needle: string, size: number, found: Uint8Array, slots?: number[]): boolean {
-    if (needle.length < MIN_NEEDLE) return false;
+    if (needle.length < MIN_NEEDLE) return null;
     let rarest: number[] | undefined;
     for (let at = 0; at + MIN_NEEDLE <= needle.length; at++) {
       const list = this.postings.get(keyAt(needle, at));
-      if (!list) return true;
+      if (!list) return new Uint8Array(size);
       if (!rarest || list.length < rarest.length) rarest = list;
     }
+    const found = new Uint8Array(size);
     for (const slot of rarest!) {
-      if (slot < size && found[slot] === 0 && this.texts[slot]!.includes(needle)) {
-        found[slot] = 1;
-        slots?.push(slot);
-      }
+      if (slot < size && found[slot] === 0 && this.texts[slot]!.includes(needle)) found[slot] = 1;
     }
-    return true;
+    return found;
   }
 }

@@ -5,7 +5,6 @@ import { evaluateSearch } from '../../shared/domain/searchEvaluation.ts';
 import { compileSearch, type SearchEnvironment } from '../../shared/domain/searchPlanner.ts';
 import type { SearchNode } from '../../shared/domain/searchQuery.ts';
 import { TrigramIndex } from '../../shared/domain/trigramIndex.ts';
-import { best } from '../../shared/domain/bestItems.ts';
 
 /**
  * The criterion-at-a-time evaluation (searchEvaluation.ts) must give exactly what the row-at-a-time
@@ -110,12 +109,21 @@ describe('criterion-at-a-time search evaluation', () => {
   });
 });
 
-describe('the best items of many', () => {
-  it('are the first items of the whole list sorted, for any limit', () => {
-    const items = Array.from({ length: 500 }, (_, id) => ({ id, score: Math.floor(random() * 20) }));
-    const order = (a: { id: number; score: number }, b: { id: number; score: number }) => b.score - a.score || b.id - a.id;
-    for (const limit of [0, 1, 3, 10, 62, 63, 100, 499, 500, 600]) {
-      expect(best(items, limit, order), String(limit)).toEqual([...items].sort(order).slice(0, limit));
+
+describe('ranking possible duplicates', () => {
+  it('gives the first summaries of the full ranking, whatever the limit', async () => {
+    const { rankByWords } = await import('../../shared/application/bugSearch.ts');
+    const size = 2_000;
+    const held = Uint32Array.from({ length: size }, () => (random() < 0.3 ? 1 + Math.floor(random() * 15) : 0));
+    const ids = Int32Array.from({ length: size }, (_, slot) => 10 + slot);
+    // Expected from first principles: inverse document frequency over the summaries that hold any word.
+    const holders = [...held.keys()].filter((slot) => held[slot] !== 0);
+    const frequency = [0, 1, 2, 3].map((w) => holders.filter((slot) => held[slot]! & (1 << w)).length);
+    const weight = frequency.map((count) => Math.log(1 + size / (1 + count)));
+    const score = (slot: number) => [0, 1, 2, 3].reduce((sum, w) => sum + (held[slot]! & (1 << w) ? weight[w]! : 0), 0);
+    const ranked = holders.sort((a, b) => score(b) - score(a) || ids[b]! - ids[a]!);
+    for (const limit of [1, 5, 10, 70, 80, 500, 5_000]) {
+      expect(rankByWords(held, 4, ids, size, limit), String(limit)).toEqual(ranked.slice(0, limit));
     }
   });
 });
