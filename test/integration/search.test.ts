@@ -349,6 +349,22 @@ describe('freshness', () => {
     }
   });
 
+  it('shows every viewer a search page exactly as Get Bug shows them each bug, whoever asked first', async () => {
+    const alpha = model.filter((bug) => bug.product === 'Alpha').map((bug) => bug.id);
+    await ok(call(app, 'PUT', `/rest/bug/${alpha[0]}/tags`, { apiKey: keys.alice, body: { add: ['alices-tag'] } }));
+    // Each viewer twice, in turns, so later pages come from texts rendered for someone else.
+    const viewers: Array<string | null> = ['admin', 'alice', null, 'bob', 'admin', 'alice', null, 'bob'];
+    for (const fields of [undefined, '_all', 'id,assigned_to,assigned_to_detail,tags,update_token,comment_count']) {
+      for (const who of viewers) {
+        const apiKey = who === null ? undefined : who === 'admin' ? admin : keys[who];
+        const query = { product: 'Alpha', ...(fields ? { include_fields: fields } : {}) };
+        const page = await ok(call(app, 'GET', '/rest/bug', { apiKey, query }));
+        const direct = await ok(call(app, 'GET', `/rest/bug/${alpha[0]}`, { apiKey, query: { ids: alpha.slice(1), ...(fields ? { include_fields: fields } : {}) } }));
+        expect(page.bugs, `${who} ${fields}`).toEqual(direct.bugs);
+      }
+    }
+  });
+
   it('starts a new instance from the snapshot plus the change log, with the same answers', async () => {
     const before = await found({ quicksearch: 'ALL crash' });
     await compactSearchIndex();
