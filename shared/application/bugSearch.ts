@@ -5,7 +5,7 @@ import { inGroup, type Caller } from '../domain/caller.ts';
 import type { FieldSelection } from '../domain/fieldSelection.ts';
 import { parseQuicksearch } from '../domain/quicksearch.ts';
 import { SearchIndex } from '../domain/searchIndex.ts';
-import { evaluateSearch } from '../domain/searchEvaluation.ts';
+import { evaluateSearch, keptMatches } from '../domain/searchEvaluation.ts';
 import {
   candidateSlots,
   compileSearch,
@@ -116,8 +116,11 @@ async function matchingSlots(caller: Caller, bugCatalog: BugCatalog, index: Sear
   validateSearch(tree);
   const env = await searchEnvironment(caller, bugCatalog, index, tree);
   const visible = visibilityTest(index, env.callerId, callerGroupIds(caller, bugCatalog), bugCatalog.catalog.parameters.or_groups === '1');
-  const candidates = candidateSlots(env, tree) ?? index.allSlots();
-  const truths = evaluateSearch(env, tree, candidates);
+  const narrowed = candidateSlots(env, tree);
+  // Over every bug, a result kept between searches gives its matching slots directly.
+  const kept = narrowed ? null : keptMatches(env, tree);
+  const candidates = narrowed ?? kept ?? index.allSlots();
+  const truths = kept ? new Uint8Array(kept.length).fill(TRUE) : evaluateSearch(env, tree, candidates);
   // count_only with nothing left to decide from comments: counted, no list built.
   if (paging.countOnly && !truths.includes(MAYBE)) return countVisible(truths, candidates, index.restricted, visible);
   const { matches, undecided } = visibleMatches(truths, candidates, index.restricted, visible);

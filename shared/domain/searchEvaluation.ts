@@ -21,16 +21,26 @@ export function evaluateSearch(env: SearchEnvironment, node: SearchNode, slots: 
   // Parameters parse into groups of one (`summary=x` is an OR of one criterion inside the top AND).
   if (node.kind !== 'const' && node.kind !== 'leaf' && node.children.length === 1 && !node.negate) return evaluateSearch(env, node.children[0]!, slots);
   if (slots.length >= KEEP_MIN_SLOTS && keepable(env, node)) {
-    const { index } = env;
-    // Everything a kept result depends on besides the index: the criteria, the catalogue, and whether private comment words count.
-    const key = `${env.insider ? 1 : 0}${JSON.stringify(node)}`;
-    const table = index.leafTables.table(index, key, [env.products, env.keywords, env.groups, env.classifications], (some, truths) => truths.set(evaluateFresh(env, node, some)));
+    const table = env.index.leafTables.table(env.index, ...keptResult(env, node));
     const truths = new Uint8Array(slots.length);
     lookUpSlots(table, slots, truths);
     return truths;
   }
   return evaluateFresh(env, node, slots);
 }
+
+/**
+ * The slots of the whole index for which `node` is TRUE, ascending, when its result can be kept
+ * (then nothing in it is MAYBE): a search over every bug that finds few reads just those. Null otherwise.
+ */
+export function keptMatches(env: SearchEnvironment, node: SearchNode): Int32Array | null {
+  if (env.index.size < KEEP_MIN_SLOTS || !keepable(env, node)) return null;
+  return env.index.leafTables.trueSlots(env.index, ...keptResult(env, node));
+}
+
+/** Everything a kept result depends on besides the index: the criteria, whether private comment words count, and the catalogue. */
+const keptResult = (env: SearchEnvironment, node: SearchNode) =>
+  [`${env.insider ? 1 : 0}${JSON.stringify(node)}`, [env.products, env.keywords, env.groups, env.classifications], (some: Int32Array, truths: Uint8Array) => truths.set(evaluateFresh(env, node, some))] as const;
 
 /**
  * Whether a criterion, or every criterion of a group, depends only on the index and the catalogue

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import type { Bug } from '../../shared/domain/bug.ts';
 import { SearchIndex } from '../../shared/domain/searchIndex.ts';
-import { evaluateSearch } from '../../shared/domain/searchEvaluation.ts';
-import { compileSearch, type SearchEnvironment } from '../../shared/domain/searchPlanner.ts';
+import { evaluateSearch, keptMatches } from '../../shared/domain/searchEvaluation.ts';
+import { compileSearch, TRUE, type SearchEnvironment } from '../../shared/domain/searchPlanner.ts';
 import type { SearchNode } from '../../shared/domain/searchQuery.ts';
 import { TrigramIndex } from '../../shared/domain/trigramIndex.ts';
 
@@ -85,6 +85,8 @@ describe('criterion-at-a-time search evaluation', () => {
       const truths = evaluateSearch(env, tree, slots);
       const expected = Array.from(slots, (slot) => test(slot));
       expect(Array.from(truths), JSON.stringify(tree)).toEqual(expected);
+      const kept = keptMatches(env, tree);
+      if (kept) expect(Array.from(kept), JSON.stringify(tree)).toEqual(Array.from(index.allSlots()).filter((slot) => test(slot) === TRUE));
     }
   });
 
