@@ -30,6 +30,13 @@ const BUG_COPIES = 50_000;
 /** Characters of rendered bug JSON kept (renderedBugs.ts): about 64 MB, some 45,000 bugs as the default fields show them. */
 const RENDERED_CHARACTERS = 64_000_000;
 
+/**
+ * `TRACKER_SEARCH_KEEP=off` keeps nothing between searches but the index itself: no bug copies,
+ * no rendered bugs, no criterion results. For an installation short of memory, and for the
+ * benchmark's "nothing kept" column, which shows what a search costs the first time.
+ */
+const keeps = () => process.env.TRACKER_SEARCH_KEEP !== 'off';
+
 export interface IndexStats {
   loadedAt: number;
   loadMs: number;
@@ -44,6 +51,7 @@ async function loadIndex(stats: IndexStats, copies: BugCopyCache): Promise<Searc
   const started = performance.now();
   const snapshot = await loadSnapshot();
   const index = snapshot ? SearchIndex.fromSnapshot(snapshot.columns) : new SearchIndex();
+  index.leafTables.enabled = keeps();
   stats.snapshotBugs = index.size;
   await catchUp(index, stats, copies);
   stats.loadMs = performance.now() - started;
@@ -90,8 +98,8 @@ export async function currentSearchState(): Promise<SearchState> {
   let holder = holders.get(table);
   if (!holder) {
     const stats: IndexStats = { loadedAt: Date.now(), loadMs: 0, snapshotBugs: 0, catchUps: 0, lastCatchUpReads: 0 };
-    const copies = new BugCopyCache(BUG_COPIES);
-    const created: Holder = { loading: loadIndex(stats, copies), stats, copies, rendered: new RenderedBugs(RENDERED_CHARACTERS) };
+    const copies = new BugCopyCache(keeps() ? BUG_COPIES : 0);
+    const created: Holder = { loading: loadIndex(stats, copies), stats, copies, rendered: new RenderedBugs(keeps() ? RENDERED_CHARACTERS : 0) };
     holders.set(table, created);
     created.loading.catch(() => holders.delete(table));
     return { index: await created.loading, copies, rendered: created.rendered };

@@ -23,6 +23,8 @@ export type SlotKernel = (slots: Int32Array, truths: Uint8Array) => void;
 
 export class LeafTables {
   private readonly tables = new Map<string, Entry>();
+  /** False when the installation keeps nothing between searches (TRACKER_SEARCH_KEEP=off): every result is computed afresh. */
+  enabled = true;
   /** The catalogue objects the kept results were computed with: other objects mean another catalogue. */
   private catalog: readonly unknown[] = [];
 

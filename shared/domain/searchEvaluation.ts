@@ -47,7 +47,7 @@ const keptResult = (env: SearchEnvironment, node: SearchNode) =>
  * (leafKernel has a kernel for it), so its result over the whole index can be kept.
  */
 function keepable(env: SearchEnvironment, node: SearchNode): boolean {
-  if (node.kind === 'const') return false;
+  if (node.kind === 'const' || !env.index.leafTables.enabled) return false;
   if (node.kind === 'leaf') return leafKernel(env, node.field, node.op, node.value) !== null;
   return node.children.length > 0 && node.children.every((child) => keepable(env, child));
 }
