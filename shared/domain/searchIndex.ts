@@ -188,7 +188,8 @@ export class SearchIndex {
   readonly whiteboardLower: string[] = [];
   readonly aliasLower: string[] = [];
   /** Slots by product, built on first use and dropped whenever a bug is added or changes product. */
-  private productSlots: Map<number, Int32Array> | undefined;
+  /** Each product's slots, ascending (the first `length` of `slots`); built on first use, extended as bugs are added. */
+  private productSlots: Map<number, { slots: Int32Array; length: number }> | undefined;
   readonly whiteboard: string[] = [];
   /**
    * Whiteboards as codes into their distinct values: few bugs have one and many share the same
@@ -236,19 +237,11 @@ export class SearchIndex {
   /** The slots of bugs in these products, in slot order. */
   slotsOfProducts(productIds: ReadonlySet<number>): Int32Array {
     if (!this.productSlots) {
-      const counts = new Map<number, number>();
-      for (let slot = 0; slot < this.size; slot++) counts.set(this.productId[slot], (counts.get(this.productId[slot]) ?? 0) + 1);
-      const lists = new Map([...counts].map(([product, count]) => [product, new Int32Array(count)]));
-      const filled = new Map<number, number>();
-      for (let slot = 0; slot < this.size; slot++) {
-        const product = this.productId[slot];
-        const at = filled.get(product) ?? 0;
-        lists.get(product)![at] = slot;
-        filled.set(product, at + 1);
-      }
+      const lists = new Map<number, { slots: Int32Array; length: number }>();
+      for (let slot = 0; slot < this.size; slot++) this.addProductSlot(lists, this.productId[slot], slot);
       this.productSlots = lists;
     }
-    const wanted = [...productIds].map((id) => this.productSlots!.get(id)).filter((slots): slots is Int32Array => slots !== undefined);
+    const wanted = [...productIds].map((id) => this.productSlots!.get(id)).filter((list) => list !== undefined).map((list) => list.slots.subarray(0, list.length));
     if (wanted.length === 1) return wanted[0];
     const merged = new Int32Array(wanted.reduce((sum, slots) => sum + slots.length, 0));
     let at = 0;
@@ -257,6 +250,13 @@ export class SearchIndex {
       at += slots.length;
     }
     return merged.sort();
+  }
+
+  private addProductSlot(lists: Map<number, { slots: Int32Array; length: number }>, product: number, slot: number): void {
+    let list = lists.get(product);
+    if (!list) lists.set(product, (list = { slots: new Int32Array(64), length: 0 }));
+    if (list.length === list.slots.length) list.slots = grow(list.slots, list.length * 2);
+    list.slots[list.length++] = slot;
   }
 
   slotOfAlias(alias: string): number | undefined {
@@ -268,7 +268,9 @@ export class SearchIndex {
     const { bug, rev } = document;
     let slot = this.slots.get(bug.id);
     if (slot !== undefined && this.rev[slot] >= rev) return false;
-    if (slot === undefined || this.productId[slot] !== bug.productId) this.productSlots = undefined;
+    // A new bug joins its product's list (it takes the highest slot, so the list stays ascending); a bug that moves makes them all be rebuilt.
+    if (slot !== undefined && this.productId[slot] !== bug.productId) this.productSlots = undefined;
+    const added = slot === undefined;
     if (slot === undefined) {
       slot = this.size++;
       this.slots.set(bug.id, slot);
@@ -282,6 +284,7 @@ export class SearchIndex {
     this.id[slot] = bug.id;
     this.rev[slot] = rev;
     this.productId[slot] = bug.productId;
+    if (added && this.productSlots) this.addProductSlot(this.productSlots, bug.productId, slot);
     this.componentId[slot] = bug.componentId;
     this.assigneeId[slot] = bug.assigneeId;
     this.reporterId[slot] = bug.reporterId;

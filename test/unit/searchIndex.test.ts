@@ -89,6 +89,16 @@ describe('candidate slots', () => {
     expect(candidateIds(index, search({ product: 'Nothing' }))).toEqual([]);
   });
 
+  it('extends the lists as bugs are added after they were built, past their first capacity', () => {
+    const index = new SearchIndex();
+    index.apply({ bug: bug(1, { productId: 1 }), rev: 1 });
+    expect(candidateIds(index, search({ product: 'P1' }))).toEqual([1]);
+    const added = Array.from({ length: 150 }, (_, n) => 2 + n);
+    for (const id of added) index.apply({ bug: bug(id, { productId: (id % 2) + 1 }), rev: 1 });
+    expect(candidateIds(index, search({ product: 'P1' }))).toEqual([1, ...added.filter((id) => id % 2 === 0)]);
+    expect(candidateIds(index, search({ product: ['P2', 'P1'] }))).toEqual([1, ...added]);
+  });
+
   it('tests every slot when products are not required by the whole search', () => {
     const index = new SearchIndex();
     index.apply({ bug: bug(1), rev: 1 });
