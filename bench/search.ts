@@ -207,7 +207,7 @@ async function main(): Promise<void> {
     const memoryAfter = memory(server.pid);
     // The same scenarios against a second API process that keeps nothing between searches.
     log('scenarios again with TRACKER_SEARCH_KEEP=off');
-    const unkeptServer = await startServer({ ...env, TRACKER_SEARCH_KEEP: 'off' });
+    const unkeptServer = await startServer({ ...env, TRACKER_SEARCH_KEEP: 'off', BENCH_REUSE_TABLE: '1' });
     const unkept = new Map<string, Result>();
     try {
       for (const scenario of scenarios(seed, firstBug)) {

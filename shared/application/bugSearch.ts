@@ -191,14 +191,12 @@ function countVisible(truths: Uint8Array, candidates: Int32Array, restricted: Ui
  * found in few says more than one found in many. Typed arrays and one pass each, with no object per
  * summary: common words put tens of thousands of summaries here.
  */
-export function rankByWords(held: Uint32Array, wordCount: number, ids: Int32Array, total: number, limit: number): number[] {
-  const slots = new Int32Array(held.length);
-  let count = 0;
+export function rankByWords(held: Uint32Array, candidates: readonly number[], wordCount: number, ids: Int32Array, total: number, limit: number): number[] {
+  const slots = Int32Array.from(candidates);
+  const count = slots.length;
   const frequency = new Float64Array(wordCount);
-  for (let slot = 0; slot < held.length; slot++) {
-    const mask = held[slot]!;
-    if (mask === 0) continue;
-    slots[count++] = slot;
+  for (let i = 0; i < count; i++) {
+    const mask = held[slots[i]!]!;
     for (let w = 0; w < wordCount; w++) if (mask & (1 << w)) frequency[w]++;
   }
   const weight = frequency.map((found) => Math.log(1 + total / (1 + found)));
@@ -233,9 +231,23 @@ export function rankByWords(held: Uint32Array, wordCount: number, ids: Int32Arra
   return bestSlots;
 }
 
-function markWord(held: Uint32Array, found: Uint8Array, word: number): void {
+/** Sets a word's bit for the slots that hold it, listing each slot the first time any word marks it. */
+function markSlots(held: Uint32Array, touched: number[], slots: Int32Array, word: number): void {
   const bit = 1 << word;
-  for (let slot = 0; slot < found.length; slot++) if (found[slot] === TRUE) held[slot] |= bit;
+  for (let i = 0; i < slots.length; i++) {
+    const slot = slots[i]!;
+    if (held[slot] === 0) touched.push(slot);
+    held[slot] |= bit;
+  }
+}
+
+function markWord(held: Uint32Array, touched: number[], found: Uint8Array, word: number): void {
+  const bit = 1 << word;
+  for (let slot = 0; slot < found.length; slot++) {
+    if (found[slot] !== TRUE) continue;
+    if (held[slot] === 0) touched.push(slot);
+    held[slot] |= bit;
+  }
 }
 
 /** Slots by bug id. Slots are mostly taken in id order already, so the sort is skipped when it has nothing to do. */
@@ -364,14 +376,17 @@ export async function possibleDuplicates(caller: Caller, params: Record<string, 
   // whose result over the whole index is kept between searches (common words recur in every summary).
   const env = await searchEnvironment(caller, bugCatalog, index, and([]));
   const held = new Uint32Array(index.size);
-  const everySlot = index.allSlots();
-  words.forEach((word, w) => markWord(held, evaluateSearch(env, leaf('short_desc', 'substring', word), everySlot), w));
+  const touched: number[] = [];
+  words.forEach((word, w) => {
+    const criterion = leaf('short_desc', 'substring', word);
+    const kept = keptMatches(env, criterion);
+    if (kept) markSlots(held, touched, kept, w);
+    else markWord(held, touched, evaluateSearch(env, criterion, index.allSlots()), w);
+  });
   // Summaries of other products, of the bug itself, and of bugs the caller may not see are left out.
-  for (let slot = 0; slot < held.length; slot++) {
-    if (held[slot] === 0) continue;
-    if ((productIds.size > 0 && !productIds.has(index.productId[slot])) || index.id[slot] === excluded || (index.restricted[slot] === 1 && !visible(slot))) held[slot] = 0;
-  }
-  const page = rankByWords(held, words.length, index.id, Math.max(1, index.size), limit).map((slot) => index.id[slot]);
+  const candidates = touched.filter((slot) =>
+    (productIds.size === 0 || productIds.has(index.productId[slot])) && index.id[slot] !== excluded && (index.restricted[slot] === 0 || visible(slot)));
+  const page = rankByWords(held, candidates, words.length, index.id, Math.max(1, index.size), limit).map((slot) => index.id[slot]);
   return { bugs: await renderSearchPage(caller, page, fields, search) };
 }
 
