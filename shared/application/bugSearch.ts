@@ -116,10 +116,10 @@ async function matchingSlots(caller: Caller, bugCatalog: BugCatalog, index: Sear
   validateSearch(tree);
   const env = await searchEnvironment(caller, bugCatalog, index, tree);
   const visible = visibilityTest(index, env.callerId, callerGroupIds(caller, bugCatalog), bugCatalog.catalog.parameters.or_groups === '1');
-  const narrowed = candidateSlots(env, tree);
-  // Over every bug, a result kept between searches gives its matching slots directly.
-  const kept = narrowed ? null : keptMatches(env, tree);
-  const candidates = narrowed ?? kept ?? index.allSlots();
+  // A result kept between searches gives its matching slots directly (all TRUE); otherwise the
+  // tree is evaluated over the required products' slots, or every slot.
+  const kept = keptMatches(env, tree);
+  const candidates = kept ?? candidateSlots(env, tree) ?? index.allSlots();
   const truths = kept ? new Uint8Array(kept.length).fill(TRUE) : evaluateSearch(env, tree, candidates);
   // count_only with nothing left to decide from comments: counted, no list built.
   if (paging.countOnly && !truths.includes(MAYBE)) return countVisible(truths, candidates, index.restricted, visible);
