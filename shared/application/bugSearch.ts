@@ -155,11 +155,7 @@ async function matchingSlots(caller: Caller, bugCatalog: BugCatalog, index: Sear
   }));
 }
 
-/**
- * The candidates found TRUE or MAYBE that the caller may see. Its own function, not a loop inside
- * the async search: V8 optimises a plain function's loop at once, while the same loop inside an
- * async function ran several times slower.
- */
+/** The candidates found TRUE or MAYBE that the caller may see. */
 function visibleMatches(truths: Uint8Array, candidates: Int32Array, restricted: Uint8Array, visible: (slot: number) => boolean) {
   const matches: number[] = [];
   const undecided: number[] = [];

@@ -424,9 +424,8 @@ function lazyColumnLookup(column: Int32Array, build: () => Uint8Array): LeafKern
 }
 
 /*
- * The loops of the kernels are plain functions, not closures made per search: V8 optimises a
- * function once, while each new closure would start again in the interpreter, which on 100,000
- * slots costs ten times the optimised loop.
+ * The loops of the kernels are plain module functions rather than closures made per search, so
+ * each is one function for V8 to optimise, shared by every search.
  */
 function lookUp(column: Int32Array, table: Uint8Array, slots: Int32Array, truths: Uint8Array): void {
   // Out-of-range reads give undefined, which a Uint8Array stores as 0: FALSE.
