@@ -148,19 +148,25 @@ export function bugViewContext(caller: Caller, bugCatalog: BugCatalog, users: Re
  */
 export function updateToken(userId: number, bug: Bug): string {
   const secret = process.env.TRACKER_TOKEN_SECRET ?? process.env.TRACKER_TABLE ?? 'tracker';
-  const message = `${userId}:${bug.id}:${bug.lastChangeTime}`;
-  const key = `${secret}\u0000${message}`;
-  let token = issuedTokens.get(key);
-  if (token === undefined) {
-    const issued = Math.floor(Date.parse(bug.lastChangeTime) / 1000);
-    token = `${issued}-${createHmac('sha256', secret).update(message).digest('base64url')}`;
-    // A search page asks for the same tokens on every poll; an HMAC each costs more than its bug's JSON.
-    if (issuedTokens.size >= MAX_ISSUED_TOKENS) issuedTokens.clear();
-    issuedTokens.set(key, token);
+  if (secret !== tokenSecret || issuedCount >= MAX_ISSUED_TOKENS) {
+    issuedTokens.clear();
+    issuedCount = 0;
+    tokenSecret = secret;
   }
+  let forUser = issuedTokens.get(userId);
+  if (!forUser) issuedTokens.set(userId, (forUser = new Map()));
+  const held = forUser.get(bug.id);
+  // A search page asks for the same tokens on every poll; an HMAC each costs more than its bug's JSON.
+  if (held && held.lastChangeTime === bug.lastChangeTime) return held.token;
+  const issued = Math.floor(Date.parse(bug.lastChangeTime) / 1000);
+  const token = `${issued}-${createHmac('sha256', secret).update(`${userId}:${bug.id}:${bug.lastChangeTime}`).digest('base64url')}`;
+  forUser.set(bug.id, { lastChangeTime: bug.lastChangeTime, token });
+  issuedCount++;
   return token;
 }
 
-/** Tokens computed by this instance: a pure function of the secret, viewer, bug and last change. */
-const issuedTokens = new Map<string, string>();
+/** Tokens computed by this instance (a pure function of the secret, viewer, bug and last change), by viewer and bug. */
+const issuedTokens = new Map<number, Map<number, { lastChangeTime: string; token: string }>>();
+let tokenSecret = '';
+let issuedCount = 0;
 const MAX_ISSUED_TOKENS = 100_000;
