@@ -367,6 +367,30 @@ describe('freshness', () => {
     }
   });
 
+  it('answers the same with nothing kept between searches (TRACKER_SEARCH_KEEP=off)', async () => {
+    const queries: Array<Record<string, string>> = [
+      { product: 'Alpha' }, { quicksearch: 'crash' }, { summary: 'Crash' }, { product: 'Beta', resolution: '', count_only: '1' },
+      { f1: 'keywords', o1: 'anywords', v1: 'crash regression', include_fields: 'id,keywords' }, { status_whiteboard: 'needs', status_whiteboard_type: 'substring' },
+    ];
+    const answers = async () => Promise.all(['admin', 'carol', null].flatMap((who) => queries.map(async (query) => {
+      const apiKey = who === null ? undefined : who === 'admin' ? admin : keys[who];
+      // Twice each: the second answer may come from what the instance kept after the first.
+      await ok(call(app, 'GET', '/rest/bug', { apiKey, query }));
+      return ok(call(app, 'GET', '/rest/bug', { apiKey, query }));
+    })));
+    const kept = await answers();
+    const duplicates = await ok(call(app, 'GET', '/rest/bug/possible_duplicates', { apiKey: admin, query: { summary: 'Crash when saving the toolbar', include_fields: 'id' } }));
+    process.env.TRACKER_SEARCH_KEEP = 'off';
+    try {
+      dropSearchIndex();
+      expect(await answers()).toEqual(kept);
+      expect(await ok(call(app, 'GET', '/rest/bug/possible_duplicates', { apiKey: admin, query: { summary: 'Crash when saving the toolbar', include_fields: 'id' } }))).toEqual(duplicates);
+    } finally {
+      delete process.env.TRACKER_SEARCH_KEEP;
+      dropSearchIndex();
+    }
+  });
+
   it('starts a new instance from the snapshot plus the change log, with the same answers', async () => {
     const before = await found({ quicksearch: 'ALL crash' });
     await compactSearchIndex();
