@@ -57,8 +57,15 @@ function evaluateFresh(env: SearchEnvironment, node: SearchNode, slots: Int32Arr
   if (node.kind === 'const') truths.fill(node.value ? TRUE : FALSE);
   else if (node.kind === 'leaf') evaluateLeaf(env, node, slots, truths);
   else if (node.children.length === 0) truths.fill(TRUE);
-  else if (node.kind === 'and') evaluateAnd(env, node.children, slots, truths);
-  else evaluateOr(env, node.children, slots, truths);
+  else if (node.kind === 'and') {
+    // FALSE wins, then MAYBE.
+    truths.fill(TRUE);
+    combine(env, node.children, slots, truths, FALSE);
+  } else {
+    // TRUE wins, then MAYBE.
+    truths.fill(FALSE);
+    combine(env, node.children, slots, truths, TRUE);
+  }
   if (node.kind !== 'const' && node.negate) {
     for (let i = 0; i < truths.length; i++) truths[i] = truths[i] === TRUE ? FALSE : truths[i] === FALSE ? TRUE : MAYBE;
   }
@@ -73,18 +80,6 @@ function evaluateLeaf(env: SearchEnvironment, node: Extract<SearchNode, { kind: 
   }
   const test = compileLeaf(env, node.field, node.op, node.value);
   for (let i = 0; i < slots.length; i++) truths[i] = test(slots[i]!);
-}
-
-/** FALSE wins, then MAYBE. */
-function evaluateAnd(env: SearchEnvironment, children: readonly SearchNode[], slots: Int32Array, truths: Uint8Array): void {
-  truths.fill(TRUE);
-  combine(env, children, slots, truths, FALSE);
-}
-
-/** TRUE wins, then MAYBE. */
-function evaluateOr(env: SearchEnvironment, children: readonly SearchNode[], slots: Int32Array, truths: Uint8Array): void {
-  truths.fill(FALSE);
-  combine(env, children, slots, truths, TRUE);
 }
 
 /**

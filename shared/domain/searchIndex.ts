@@ -185,8 +185,6 @@ export class SearchIndex {
   /** Criteria results kept between searches (leafTables.ts). */
   readonly leafTables = new LeafTables();
   /** Lower-cased copies for the substring searches quicksearch runs over every bug (mostly empty, so cheap). */
-  readonly whiteboardLower: string[] = [];
-  readonly aliasLower: string[] = [];
   /** Slots by product, built on first use and dropped whenever a bug is added or changes product. */
   /** Each product's slots, ascending (the first `length` of `slots`); built on first use, extended as bugs are added. */
   private productSlots: Map<number, { slots: Int32Array; length: number }> | undefined;
@@ -304,8 +302,6 @@ export class SearchIndex {
     this.summary[slot] = bug.summary;
     this.summaryLower[slot] = bug.summary.toLowerCase();
     if (summaryChanged) this.trigrams?.add(slot);
-    this.whiteboardLower[slot] = (bug.whiteboard ?? '').toLowerCase();
-    this.aliasLower[slot] = (bug.alias ?? '').toLowerCase();
     this.whiteboard[slot] = bug.whiteboard ?? '';
     this.whiteboardCode[slot] = this.whiteboards.code(bug.whiteboard ?? '');
     this.aliasCode[slot] = this.aliases.code(bug.alias ?? '');
@@ -416,8 +412,6 @@ export class SearchIndex {
       index.slots.set(index.id[slot], slot);
       index.summary[slot] = snapshot.summary[slot];
       index.summaryLower[slot] = snapshot.summary[slot].toLowerCase();
-      index.whiteboardLower[slot] = (snapshot.whiteboard[slot] ?? '').toLowerCase();
-      index.aliasLower[slot] = (snapshot.alias[slot] ?? '').toLowerCase();
       index.whiteboard[slot] = snapshot.whiteboard[slot];
       index.whiteboardCode[slot] = index.whiteboards.code(snapshot.whiteboard[slot] ?? '');
       index.aliasCode[slot] = index.aliases.code(snapshot.alias[slot] ?? '');

@@ -411,16 +411,59 @@ const KEYWORD_TEXT_OPERATORS: ReadonlySet<string> = new Set(['anywords', 'allwor
 /** Nothing can match: every truth stays FALSE, and no slot is read. */
 const NONE: LeafKernel = () => {};
 
-/** A 0/1 table indexed by an integer column of the index (codes, product and component ids). */
-function columnLookup(column: Int32Array, table: Uint8Array): LeafKernel {
-  if (!table.includes(TRUE)) return NONE;
-  return (slots, truths) => lookUp(column, table, slots, truths);
+/**
+ * A criterion decided by a 0/1 table indexed by an integer column of the index: code columns,
+ * product, component and classification (by id), whiteboard and alias (by code into their
+ * distinct values). The table is built when first asked for (an alias's values can be as many as
+ * the bugs, and asking whether a criterion has a kernel must stay cheap). Null for other criteria.
+ */
+interface ColumnCriterion {
+  column: Int32Array;
+  table(): Uint8Array;
 }
 
-/** The same with a table only built when first used (asking for a kernel must stay cheap: searchEvaluation.ts asks to learn whether a criterion has one). */
-function lazyColumnLookup(column: Int32Array, build: () => Uint8Array): LeafKernel {
-  let table: Uint8Array | undefined;
-  return (slots, truths) => lookUp(column, (table ??= build()), slots, truths);
+function columnCriterion(env: SearchEnvironment, field: string, op: string, value: string): ColumnCriterion | null {
+  const { index } = env;
+  const once = (column: Int32Array, build: () => Uint8Array): ColumnCriterion => {
+    let table: Uint8Array | undefined;
+    return { column, table: () => (table ??= build()) };
+  };
+  const code = CODE_FIELDS[field];
+  if (code) {
+    const text = textMatcher(op, value);
+    return once(index.codes[code], () => (field === 'bug_status' ? statusCodes(index, op, value) : Uint8Array.from(index.vocabularies[code].values, (entry) => (text(entry) ? TRUE : FALSE))));
+  }
+  switch (field) {
+    case 'product': {
+      const test = idSetTest(env.products.map((record) => ({ id: record.product.id, name: record.product.name })), op, value);
+      return once(index.productId, () => idTable(env.products.map((record) => record.product.id).filter(test)));
+    }
+    case 'component': {
+      const components = env.products.flatMap((record) => record.components);
+      const test = idSetTest(components.map((component) => ({ id: component.id, name: component.name })), op, value);
+      return once(index.componentId, () => idTable(components.map((component) => component.id).filter(test)));
+    }
+    case 'classification': {
+      const test = idSetTest(env.classifications.map((entry) => ({ id: entry.id, name: entry.name })), op, value);
+      return once(index.productId, () => idTable(env.products.filter((record) => test(record.product.classificationId)).map((record) => record.product.id)));
+    }
+    case 'status_whiteboard':
+    case 'alias': {
+      const [column, values] = field === 'alias' ? [index.aliasCode, index.aliases.values] : [index.whiteboardCode, index.whiteboards.values];
+      const text = textMatcher(op, value);
+      return once(column, () => Uint8Array.from(values, (entry) => (text(entry) ? TRUE : FALSE)));
+    }
+    default:
+      return null;
+  }
+}
+
+/** A column criterion as a kernel; nothing is read when no value can match. */
+function columnLookup(criterion: ColumnCriterion): LeafKernel {
+  return (slots, truths) => {
+    const table = criterion.table();
+    if (table.includes(TRUE)) lookUp(criterion.column, table, slots, truths);
+  };
 }
 
 /*
@@ -479,12 +522,8 @@ export function leafKernel(env: SearchEnvironment, rawField: string, op: string,
     return (slots, truths) => lookUpSlots((table ??= commentWordTable(env, op, value)), slots, truths);
   }
   if (COMMENT_FIELDS.has(field)) return null;
-  const code = CODE_FIELDS[field];
-  if (code) {
-    const text = textMatcher(op, value);
-    const table = field === 'bug_status' ? statusCodes(index, op, value) : Uint8Array.from(index.vocabularies[code].values, (entry) => (text(entry) ? TRUE : FALSE));
-    return columnLookup(index.codes[code], table);
-  }
+  const column = columnCriterion(env, field, op, value);
+  if (column) return columnLookup(column);
   switch (field) {
     case 'short_desc': {
       if (op !== 'substring') return null;
@@ -494,26 +533,6 @@ export function leafKernel(env: SearchEnvironment, rawField: string, op: string,
         if (found) return lookUpSlots(found, slots, truths);
         for (let i = 0; i < slots.length; i++) truths[i] = index.summaryLower[slots[i]!]!.includes(needle) ? TRUE : FALSE;
       };
-    }
-    case 'product': {
-      const test = idSetTest(env.products.map((record) => ({ id: record.product.id, name: record.product.name })), op, value);
-      return columnLookup(index.productId, idTable(env.products.map((record) => record.product.id).filter(test)));
-    }
-    case 'component': {
-      const components = env.products.flatMap((record) => record.components);
-      const test = idSetTest(components.map((component) => ({ id: component.id, name: component.name })), op, value);
-      return columnLookup(index.componentId, idTable(components.map((component) => component.id).filter(test)));
-    }
-    case 'classification': {
-      const test = idSetTest(env.classifications.map((entry) => ({ id: entry.id, name: entry.name })), op, value);
-      return columnLookup(index.productId, idTable(env.products.filter((record) => test(record.product.classificationId)).map((record) => record.product.id)));
-    }
-    case 'status_whiteboard':
-    case 'alias': {
-      const [column, values] = field === 'alias' ? [index.aliasCode, index.aliases.values] : [index.whiteboardCode, index.whiteboards.values];
-      const lower = value.toLowerCase();
-      const text = op === 'substring' ? (entry: string) => entry.toLowerCase().includes(lower) : textMatcher(op, value);
-      return lazyColumnLookup(column, () => Uint8Array.from(values, (entry) => (text(entry) ? TRUE : FALSE)));
     }
     case 'keywords':
     case 'bug_group': {
@@ -545,27 +564,16 @@ export function leafKernel(env: SearchEnvironment, rawField: string, op: string,
   }
 }
 
-/** One criterion's test of a row, without its negation (searchEvaluation.ts applies that). */
-export const compileLeaf = (env: SearchEnvironment, field: string, op: string, value: string): RowTest => leafTest(env, field, op, value);
-
-function leafTest(env: SearchEnvironment, rawField: string, op: string, value: string): RowTest {
+/** One criterion's test of a row, without its negation (compileSearch and searchEvaluation.ts apply that). */
+export function compileLeaf(env: SearchEnvironment, rawField: string, op: string, value: string): RowTest {
   const field = canonicalField(rawField);
   const { index } = env;
   if (op === 'changedbefore' || op === 'changedafter' || op === 'changedfrom' || op === 'changedto' || op === 'changedby' || op === 'changedrange') {
     return changeTest(env, field, op, value);
   }
   if (COMMENT_FIELDS.has(field)) return commentTest(env, field, op, value);
-  const code = CODE_FIELDS[field];
-  if (code) {
-    let table: Uint8Array;
-    if (field === 'bug_status') table = statusCodes(index, op, value);
-    else {
-      const text = textMatcher(op, value);
-      table = Uint8Array.from(index.vocabularies[code].values, (entry) => (text(entry) ? 1 : 0));
-    }
-    const codes = index.codes[code];
-    return (slot) => table[codes[slot]] as Truth;
-  }
+  const column = columnCriterion(env, field, op, value);
+  if (column) return (slot) => (column.table()[column.column[slot]!] ?? FALSE) as Truth;
   switch (field) {
     case 'bug_id': {
       if (op === 'anyexact' || op === 'equals') {
@@ -583,17 +591,7 @@ function leafTest(env: SearchEnvironment, rawField: string, op: string, value: s
       const test = textMatcher(op, value);
       return (slot) => bool(test(index.summary[slot]));
     }
-    case 'status_whiteboard': {
-      if (op === 'substring') { const lower = value.toLowerCase(); return (slot) => bool(index.whiteboardLower[slot].includes(lower)); }
-      const test = textMatcher(op, value);
-      return (slot) => bool(test(index.whiteboard[slot]));
-    }
     case 'bug_file_loc': { const test = textMatcher(op, value); return (slot) => bool(test(index.url[slot])); }
-    case 'alias': {
-      if (op === 'substring') { const lower = value.toLowerCase(); return (slot) => bool(index.aliasLower[slot].includes(lower)); }
-      const test = textMatcher(op, value);
-      return (slot) => bool(test(index.alias[slot] ?? ''));
-    }
     case 'longdescs.count': { const test = numberMatcher(op, value); return (slot) => bool(test(index.commentCount[slot])); }
     case 'attachments.count': { const test = numberMatcher(op, value); return (slot) => bool(test(index.attachmentCount[slot])); }
     case 'estimated_time': { const test = numberMatcher(op, value); return (slot) => bool(test(index.estimatedTime[slot])); }
@@ -623,19 +621,6 @@ function leafTest(env: SearchEnvironment, rawField: string, op: string, value: s
       const owner = userIdTest(env, op, value);
       const components = new Set(env.products.flatMap((record) => record.components).filter((component) => owner(component.triageOwnerId ?? 0)).map((component) => component.id));
       return (slot) => bool(components.has(index.componentId[slot]));
-    }
-    case 'product': {
-      const test = idSetTest(env.products.map((record) => ({ id: record.product.id, name: record.product.name })), op, value);
-      return (slot) => bool(test(index.productId[slot]));
-    }
-    case 'component': {
-      const test = idSetTest(env.products.flatMap((record) => record.components.map((component) => ({ id: component.id, name: component.name }))), op, value);
-      return (slot) => bool(test(index.componentId[slot]));
-    }
-    case 'classification': {
-      const test = idSetTest(env.classifications.map((entry) => ({ id: entry.id, name: entry.name })), op, value);
-      const products = new Set(env.products.filter((record) => test(record.product.classificationId)).map((record) => record.product.id));
-      return (slot) => bool(products.has(index.productId[slot]));
     }
     case 'keywords': {
       const names = new Map(env.keywords.map((keyword) => [keyword.id, keyword.name]));
@@ -687,7 +672,7 @@ function leafTest(env: SearchEnvironment, rawField: string, op: string, value: s
 export function compileSearch(env: SearchEnvironment, node: SearchNode): RowTest {
   if (node.kind === 'const') return always(bool(node.value));
   if (node.kind === 'leaf') {
-    const test = leafTest(env, node.field, node.op, node.value);
+    const test = compileLeaf(env, node.field, node.op, node.value);
     return node.negate ? negated(test) : test;
   }
   const children = node.children.map((child) => compileSearch(env, child));
