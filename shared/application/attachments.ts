@@ -22,6 +22,7 @@ import { loginRequired, TrackerError } from '../trackerError.ts';
 import { loadBugCatalog, resolveLogins, usersById, type BugCatalog } from './bugContext.ts';
 import { resolveBugId, visibleBug, visibleBugs, withFreshReads } from './bugs.ts';
 import { parseObjectId, visibilityContext, withComment } from './comments.ts';
+import { groupNameIn } from './catalogContext.ts';
 
 /**
  * Attachments: create, read, change and download them (docs/data-model.md §3 and §7.2).
@@ -33,7 +34,6 @@ import { parseObjectId, visibilityContext, withComment } from './comments.ts';
  */
 
 type Catalog = BugCatalog['catalog'];
-const groupNameIn = (catalog: Catalog) => (id: number) => catalog.groups.find((group) => group.id === id)?.name;
 const asList = (value: unknown): unknown[] => (Array.isArray(value) ? value : value === undefined || value === null || value === '' ? [] : [value]);
 const truthy = (value: unknown) => value === true || value === 1 || value === '1' || value === 'true';
 

@@ -5,7 +5,7 @@ import { inGroup, type Caller } from '../domain/caller.ts';
 import type { FieldSelection } from '../domain/fieldSelection.ts';
 import { parseQuicksearch } from '../domain/quicksearch.ts';
 import { SearchIndex } from '../domain/searchIndex.ts';
-import { evaluateSearch, keptMatches } from '../domain/searchEvaluation.ts';
+import { evaluateSearch, keptMatches, slotsMatching } from '../domain/searchEvaluation.ts';
 import {
   candidateSlots,
   compileSearch,
@@ -223,8 +223,7 @@ export function rankByWords(held: Uint32Array, candidates: readonly number[], wo
     best.splice(at, 0, i);
     if (best.length > limit) best.pop();
   }
-  const bestSlots = best.map((i) => slots[i]!);
-  return bestSlots;
+  return best.map((i) => slots[i]!);
 }
 
 /** Sets a word's bit for the slots that hold it, listing each slot the first time any word marks it. */
@@ -232,15 +231,6 @@ function markSlots(held: Uint32Array, touched: number[], slots: Int32Array, word
   const bit = 1 << word;
   for (let i = 0; i < slots.length; i++) {
     const slot = slots[i]!;
-    if (held[slot] === 0) touched.push(slot);
-    held[slot] |= bit;
-  }
-}
-
-function markWord(held: Uint32Array, touched: number[], found: Uint8Array, word: number): void {
-  const bit = 1 << word;
-  for (let slot = 0; slot < found.length; slot++) {
-    if (found[slot] !== TRUE) continue;
     if (held[slot] === 0) touched.push(slot);
     held[slot] |= bit;
   }
@@ -373,12 +363,7 @@ export async function possibleDuplicates(caller: Caller, params: Record<string, 
   const env = await searchEnvironment(caller, bugCatalog, index, and([]));
   const held = new Uint32Array(index.size);
   const touched: number[] = [];
-  words.forEach((word, w) => {
-    const criterion = leaf('short_desc', 'substring', word);
-    const kept = keptMatches(env, criterion);
-    if (kept) markSlots(held, touched, kept, w);
-    else markWord(held, touched, evaluateSearch(env, criterion, index.allSlots()), w);
-  });
+  words.forEach((word, w) => markSlots(held, touched, slotsMatching(env, leaf('short_desc', 'substring', word)), w));
   // Summaries of other products, of the bug itself, and of bugs the caller may not see are left out.
   const candidates = touched.filter((slot) =>
     (productIds.size === 0 || productIds.has(index.productId[slot])) && index.id[slot] !== excluded && (index.restricted[slot] === 0 || visible(slot)));

@@ -14,10 +14,10 @@ import { loginRequired, TrackerError } from '../trackerError.ts';
 import { attachmentView, maySeeAttachment } from '../domain/attachment.ts';
 import { loadAttachmentsOfBug, setCommentPrivacy } from '../storage/attachmentStore.ts';
 import { bugEnvironment, bugNames, bugViewContext, loadBugCatalog, loginsIn, resolveLogins, updateToken, userIdsOf, usersById, type BugCatalog } from './bugContext.ts';
+import { groupNameIn } from './catalogContext.ts';
 
 /** Bugs: file, read and change them (docs/data-model.md §3 and §7.2). */
 
-const groupNameOf = (bugCatalog: VisibilityContext) => (id: number) => bugCatalog.catalog.groups.find((group) => group.id === id)?.name;
 const orGroups = (bugCatalog: VisibilityContext) => bugCatalog.catalog.parameters.or_groups === '1';
 
 /** A bug named by id or alias; 100 for something that is neither. */
@@ -36,7 +36,7 @@ export type VisibilityContext = { catalog: Pick<BugCatalog['catalog'], 'groups' 
 /** 101 for a bug that does not exist, 102 for one the caller may not see: never reveal which beyond that. */
 export function visibleBug(caller: Caller, stored: StoredBug | undefined, bugId: number, bugCatalog: VisibilityContext): StoredBug {
   if (!stored) throw new TrackerError(101, `Bug #${bugId} does not exist.`);
-  if (!canSeeBug(caller, stored.bug, groupNameOf(bugCatalog), orGroups(bugCatalog))) {
+  if (!canSeeBug(caller, stored.bug, groupNameIn(bugCatalog.catalog), orGroups(bugCatalog))) {
     throw isLoggedIn(caller)
       ? new TrackerError(102, `You are not authorized to access bug #${bugId}.`)
       : new TrackerError(102, `You are not authorized to access bug #${bugId}. To see this bug, you must first log in to an account with the appropriate permissions.`);

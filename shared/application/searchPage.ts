@@ -1,5 +1,5 @@
 import { canSeeBug, isInsider, isTimeTracker } from '../domain/bugAccess.ts';
-import { bugResourceFields, bugView } from '../domain/bugView.ts';
+import { bugResourceFields, bugView, viewerTags } from '../domain/bugView.ts';
 import { isLoggedIn, type Caller } from '../domain/caller.ts';
 import type { FieldSelection } from '../domain/fieldSelection.ts';
 import { RawJson } from '../domain/rawJson.ts';
@@ -8,6 +8,7 @@ import { currentStamp } from '../storage/catalogCache.ts';
 import { bugViewContext, loadBugCatalog, updateToken, userIdsOf, usersById } from './bugContext.ts';
 import { getBugs } from './bugs.ts';
 import type { SearchState } from './searchIndexHolder.ts';
+import { groupNameIn } from './catalogContext.ts';
 
 /**
  * The bugs of a search page, rendered as Get Bug renders them (docs/data-model.md §8.7). A search
@@ -28,8 +29,8 @@ export async function renderSearchPage(caller: Caller, ids: readonly number[], f
     return (await getBugs(caller, ids, fields, { permissive: true, load: search && ((wanted) => pageBugs(search, wanted)) })).bugs;
   }
   const [bugCatalog, stored, stamp] = await Promise.all([loadBugCatalog(), pageBugs(search, ids), currentStamp()]);
-  const { parameters, groups } = bugCatalog.catalog;
-  const groupName = (id: number) => groups.find((group) => group.id === id)?.name;
+  const { parameters } = bugCatalog.catalog;
+  const groupName = groupNameIn(bugCatalog.catalog);
   const orGroups = parameters.or_groups === '1';
   const visible = ids
     .map((id) => stored.get(id))
@@ -65,7 +66,7 @@ export async function renderSearchPage(caller: Caller, ids: readonly number[], f
     if (!wantsToken && !wantsTags) return new RawJson(text);
     const own: string[] = [];
     if (wantsToken) own.push(`"update_token":${JSON.stringify(updateToken(caller.user!.id, bug))}`);
-    if (wantsTags) own.push(`"tags":${JSON.stringify(isLoggedIn(caller) ? [...(bug.tags[String(caller.user.id)] ?? [])].sort() : [])}`);
+    if (wantsTags) own.push(`"tags":${JSON.stringify(viewerTags(bug, caller))}`);
     return new RawJson(text === '{}' ? `{${own.join(',')}}` : `${text.slice(0, -1)},${own.join(',')}}`);
   });
 }

@@ -18,6 +18,9 @@ import type { ResourceFields } from './fieldSelection.ts';
 export const visibleCommentCount = (bug: Bug, caller: Caller, parameters: Parameters): number =>
   bug.commentCount - (isInsider(caller, parameters) ? 0 : (bug.privateCommentCount ?? 0));
 
+/** The caller's own personal tags of a bug, sorted (none for a logged-out caller). */
+export const viewerTags = (bug: Bug, caller: Caller): string[] => (isLoggedIn(caller) ? [...(bug.tags[String(caller.user.id)] ?? [])].sort() : []);
+
 export const BUG_EXTRA_FIELDS: readonly string[] = ['attachments', 'comments', 'counts', 'description', 'filed_via', 'history', 'tags', 'triage_owner', 'triage_owner_detail'];
 
 export const bugResourceFields = (customFieldNames: ReadonlySet<string> | undefined = undefined): ResourceFields => ({
@@ -126,7 +129,7 @@ export function bugView(bug: Bug, context: BugViewContext, extras: BugExtras = {
   const triageDetail = detail(triageOwner);
   if (triageDetail) view.triage_owner_detail = triageDetail;
   view.filed_via = bug.filedVia;
-  view.tags = isLoggedIn(caller) ? [...(bug.tags[String(caller.user.id)] ?? [])].sort() : [];
+  view.tags = viewerTags(bug, caller);
   view.counts = {
     attachments: bug.attachmentCount,
     cc: bug.ccIds.length,

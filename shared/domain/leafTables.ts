@@ -33,10 +33,7 @@ export class LeafTables {
     const table = this.table(index, key, catalog, compute);
     const entry = this.tables.get(key)!;
     if (entry.list && entry.listVersion === entry.version && entry.table === table) return entry.list;
-    let count = 0;
-    for (let slot = 0; slot < table.length; slot++) if (table[slot] === 1) count++;
-    const list = new Int32Array(count);
-    for (let slot = 0, at = 0; slot < table.length; slot++) if (table[slot] === 1) list[at++] = slot;
+    const list = slotsWhereTrue(table);
     entry.list = list;
     entry.listVersion = entry.version;
     return list;
@@ -75,4 +72,13 @@ export class LeafTables {
     if (this.tables.size > MAX_TABLES) this.tables.delete(this.tables.keys().next().value!);
     return table;
   }
+}
+
+/** The slots (indexes) whose truth in `table` is TRUE (1), ascending. */
+export function slotsWhereTrue(table: Uint8Array): Int32Array {
+  let count = 0;
+  for (let slot = 0; slot < table.length; slot++) if (table[slot] === 1) count++;
+  const list = new Int32Array(count);
+  for (let slot = 0, at = 0; slot < table.length; slot++) if (table[slot] === 1) list[at++] = slot;
+  return list;
 }

@@ -1,5 +1,6 @@
 import { compileLeaf, FALSE, leafKernel, lookUpSlots, MAYBE, TRUE, type SearchEnvironment } from './searchPlanner.ts';
 import type { SearchNode } from './searchQuery.ts';
+import { slotsWhereTrue } from './leafTables.ts';
 
 /**
  * Evaluates a search tree over a list of index slots one criterion at a time, with the same
@@ -36,6 +37,11 @@ export function evaluateSearch(env: SearchEnvironment, node: SearchNode, slots: 
 export function keptMatches(env: SearchEnvironment, node: SearchNode): Int32Array | null {
   if (env.index.size < KEEP_MIN_SLOTS || !keepable(env, node)) return null;
   return env.index.leafTables.trueSlots(env.index, ...keptResult(env, node));
+}
+
+/** The slots of the whole index for which `node` is TRUE, ascending: the kept list, or computed now. */
+export function slotsMatching(env: SearchEnvironment, node: SearchNode): Int32Array {
+  return keptMatches(env, node) ?? slotsWhereTrue(evaluateSearch(env, node, env.index.allSlots()));
 }
 
 /** Everything a kept result depends on besides the index: the criteria, whether private comment words count, and the catalogue. */

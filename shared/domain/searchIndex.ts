@@ -184,8 +184,6 @@ export class SearchIndex {
   private trigrams?: TrigramIndex;
   /** Criteria results kept between searches (leafTables.ts). */
   readonly leafTables = new LeafTables();
-  /** Lower-cased copies for the substring searches quicksearch runs over every bug (mostly empty, so cheap). */
-  /** Slots by product, built on first use and dropped whenever a bug is added or changes product. */
   /** Each product's slots, ascending (the first `length` of `slots`); built on first use, extended as bugs are added. */
   private productSlots: Map<number, { slots: Int32Array; length: number }> | undefined;
   readonly whiteboard: string[] = [];
