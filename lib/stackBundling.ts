@@ -4,7 +4,7 @@
  * arguments), for code that bundles handlers itself: the cold-start benchmark and the bundle
  * size test. One translation, so both measure what ships.
  */
-import { join, resolve } from 'node:path';
+import { join, relative, resolve } from 'node:path';
 import type { BuildOptions } from 'esbuild';
 
 export interface StackBundling {
@@ -25,7 +25,7 @@ export interface StackBundling {
 }
 
 /** Keys of NodejsFunction's BundlingOptions translated below; anything else is reported. */
-const TRANSLATED = new Set(['minify', 'sourceMap', 'sourceMapMode', 'sourcesContent', 'format', 'target', 'banner', 'footer', 'mainFields', 'externalModules', 'define', 'loader', 'keepNames', 'tsconfig', 'logLevel', 'metafile']);
+const TRANSLATED = new Set(['minify', 'sourceMap', 'sourceMapMode', 'sourcesContent', 'format', 'target', 'banner', 'footer', 'mainFields', 'externalModules', 'define', 'loader', 'keepNames', 'tsconfig', 'logLevel', 'metafile', 'esbuildArgs']);
 
 /**
  * BUNDLING from lib/trackerFunction.ts as esbuild options, following aws-cdk-lib's
@@ -35,7 +35,7 @@ const TRANSLATED = new Set(['minify', 'sourceMap', 'sourceMapMode', 'sourcesCont
  */
 export async function stackBundling(root: string): Promise<StackBundling> {
   const stack = await import('./trackerFunction.ts');
-  const bundling = stack.BUNDLING;
+  const bundling = stack.bundlingFor(root);
   const runtime = stack.FUNCTION_RUNTIME.name;
   const format = String(bundling.format ?? 'cjs') === 'esm' ? 'esm' : 'cjs';
   const outFile = format === 'esm' ? 'index.mjs' : 'index.js';
@@ -44,7 +44,13 @@ export async function stackBundling(root: string): Promise<StackBundling> {
   const external = bundling.externalModules ?? ['@aws-sdk/*'];
   const sourcemapMode = String(bundling.sourceMapMode ?? 'default');
   const sourcemap: BuildOptions['sourcemap'] = !bundling.sourceMap ? false : sourcemapMode === 'default' ? true : (sourcemapMode as 'inline' | 'external' | 'both');
-  const unreplicated = Object.keys(bundling).filter((key) => !TRANSLATED.has(key) && (bundling as Record<string, unknown>)[key] !== undefined);
+  // esbuild arguments the stack passes through: only `--alias` (module=path) entries are used.
+  const extraArgs = Object.entries(bundling.esbuildArgs ?? {});
+  const alias = Object.fromEntries(
+    extraArgs.filter(([key]) => key === '--alias').flatMap(([, value]) => (Array.isArray(value) ? value : [String(value)]).map((entry) => entry.split(/=(.*)/s).slice(0, 2) as [string, string])),
+  );
+  const unreplicatedArgs = extraArgs.filter(([key]) => key !== '--alias').map(([key]) => `esbuildArgs ${key}`);
+  const unreplicated = [...unreplicatedArgs, ...Object.keys(bundling).filter((key) => !TRANSLATED.has(key) && (bundling as Record<string, unknown>)[key] !== undefined)];
   const describe = [
     format.toUpperCase(),
     bundling.minify ? 'minified' : 'not minified',
@@ -53,6 +59,7 @@ export async function stackBundling(root: string): Promise<StackBundling> {
     `main fields ${(bundling.mainFields ?? ['(esbuild default)']).join(',')}`,
     bundling.banner ? (bundling.banner.includes('createRequire') ? 'the createRequire banner' : 'a banner') : undefined,
     external.length === 0 ? 'everything bundled (AWS SDK included)' : `external ${external.join(', ')}`,
+    Object.keys(alias).length > 0 ? `${Object.keys(alias).join(', ')} replaced (${Object.values(alias).map((file) => relative(root, file)).join(', ')})` : undefined,
   ]
     .filter(Boolean)
     .join(', ');
@@ -68,6 +75,7 @@ export async function stackBundling(root: string): Promise<StackBundling> {
     sourcemap,
     sourcesContent: bundling.sourcesContent ?? true,
     external,
+    alias: Object.keys(alias).length > 0 ? alias : undefined,
     banner: bundling.banner ? { js: bundling.banner } : undefined,
     footer: bundling.footer ? { js: bundling.footer } : undefined,
     mainFields: bundling.mainFields,

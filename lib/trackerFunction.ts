@@ -38,6 +38,27 @@ export const BUNDLING: BundlingOptions = {
 };
 
 /** functions/<module>.ts under the project root. */
+/**
+ * Modules replaced in the deployed bundles, by the one under the project root that stands in for
+ * them. The SDK's default credential chain becomes the environment (and container endpoint) only:
+ * that is where Lambda puts the role's credentials, and the rest of the chain is about 130 KiB
+ * of every bundle (shared/storage/lambdaCredentials.ts says why).
+ */
+export const BUNDLE_ALIASES: Readonly<Record<string, string>> = {
+  '@aws-sdk/credential-provider-node': 'shared/storage/lambdaCredentials.ts',
+};
+
+/**
+ * BUNDLING with the aliases as esbuild arguments. esbuild resolves an alias path from its working
+ * directory; the paths are made absolute so that they do not depend on where CDK runs it.
+ */
+export function bundlingFor(projectRoot: string): BundlingOptions {
+  return {
+    ...BUNDLING,
+    esbuildArgs: { '--alias': Object.entries(BUNDLE_ALIASES).map(([module, file]) => `${module}=${path.join(projectRoot, file)}`) },
+  };
+}
+
 export function entryFor(projectRoot: string, module: string): string {
   return path.join(projectRoot, 'functions', `${module}.ts`);
 }
@@ -86,6 +107,6 @@ export function createTrackerFunction(scope: Construct, id: string, props: Track
     role: props.role,
     logGroup: props.logGroup,
     environment: { ...props.environment, NODE_OPTIONS: '--enable-source-maps', NODE_ENV: 'production' },
-    bundling: BUNDLING,
+    bundling: bundlingFor(props.projectRoot),
   });
 }

@@ -75,6 +75,15 @@ describe('handler bundles, as the stack builds them', () => {
     expect(over, 'bundles over budget (check for a namespace import or a new dependency)').toEqual([]);
   });
 
+  it("carries the Lambda credential chain instead of the SDK's default one (profiles, SSO, STS)", () => {
+    for (const [module, { map }] of built) {
+      expect(map.sources.filter((source) => /credential-provider-(node|sso|ini|web-identity|process|login)|nested-clients/.test(source)), module).toEqual([]);
+    }
+    const withTable = [...built].filter(([, { map }]) => map.sources.some((source) => source.includes('@aws-sdk/client-dynamodb')));
+    expect(withTable.length).toBeGreaterThan(40);
+    for (const [module, { map }] of withTable) expect(map.sources.some((source) => source.endsWith('shared/storage/lambdaCredentials.ts')), module).toBe(true);
+  });
+
   it('ships source maps that name the TypeScript sources without carrying their text', () => {
     for (const [module, { map }] of built) {
       expect(map.sourcesContent, module).toBeUndefined();

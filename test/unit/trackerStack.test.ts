@@ -15,7 +15,7 @@ import { platformHandlers, routes, type RouteDefinition } from '../../shared/rou
 import { GLOBAL_INDEXES, KEY_ATTRIBUTES, PARTITION_KEY, SORT_KEY, TTL_ATTRIBUTE, ENV } from '../../shared/storage/tableSchema.ts';
 import { BOOTSTRAP_HANDLER, constructIdFor, planHandlers, type HandlerPlan } from '../../lib/handlerPlan.ts';
 import { AUTHENTICATION_WRITE_PARTITIONS, BASIC_EXECUTION_POLICY } from '../../lib/functionRoles.ts';
-import { BUNDLING, ESM_REQUIRE_BANNER, entryFor } from '../../lib/trackerFunction.ts';
+import { BUNDLE_ALIASES, BUNDLING, ESM_REQUIRE_BANNER, bundlingFor, entryFor } from '../../lib/trackerFunction.ts';
 import {
   API_BURST_LIMIT_CONTEXT,
   API_RATE_LIMIT_CONTEXT,
@@ -339,6 +339,12 @@ describe('project layout and bundling', () => {
     expect(BUNDLING).toMatchObject({ minify: true, sourceMap: true, format: 'esm', target: 'node22', externalModules: [] });
     expect(BUNDLING.banner).toBe(ESM_REQUIRE_BANNER);
     expect(ESM_REQUIRE_BANNER).toContain('createRequire(import.meta.url)');
+  });
+
+  it("replaces the SDK's default credential chain by the Lambda one, through an absolute path that exists", () => {
+    const args = bundlingFor(PROJECT_ROOT).esbuildArgs?.['--alias'];
+    expect(args).toEqual([`@aws-sdk/credential-provider-node=${path.join(PROJECT_ROOT, 'shared/storage/lambdaCredentials.ts')}`]);
+    for (const file of Object.values(BUNDLE_ALIASES)) expect(fs.existsSync(path.join(PROJECT_ROOT, file))).toBe(true);
   });
 
   it('cdk.json runs bin/tracker.ts with tsx and writes to cdk.out', () => {
