@@ -1,6 +1,7 @@
 import * as z from 'zod';
 import { AUDIT_CLASS } from '../../shared/domain/audit.ts';
-import { planParameterUpdate, TWEAKPARAMS_GROUP } from '../../shared/domain/parameters.ts';
+import { planParameterUpdate } from '../../shared/domain/parameterChanges.ts';
+import { TWEAKPARAMS_GROUP } from '../../shared/domain/parameters.ts';
 import { defineEndpoint } from '../../shared/http/endpoint.ts';
 import { loadParametersForUpdate, saveParameterChanges } from '../../shared/storage/parameterStore.ts';
 import { retryOnConflict } from '../../shared/storage/transaction.ts';

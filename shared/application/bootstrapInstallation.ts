@@ -6,12 +6,14 @@ import { DEFAULT_PARAMETERS } from '../domain/parameters.ts';
 import { toStorageTime } from '../domain/time.ts';
 import { recordAudit } from '../storage/auditStore.ts';
 import { allocateId, allocateIds } from '../storage/counterStore.ts';
-import { putMembership, putNewApiKey, putNewGroup, putNewUser } from '../storage/identityStore.ts';
+import { addRegexpMembersUpdate, listGroups, putMembership, putNewApiKey, putNewGroup, putNewUser } from '../storage/identityStore.ts';
 import { isInstalled, putInstallationMarker } from '../storage/installationStore.ts';
 import { initialiseParameters } from '../storage/parameterStore.ts';
 import { putNewClassification, putNewComponent, putNewProduct, putNewProductValue } from '../storage/productStore.ts';
 import { DEFAULT_CLASSIFICATION, DEFAULT_VERSION, PLACEHOLDER_MILESTONE } from '../domain/catalog.ts';
-import { WriteTransaction } from '../storage/transaction.ts';
+import { retryOnConflict, WriteTransaction } from '../storage/transaction.ts';
+import { regexpMembersOf } from '../domain/groupRegexps.ts';
+import { everyUserToDeriveFrom } from './groups.ts';
 
 export interface BootstrapOptions {
   adminLogin: string;
@@ -75,7 +77,10 @@ function seedCatalogue(
  * installed table is left alone (every deploy and every `npm start` calls this).
  */
 export async function bootstrapInstallation(options: BootstrapOptions): Promise<BootstrapResult> {
-  if (await isInstalled()) return { created: false };
+  if (await isInstalled()) {
+    await deriveMissingRegexpMembers();
+    return { created: false };
+  }
 
   const now = new Date();
   const at = toStorageTime(now);
@@ -106,6 +111,7 @@ export async function bootstrapInstallation(options: BootstrapOptions): Promise<
       description: group.description,
       isBugGroup: false,
       userRegexp: group.userRegexp ?? '',
+      regexpMembers: regexpMembersOf(group.userRegexp ?? '', [{ id: adminId, login: admin.login }]),
       isActive: true,
       iconUrl: '',
     });
@@ -135,4 +141,19 @@ export async function bootstrapInstallation(options: BootstrapOptions): Promise<
   // so the search index never needs a table scan (docs/data-model.md §8.7).
   await writeEmptySearchSnapshot();
   return { created: true, admin, adminId };
+}
+
+/**
+ * Groups stored before regexp members were kept on the group have a user_regexp but no members
+ * derived from it (GroupSummary.regexpMembers): derive them once, at the next deploy or start.
+ */
+async function deriveMissingRegexpMembers(): Promise<void> {
+  await retryOnConflict(async () => {
+    const pending = (await listGroups()).filter((group) => group.userRegexp !== '' && group.regexpMembers === undefined);
+    if (pending.length === 0) return;
+    const transaction = new WriteTransaction();
+    const users = await everyUserToDeriveFrom(transaction);
+    for (const group of pending) addRegexpMembersUpdate(transaction, group, regexpMembersOf(group.userRegexp, users));
+    await transaction.commit();
+  });
 }

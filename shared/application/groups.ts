@@ -5,7 +5,6 @@ import {
   checkGroupDescription,
   checkGroupName,
   checkIconUrl,
-  checkUserRegexp,
   groupView,
   isSystemGroup,
   mayListGroups,
@@ -13,9 +12,12 @@ import {
   CREATEGROUPS_GROUP,
 } from '../domain/groupRules.ts';
 import { inGroup } from '../domain/caller.ts';
+import { checkUserRegexp, regexpMembersOf } from '../domain/groupRegexps.ts';
+import { bitmapIds } from '../domain/userIdBitmap.ts';
+import { currentStamp } from '../storage/catalogCache.ts';
 import { recordAudit } from '../storage/auditStore.ts';
 import { allocateId } from '../storage/counterStore.ts';
-import { addGroupUpdate, createGroup as storeGroup, directMemberIds, getUserRecords, listAllUserRecords, listGroups, type GroupRecord } from '../storage/identityStore.ts';
+import { addGroupUpdate, directMemberIds, getUserRecords, listGroups, listUserLoginsConsistently, putNewGroup, type GroupRecord } from '../storage/identityStore.ts';
 import { retryOnConflict, WriteTransaction } from '../storage/transaction.ts';
 import { TrackerError } from '../trackerError.ts';
 import { flagText } from '../domain/changeReport.ts';
@@ -40,11 +42,23 @@ export async function createGroup(caller: Caller, input: NewGroupInput): Promise
   }
   const id = await allocateId('group');
   const now = new Date();
-  await storeGroup(
-    { id, name, description, userRegexp, isActive: input.is_active ?? true, isBugGroup: true, iconUrl },
-    { auditClass: AUDIT_CLASS.group, objectId: id, userId: caller.user!.id, changes: { __create__: { removed: '', added: name } }, at: now },
-  );
+  await retryOnConflict(async () => {
+    const transaction = new WriteTransaction();
+    const regexpMembers = userRegexp === '' ? '' : regexpMembersOf(userRegexp, await everyUserToDeriveFrom(transaction));
+    putNewGroup(transaction, { id, name, description, userRegexp, regexpMembers, isActive: input.is_active ?? true, isBugGroup: true, iconUrl });
+    recordAudit(transaction, { auditClass: AUDIT_CLASS.group, objectId: id, userId: caller.user!.id, changes: { __create__: { removed: '', added: name } }, at: now });
+    await transaction.commit();
+  });
   return { id };
+}
+
+/**
+ * Every user, for deriving a regexp's members; the transaction then lands only if no user was
+ * created or changed since they were read (a new login the pattern matches would be missed).
+ */
+export async function everyUserToDeriveFrom(transaction: WriteTransaction): Promise<Array<{ id: number; login: string }>> {
+  transaction.requireStamp({ users: (await currentStamp()).users });
+  return listUserLoginsConsistently();
 }
 
 function targetGroups(groups: readonly GroupRecord[], targets: { ids: number[]; names: string[] }): GroupRecord[] {
@@ -64,6 +78,8 @@ async function updateGroupsOnce(caller: Caller, targets: { ids: number[]; names:
   if (input.name !== undefined && selected.length > 1) throw new TrackerError(32000, 'You cannot change the name of several groups at once.');
   const now = new Date();
   const transaction = new WriteTransaction();
+  const regexpChanged: GroupRecord[] = [];
+  const updates: Array<{ previous: GroupRecord; next: GroupRecord }> = [];
   const results = selected.map((previous) => {
     const next: GroupRecord = {
       ...previous,
@@ -73,6 +89,7 @@ async function updateGroupsOnce(caller: Caller, targets: { ids: number[]; names:
       isActive: input.is_active ?? previous.isActive,
       iconUrl: checkIconUrl(input.icon_url) ?? previous.iconUrl,
     };
+    if (next.userRegexp !== previous.userRegexp) regexpChanged.push(next);
     if (next.name !== previous.name) {
       if (isSystemGroup(previous.name)) throw new TrackerError(32000, `The group ${previous.name} is a system group and cannot be renamed.`);
       if (groups.some((group) => group.id !== previous.id && group.name.toLowerCase() === next.name.toLowerCase())) {
@@ -86,11 +103,16 @@ async function updateGroupsOnce(caller: Caller, targets: { ids: number[]; names:
     if (next.isActive !== previous.isActive) changes.is_active = { removed: flagText(previous.isActive), added: flagText(next.isActive) };
     if (next.iconUrl !== previous.iconUrl) changes.icon_url = { removed: previous.iconUrl, added: next.iconUrl };
     if (Object.keys(changes).length > 0) {
-      addGroupUpdate(transaction, { previous, next });
+      updates.push({ previous, next });
       recordAudit(transaction, { auditClass: AUDIT_CLASS.group, objectId: previous.id, userId: caller.user!.id, changes, at: now });
     }
     return { id: previous.id, changes };
   });
+  if (regexpChanged.length > 0) {
+    const users = await everyUserToDeriveFrom(transaction);
+    for (const group of regexpChanged) group.regexpMembers = regexpMembersOf(group.userRegexp, users);
+  }
+  for (const update of updates) addGroupUpdate(transaction, update);
   await transaction.commit();
   return { groups: results };
 }
@@ -114,18 +136,15 @@ export async function findGroups(caller: Caller, query: { ids?: number[]; names?
 
   // Members are whoever effectiveGroups puts in the group, the one definition of membership that
   // permission checks use too: direct and regexp members of the group itself, of the groups that
-  // imply it (editbugs -> bz_canusewhines, ...) and of admin. Candidates come from those groups'
-  // direct members, or from every user when one of them has a user_regexp.
+  // imply it (editbugs -> bz_canusewhines, ...) and of admin.
   const sourcesOf = (group: GroupRecord) => groups.filter((other) => other.id === group.id || other.name === ADMIN_GROUP || groupsImplying(group.name).includes(other.name));
-  const needsEveryUser = query.membership && visible.some((group) => sourcesOf(group).some((source) => source.userRegexp));
-  const everyUser = needsEveryUser ? await listAllUserRecords() : undefined;
   const views = await Promise.all(
     visible.map(async (group) => {
       if (!query.membership) return groupView(caller, group);
       const sources = sourcesOf(group);
-      const candidates = sources.some((source) => source.userRegexp)
-        ? everyUser!
-        : await getUserRecords([...new Set((await Promise.all(sources.map((source) => directMemberIds(source.id)))).flat())]);
+      const direct = (await Promise.all(sources.map((source) => directMemberIds(source.id)))).flat();
+      const byRegexp = sources.flatMap((source) => (source.userRegexp === '' ? [] : bitmapIds(source.regexpMembers ?? '')));
+      const candidates = await getUserRecords([...new Set([...direct, ...byRegexp])]);
       const members = candidates.filter(({ user, membership }) => effectiveGroups(user, membership, groups).some((member) => member.id === group.id));
       return groupView(caller, group, members.map((record) => record.user).sort((a, b) => a.id - b.id));
     }),

@@ -7,9 +7,12 @@ import { toStorageTime } from '../domain/time.ts';
 import { userView } from '../domain/userView.ts';
 import { recordAudit } from '../storage/auditStore.ts';
 import { allocateId } from '../storage/counterStore.ts';
+import { regexpMembershipChanges } from '../domain/groupRegexps.ts';
+import { currentStamp } from '../storage/catalogCache.ts';
 import {
+  addRegexpMembersUpdate,
   addUserUpdate,
-  createUser as storeUser,
+  putNewUser,
   findUserIdByLogin,
   getUserRecords,
   listAllUserRecords,
@@ -114,11 +117,26 @@ export async function createUser(caller: Caller, input: { email: string; full_na
   if ((await findUserIdByLogin(login)) !== null) throw new TrackerError(500, `There is already an account with the login name ${login}.`);
   const id = await allocateId('user');
   const now = new Date();
-  await storeUser(
-    { id, login, realName, passwordHash: password === undefined ? undefined : await hashPassword(password), createdAt: toStorageTime(now) },
-    { auditClass: AUDIT_CLASS.user, objectId: id, userId: caller.user!.id, changes: { __create__: changeOf('', login) }, at: now },
-  );
+  const passwordHash = password === undefined ? undefined : await hashPassword(password);
+  await retryOnConflict(async () => {
+    const transaction = new WriteTransaction();
+    putNewUser(transaction, { id, login, realName, passwordHash, createdAt: toStorageTime(now) });
+    await addRegexpMemberships(transaction, id, login);
+    recordAudit(transaction, { auditClass: AUDIT_CLASS.user, objectId: id, userId: caller.user!.id, changes: { __create__: changeOf('', login) }, at: now });
+    await transaction.commit();
+  });
   return { id };
+}
+
+/**
+ * Puts a new or renamed user in (or out of) the regexp groups their login matches (or no longer
+ * matches). The transaction lands only if no group changed since the groups were read: a regexp
+ * changed meanwhile would have been derived without this login.
+ */
+async function addRegexpMemberships(transaction: WriteTransaction, userId: number, login: string): Promise<void> {
+  const [stamp, groups] = await Promise.all([currentStamp(), listGroups()]);
+  transaction.requireStamp({ catalog: stamp.catalog });
+  for (const { group, regexpMembers } of regexpMembershipChanges(groups, userId, login)) addRegexpMembersUpdate(transaction, group, regexpMembers);
 }
 
 export interface UserChanges {
@@ -183,6 +201,7 @@ async function updateUsersOnce(caller: Caller, targets: { ids: number[]; names: 
         if (owner !== null && owner !== userId) throw new TrackerError(500, `There is already an account with the login name ${login}.`);
         update.login = login;
         update.tokensNotBefore = now.getTime();
+        await addRegexpMemberships(transaction, userId, login);
         reported.email = changeOf(user.login, login);
       }
     }

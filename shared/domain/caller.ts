@@ -1,4 +1,5 @@
-import { safeRegexpTest } from './safeRegexp.ts';
+import { bitmapHas, type UserIdBitmap } from './userIdBitmap.ts';
+
 /**
  * Who is calling: anonymous, or a user with the groups they are in (directly, through a group's
  * user_regexp, or through the admin group) and the groups they may bless. Every permission
@@ -25,6 +26,13 @@ export interface GroupSummary {
   isActive: boolean;
   isBugGroup: boolean;
   userRegexp: string;
+  /**
+   * Users whose login the user_regexp matches, as Bugzilla keeps them (user_group_map rows of
+   * grant type "regexp"): derived when a user is created or changes login and when the regexp
+   * changes (groupRegexps.ts), so no request matches regexps to know who is in a group.
+   * Undefined: never derived (a group stored before this was kept; bootstrap derives it).
+   */
+  regexpMembers?: UserIdBitmap;
 }
 
 export interface Membership {
@@ -46,10 +54,9 @@ export const ADMIN_GROUP = 'admin';
 
 export const ANONYMOUS: Caller = Object.freeze({ user: null, groups: new Set<string>(), blessGroups: new Set<string>() });
 
-/** A group's user_regexp grants membership to matching logins; an invalid one grants nothing. */
-export function regexpGrants(group: Pick<GroupSummary, 'userRegexp'>, login: string): boolean {
-  if (!group.userRegexp) return false;
-  return safeRegexpTest(group.userRegexp, login, { caseInsensitive: true });
+/** Whether a group's user_regexp makes the user a member (as derived when either last changed). */
+export function isRegexpMember(group: Pick<GroupSummary, 'userRegexp' | 'regexpMembers'>, userId: number): boolean {
+  return group.userRegexp !== '' && bitmapHas(group.regexpMembers ?? '', userId);
 }
 
 /**
@@ -72,7 +79,7 @@ export const groupsImplying = (name: string): string[] => Object.keys(IMPLIED_GR
  */
 export function effectiveGroups(user: UserAccount, membership: Membership, allGroups: readonly GroupSummary[]): GroupSummary[] {
   const direct = new Set(membership.memberOf);
-  const granted = allGroups.filter((group) => direct.has(group.id) || regexpGrants(group, user.login));
+  const granted = allGroups.filter((group) => direct.has(group.id) || isRegexpMember(group, user.id));
   if (granted.some((group) => group.name === ADMIN_GROUP)) return [...allGroups];
   const names = new Set(granted.map((group) => group.name));
   for (const group of granted) for (const implied of IMPLIED_GROUPS[group.name] ?? []) names.add(implied);

@@ -1,5 +1,4 @@
 import { checkTextLength, checkNameCharacters } from './inputLimits.ts';
-import { regexpProblem } from './safeRegexp.ts';
 import { TrackerError } from '../trackerError.ts';
 import { canBless, inGroup, nickFor, type Caller, type GroupSummary, type UserAccount } from './caller.ts';
 import { SYSTEM_GROUPS } from './installation.ts';
@@ -20,18 +19,6 @@ export function checkGroupName(name: string | undefined): string {
 export function checkGroupDescription(description: string | undefined): string {
   const trimmed = (description ?? '').trim();
   if (trimmed === '') throw new TrackerError(802, 'You must enter a description for the group.');
-  return trimmed;
-}
-
-export function checkUserRegexp(pattern: string | undefined): string {
-  const trimmed = (pattern ?? '').trim();
-  if (trimmed === '') return '';
-  // Bugzilla's groups.userregexp is a TINYTEXT.
-  checkTextLength(trimmed, 'user_regexp', 255);
-  const problem = regexpProblem(trimmed);
-  if (problem) {
-    throw new TrackerError(803, `The regular expression you entered is invalid (${problem}); backreferences and lookaround are not supported: ${trimmed}`);
-  }
   return trimmed;
 }
 

@@ -57,6 +57,7 @@ const toGroup = (item: Record<string, unknown>): GroupRecord => ({
   isActive: item.isActive !== false,
   isBugGroup: item.isBugGroup === true,
   userRegexp: String(item.userRegexp ?? ''),
+  regexpMembers: item.regexpMembers === undefined ? undefined : String(item.regexpMembers),
   iconUrl: String(item.iconUrl ?? ''),
   rev: Number(item.rev ?? 0),
 });
@@ -168,13 +169,6 @@ export function putNewUser(transaction: WriteTransaction, user: NewUser): void {
   );
 }
 
-export async function createUser(user: NewUser, audit: AuditEntry): Promise<void> {
-  const transaction = new WriteTransaction();
-  putNewUser(transaction, user);
-  recordAudit(transaction, audit);
-  await transaction.commit();
-}
-
 export interface UserUpdate {
   userId: number;
   /** The revision the change was computed from: the write fails with RevisionConflict if it moved. */
@@ -263,16 +257,22 @@ export function putNewGroup(transaction: WriteTransaction, group: NewGroup): voi
   transaction.putNew({ ...keys.group(group.id), type: 'group', ...group, rev: undefined }, duplicateGroup(group.name));
 }
 
-export async function createGroup(group: NewGroup, audit: AuditEntry): Promise<void> {
-  const transaction = new WriteTransaction();
-  putNewGroup(transaction, group);
-  recordAudit(transaction, audit);
-  await transaction.commit();
-}
-
 export interface GroupUpdate {
   previous: GroupRecord;
   next: GroupRecord;
+}
+
+/** Every user's id and login, read strongly consistent by id (1 to the last id taken): what deriving a regexp's members needs. */
+export async function listUserLoginsConsistently(): Promise<Array<{ id: number; login: string }>> {
+  const counter = await documentClient().send(new GetCommand({ TableName: tableName(), Key: keys.counter('user'), ConsistentRead: true }));
+  const last = Number(counter.Item?.value ?? 0);
+  const items = await batchGetAll(Array.from({ length: last }, (_, index) => keys.user(index + 1)), { consistent: true });
+  return items.map((item) => ({ id: Number(item.id), login: String(item.login) }));
+}
+
+/** A group's regexp members after a user was created or changed login (at the group's revision). */
+export function addRegexpMembersUpdate(transaction: WriteTransaction, group: GroupRecord, regexpMembers: string): void {
+  transaction.updateAtRevision(keys.group(group.id), group.rev ?? 0, { expression: 'SET regexpMembers = :members', values: { ':members': regexpMembers } });
 }
 
 export function addGroupUpdate(transaction: WriteTransaction, { previous, next }: GroupUpdate): void {
@@ -281,9 +281,10 @@ export function addGroupUpdate(transaction: WriteTransaction, { previous, next }
     transaction.putNew({ ...keys.groupNameGuard(next.name), type: 'groupName', groupId: next.id }, duplicateGroup(next.name));
   }
   transaction.updateAtRevision(keys.group(next.id), previous.rev ?? 0, {
-    expression: 'SET #name = :name, description = :description, userRegexp = :userRegexp, isActive = :isActive, iconUrl = :iconUrl',
+    expression: 'SET #name = :name, description = :description, userRegexp = :userRegexp, regexpMembers = :regexpMembers, isActive = :isActive, iconUrl = :iconUrl',
     names: { '#name': 'name' },
     values: {
+      ':regexpMembers': next.regexpMembers ?? previous.regexpMembers ?? '',
       ':name': next.name,
       ':description': next.description,
       ':userRegexp': next.userRegexp,

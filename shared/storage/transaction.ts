@@ -81,6 +81,7 @@ export class WriteTransaction {
   private readonly items: TransactItem[] = [];
   private readonly failures: Array<ConditionFailure | undefined> = [];
   private readonly revisioned = new Set<number>();
+  private stampExpectation: { catalog?: number; users?: number } = {};
 
   get size(): number {
     return this.items.length;
@@ -228,6 +229,34 @@ export class WriteTransaction {
     );
   }
 
+  /**
+   * Fails the transaction with RevisionConflict unless the caches' stamp (catalogCache.ts) still
+   * counts `catalog` catalogue writes and `users` user writes: for a decision that read every
+   * group (a new user's regexp groups) or every user (a group's regexp members), where no single
+   * item's revision would show that another request changed the set meanwhile.
+   */
+  requireStamp(expected: { catalog?: number; users?: number }): this {
+    this.stampExpectation = { ...this.stampExpectation, ...expected };
+    return this;
+  }
+
+  private stampCondition() {
+    const parts: string[] = [];
+    const names: Record<string, string> = {};
+    const values: Record<string, unknown> = {};
+    for (const [counter, attribute] of [['catalog', 'version'], ['users', 'users']] as const) {
+      const expected = this.stampExpectation[counter];
+      if (expected === undefined) continue;
+      names[`#expected_${attribute}`] = attribute;
+      if (expected === 0) parts.push(`attribute_not_exists(#expected_${attribute})`);
+      else {
+        parts.push(`#expected_${attribute} = :expected_${attribute}`);
+        values[`:expected_${attribute}`] = expected;
+      }
+    }
+    return parts.length === 0 ? undefined : { condition: parts.join(' AND '), names, values };
+  }
+
   /** The key an action writes (a ConditionCheck writes nothing). */
   private static writtenKey(item: TransactItem): Record<string, unknown> | undefined {
     return item.Put?.Item ?? item.Update?.Key ?? item.Delete?.Key;
@@ -240,9 +269,22 @@ export class WriteTransaction {
     // userCache.ts).
     const written = this.items.map((item) => WriteTransaction.writtenKey(item)).filter((key) => key !== undefined);
     const touches = { catalog: written.some(touchesCachedItem), users: written.some(touchesCachedUser) };
+    const expectation = this.stampCondition();
     if (touches.catalog || touches.users) {
       const { key, update } = stampIncrement(touches);
-      this.updateOnce(key, update);
+      // The stamp is one item: its expected counts become the increment's condition.
+      const stampMoved = () => new RevisionConflict(primaryKey(key));
+      this.updateOnce(
+        key,
+        expectation
+          ? { ...update, condition: expectation.condition, names: { ...update.names, ...expectation.names }, values: { ...update.values, ...expectation.values }, onConditionFailed: stampMoved }
+          : update,
+      );
+      if (expectation) this.revisioned.add(this.items.length - 1);
+    } else if (expectation) {
+      this.revisioned.add(this.items.length);
+      const { key } = stampIncrement({ catalog: true, users: false });
+      this.conditionCheck(key, { ...expectation, values: nonEmpty(expectation.values), onConditionFailed: () => new RevisionConflict(primaryKey(key)) });
     }
     if (this.items.length > 100) {
       throw new TrackerError(32000, 'This change touches too many items to be made at once; split it into smaller changes.');

@@ -317,6 +317,67 @@ describe('regexp membership', () => {
     const [plain] = (await call(app, 'GET', `/rest/user/${accounts.plain.id}`, { apiKey: accounts.plain.apiKey })).body.users;
     expect(plain.groups.map((group: { name: string }) => group.name)).not.toContain('secret');
   });
+
+  const groupsOf = async (account: Account) =>
+    ((await call(app, 'GET', '/rest/user', { apiKey: app.admin.apiKey, query: { ids: String(account.id) } })).body.users[0].groups as Array<{ name: string }>).map((group) => group.name);
+  const membersOf = async (group: string) =>
+    ((await call(app, 'GET', `/rest/group/${group}`, { apiKey: app.admin.apiKey, query: { membership: '1' } })).body.groups[0].membership as Array<{ id: number }>).map((user) => user.id);
+
+  it('applies a changed regexp to existing users at once, in their groups, the group listing and their permissions', async () => {
+    const ops = await createAccount('ops-lead');
+    const created = await call(app, 'POST', '/rest/group', { apiKey: app.admin.apiKey, body: { name: 'operators', description: 'Ops' } });
+    expect(await groupsOf(ops)).not.toContain('operators');
+    const changed = await call(app, 'PUT', '/rest/group/operators', { apiKey: app.admin.apiKey, body: { user_regexp: '^OPS-' } });
+    expect(changed.body.groups[0].changes.user_regexp).toEqual({ removed: '', added: '^OPS-' });
+    expect(await groupsOf(ops)).toContain('operators');
+    expect(await membersOf('operators')).toContain(ops.id);
+    expect(await membersOf('operators')).not.toContain(accounts.plain.id);
+    // A regexp on a system group grants its rights: tweakparams lets the user change parameters.
+    await call(app, 'PUT', '/rest/group/tweakparams', { apiKey: app.admin.apiKey, body: { user_regexp: '^ops-lead@' } });
+    expect((await call(app, 'PUT', '/rest/parameters', { apiKey: ops.apiKey, body: { announcehtml: 'Maintenance at noon' } })).status).toBe(200);
+    await call(app, 'PUT', '/rest/group/tweakparams', { apiKey: app.admin.apiKey, body: { user_regexp: '' } });
+    expect((await call(app, 'PUT', '/rest/parameters', { apiKey: ops.apiKey, body: { announcehtml: '' } })).body.code).toBe(304);
+    // Cleared: nobody is a member through it any more.
+    await call(app, 'PUT', `/rest/group/${created.body.id}`, { apiKey: app.admin.apiKey, body: { user_regexp: '' } });
+    expect(await groupsOf(ops)).not.toContain('operators');
+  });
+
+  it('moves a user in and out of regexp groups when their login changes', async () => {
+    const mover = await createAccount('mover');
+    expect(await groupsOf(mover)).not.toContain('secret');
+    await call(app, 'PUT', `/rest/user/${mover.id}`, { apiKey: app.admin.apiKey, body: { email: 'agent-mover@tracker.test' } });
+    expect(await groupsOf(mover)).toContain('secret');
+    expect(await membersOf('secret')).toContain(mover.id);
+    await call(app, 'PUT', `/rest/user/${mover.id}`, { apiKey: app.admin.apiKey, body: { email: 'mover@tracker.test' } });
+    expect(await groupsOf(mover)).not.toContain('secret');
+    expect(await membersOf('secret')).not.toContain(mover.id);
+  });
+
+  it('misses no user created while a regexp changes, and keeps no one it does not match', async () => {
+    await call(app, 'POST', '/rest/group', { apiKey: app.admin.apiKey, body: { name: 'racers', description: 'Race' } });
+    const logins = Array.from({ length: 8 }, (_, index) => `${index % 2 === 0 ? 'race' : 'walk'}-${index}@tracker.test`);
+    const [created] = await Promise.all([
+      Promise.all(logins.map((email) => call(app, 'POST', '/rest/user', { apiKey: app.admin.apiKey, body: { email, full_name: email } }))),
+      call(app, 'PUT', '/rest/group/racers', { apiKey: app.admin.apiKey, body: { user_regexp: '^race-' } }),
+    ]);
+    for (const response of created) expect(response.status).toBe(200);
+    const expected = created.filter((_, index) => index % 2 === 0).map((response) => response.body.id as number);
+    // Admins are members of every group.
+    expect((await membersOf('racers')).filter((id) => id !== app.admin.id).sort((a, b) => a - b)).toEqual(expected.sort((a, b) => a - b));
+  });
+
+  it('derives the members of a regexp group stored before they were kept, at the next bootstrap', async () => {
+    const { UpdateCommand } = await import('@aws-sdk/lib-dynamodb');
+    const { documentClient, tableName } = await import('../../shared/storage/dynamoClient.ts');
+    const { keys } = await import('../../shared/storage/keys.ts');
+    const { bootstrapInstallation } = await import('../../shared/application/bootstrapInstallation.ts');
+    await documentClient().send(new UpdateCommand({ TableName: tableName(), Key: keys.group(secretId), UpdateExpression: 'REMOVE regexpMembers' }));
+    await documentClient().send(new UpdateCommand({ TableName: tableName(), Key: keys.catalogStamp(), UpdateExpression: 'ADD version :one', ExpressionAttributeValues: { ':one': 1 } }));
+    expect(await membersOf('secret')).not.toContain(accounts.agent.id);
+    expect((await bootstrapInstallation({ adminLogin: 'someone@tracker.test' })).created).toBe(false);
+    expect(await membersOf('secret')).toContain(accounts.agent.id);
+    expect(await groupsOf(accounts.agent)).toContain('secret');
+  });
 });
 
 describe('API keys', () => {

@@ -10,6 +10,7 @@ import {
   type GroupSummary,
   type UserAccount,
 } from '../../shared/domain/caller.ts';
+import { regexpMembersOf } from '../../shared/domain/groupRegexps.ts';
 
 const group = (id: number, name: string, userRegexp = ''): GroupSummary => ({
   id,
@@ -31,6 +32,9 @@ const user = (login: string, realName = ''): UserAccount => ({ id: 7, login, rea
 
 const names = (groups: GroupSummary[]) => groups.map((g) => g.name).sort();
 
+/** The groups with their regexp members derived for these users, as the stores keep them. */
+const derivedFor = (groups: readonly GroupSummary[], ...users: UserAccount[]) => groups.map((g) => ({ ...g, regexpMembers: regexpMembersOf(g.userRegexp, users) }));
+
 describe('effectiveGroups', () => {
   it("adds the system groups Bugzilla derives: editbugs and bz_canusewhineatothers give bz_canusewhines, bz_sudoers bz_sudo_protect", () => {
     const whines = group(10, 'bz_canusewhines');
@@ -44,7 +48,7 @@ describe('effectiveGroups', () => {
     expect(groupsOf([sudoers.id])).toEqual(['bz_sudo_protect', 'bz_sudoers']);
     expect(groupsOf([TWEAKPARAMS.id])).toEqual(['tweakparams']);
     // Through a regexp as well as directly.
-    const byRegexp = [...groups.filter((g) => g.id !== EDITBUGS.id), group(2, 'editbugs', '.*')];
+    const byRegexp = derivedFor([...groups.filter((g) => g.id !== EDITBUGS.id), group(2, 'editbugs', '.*')], user('x@y.org'));
     expect(names(effectiveGroups(user('x@y.org'), { memberOf: [], canBless: [] }, byRegexp))).toEqual(['bz_canusewhines', 'editbugs']);
   });
 
@@ -53,12 +57,25 @@ describe('effectiveGroups', () => {
   });
 
   it("includes a group whose user_regexp matches the login, case-insensitively", () => {
-    expect(names(effectiveGroups(user('Jane@EXAMPLE.COM'), { memberOf: [], canBless: [] }, ALL_GROUPS))).toEqual(['staff']);
-    expect(names(effectiveGroups(user('jane@example.com.evil'), { memberOf: [], canBless: [] }, ALL_GROUPS))).toEqual([]);
+    const regexpGroupsOf = (login: string) => names(effectiveGroups(user(login), { memberOf: [], canBless: [] }, derivedFor(ALL_GROUPS, user(login))));
+    expect(regexpGroupsOf('Jane@EXAMPLE.COM')).toEqual(['staff']);
+    expect(regexpGroupsOf('jane@example.com.evil')).toEqual([]);
   });
 
   it('never matches an invalid user_regexp (and does not throw)', () => {
-    expect(names(effectiveGroups(user('(unclosed'), { memberOf: [], canBless: [] }, ALL_GROUPS))).toEqual([]);
+    expect(names(effectiveGroups(user('(unclosed'), { memberOf: [], canBless: [] }, derivedFor(ALL_GROUPS, user('(unclosed'))))).toEqual([]);
+  });
+
+  it('takes regexp membership from the members derived on the group, not from matching the login again', () => {
+    const jane = user('jane@example.com');
+    // Derived for someone else (user 8): the matching login alone does not make user 7 a member.
+    const derivedForOther = ALL_GROUPS.map((g) => ({ ...g, regexpMembers: regexpMembersOf(g.userRegexp, [{ id: 8, login: 'jane@example.com' }]) }));
+    expect(names(effectiveGroups(jane, { memberOf: [], canBless: [] }, derivedForOther))).toEqual([]);
+    // Never derived (a group stored before members were kept): no regexp members yet.
+    expect(names(effectiveGroups(jane, { memberOf: [], canBless: [] }, ALL_GROUPS))).toEqual([]);
+    // A regexp cleared since: members left on the group grant nothing.
+    const cleared = derivedFor(ALL_GROUPS, jane).map((g) => (g.name === 'staff' ? { ...g, userRegexp: '' } : g));
+    expect(names(effectiveGroups(jane, { memberOf: [], canBless: [] }, cleared))).toEqual([]);
   });
 
   it('puts a direct member of admin in every group', () => {
@@ -96,7 +113,7 @@ describe('callerFor', () => {
   // editbugs...), although "admins belong to every group" (the function's own comment; Bugzilla derives every
   // membership from admin, however admin was obtained).
   it('gives a user who is admin through a user_regexp every group, as it gives them every bless right', () => {
-    const groups = [group(1, 'admin', '^root@'), EDITBUGS, TWEAKPARAMS];
+    const groups = derivedFor([group(1, 'admin', '^root@'), EDITBUGS, TWEAKPARAMS], user('root@example.org'));
     const caller = callerFor(user('root@example.org'), { memberOf: [], canBless: [] }, groups);
     expect([...caller.blessGroups].sort()).toEqual(['admin', 'editbugs', 'tweakparams']);
     expect([...caller.groups].sort()).toEqual(['admin', 'editbugs', 'tweakparams']);

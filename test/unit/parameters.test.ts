@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ANONYMOUS, type Caller } from '../../shared/domain/caller.ts';
-import { DEFAULT_PARAMETERS, planParameterUpdate, visibleParameters, type Parameters } from '../../shared/domain/parameters.ts';
+import { planParameterUpdate } from '../../shared/domain/parameterChanges.ts';
+import { DEFAULT_PARAMETERS, visibleParameters, type Parameters } from '../../shared/domain/parameters.ts';
 import { TrackerError } from '../../shared/trackerError.ts';
 import { trackerErrorOf } from '../support/trackerErrorOf.ts';
 
@@ -75,7 +76,7 @@ describe('planParameterUpdate', () => {
     expect(error.message).toContain('no_such_param');
   });
 
-  // BUG (shared/domain/parameters.ts:171, planParameterUpdate: `if (!(name in DEFAULT_PARAMETERS))`): the `in`
+  // BUG (shared/domain/parameterChanges.ts, planParameterUpdate: `if (!(name in DEFAULT_PARAMETERS))`): the `in`
   // operator also sees Object.prototype, so `hasOwnProperty`, `isPrototypeOf`, `propertyIsEnumerable`... pass as
   // known parameters. For these, RULES[name] is the inherited method (returning false: no problem) and
   // `current[name]` the inherited function, so a change { removed: [Function], added: '1' } is planned and

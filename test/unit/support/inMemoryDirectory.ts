@@ -2,6 +2,7 @@ import type { IdentityDirectory } from '../../../shared/domain/authentication.ts
 import type { GroupSummary, Membership, UserAccount } from '../../../shared/domain/caller.ts';
 import { hashPassword, secretDigest } from '../../../shared/domain/credentials.ts';
 import { claimSlot } from '../../../shared/domain/loginThrottle.ts';
+import { regexpMembersOf, regexpMembershipChanges } from '../../../shared/domain/groupRegexps.ts';
 
 /**
  * An in-memory IdentityDirectory for unit tests: users, groups, API keys, login tokens and failed
@@ -17,8 +18,10 @@ export class InMemoryDirectory implements IdentityDirectory {
   readonly markedUsed: Array<{ digest: string; at: string }> = [];
   maxAttempts = 5;
 
+  /** Regexp members are derived as the real store derives them: here, over the users added so far and those added later. */
   addGroup(id: number, name: string, userRegexp = ''): this {
-    this.groups.push({ id, name, description: name, isActive: true, isBugGroup: false, userRegexp });
+    const users = [...this.users.values()].map(({ user }) => user);
+    this.groups.push({ id, name, description: name, isActive: true, isBugGroup: false, userRegexp, regexpMembers: regexpMembersOf(userRegexp, users) });
     return this;
   }
 
@@ -43,6 +46,7 @@ export class InMemoryDirectory implements IdentityDirectory {
       return group.id;
     });
     this.users.set(id, { user, membership: { memberOf, canBless: [] } });
+    for (const { group, regexpMembers } of regexpMembershipChanges(this.groups, id, login)) group.regexpMembers = regexpMembers;
     return user;
   }
 
