@@ -30,8 +30,8 @@ const BENCH_DIR = dirname(fileURLToPath(import.meta.url));
 const CHILD_SCRIPT = join(BENCH_DIR, 'coldStartChild.mjs');
 const RESULT_PREFIX = 'BENCH_COLD_RESULT ';
 const CHILD_TIMEOUT_MS = 30_000;
-/** What the stack puts in every function's environment (createTrackerFunction). */
-const STACK_NODE_OPTIONS = '--enable-source-maps';
+/** What the stack puts in every function's NODE_OPTIONS (createTrackerFunction sets none). */
+const STACK_NODE_OPTIONS: string = '';
 /** A plausible API Gateway domain for the Host header and requestContext.domainName. */
 const API_DOMAIN = 'abcdef1234.execute-api.us-east-1.amazonaws.com';
 
@@ -208,7 +208,7 @@ function runChild(bundle: string, module: string, events: unknown[], setup: Cold
     PATH: process.env.PATH ?? '/usr/local/bin:/usr/bin:/bin',
     LANG: 'en_US.UTF-8',
     TZ: ':UTC',
-    NODE_OPTIONS: STACK_NODE_OPTIONS,
+    ...(STACK_NODE_OPTIONS ? { NODE_OPTIONS: STACK_NODE_OPTIONS } : {}),
     NODE_ENV: 'production',
     AWS_REGION: 'us-east-1',
     AWS_DEFAULT_REGION: 'us-east-1',
@@ -366,7 +366,7 @@ export function renderColdStarts(report: ColdStartReport | undefined, skipped: s
     return lines;
   }
   lines.push(
-    `What our code adds to the first request a new Lambda instance serves. Each handler below is bundled as the stack bundles it (esbuild ${report.esbuildVersion} with lib/trackerFunction.ts's BUNDLING: ${report.bundling}), then, ${report.runs} times per handler, a fresh \`node\` process with the deployed function's environment (\`NODE_OPTIONS=${STACK_NODE_OPTIONS}\`, ${report.runtime}'s Lambda variables, the benchmark's DynamoDB Local table) times: **module load**, the \`import()\` of index.mjs (what Lambda's init phase runs of our code: parsing and evaluating the bundle, the SDK included, and reading its source map); the **first invocation** of the exported \`handler\` with an API Gateway HTTP API (payload 2.0) event, which creates the DynamoDB client and opens its first connection; and a second, **warm invocation**: the same call again in the same process (code already loaded, connection open, but little JIT warm-up yet, unlike the Results table). Calls go straight from the handler to DynamoDB Local over loopback (no HTTP server, no load generator); request logging is on, as deployed.`,
+    `What our code adds to the first request a new Lambda instance serves. Each handler below is bundled as the stack bundles it (esbuild ${report.esbuildVersion} with lib/trackerFunction.ts's BUNDLING: ${report.bundling}), then, ${report.runs} times per handler, a fresh \`node\` process with the deployed function's environment (${STACK_NODE_OPTIONS ? `\`NODE_OPTIONS=${STACK_NODE_OPTIONS}\`` : 'no \`NODE_OPTIONS\`: source maps are read only when an error is logged'}, ${report.runtime}'s Lambda variables, the benchmark's DynamoDB Local table) times: **module load**, the \`import()\` of index.mjs (what Lambda's init phase runs of our code: parsing and evaluating the bundle, the SDK included); the **first invocation** of the exported \`handler\` with an API Gateway HTTP API (payload 2.0) event, which creates the DynamoDB client and opens its first connection; and a second, **warm invocation**: the same call again in the same process (code already loaded, connection open, but little JIT warm-up yet, unlike the Results table). Calls go straight from the handler to DynamoDB Local over loopback (no HTTP server, no load generator); request logging is on, as deployed.`,
   );
   if (report.unreplicated.length > 0) {
     lines.push('');

@@ -1,7 +1,7 @@
 /**
  * One cold start, run by bench/coldStart.ts in a fresh `node` process (plain JavaScript, no tsx,
  * so nothing but Node.js itself is loaded before the bundle), with the environment a deployed
- * function gets (NODE_OPTIONS=--enable-source-maps, the table, the Lambda variables).
+ * function gets (the stack's NODE_OPTIONS, none today; the table, the Lambda variables).
  *
  *   node bench/coldStartChild.mjs <bundle index.mjs> <JSON {functionName, events: [first, second]}>
  *

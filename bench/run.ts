@@ -1049,7 +1049,7 @@ function renderReport(report: Report): string {
     const totalGzip = functions.reduce((sum, bundle) => sum + bundle.gzipped, 0);
     const loadRuns = report.coldStarts?.loadRuns;
     lines.push(
-      `Every function of the stack (lib/handlerPlan.ts), bundled for this run by esbuild ${esbuildVersion} with the stack's options (lib/stackBundling.ts: ${bundling}); test/unit/bundleSize.test.ts bundles them the same way and fails above its budget. Sizes of \`index.mjs\`; the source map ships beside it. ${loadRuns ? `Module load = the \`import()\` of index.mjs in a fresh \`node\` process with the deployed \`NODE_OPTIONS\`, median / max of ${loadRuns} processes per function (as in the cold-start section; no invocation).` : 'Module load not measured (`BENCH_COLD=0`).'}`,
+      `Every function of the stack (lib/handlerPlan.ts), bundled for this run by esbuild ${esbuildVersion} with the stack's options (lib/stackBundling.ts: ${bundling}); test/unit/bundleSize.test.ts bundles them the same way and fails above its budget. Sizes of \`index.mjs\`; the source map ships beside it. ${loadRuns ? `Module load = the \`import()\` of index.mjs in a fresh \`node\` process with the deployed environment, median / max of ${loadRuns} processes per function (as in the cold-start section; no invocation).` : 'Module load not measured (`BENCH_COLD=0`).'}`,
     );
     lines.push('');
     lines.push('| Function | index.mjs | gzip | source map | Module load ms | Module load CPU ms |');

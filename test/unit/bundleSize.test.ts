@@ -111,14 +111,15 @@ describe('handler bundles, as the stack builds them', () => {
 
   it('turns a stack trace from a deployed bundle into TypeScript files and lines', () => {
     // An unexpected error inside the chain is logged with its stack (errorEnvelope); run the 404
-    // handler's bundle with the deployed NODE_OPTIONS and an event that throws when read.
+    // handler's bundle as deployed (no NODE_OPTIONS: the map is read when the error is logged)
+    // and an event that throws when read.
     const bundle = join(outDir, 'platform-notFound', stack.outFile);
     const script = `
       const { handler } = await import(${JSON.stringify(bundle)});
       const event = { headers: {}, requestContext: { requestId: 'r1', http: { method: 'GET' } }, get rawPath() { throw new Error('unreadable path'); } };
       await handler(event, { awsRequestId: 'r1' });`;
     const run = spawnSync(process.execPath, ['--input-type=module', '-e', script], {
-      env: { PATH: process.env.PATH, NODE_OPTIONS: '--enable-source-maps' },
+      env: { PATH: process.env.PATH },
       encoding: 'utf8',
       timeout: 30_000,
     });

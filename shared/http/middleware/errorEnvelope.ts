@@ -1,6 +1,7 @@
 import type { MiddlewareObj } from '@middy/core';
 import { INTERNAL_ERROR, TrackerError } from '../../trackerError.ts';
 import { stateOf, type TrackerRequest } from '../requestState.ts';
+import { sourceMappedStack } from '../sourceMappedStack.ts';
 
 /** Bugzilla points clients at its API documentation in every error. */
 const documentationUrl = 'https://bugzilla.readthedocs.io/en/5.2/api/index.html';
@@ -29,7 +30,7 @@ export const errorEnvelope = (): MiddlewareObj => ({
         route: trackerRequest.event.routeKey,
         error: error?.name,
         message: error?.message,
-        stack: error?.stack,
+        stack: sourceMappedStack(error?.stack),
       }),
     );
     state.statusCode = 500;
