@@ -78,7 +78,6 @@ async function updateGroupsOnce(caller: Caller, targets: { ids: number[]; names:
   if (input.name !== undefined && selected.length > 1) throw new TrackerError(32000, 'You cannot change the name of several groups at once.');
   const now = new Date();
   const transaction = new WriteTransaction();
-  const regexpChanged: GroupRecord[] = [];
   const updates: Array<{ previous: GroupRecord; next: GroupRecord }> = [];
   const results = selected.map((previous) => {
     const next: GroupRecord = {
@@ -89,7 +88,6 @@ async function updateGroupsOnce(caller: Caller, targets: { ids: number[]; names:
       isActive: input.is_active ?? previous.isActive,
       iconUrl: checkIconUrl(input.icon_url) ?? previous.iconUrl,
     };
-    if (next.userRegexp !== previous.userRegexp) regexpChanged.push(next);
     if (next.name !== previous.name) {
       if (isSystemGroup(previous.name)) throw new TrackerError(32000, `The group ${previous.name} is a system group and cannot be renamed.`);
       if (groups.some((group) => group.id !== previous.id && group.name.toLowerCase() === next.name.toLowerCase())) {
@@ -108,10 +106,10 @@ async function updateGroupsOnce(caller: Caller, targets: { ids: number[]; names:
     }
     return { id: previous.id, changes };
   });
-  if (regexpChanged.length > 0) {
-    const users = await everyUserToDeriveFrom(transaction);
-    for (const group of regexpChanged) group.regexpMembers = regexpMembersOf(group.userRegexp, users);
-  }
+  const regexpChanged = updates.filter(({ previous, next }) => next.userRegexp !== previous.userRegexp).map(({ next }) => next);
+  // A cleared regexp has no members; only a new pattern needs every user.
+  const users = regexpChanged.some((group) => group.userRegexp !== '') ? await everyUserToDeriveFrom(transaction) : [];
+  for (const group of regexpChanged) group.regexpMembers = regexpMembersOf(group.userRegexp, users);
   for (const update of updates) addGroupUpdate(transaction, update);
   await transaction.commit();
   return { groups: results };

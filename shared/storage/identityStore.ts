@@ -281,10 +281,11 @@ export function addGroupUpdate(transaction: WriteTransaction, { previous, next }
     transaction.putNew({ ...keys.groupNameGuard(next.name), type: 'groupName', groupId: next.id }, duplicateGroup(next.name));
   }
   transaction.updateAtRevision(keys.group(next.id), previous.rev ?? 0, {
-    expression: 'SET #name = :name, description = :description, userRegexp = :userRegexp, regexpMembers = :regexpMembers, isActive = :isActive, iconUrl = :iconUrl',
+    // Members are written only when derived: a group not yet derived stays so, for bootstrap to derive.
+    expression: `SET #name = :name, description = :description, userRegexp = :userRegexp, isActive = :isActive, iconUrl = :iconUrl${next.regexpMembers === undefined ? '' : ', regexpMembers = :regexpMembers'}`,
     names: { '#name': 'name' },
     values: {
-      ':regexpMembers': next.regexpMembers ?? previous.regexpMembers ?? '',
+      ...(next.regexpMembers === undefined ? {} : { ':regexpMembers': next.regexpMembers }),
       ':name': next.name,
       ':description': next.description,
       ':userRegexp': next.userRegexp,

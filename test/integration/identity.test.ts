@@ -374,6 +374,8 @@ describe('regexp membership', () => {
     await documentClient().send(new UpdateCommand({ TableName: tableName(), Key: keys.group(secretId), UpdateExpression: 'REMOVE regexpMembers' }));
     await documentClient().send(new UpdateCommand({ TableName: tableName(), Key: keys.catalogStamp(), UpdateExpression: 'ADD version :one', ExpressionAttributeValues: { ':one': 1 } }));
     expect(await membersOf('secret')).not.toContain(accounts.agent.id);
+    // Changing something else of the group leaves its members to be derived.
+    expect((await call(app, 'PUT', '/rest/group/secret', { apiKey: app.admin.apiKey, body: { description: 'Secret agents' } })).status).toBe(200);
     expect((await bootstrapInstallation({ adminLogin: 'someone@tracker.test' })).created).toBe(false);
     expect(await membersOf('secret')).toContain(accounts.agent.id);
     expect(await groupsOf(accounts.agent)).toContain('secret');
