@@ -1,18 +1,33 @@
 import { defineConfig } from 'vitest/config';
 
+const env = {
+  TRACKER_REQUEST_LOG: 'off',
+  AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
+};
+
 export default defineConfig({
   test: {
-    include: ['test/**/*.test.ts'],
     reporters: ['default', './test/support/plainSummaryReporter.ts'],
-    // Starts DynamoDB Local and s3rver once; each integration test file gets its own table.
-    globalSetup: ['test/support/globalSetup.ts'],
-    env: {
-      TRACKER_REQUEST_LOG: 'off',
-      AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
-    },
     pool: 'forks',
     maxWorkers: 2,
     testTimeout: 30_000,
     hookTimeout: 120_000,
+    projects: [
+      {
+        extends: true,
+        // Pure code and the CDK stack: no engines, no Java (`npm run test:unit`).
+        test: { name: 'unit', include: ['test/unit/**/*.test.ts'], env },
+      },
+      {
+        extends: true,
+        test: {
+          name: 'integration',
+          include: ['test/integration/**/*.test.ts'],
+          // Starts DynamoDB Local and s3rver once; each integration test file gets its own table.
+          globalSetup: ['test/support/globalSetup.ts'],
+          env,
+        },
+      },
+    ],
   },
 });

@@ -20,10 +20,10 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
 import { planHandlers } from '../lib/handlerPlan.ts';
-import { stackBundling, type StackBundling } from '../lib/stackBundling.ts';
+import { type StackBundling, stackBundling } from '../lib/stackBundling.ts';
 import { buildEvent } from '../local/apiGatewayEmulator.ts';
 import { RouteMatcher } from '../shared/http/routeMatcher.ts';
-import { routes, type HttpMethod } from '../shared/routes.ts';
+import { type HttpMethod, routes } from '../shared/routes.ts';
 import { ENV } from '../shared/storage/tableSchema.ts';
 
 const BENCH_DIR = dirname(fileURLToPath(import.meta.url));
@@ -126,7 +126,12 @@ export interface ColdStartReport {
 type Esbuild = typeof import('esbuild');
 
 /** Every module bundled as the stack bundles it, in parallel; module -> path of its index.mjs. */
-export async function bundleFunctions(esbuild: Esbuild, stack: StackBundling, modules: readonly string[], workDir: string): Promise<Map<string, string>> {
+export async function bundleFunctions(
+  esbuild: Esbuild,
+  stack: StackBundling,
+  modules: readonly string[],
+  workDir: string,
+): Promise<Map<string, string>> {
   // One esbuild run for all of them: each is still its own bundle, as the stack builds it.
   await esbuild.build(stack.optionsForMany(modules, workDir));
   return new Map(modules.map((module) => [module, join(workDir, stack.directoryFor(module), stack.outFile)]));
@@ -144,15 +149,27 @@ export function sizesOf(bundle: string): { code: number; map: number; gzipped: n
 }
 
 /** Sizes only (BENCH_COLD=0): every function bundled as the stack does, nothing run. */
-export async function measureBundleSizes(root: string): Promise<{ functions: FunctionBundle[]; esbuildVersion: string; bundling: string }> {
+export async function measureBundleSizes(
+  root: string,
+): Promise<{ functions: FunctionBundle[]; esbuildVersion: string; bundling: string }> {
   const esbuild = await import('esbuild');
   const stack = await stackBundling(root);
   const workDir = mkdtempSync(join(os.tmpdir(), 'tracker-bench-bundles-'));
   try {
     const modules = planHandlers(routes).map((plan) => plan.module);
     const bundles = await bundleFunctions(esbuild, stack, modules, workDir);
-    const functions = modules.map((module) => ({ module, ...sizesOf(bundles.get(module)!), loads: [], loadCpus: [], problems: [] }));
-    return { functions: functions.sort((a, b) => b.code - a.code), esbuildVersion: esbuild.version, bundling: stack.describe };
+    const functions = modules.map((module) => ({
+      module,
+      ...sizesOf(bundles.get(module)!),
+      loads: [],
+      loadCpus: [],
+      problems: [],
+    }));
+    return {
+      functions: functions.sort((a, b) => b.code - a.code),
+      esbuildVersion: esbuild.version,
+      bundling: stack.describe,
+    };
   } finally {
     rmSync(workDir, { recursive: true, force: true });
   }
@@ -201,7 +218,14 @@ interface ChildAnswer {
   error?: string;
 }
 
-function runChild(bundle: string, module: string, events: unknown[], setup: ColdStartSetup, memoryMb: number, runtime: string): Promise<{ answer?: ChildAnswer; logLines: number; failure?: string }> {
+function runChild(
+  bundle: string,
+  module: string,
+  events: unknown[],
+  setup: ColdStartSetup,
+  memoryMb: number,
+  runtime: string,
+): Promise<{ answer?: ChildAnswer; logLines: number; failure?: string }> {
   const functionName = `tracker-${module.replace('/', '-')}`;
   // Lambda's environment as far as our code can see it; nothing of the bench process leaks in.
   const env: Record<string, string> = {
@@ -225,7 +249,11 @@ function runChild(bundle: string, module: string, events: unknown[], setup: Cold
     AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
   };
   return new Promise((done) => {
-    const child = spawn(process.execPath, [CHILD_SCRIPT, bundle, JSON.stringify({ functionName, events })], { cwd: dirname(bundle), env, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [CHILD_SCRIPT, bundle, JSON.stringify({ functionName, events })], {
+      cwd: dirname(bundle),
+      env,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let stdout = '';
     let stderr = '';
     child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
@@ -241,7 +269,10 @@ function runChild(bundle: string, module: string, events: unknown[], setup: Cold
       const resultLine = lines.find((line) => line.startsWith(RESULT_PREFIX));
       const logLines = lines.length - (resultLine ? 1 : 0);
       if (!resultLine) {
-        const why = signal === 'SIGKILL' ? `no answer within ${CHILD_TIMEOUT_MS / 1000} s` : `exited (${signal ?? code}) without a result`;
+        const why =
+          signal === 'SIGKILL'
+            ? `no answer within ${CHILD_TIMEOUT_MS / 1000} s`
+            : `exited (${signal ?? code}) without a result`;
         done({ logLines, failure: `${why}: ${stderr.trim().split('\n').slice(-3).join(' | ')}` });
         return;
       }
@@ -260,14 +291,30 @@ export async function measureColdStarts(setup: ColdStartSetup): Promise<ColdStar
   try {
     const plans = COLD_REQUESTS.map((request) => ({ request, module: eventFor(request, setup, 0).module }));
     const modules = planHandlers(routes).map((plan) => plan.module);
-    setup.log(`bundling all ${modules.length} functions as the stack does (esbuild ${esbuild.version}: ${stack.describe})...`);
+    setup.log(
+      `bundling all ${modules.length} functions as the stack does (esbuild ${esbuild.version}: ${stack.describe})...`,
+    );
     const buildStarted = performance.now();
     const bundles = await bundleFunctions(esbuild, stack, modules, workDir);
     const buildSeconds = (performance.now() - buildStarted) / 1000;
-    if (stack.unreplicated.length > 0) setup.log(`  BUNDLING options not replicated here: ${stack.unreplicated.join(', ')}`);
-    const functions = modules.map((module) => ({ module, ...sizesOf(bundles.get(module)!), loads: [] as number[], loadCpus: [] as number[], problems: [] as string[] }));
+    if (stack.unreplicated.length > 0)
+      setup.log(`  BUNDLING options not replicated here: ${stack.unreplicated.join(', ')}`);
+    const functions = modules.map((module) => ({
+      module,
+      ...sizesOf(bundles.get(module)!),
+      loads: [] as number[],
+      loadCpus: [] as number[],
+      problems: [] as string[],
+    }));
 
-    const handlers: ColdHandlerResult[] = plans.map(({ request, module }) => ({ module, request, ...sizesOf(bundles.get(module)!), runs: [], problems: [], logLines: 0 }));
+    const handlers: ColdHandlerResult[] = plans.map(({ request, module }) => ({
+      module,
+      request,
+      ...sizesOf(bundles.get(module)!),
+      runs: [],
+      problems: [],
+      logLines: 0,
+    }));
 
     setup.log(`module load: ${functions.length} functions × ${setup.loadRuns} fresh node processes (round robin)...`);
     for (let run = 0; run < setup.loadRuns; run++) {
@@ -275,7 +322,8 @@ export async function measureColdStarts(setup: ColdStartSetup): Promise<ColdStar
         if (setup.interrupted()) throw new Error('interrupted');
         const outcome = await runChild(bundles.get(fn.module)!, fn.module, [], setup, stack.memoryMb, stack.runtime);
         const problem = outcome.failure ?? outcome.answer?.error;
-        if (problem || outcome.answer?.loadMs === undefined) fn.problems.push(`run ${run + 1}: ${problem ?? 'no answer'}`);
+        if (problem || outcome.answer?.loadMs === undefined)
+          fn.problems.push(`run ${run + 1}: ${problem ?? 'no answer'}`);
         else {
           fn.loads.push(outcome.answer.loadMs);
           fn.loadCpus.push(outcome.answer.loadCpuMs ?? NaN);
@@ -289,19 +337,37 @@ export async function measureColdStarts(setup: ColdStartSetup): Promise<ColdStar
       for (const handler of handlers) {
         if (setup.interrupted()) throw new Error('interrupted');
         const { events } = eventFor(handler.request, setup, run);
-        const outcome = await runChild(bundles.get(handler.module)!, handler.module, events, setup, stack.memoryMb, stack.runtime);
+        const outcome = await runChild(
+          bundles.get(handler.module)!,
+          handler.module,
+          events,
+          setup,
+          stack.memoryMb,
+          stack.runtime,
+        );
         handler.logLines += outcome.logLines;
         const answer = outcome.answer;
         const problem =
           outcome.failure ??
           answer?.error ??
-          (answer?.first?.status !== 200 ? `first call answered ${answer?.first?.status}: ${answer?.first?.body ?? ''}` : undefined) ??
-          (answer?.warm?.status !== 200 ? `second call answered ${answer?.warm?.status}: ${answer?.warm?.body ?? ''}` : undefined);
+          (answer?.first?.status !== 200
+            ? `first call answered ${answer?.first?.status}: ${answer?.first?.body ?? ''}`
+            : undefined) ??
+          (answer?.warm?.status !== 200
+            ? `second call answered ${answer?.warm?.status}: ${answer?.warm?.body ?? ''}`
+            : undefined);
         if (problem || !answer) {
           handler.problems.push(`run ${run + 1}: ${problem ?? 'no answer'}`);
           continue;
         }
-        handler.runs.push({ nodeStartMs: answer.nodeStartMs!, loadMs: answer.loadMs!, loadCpuMs: answer.loadCpuMs ?? NaN, firstMs: answer.first!.ms, warmMs: answer.warm!.ms, rss: answer.rss! });
+        handler.runs.push({
+          nodeStartMs: answer.nodeStartMs!,
+          loadMs: answer.loadMs!,
+          loadCpuMs: answer.loadCpuMs ?? NaN,
+          firstMs: answer.first!.ms,
+          warmMs: answer.warm!.ms,
+          rss: answer.rss!,
+        });
       }
     }
     for (const handler of handlers) {
@@ -359,27 +425,37 @@ const cell = (values: number[]) => {
 };
 
 /** Markdown lines of the "Cold starts" section; `skipped` explains a section that was not measured. */
-export function renderColdStarts(report: ColdStartReport | undefined, skipped: string | undefined, machineArch: string): string[] {
+export function renderColdStarts(
+  report: ColdStartReport | undefined,
+  skipped: string | undefined,
+  machineArch: string,
+): string[] {
   const lines: string[] = ['## Cold starts', ''];
   if (!report) {
     lines.push(`Not measured in this run: ${skipped ?? 'unknown reason'}.`, '');
     return lines;
   }
   lines.push(
-    `What our code adds to the first request a new Lambda instance serves. Each handler below is bundled as the stack bundles it (esbuild ${report.esbuildVersion} with lib/trackerFunction.ts's BUNDLING: ${report.bundling}), then, ${report.runs} times per handler, a fresh \`node\` process with the deployed function's environment (${STACK_NODE_OPTIONS ? `\`NODE_OPTIONS=${STACK_NODE_OPTIONS}\`` : 'no \`NODE_OPTIONS\`: source maps are read only when an error is logged'}, ${report.runtime}'s Lambda variables, the benchmark's DynamoDB Local table) times: **module load**, the \`import()\` of index.mjs (what Lambda's init phase runs of our code: parsing and evaluating the bundle, the SDK included); the **first invocation** of the exported \`handler\` with an API Gateway HTTP API (payload 2.0) event, which creates the DynamoDB client and opens its first connection; and a second, **warm invocation**: the same call again in the same process (code already loaded, connection open, but little JIT warm-up yet, unlike the Results table). Calls go straight from the handler to DynamoDB Local over loopback (no HTTP server, no load generator); request logging is on, as deployed.`,
+    `What our code adds to the first request a new Lambda instance serves. Each handler below is bundled as the stack bundles it (esbuild ${report.esbuildVersion} with lib/trackerFunction.ts's BUNDLING: ${report.bundling}), then, ${report.runs} times per handler, a fresh \`node\` process with the deployed function's environment (${STACK_NODE_OPTIONS ? `\`NODE_OPTIONS=${STACK_NODE_OPTIONS}\`` : 'no `NODE_OPTIONS`: source maps are read only when an error is logged'}, ${report.runtime}'s Lambda variables, the benchmark's DynamoDB Local table) times: **module load**, the \`import()\` of index.mjs (what Lambda's init phase runs of our code: parsing and evaluating the bundle, the SDK included); the **first invocation** of the exported \`handler\` with an API Gateway HTTP API (payload 2.0) event, which creates the DynamoDB client and opens its first connection; and a second, **warm invocation**: the same call again in the same process (code already loaded, connection open, but little JIT warm-up yet, unlike the Results table). Calls go straight from the handler to DynamoDB Local over loopback (no HTTP server, no load generator); request logging is on, as deployed.`,
   );
   if (report.unreplicated.length > 0) {
     lines.push('');
-    lines.push(`**Caveat:** BUNDLING options not replicated by bench/coldStart.ts, so these bundles may differ from the deployed ones: ${report.unreplicated.join(', ')}.`);
+    lines.push(
+      `**Caveat:** BUNDLING options not replicated by bench/coldStart.ts, so these bundles may differ from the deployed ones: ${report.unreplicated.join(', ')}.`,
+    );
   }
   lines.push('');
-  lines.push('| Handler | Request | index.mjs | source map | Module load ms | Module load CPU ms | First invocation ms | Load + first ms | Warm invocation ms | RSS after |');
+  lines.push(
+    '| Handler | Request | index.mjs | source map | Module load ms | Module load CPU ms | First invocation ms | Load + first ms | Warm invocation ms | RSS after |',
+  );
   lines.push('|---|---|---:|---:|---:|---:|---:|---:|---:|---:|');
   for (const handler of report.handlers) {
     const { request } = handler;
     const auth = request.auth === 'anonymous' ? '' : ` (${request.auth})`;
     if (handler.runs.length === 0) {
-      lines.push(`| ${handler.module} | \`${request.method} ${request.path}\`${auth} | ${size(handler.code)} | ${size(handler.map)} | failed | | | | | |`);
+      lines.push(
+        `| ${handler.module} | \`${request.method} ${request.path}\`${auth} | ${size(handler.code)} | ${size(handler.map)} | failed | | | | | |`,
+      );
       continue;
     }
     lines.push(
@@ -397,7 +473,10 @@ export function renderColdStarts(report: ColdStartReport | undefined, skipped: s
     lines.push('');
     lines.push('Runs left out of the table because they failed or did not answer 200:');
     lines.push('');
-    for (const handler of problems) lines.push(`- ${handler.module}: ${handler.problems.map((problem) => problem.replace(/[|\n]/g, ' ')).join('; ')}`);
+    for (const handler of problems)
+      lines.push(
+        `- ${handler.module}: ${handler.problems.map((problem) => problem.replace(/[|\n]/g, ' ')).join('; ')}`,
+      );
   } else {
     lines.push('');
     lines.push('Every first and warm invocation answered 200.');

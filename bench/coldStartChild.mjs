@@ -57,7 +57,12 @@ try {
     const ms = performance.now() - started;
     const status = typeof answer === 'string' ? 200 : (answer?.statusCode ?? 200);
     const body = typeof answer === 'string' ? answer : (answer?.body ?? '');
-    return { ms, status, bytes: Buffer.byteLength(body), body: status === 200 ? undefined : String(body).slice(0, 200) };
+    return {
+      ms,
+      status,
+      bytes: Buffer.byteLength(body),
+      body: status === 200 ? undefined : String(body).slice(0, 200),
+    };
   };
   // No events: a load-only run (module load of every function of the stack).
   if (events.length > 0) {
@@ -66,6 +71,9 @@ try {
   }
   result.rss = process.memoryUsage().rss;
 } catch (error) {
-  result.error = String(error?.stack ?? error).split('\n').slice(0, 4).join(' | ');
+  result.error = String(error?.stack ?? error)
+    .split('\n')
+    .slice(0, 4)
+    .join(' | ');
 }
 process.stdout.write(`${RESULT_PREFIX}${JSON.stringify(result)}\n`, () => process.exit(0));

@@ -18,19 +18,26 @@
  * processes per function of the stack, 3), BENCH_OUTPUT (docs/benchmarks.md).
  * Numbers go into the document only; nothing here asserts on them.
  */
-import autocannon from 'autocannon';
-import { execFileSync, spawn, spawnSync, type ChildProcess } from 'node:child_process';
+
+import { type ChildProcess, execFileSync, spawn, spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
-import { DynamoDBClient, GetItemCommand, QueryCommand, type AttributeValue } from '@aws-sdk/client-dynamodb';
-import { JavaMissingError, startEngines, type LocalEngines } from '../local/engines.ts';
-import { mergeSearchSection, searchSectionOf } from './benchmarkSections.ts';
-import { measureBundleSizes, measureColdStarts, renderColdStarts, type ColdStartReport, type FunctionBundle } from './coldStart.ts';
+import { type AttributeValue, DynamoDBClient, GetItemCommand, QueryCommand } from '@aws-sdk/client-dynamodb';
+import autocannon from 'autocannon';
+import { JavaMissingError, type LocalEngines, startEngines } from '../local/engines.ts';
 import { ENV, PARTITION_KEY, SORT_KEY } from '../shared/storage/tableSchema.ts';
+import { mergeSearchSection, searchSectionOf } from './benchmarkSections.ts';
+import {
+  type ColdStartReport,
+  type FunctionBundle,
+  measureBundleSizes,
+  measureColdStarts,
+  renderColdStarts,
+} from './coldStart.ts';
 
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
 
@@ -165,7 +172,8 @@ async function startServerProcess(engines: LocalEngines, table: string): Promise
     recentErrors.push(line);
     if (recentErrors.length > 20) recentErrors.shift();
     if (errorLines <= ECHO_LIMIT) console.error(`[server] ${line}`);
-    else if (errorLines === ECHO_LIMIT + 1) console.error('[server] (further server error lines are counted, not shown)');
+    else if (errorLines === ECHO_LIMIT + 1)
+      console.error('[server] (further server error lines are counted, not shown)');
   });
 
   const ready = await new Promise<{ url: string; pid: number }>((resolvePromise, reject) => {
@@ -181,7 +189,9 @@ async function startServerProcess(engines: LocalEngines, table: string): Promise
     });
     child.once('exit', (code, signal) => {
       clearTimeout(timer);
-      reject(new Error(`the benchmark server exited (${signal ?? code}) before it was ready:\n${recentErrors.join('\n')}`));
+      reject(
+        new Error(`the benchmark server exited (${signal ?? code}) before it was ready:\n${recentErrors.join('\n')}`),
+      );
     });
   });
 
@@ -210,7 +220,10 @@ async function startServerProcess(engines: LocalEngines, table: string): Promise
       if (child.exitCode !== null || child.signalCode !== null) return;
       const exited = new Promise<void>((done) => child.once('exit', () => done()));
       child.kill('SIGTERM');
-      const killed = await Promise.race([exited.then(() => true), new Promise<boolean>((done) => setTimeout(() => done(false), 5_000))]);
+      const killed = await Promise.race([
+        exited.then(() => true),
+        new Promise<boolean>((done) => setTimeout(() => done(false), 5_000)),
+      ]);
       if (!killed) {
         child.kill('SIGKILL');
         await exited;
@@ -240,11 +253,21 @@ interface Seeded {
 /** The largest attachment Bugzilla's default maxattachmentsize (1000 KB) accepts. */
 const LARGE_ATTACHMENT = Buffer.alloc(1000 * 1024, 'Tracker bench attachment. ').toString('base64');
 
-async function api(baseUrl: string, method: string, path: string, body?: unknown, apiKey: string | undefined = ADMIN.apiKey): Promise<any> {
+async function api(
+  baseUrl: string,
+  method: string,
+  path: string,
+  body?: unknown,
+  apiKey: string | undefined = ADMIN.apiKey,
+): Promise<any> {
   const headers: Record<string, string> = {};
   if (apiKey) headers['X-BUGZILLA-API-KEY'] = apiKey;
   if (body !== undefined) headers['Content-Type'] = 'application/json';
-  const response = await fetch(`${baseUrl}${path}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+  const response = await fetch(`${baseUrl}${path}`, {
+    method,
+    headers,
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
   const text = await response.text();
   if (response.status !== 200) throw new Error(`${method} ${path} answered ${response.status}: ${text.slice(0, 300)}`);
   return text ? JSON.parse(text) : undefined;
@@ -265,10 +288,52 @@ async function inParallel<T>(limit: number, tasks: Array<() => Promise<T>>): Pro
   return results;
 }
 
-const FIRST_NAMES = ['Ada', 'Alan', 'Grace', 'Linus', 'Margaret', 'Dennis', 'Barbara', 'Ken', 'Frances', 'Edsger', 'Radia', 'Donald', 'Sophie', 'Tim', 'Hedy', 'John', 'Katherine'];
-const LAST_NAMES = ['Lovelace', 'Turing', 'Hopper', 'Torvalds', 'Hamilton', 'Ritchie', 'Liskov', 'Thompson', 'Allen', 'Dijkstra', 'Perlman', 'Knuth', 'Wilson', 'Berners-Lee', 'Lamarr', 'Backus', 'Johnson'];
+const FIRST_NAMES = [
+  'Ada',
+  'Alan',
+  'Grace',
+  'Linus',
+  'Margaret',
+  'Dennis',
+  'Barbara',
+  'Ken',
+  'Frances',
+  'Edsger',
+  'Radia',
+  'Donald',
+  'Sophie',
+  'Tim',
+  'Hedy',
+  'John',
+  'Katherine',
+];
+const LAST_NAMES = [
+  'Lovelace',
+  'Turing',
+  'Hopper',
+  'Torvalds',
+  'Hamilton',
+  'Ritchie',
+  'Liskov',
+  'Thompson',
+  'Allen',
+  'Dijkstra',
+  'Perlman',
+  'Knuth',
+  'Wilson',
+  'Berners-Lee',
+  'Lamarr',
+  'Backus',
+  'Johnson',
+];
 
-const CATALOGUE: Array<{ name: string; description: string; versions: string[]; milestones: string[]; components: string[] }> = [
+const CATALOGUE: Array<{
+  name: string;
+  description: string;
+  versions: string[];
+  milestones: string[];
+  components: string[];
+}> = [
   {
     name: 'TestProduct', // created by the bootstrap with TestComponent; extended here
     description: '',
@@ -315,7 +380,9 @@ async function seed(baseUrl: string): Promise<Seeded> {
   });
   await inParallel(
     4,
-    users.map((user) => () => call('POST', '/rest/user', { email: user.login, full_name: user.name, password: USER_PASSWORD })),
+    users.map(
+      (user) => () => call('POST', '/rest/user', { email: user.login, full_name: user.name, password: USER_PASSWORD }),
+    ),
   );
 
   let userIndex = 0;
@@ -327,12 +394,22 @@ async function seed(baseUrl: string): Promise<Seeded> {
     let components = 0;
     if (product.name === 'TestProduct') {
       components = 1;
-      for (const version of product.versions) await call('POST', `/rest/product/${encodeURIComponent(product.name)}/version`, { name: version });
-      for (const milestone of product.milestones) await call('POST', `/rest/product/${encodeURIComponent(product.name)}/milestone`, { name: milestone });
+      for (const version of product.versions)
+        await call('POST', `/rest/product/${encodeURIComponent(product.name)}/version`, { name: version });
+      for (const milestone of product.milestones)
+        await call('POST', `/rest/product/${encodeURIComponent(product.name)}/milestone`, { name: milestone });
     } else {
-      await call('POST', '/rest/product', { name: product.name, description: product.description, version: firstVersion, default_milestone: firstMilestone, has_unconfirmed: true });
-      for (const version of moreVersions) await call('POST', `/rest/product/${encodeURIComponent(product.name)}/version`, { name: version });
-      for (const milestone of product.milestones.slice(1)) await call('POST', `/rest/product/${encodeURIComponent(product.name)}/milestone`, { name: milestone });
+      await call('POST', '/rest/product', {
+        name: product.name,
+        description: product.description,
+        version: firstVersion,
+        default_milestone: firstMilestone,
+        has_unconfirmed: true,
+      });
+      for (const version of moreVersions)
+        await call('POST', `/rest/product/${encodeURIComponent(product.name)}/version`, { name: version });
+      for (const milestone of product.milestones.slice(1))
+        await call('POST', `/rest/product/${encodeURIComponent(product.name)}/milestone`, { name: milestone });
     }
     for (const component of product.components) {
       await call('POST', '/rest/component', {
@@ -351,42 +428,95 @@ async function seed(baseUrl: string): Promise<Seeded> {
   // Bugs through the API, as users file them: spread over the products, two CCs each, a
   // dependency on an earlier bug for most, then a few changes each so history has entries.
   const bugIds: number[] = [];
-  const productComponents = CATALOGUE.flatMap((product) => (product.name === 'TestProduct' ? ['TestComponent', ...product.components] : product.components).map((component) => ({ product, component })));
+  const productComponents = CATALOGUE.flatMap((product) =>
+    (product.name === 'TestProduct' ? ['TestComponent', ...product.components] : product.components).map(
+      (component) => ({ product, component }),
+    ),
+  );
   for (let start = 0; start < BENCH_BUGS; start += 8) {
     const batch = Array.from({ length: Math.min(8, BENCH_BUGS - start) }, (_, offset) => start + offset);
-    const created = await Promise.all(batch.map((index) => {
-      const { product, component } = productComponents[index % productComponents.length]!;
-      return call('POST', '/rest/bug', {
-        ...benchBug(index),
-        product: product.name,
-        component,
-        version: product.versions[0],
-        cc: [users[index % users.length]!.login, users[(index * 3 + 1) % users.length]!.login],
-        ...(bugIds.length > 0 && index % 4 !== 0 ? { depends_on: [bugIds[(index * 7) % bugIds.length]] } : {}),
-      });
-    }));
+    const created = await Promise.all(
+      batch.map((index) => {
+        const { product, component } = productComponents[index % productComponents.length]!;
+        return call('POST', '/rest/bug', {
+          ...benchBug(index),
+          product: product.name,
+          component,
+          version: product.versions[0],
+          cc: [users[index % users.length]!.login, users[(index * 3 + 1) % users.length]!.login],
+          ...(bugIds.length > 0 && index % 4 !== 0 ? { depends_on: [bugIds[(index * 7) % bugIds.length]] } : {}),
+        });
+      }),
+    );
     for (const answer of created) if (typeof answer?.id === 'number') bugIds.push(answer.id);
   }
-  await inParallel(4, bugIds.map((id, index) => () => call('PUT', `/rest/bug/${id}`, { priority: ['High', 'Low', 'Normal'][index % 3], whiteboard: `seeded ${index}`, comment: { body: 'Seeded change' } })));
+  await inParallel(
+    4,
+    bugIds.map(
+      (id, index) => () =>
+        call('PUT', `/rest/bug/${id}`, {
+          priority: ['High', 'Low', 'Normal'][index % 3],
+          whiteboard: `seeded ${index}`,
+          comment: { body: 'Seeded change' },
+        }),
+    ),
+  );
 
   // A long conversation (Bugzilla's reference figure is for a bug's comments) and attachments.
   const chattyBugId = bugIds[0]!;
   const have = (await call('GET', `/rest/bug/${chattyBugId}/comment`)).bugs[chattyBugId].comments.length;
   for (let count = have; count < 50; count++) {
-    await call('POST', `/rest/bug/${chattyBugId}/comment`, { comment: `Comment ${count} of the bench conversation: ${benchBug(count).description}` });
+    await call('POST', `/rest/bug/${chattyBugId}/comment`, {
+      comment: `Comment ${count} of the bench conversation: ${benchBug(count).description}`,
+    });
   }
   const attachmentBugId = bugIds[1]!;
   for (let index = 0; index < 5; index++) {
     await call('POST', `/rest/bug/${attachmentBugId}/attachment`, {
-      data: Buffer.from(`log line ${index}\n`.repeat(200)).toString('base64'), file_name: `log-${index}.txt`, summary: `Log ${index}`, content_type: 'text/plain',
+      data: Buffer.from(`log line ${index}\n`.repeat(200)).toString('base64'),
+      file_name: `log-${index}.txt`,
+      summary: `Log ${index}`,
+      content_type: 'text/plain',
     });
   }
-  const [largeAttachmentId] = (await call('POST', `/rest/bug/${bugIds[2]}/attachment`, { data: LARGE_ATTACHMENT, file_name: 'large.bin', summary: 'A 1000 KB file', content_type: 'application/octet-stream' })).ids;
-  return { users, products, bugIds, chattyBugId, attachmentBugId, largeAttachmentId, requests, seconds: elapsed(started) };
+  const [largeAttachmentId] = (
+    await call('POST', `/rest/bug/${bugIds[2]}/attachment`, {
+      data: LARGE_ATTACHMENT,
+      file_name: 'large.bin',
+      summary: 'A 1000 KB file',
+      content_type: 'application/octet-stream',
+    })
+  ).ids;
+  return {
+    users,
+    products,
+    bugIds,
+    chattyBugId,
+    attachmentBugId,
+    largeAttachmentId,
+    requests,
+    seconds: elapsed(started),
+  };
 }
 
 const BENCH_BUGS = Math.round(numberFromEnv('BENCH_BUGS', 200));
-const SUMMARY_WORDS = ['crash', 'toolbar', 'resize', 'sync', 'login', 'slow', 'memory', 'leak', 'dialog', 'freeze', 'render', 'install', 'update', 'notification', 'timeout'];
+const SUMMARY_WORDS = [
+  'crash',
+  'toolbar',
+  'resize',
+  'sync',
+  'login',
+  'slow',
+  'memory',
+  'leak',
+  'dialog',
+  'freeze',
+  'render',
+  'install',
+  'update',
+  'notification',
+  'timeout',
+];
 const benchBug = (index: number) => ({
   summary: `${SUMMARY_WORDS[index % SUMMARY_WORDS.length]} ${SUMMARY_WORDS[(index * 5 + 3) % SUMMARY_WORDS.length]} when ${SUMMARY_WORDS[(index * 11 + 7) % SUMMARY_WORDS.length]} (#${index})`,
   description: `Steps to reproduce ${index}:\n1. open\n2. watch it ${SUMMARY_WORDS[index % SUMMARY_WORDS.length]}`,
@@ -415,7 +545,12 @@ interface Scenario {
 }
 
 /** Autocannon requests that walk round robin over the seeded bugs. */
-function rotatingBugRequests(seeded: Seeded, method: string, path: (id: number) => string, body?: (counter: number) => unknown) {
+function rotatingBugRequests(
+  seeded: Seeded,
+  method: string,
+  path: (id: number) => string,
+  body?: (counter: number) => unknown,
+) {
   let next = 0;
   return {
     requests: [
@@ -459,7 +594,10 @@ const ALL_SCENARIOS: Scenario[] = [
     path: '/rest/parameters',
     auth: 'API key',
     expected: [200],
-    check: (body) => (body?.parameters && Object.keys(body.parameters).length > 10 ? undefined : 'too few parameters for an administrator'),
+    check: (body) =>
+      body?.parameters && Object.keys(body.parameters).length > 10
+        ? undefined
+        : 'too few parameters for an administrator',
     options: () => ({ headers: apiKeyHeader }),
   },
   {
@@ -468,7 +606,8 @@ const ALL_SCENARIOS: Scenario[] = [
     path: '/rest/product/TestProduct',
     auth: 'anonymous',
     expected: [200],
-    check: (body) => (body?.products?.[0]?.components?.length >= 8 ? undefined : 'TestProduct has fewer components than seeded'),
+    check: (body) =>
+      body?.products?.[0]?.components?.length >= 8 ? undefined : 'TestProduct has fewer components than seeded',
     options: () => ({}),
   },
   {
@@ -477,7 +616,10 @@ const ALL_SCENARIOS: Scenario[] = [
     path: '/rest/user?match=user',
     auth: 'API key',
     expected: [200],
-    check: (body) => (body?.users?.length >= Math.min(USER_COUNT, 10) ? undefined : `match=user found ${body?.users?.length ?? 0} users`),
+    check: (body) =>
+      body?.users?.length >= Math.min(USER_COUNT, 10)
+        ? undefined
+        : `match=user found ${body?.users?.length ?? 0} users`,
     options: () => ({ headers: apiKeyHeader }),
   },
   {
@@ -505,7 +647,10 @@ const ALL_SCENARIOS: Scenario[] = [
             path: '/rest/login',
             headers: { 'Content-Type': 'application/json' },
             // Each request logs in a different seeded user, round robin.
-            setupRequest: (request: any) => ({ ...request, body: JSON.stringify({ login: users[next++ % users.length]!.login, password: USER_PASSWORD }) }),
+            setupRequest: (request: any) => ({
+              ...request,
+              body: JSON.stringify({ login: users[next++ % users.length]!.login, password: USER_PASSWORD }),
+            }),
           },
         ],
       };
@@ -518,7 +663,8 @@ const ALL_SCENARIOS: Scenario[] = [
     probePath: (seeded) => `/rest/bug/${seeded.bugIds[1]}`,
     auth: 'API key',
     expected: [200],
-    check: (body) => (body?.bugs?.[0]?.cc?.length >= 2 ? undefined : `GET bug answered ${JSON.stringify(body).slice(0, 200)}`),
+    check: (body) =>
+      body?.bugs?.[0]?.cc?.length >= 2 ? undefined : `GET bug answered ${JSON.stringify(body).slice(0, 200)}`,
     options: (_baseUrl, _users, seeded) => rotatingBugRequests(seeded, 'GET', (id) => `/rest/bug/${id}`),
   },
   {
@@ -528,7 +674,8 @@ const ALL_SCENARIOS: Scenario[] = [
     probePath: (seeded) => `/rest/bug/${seeded.bugIds[1]}/history`,
     auth: 'API key',
     expected: [200],
-    check: (body) => (body?.bugs?.[0]?.history?.length >= 1 ? undefined : `history answered ${JSON.stringify(body).slice(0, 200)}`),
+    check: (body) =>
+      body?.bugs?.[0]?.history?.length >= 1 ? undefined : `history answered ${JSON.stringify(body).slice(0, 200)}`,
     options: (_baseUrl, _users, seeded) => rotatingBugRequests(seeded, 'GET', (id) => `/rest/bug/${id}/history`),
   },
   {
@@ -538,8 +685,14 @@ const ALL_SCENARIOS: Scenario[] = [
     probePath: (seeded) => `/rest/bug/${seeded.chattyBugId}/comment`,
     auth: 'API key',
     expected: [200],
-    check: (body) => (Object.values(body?.bugs ?? {}).some((bug: any) => bug.comments?.length === 50) ? undefined : `comments answered ${JSON.stringify(body).slice(0, 200)}`),
-    options: (baseUrl, _users, seeded) => ({ url: `${baseUrl}/rest/bug/${seeded.chattyBugId}/comment`, headers: apiKeyHeader }),
+    check: (body) =>
+      Object.values(body?.bugs ?? {}).some((bug: any) => bug.comments?.length === 50)
+        ? undefined
+        : `comments answered ${JSON.stringify(body).slice(0, 200)}`,
+    options: (baseUrl, _users, seeded) => ({
+      url: `${baseUrl}/rest/bug/${seeded.chattyBugId}/comment`,
+      headers: apiKeyHeader,
+    }),
   },
   {
     name: 'attachment metadata',
@@ -548,8 +701,14 @@ const ALL_SCENARIOS: Scenario[] = [
     probePath: (seeded) => `/rest/bug/${seeded.attachmentBugId}/attachment?exclude_fields=data`,
     auth: 'API key',
     expected: [200],
-    check: (body) => (Object.values(body?.bugs ?? {}).some((list: any) => list.length === 5 && !('data' in list[0])) ? undefined : `attachments answered ${JSON.stringify(body).slice(0, 200)}`),
-    options: (baseUrl, _users, seeded) => ({ url: `${baseUrl}/rest/bug/${seeded.attachmentBugId}/attachment?exclude_fields=data`, headers: apiKeyHeader }),
+    check: (body) =>
+      Object.values(body?.bugs ?? {}).some((list: any) => list.length === 5 && !('data' in list[0]))
+        ? undefined
+        : `attachments answered ${JSON.stringify(body).slice(0, 200)}`,
+    options: (baseUrl, _users, seeded) => ({
+      url: `${baseUrl}/rest/bug/${seeded.attachmentBugId}/attachment?exclude_fields=data`,
+      headers: apiKeyHeader,
+    }),
   },
   {
     name: 'download 1000 KB attachment',
@@ -558,20 +717,45 @@ const ALL_SCENARIOS: Scenario[] = [
     probePath: (seeded) => `/rest/bug/attachment/${seeded.largeAttachmentId}`,
     auth: 'API key',
     expected: [200],
-    check: (body) => (Object.values(body?.attachments ?? {}).some((attachment: any) => attachment.data === LARGE_ATTACHMENT) ? undefined : `download answered ${JSON.stringify(body).slice(0, 200)}`),
-    options: (baseUrl, _users, seeded) => ({ url: `${baseUrl}/rest/bug/attachment/${seeded.largeAttachmentId}`, headers: apiKeyHeader }),
+    check: (body) =>
+      Object.values(body?.attachments ?? {}).some((attachment: any) => attachment.data === LARGE_ATTACHMENT)
+        ? undefined
+        : `download answered ${JSON.stringify(body).slice(0, 200)}`,
+    options: (baseUrl, _users, seeded) => ({
+      url: `${baseUrl}/rest/bug/attachment/${seeded.largeAttachmentId}`,
+      headers: apiKeyHeader,
+    }),
   },
   {
     name: 'upload 1000 KB attachment',
     method: 'POST',
     path: '/rest/bug/{id}/attachment',
     probePath: (seeded) => `/rest/bug/${seeded.bugIds[10]}/attachment`,
-    probeBody: () => ({ data: LARGE_ATTACHMENT, file_name: 'upload.bin', summary: 'Bench upload', content_type: 'application/octet-stream' }),
+    probeBody: () => ({
+      data: LARGE_ATTACHMENT,
+      file_name: 'upload.bin',
+      summary: 'Bench upload',
+      content_type: 'application/octet-stream',
+    }),
     auth: 'API key',
     expected: [200],
-    check: (body) => (Array.isArray(body?.ids) && body.ids.length === 1 ? undefined : `upload answered ${JSON.stringify(body).slice(0, 200)}`),
+    check: (body) =>
+      Array.isArray(body?.ids) && body.ids.length === 1
+        ? undefined
+        : `upload answered ${JSON.stringify(body).slice(0, 200)}`,
     // Away from the bugs the read scenarios use, so their answers stay as seeded.
-    options: (_baseUrl, _users, seeded) => rotatingBugRequests({ ...seeded, bugIds: seeded.bugIds.slice(10) }, 'POST', (id) => `/rest/bug/${id}/attachment`, () => ({ data: LARGE_ATTACHMENT, file_name: 'upload.bin', summary: 'Bench upload', content_type: 'application/octet-stream' })),
+    options: (_baseUrl, _users, seeded) =>
+      rotatingBugRequests(
+        { ...seeded, bugIds: seeded.bugIds.slice(10) },
+        'POST',
+        (id) => `/rest/bug/${id}/attachment`,
+        () => ({
+          data: LARGE_ATTACHMENT,
+          file_name: 'upload.bin',
+          summary: 'Bench upload',
+          content_type: 'application/octet-stream',
+        }),
+      ),
   },
   {
     name: 'create bug',
@@ -580,7 +764,8 @@ const ALL_SCENARIOS: Scenario[] = [
     probeBody: () => ({ ...benchBug(0), product: 'TestProduct', component: 'TestComponent', version: 'unspecified' }),
     auth: 'API key',
     expected: [200],
-    check: (body) => (typeof body?.id === 'number' ? undefined : `create answered ${JSON.stringify(body).slice(0, 200)}`),
+    check: (body) =>
+      typeof body?.id === 'number' ? undefined : `create answered ${JSON.stringify(body).slice(0, 200)}`,
     options: () => {
       let next = 0;
       return {
@@ -588,7 +773,16 @@ const ALL_SCENARIOS: Scenario[] = [
           {
             method: 'POST',
             headers: { ...apiKeyHeader, 'Content-Type': 'application/json' },
-            setupRequest: (request: any) => ({ ...request, body: JSON.stringify({ ...benchBug(next++), product: 'TestProduct', component: 'TestComponent', version: 'unspecified', cc: ['user01@bench.test'] }) }),
+            setupRequest: (request: any) => ({
+              ...request,
+              body: JSON.stringify({
+                ...benchBug(next++),
+                product: 'TestProduct',
+                component: 'TestComponent',
+                version: 'unspecified',
+                cc: ['user01@bench.test'],
+              }),
+            }),
           },
         ],
       };
@@ -603,7 +797,13 @@ const ALL_SCENARIOS: Scenario[] = [
     auth: 'API key',
     expected: [200],
     check: (body) => (body?.bugs?.[0]?.changes ? undefined : `update answered ${JSON.stringify(body).slice(0, 200)}`),
-    options: (_baseUrl, _users, seeded) => rotatingBugRequests(seeded, 'PUT', (id) => `/rest/bug/${id}`, (counter) => ({ whiteboard: `load ${counter}`, priority: counter % 2 ? 'High' : 'Low' })),
+    options: (_baseUrl, _users, seeded) =>
+      rotatingBugRequests(
+        seeded,
+        'PUT',
+        (id) => `/rest/bug/${id}`,
+        (counter) => ({ whiteboard: `load ${counter}`, priority: counter % 2 ? 'High' : 'Low' }),
+      ),
   },
 ];
 
@@ -611,9 +811,12 @@ const ALL_SCENARIOS: Scenario[] = [
  * BENCH_ONLY=name,name runs those scenarios alone, for a quick look while working (with
  * BENCH_OUTPUT pointing elsewhere: the report of a partial run is not the project's table).
  */
-const ONLY = process.env.BENCH_ONLY?.split(',').map((name) => name.trim()).filter(Boolean);
+const ONLY = process.env.BENCH_ONLY?.split(',')
+  .map((name) => name.trim())
+  .filter(Boolean);
 const SCENARIOS = ONLY ? ALL_SCENARIOS.filter((scenario) => ONLY.includes(scenario.name)) : ALL_SCENARIOS;
-if (ONLY && !process.env.BENCH_OUTPUT) throw new Error('BENCH_ONLY needs BENCH_OUTPUT: a partial run must not replace docs/benchmarks.md');
+if (ONLY && !process.env.BENCH_OUTPUT)
+  throw new Error('BENCH_ONLY needs BENCH_OUTPUT: a partial run must not replace docs/benchmarks.md');
 
 interface ScenarioResult {
   scenario: Scenario;
@@ -635,15 +838,25 @@ interface ScenarioResult {
   skipped?: string;
 }
 
-async function probe(baseUrl: string, scenario: Scenario, seeded: Seeded): Promise<{ status: number; bytes: number; problem?: string }> {
+async function probe(
+  baseUrl: string,
+  scenario: Scenario,
+  seeded: Seeded,
+): Promise<{ status: number; bytes: number; problem?: string }> {
   const headers: Record<string, string> = {};
   let body: string | undefined;
   if (scenario.auth === 'API key') headers['X-BUGZILLA-API-KEY'] = ADMIN.apiKey;
   if (scenario.method !== 'GET') {
     headers['Content-Type'] = 'application/json';
-    body = JSON.stringify(scenario.probeBody ? scenario.probeBody(seeded) : { login: seeded.users[0]!.login, password: USER_PASSWORD });
+    body = JSON.stringify(
+      scenario.probeBody ? scenario.probeBody(seeded) : { login: seeded.users[0]!.login, password: USER_PASSWORD },
+    );
   }
-  const response = await fetch(`${baseUrl}${scenario.probePath ? scenario.probePath(seeded) : scenario.path}`, { method: scenario.method, headers, body });
+  const response = await fetch(`${baseUrl}${scenario.probePath ? scenario.probePath(seeded) : scenario.path}`, {
+    method: scenario.method,
+    headers,
+    body,
+  });
   const text = await response.text();
   let parsed: unknown;
   try {
@@ -651,7 +864,9 @@ async function probe(baseUrl: string, scenario: Scenario, seeded: Seeded): Promi
   } catch {
     parsed = undefined;
   }
-  const problem = scenario.expected.includes(response.status) ? scenario.check(parsed) : `status ${response.status}: ${text.slice(0, 200)}`;
+  const problem = scenario.expected.includes(response.status)
+    ? scenario.check(parsed)
+    : `status ${response.status}: ${text.slice(0, 200)}`;
   return { status: response.status, bytes: Buffer.byteLength(text), problem };
 }
 
@@ -688,7 +903,12 @@ function scenarioOptions(server: ServerProcess, scenario: Scenario, seeded: Seed
   } as autocannon.Options;
 }
 
-async function runScenario(server: ServerProcess, scenario: Scenario, seeded: Seeded, javaPid: number | undefined): Promise<ScenarioResult> {
+async function runScenario(
+  server: ServerProcess,
+  scenario: Scenario,
+  seeded: Seeded,
+  javaPid: number | undefined,
+): Promise<ScenarioResult> {
   const base = scenarioOptions(server, scenario, seeded);
 
   const first = await probe(server.url, scenario, seeded);
@@ -716,7 +936,8 @@ async function runScenario(server: ServerProcess, scenario: Scenario, seeded: Se
   for (const [status, stats] of Object.entries(result.statusCodeStats ?? {})) {
     if (!scenario.expected.includes(Number(status))) unexpected[status] = (stats as { count?: number }).count ?? 0;
   }
-  const share = (before?: number, after?: number) => (before !== undefined && after !== undefined && seconds > 0 ? (after - before) / seconds : undefined);
+  const share = (before?: number, after?: number) =>
+    before !== undefined && after !== undefined && seconds > 0 ? (after - before) / seconds : undefined;
   return {
     scenario,
     responseBytes: first.bytes,
@@ -724,7 +945,13 @@ async function runScenario(server: ServerProcess, scenario: Scenario, seeded: Se
     requests: result.requests.total,
     seconds,
     rps: seconds > 0 ? result.requests.total / seconds : 0,
-    latency: { p50: result.latency.p50, p90: result.latency.p90, p99: result.latency.p99, max: result.latency.max, mean: result.latency.average },
+    latency: {
+      p50: result.latency.p50,
+      p90: result.latency.p90,
+      p99: result.latency.p99,
+      max: result.latency.max,
+      mean: result.latency.average,
+    },
     ok2xx: result['2xx'],
     non2xx: result.non2xx,
     unexpected,
@@ -752,7 +979,14 @@ function attributeSize(value: AttributeValue): number {
   if (value.N !== undefined) return Math.ceil(value.N.replace(/^-|\./g, '').length / 2) + 1;
   if (value.BOOL !== undefined || value.NULL !== undefined) return 1;
   if (value.L) return 3 + value.L.reduce((sum, entry) => sum + 1 + attributeSize(entry), 0);
-  if (value.M) return 3 + Object.entries(value.M).reduce((sum, [name, entry]) => sum + 1 + Buffer.byteLength(name) + attributeSize(entry), 0);
+  if (value.M)
+    return (
+      3 +
+      Object.entries(value.M).reduce(
+        (sum, [name, entry]) => sum + 1 + Buffer.byteLength(name) + attributeSize(entry),
+        0,
+      )
+    );
   return 0;
 }
 
@@ -764,19 +998,39 @@ export interface ItemSizes {
 
 /** Sizes of the items in the seeded bugs' partitions (the bug, its comments, its history). */
 async function measureItemSizes(endpoint: string, table: string, bugIds: readonly number[]): Promise<ItemSizes> {
-  const client = new DynamoDBClient({ endpoint, region: 'local', credentials: { accessKeyId: 'local', secretAccessKey: 'local' } });
+  const client = new DynamoDBClient({
+    endpoint,
+    region: 'local',
+    credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
+  });
   const sample = bugIds.slice(0, 30);
   const sizes: Record<string, number[]> = {};
   for (const id of sample) {
-    const result = await client.send(new QueryCommand({ TableName: table, KeyConditionExpression: '#pk = :pk', ExpressionAttributeNames: { '#pk': PARTITION_KEY }, ExpressionAttributeValues: { ':pk': { S: `BUG#${id}` } } }));
+    const result = await client.send(
+      new QueryCommand({
+        TableName: table,
+        KeyConditionExpression: '#pk = :pk',
+        ExpressionAttributeNames: { '#pk': PARTITION_KEY },
+        ExpressionAttributeValues: { ':pk': { S: `BUG#${id}` } },
+      }),
+    );
     for (const item of result.Items ?? []) {
       const kind = String(item[SORT_KEY]?.S ?? '').split('#')[0]!;
-      const size = Object.entries(item).reduce((sum, [name, value]) => sum + Buffer.byteLength(name) + attributeSize(value), 0);
-      (sizes[kind] ??= []).push(size);
+      const size = Object.entries(item).reduce(
+        (sum, [name, value]) => sum + Buffer.byteLength(name) + attributeSize(value),
+        0,
+      );
+      sizes[kind] ??= [];
+      sizes[kind].push(size);
     }
   }
   client.destroy();
-  const kinds = Object.fromEntries(Object.entries(sizes).map(([kind, values]) => [kind, { count: values.length, average: values.reduce((a, b) => a + b, 0) / values.length, max: Math.max(...values) }]));
+  const kinds = Object.fromEntries(
+    Object.entries(sizes).map(([kind, values]) => [
+      kind,
+      { count: values.length, average: values.reduce((a, b) => a + b, 0) / values.length, max: Math.max(...values) },
+    ]),
+  );
   return { kinds, bugs: sample.length };
 }
 
@@ -784,9 +1038,22 @@ async function measureItemSizes(endpoint: string, table: string, bugIds: readonl
  * GetItem (of a missing key) against DynamoDB Local from this process, CONNECTIONS at a time. Its
  * warm-up also warms the JVM's JIT before the first scenario.
  */
-async function calibrateDynamodb(endpoint: string, table: string, warmupSeconds: number, seconds: number): Promise<Calibration> {
-  const client = new DynamoDBClient({ endpoint, region: 'local', credentials: { accessKeyId: 'local', secretAccessKey: 'local' } });
-  const command = () => new GetItemCommand({ TableName: table, Key: { [PARTITION_KEY]: { S: 'BENCH#probe' }, [SORT_KEY]: { S: 'BENCH#probe' } } });
+async function calibrateDynamodb(
+  endpoint: string,
+  table: string,
+  warmupSeconds: number,
+  seconds: number,
+): Promise<Calibration> {
+  const client = new DynamoDBClient({
+    endpoint,
+    region: 'local',
+    credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
+  });
+  const command = () =>
+    new GetItemCommand({
+      TableName: table,
+      Key: { [PARTITION_KEY]: { S: 'BENCH#probe' }, [SORT_KEY]: { S: 'BENCH#probe' } },
+    });
   const loop = async (until: number, latencies?: number[]) => {
     while (performance.now() < until) {
       const start = performance.now();
@@ -804,7 +1071,8 @@ async function calibrateDynamodb(endpoint: string, table: string, warmupSeconds:
     const measured = elapsed(started);
     latencies.sort((a, b) => a - b);
     if (latencies.length === 0) return { operations: 0, seconds: measured, p50: NaN, p99: NaN };
-    const at = (quantile: number) => latencies[Math.min(latencies.length - 1, Math.floor(quantile * latencies.length))] ?? NaN;
+    const at = (quantile: number) =>
+      latencies[Math.min(latencies.length - 1, Math.floor(quantile * latencies.length))] ?? NaN;
     return { operations: latencies.length, seconds: measured, p50: at(0.5), p99: at(0.99) };
   } finally {
     client.destroy();
@@ -818,14 +1086,34 @@ const isoSeconds = (date: Date) => date.toISOString().replace(/\.\d+Z$/, 'Z');
 
 interface Report {
   date: Date;
-  machine: { cpuModel: string; cores: number; memory: number; node: string; arch: string; os: string; loadBefore: number; loadAfter: number };
-  phases: { engines: number; server: number; seed: number; warmup: number; load: number; cold: number; bundles: number; total: number };
+  machine: {
+    cpuModel: string;
+    cores: number;
+    memory: number;
+    node: string;
+    arch: string;
+    os: string;
+    loadBefore: number;
+    loadAfter: number;
+  };
+  phases: {
+    engines: number;
+    server: number;
+    seed: number;
+    warmup: number;
+    load: number;
+    cold: number;
+    bundles: number;
+    total: number;
+  };
   seeded: Seeded;
   calibration?: Calibration;
   itemSizes?: ItemSizes;
   results: ScenarioResult[];
   /** Every function's bundle (and module load, with the cold starts), or why it is missing. */
-  bundles: { functions: FunctionBundle[]; esbuildVersion: string; bundling: string } | { functions: undefined; why: string };
+  bundles:
+    | { functions: FunctionBundle[]; esbuildVersion: string; bundling: string }
+    | { functions: undefined; why: string };
   coldStarts?: ColdStartReport;
   /** Why there is no cold-start section (BENCH_COLD=0, or what failed). */
   coldSkipped?: string;
@@ -886,14 +1174,18 @@ const BASELINE = {
 
 function renderBaseline(report: Report): string[] {
   const lines = ['## Before and after issue 11 (lean functions, catalogue cache)', ''];
-  lines.push('The "before" columns are constants in bench/run.ts (`BASELINE`), measured on this machine before the changes; the "now" columns come from this run. Calls per request do not depend on the machine; wall-clock times do (compare the load averages of the runs), so module loads are also given in CPU time (user + system of the `import()`), which other processes barely change.');
+  lines.push(
+    'The "before" columns are constants in bench/run.ts (`BASELINE`), measured on this machine before the changes; the "now" columns come from this run. Calls per request do not depend on the machine; wall-clock times do (compare the load averages of the runs), so module loads are also given in CPU time (user + system of the `import()`), which other processes barely change.',
+  );
   lines.push('');
   lines.push('| Scenario | DynamoDB calls/req before | now |');
   lines.push('|---|---:|---:|');
   for (const result of report.results) {
     const before = BASELINE.callsPerRequest[result.scenario.name];
     if (result.skipped || before === undefined) continue;
-    lines.push(`| ${result.scenario.name} | ${fmt(before)} | ${result.dynamodbPerRequest ? fmt(sumValues(result.dynamodbPerRequest)) : '–'} |`);
+    lines.push(
+      `| ${result.scenario.name} | ${fmt(before)} | ${result.dynamodbPerRequest ? fmt(sumValues(result.dynamodbPerRequest)) : '–'} |`,
+    );
   }
   lines.push('');
   const functions = report.bundles.functions ?? [];
@@ -901,7 +1193,9 @@ function renderBaseline(report: Report): string[] {
     const sorted = [...values].sort((a, b) => a - b);
     return sorted.length === 0 ? undefined : sorted[Math.floor((sorted.length - 1) / 2)];
   };
-  lines.push('| Handler | index.mjs before | now | source map before | now | module load ms before | now | module load CPU ms before | now |');
+  lines.push(
+    '| Handler | index.mjs before | now | source map before | now | module load ms before | now | module load CPU ms before | now |',
+  );
   lines.push('|---|---:|---:|---:|---:|---:|---:|---:|---:|');
   for (const [module, before] of Object.entries(BASELINE.bundles)) {
     const now = functions.find((bundle) => bundle.module === module);
@@ -916,7 +1210,9 @@ function renderBaseline(report: Report): string[] {
     const largest = functions[0]!;
     const smallest = functions[functions.length - 1]!;
     lines.push('');
-    lines.push(`Every function before: 815–835 KiB (the bootstrap 367 KiB); now: ${kib(smallest.code)} (${smallest.module}) to ${kib(largest.code)} (${largest.module}).`);
+    lines.push(
+      `Every function before: 815–835 KiB (the bootstrap 367 KiB); now: ${kib(smallest.code)} (${smallest.module}) to ${kib(largest.code)} (${largest.module}).`,
+    );
   }
   lines.push('');
   return lines;
@@ -927,35 +1223,53 @@ function renderReport(report: Report): string {
   const lines: string[] = [];
   lines.push('# Benchmarks');
   lines.push('');
-  lines.push('Written by `npm run bench` (bench/run.ts); rerun it to refresh. Numbers live here only: no test asserts on them.');
+  lines.push(
+    'Written by `npm run bench` (bench/run.ts); rerun it to refresh. Numbers live here only: no test asserts on them.',
+  );
   lines.push('');
   lines.push(`- **Date:** ${isoSeconds(report.date)}`);
-  lines.push(`- **Machine:** ${machine.cores} cores (${machine.cpuModel}), ${(machine.memory / 1024 ** 3).toFixed(1)} GiB memory, \`uname -m\` ${machine.arch}, ${machine.os}, Node.js ${machine.node}`);
+  lines.push(
+    `- **Machine:** ${machine.cores} cores (${machine.cpuModel}), ${(machine.memory / 1024 ** 3).toFixed(1)} GiB memory, \`uname -m\` ${machine.arch}, ${machine.os}, Node.js ${machine.node}`,
+  );
   lines.push(
     `- **Load average (1 min):** ${machine.loadBefore.toFixed(2)} before the run, ${machine.loadAfter.toFixed(2)} at the end of the load (the run's own processes included). Anything else running on the machine lowers the numbers; compare runs made on a quiet machine.`,
   );
-  lines.push(`- **Run:** first a global warm-up (${GLOBAL_WARMUP_S} s of GetItem on DynamoDB Local for its JIT, then 1 s of each scenario); then per scenario ${WARMUP_S} s warm-up (not counted) and ${DURATION_S} s measured, ${CONNECTIONS} connections, HTTP/1.1 keep-alive, no pipelining, autocannon over loopback (127.0.0.1). Whole run ${fmt(phases.total, 0)} s: engines ${fmt(phases.engines)} s, server ${fmt(phases.server)} s, seeding ${fmt(phases.seed)} s, global warm-up ${fmt(phases.warmup, 0)} s, scenarios ${fmt(phases.load, 0)} s, cold starts ${report.coldStarts ? `${fmt(phases.cold, 0)} s` : 'skipped'}, bundle sizes ${fmt(phases.bundles)} s.`);
+  lines.push(
+    `- **Run:** first a global warm-up (${GLOBAL_WARMUP_S} s of GetItem on DynamoDB Local for its JIT, then 1 s of each scenario); then per scenario ${WARMUP_S} s warm-up (not counted) and ${DURATION_S} s measured, ${CONNECTIONS} connections, HTTP/1.1 keep-alive, no pipelining, autocannon over loopback (127.0.0.1). Whole run ${fmt(phases.total, 0)} s: engines ${fmt(phases.engines)} s, server ${fmt(phases.server)} s, seeding ${fmt(phases.seed)} s, global warm-up ${fmt(phases.warmup, 0)} s, scenarios ${fmt(phases.load, 0)} s, cold starts ${report.coldStarts ? `${fmt(phases.cold, 0)} s` : 'skipped'}, bundle sizes ${fmt(phases.bundles)} s.`,
+  );
   lines.push('');
   lines.push('## What runs where');
   lines.push('');
   lines.push('Everything runs on this one machine; **this is not AWS**:');
   lines.push('');
   lines.push('- **Load generator:** autocannon, in the `npm run bench` process.');
-  lines.push('- **API:** a separate Node.js process (bench/server.ts): the local API Gateway emulator (`local/apiGatewayEmulator.ts`) calling the same handler modules and middleware as the deployed Lambdas, loaded from TypeScript source through tsx (not the esbuild bundles), all routes in one process and one event loop with request logging off. It plays the part of many warm Lambda instances with a single Node.js thread.');
-  lines.push('- **Storage:** DynamoDB Local (the Java jar, in memory) on loopback; s3rver in a temporary directory (the attachment upload and download scenarios write and read it).');
+  lines.push(
+    '- **API:** a separate Node.js process (bench/server.ts): the local API Gateway emulator (`local/apiGatewayEmulator.ts`) calling the same handler modules and middleware as the deployed Lambdas, loaded from TypeScript source through tsx (not the esbuild bundles), all routes in one process and one event loop with request logging off. It plays the part of many warm Lambda instances with a single Node.js thread.',
+  );
+  lines.push(
+    '- **Storage:** DynamoDB Local (the Java jar, in memory) on loopback; s3rver in a temporary directory (the attachment upload and download scenarios write and read it).',
+  );
   lines.push('');
-  lines.push('**Not measured in the Results table:** cold starts (each handler is warmed up before it is measured; the [Cold starts](#cold-starts) section below measures module load and first invocations separately), API Gateway\'s own latency, real DynamoDB latencies and throughput (DynamoDB Local is a JVM over SQLite sharing the same 2 cores, with its own, different costs per call), Lambda concurrency scaling and throttling. Read the numbers as relative costs of our code paths on this machine, not as production latency or capacity.');
+  lines.push(
+    "**Not measured in the Results table:** cold starts (each handler is warmed up before it is measured; the [Cold starts](#cold-starts) section below measures module load and first invocations separately), API Gateway's own latency, real DynamoDB latencies and throughput (DynamoDB Local is a JVM over SQLite sharing the same 2 cores, with its own, different costs per call), Lambda concurrency scaling and throttling. Read the numbers as relative costs of our code paths on this machine, not as production latency or capacity.",
+  );
   lines.push('');
-  lines.push(`Catalogue seeded through the HTTP API before the load (${seeded.requests} requests in ${fmt(seeded.seconds)} s): ${seeded.users.length + 1} users (the bootstrap administrator and ${seeded.users.length} \`userNN@bench.test\` with passwords), ${seeded.products.length} products (${seeded.products.map((product) => `${product.name}: ${product.components} components`).join(', ')}), several versions and milestones each; ${seeded.bugIds.length} bugs filed through \`POST /rest/bug\` (two CCs each, three in four depending on an earlier bug) and each changed once (priority, whiteboard, a comment), so history has entries.`);
+  lines.push(
+    `Catalogue seeded through the HTTP API before the load (${seeded.requests} requests in ${fmt(seeded.seconds)} s): ${seeded.users.length + 1} users (the bootstrap administrator and ${seeded.users.length} \`userNN@bench.test\` with passwords), ${seeded.products.length} products (${seeded.products.map((product) => `${product.name}: ${product.components} components`).join(', ')}), several versions and milestones each; ${seeded.bugIds.length} bugs filed through \`POST /rest/bug\` (two CCs each, three in four depending on an earlier bug) and each changed once (priority, whiteboard, a comment), so history has entries.`,
+  );
   lines.push('');
   lines.push('## Results');
   lines.push('');
-  lines.push('| Scenario | Request | Auth | Response | req/s | p50 ms | p90 ms | p99 ms | max ms | Requests | non-2xx | Errors | DynamoDB calls/req | Server CPU | DynamoDB Local CPU |');
+  lines.push(
+    '| Scenario | Request | Auth | Response | req/s | p50 ms | p90 ms | p99 ms | max ms | Requests | non-2xx | Errors | DynamoDB calls/req | Server CPU | DynamoDB Local CPU |',
+  );
   lines.push('|---|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|');
   for (const result of results) {
     const { scenario } = result;
     if (result.skipped) {
-      lines.push(`| ${scenario.name} | \`${scenario.method} ${scenario.path}\` | ${scenario.auth} | – | skipped: ${result.skipped.replace(/[|\n]/g, ' ')} | | | | | | | | | | |`);
+      lines.push(
+        `| ${scenario.name} | \`${scenario.method} ${scenario.path}\` | ${scenario.auth} | – | skipped: ${result.skipped.replace(/[|\n]/g, ' ')} | | | | | | | | | | |`,
+      );
       continue;
     }
     lines.push(
@@ -966,7 +1280,9 @@ function renderReport(report: Report): string {
   lines.push(
     `req/s = completed requests / measured seconds. Latency is per request as seen by the client with ${CONNECTIONS} requests in flight. DynamoDB calls/req = calls the server's handlers sent to DynamoDB during the measured seconds / requests (counted in the server process from Node's HTTP client diagnostics channel). CPU = share of one core used by that process during the measured seconds (100% = one full core); the server is single-threaded JavaScript plus libuv's thread pool (scrypt for logins runs there), and the load generator shares the same 2 cores.`,
   );
-  const breakdowns = results.filter((result) => !result.skipped && result.dynamodbPerRequest && Object.keys(result.dynamodbPerRequest).length > 0);
+  const breakdowns = results.filter(
+    (result) => !result.skipped && result.dynamodbPerRequest && Object.keys(result.dynamodbPerRequest).length > 0,
+  );
   if (breakdowns.length > 0) {
     lines.push('');
     lines.push('DynamoDB calls per request, by operation:');
@@ -980,9 +1296,18 @@ function renderReport(report: Report): string {
   }
   if (report.itemSizes) {
     lines.push('');
-    const described: Record<string, string> = { BUG: 'bug (every field, flags and personal tags inline)', COMMENT: 'comment', HISTORY: 'history entry (one per bug per write)' };
-    const parts = Object.entries(report.itemSizes.kinds).map(([kind, size]) => `${described[kind] ?? kind} ${fmt(size.average, 0)} B on average (largest ${size.max} B, ${size.count} items)`);
-    lines.push(`Item sizes in ${report.itemSizes.bugs} seeded bugs' partitions (DynamoDB's size rule, approximately): ${parts.join('; ')}. A GET bug reads one bug item (1 read unit up to 4 KB, strongly consistent); an update writes the bug item, one history item and a comment item when there is a comment, in one transaction (twice their write units).`);
+    const described: Record<string, string> = {
+      BUG: 'bug (every field, flags and personal tags inline)',
+      COMMENT: 'comment',
+      HISTORY: 'history entry (one per bug per write)',
+    };
+    const parts = Object.entries(report.itemSizes.kinds).map(
+      ([kind, size]) =>
+        `${described[kind] ?? kind} ${fmt(size.average, 0)} B on average (largest ${size.max} B, ${size.count} items)`,
+    );
+    lines.push(
+      `Item sizes in ${report.itemSizes.bugs} seeded bugs' partitions (DynamoDB's size rule, approximately): ${parts.join('; ')}. A GET bug reads one bug item (1 read unit up to 4 KB, strongly consistent); an update writes the bug item, one history item and a comment item when there is a comment, in one transaction (twice their write units).`,
+    );
   }
   if (report.calibration) {
     const { calibration } = report;
@@ -991,7 +1316,10 @@ function renderReport(report: Report): string {
       `For scale, DynamoDB Local on its own on this machine, measured after the scenarios (GetItem of a missing key from the bench process, ${CONNECTIONS} in flight, ${fmt(calibration.seconds, 0)} s): ${fmt(calibration.operations / calibration.seconds, 0)} operations/s, p50 ${fmt(calibration.p50)} ms, p99 ${fmt(calibration.p99)} ms. Scenarios that read the table are mostly bound by it: more DynamoDB calls per request, fewer requests per second.`,
     );
   }
-  const problems = results.filter((result) => !result.skipped && (result.checkProblem || Object.keys(result.unexpected).length > 0 || result.errors > 0));
+  const problems = results.filter(
+    (result) =>
+      !result.skipped && (result.checkProblem || Object.keys(result.unexpected).length > 0 || result.errors > 0),
+  );
   if (problems.length > 0 || report.suppressedErrorLines > 0 || report.failure) {
     lines.push('');
     lines.push('### Problems seen in this run');
@@ -1005,21 +1333,28 @@ function renderReport(report: Report): string {
       if (result.errors) parts.push(`${result.errors} connection errors (${result.timeouts} timeouts)`);
       lines.push(`- **${result.scenario.name}**: ${parts.join('; ')}`);
     }
-    if (report.suppressedErrorLines > 0) lines.push(`- The server wrote ${report.suppressedErrorLines} more error lines than the ones shown on the console.`);
+    if (report.suppressedErrorLines > 0)
+      lines.push(
+        `- The server wrote ${report.suppressedErrorLines} more error lines than the ones shown on the console.`,
+      );
   } else {
     lines.push('');
     lines.push('Every response in every scenario had the expected status (no non-2xx, no connection errors).');
   }
   if (report.peak.server || report.peak.dynamodb) {
     lines.push('');
-    lines.push(`Peak resident memory: API server process ${report.peak.server ? kib(report.peak.server) : '–'}; DynamoDB Local JVM ${report.peak.dynamodb ? kib(report.peak.dynamodb) : '–'}.`);
+    lines.push(
+      `Peak resident memory: API server process ${report.peak.server ? kib(report.peak.server) : '–'}; DynamoDB Local JVM ${report.peak.dynamodb ? kib(report.peak.dynamodb) : '–'}.`,
+    );
   }
   lines.push('');
   lines.push(...renderColdStarts(report.coldStarts, report.coldSkipped, machine.arch));
   lines.push(...renderBaseline(report));
   lines.push('## For comparison: Bugzilla 5.2');
   lines.push('');
-  lines.push('Reference numbers of a real Bugzilla 5.2 under Apache + mod_perl on a 2-core machine, measured with wrk and 8 connections (from the project\'s clarifications, "Speed of the reference"; not measured here):');
+  lines.push(
+    'Reference numbers of a real Bugzilla 5.2 under Apache + mod_perl on a 2-core machine, measured with wrk and 8 connections (from the project\'s clarifications, "Speed of the reference"; not measured here):',
+  );
   lines.push('');
   lines.push('| Request | Bugzilla 5.2 req/s | Bugzilla median ms | Tracker here req/s | Tracker p50 ms |');
   lines.push('|---|---:|---:|---:|---:|');
@@ -1035,7 +1370,7 @@ function renderReport(report: Report): string {
   lines.push('| product + status search returning 22 bugs | ~18 | – | – | – |');
   lines.push('');
   lines.push(
-    'The two setups differ in more than the code (mod_perl with several worker processes and MariaDB versus one Node.js process and DynamoDB Local on the same two cores), so the comparison is an order of magnitude, not a race. Bugzilla\'s figures were taken with 90 bugs; Tracker\'s with the bugs seeded above.',
+    "The two setups differ in more than the code (mod_perl with several worker processes and MariaDB versus one Node.js process and DynamoDB Local on the same two cores), so the comparison is an order of magnitude, not a race. Bugzilla's figures were taken with 90 bugs; Tracker's with the bugs seeded above.",
   );
   lines.push('');
   lines.push('## Lambda bundles');
@@ -1056,22 +1391,33 @@ function renderReport(report: Report): string {
     lines.push('|---|---:|---:|---:|---:|---:|');
     for (const bundle of functions) {
       const loads = [...bundle.loads].sort((x, y) => x - y);
-      const load = loads.length === 0 ? (bundle.problems.length > 0 ? 'failed' : '–') : `${fmt(loads[Math.floor((loads.length - 1) / 2)], 0)} / ${fmt(loads[loads.length - 1], 0)}`;
+      const load =
+        loads.length === 0
+          ? bundle.problems.length > 0
+            ? 'failed'
+            : '–'
+          : `${fmt(loads[Math.floor((loads.length - 1) / 2)], 0)} / ${fmt(loads[loads.length - 1], 0)}`;
       const cpus = [...bundle.loadCpus].sort((x, y) => x - y);
       const cpu = cpus.length === 0 ? '–' : fmt(cpus[Math.floor((cpus.length - 1) / 2)], 0);
-      lines.push(`| ${bundle.module} | ${kib(bundle.code)} | ${kib(bundle.gzipped)} | ${kib(bundle.map)} | ${load} | ${cpu} |`);
+      lines.push(
+        `| ${bundle.module} | ${kib(bundle.code)} | ${kib(bundle.gzipped)} | ${kib(bundle.map)} | ${load} | ${cpu} |`,
+      );
     }
     lines.push(`| **Total** | **${kib(total)}** | **${kib(totalGzip)}** | **${kib(totalMaps)}** | | |`);
     const failed = functions.filter((bundle) => bundle.problems.length > 0);
     if (failed.length > 0) {
       lines.push('');
-      lines.push(`Load runs that failed: ${failed.map((bundle) => `${bundle.module}: ${bundle.problems[0]!.replace(/[|\n]/g, ' ')}`).join('; ')}.`);
+      lines.push(
+        `Load runs that failed: ${failed.map((bundle) => `${bundle.module}: ${bundle.problems[0]!.replace(/[|\n]/g, ' ')}`).join('; ')}.`,
+      );
     }
   }
   lines.push('');
   lines.push('## Rerunning');
   lines.push('');
-  lines.push('`npm run bench` (needs Java 17+ like `npm start`; about 2 minutes on 2 cores). `BENCH_DURATION`, `BENCH_WARMUP`, `BENCH_CONNECTIONS` and `BENCH_USERS` change the run; `BENCH_COLD=0` skips the cold starts and module loads (bundle sizes are still measured), `BENCH_COLD_RUNS` (5) sets the cold-start processes per handler and `BENCH_LOAD_RUNS` (3) the load-only processes per function.');
+  lines.push(
+    '`npm run bench` (needs Java 17+ like `npm start`; about 2 minutes on 2 cores). `BENCH_DURATION`, `BENCH_WARMUP`, `BENCH_CONNECTIONS` and `BENCH_USERS` change the run; `BENCH_COLD=0` skips the cold starts and module loads (bundle sizes are still measured), `BENCH_COLD_RUNS` (5) sets the cold-start processes per handler and `BENCH_LOAD_RUNS` (3) the load-only processes per function.',
+  );
   lines.push('');
   return lines.join('\n');
 }
@@ -1126,14 +1472,19 @@ async function main(): Promise<number> {
     const seeded = await seed(server.url);
     phases.seed = elapsed(phase);
     checkInterrupted();
-    log(`seeded ${seeded.users.length} users and ${seeded.products.length} products with ${seeded.requests} requests in ${round(seeded.seconds)} s`);
+    log(
+      `seeded ${seeded.users.length} users and ${seeded.products.length} products with ${seeded.requests} requests in ${round(seeded.seconds)} s`,
+    );
 
     // DynamoDB Local's JIT needs a while to warm up (GetItem with 8 in flight is several times
     // faster after ~15 s of load than at first): warm it and every scenario's code path once.
     phase = performance.now();
-    log(`warming up DynamoDB Local and every scenario once (${GLOBAL_WARMUP_S} s + ${SCENARIOS.length} × 1 s, not counted)...`);
+    log(
+      `warming up DynamoDB Local and every scenario once (${GLOBAL_WARMUP_S} s + ${SCENARIOS.length} × 1 s, not counted)...`,
+    );
     await calibrateDynamodb(engines.dynamodbEndpoint, table, GLOBAL_WARMUP_S, 0);
-    for (const scenario of SCENARIOS) await runAutocannon({ ...scenarioOptions(server, scenario, seeded), duration: 1 });
+    for (const scenario of SCENARIOS)
+      await runAutocannon({ ...scenarioOptions(server, scenario, seeded), duration: 1 });
     phases.warmup = elapsed(phase);
 
     phase = performance.now();
@@ -1143,21 +1494,55 @@ async function main(): Promise<number> {
       checkInterrupted();
       if (failure || server.child.exitCode !== null || server.child.signalCode !== null) {
         failure ??= 'the server process exited';
-        results.push({ scenario, skipped: failure, responseBytes: 0, requests: 0, seconds: 0, rps: 0, latency: { p50: NaN, p90: NaN, p99: NaN, max: NaN, mean: NaN }, ok2xx: 0, non2xx: 0, unexpected: {}, errors: 0, timeouts: 0 });
+        results.push({
+          scenario,
+          skipped: failure,
+          responseBytes: 0,
+          requests: 0,
+          seconds: 0,
+          rps: 0,
+          latency: { p50: NaN, p90: NaN, p99: NaN, max: NaN, mean: NaN },
+          ok2xx: 0,
+          non2xx: 0,
+          unexpected: {},
+          errors: 0,
+          timeouts: 0,
+        });
         continue;
       }
       log(`${scenario.name}: ${scenario.method} ${scenario.path} (${WARMUP_S} s warm-up + ${DURATION_S} s)...`);
       try {
         const result = await runScenario(server, scenario, seeded, javaPid);
         results.push(result);
-        const issues = [result.checkProblem, Object.keys(result.unexpected).length ? `unexpected ${JSON.stringify(result.unexpected)}` : undefined, result.errors ? `${result.errors} errors` : undefined].filter(Boolean);
-        const calls = result.dynamodbPerRequest ? `, ${round(sumValues(result.dynamodbPerRequest))} DynamoDB calls/req` : '';
-        log(`  ${round(result.rps, 0)} req/s, p50 ${result.latency.p50} ms, p90 ${result.latency.p90} ms, p99 ${result.latency.p99} ms, ${result.requests} requests, ${result.non2xx} non-2xx${calls}${issues.length ? ` — ${issues.join('; ')}` : ''}`);
+        const issues = [
+          result.checkProblem,
+          Object.keys(result.unexpected).length ? `unexpected ${JSON.stringify(result.unexpected)}` : undefined,
+          result.errors ? `${result.errors} errors` : undefined,
+        ].filter(Boolean);
+        const calls = result.dynamodbPerRequest
+          ? `, ${round(sumValues(result.dynamodbPerRequest))} DynamoDB calls/req`
+          : '';
+        log(
+          `  ${round(result.rps, 0)} req/s, p50 ${result.latency.p50} ms, p90 ${result.latency.p90} ms, p99 ${result.latency.p99} ms, ${result.requests} requests, ${result.non2xx} non-2xx${calls}${issues.length ? ` — ${issues.join('; ')}` : ''}`,
+        );
       } catch (error) {
         if (error instanceof Interrupted) throw error;
         failure = `${scenario.name}: ${(error as Error).message}`;
         log(`  failed: ${failure}`);
-        results.push({ scenario, skipped: (error as Error).message, responseBytes: 0, requests: 0, seconds: 0, rps: 0, latency: { p50: NaN, p90: NaN, p99: NaN, max: NaN, mean: NaN }, ok2xx: 0, non2xx: 0, unexpected: {}, errors: 0, timeouts: 0 });
+        results.push({
+          scenario,
+          skipped: (error as Error).message,
+          responseBytes: 0,
+          requests: 0,
+          seconds: 0,
+          rps: 0,
+          latency: { p50: NaN, p90: NaN, p99: NaN, max: NaN, mean: NaN },
+          ok2xx: 0,
+          non2xx: 0,
+          unexpected: {},
+          errors: 0,
+          timeouts: 0,
+        });
       }
     }
     phases.load = elapsed(phase);
@@ -1170,7 +1555,10 @@ async function main(): Promise<number> {
         log(`  DynamoDB Local calibration failed: ${(error as Error).message}`);
         return undefined;
       });
-      if (calibration) log(`  ${round(calibration.operations / calibration.seconds, 0)} GetItem/s, p50 ${round(calibration.p50)} ms, p99 ${round(calibration.p99)} ms`);
+      if (calibration)
+        log(
+          `  ${round(calibration.operations / calibration.seconds, 0)} GetItem/s, p50 ${round(calibration.p50)} ms, p99 ${round(calibration.p99)} ms`,
+        );
     }
     const itemSizes = await measureItemSizes(engines.dynamodbEndpoint, table, seeded.bugIds).catch((error) => {
       log(`  item sizes not measured: ${(error as Error).message}`);
@@ -1218,7 +1606,11 @@ async function main(): Promise<number> {
     phase = performance.now();
     let bundles: Report['bundles'];
     if (coldStarts) {
-      bundles = { functions: coldStarts.functions, esbuildVersion: coldStarts.esbuildVersion, bundling: coldStarts.bundling };
+      bundles = {
+        functions: coldStarts.functions,
+        esbuildVersion: coldStarts.esbuildVersion,
+        bundling: coldStarts.bundling,
+      };
     } else {
       try {
         bundles = await measureBundleSizes(ROOT);
@@ -1254,7 +1646,10 @@ async function main(): Promise<number> {
     };
     mkdirSync(dirname(OUTPUT), { recursive: true });
     // Keep the section that `npm run bench:search` writes.
-    writeFileSync(OUTPUT, mergeSearchSection(renderReport(report), existsSync(OUTPUT) ? searchSectionOf(readFileSync(OUTPUT, 'utf8')) : ''));
+    writeFileSync(
+      OUTPUT,
+      mergeSearchSection(renderReport(report), existsSync(OUTPUT) ? searchSectionOf(readFileSync(OUTPUT, 'utf8')) : ''),
+    );
     log(`wrote ${OUTPUT} (${round(phases.total, 0)} s in all)`);
   } catch (error) {
     if (error instanceof Interrupted) exitCode = 130;

@@ -9,19 +9,20 @@
  * BENCH_CONNECTIONS (8), BENCH_SEED (1), BENCH_OUTPUT (docs/benchmarks.md), BENCH_PROFILE (a directory
  * for the API process's CPU profile).
  */
-import autocannon from 'autocannon';
-import { spawn, type ChildProcess } from 'node:child_process';
+
+import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
+import autocannon from 'autocannon';
 import { startEngines } from '../local/engines.ts';
 import { ensureTable } from '../local/provision.ts';
 import { ENV } from '../shared/storage/tableSchema.ts';
 import { mergeSearchSection, SEARCH_SECTION_END, SEARCH_SECTION_START } from './benchmarkSections.ts';
-import { seedInstallation, type SeedReport } from './seed.ts';
+import { type SeedReport, seedInstallation } from './seed.ts';
 
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
 const BENCH_DIR = dirname(fileURLToPath(import.meta.url));
@@ -32,7 +33,11 @@ const DURATION_S = num('BENCH_DURATION', 10);
 const WARMUP_S = num('BENCH_WARMUP', 2);
 const CONNECTIONS = num('BENCH_CONNECTIONS', 8);
 const OUTPUT = resolve(ROOT, process.env.BENCH_OUTPUT ?? 'docs/benchmarks.md');
-const ADMIN = { login: 'admin@bench.test', password: `bench-${randomBytes(8).toString('hex')}`, apiKey: `BenchAdminKey${randomBytes(12).toString('hex')}` };
+const ADMIN = {
+  login: 'admin@bench.test',
+  password: `bench-${randomBytes(8).toString('hex')}`,
+  apiKey: `BenchAdminKey${randomBytes(12).toString('hex')}`,
+};
 const log = (message: string) => console.log(`[bench:search] ${message}`);
 
 interface Server {
@@ -44,10 +49,20 @@ interface Server {
 
 async function startServer(env: Record<string, string>): Promise<Server> {
   // BENCH_PROFILE=dir writes the server's V8 CPU profile there when it stops (open it in Chrome's DevTools).
-  const profile = process.env.BENCH_PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${resolve(process.env.BENCH_PROFILE)}`] : [];
+  const profile = process.env.BENCH_PROFILE
+    ? ['--cpu-prof', `--cpu-prof-dir=${resolve(process.env.BENCH_PROFILE)}`]
+    : [];
   const child = spawn(process.execPath, [...profile, '--import', 'tsx', join(BENCH_DIR, 'server.ts')], {
     cwd: ROOT,
-    env: { ...process.env, ...env, BENCH_ADMIN_LOGIN: ADMIN.login, BENCH_ADMIN_PASSWORD: ADMIN.password, BENCH_ADMIN_API_KEY: ADMIN.apiKey, TRACKER_REQUEST_LOG: 'off', NODE_ENV: 'production' },
+    env: {
+      ...process.env,
+      ...env,
+      BENCH_ADMIN_LOGIN: ADMIN.login,
+      BENCH_ADMIN_PASSWORD: ADMIN.password,
+      BENCH_ADMIN_API_KEY: ADMIN.apiKey,
+      TRACKER_REQUEST_LOG: 'off',
+      NODE_ENV: 'production',
+    },
     stdio: ['pipe', 'pipe', 'inherit', 'ipc'],
   });
   const ready = await new Promise<{ url: string; pid: number }>((done, fail) => {
@@ -60,15 +75,16 @@ async function startServer(env: Record<string, string>): Promise<Server> {
     child,
     url: ready.url,
     pid: ready.pid,
-    calls: () => new Promise((done) => {
-      const onMessage = (message: { type?: string; dynamodbCalls?: Record<string, number> }) => {
-        if (message?.type !== 'stats') return;
-        child.off('message', onMessage);
-        done(message.dynamodbCalls ?? {});
-      };
-      child.on('message', onMessage);
-      child.send({ type: 'stats' });
-    }),
+    calls: () =>
+      new Promise((done) => {
+        const onMessage = (message: { type?: string; dynamodbCalls?: Record<string, number> }) => {
+          if (message?.type !== 'stats') return;
+          child.off('message', onMessage);
+          done(message.dynamodbCalls ?? {});
+        };
+        child.on('message', onMessage);
+        child.send({ type: 'stats' });
+      }),
   };
 }
 
@@ -79,7 +95,11 @@ const memory = (pid: number) => {
 };
 const mib = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(0)} MiB`;
 const totalCalls = (before: Record<string, number>, after: Record<string, number>) =>
-  Object.fromEntries(Object.keys(after).map((key) => [key, (after[key] ?? 0) - (before[key] ?? 0)]).filter(([, count]) => Number(count) > 0));
+  Object.fromEntries(
+    Object.keys(after)
+      .map((key) => [key, (after[key] ?? 0) - (before[key] ?? 0)])
+      .filter(([, count]) => Number(count) > 0),
+  );
 
 interface Scenario {
   name: string;
@@ -106,17 +126,33 @@ async function get(url: string): Promise<{ status: number; body: any; bytes: num
   const started = performance.now();
   const response = await fetch(url, { headers: { 'X-BUGZILLA-API-KEY': ADMIN.apiKey } });
   const text = await response.text();
-  return { status: response.status, body: JSON.parse(text), bytes: Buffer.byteLength(text), ms: performance.now() - started };
+  return {
+    status: response.status,
+    body: JSON.parse(text),
+    bytes: Buffer.byteLength(text),
+    ms: performance.now() - started,
+  };
 }
 
 async function runScenario(server: Server, scenario: Scenario): Promise<Result> {
   const url = `${server.url}${scenario.path}`;
   const probe = await get(url);
-  const problem = probe.status === 200 ? scenario.check(probe.body) : `status ${probe.status}: ${JSON.stringify(probe.body).slice(0, 200)}`;
-  const options = { url, connections: CONNECTIONS, pipelining: 1, timeout: 30, headers: { 'X-BUGZILLA-API-KEY': ADMIN.apiKey } };
+  const problem =
+    probe.status === 200
+      ? scenario.check(probe.body)
+      : `status ${probe.status}: ${JSON.stringify(probe.body).slice(0, 200)}`;
+  const options = {
+    url,
+    connections: CONNECTIONS,
+    pipelining: 1,
+    timeout: 30,
+    headers: { 'X-BUGZILLA-API-KEY': ADMIN.apiKey },
+  };
   await new Promise((done) => autocannon({ ...options, duration: WARMUP_S }, done));
   const before = await server.calls();
-  const result = await new Promise<autocannon.Result>((done, fail) => autocannon({ ...options, duration: DURATION_S }, (error, value) => (error ? fail(error) : done(value))));
+  const result = await new Promise<autocannon.Result>((done, fail) =>
+    autocannon({ ...options, duration: DURATION_S }, (error, value) => (error ? fail(error) : done(value))),
+  );
   const after = await server.calls();
   const requests = Math.max(1, result.requests.total);
   const calls = totalCalls(before, after);
@@ -129,7 +165,9 @@ async function runScenario(server: Server, scenario: Scenario): Promise<Result> 
     non2xx: result.non2xx,
     errors: result.errors + result.timeouts,
     bytes: probe.bytes,
-    callsPerRequest: Object.fromEntries(Object.entries(calls).map(([key, count]) => [key, Number((Number(count) / requests).toFixed(2))])),
+    callsPerRequest: Object.fromEntries(
+      Object.entries(calls).map(([key, count]) => [key, Number((Number(count) / requests).toFixed(2))]),
+    ),
     problem,
   };
 }
@@ -138,19 +176,85 @@ function scenarios(seed: SeedReport, firstBugId: number): Scenario[] {
   const { sample } = seed;
   const enc = encodeURIComponent;
   return [
-    { name: `product + status (${sample.productStatusCount} bugs)`, path: `/rest/bug?product=${enc(sample.product)}&status=${sample.status}`, bugzilla: '11.4 req/s, p50 660 ms (22 bugs)', target: '≥ 200 req/s', check: (body) => (body.bugs?.length === sample.productStatusCount ? undefined : `expected ${sample.productStatusCount} bugs, got ${body.bugs?.length}`) },
-    { name: `summary substring "${sample.summaryWord}"`, path: `/rest/bug?summary=${enc(sample.summaryWord)}`, bugzilla: '9.8 req/s', target: '≥ 200 req/s', check: (body) => (body.bugs?.length > 0 ? undefined : 'no bugs') },
-    { name: 'summary substring "Canvas flickers" in the largest product', path: `/rest/bug?summary=${enc('Canvas flickers')}&product=${enc(sample.largeProduct)}`, bugzilla: '9.8 req/s', target: '≥ 200 req/s', check: (body) => (body.bugs?.length > 0 ? undefined : 'no bugs') },
-    { name: 'quicksearch', path: `/rest/bug?quicksearch=${enc(sample.quicksearch)}&limit=50`, bugzilla: '4.9 req/s', target: '≥ 100 req/s', check: (body) => (body.bugs?.length > 0 ? undefined : 'no bugs') },
-    { name: 'count_only (open bugs of the largest product)', path: `/rest/bug?product=${enc(sample.largeProduct)}&resolution=&count_only=1`, bugzilla: '(5.2 ignores count_only)', target: '≥ 300 req/s', check: (body) => (body.bug_count > 0 ? undefined : 'no count') },
-    { name: '1,000-bug result, default fields', path: `/rest/bug?product=${enc(sample.largeProduct)}&limit=1000`, bugzilla: '3.9–4.4 s for 1,003 bugs', target: 'p50 ≤ 300 ms', check: (body) => (body.bugs?.length === 1000 ? undefined : `got ${body.bugs?.length}`) },
-    { name: 'possible_duplicates', path: `/rest/bug/possible_duplicates?summary=${enc(sample.duplicateSummary)}&limit=10`, bugzilla: '(not measured)', target: '≥ 100 req/s', check: (body) => (body.bugs?.length === 10 ? undefined : `got ${body.bugs?.length}`) },
-    { name: 'advanced f/o/v (keyword + changed after)', path: `/rest/bug?f1=keywords&o1=anywords&v1=crash&f2=bug_status&o2=changedafter&v2=2024-01-01&limit=100`, bugzilla: '–', target: '–', check: (body) => (Array.isArray(body.bugs) ? undefined : 'no list') },
-    { name: 'GET /rest/bug?id=N (python-bugzilla getbug)', path: `/rest/bug?id=${firstBugId}`, bugzilla: '54–59 req/s (GET bug)', target: '–', check: (body) => (body.bugs?.length === 1 ? undefined : `got ${body.bugs?.length}`) },
+    {
+      name: `product + status (${sample.productStatusCount} bugs)`,
+      path: `/rest/bug?product=${enc(sample.product)}&status=${sample.status}`,
+      bugzilla: '11.4 req/s, p50 660 ms (22 bugs)',
+      target: '≥ 200 req/s',
+      check: (body) =>
+        body.bugs?.length === sample.productStatusCount
+          ? undefined
+          : `expected ${sample.productStatusCount} bugs, got ${body.bugs?.length}`,
+    },
+    {
+      name: `summary substring "${sample.summaryWord}"`,
+      path: `/rest/bug?summary=${enc(sample.summaryWord)}`,
+      bugzilla: '9.8 req/s',
+      target: '≥ 200 req/s',
+      check: (body) => (body.bugs?.length > 0 ? undefined : 'no bugs'),
+    },
+    {
+      name: 'summary substring "Canvas flickers" in the largest product',
+      path: `/rest/bug?summary=${enc('Canvas flickers')}&product=${enc(sample.largeProduct)}`,
+      bugzilla: '9.8 req/s',
+      target: '≥ 200 req/s',
+      check: (body) => (body.bugs?.length > 0 ? undefined : 'no bugs'),
+    },
+    {
+      name: 'quicksearch',
+      path: `/rest/bug?quicksearch=${enc(sample.quicksearch)}&limit=50`,
+      bugzilla: '4.9 req/s',
+      target: '≥ 100 req/s',
+      check: (body) => (body.bugs?.length > 0 ? undefined : 'no bugs'),
+    },
+    {
+      name: 'count_only (open bugs of the largest product)',
+      path: `/rest/bug?product=${enc(sample.largeProduct)}&resolution=&count_only=1`,
+      bugzilla: '(5.2 ignores count_only)',
+      target: '≥ 300 req/s',
+      check: (body) => (body.bug_count > 0 ? undefined : 'no count'),
+    },
+    {
+      name: '1,000-bug result, default fields',
+      path: `/rest/bug?product=${enc(sample.largeProduct)}&limit=1000`,
+      bugzilla: '3.9–4.4 s for 1,003 bugs',
+      target: 'p50 ≤ 300 ms',
+      check: (body) => (body.bugs?.length === 1000 ? undefined : `got ${body.bugs?.length}`),
+    },
+    {
+      name: 'possible_duplicates',
+      path: `/rest/bug/possible_duplicates?summary=${enc(sample.duplicateSummary)}&limit=10`,
+      bugzilla: '(not measured)',
+      target: '≥ 100 req/s',
+      check: (body) => (body.bugs?.length === 10 ? undefined : `got ${body.bugs?.length}`),
+    },
+    {
+      name: 'advanced f/o/v (keyword + changed after)',
+      path: `/rest/bug?f1=keywords&o1=anywords&v1=crash&f2=bug_status&o2=changedafter&v2=2024-01-01&limit=100`,
+      bugzilla: '–',
+      target: '–',
+      check: (body) => (Array.isArray(body.bugs) ? undefined : 'no list'),
+    },
+    {
+      name: 'GET /rest/bug?id=N (python-bugzilla getbug)',
+      path: `/rest/bug?id=${firstBugId}`,
+      bugzilla: '54–59 req/s (GET bug)',
+      target: '–',
+      check: (body) => (body.bugs?.length === 1 ? undefined : `got ${body.bugs?.length}`),
+    },
   ];
 }
 
-function render(seed: SeedReport, results: Result[], unkept: ReadonlyMap<string, Result>, extra: { cold: { status: number; ms: number }; memory: { before: ReturnType<typeof memory>; after: ReturnType<typeof memory> }; seedSeconds: number }): string {
+function render(
+  seed: SeedReport,
+  results: Result[],
+  unkept: ReadonlyMap<string, Result>,
+  extra: {
+    cold: { status: number; ms: number };
+    memory: { before: ReturnType<typeof memory>; after: ReturnType<typeof memory> };
+    seedSeconds: number;
+  },
+): string {
   const fmt = (value: number, digits = 1) => value.toFixed(digits);
   const lines: string[] = [];
   lines.push(SEARCH_SECTION_START);
@@ -158,24 +262,43 @@ function render(seed: SeedReport, results: Result[], unkept: ReadonlyMap<string,
   lines.push('');
   lines.push(`Load average (1 min) ${os.loadavg()[0].toFixed(1)} at the end of the run.`);
   lines.push('');
-  lines.push(`${new Date().toISOString().slice(0, 10)}, ${os.cpus().length} cores (${os.cpus()[0]?.model ?? 'unknown CPU'}), Node ${process.version}, DynamoDB Local in memory, the API in its own process, ${CONNECTIONS} connections, ${DURATION_S} s per scenario after ${WARMUP_S} s of warm-up. The machine was shared with other work while this ran, so these are lower bounds.`);
+  lines.push(
+    `${new Date().toISOString().slice(0, 10)}, ${os.cpus().length} cores (${os.cpus()[0]?.model ?? 'unknown CPU'}), Node ${process.version}, DynamoDB Local in memory, the API in its own process, ${CONNECTIONS} connections, ${DURATION_S} s per scenario after ${WARMUP_S} s of warm-up. The machine was shared with other work while this ran, so these are lower bounds.`,
+  );
   lines.push('');
-  lines.push(`**Data:** ${seed.bugs.toLocaleString('en')} bugs seeded by \`npm run seed\` (${seed.users} users, ${seed.products.length} products from ${seed.products[0].bugs.toLocaleString('en')} down to ${seed.products[seed.products.length - 1].bugs.toLocaleString('en')} bugs, ${seed.items.toLocaleString('en')} items) in ${fmt(extra.seedSeconds, 0)} s, snapshot ${seed.snapshotChunks} chunks.`);
+  lines.push(
+    `**Data:** ${seed.bugs.toLocaleString('en')} bugs seeded by \`npm run seed\` (${seed.users} users, ${seed.products.length} products from ${seed.products[0].bugs.toLocaleString('en')} down to ${seed.products[seed.products.length - 1].bugs.toLocaleString('en')} bugs, ${seed.items.toLocaleString('en')} items) in ${fmt(extra.seedSeconds, 0)} s, snapshot ${seed.snapshotChunks} chunks.`,
+  );
   lines.push('');
-  lines.push(`**Cold index:** the first search after the server started (snapshot load + change-log catch-up + the search) took ${fmt(extra.cold.ms, 0)} ms (status ${extra.cold.status}). Server memory: ${mib(extra.memory.before.rss)} resident before the index was loaded, ${mib(extra.memory.after.rss)} after the scenarios (peak ${mib(extra.memory.after.peak)}).`);
+  lines.push(
+    `**Cold index:** the first search after the server started (snapshot load + change-log catch-up + the search) took ${fmt(extra.cold.ms, 0)} ms (status ${extra.cold.status}). Server memory: ${mib(extra.memory.before.rss)} resident before the index was loaded, ${mib(extra.memory.after.rss)} after the scenarios (peak ${mib(extra.memory.after.peak)}).`,
+  );
   lines.push('');
-  lines.push('| scenario | req/s | p50 ms | p90 ms | p99 ms | errors | response | DynamoDB calls per request | nothing kept: req/s, p50 ms, calls | Bugzilla 5.2 (100,000 bugs) | target |');
+  lines.push(
+    '| scenario | req/s | p50 ms | p90 ms | p99 ms | errors | response | DynamoDB calls per request | nothing kept: req/s, p50 ms, calls | Bugzilla 5.2 (100,000 bugs) | target |',
+  );
   lines.push('|---|---:|---:|---:|---:|---:|---:|---|---|---|---|');
-  const callsText = (result: Result) => Object.entries(result.callsPerRequest).map(([key, count]) => `${key} ${count}`).join(', ') || '–';
+  const callsText = (result: Result) =>
+    Object.entries(result.callsPerRequest)
+      .map(([key, count]) => `${key} ${count}`)
+      .join(', ') || '–';
   for (const result of results) {
     const cold = unkept.get(result.scenario.name);
-    const coldText = cold ? `${fmt(cold.rps)}, ${cold.p50} ms, ${callsText(cold)}${cold.problem ? ` (**check: ${cold.problem}**)` : ''}` : '–';
-    lines.push(`| ${result.scenario.name}${result.problem ? ` (**check: ${result.problem}**)` : ''} | ${fmt(result.rps)} | ${result.p50} | ${result.p90} | ${result.p99} | ${result.non2xx + result.errors + (cold ? cold.non2xx + cold.errors : 0)} | ${(result.bytes / 1024).toFixed(1)} KiB | ${callsText(result)} | ${coldText} | ${result.scenario.bugzilla} | ${result.scenario.target} |`);
+    const coldText = cold
+      ? `${fmt(cold.rps)}, ${cold.p50} ms, ${callsText(cold)}${cold.problem ? ` (**check: ${cold.problem}**)` : ''}`
+      : '–';
+    lines.push(
+      `| ${result.scenario.name}${result.problem ? ` (**check: ${result.problem}**)` : ''} | ${fmt(result.rps)} | ${result.p50} | ${result.p90} | ${result.p99} | ${result.non2xx + result.errors + (cold ? cold.non2xx + cold.errors : 0)} | ${(result.bytes / 1024).toFixed(1)} KiB | ${callsText(result)} | ${coldText} | ${result.scenario.bugzilla} | ${result.scenario.target} |`,
+    );
   }
   lines.push('');
-  lines.push('Every search reads the change log since the index\'s high-water mark (one consistent Query) and the request\'s usual caller and catalogue-stamp reads (one BatchGetItem); it reads bug items only for the bugs of its page that the instance does not keep at their current revision (BatchGetItem, 100 keys a call), so a repeated page reads none. Bugzilla\'s figures are from clarifications.md (Apache + mod_perl + MariaDB, 2 cores, wrk with 8 connections).');
+  lines.push(
+    "Every search reads the change log since the index's high-water mark (one consistent Query) and the request's usual caller and catalogue-stamp reads (one BatchGetItem); it reads bug items only for the bugs of its page that the instance does not keep at their current revision (BatchGetItem, 100 keys a call), so a repeated page reads none. Bugzilla's figures are from clarifications.md (Apache + mod_perl + MariaDB, 2 cores, wrk with 8 connections).",
+  );
   lines.push('');
-  lines.push('**Reading these numbers.** Each scenario repeats one request, as a dashboard does, so after the warm-up the search instance answers from what it keeps between requests: the page\'s bugs and their JSON, and the results of the criteria, each exactly as fresh as the index (docs/data-model.md §8.7). The "nothing kept" column is the same scenario against a second API process over the same table with `TRACKER_SEARCH_KEEP=off`: every request finds its bugs in the index, reads its page\'s bug items and renders them, as the first request of a scenario (or one after the page\'s bugs changed) does. `getbug` isolates the request overhead (authentication, catalogue stamp, one bug). Everything here shares two cores with DynamoDB Local, the load generator and, on a shared machine, other work; AWS runs each Lambda instance on its own vCPU against DynamoDB.');
+  lines.push(
+    "**Reading these numbers.** Each scenario repeats one request, as a dashboard does, so after the warm-up the search instance answers from what it keeps between requests: the page's bugs and their JSON, and the results of the criteria, each exactly as fresh as the index (docs/data-model.md §8.7). The \"nothing kept\" column is the same scenario against a second API process over the same table with `TRACKER_SEARCH_KEEP=off`: every request finds its bugs in the index, reads its page's bug items and renders them, as the first request of a scenario (or one after the page's bugs changed) does. `getbug` isolates the request overhead (authentication, catalogue stamp, one bug). Everything here shares two cores with DynamoDB Local, the load generator and, on a shared machine, other work; AWS runs each Lambda instance on its own vCPU against DynamoDB.",
+  );
   lines.push(SEARCH_SECTION_END);
   return lines.join('\n');
 }
@@ -183,7 +306,12 @@ function render(seed: SeedReport, results: Result[], unkept: ReadonlyMap<string,
 async function main(): Promise<void> {
   const engines = await startEngines();
   const table = `bench-search-${randomBytes(4).toString('hex')}`;
-  const env = { [ENV.dynamodbEndpoint]: engines.dynamodbEndpoint, [ENV.s3Endpoint]: engines.s3Endpoint, [ENV.table]: table, [ENV.bucket]: table };
+  const env = {
+    [ENV.dynamodbEndpoint]: engines.dynamodbEndpoint,
+    [ENV.s3Endpoint]: engines.s3Endpoint,
+    [ENV.table]: table,
+    [ENV.bucket]: table,
+  };
   Object.assign(process.env, env);
   let server: Server | undefined;
   try {
@@ -191,17 +319,31 @@ async function main(): Promise<void> {
     server = await startServer(env);
     log(`server ${server.url}; seeding ${BUGS} bugs`);
     const seedStarted = performance.now();
-    const seed = await seedInstallation({ bugs: BUGS, seed: num('BENCH_SEED', 1), url: server.url, apiKey: ADMIN.apiKey, log });
+    const seed = await seedInstallation({
+      bugs: BUGS,
+      seed: num('BENCH_SEED', 1),
+      url: server.url,
+      apiKey: ADMIN.apiKey,
+      log,
+    });
     const seedSeconds = (performance.now() - seedStarted) / 1000;
     const memoryBefore = memory(server.pid);
-    const cold = await get(`${server.url}/rest/bug?product=${encodeURIComponent(seed.sample.product)}&status=${seed.sample.status}&include_fields=id`);
+    const cold = await get(
+      `${server.url}/rest/bug?product=${encodeURIComponent(seed.sample.product)}&status=${seed.sample.status}&include_fields=id`,
+    );
     log(`first search (cold index): ${cold.ms.toFixed(0)} ms`);
-    const firstBug = (await get(`${server.url}/rest/bug?product=${encodeURIComponent(seed.sample.largeProduct)}&limit=1&include_fields=id`)).body.bugs[0].id as number;
+    const firstBug = (
+      await get(
+        `${server.url}/rest/bug?product=${encodeURIComponent(seed.sample.largeProduct)}&limit=1&include_fields=id`,
+      )
+    ).body.bugs[0].id as number;
     const results: Result[] = [];
     for (const scenario of scenarios(seed, firstBug)) {
       log(`scenario: ${scenario.name}`);
       const result = await runScenario(server, scenario);
-      log(`  ${result.rps.toFixed(1)} req/s, p50 ${result.p50} ms${result.problem ? `, check: ${result.problem}` : ''}`);
+      log(
+        `  ${result.rps.toFixed(1)} req/s, p50 ${result.p50} ms${result.problem ? `, check: ${result.problem}` : ''}`,
+      );
       results.push(result);
     }
     const memoryAfter = memory(server.pid);
@@ -218,7 +360,11 @@ async function main(): Promise<void> {
     } finally {
       unkeptServer.child.kill('SIGTERM');
     }
-    const section = render(seed, results, unkept, { cold: { status: cold.status, ms: cold.ms }, memory: { before: memoryBefore, after: memoryAfter }, seedSeconds });
+    const section = render(seed, results, unkept, {
+      cold: { status: cold.status, ms: cold.ms },
+      memory: { before: memoryBefore, after: memoryAfter },
+      seedSeconds,
+    });
     const current = existsSync(OUTPUT) ? readFileSync(OUTPUT, 'utf8') : '# Benchmarks\n';
     writeFileSync(OUTPUT, mergeSearchSection(current, section));
     log(`wrote ${OUTPUT}`);
@@ -229,8 +375,11 @@ async function main(): Promise<void> {
 }
 
 if (process.argv[1]?.endsWith('search.ts')) {
-  main().then(() => process.exit(0), (error) => {
-    console.error(error);
-    process.exit(1);
-  });
+  main().then(
+    () => process.exit(0),
+    (error) => {
+      console.error(error);
+      process.exit(1);
+    },
+  );
 }

@@ -53,7 +53,8 @@ async function main(): Promise<void> {
     adminApiKey: required('BENCH_ADMIN_API_KEY'),
   });
   // BENCH_REUSE_TABLE=1: a second server over an installation another one seeded (bench:search's "nothing kept" pass).
-  if (!installation.created && process.env.BENCH_REUSE_TABLE !== '1') throw new Error(`the benchmark table ${table} was not fresh`);
+  if (!installation.created && process.env.BENCH_REUSE_TABLE !== '1')
+    throw new Error(`the benchmark table ${table} was not fresh`);
 
   const { server, url } = await startApiGateway({ port: 0, host: '127.0.0.1' });
   let stopping = false;
@@ -72,7 +73,9 @@ async function main(): Promise<void> {
   process.on('message', (message: { type?: string }) => {
     if (message?.type === 'stats') process.send?.({ type: 'stats', dynamodbCalls: { ...dynamodbCalls } });
   });
-  process.stdout.write(`${READY_PREFIX}${JSON.stringify({ url, adminId: installation.created ? installation.adminId : null, pid: process.pid })}\n`);
+  process.stdout.write(
+    `${READY_PREFIX}${JSON.stringify({ url, adminId: installation.created ? installation.adminId : null, pid: process.pid })}\n`,
+  );
 }
 
 function closeServer(server: Server): Promise<void> {

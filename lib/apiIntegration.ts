@@ -15,9 +15,9 @@ import { Stack } from 'aws-cdk-lib';
 import {
   HttpIntegrationType,
   HttpRouteIntegration,
-  PayloadFormatVersion,
   type HttpRouteIntegrationBindOptions,
   type HttpRouteIntegrationConfig,
+  PayloadFormatVersion,
 } from 'aws-cdk-lib/aws-apigatewayv2';
 import * as iam from 'aws-cdk-lib/aws-iam';
 import type { IFunction } from 'aws-cdk-lib/aws-lambda';
@@ -45,7 +45,11 @@ export class ApiLambdaIntegration extends HttpRouteIntegration {
   }
 
   override bind(_options: HttpRouteIntegrationBindOptions): HttpRouteIntegrationConfig {
-    return { type: HttpIntegrationType.AWS_PROXY, uri: this.fn.functionArn, payloadFormatVersion: PayloadFormatVersion.VERSION_2_0 };
+    return {
+      type: HttpIntegrationType.AWS_PROXY,
+      uri: this.fn.functionArn,
+      payloadFormatVersion: PayloadFormatVersion.VERSION_2_0,
+    };
   }
 
   /** Runs for every route bound; grants on the first. (CDK refuses to bind one integration to two APIs.) */
@@ -54,7 +58,11 @@ export class ApiLambdaIntegration extends HttpRouteIntegration {
     this.permissionGranted = true;
     this.fn.addPermission(API_INVOKE_PERMISSION_ID, {
       principal: new iam.ServicePrincipal('apigateway.amazonaws.com'),
-      sourceArn: Stack.of(options.route).formatArn({ service: 'execute-api', resource: options.route.httpApi.apiId, resourceName: '*' }),
+      sourceArn: Stack.of(options.route).formatArn({
+        service: 'execute-api',
+        resource: options.route.httpApi.apiId,
+        resourceName: '*',
+      }),
     });
   }
 }

@@ -23,9 +23,18 @@ const SHARED_ROLE_IDS: Record<DataAccess, { table: string; withBucket: string }>
 };
 
 const DESCRIPTIONS: Record<DataAccess, { table: string; withBucket: string }> = {
-  none: { table: 'Tracker functions without table or bucket access (platform handlers)', withBucket: 'Tracker functions without table or bucket access (platform handlers)' },
-  read: { table: 'Tracker functions that read the table', withBucket: 'Tracker functions that read the table and attachment bodies' },
-  readWrite: { table: 'Tracker functions that read and write the table', withBucket: 'Tracker functions that read and write the table and attachment bodies' },
+  none: {
+    table: 'Tracker functions without table or bucket access (platform handlers)',
+    withBucket: 'Tracker functions without table or bucket access (platform handlers)',
+  },
+  read: {
+    table: 'Tracker functions that read the table',
+    withBucket: 'Tracker functions that read the table and attachment bodies',
+  },
+  readWrite: {
+    table: 'Tracker functions that read and write the table',
+    withBucket: 'Tracker functions that read and write the table and attachment bodies',
+  },
 };
 
 const RESERVED_ROLE_IDS = new Set(Object.values(SHARED_ROLE_IDS).flatMap((ids) => [ids.table, ids.withBucket]));

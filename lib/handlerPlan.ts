@@ -69,7 +69,14 @@ export function planHandlers(routes: readonly RouteDefinition[]): HandlerPlan[] 
   for (const module of Object.values(platformHandlers)) {
     // A platform module that is also routed keeps the routes' grants.
     if (!plans.has(module)) {
-      plans.set(module, { module, constructId: constructIdFor(module), kind: 'platform', access: 'none', bucket: false, routes: [] });
+      plans.set(module, {
+        module,
+        constructId: constructIdFor(module),
+        kind: 'platform',
+        access: 'none',
+        bucket: false,
+        routes: [],
+      });
     }
   }
 
@@ -85,7 +92,10 @@ export function planHandlers(routes: readonly RouteDefinition[]): HandlerPlan[] 
   const byId = new Map<string, string>();
   for (const plan of plans.values()) {
     const other = byId.get(plan.constructId);
-    if (other) throw new Error(`Handler modules '${other}' and '${plan.module}' map to the same construct id '${plan.constructId}'`);
+    if (other)
+      throw new Error(
+        `Handler modules '${other}' and '${plan.module}' map to the same construct id '${plan.constructId}'`,
+      );
     byId.set(plan.constructId, plan.module);
   }
 

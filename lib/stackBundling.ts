@@ -25,7 +25,25 @@ export interface StackBundling {
 }
 
 /** Keys of NodejsFunction's BundlingOptions translated below; anything else is reported. */
-const TRANSLATED = new Set(['minify', 'sourceMap', 'sourceMapMode', 'sourcesContent', 'format', 'target', 'banner', 'footer', 'mainFields', 'externalModules', 'define', 'loader', 'keepNames', 'tsconfig', 'logLevel', 'metafile', 'esbuildArgs']);
+const TRANSLATED = new Set([
+  'minify',
+  'sourceMap',
+  'sourceMapMode',
+  'sourcesContent',
+  'format',
+  'target',
+  'banner',
+  'footer',
+  'mainFields',
+  'externalModules',
+  'define',
+  'loader',
+  'keepNames',
+  'tsconfig',
+  'logLevel',
+  'metafile',
+  'esbuildArgs',
+]);
 
 /**
  * BUNDLING from lib/trackerFunction.ts as esbuild options, following aws-cdk-lib's
@@ -43,14 +61,29 @@ export async function stackBundling(root: string): Promise<StackBundling> {
   // CDK's default for Node.js 18+ runtimes: the runtime's AWS SDK v3 stays external.
   const external = bundling.externalModules ?? ['@aws-sdk/*'];
   const sourcemapMode = String(bundling.sourceMapMode ?? 'default');
-  const sourcemap: BuildOptions['sourcemap'] = !bundling.sourceMap ? false : sourcemapMode === 'default' ? true : (sourcemapMode as 'inline' | 'external' | 'both');
+  const sourcemap: BuildOptions['sourcemap'] = !bundling.sourceMap
+    ? false
+    : sourcemapMode === 'default'
+      ? true
+      : (sourcemapMode as 'inline' | 'external' | 'both');
   // esbuild arguments the stack passes through: only `--alias` (module=path) entries are used.
   const extraArgs = Object.entries(bundling.esbuildArgs ?? {});
   const alias = Object.fromEntries(
-    extraArgs.filter(([key]) => key === '--alias').flatMap(([, value]) => (Array.isArray(value) ? value : [String(value)]).map((entry) => entry.split(/=(.*)/s).slice(0, 2) as [string, string])),
+    extraArgs
+      .filter(([key]) => key === '--alias')
+      .flatMap(([, value]) =>
+        (Array.isArray(value) ? value : [String(value)]).map(
+          (entry) => entry.split(/=(.*)/s).slice(0, 2) as [string, string],
+        ),
+      ),
   );
   const unreplicatedArgs = extraArgs.filter(([key]) => key !== '--alias').map(([key]) => `esbuildArgs ${key}`);
-  const unreplicated = [...unreplicatedArgs, ...Object.keys(bundling).filter((key) => !TRANSLATED.has(key) && (bundling as Record<string, unknown>)[key] !== undefined)];
+  const unreplicated = [
+    ...unreplicatedArgs,
+    ...Object.keys(bundling).filter(
+      (key) => !TRANSLATED.has(key) && (bundling as Record<string, unknown>)[key] !== undefined,
+    ),
+  ];
   const describe = [
     format.toUpperCase(),
     bundling.minify ? 'minified' : 'not minified',
@@ -59,7 +92,11 @@ export async function stackBundling(root: string): Promise<StackBundling> {
     `main fields ${(bundling.mainFields ?? ['(esbuild default)']).join(',')}`,
     bundling.banner ? (bundling.banner.includes('createRequire') ? 'the createRequire banner' : 'a banner') : undefined,
     external.length === 0 ? 'everything bundled (AWS SDK included)' : `external ${external.join(', ')}`,
-    Object.keys(alias).length > 0 ? `${Object.keys(alias).join(', ')} replaced (${Object.values(alias).map((file) => relative(root, file)).join(', ')})` : undefined,
+    Object.keys(alias).length > 0
+      ? `${Object.keys(alias).join(', ')} replaced (${Object.values(alias)
+          .map((file) => relative(root, file))
+          .join(', ')})`
+      : undefined,
   ]
     .filter(Boolean)
     .join(', ');
@@ -94,7 +131,9 @@ export async function stackBundling(root: string): Promise<StackBundling> {
       const stem = outFile.replace(/\.m?js$/, '');
       return {
         ...shared,
-        entryPoints: Object.fromEntries(modules.map((module) => [`${directoryFor(module)}/${stem}`, stack.entryFor(root, module)])),
+        entryPoints: Object.fromEntries(
+          modules.map((module) => [`${directoryFor(module)}/${stem}`, stack.entryFor(root, module)]),
+        ),
         outdir: outDir,
         outExtension: { '.js': outFile.endsWith('.mjs') ? '.mjs' : '.js' },
       };

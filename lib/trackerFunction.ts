@@ -7,7 +7,7 @@ import * as path from 'node:path';
 import { Duration, RemovalPolicy } from 'aws-cdk-lib';
 import type * as iam from 'aws-cdk-lib/aws-iam';
 import * as lambda from 'aws-cdk-lib/aws-lambda';
-import { NodejsFunction, OutputFormat, type BundlingOptions } from 'aws-cdk-lib/aws-lambda-nodejs';
+import { type BundlingOptions, NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
 import * as logs from 'aws-cdk-lib/aws-logs';
 import type { Construct } from 'constructs';
 
@@ -20,7 +20,8 @@ export const LOG_RETENTION = logs.RetentionDays.ONE_MONTH;
 export const FUNCTION_RUNTIME_ENVIRONMENT: Readonly<Record<string, string>> = { NODE_ENV: 'production' };
 
 /** ESM bundles need `require` for the CommonJS dependencies esbuild inlines. */
-export const ESM_REQUIRE_BANNER = "import { createRequire } from 'module'; const require = createRequire(import.meta.url);";
+export const ESM_REQUIRE_BANNER =
+  "import { createRequire } from 'module'; const require = createRequire(import.meta.url);";
 
 export const BUNDLING: BundlingOptions = {
   minify: true,
@@ -59,7 +60,9 @@ export const BUNDLE_ALIASES: Readonly<Record<string, string>> = {
 export function bundlingFor(projectRoot: string): BundlingOptions {
   return {
     ...BUNDLING,
-    esbuildArgs: { '--alias': Object.entries(BUNDLE_ALIASES).map(([module, file]) => `${module}=${path.join(projectRoot, file)}`) },
+    esbuildArgs: {
+      '--alias': Object.entries(BUNDLE_ALIASES).map(([module, file]) => `${module}=${path.join(projectRoot, file)}`),
+    },
   };
 }
 

@@ -9,18 +9,18 @@
 import * as path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { CfnOutput, CfnParameter, CustomResource, Duration, RemovalPolicy, Stack, type StackProps } from 'aws-cdk-lib';
-import { CfnStage, HttpApi, HttpMethod as ApiMethod } from 'aws-cdk-lib/aws-apigatewayv2';
+import { HttpMethod as ApiMethod, type CfnStage, HttpApi } from 'aws-cdk-lib/aws-apigatewayv2';
 import * as events from 'aws-cdk-lib/aws-events';
 import * as eventTargets from 'aws-cdk-lib/aws-events-targets';
 import type { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
 import * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
 import { Provider } from 'aws-cdk-lib/custom-resources';
 import type { Construct } from 'constructs';
-import { platformHandlers, routes as routeTable, type RouteDefinition } from '../shared/routes.ts';
+import { platformHandlers, type RouteDefinition, routes as routeTable } from '../shared/routes.ts';
 import { ENV } from '../shared/storage/tableSchema.ts';
 import { ApiLambdaIntegration } from './apiIntegration.ts';
 import { FunctionRoles } from './functionRoles.ts';
-import { BOOTSTRAP_HANDLER, planHandlers, type HandlerPlan } from './handlerPlan.ts';
+import { BOOTSTRAP_HANDLER, type HandlerPlan, planHandlers } from './handlerPlan.ts';
 import { createFunctionLogGroup, createTrackerFunction } from './trackerFunction.ts';
 import { TrackerStorage } from './trackerStorage.ts';
 
@@ -51,7 +51,8 @@ function numberFromContext(scope: Construct, key: string, fallback: number): num
   const value: unknown = scope.node.tryGetContext(key);
   if (value === undefined) return fallback;
   const number = Number(value);
-  if (!Number.isFinite(number) || number <= 0) throw new Error(`Context ${key} must be a positive number, not '${String(value)}'`);
+  if (!Number.isFinite(number) || number <= 0)
+    throw new Error(`Context ${key} must be a positive number, not '${String(value)}'`);
   return number;
 }
 
@@ -174,7 +175,11 @@ export class TrackerStack extends Stack {
       const methods = row.method === 'GET' ? [ApiMethod.GET, ApiMethod.HEAD] : [ApiMethod[row.method]];
       this.api.addRoutes({ path: row.path, methods, integration: integrationFor(row.handler) });
     }
-    this.api.addRoutes({ path: '/{proxy+}', methods: [ApiMethod.OPTIONS], integration: integrationFor(platformHandlers.options) });
+    this.api.addRoutes({
+      path: '/{proxy+}',
+      methods: [ApiMethod.OPTIONS],
+      integration: integrationFor(platformHandlers.options),
+    });
 
     if (!this.api.url) throw new Error('The HTTP API has no default stage');
     // Stage-wide throttling: a runaway script gets HTTP 429 from API Gateway instead of using up

@@ -1,10 +1,10 @@
-import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
 import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
 import { RouteMatcher } from '../shared/http/routeMatcher.ts';
-import { platformHandlers, routes, type HttpMethod } from '../shared/routes.ts';
+import { type HttpMethod, platformHandlers, routes } from '../shared/routes.ts';
 
 /**
  * A small API Gateway (HTTP API, payload format 2.0) for local use and tests: it routes with the
@@ -22,7 +22,9 @@ const handlerCache = new Map<string, Promise<Handler>>();
 function loadHandler(module: string): Promise<Handler> {
   let loaded = handlerCache.get(module);
   if (!loaded) {
-    loaded = import(pathToFileURL(join(FUNCTIONS_DIR, `${module}.ts`)).href).then((imported) => imported.handler as Handler);
+    loaded = import(pathToFileURL(join(FUNCTIONS_DIR, `${module}.ts`)).href).then(
+      (imported) => imported.handler as Handler,
+    );
     handlerCache.set(module, loaded);
   }
   return loaded;
@@ -104,7 +106,13 @@ export function buildEvent(
       apiId: 'local',
       domainName: headers.host ?? 'localhost',
       domainPrefix: 'localhost',
-      http: { method: request.method, path: url.pathname, protocol: 'HTTP/1.1', sourceIp: request.sourceIp ?? '127.0.0.1', userAgent: headers['user-agent'] ?? '' },
+      http: {
+        method: request.method,
+        path: url.pathname,
+        protocol: 'HTTP/1.1',
+        sourceIp: request.sourceIp ?? '127.0.0.1',
+        userAgent: headers['user-agent'] ?? '',
+      },
       requestId,
       routeKey,
       stage: '$default',
@@ -141,9 +149,22 @@ export async function startApiGateway(options: EmulatorOptions): Promise<{ serve
       const body = await readBody(request);
       const path = new URL(request.url ?? '/', 'http://localhost').pathname;
       const match = method === 'OPTIONS' ? null : matcher.match(method as HttpMethod | 'HEAD', path);
-      const handlerModule = match ? match.route.handler : method === 'OPTIONS' ? platformHandlers.options : platformHandlers.notFound;
-      const routeKey = match ? `${method} ${match.route.path}` : method === 'OPTIONS' ? 'OPTIONS /{proxy+}' : '$default';
-      const event = buildEvent({ method, url: request.url ?? '/', headers: request.headers, body, sourceIp: request.socket.remoteAddress }, routeKey, match?.pathParameters, requestId);
+      const handlerModule = match
+        ? match.route.handler
+        : method === 'OPTIONS'
+          ? platformHandlers.options
+          : platformHandlers.notFound;
+      const routeKey = match
+        ? `${method} ${match.route.path}`
+        : method === 'OPTIONS'
+          ? 'OPTIONS /{proxy+}'
+          : '$default';
+      const event = buildEvent(
+        { method, url: request.url ?? '/', headers: request.headers, body, sourceIp: request.socket.remoteAddress },
+        routeKey,
+        match?.pathParameters,
+        requestId,
+      );
       const handler = await loadHandler(handlerModule);
       writeResult(response, await handler(event, lambdaContext(requestId, handlerModule.replace('/', '-'))));
     } catch (error) {
@@ -151,12 +172,18 @@ export async function startApiGateway(options: EmulatorOptions): Promise<{ serve
       if (status === 413) {
         // Bugzilla's answer to an oversized request: code 58, in its error envelope.
         const message = `The request is too large: at most ${BINARY_BODY_LIMIT / 1024 / 1024} MB are accepted.`;
-        response.writeHead(413, { 'Content-Type': 'application/json', Connection: 'close' }).end(JSON.stringify({ error: true, code: 58, message }));
+        response
+          .writeHead(413, { 'Content-Type': 'application/json', Connection: 'close' })
+          .end(JSON.stringify({ error: true, code: 58, message }));
         return;
       }
       // What API Gateway answers when an integration fails.
-      console.error(JSON.stringify({ level: 'error', requestId, message: (error as Error).message, stack: (error as Error).stack }));
-      response.writeHead(status, { 'Content-Type': 'application/json' }).end(JSON.stringify({ message: 'Internal Server Error' }));
+      console.error(
+        JSON.stringify({ level: 'error', requestId, message: (error as Error).message, stack: (error as Error).stack }),
+      );
+      response
+        .writeHead(status, { 'Content-Type': 'application/json' })
+        .end(JSON.stringify({ message: 'Internal Server Error' }));
     }
   });
   const host = options.host ?? '127.0.0.1';

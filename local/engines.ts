@@ -1,4 +1,4 @@
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { mkdirSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { createServer, Socket } from 'node:net';
@@ -25,7 +25,9 @@ export interface EngineOptions {
 
 export class JavaMissingError extends Error {
   constructor() {
-    super('Tracker needs Java 17 or newer to run DynamoDB Local: install it (for example `sudo apt-get install openjdk-17-jre-headless`) and try again.');
+    super(
+      'Tracker needs Java 17 or newer to run DynamoDB Local: install it (for example `sudo apt-get install openjdk-17-jre-headless`) and try again.',
+    );
   }
 }
 
@@ -95,11 +97,22 @@ async function startDynamodb(port: number, dataDir: string | undefined): Promise
 }
 
 export async function startEngines(options: EngineOptions = {}): Promise<LocalEngines> {
-  const [dynamodbPort, s3Port] = await Promise.all([freePortOr(process.env.TRACKER_DYNAMODB_PORT), freePortOr(process.env.TRACKER_S3_PORT)]);
+  const [dynamodbPort, s3Port] = await Promise.all([
+    freePortOr(process.env.TRACKER_DYNAMODB_PORT),
+    freePortOr(process.env.TRACKER_S3_PORT),
+  ]);
   const dynamodb = await startDynamodb(dynamodbPort, options.dataDir && join(options.dataDir, 'dynamodb'));
-  const s3Directory = options.dataDir ? join(options.dataDir, 's3') : (options.scratchDir ?? join(process.cwd(), '.data', 'scratch-s3'));
+  const s3Directory = options.dataDir
+    ? join(options.dataDir, 's3')
+    : (options.scratchDir ?? join(process.cwd(), '.data', 'scratch-s3'));
   mkdirSync(s3Directory, { recursive: true });
-  const s3 = new S3rver({ address: '127.0.0.1', port: s3Port, directory: s3Directory, silent: true, resetOnClose: !options.dataDir });
+  const s3 = new S3rver({
+    address: '127.0.0.1',
+    port: s3Port,
+    directory: s3Directory,
+    silent: true,
+    resetOnClose: !options.dataDir,
+  });
   try {
     await s3.run();
   } catch (error) {

@@ -1,6 +1,18 @@
-import { CreateTableCommand, DescribeTableCommand, DynamoDBClient, ResourceNotFoundException, UpdateTimeToLiveCommand } from '@aws-sdk/client-dynamodb';
+import {
+  CreateTableCommand,
+  DescribeTableCommand,
+  DynamoDBClient,
+  ResourceNotFoundException,
+  UpdateTimeToLiveCommand,
+} from '@aws-sdk/client-dynamodb';
 import { CreateBucketCommand, HeadBucketCommand, S3Client } from '@aws-sdk/client-s3';
-import { GLOBAL_INDEXES, KEY_ATTRIBUTES, PARTITION_KEY, SORT_KEY, TTL_ATTRIBUTE } from '../shared/storage/tableSchema.ts';
+import {
+  GLOBAL_INDEXES,
+  KEY_ATTRIBUTES,
+  PARTITION_KEY,
+  SORT_KEY,
+  TTL_ATTRIBUTE,
+} from '../shared/storage/tableSchema.ts';
 
 /**
  * Creates, on the local engines, what the CDK stack creates on AWS: the table (from the same
@@ -37,7 +49,12 @@ export async function ensureTable(endpoint: string, tableName: string): Promise<
       })),
     }),
   );
-  await client.send(new UpdateTimeToLiveCommand({ TableName: tableName, TimeToLiveSpecification: { AttributeName: TTL_ATTRIBUTE, Enabled: true } }));
+  await client.send(
+    new UpdateTimeToLiveCommand({
+      TableName: tableName,
+      TimeToLiveSpecification: { AttributeName: TTL_ATTRIBUTE, Enabled: true },
+    }),
+  );
   client.destroy();
 }
 

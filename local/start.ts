@@ -9,7 +9,7 @@ import { compactSearchIndex } from '../shared/application/searchCompactor.ts';
 import { DEFAULT_ADMIN_LOGIN } from '../shared/domain/installation.ts';
 import { ENV } from '../shared/storage/tableSchema.ts';
 import { startApiGateway } from './apiGatewayEmulator.ts';
-import { JavaMissingError, startEngines, type LocalEngines } from './engines.ts';
+import { JavaMissingError, type LocalEngines, startEngines } from './engines.ts';
 import { ensureBucket, ensureTable } from './provision.ts';
 
 // Locally Node 20 is fine; the deployed functions run on Node 22, which the SDK asks for.
@@ -49,7 +49,8 @@ async function main(): Promise<void> {
 
 function describeStartFailure(error: unknown): string {
   const code = (error as { code?: string }).code;
-  if (code === 'EADDRINUSE') return `Port ${port} on ${host} is already in use: stop what uses it, or start Tracker with PORT=<another port>.`;
+  if (code === 'EADDRINUSE')
+    return `Port ${port} on ${host} is already in use: stop what uses it, or start Tracker with PORT=<another port>.`;
   return error instanceof Error ? (error.stack ?? error.message) : String(error);
 }
 
@@ -88,7 +89,10 @@ async function serve(engines: LocalEngines): Promise<void> {
  * from before the search index gets its first one) and every five minutes after.
  */
 function keepSearchSnapshotCurrent(): void {
-  const compact = () => compactSearchIndex().catch((error) => console.error(`search snapshot: ${error instanceof Error ? error.message : error}`));
+  const compact = () =>
+    compactSearchIndex().catch((error) =>
+      console.error(`search snapshot: ${error instanceof Error ? error.message : error}`),
+    );
   void compact();
   setInterval(compact, 5 * 60_000).unref();
 }

@@ -21,7 +21,13 @@ export interface RouteDefinition {
   attachments?: boolean;
 }
 
-const route = (method: HttpMethod, path: string, handler: string, readOnly = method === 'GET', options: { attachments?: boolean } = {}): RouteDefinition => ({
+const route = (
+  method: HttpMethod,
+  path: string,
+  handler: string,
+  readOnly = method === 'GET',
+  options: { attachments?: boolean } = {},
+): RouteDefinition => ({
   method,
   path,
   handler,
@@ -131,7 +137,9 @@ export const routes: readonly RouteDefinition[] = [
   // Changing an attachment's metadata never touches its body: no bucket access.
   route('PUT', '/rest/bug/attachment/{attachment_id}', 'attachment/updateAttachment'),
   // A presigned URL works only if the signing role may read the object.
-  route('GET', '/rest/bug/attachment/{attachment_id}/download', 'attachment/downloadAttachment', true, { attachments: true }),
+  route('GET', '/rest/bug/attachment/{attachment_id}/download', 'attachment/downloadAttachment', true, {
+    attachments: true,
+  }),
 
   route('POST', '/rest/bug_user_last_visit', 'bug/recordLastVisit'),
   route('POST', '/rest/bug_user_last_visit/{id}', 'bug/recordLastVisit'),

@@ -1,9 +1,9 @@
 import * as z from 'zod';
 import { getAttachments } from '../../shared/application/attachments.ts';
+import { prefetchAttachments } from '../../shared/application/bugPrefetch.ts';
 import { attachmentResourceFields } from '../../shared/domain/attachment.ts';
 import { defineEndpoint } from '../../shared/http/endpoint.ts';
 import { list, text } from '../../shared/http/inputSchemas.ts';
-import { prefetchAttachments } from '../../shared/application/bugPrefetch.ts';
 import { bugReferences, prefetchNamedBugs, referencesOf } from '../bug/bugInput.ts';
 
 /**
@@ -22,8 +22,16 @@ export const handler = defineEndpoint({
     bugs: { fields: attachmentResourceFields(), layout: 'byId' },
     attachments: { fields: attachmentResourceFields(), layout: 'byId' },
   },
-  run: ({ input, caller, fields }) => getAttachments(caller, {
-    bugs: referencesOf(input),
-    attachmentIds: [...(input.attachment_id === undefined ? [] : [input.attachment_id]), ...(input.attachment_ids ?? [])],
-  }, fields),
+  run: ({ input, caller, fields }) =>
+    getAttachments(
+      caller,
+      {
+        bugs: referencesOf(input),
+        attachmentIds: [
+          ...(input.attachment_id === undefined ? [] : [input.attachment_id]),
+          ...(input.attachment_ids ?? []),
+        ],
+      },
+      fields,
+    ),
 });

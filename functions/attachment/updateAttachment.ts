@@ -17,6 +17,10 @@ export const handler = defineEndpoint({
   }),
   run: ({ input, caller }) => {
     const { attachment_id, ids, ...changes } = input;
-    return updateAttachments(caller, [...(attachment_id === undefined ? [] : [attachment_id]), ...(ids ?? [])], changes);
+    return updateAttachments(
+      caller,
+      [...(attachment_id === undefined ? [] : [attachment_id]), ...(ids ?? [])],
+      changes,
+    );
   },
 });

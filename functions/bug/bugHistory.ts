@@ -1,9 +1,9 @@
 import * as z from 'zod';
+import { prefetchHistory } from '../../shared/application/bugPrefetch.ts';
 import { getBugHistory } from '../../shared/application/bugs.ts';
 import { checkDateTimeParameter } from '../../shared/domain/bugFieldRules.ts';
 import { defineEndpoint } from '../../shared/http/endpoint.ts';
 import { text } from '../../shared/http/inputSchemas.ts';
-import { prefetchHistory } from '../../shared/application/bugPrefetch.ts';
 import { bugReferences, prefetchNamedBugs, referencesOf } from './bugInput.ts';
 
 /** GET /rest/bug/{id_or_alias}/history, optionally only what changed after `new_since`. */
@@ -11,5 +11,10 @@ export const handler = defineEndpoint({
   access: 'public',
   input: z.object({ ...bugReferences, new_since: text().optional() }),
   prefetch: prefetchNamedBugs(prefetchHistory),
-  run: ({ input, caller }) => getBugHistory(caller, referencesOf(input), input.new_since === undefined ? undefined : checkDateTimeParameter('new_since', input.new_since)),
+  run: ({ input, caller }) =>
+    getBugHistory(
+      caller,
+      referencesOf(input),
+      input.new_since === undefined ? undefined : checkDateTimeParameter('new_since', input.new_since),
+    ),
 });

@@ -22,7 +22,9 @@ const referencesSchema = z.object(bugReferences);
  * An endpoint's `prefetch` over the bugs its raw parameters name (before validation, which runs
  * after authentication; parameters that do not validate name no bugs, and `run` answers them).
  */
-export const prefetchNamedBugs = (prefetch: (references: Array<string | number>, params: Record<string, unknown>) => Promise<unknown>) => async (params: Record<string, unknown>) => {
-  const parsed = referencesSchema.safeParse(params);
-  if (parsed.success) await prefetch(referencesOf(parsed.data), params);
-};
+export const prefetchNamedBugs =
+  (prefetch: (references: Array<string | number>, params: Record<string, unknown>) => Promise<unknown>) =>
+  async (params: Record<string, unknown>) => {
+    const parsed = referencesSchema.safeParse(params);
+    if (parsed.success) await prefetch(referencesOf(parsed.data), params);
+  };

@@ -1,9 +1,9 @@
 import * as z from 'zod';
+import { prefetchBugs } from '../../shared/application/bugPrefetch.ts';
 import { getBugs } from '../../shared/application/bugs.ts';
 import { bugResourceFields } from '../../shared/domain/bugView.ts';
 import { defineEndpoint } from '../../shared/http/endpoint.ts';
 import { flag } from '../../shared/http/inputSchemas.ts';
-import { prefetchBugs } from '../../shared/application/bugPrefetch.ts';
 import { bugReferences, prefetchNamedBugs, referencesOf } from './bugInput.ts';
 
 /** GET /rest/bug/{id_or_alias} (with `ids` for more); `permissive` turns errors into `faults`. */

@@ -1,7 +1,7 @@
 import * as z from 'zod';
+import { prefetchBugUpdate } from '../../shared/application/bugPrefetch.ts';
 import { updateBugs } from '../../shared/application/bugs.ts';
 import { defineEndpoint } from '../../shared/http/endpoint.ts';
-import { prefetchBugUpdate } from '../../shared/application/bugPrefetch.ts';
 import { bugReferences, prefetchNamedBugs, referencesOf } from './bugInput.ts';
 
 /** PUT /rest/bug/{id_or_alias} and `ids`: the path's bug and the `ids` are all updated, together. */

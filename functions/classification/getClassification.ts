@@ -5,7 +5,12 @@ import { list, text } from '../../shared/http/inputSchemas.ts';
 
 export const handler = defineEndpoint({
   access: 'public',
-  input: z.object({ id_or_name: text(), ids: list(z.string()).optional(), names: list(z.string(), { splitCommas: false }).optional() }),
+  input: z.object({
+    id_or_name: text(),
+    ids: list(z.string()).optional(),
+    names: list(z.string(), { splitCommas: false }).optional(),
+  }),
   responseFields: { classifications: { fields: { nested: { products: {} } } } },
-  run: ({ input, caller }) => getClassifications(caller, [input.id_or_name, ...(input.ids ?? []), ...(input.names ?? [])]),
+  run: ({ input, caller }) =>
+    getClassifications(caller, [input.id_or_name, ...(input.ids ?? []), ...(input.names ?? [])]),
 });

@@ -1,9 +1,9 @@
 import * as z from 'zod';
+import { prefetchComments } from '../../shared/application/bugPrefetch.ts';
 import { getComments } from '../../shared/application/comments.ts';
 import { checkDateTimeParameter } from '../../shared/domain/bugFieldRules.ts';
 import { defineEndpoint } from '../../shared/http/endpoint.ts';
 import { list, text } from '../../shared/http/inputSchemas.ts';
-import { prefetchComments } from '../../shared/application/bugPrefetch.ts';
 import { bugReferences, prefetchNamedBugs, referencesOf } from '../bug/bugInput.ts';
 
 /**
@@ -20,9 +20,14 @@ export const handler = defineEndpoint({
     new_since: text().optional(),
   }),
   prefetch: prefetchNamedBugs(prefetchComments),
-  run: ({ input, caller, fields }) => getComments(caller, {
-    bugs: referencesOf(input),
-    commentIds: [...(input.comment_id === undefined ? [] : [input.comment_id]), ...(input.comment_ids ?? [])],
-    newSince: input.new_since === undefined ? undefined : checkDateTimeParameter('new_since', input.new_since),
-  }, fields),
+  run: ({ input, caller, fields }) =>
+    getComments(
+      caller,
+      {
+        bugs: referencesOf(input),
+        commentIds: [...(input.comment_id === undefined ? [] : [input.comment_id]), ...(input.comment_ids ?? [])],
+        newSince: input.new_since === undefined ? undefined : checkDateTimeParameter('new_since', input.new_since),
+      },
+      fields,
+    ),
 });

@@ -23,6 +23,10 @@ export const componentTarget = { id_or_product: text().optional(), component: te
 export function componentFromPath(input: { id_or_product?: string; component?: string }): ComponentTarget | undefined {
   if (input.id_or_product === undefined) return undefined;
   if (input.component !== undefined) return { product: input.id_or_product, component: input.component };
-  if (!/^\d+$/.test(input.id_or_product)) throw new TrackerError(32000, `Name a component by its id, or as /rest/component/<product>/<component>: '${input.id_or_product}' is neither.`);
+  if (!/^\d+$/.test(input.id_or_product))
+    throw new TrackerError(
+      32000,
+      `Name a component by its id, or as /rest/component/<product>/<component>: '${input.id_or_product}' is neither.`,
+    );
   return { id: Number(input.id_or_product) };
 }

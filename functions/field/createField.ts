@@ -9,8 +9,17 @@ import { TrackerError } from '../../shared/trackerError.ts';
 export const valueInput = z.union([
   z.string(),
   z
-    .object({ name: z.string(), sort_key: integer().optional(), sortkey: integer().optional(), visibility_values: list(z.string(), { splitCommas: false }).optional() })
-    .transform((value) => ({ name: value.name, sort_key: value.sort_key ?? value.sortkey, visibility_values: value.visibility_values })),
+    .object({
+      name: z.string(),
+      sort_key: integer().optional(),
+      sortkey: integer().optional(),
+      visibility_values: list(z.string(), { splitCommas: false }).optional(),
+    })
+    .transform((value) => ({
+      name: value.name,
+      sort_key: value.sort_key ?? value.sortkey,
+      visibility_values: value.visibility_values,
+    })),
 ]);
 
 const optionalName = () => text().nullable().optional();
@@ -41,7 +50,8 @@ type FieldProperties = { [K in keyof typeof fieldProperties]?: z.infer<(typeof f
 
 /** Aliases folded into the definition's names; an empty controlling field name clears it. */
 export function fieldInput(input: FieldProperties) {
-  const clearable = (value: string | null | undefined) => (value === undefined ? undefined : value === null || value.trim() === '' ? null : value.trim());
+  const clearable = (value: string | null | undefined) =>
+    value === undefined ? undefined : value === null || value.trim() === '' ? null : value.trim();
   return {
     name: input.name,
     display_name: input.display_name ?? input.description,
@@ -58,7 +68,8 @@ export function fieldInput(input: FieldProperties) {
 
 export const adminOnly = (action: string) => ({
   group: ADMIN_GROUP,
-  denied: () => new TrackerError(304, `Sorry, you are not authorized to ${action} custom fields: only administrators may.`),
+  denied: () =>
+    new TrackerError(304, `Sorry, you are not authorized to ${action} custom fields: only administrators may.`),
 });
 
 /** `POST /rest/field/bug` (Tracker's addition): creates a custom field; answers `{id}`. */

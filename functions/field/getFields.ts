@@ -1,8 +1,8 @@
 import * as z from 'zod';
 import { getFields } from '../../shared/application/fields.ts';
 import { EXTRA_FIELD_PROPERTIES } from '../../shared/domain/fieldViews.ts';
-import { defineEndpoint } from '../../shared/http/endpoint.ts';
 import { targetsOf } from '../../shared/domain/objectTargets.ts';
+import { defineEndpoint } from '../../shared/http/endpoint.ts';
 import { integer, list, text } from '../../shared/http/inputSchemas.ts';
 
 /** `GET /rest/field/bug` and `GET /rest/field/bug/{id_or_name}` (the path merges with ids/names). */

@@ -1,7 +1,7 @@
 import * as z from 'zod';
 import { updateFields } from '../../shared/application/fields.ts';
-import { defineEndpoint } from '../../shared/http/endpoint.ts';
 import { targetsOf } from '../../shared/domain/objectTargets.ts';
+import { defineEndpoint } from '../../shared/http/endpoint.ts';
 import { integer, list, text } from '../../shared/http/inputSchemas.ts';
 import { adminOnly, fieldInput, fieldProperties, valueInput } from './createField.ts';
 
@@ -17,14 +17,13 @@ export const handler = defineEndpoint({
     names: list(z.string(), { splitCommas: false }).optional(),
     ...fieldProperties,
     values: z
-      .object({ add: list(valueInput, { splitCommas: false }).optional(), remove: list(z.string(), { splitCommas: false }).optional() })
+      .object({
+        add: list(valueInput, { splitCommas: false }).optional(),
+        remove: list(z.string(), { splitCommas: false }).optional(),
+      })
       .optional(),
   }),
   run: ({ input, caller }) => {
-    return updateFields(
-      caller,
-      targetsOf(input),
-      { ...fieldInput(input), values: input.values },
-    );
+    return updateFields(caller, targetsOf(input), { ...fieldInput(input), values: input.values });
   },
 });

@@ -25,7 +25,11 @@ export const flagTypeInput = {
 export const handler = defineEndpoint({
   access: {
     group: FLAG_TYPE_ADMIN_GROUP,
-    denied: () => new TrackerError(304, 'Sorry, you are not authorized to add flag types: only members of the editcomponents group may.'),
+    denied: () =>
+      new TrackerError(
+        304,
+        'Sorry, you are not authorized to add flag types: only members of the editcomponents group may.',
+      ),
   },
   input: z.object(flagTypeInput),
   run: ({ input, caller }) => createFlagType(caller, input),

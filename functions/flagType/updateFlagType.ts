@@ -1,7 +1,7 @@
 import * as z from 'zod';
 import { FLAG_TYPE_ADMIN_GROUP, updateFlagTypes } from '../../shared/application/flagTypes.ts';
-import { defineEndpoint } from '../../shared/http/endpoint.ts';
 import { targetsOf } from '../../shared/domain/objectTargets.ts';
+import { defineEndpoint } from '../../shared/http/endpoint.ts';
 import { integer, list, text } from '../../shared/http/inputSchemas.ts';
 import { TrackerError } from '../../shared/trackerError.ts';
 import { flagTypeInput } from './createFlagType.ts';
@@ -10,7 +10,11 @@ import { flagTypeInput } from './createFlagType.ts';
 export const handler = defineEndpoint({
   access: {
     group: FLAG_TYPE_ADMIN_GROUP,
-    denied: () => new TrackerError(304, 'Sorry, you are not authorized to edit flag types: only members of the editcomponents group may.'),
+    denied: () =>
+      new TrackerError(
+        304,
+        'Sorry, you are not authorized to edit flag types: only members of the editcomponents group may.',
+      ),
   },
   input: z.object({
     id_or_name: text().optional(),

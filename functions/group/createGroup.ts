@@ -14,7 +14,14 @@ export const groupInput = {
 };
 
 export const handler = defineEndpoint({
-  access: { group: CREATEGROUPS_GROUP, denied: () => new TrackerError(304, 'Sorry, you are not authorized to create groups: only members of the creategroups group may.') },
+  access: {
+    group: CREATEGROUPS_GROUP,
+    denied: () =>
+      new TrackerError(
+        304,
+        'Sorry, you are not authorized to create groups: only members of the creategroups group may.',
+      ),
+  },
   input: z.object(groupInput),
   run: ({ input, caller }) => createGroup(caller, input),
 });

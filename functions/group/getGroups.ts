@@ -1,7 +1,7 @@
 import * as z from 'zod';
 import { findGroups } from '../../shared/application/groups.ts';
-import { defineEndpoint } from '../../shared/http/endpoint.ts';
 import { targetsOf } from '../../shared/domain/objectTargets.ts';
+import { defineEndpoint } from '../../shared/http/endpoint.ts';
 import { flag, integer, list, text } from '../../shared/http/inputSchemas.ts';
 
 /** `GET /rest/group` and `GET /rest/group/{id_or_name}` (the path merges with ids/names). */

@@ -1,15 +1,27 @@
 import * as z from 'zod';
 import { updateGroups } from '../../shared/application/groups.ts';
 import { CREATEGROUPS_GROUP } from '../../shared/domain/groupRules.ts';
-import { defineEndpoint } from '../../shared/http/endpoint.ts';
 import { targetsOf } from '../../shared/domain/objectTargets.ts';
+import { defineEndpoint } from '../../shared/http/endpoint.ts';
 import { integer, list, text } from '../../shared/http/inputSchemas.ts';
 import { TrackerError } from '../../shared/trackerError.ts';
 import { groupInput } from './createGroup.ts';
 
 export const handler = defineEndpoint({
-  access: { group: CREATEGROUPS_GROUP, denied: () => new TrackerError(304, 'Sorry, you are not authorized to edit groups: only members of the creategroups group may.') },
-  input: z.object({ id_or_name: text().optional(), ids: list(integer()).optional(), names: list(z.string(), { splitCommas: false }).optional(), ...groupInput }),
+  access: {
+    group: CREATEGROUPS_GROUP,
+    denied: () =>
+      new TrackerError(
+        304,
+        'Sorry, you are not authorized to edit groups: only members of the creategroups group may.',
+      ),
+  },
+  input: z.object({
+    id_or_name: text().optional(),
+    ids: list(integer()).optional(),
+    names: list(z.string(), { splitCommas: false }).optional(),
+    ...groupInput,
+  }),
   run: ({ input, caller }) => {
     return updateGroups(caller, targetsOf(input), input);
   },

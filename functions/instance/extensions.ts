@@ -1,5 +1,10 @@
 import { extensions } from '../../shared/domain/instanceInfo.ts';
-import { defineStorelessEndpoint } from '../../shared/http/storelessEndpoint.ts';
 import { noInput } from '../../shared/http/inputSchemas.ts';
+import { defineStorelessEndpoint } from '../../shared/http/storelessEndpoint.ts';
 
-export const handler = defineStorelessEndpoint({ access: 'public', loginExempt: true, input: noInput(), run: extensions });
+export const handler = defineStorelessEndpoint({
+  access: 'public',
+  loginExempt: true,
+  input: noInput(),
+  run: extensions,
+});

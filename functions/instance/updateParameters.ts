@@ -12,7 +12,11 @@ import { TrackerError } from '../../shared/trackerError.ts';
  * `PUT /rest/parameters` with `{"name": value, ...}`, tweakparams only. All or nothing.
  */
 export const handler = defineEndpoint({
-  access: { group: TWEAKPARAMS_GROUP, denied: () => new TrackerError(304, 'Sorry, you are not authorized to change parameters: that needs the tweakparams group.') },
+  access: {
+    group: TWEAKPARAMS_GROUP,
+    denied: () =>
+      new TrackerError(304, 'Sorry, you are not authorized to change parameters: that needs the tweakparams group.'),
+  },
   input: z.record(z.string(), z.unknown()),
   // Planned against a consistent read and written only if no one changed the parameters since;
   // otherwise planned again, so the reported `removed` values are the ones really replaced.

@@ -13,7 +13,11 @@ export const keywordInput = {
 
 export const editkeywordsOnly = (action: string) => ({
   group: EDITKEYWORDS_GROUP,
-  denied: () => new TrackerError(304, `Sorry, you are not authorized to ${action} keywords: only members of the editkeywords group may.`),
+  denied: () =>
+    new TrackerError(
+      304,
+      `Sorry, you are not authorized to ${action} keywords: only members of the editkeywords group may.`,
+    ),
 });
 
 /** `POST /rest/keyword` (Tracker's addition): `{name, description, is_active}`; answers `{id}`. */

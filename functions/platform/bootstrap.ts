@@ -1,5 +1,5 @@
-import { GetSecretValueCommand, SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
 import { randomBytes } from 'node:crypto';
+import { GetSecretValueCommand, SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
 import { bootstrapInstallation } from '../../shared/application/bootstrapInstallation.ts';
 import { DEFAULT_ADMIN_LOGIN } from '../../shared/domain/installation.ts';
 
@@ -20,13 +20,20 @@ const PHYSICAL_ID = 'tracker-installation';
 export const handler = async (event: CustomResourceEvent) => {
   if (event.RequestType === 'Delete') return { PhysicalResourceId: event.PhysicalResourceId ?? PHYSICAL_ID };
   const secretArn = process.env.TRACKER_ADMIN_API_KEY_SECRET_ARN ?? event.ResourceProperties?.AdminApiKeySecretArn;
-  const secret = secretArn ? await new SecretsManagerClient({}).send(new GetSecretValueCommand({ SecretId: secretArn })) : undefined;
+  const secret = secretArn
+    ? await new SecretsManagerClient({}).send(new GetSecretValueCommand({ SecretId: secretArn }))
+    : undefined;
   const result = await bootstrapInstallation({
     adminLogin: process.env.TRACKER_ADMIN_LOGIN ?? event.ResourceProperties?.AdminLogin ?? DEFAULT_ADMIN_LOGIN,
     adminApiKey: secret?.SecretString,
     // The administrator signs in with the API key; a random password can be reset later.
     adminPassword: randomBytes(24).toString('base64url'),
   });
-  console.log(JSON.stringify({ level: 'info', message: result.created ? 'installation created' : 'installation already present' }));
+  console.log(
+    JSON.stringify({
+      level: 'info',
+      message: result.created ? 'installation created' : 'installation already present',
+    }),
+  );
   return { PhysicalResourceId: PHYSICAL_ID, Data: { Created: String(result.created) } };
 };

@@ -1,5 +1,5 @@
-import { defineStorelessEndpoint } from '../../shared/http/storelessEndpoint.ts';
 import { noInput } from '../../shared/http/inputSchemas.ts';
+import { defineStorelessEndpoint } from '../../shared/http/storelessEndpoint.ts';
 import { NO_SUCH_METHOD, TrackerError } from '../../shared/trackerError.ts';
 
 /** API Gateway's $default route: no route of the table matches this method and path. */

@@ -1,7 +1,7 @@
 import * as z from 'zod';
 import { getProducts } from '../../shared/application/products.ts';
-import { defineEndpoint } from '../../shared/http/endpoint.ts';
 import { targetsOf } from '../../shared/domain/objectTargets.ts';
+import { defineEndpoint } from '../../shared/http/endpoint.ts';
 import { integer, list, text } from '../../shared/http/inputSchemas.ts';
 
 const productType = z.enum(['accessible', 'selectable', 'enterable']);
@@ -22,7 +22,11 @@ export const handler = defineEndpoint({
     products: {
       fields: {
         extra: ['group_controls'],
-        nested: { components: { nested: { flag_types: { nested: { bug: {}, attachment: {} } } } }, versions: {}, milestones: {} },
+        nested: {
+          components: { nested: { flag_types: { nested: { bug: {}, attachment: {} } } } },
+          versions: {},
+          milestones: {},
+        },
       },
     },
   },

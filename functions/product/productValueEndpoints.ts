@@ -6,7 +6,12 @@ import type { ProductValueKind } from '../../shared/storage/productStore.ts';
 
 /** Tracker's version and milestone administration, one shape for both kinds. */
 /** `id_or_name` is the product, from the path. */
-const valueFields = { id_or_name: text(), name: text().optional(), sort_key: integer().optional(), is_active: flag().optional() };
+const valueFields = {
+  id_or_name: text(),
+  name: text().optional(),
+  sort_key: integer().optional(),
+  is_active: flag().optional(),
+};
 
 export const createValueEndpoint = (kind: ProductValueKind) =>
   defineEndpoint({

@@ -6,7 +6,11 @@ import { text } from '../../shared/http/inputSchemas.ts';
 import { TrackerError } from '../../shared/trackerError.ts';
 
 export const handler = defineEndpoint({
-  access: { group: EDITUSERS_GROUP, denied: () => new TrackerError(304, 'Sorry, you are not authorized to create users: only members of the editusers group may.') },
+  access: {
+    group: EDITUSERS_GROUP,
+    denied: () =>
+      new TrackerError(304, 'Sorry, you are not authorized to create users: only members of the editusers group may.'),
+  },
   input: z.object({ email: text(), full_name: text().optional(), password: text().optional() }),
   invalidInput: (issue, parameter) =>
     parameter === 'email' && issue.code === 'invalid_type' && issue.input === undefined

@@ -9,6 +9,7 @@ export const handler = defineEndpoint({
   loginExempt: true,
   authentication: 'skip',
   input: z.object({ login: text().pipe(z.string().min(1)), password: text() }),
-  invalidInput: (_issue, parameter) => new TrackerError(50, `The function requires a '${parameter}' argument, and that argument was not set.`),
+  invalidInput: (_issue, parameter) =>
+    new TrackerError(50, `The function requires a '${parameter}' argument, and that argument was not set.`),
   run: ({ input }) => logIn(input.login, input.password),
 });

@@ -6,6 +6,11 @@ import { flag, integer, text } from '../../shared/http/inputSchemas.ts';
 /** Tracker addition: `PUT /rest/user/{id_or_name}/api_key/{key_id}` with `revoked` and/or `description`. */
 export const handler = defineEndpoint({
   access: 'login',
-  input: z.object({ id_or_name: text(), key_id: integer(), revoked: flag().optional(), description: text().optional() }),
+  input: z.object({
+    id_or_name: text(),
+    key_id: integer(),
+    revoked: flag().optional(),
+    description: text().optional(),
+  }),
   run: ({ input, caller }) => changeApiKey(caller, input.id_or_name, input.key_id, input),
 });

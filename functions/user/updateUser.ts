@@ -1,8 +1,8 @@
 import * as z from 'zod';
 import { updateUsers } from '../../shared/application/users.ts';
+import { targetsOf } from '../../shared/domain/objectTargets.ts';
 import { EDITUSERS_GROUP } from '../../shared/domain/userView.ts';
 import { defineEndpoint } from '../../shared/http/endpoint.ts';
-import { targetsOf } from '../../shared/domain/objectTargets.ts';
 import { flag, integer, list, text } from '../../shared/http/inputSchemas.ts';
 import { TrackerError } from '../../shared/trackerError.ts';
 
@@ -10,7 +10,11 @@ const groupReferences = list(z.union([z.number().int(), z.string()]), { splitCom
 const membershipChange = z.object({ add: groupReferences, remove: groupReferences, set: groupReferences }).optional();
 
 export const handler = defineEndpoint({
-  access: { group: EDITUSERS_GROUP, denied: () => new TrackerError(304, 'Sorry, you are not authorized to edit users: only members of the editusers group may.') },
+  access: {
+    group: EDITUSERS_GROUP,
+    denied: () =>
+      new TrackerError(304, 'Sorry, you are not authorized to edit users: only members of the editusers group may.'),
+  },
   input: z.object({
     id_or_name: text().optional(),
     ids: list(integer().pipe(z.number().positive())).optional(),

@@ -1,8 +1,8 @@
 import * as z from 'zod';
 import { isValidLogin } from '../../shared/application/sessions.ts';
 import { defineEndpoint } from '../../shared/http/endpoint.ts';
-import { lowerCaseHeaders } from '../../shared/http/requestState.ts';
 import { text } from '../../shared/http/inputSchemas.ts';
+import { lowerCaseHeaders } from '../../shared/http/requestState.ts';
 import { TrackerError } from '../../shared/trackerError.ts';
 
 export const handler = defineEndpoint({

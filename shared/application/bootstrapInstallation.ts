@@ -1,19 +1,26 @@
-import { writeEmptySearchSnapshot } from './searchCompactor.ts';
 import { AUDIT_CLASS } from '../domain/audit.ts';
+import { DEFAULT_CLASSIFICATION, DEFAULT_VERSION, PLACEHOLDER_MILESTONE } from '../domain/catalog.ts';
 import { generateApiKey, hashPassword, secretDigest } from '../domain/credentials.ts';
-import { SYSTEM_GROUPS, type AdminAccount } from '../domain/installation.ts';
+import { regexpMembersOf } from '../domain/groupRegexps.ts';
+import { type AdminAccount, SYSTEM_GROUPS } from '../domain/installation.ts';
 import { DEFAULT_PARAMETERS } from '../domain/parameters.ts';
 import { toStorageTime } from '../domain/time.ts';
 import { recordAudit } from '../storage/auditStore.ts';
 import { allocateId, allocateIds } from '../storage/counterStore.ts';
-import { addRegexpMembersUpdate, listGroups, putMembership, putNewApiKey, putNewGroup, putNewUser } from '../storage/identityStore.ts';
+import {
+  addRegexpMembersUpdate,
+  listGroups,
+  putMembership,
+  putNewApiKey,
+  putNewGroup,
+  putNewUser,
+} from '../storage/identityStore.ts';
 import { isInstalled, putInstallationMarker } from '../storage/installationStore.ts';
 import { initialiseParameters } from '../storage/parameterStore.ts';
 import { putNewClassification, putNewComponent, putNewProduct, putNewProductValue } from '../storage/productStore.ts';
-import { DEFAULT_CLASSIFICATION, DEFAULT_VERSION, PLACEHOLDER_MILESTONE } from '../domain/catalog.ts';
 import { retryOnConflict, WriteTransaction } from '../storage/transaction.ts';
-import { regexpMembersOf } from '../domain/groupRegexps.ts';
 import { everyUserToDeriveFrom } from './groups.ts';
+import { writeEmptySearchSnapshot } from './searchCompactor.ts';
 
 export interface BootstrapOptions {
   adminLogin: string;
@@ -36,11 +43,17 @@ function seedCatalogue(
   ids: { classificationId: number; productId: number; componentId: number; versionId: number; milestoneId: number },
 ): void {
   const { classificationId, productId, componentId, versionId, milestoneId } = ids;
-  putNewClassification(transaction, { id: classificationId, name: DEFAULT_CLASSIFICATION, description: 'Not assigned to any classification', sortKey: 0 });
+  putNewClassification(transaction, {
+    id: classificationId,
+    name: DEFAULT_CLASSIFICATION,
+    description: 'Not assigned to any classification',
+    sortKey: 0,
+  });
   putNewProduct(transaction, {
     id: productId,
     name: 'TestProduct',
-    description: 'This is a test product. This ought to be blown away and replaced with real stuff in a finished installation of Tracker.',
+    description:
+      'This is a test product. This ought to be blown away and replaced with real stuff in a finished installation of Tracker.',
     isActive: true,
     defaultBugType: DEFAULT_PARAMETERS.default_bug_type,
     defaultMilestone: PLACEHOLDER_MILESTONE,
@@ -51,7 +64,8 @@ function seedCatalogue(
     id: componentId,
     productId,
     name: 'TestComponent',
-    description: 'This is a test component in the test product database. This ought to be blown away and replaced with real stuff in a finished installation of Tracker.',
+    description:
+      'This is a test component in the test product database. This ought to be blown away and replaced with real stuff in a finished installation of Tracker.',
     defaultAssigneeId: adminId,
     defaultQaContactId: null,
     triageOwnerId: null,
@@ -60,10 +74,28 @@ function seedCatalogue(
     sortKey: 0,
     isActive: true,
   });
-  putNewProductValue(transaction, 'version', { id: versionId, productId, name: DEFAULT_VERSION, sortKey: 0, isActive: true });
-  putNewProductValue(transaction, 'milestone', { id: milestoneId, productId, name: PLACEHOLDER_MILESTONE, sortKey: 0, isActive: true });
+  putNewProductValue(transaction, 'version', {
+    id: versionId,
+    productId,
+    name: DEFAULT_VERSION,
+    sortKey: 0,
+    isActive: true,
+  });
+  putNewProductValue(transaction, 'milestone', {
+    id: milestoneId,
+    productId,
+    name: PLACEHOLDER_MILESTONE,
+    sortKey: 0,
+    isActive: true,
+  });
   const created = (auditClass: string, objectId: number, name: string) =>
-    recordAudit(transaction, { auditClass, objectId, userId: null, changes: { __create__: { removed: '', added: name } }, at: now });
+    recordAudit(transaction, {
+      auditClass,
+      objectId,
+      userId: null,
+      changes: { __create__: { removed: '', added: name } },
+      at: now,
+    });
   created(AUDIT_CLASS.classification, classificationId, DEFAULT_CLASSIFICATION);
   created(AUDIT_CLASS.product, productId, 'TestProduct');
   created(AUDIT_CLASS.component, componentId, 'TestProduct: TestComponent');
@@ -90,16 +122,17 @@ export async function bootstrapInstallation(options: BootstrapOptions): Promise<
     password: options.adminPassword ?? generateApiKey().slice(0, 16),
     apiKey: options.adminApiKey ?? generateApiKey(),
   };
-  const [groupIds, adminId, apiKeyId, classificationId, productId, componentId, versionId, milestoneId] = await Promise.all([
-    allocateIds('group', SYSTEM_GROUPS.length),
-    allocateId('user'),
-    allocateId('apikey'),
-    allocateId('classification'),
-    allocateId('product'),
-    allocateId('component'),
-    allocateId('version'),
-    allocateId('milestone'),
-  ]);
+  const [groupIds, adminId, apiKeyId, classificationId, productId, componentId, versionId, milestoneId] =
+    await Promise.all([
+      allocateIds('group', SYSTEM_GROUPS.length),
+      allocateId('user'),
+      allocateId('apikey'),
+      allocateId('classification'),
+      allocateId('product'),
+      allocateId('component'),
+      allocateId('version'),
+      allocateId('milestone'),
+    ]);
 
   const transaction = new WriteTransaction();
   putInstallationMarker(transaction, at, () => new AlreadyInstalled());
@@ -124,12 +157,34 @@ export async function bootstrapInstallation(options: BootstrapOptions): Promise<
     });
   });
   const adminGroupId = groupIds[SYSTEM_GROUPS.findIndex((group) => group.name === 'admin')];
-  putNewUser(transaction, { id: adminId, login: admin.login, realName: admin.realName, passwordHash: await hashPassword(admin.password), createdAt: at, memberOf: [adminGroupId] });
+  putNewUser(transaction, {
+    id: adminId,
+    login: admin.login,
+    realName: admin.realName,
+    passwordHash: await hashPassword(admin.password),
+    createdAt: at,
+    memberOf: [adminGroupId],
+  });
   putMembership(transaction, adminId, adminGroupId);
-  putNewApiKey(transaction, secretDigest(admin.apiKey), { id: apiKeyId, userId: adminId, description: 'Bootstrap key', createdAt: at });
-  recordAudit(transaction, { auditClass: AUDIT_CLASS.user, objectId: adminId, userId: null, changes: { __create__: { removed: '', added: admin.login } }, at: now });
+  putNewApiKey(transaction, secretDigest(admin.apiKey), {
+    id: apiKeyId,
+    userId: adminId,
+    description: 'Bootstrap key',
+    createdAt: at,
+  });
+  recordAudit(transaction, {
+    auditClass: AUDIT_CLASS.user,
+    objectId: adminId,
+    userId: null,
+    changes: { __create__: { removed: '', added: admin.login } },
+    at: now,
+  });
   seedCatalogue(transaction, now, adminId, { classificationId, productId, componentId, versionId, milestoneId });
-  initialiseParameters(transaction, { ...DEFAULT_PARAMETERS, maintainer: admin.login, urlbase: options.urlbase ?? DEFAULT_PARAMETERS.urlbase });
+  initialiseParameters(transaction, {
+    ...DEFAULT_PARAMETERS,
+    maintainer: admin.login,
+    urlbase: options.urlbase ?? DEFAULT_PARAMETERS.urlbase,
+  });
 
   try {
     await transaction.commit();
@@ -149,7 +204,9 @@ export async function bootstrapInstallation(options: BootstrapOptions): Promise<
  */
 async function deriveMissingRegexpMembers(): Promise<void> {
   await retryOnConflict(async () => {
-    const pending = (await listGroups()).filter((group) => group.userRegexp !== '' && group.regexpMembers === undefined);
+    const pending = (await listGroups()).filter(
+      (group) => group.userRegexp !== '' && group.regexpMembers === undefined,
+    );
     if (pending.length === 0) return;
     const transaction = new WriteTransaction();
     const users = await everyUserToDeriveFrom(transaction);

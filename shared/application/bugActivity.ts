@@ -1,7 +1,7 @@
-import { isLoggedIn, type Caller } from '../domain/caller.ts';
 import type { Bug } from '../domain/bug.ts';
 import { MAX_TAG_LENGTH } from '../domain/bug.ts';
 import { parseListChange } from '../domain/bugFieldRules.ts';
+import { type Caller, isLoggedIn } from '../domain/caller.ts';
 import { toBugzillaDateTime } from '../domain/time.ts';
 import { commitBugWrite, loadLastVisits, putLastVisits } from '../storage/bugStore.ts';
 import { retryOnConflict } from '../storage/transaction.ts';
@@ -14,8 +14,10 @@ import { visibleBugs } from './bugs.ts';
 function checkTag(value: unknown): string {
   const tag = String(value ?? '').trim();
   if (tag === '') throw new TrackerError(32000, 'A tag cannot be empty.');
-  if (tag.length > MAX_TAG_LENGTH) throw new TrackerError(32000, `The tag '${tag.slice(0, 50)}' is too long: at most ${MAX_TAG_LENGTH} characters.`);
-  if (/[,\s]/.test(tag) || /[\u0000-\u001f\u007f]/.test(tag)) throw new TrackerError(32000, `The tag '${tag}' contains a comma, a space or a control character.`);
+  if (tag.length > MAX_TAG_LENGTH)
+    throw new TrackerError(32000, `The tag '${tag.slice(0, 50)}' is too long: at most ${MAX_TAG_LENGTH} characters.`);
+  if (/[,\s]/.test(tag) || /[\u0000-\u001f\u007f]/.test(tag))
+    throw new TrackerError(32000, `The tag '${tag}' contains a comma, a space or a control character.`);
   return tag;
 }
 
@@ -48,13 +50,21 @@ export async function updateBugTags(caller: Caller, references: ReadonlyArray<st
   });
 }
 
-const isInvolved = (bug: Bug, userId: number) => bug.reporterId === userId || bug.assigneeId === userId || bug.qaContactId === userId || bug.ccIds.includes(userId);
+const isInvolved = (bug: Bug, userId: number) =>
+  bug.reporterId === userId || bug.assigneeId === userId || bug.qaContactId === userId || bug.ccIds.includes(userId);
 
 function requireInvolved(bug: Bug, userId: number): void {
-  if (!isInvolved(bug, userId)) throw new TrackerError(1300, `You are not involved with bug ${bug.id}: only its reporter, assignee, QA contact and CC list keep last visits.`);
+  if (!isInvolved(bug, userId))
+    throw new TrackerError(
+      1300,
+      `You are not involved with bug ${bug.id}: only its reporter, assignee, QA contact and CC list keep last visits.`,
+    );
 }
 
-const lastVisitView = (visit: { bugId: number; lastVisitTs: string }) => ({ id: visit.bugId, last_visit_ts: visit.lastVisitTs });
+const lastVisitView = (visit: { bugId: number; lastVisitTs: string }) => ({
+  id: visit.bugId,
+  last_visit_ts: visit.lastVisitTs,
+});
 
 /** POST /rest/bug_user_last_visit[/{id}]: records now as the caller's last visit of each bug. */
 export async function recordLastVisits(caller: Caller, references: ReadonlyArray<string | number>) {
@@ -65,7 +75,11 @@ export async function recordLastVisits(caller: Caller, references: ReadonlyArray
   for (const { bug } of bugs) requireInvolved(bug, caller.user.id);
   const now = new Date();
   const keepDays = Number(bugCatalog.catalog.parameters.last_visit_keep_days ?? 10) || 10;
-  const visits = bugs.map(({ bug }) => ({ bugId: bug.id, lastVisitTs: toBugzillaDateTime(now), expiresAt: Math.floor(now.getTime() / 1000) + keepDays * 86_400 }));
+  const visits = bugs.map(({ bug }) => ({
+    bugId: bug.id,
+    lastVisitTs: toBugzillaDateTime(now),
+    expiresAt: Math.floor(now.getTime() / 1000) + keepDays * 86_400,
+  }));
   await putLastVisits(caller.user.id, visits);
   return visits.map(lastVisitView);
 }
@@ -76,11 +90,17 @@ export async function lastVisits(caller: Caller, references: ReadonlyArray<strin
   const nowSeconds = Math.floor(Date.now() / 1000);
   const stored = (await loadLastVisits(caller.user.id)).filter((visit) => visit.expiresAt > nowSeconds);
   if (references.length === 0) {
-    return stored.sort((a, b) => b.lastVisitTs.localeCompare(a.lastVisitTs) || b.bugId - a.bugId).slice(0, 20).map(lastVisitView);
+    return stored
+      .sort((a, b) => b.lastVisitTs.localeCompare(a.lastVisitTs) || b.bugId - a.bugId)
+      .slice(0, 20)
+      .map(lastVisitView);
   }
   const bugCatalog = await loadBugCatalog();
   const bugs = await visibleBugs(caller, references, bugCatalog);
   for (const { bug } of bugs) requireInvolved(bug, caller.user.id);
   const wanted = new Set(bugs.map(({ bug }) => bug.id));
-  return stored.filter((visit) => wanted.has(visit.bugId)).sort((a, b) => a.bugId - b.bugId).map(lastVisitView);
+  return stored
+    .filter((visit) => wanted.has(visit.bugId))
+    .sort((a, b) => a.bugId - b.bugId)
+    .map(lastVisitView);
 }

@@ -1,7 +1,7 @@
 import { createHmac } from 'node:crypto';
 import type { Bug } from '../domain/bug.ts';
-import { unknownUser, type BugEnvironment } from '../domain/bugEnvironment.ts';
 import type { BugNames } from '../domain/bugChanges.ts';
+import { type BugEnvironment, unknownUser } from '../domain/bugEnvironment.ts';
 import type { BugViewContext } from '../domain/bugView.ts';
 import type { Caller, UserAccount } from '../domain/caller.ts';
 import type { CustomField } from '../domain/customFields.ts';
@@ -11,7 +11,7 @@ import { loadCustomFields } from '../storage/fieldStore.ts';
 import { findUserIdByLogin, getUsers } from '../storage/identityStore.ts';
 import { loadKeywords } from '../storage/keywordStore.ts';
 import { oncePerRequest } from '../storage/requestScope.ts';
-import { loadCatalog, visibleProductIds, type CatalogSnapshot } from './catalogContext.ts';
+import { type CatalogSnapshot, loadCatalog, visibleProductIds } from './catalogContext.ts';
 
 /**
  * What bug requests read besides bugs: the catalogue, custom fields, keywords and the users a
@@ -38,8 +38,15 @@ export function loginsIn(input: Record<string, unknown>): string[] {
   const cc = input.cc;
   if (Array.isArray(cc) || typeof cc === 'string') logins.push(...[cc].flat());
   else if (cc && typeof cc === 'object') for (const part of Object.values(cc)) logins.push(...[part].flat());
-  for (const flag of [input.flags].flat()) if (flag && typeof flag === 'object') logins.push((flag as Record<string, unknown>).requestee);
-  return [...new Set(logins.filter((login): login is string => typeof login === 'string' && login.trim() !== '').map((login) => login.trim()))];
+  for (const flag of [input.flags].flat())
+    if (flag && typeof flag === 'object') logins.push((flag as Record<string, unknown>).requestee);
+  return [
+    ...new Set(
+      logins
+        .filter((login): login is string => typeof login === 'string' && login.trim() !== '')
+        .map((login) => login.trim()),
+    ),
+  ];
 }
 
 /** Resolves logins to user ids (their login guards, read together with whatever else the request asks for then). */
@@ -53,7 +60,13 @@ export async function resolveLogins(logins: readonly string[]): Promise<Map<stri
   return found;
 }
 
-export function bugEnvironment(caller: Caller & { user: UserAccount }, bugCatalog: BugCatalog, userIds: ReadonlyMap<string, number>, users: ReadonlyMap<number, UserAccount>, flagIds: number[] = []): BugEnvironment {
+export function bugEnvironment(
+  caller: Caller & { user: UserAccount },
+  bugCatalog: BugCatalog,
+  userIds: ReadonlyMap<string, number>,
+  users: ReadonlyMap<number, UserAccount>,
+  flagIds: number[] = [],
+): BugEnvironment {
   const { catalog } = bugCatalog;
   const groupName = (id: number) => catalog.groups.find((group) => group.id === id)?.name;
   let nextFlag = 0;
@@ -86,7 +99,9 @@ export function bugEnvironment(caller: Caller & { user: UserAccount }, bugCatalo
 export function userIdsOf(bugs: readonly Bug[], catalog: CatalogSnapshot): number[] {
   const ids = new Set<number>();
   // One lookup table per call: a 1,000-bug search page would otherwise search every product's components per bug.
-  const components = new Map(catalog.products.flatMap((record) => record.components).map((component) => [component.id, component]));
+  const components = new Map(
+    catalog.products.flatMap((record) => record.components).map((component) => [component.id, component]),
+  );
   for (const bug of bugs) {
     ids.add(bug.assigneeId);
     ids.add(bug.reporterId);
@@ -119,7 +134,11 @@ export function bugNames(bugCatalog: BugCatalog, users: ReadonlyMap<number, User
   };
 }
 
-export function bugViewContext(caller: Caller, bugCatalog: BugCatalog, users: ReadonlyMap<number, UserAccount>): Omit<BugViewContext, 'updateToken'> {
+export function bugViewContext(
+  caller: Caller,
+  bugCatalog: BugCatalog,
+  users: ReadonlyMap<number, UserAccount>,
+): Omit<BugViewContext, 'updateToken'> {
   const { catalog } = bugCatalog;
   const names = bugNames(bugCatalog, users);
   const components = catalog.products.flatMap((record) => record.components);
@@ -131,8 +150,11 @@ export function bugViewContext(caller: Caller, bugCatalog: BugCatalog, users: Re
     productName: names.product,
     componentName: names.component,
     classificationName: (productId) => {
-      const classificationId = catalog.products.find((record) => record.product.id === productId)?.product.classificationId;
-      return catalog.classifications.find((classification) => classification.id === classificationId)?.name ?? 'Unclassified';
+      const classificationId = catalog.products.find((record) => record.product.id === productId)?.product
+        .classificationId;
+      return (
+        catalog.classifications.find((classification) => classification.id === classificationId)?.name ?? 'Unclassified'
+      );
     },
     keywordName: names.keyword,
     groupName: (id) => catalog.groups.find((group) => group.id === id)?.name,
@@ -154,7 +176,10 @@ export function updateToken(userId: number, bug: Bug): string {
     tokenSecret = secret;
   }
   let forUser = issuedTokens.get(userId);
-  if (!forUser) issuedTokens.set(userId, (forUser = new Map()));
+  if (!forUser) {
+    forUser = new Map();
+    issuedTokens.set(userId, forUser);
+  }
   const held = forUser.get(bug.id);
   // A search page asks for the same tokens on every poll; an HMAC each costs more than its bug's JSON.
   if (held && held.lastChangeTime === bug.lastChangeTime) return held.token;

@@ -1,5 +1,5 @@
-import { loadBugs, loadHistory } from '../storage/bugStore.ts';
 import { loadBugWithAttachments } from '../storage/attachmentStore.ts';
+import { loadBugs, loadHistory } from '../storage/bugStore.ts';
 import { loadBugConversation } from '../storage/commentStore.ts';
 import { loadBugCatalog, loginsIn, resolveLogins, userIdsOf, usersById } from './bugContext.ts';
 import { resolveBugId } from './bugs.ts';
@@ -19,7 +19,12 @@ const bugIdsOf = (references: ReadonlyArray<string | number>) => Promise.all(ref
 /** GET /rest/bug: the bugs and the people in their fields. */
 export const prefetchBugs: Prefetch = async (references) => {
   const [bugCatalog, stored] = await Promise.all([loadBugCatalog(), loadBugs(await bugIdsOf(references))]);
-  await usersById(userIdsOf([...stored.values()].map(({ bug }) => bug), bugCatalog.catalog));
+  await usersById(
+    userIdsOf(
+      [...stored.values()].map(({ bug }) => bug),
+      bugCatalog.catalog,
+    ),
+  );
 };
 
 /** POST /rest/bug: the people the new bug names, by login. */
@@ -55,7 +60,10 @@ export const prefetchAttachments: Prefetch = async (references) => {
     visibilityContext(),
     ...ids.map(async (id) => {
       const { attachments } = await loadBugWithAttachments(id);
-      const people = attachments.flatMap((attachment) => [attachment.creatorId, ...attachment.flags.flatMap((flag) => [flag.setterId, flag.requesteeId])]);
+      const people = attachments.flatMap((attachment) => [
+        attachment.creatorId,
+        ...attachment.flags.flatMap((flag) => [flag.setterId, flag.requesteeId]),
+      ]);
       return usersById(people.filter((person): person is number => person !== null));
     }),
   ]);

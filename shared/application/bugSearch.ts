@@ -1,11 +1,11 @@
 import type { Bug } from '../domain/bug.ts';
 import { canSeeBug, isInsider } from '../domain/bugAccess.ts';
 import { commentText, mayReadComment } from '../domain/bugComments.ts';
-import { inGroup, type Caller } from '../domain/caller.ts';
+import { type Caller, inGroup } from '../domain/caller.ts';
 import type { FieldSelection } from '../domain/fieldSelection.ts';
 import { parseQuicksearch } from '../domain/quicksearch.ts';
-import { SearchIndex } from '../domain/searchIndex.ts';
 import { evaluateSearch, keptMatches, slotsMatching } from '../domain/searchEvaluation.ts';
+import { SearchIndex } from '../domain/searchIndex.ts';
 import {
   candidateSlots,
   compileSearch,
@@ -13,21 +13,21 @@ import {
   MAYBE,
   orderComparator,
   orderNeedsUsers,
+  type SearchEnvironment,
   TRUE,
   userNeeds,
   validateSearch,
   visibilityTest,
-  type SearchEnvironment,
 } from '../domain/searchPlanner.ts';
-import { and, leaf, parseSearchParameters, valuesOf, type SearchNode } from '../domain/searchQuery.ts';
-import { TrackerError } from '../trackerError.ts';
+import { and, leaf, parseSearchParameters, type SearchNode, valuesOf } from '../domain/searchQuery.ts';
 import { findBugIdByAlias, loadBugs, loadComments } from '../storage/bugStore.ts';
 import { findUserIdByLogin, listAllUsers } from '../storage/identityStore.ts';
-import { loadBugCatalog, usersById, type BugCatalog } from './bugContext.ts';
-import { renderSearchPage } from './searchPage.ts';
-import { currentSearchState } from './searchIndexHolder.ts';
 import { oncePerRequest } from '../storage/requestScope.ts';
+import { TrackerError } from '../trackerError.ts';
+import { type BugCatalog, loadBugCatalog, usersById } from './bugContext.ts';
 import { prefetchBugs } from './bugPrefetch.ts';
+import { currentSearchState } from './searchIndexHolder.ts';
+import { renderSearchPage } from './searchPage.ts';
 
 /** The index and bug copies, caught up once per request (the prefetch may have started it). */
 const requestSearch = () => oncePerRequest('searchIndex', currentSearchState);
@@ -67,20 +67,33 @@ function pagingOf(params: Record<string, unknown>, maximum: number): Paging {
     const raw = valuesOf(params[name])[0];
     if (raw === undefined || raw === '') return undefined;
     const value = Number(raw);
-    if (!Number.isInteger(value) || value < 0) throw new TrackerError(32000, `${name} must be a whole number of zero or more.`);
+    if (!Number.isInteger(value) || value < 0)
+      throw new TrackerError(32000, `${name} must be a whole number of zero or more.`);
     return value;
   };
   const limit = number('limit');
   const offset = number('offset');
-  if (offset !== undefined && limit === undefined) throw new TrackerError(50, 'You must specify a limit when using offset.');
+  if (offset !== undefined && limit === undefined)
+    throw new TrackerError(50, 'You must specify a limit when using offset.');
   const countOnly = ['1', 'true', 'on'].includes(String(valuesOf(params.count_only)[0] ?? '').toLowerCase());
   const order = valuesOf(params.order).join(',') || undefined;
-  return { limit: limit === undefined || limit === 0 || limit > maximum ? maximum : limit, offset: offset ?? 0, countOnly, order };
+  return {
+    limit: limit === undefined || limit === 0 || limit > maximum ? maximum : limit,
+    offset: offset ?? 0,
+    countOnly,
+    order,
+  };
 }
 
-const callerGroupIds = (caller: Caller, bugCatalog: BugCatalog) => new Set(bugCatalog.catalog.groups.filter((group) => inGroup(caller, group.name)).map((group) => group.id));
+const callerGroupIds = (caller: Caller, bugCatalog: BugCatalog) =>
+  new Set(bugCatalog.catalog.groups.filter((group) => inGroup(caller, group.name)).map((group) => group.id));
 
-async function searchEnvironment(caller: Caller, bugCatalog: BugCatalog, index: SearchIndex, tree: SearchNode): Promise<SearchEnvironment> {
+async function searchEnvironment(
+  caller: Caller,
+  bugCatalog: BugCatalog,
+  index: SearchIndex,
+  tree: SearchNode,
+): Promise<SearchEnvironment> {
   const needs = userNeeds(tree);
   const callerLogin = caller.user?.login ?? '';
   const logins = [...needs.logins].filter((login) => login !== callerLogin.toLowerCase());
@@ -112,10 +125,21 @@ async function searchEnvironment(caller: Caller, bugCatalog: BugCatalog, index: 
 }
 
 /** The visible rows that match, in the order asked. */
-async function matchingSlots(caller: Caller, bugCatalog: BugCatalog, index: SearchIndex, tree: SearchNode, paging: Pick<Paging, 'order' | 'countOnly'>): Promise<number[] | number> {
+async function matchingSlots(
+  caller: Caller,
+  bugCatalog: BugCatalog,
+  index: SearchIndex,
+  tree: SearchNode,
+  paging: Pick<Paging, 'order' | 'countOnly'>,
+): Promise<number[] | number> {
   validateSearch(tree);
   const env = await searchEnvironment(caller, bugCatalog, index, tree);
-  const visible = visibilityTest(index, env.callerId, callerGroupIds(caller, bugCatalog), bugCatalog.catalog.parameters.or_groups === '1');
+  const visible = visibilityTest(
+    index,
+    env.callerId,
+    callerGroupIds(caller, bugCatalog),
+    bugCatalog.catalog.parameters.or_groups === '1',
+  );
   // A result kept between searches gives its matching slots directly (all TRUE); otherwise the
   // tree is evaluated over the required products' slots, or every slot.
   const kept = keptMatches(env, tree);
@@ -127,16 +151,27 @@ async function matchingSlots(caller: Caller, bugCatalog: BugCatalog, index: Sear
   if (undecided.length > 0) {
     // Comment text is not in the index: read the comments of the bugs still undecided.
     if (undecided.length > MAX_COMMENT_READS) {
-      throw new TrackerError(32000, `This search would read the comments of ${undecided.length} bugs; narrow it with other criteria (at most ${MAX_COMMENT_READS}).`);
+      throw new TrackerError(
+        32000,
+        `This search would read the comments of ${undecided.length} bugs; narrow it with other criteria (at most ${MAX_COMMENT_READS}).`,
+      );
     }
     const parameters = bugCatalog.catalog.parameters;
     const comments = new Map<number, Array<{ text: string; creatorId: number; count: number }>>();
     for (let start = 0; start < undecided.length; start += 32) {
       const ids = undecided.slice(start, start + 32).map((slot) => index.id[slot]);
       const read = await Promise.all(ids.map((id) => loadComments(id)));
-      ids.forEach((id, position) => comments.set(id, read[position]
-        .filter((comment) => mayReadComment(caller, parameters, comment))
-        .map((comment) => ({ text: commentText(comment), creatorId: comment.creatorId, count: comment.count }))));
+      ids.forEach((id, position) => {
+        const readable = read[position].filter((comment) => mayReadComment(caller, parameters, comment));
+        comments.set(
+          id,
+          readable.map((comment) => ({
+            text: commentText(comment),
+            creatorId: comment.creatorId,
+            count: comment.count,
+          })),
+        );
+      });
     }
     const exact = compileSearch({ ...env, comments }, tree);
     for (const slot of undecided) if (exact(slot) === TRUE) matches.push(slot);
@@ -144,19 +179,36 @@ async function matchingSlots(caller: Caller, bugCatalog: BugCatalog, index: Sear
   if (paging.countOnly) return matches;
   if (!paging.order && undecided.length === 0) return inIdOrder(index, matches);
   const users = orderNeedsUsers(paging.order)
-    ? await usersById([...new Set(matches.flatMap((slot) => [index.assigneeId[slot], index.reporterId[slot], index.qaContactId[slot]]).filter((id) => id !== 0))])
+    ? await usersById([
+        ...new Set(
+          matches
+            .flatMap((slot) => [index.assigneeId[slot], index.reporterId[slot], index.qaContactId[slot]])
+            .filter((id) => id !== 0),
+        ),
+      ])
     : new Map();
   const products = new Map(bugCatalog.catalog.products.map((record) => [record.product.id, record.product.name]));
-  const components = new Map(bugCatalog.catalog.products.flatMap((record) => record.components).map((component) => [component.id, component.name]));
-  return matches.sort(orderComparator(index, paging.order, {
-    login: (id) => users.get(id)?.login ?? '',
-    product: (id) => products.get(id) ?? '',
-    component: (id) => components.get(id) ?? '',
-  }));
+  const components = new Map(
+    bugCatalog.catalog.products
+      .flatMap((record) => record.components)
+      .map((component) => [component.id, component.name]),
+  );
+  return matches.sort(
+    orderComparator(index, paging.order, {
+      login: (id) => users.get(id)?.login ?? '',
+      product: (id) => products.get(id) ?? '',
+      component: (id) => components.get(id) ?? '',
+    }),
+  );
 }
 
 /** The candidates found TRUE or MAYBE that the caller may see. */
-function visibleMatches(truths: Uint8Array, candidates: Int32Array, restricted: Uint8Array, visible: (slot: number) => boolean) {
+function visibleMatches(
+  truths: Uint8Array,
+  candidates: Int32Array,
+  restricted: Uint8Array,
+  visible: (slot: number) => boolean,
+) {
   const matches: number[] = [];
   const undecided: number[] = [];
   for (let position = 0; position < candidates.length; position++) {
@@ -171,7 +223,12 @@ function visibleMatches(truths: Uint8Array, candidates: Int32Array, restricted: 
   return { matches, undecided };
 }
 
-function countVisible(truths: Uint8Array, candidates: Int32Array, restricted: Uint8Array, visible: (slot: number) => boolean): number {
+function countVisible(
+  truths: Uint8Array,
+  candidates: Int32Array,
+  restricted: Uint8Array,
+  visible: (slot: number) => boolean,
+): number {
   let count = 0;
   for (let position = 0; position < candidates.length; position++) {
     if (truths[position] !== TRUE) continue;
@@ -187,7 +244,14 @@ function countVisible(truths: Uint8Array, candidates: Int32Array, restricted: Ui
  * found in few says more than one found in many. Typed arrays and one pass each, with no object per
  * summary: common words put tens of thousands of summaries here.
  */
-export function rankByWords(held: Uint32Array, candidates: readonly number[], wordCount: number, ids: Int32Array, total: number, limit: number): number[] {
+export function rankByWords(
+  held: Uint32Array,
+  candidates: readonly number[],
+  wordCount: number,
+  ids: Int32Array,
+  total: number,
+  limit: number,
+): number[] {
   const slots = Int32Array.from(candidates);
   const count = slots.length;
   const frequency = new Float64Array(wordCount);
@@ -205,7 +269,9 @@ export function rankByWords(held: Uint32Array, candidates: readonly number[], wo
   }
   if (limit * 8 >= count) {
     // A page of most of them (limit=0 asks for max_search_results): sort them all.
-    const order = Array.from({ length: count }, (_, i) => i).sort((a, b) => scores[b]! - scores[a]! || ids[slots[b]!]! - ids[slots[a]!]!);
+    const order = Array.from({ length: count }, (_, i) => i).sort(
+      (a, b) => scores[b]! - scores[a]! || ids[slots[b]!]! - ids[slots[a]!]!,
+    );
     return order.slice(0, limit).map((i) => slots[i]!);
   }
   // Otherwise the best `limit` by insertion into a short list, in one pass (ties: the newer bug first).
@@ -250,14 +316,28 @@ async function sortBugs(bugs: readonly Bug[], order: string | undefined, bugCata
   if (!order || ids.length < 2) return ids;
   const scratch = new SearchIndex();
   for (const bug of bugs) scratch.apply({ bug, rev: 1 });
-  const users = orderNeedsUsers(order) ? await usersById([...new Set(bugs.flatMap((bug) => [bug.assigneeId, bug.reporterId, bug.qaContactId ?? 0]).filter((id) => id !== 0))]) : new Map();
+  const users = orderNeedsUsers(order)
+    ? await usersById([
+        ...new Set(
+          bugs.flatMap((bug) => [bug.assigneeId, bug.reporterId, bug.qaContactId ?? 0]).filter((id) => id !== 0),
+        ),
+      ])
+    : new Map();
   const products = new Map(bugCatalog.catalog.products.map((record) => [record.product.id, record.product.name]));
-  const components = new Map(bugCatalog.catalog.products.flatMap((record) => record.components).map((component) => [component.id, component.name]));
-  const slots = bugs.map((_, slot) => slot).sort(orderComparator(scratch, order, {
-    login: (id) => users.get(id)?.login ?? '',
-    product: (id) => products.get(id) ?? '',
-    component: (id) => components.get(id) ?? '',
-  }));
+  const components = new Map(
+    bugCatalog.catalog.products
+      .flatMap((record) => record.components)
+      .map((component) => [component.id, component.name]),
+  );
+  const slots = bugs
+    .map((_, slot) => slot)
+    .sort(
+      orderComparator(scratch, order, {
+        login: (id) => users.get(id)?.login ?? '',
+        product: (id) => products.get(id) ?? '',
+        component: (id) => components.get(id) ?? '',
+      }),
+    );
   return slots.map((slot) => scratch.id[slot]);
 }
 
@@ -266,12 +346,20 @@ async function sortBugs(bugs: readonly Bug[], order: string | undefined, bugCata
  * without the index (python-bugzilla's getbug sends `id=N`; `getbugs([1, "alias"])` sends both,
  * meaning any of them).
  */
-function directReferences(params: Record<string, unknown>, parsed: ReturnType<typeof parseSearchParameters>): { ids: number[]; aliases: string[] } | null {
+function directReferences(
+  params: Record<string, unknown>,
+  parsed: ReturnType<typeof parseSearchParameters>,
+): { ids: number[]; aliases: string[] } | null {
   if (parsed.quicksearch || parsed.criteria.length === 0) return null;
   const isIdOrAlias = (node: SearchNode) =>
-    (node.kind === 'leaf' && node.field === 'bug_id' && !node.negate) || (node.kind === 'or' && node.children.every((child) => child.kind === 'leaf' && child.field === 'alias'));
+    (node.kind === 'leaf' && node.field === 'bug_id' && !node.negate) ||
+    (node.kind === 'or' && node.children.every((child) => child.kind === 'leaf' && child.field === 'alias'));
   if (!parsed.criteria.every(isIdOrAlias)) return null;
-  const ids = [...valuesOf(params.id), ...valuesOf(params.bug_id)].flatMap((value) => value.split(',')).map((value) => value.trim()).filter(Boolean).map(Number);
+  const ids = [...valuesOf(params.id), ...valuesOf(params.bug_id)]
+    .flatMap((value) => value.split(','))
+    .map((value) => value.trim())
+    .filter(Boolean)
+    .map(Number);
   return { ids, aliases: valuesOf(params.alias).filter((alias) => alias.trim() !== '') };
 }
 
@@ -290,7 +378,9 @@ export async function searchBugs(caller: Caller, params: Record<string, unknown>
     const ids = [...new Set([...direct.ids, ...aliasIds.filter((id): id is number => id !== null)])];
     const stored = await loadBugs(ids);
     const groupName = (id: number) => bugCatalog.catalog.groups.find((group) => group.id === id)?.name;
-    const visible = [...stored.values()].map((entry) => entry.bug).filter((bug) => canSeeBug(caller, bug, groupName, parameters.or_groups === '1'));
+    const visible = [...stored.values()]
+      .map((entry) => entry.bug)
+      .filter((bug) => canSeeBug(caller, bug, groupName, parameters.or_groups === '1'));
     if (paging.countOnly) return { bug_count: visible.length };
     const sorted = await sortBugs(visible, paging.order, bugCatalog);
     return { bugs: await renderSearchPage(caller, sorted.slice(paging.offset, paging.offset + paging.limit), fields) };
@@ -315,11 +405,46 @@ export async function searchBugs(caller: Caller, params: Record<string, unknown>
 
 // ---- possible duplicates ---------------------------------------------------------------------
 
-const STOP_WORDS = new Set(['the', 'and', 'for', 'with', 'when', 'from', 'that', 'this', 'not', 'are', 'was', 'but', 'has', 'have', 'into', 'its', 'after', 'does', 'can', 'all', 'any', 'out', 'off', 'too', 'why', 'how', 'what', 'who']);
+const STOP_WORDS = new Set([
+  'the',
+  'and',
+  'for',
+  'with',
+  'when',
+  'from',
+  'that',
+  'this',
+  'not',
+  'are',
+  'was',
+  'but',
+  'has',
+  'have',
+  'into',
+  'its',
+  'after',
+  'does',
+  'can',
+  'all',
+  'any',
+  'out',
+  'off',
+  'too',
+  'why',
+  'how',
+  'what',
+  'who',
+]);
 
 /** Words of a summary that carry meaning for duplicate ranking (three letters or more, no stop words). */
 export function summaryWords(summary: string): string[] {
-  return [...new Set([...summary.toLowerCase().matchAll(/[\p{L}\p{N}_]{3,}/gu)].map((match) => match[0]).filter((word) => !STOP_WORDS.has(word)))];
+  return [
+    ...new Set(
+      [...summary.toLowerCase().matchAll(/[\p{L}\p{N}_]{3,}/gu)]
+        .map((match) => match[0])
+        .filter((word) => !STOP_WORDS.has(word)),
+    ),
+  ];
 }
 
 /**
@@ -333,7 +458,8 @@ export async function possibleDuplicates(caller: Caller, params: Record<string, 
   const maximum = Number(parameters.max_search_results) || 10_000;
   const rawLimit = valuesOf(params.limit)[0];
   const limitNumber = rawLimit === undefined || rawLimit === '' ? 0 : Number(rawLimit);
-  if (!Number.isInteger(limitNumber) || limitNumber < 0) throw new TrackerError(32000, 'limit must be a whole number of zero or more.');
+  if (!Number.isInteger(limitNumber) || limitNumber < 0)
+    throw new TrackerError(32000, 'limit must be a whole number of zero or more.');
   const limit = limitNumber === 0 || limitNumber > maximum ? maximum : limitNumber;
   const idValue = valuesOf(params.id)[0];
   let summary = valuesOf(params.summary)[0] ?? '';
@@ -344,30 +470,48 @@ export async function possibleDuplicates(caller: Caller, params: Record<string, 
     const stored = (await loadBugs([id])).get(id);
     if (!stored) throw new TrackerError(101, `Bug #${id} does not exist.`);
     const groupName = (groupId: number) => bugCatalog.catalog.groups.find((group) => group.id === groupId)?.name;
-    if (!canSeeBug(caller, stored.bug, groupName, parameters.or_groups === '1')) throw new TrackerError(102, `You are not authorized to access bug #${id}.`);
+    if (!canSeeBug(caller, stored.bug, groupName, parameters.or_groups === '1'))
+      throw new TrackerError(102, `You are not authorized to access bug #${id}.`);
     summary = stored.bug.summary;
     excluded = id;
   }
-  if (summary.trim() === '' && excluded === undefined) throw new TrackerError(50, 'You must specify a summary or a bug id to find duplicates of.');
+  if (summary.trim() === '' && excluded === undefined)
+    throw new TrackerError(50, 'You must specify a summary or a bug id to find duplicates of.');
   const productNames = valuesOf(params.product);
-  const productIds = new Set(bugCatalog.catalog.products.filter((record) => productNames.some((name) => name.toLowerCase() === record.product.name.toLowerCase())).map((record) => record.product.id));
+  const productIds = new Set(
+    bugCatalog.catalog.products
+      .filter((record) => productNames.some((name) => name.toLowerCase() === record.product.name.toLowerCase()))
+      .map((record) => record.product.id),
+  );
   if (productNames.length > 0 && productIds.size === 0) return { bugs: [] };
   // One bit per word below: a summary of Bugzilla's 255 characters rarely has more meaningful words.
   const words = summaryWords(summary).slice(0, 32);
   if (words.length === 0) return { bugs: [] };
   const search = await requestSearch();
   const { index } = search;
-  const visible = visibilityTest(index, caller.user?.id ?? 0, callerGroupIds(caller, bugCatalog), parameters.or_groups === '1');
+  const visible = visibilityTest(
+    index,
+    caller.user?.id ?? 0,
+    callerGroupIds(caller, bugCatalog),
+    parameters.or_groups === '1',
+  );
   // Which words each summary holds, one bit per word: each word is a summary substring criterion,
   // whose result over the whole index is kept between searches (common words recur in every summary).
   const env = await searchEnvironment(caller, bugCatalog, index, and([]));
   const held = new Uint32Array(index.size);
   const touched: number[] = [];
-  words.forEach((word, w) => markSlots(held, touched, slotsMatching(env, leaf('short_desc', 'substring', word)), w));
+  words.forEach((word, w) => {
+    markSlots(held, touched, slotsMatching(env, leaf('short_desc', 'substring', word)), w);
+  });
   // Summaries of other products, of the bug itself, and of bugs the caller may not see are left out.
-  const candidates = touched.filter((slot) =>
-    (productIds.size === 0 || productIds.has(index.productId[slot])) && index.id[slot] !== excluded && (index.restricted[slot] === 0 || visible(slot)));
-  const page = rankByWords(held, candidates, words.length, index.id, Math.max(1, index.size), limit).map((slot) => index.id[slot]);
+  const candidates = touched.filter(
+    (slot) =>
+      (productIds.size === 0 || productIds.has(index.productId[slot])) &&
+      index.id[slot] !== excluded &&
+      (index.restricted[slot] === 0 || visible(slot)),
+  );
+  const page = rankByWords(held, candidates, words.length, index.id, Math.max(1, index.size), limit).map(
+    (slot) => index.id[slot],
+  );
   return { bugs: await renderSearchPage(caller, page, fields, search) };
 }
-

@@ -1,19 +1,51 @@
+import { attachmentView, maySeeAttachment } from '../domain/attachment.ts';
 import type { Bug, HistoryEntry } from '../domain/bug.ts';
 import { canSeeBug, isInsider } from '../domain/bugAccess.ts';
 import { diffBugs, historyChanges, mergeHistory } from '../domain/bugChanges.ts';
-import { commentText, mayReadComment, planCommentPrivacy, requestedCommentPrivacy, type CommentPrivacyChange } from '../domain/bugComments.ts';
+import {
+  type CommentPrivacyChange,
+  commentText,
+  mayReadComment,
+  planCommentPrivacy,
+  requestedCommentPrivacy,
+} from '../domain/bugComments.ts';
 import { planNewBug } from '../domain/bugCreation.ts';
-import { applyBugUpdate, relatedBugIds, syncRelations, type UpdateOutcome, type WorkingSet } from '../domain/bugUpdate.ts';
+import {
+  applyBugUpdate,
+  relatedBugIds,
+  syncRelations,
+  type UpdateOutcome,
+  type WorkingSet,
+} from '../domain/bugUpdate.ts';
 import { bugView } from '../domain/bugView.ts';
-import { isLoggedIn, type Caller } from '../domain/caller.ts';
+import { type Caller, isLoggedIn } from '../domain/caller.ts';
 import type { FieldSelection } from '../domain/fieldSelection.ts';
+import { loadAttachmentsOfBug, setCommentPrivacy } from '../storage/attachmentStore.ts';
+import {
+  commitBugWrite,
+  findBugIdByAlias,
+  loadBugs,
+  loadComment,
+  loadComments,
+  loadHistory,
+  type StoredBug,
+  type StoredComment,
+} from '../storage/bugStore.ts';
 import { allocateId, allocateIds } from '../storage/counterStore.ts';
-import { commitBugWrite, findBugIdByAlias, loadBugs, loadComment, loadComments, loadHistory, type StoredBug, type StoredComment } from '../storage/bugStore.ts';
 import { retryOnConflict } from '../storage/transaction.ts';
 import { loginRequired, TrackerError } from '../trackerError.ts';
-import { attachmentView, maySeeAttachment } from '../domain/attachment.ts';
-import { loadAttachmentsOfBug, setCommentPrivacy } from '../storage/attachmentStore.ts';
-import { bugEnvironment, bugNames, bugViewContext, loadBugCatalog, loginsIn, resolveLogins, updateToken, userIdsOf, usersById, type BugCatalog } from './bugContext.ts';
+import {
+  type BugCatalog,
+  bugEnvironment,
+  bugNames,
+  bugViewContext,
+  loadBugCatalog,
+  loginsIn,
+  resolveLogins,
+  updateToken,
+  userIdsOf,
+  usersById,
+} from './bugContext.ts';
 import { groupNameIn } from './catalogContext.ts';
 
 /** Bugs: file, read and change them (docs/data-model.md §3 and §7.2). */
@@ -24,7 +56,8 @@ const orGroups = (bugCatalog: VisibilityContext) => bugCatalog.catalog.parameter
 export async function resolveBugId(reference: string | number): Promise<number> {
   const text = String(reference).trim();
   if (/^\d+$/.test(text) && Number(text) > 0 && Number.isSafeInteger(Number(text))) return Number(text);
-  if (text === '' || /[,\s]/.test(text) || text.length > 40) throw new TrackerError(100, `'${text}' is not a valid bug number nor an alias to a bug.`);
+  if (text === '' || /[,\s]/.test(text) || text.length > 40)
+    throw new TrackerError(100, `'${text}' is not a valid bug number nor an alias to a bug.`);
   const id = await findBugIdByAlias(text);
   if (id === null) throw new TrackerError(100, `'${text}' is not a valid bug number nor an alias to a bug.`);
   return id;
@@ -34,18 +67,30 @@ export async function resolveBugId(reference: string | number): Promise<number> 
 export type VisibilityContext = { catalog: Pick<BugCatalog['catalog'], 'groups' | 'parameters'> };
 
 /** 101 for a bug that does not exist, 102 for one the caller may not see: never reveal which beyond that. */
-export function visibleBug(caller: Caller, stored: StoredBug | undefined, bugId: number, bugCatalog: VisibilityContext): StoredBug {
+export function visibleBug(
+  caller: Caller,
+  stored: StoredBug | undefined,
+  bugId: number,
+  bugCatalog: VisibilityContext,
+): StoredBug {
   if (!stored) throw new TrackerError(101, `Bug #${bugId} does not exist.`);
   if (!canSeeBug(caller, stored.bug, groupNameIn(bugCatalog.catalog), orGroups(bugCatalog))) {
     throw isLoggedIn(caller)
       ? new TrackerError(102, `You are not authorized to access bug #${bugId}.`)
-      : new TrackerError(102, `You are not authorized to access bug #${bugId}. To see this bug, you must first log in to an account with the appropriate permissions.`);
+      : new TrackerError(
+          102,
+          `You are not authorized to access bug #${bugId}. To see this bug, you must first log in to an account with the appropriate permissions.`,
+        );
   }
   return stored;
 }
 
 /** Bugs the caller may see, in the order named (each once): 100, 101, 102 otherwise. */
-export async function visibleBugs(caller: Caller, references: ReadonlyArray<string | number>, context: VisibilityContext): Promise<StoredBug[]> {
+export async function visibleBugs(
+  caller: Caller,
+  references: ReadonlyArray<string | number>,
+  context: VisibilityContext,
+): Promise<StoredBug[]> {
   const ids = [...new Set(await Promise.all(references.map(resolveBugId)))];
   const stored = await loadBugs(ids);
   return ids.map((id) => visibleBug(caller, stored.get(id), id, context));
@@ -68,7 +113,11 @@ export interface CommentView {
   tags: string[];
 }
 
-export function commentView(comment: StoredComment, login: (id: number) => string, attachmentSummary?: (attachmentId: number) => string | undefined): CommentView {
+export function commentView(
+  comment: StoredComment,
+  login: (id: number) => string,
+  attachmentSummary?: (attachmentId: number) => string | undefined,
+): CommentView {
   return {
     id: comment.id,
     bug_id: comment.bugId,
@@ -85,13 +134,26 @@ export function commentView(comment: StoredComment, login: (id: number) => strin
   };
 }
 
-export function historyView(entries: readonly HistoryEntry[], login: (id: number) => string, newSince?: string, options: { insider?: boolean } = {}) {
+export function historyView(
+  entries: readonly HistoryEntry[],
+  login: (id: number) => string,
+  newSince?: string,
+  options: { insider?: boolean } = {},
+) {
   const since = newSince ? Date.parse(newSince) : undefined;
-  return mergeHistory(entries)
-    .filter((entry) => since === undefined || Date.parse(entry.when) > since)
-    // Who made which comment private is for the insiders who may read such comments.
-    .map((entry) => ({ when: entry.when, who: login(entry.whoId), changes: options.insider ? entry.changes : entry.changes.filter((change) => change.field_name !== 'longdescs.isprivate') }))
-    .filter((entry) => entry.changes.length > 0);
+  return (
+    mergeHistory(entries)
+      .filter((entry) => since === undefined || Date.parse(entry.when) > since)
+      // Who made which comment private is for the insiders who may read such comments.
+      .map((entry) => ({
+        when: entry.when,
+        who: login(entry.whoId),
+        changes: options.insider
+          ? entry.changes
+          : entry.changes.filter((change) => change.field_name !== 'longdescs.isprivate'),
+      }))
+      .filter((entry) => entry.changes.length > 0)
+  );
 }
 
 /** Rendered bugs (or faults) for ids and aliases, in the order asked. */
@@ -108,7 +170,14 @@ export async function getBugs(
     faults.push({ id: reference, faultString: error.message, faultCode: error.code });
   };
   // The catalogue and the bugs are read side by side: one round trip before the users' batch.
-  const ids = await Promise.all(references.map((reference) => resolveBugId(reference).catch((error) => (failed(reference, error), null))));
+  const ids = await Promise.all(
+    references.map((reference) =>
+      resolveBugId(reference).catch((error) => {
+        failed(reference, error);
+        return null;
+      }),
+    ),
+  );
   const wanted = [...new Set(ids.filter((id): id is number => id !== null))];
   const [bugCatalog, stored] = await Promise.all([loadBugCatalog(), (options.load ?? loadBugs)(wanted)]);
   const bugs: Bug[] = [];
@@ -119,21 +188,41 @@ export async function getBugs(
       failed(id, error);
     }
   }
-  const extras = { description: fields.wants('description', 'extra'), comments: fields.wants('comments', 'extra'), history: fields.wants('history', 'extra'), attachments: fields.wants('attachments', 'extra') };
+  const extras = {
+    description: fields.wants('description', 'extra'),
+    comments: fields.wants('comments', 'extra'),
+    history: fields.wants('history', 'extra'),
+    attachments: fields.wants('attachments', 'extra'),
+  };
   const [users, extraData] = await Promise.all([
     usersById(userIdsOf(bugs, bugCatalog.catalog)),
-    Promise.all(bugs.map(async (bug) => ({
-      comments: extras.comments ? await loadComments(bug.id) : extras.description ? [await loadComment(bug.id, 0)].filter((comment): comment is StoredComment => comment !== null) : [],
-      history: extras.history ? await loadHistory(bug.id) : [],
-      // Attachments (metadata, never bodies) serve the `attachments` field and the summaries that attachment comments show.
-      attachments: (extras.comments || extras.attachments) && bug.attachmentCount > 0 ? await loadAttachmentsOfBug(bug.id) : [],
-    }))),
+    Promise.all(
+      bugs.map(async (bug) => ({
+        comments: extras.comments
+          ? await loadComments(bug.id)
+          : extras.description
+            ? [await loadComment(bug.id, 0)].filter((comment): comment is StoredComment => comment !== null)
+            : [],
+        history: extras.history ? await loadHistory(bug.id) : [],
+        // Attachments (metadata, never bodies) serve the `attachments` field and the summaries that attachment comments show.
+        attachments:
+          (extras.comments || extras.attachments) && bug.attachmentCount > 0 ? await loadAttachmentsOfBug(bug.id) : [],
+      })),
+    ),
   ]);
-  const extraUserIds = extraData.flatMap((data) => [
-    ...data.comments.map((comment) => comment.creatorId),
-    ...data.history.map((entry) => entry.whoId),
-    ...data.attachments.flatMap((attachment) => [attachment.creatorId, ...attachment.flags.flatMap((flag) => [flag.setterId, ...(flag.requesteeId === null ? [] : [flag.requesteeId])])]),
-  ]).filter((id) => !users.has(id));
+  const extraUserIds = extraData
+    .flatMap((data) => [
+      ...data.comments.map((comment) => comment.creatorId),
+      ...data.history.map((entry) => entry.whoId),
+      ...data.attachments.flatMap((attachment) => [
+        attachment.creatorId,
+        ...attachment.flags.flatMap((flag) => [
+          flag.setterId,
+          ...(flag.requesteeId === null ? [] : [flag.requesteeId]),
+        ]),
+      ]),
+    ])
+    .filter((id) => !users.has(id));
   if (extraUserIds.length > 0) for (const [id, user] of await usersById(extraUserIds)) users.set(id, user);
   const context = bugViewContext(caller, bugCatalog, users);
   const login = (id: number) => users.get(id)?.login ?? '';
@@ -144,15 +233,27 @@ export async function getBugs(
     const summaries = new Map(attachments.map((attachment) => [attachment.id, attachment.summary]));
     const readable = comments.filter((comment) => mayReadComment(caller, parameters, comment));
     // An HMAC per bug: only when the caller will get it (a 1,000-bug search page rarely asks).
-    return bugView(bug, { ...context, updateToken: isLoggedIn(caller) && wantsToken ? updateToken(caller.user.id, bug) : undefined }, {
-      // A private description is text like any private comment: only insiders read it.
-      description: extras.description ? commentText(readable.find((comment) => comment.count === 0) ?? { rawText: '' }) : undefined,
-      comments: extras.comments ? readable.map((comment) => commentView(comment, login, (id) => summaries.get(id))) : undefined,
-      history: extras.history ? historyView(history, login, undefined, { insider: isInsider(caller, parameters) }) : undefined,
-      attachments: extras.attachments
-        ? attachments.filter((attachment) => maySeeAttachment(caller, parameters, attachment)).map((attachment) => attachmentView(caller, attachment, users, context.flagTypeName, undefined))
-        : undefined,
-    });
+    return bugView(
+      bug,
+      { ...context, updateToken: isLoggedIn(caller) && wantsToken ? updateToken(caller.user.id, bug) : undefined },
+      {
+        // A private description is text like any private comment: only insiders read it.
+        description: extras.description
+          ? commentText(readable.find((comment) => comment.count === 0) ?? { rawText: '' })
+          : undefined,
+        comments: extras.comments
+          ? readable.map((comment) => commentView(comment, login, (id) => summaries.get(id)))
+          : undefined,
+        history: extras.history
+          ? historyView(history, login, undefined, { insider: isInsider(caller, parameters) })
+          : undefined,
+        attachments: extras.attachments
+          ? attachments
+              .filter((attachment) => maySeeAttachment(caller, parameters, attachment))
+              .map((attachment) => attachmentView(caller, attachment, users, context.flagTypeName, undefined))
+          : undefined,
+      },
+    );
   });
   return { faults, bugs: views };
 }
@@ -167,7 +268,13 @@ export async function getBugHistory(caller: Caller, references: ReadonlyArray<st
   const users = await usersById([...new Set(histories.flat().map((entry) => entry.whoId))]);
   const login = (id: number) => users.get(id)?.login ?? '';
   return {
-    bugs: bugs.map((bug, index) => ({ id: bug.id, alias: bug.alias, history: historyView(histories[index], login, newSince, { insider: isInsider(caller, bugCatalog.catalog.parameters) }) })),
+    bugs: bugs.map((bug, index) => ({
+      id: bug.id,
+      alias: bug.alias,
+      history: historyView(histories[index], login, newSince, {
+        insider: isInsider(caller, bugCatalog.catalog.parameters),
+      }),
+    })),
   };
 }
 
@@ -182,7 +289,8 @@ export async function getBugHistory(caller: Caller, references: ReadonlyArray<st
  */
 export const withFreshReads = <T>(work: () => Promise<T>) => retryOnConflict(work, { attempts: 12 });
 
-const flagInputCount = (input: Record<string, unknown>) => [input.flags].flat().filter((flag) => flag && typeof flag === 'object').length;
+const flagInputCount = (input: Record<string, unknown>) =>
+  [input.flags].flat().filter((flag) => flag && typeof flag === 'object').length;
 
 /** Numbers the comments of a write and gives each its global id. */
 async function numberComments(outcome: Pick<UpdateOutcome, 'comments'>, working: WorkingSet): Promise<StoredComment[]> {
@@ -191,19 +299,28 @@ async function numberComments(outcome: Pick<UpdateOutcome, 'comments'>, working:
   return outcome.comments.map((comment, index) => {
     const bug = working.get(comment.bugId)!;
     const count = bug.commentCount;
-    working.set(bug.id, { ...bug, commentCount: count + 1, privateCommentCount: (bug.privateCommentCount ?? 0) + (comment.isPrivate ? 1 : 0) });
+    working.set(bug.id, {
+      ...bug,
+      commentCount: count + 1,
+      privateCommentCount: (bug.privateCommentCount ?? 0) + (comment.isPrivate ? 1 : 0),
+    });
     return { ...comment, id: ids[index], count, attachmentId: null, tags: [] };
   });
 }
 
 /** Refuses a change that would make a bug depend on itself through others (116). */
-async function assertNoDependencyLoop(working: WorkingSet, roots: readonly number[], revisions: Map<number, number>): Promise<Array<{ bugId: number; rev: number }>> {
+async function assertNoDependencyLoop(
+  working: WorkingSet,
+  roots: readonly number[],
+  revisions: Map<number, number>,
+): Promise<Array<{ bugId: number; rev: number }>> {
   const walked: Array<{ bugId: number; rev: number }> = [];
   for (const root of roots) {
     const seen = new Set<number>();
     let frontier = [...(working.get(root)?.dependsOn ?? [])];
     while (frontier.length > 0) {
-      if (frontier.includes(root)) throw new TrackerError(116, `Making these changes would create a dependency loop involving bug ${root}.`);
+      if (frontier.includes(root))
+        throw new TrackerError(116, `Making these changes would create a dependency loop involving bug ${root}.`);
       const unknown = frontier.filter((id) => !working.has(id) && !seen.has(id));
       const loaded = unknown.length > 0 ? await loadBugs(unknown) : new Map<number, StoredBug>();
       const next: number[] = [];
@@ -228,7 +345,11 @@ async function assertNoDuplicateLoop(working: WorkingSet, links: UpdateOutcome['
     let current: number | null = dupeOf;
     const seen = new Set<number>();
     while (current !== null && !seen.has(current)) {
-      if (current === bugId) throw new TrackerError(118, `Marking bug ${bugId} as a duplicate of bug ${dupeOf} would create a loop of duplicates.`);
+      if (current === bugId)
+        throw new TrackerError(
+          118,
+          `Marking bug ${bugId} as a duplicate of bug ${dupeOf} would create a loop of duplicates.`,
+        );
       seen.add(current);
       const bug: Bug | undefined = working.get(current) ?? (await loadBugs([current])).get(current)?.bug;
       current = bug?.dupeOf ?? null;
@@ -250,7 +371,11 @@ async function readVisibleBugs(caller: Caller, ids: readonly number[], bugCatalo
 }
 
 /** POST /rest/bug. */
-export async function createBug(caller: Caller, input: Record<string, unknown>, filedVia: string): Promise<{ id: number }> {
+export async function createBug(
+  caller: Caller,
+  input: Record<string, unknown>,
+  filedVia: string,
+): Promise<{ id: number }> {
   if (!isLoggedIn(caller)) throw loginRequired();
   const [bugCatalog, userIds] = await Promise.all([loadBugCatalog(), resolveLogins(loginsIn(input))]);
   const flagCount = flagInputCount(input);
@@ -267,7 +392,10 @@ export async function createBug(caller: Caller, input: Record<string, unknown>, 
     const empty: Bug = { ...plan.bug, dependsOn: [], blocks: [], regressedBy: [], regressions: [] };
     working.set(id, plan.bug);
     syncRelations(working, empty, plan.bug);
-    const walked = plan.bug.dependsOn.length > 0 && plan.bug.blocks.length > 0 ? await assertNoDependencyLoop(working, [id], revisions) : [];
+    const walked =
+      plan.bug.dependsOn.length > 0 && plan.bug.blocks.length > 0
+        ? await assertNoDependencyLoop(working, [id], revisions)
+        : [];
     const users = await usersById(userIdsOf([...working.values()], bugCatalog.catalog));
     const names = bugNames(bugCatalog, users);
     const history: HistoryEntry[] = [];
@@ -292,9 +420,17 @@ export async function createBug(caller: Caller, input: Record<string, unknown>, 
 }
 
 /** PUT /rest/bug/{id} (and `ids`): every bug is checked before any is written, and all land together. */
-export async function updateBugs(caller: Caller, references: ReadonlyArray<string | number>, input: Record<string, unknown>) {
+export async function updateBugs(
+  caller: Caller,
+  references: ReadonlyArray<string | number>,
+  input: Record<string, unknown>,
+) {
   if (!isLoggedIn(caller)) throw loginRequired();
-  const [bugCatalog, userIds, targetIds] = await Promise.all([loadBugCatalog(), resolveLogins(loginsIn(input)), Promise.all(references.map(resolveBugId))]);
+  const [bugCatalog, userIds, targetIds] = await Promise.all([
+    loadBugCatalog(),
+    resolveLogins(loginsIn(input)),
+    Promise.all(references.map(resolveBugId)),
+  ]);
   const targets = [...new Set(targetIds)];
   if (targets.length === 0) throw new TrackerError(50, 'You must give the id or alias of at least one bug to update.');
   const flagCount = flagInputCount(input) * targets.length;
@@ -303,14 +439,18 @@ export async function updateBugs(caller: Caller, references: ReadonlyArray<strin
 
   return withFreshReads(async () => {
     const { original, revisions } = await readVisibleBugs(caller, targets, bugCatalog);
-    const relatedIds = [...new Set(targets.flatMap((id) => relatedBugIds(input, original.get(id)!)))].filter((id) => !original.has(id));
+    const relatedIds = [...new Set(targets.flatMap((id) => relatedBugIds(input, original.get(id)!)))].filter(
+      (id) => !original.has(id),
+    );
     const storedRelated = await loadBugs(relatedIds);
     for (const [id, stored] of storedRelated) {
       original.set(id, stored.bug);
       revisions.set(id, stored.rev);
     }
     const working: WorkingSet = new Map([...original].map(([id, bug]) => [id, structuredClone(bug)]));
-    const users = await usersById([...new Set([...userIdsOf([...original.values()], bugCatalog.catalog), ...userIds.values()])]);
+    const users = await usersById([
+      ...new Set([...userIdsOf([...original.values()], bugCatalog.catalog), ...userIds.values()]),
+    ]);
     const names = bugNames(bugCatalog, users);
     const env = bugEnvironment(caller, bugCatalog, userIds, users, flagIds);
 
@@ -318,7 +458,10 @@ export async function updateBugs(caller: Caller, references: ReadonlyArray<strin
     for (const id of targets) outcomes.push(applyBugUpdate(env, working, original, id, input, names));
     const roots = outcomes.flatMap((outcome) => outcome.dependencyRoots);
     const walked = roots.length > 0 ? await assertNoDependencyLoop(working, roots, revisions) : [];
-    await assertNoDuplicateLoop(working, outcomes.flatMap((outcome) => outcome.duplicateLinks));
+    await assertNoDuplicateLoop(
+      working,
+      outcomes.flatMap((outcome) => outcome.duplicateLinks),
+    );
 
     const privacyChanges = new Map<number, CommentPrivacyChange[]>();
     const commentsBefore = new Map<number, StoredComment[]>();
@@ -345,7 +488,11 @@ export async function updateBugs(caller: Caller, references: ReadonlyArray<strin
       const changes = diffBugs(before, candidate, names);
       changesById.set(id, changes);
       const entries = [...historyChanges(changes), ...(extraHistory.get(id) ?? [])];
-      const touched = entries.length > 0 || Object.keys(changes).length > 0 || candidate.commentCount !== before.commentCount || JSON.stringify(candidate) !== JSON.stringify(before);
+      const touched =
+        entries.length > 0 ||
+        Object.keys(changes).length > 0 ||
+        candidate.commentCount !== before.commentCount ||
+        JSON.stringify(candidate) !== JSON.stringify(before);
       if (!touched) continue;
       const after = { ...candidate, lastChangeTime: env.now };
       working.set(id, after);
@@ -354,17 +501,31 @@ export async function updateBugs(caller: Caller, references: ReadonlyArray<strin
     }
     // The search index replaces these bugs' comment words: a comment that became private must stop
     // matching outsiders' comment searches, and one made public must start.
-    const allComments = new Map([...commentsBefore].map(([id, before]) => {
-      const changed = new Map(privacyChanges.get(id)!.map((change) => [change.count, change.isPrivate]));
-      return [id, [
-        ...before.map((comment) => ({ rawText: comment.rawText, isPrivate: changed.get(comment.count) ?? comment.isPrivate })),
-        ...comments.filter((comment) => comment.bugId === id),
-      ]];
-    }));
+    const allComments = new Map(
+      [...commentsBefore].map(([id, before]) => {
+        const changed = new Map(privacyChanges.get(id)!.map((change) => [change.count, change.isPrivate]));
+        return [
+          id,
+          [
+            ...before.map((comment) => ({
+              rawText: comment.rawText,
+              isPrivate: changed.get(comment.count) ?? comment.isPrivate,
+            })),
+            ...comments.filter((comment) => comment.bugId === id),
+          ],
+        ];
+      }),
+    );
     await commitBugWrite({
-      created: [], updated, comments, history, unchanged: walked, allComments,
+      created: [],
+      updated,
+      comments,
+      history,
+      unchanged: walked,
+      allComments,
       extend: (transaction) => {
-        for (const [id, changes] of privacyChanges) for (const change of changes) setCommentPrivacy(transaction, id, change.count, change.isPrivate);
+        for (const [id, changes] of privacyChanges)
+          for (const change of changes) setCommentPrivacy(transaction, id, change.count, change.isPrivate);
       },
     });
     return {

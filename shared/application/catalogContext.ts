@@ -2,12 +2,19 @@ import type { Caller } from '../domain/caller.ts';
 import type { Classification, ProductRecord } from '../domain/catalog.ts';
 import type { FlagType } from '../domain/flagTypes.ts';
 import type { Parameters } from '../domain/parameters.ts';
-import { mayAdministerProduct, mayAdministerSomeProduct, mayEditCatalogue, productIdsOfType, productView, type ProductListType } from '../domain/productRules.ts';
-import { TrackerError } from '../trackerError.ts';
+import {
+  mayAdministerProduct,
+  mayAdministerSomeProduct,
+  mayEditCatalogue,
+  type ProductListType,
+  productIdsOfType,
+  productView,
+} from '../domain/productRules.ts';
 import { loadFlagTypes } from '../storage/flagTypeStore.ts';
-import { getUsers, listGroups, type GroupRecord } from '../storage/identityStore.ts';
+import { type GroupRecord, getUsers, listGroups } from '../storage/identityStore.ts';
 import { loadParameters } from '../storage/parameterStore.ts';
 import { loadClassifications, loadProducts } from '../storage/productStore.ts';
+import { TrackerError } from '../trackerError.ts';
 
 /**
  * One read of the catalogue for a request: products (with components, versions, milestones and
@@ -32,14 +39,28 @@ export async function loadCatalog(): Promise<CatalogSnapshot> {
   return { products, classifications, groups, flagTypes, parameters };
 }
 
-export const groupNameIn = (catalog: Pick<CatalogSnapshot, 'groups'>) => (id: number) => catalog.groups.find((group) => group.id === id)?.name;
+export const groupNameIn = (catalog: Pick<CatalogSnapshot, 'groups'>) => (id: number) =>
+  catalog.groups.find((group) => group.id === id)?.name;
 
-export function visibleProductIds(caller: Caller, catalog: CatalogSnapshot, types: readonly ProductListType[] = ['accessible']): number[] {
-  return productIdsOfType(caller, catalog.products, types, groupNameIn(catalog), catalog.parameters.usetargetmilestone === '1');
+export function visibleProductIds(
+  caller: Caller,
+  catalog: CatalogSnapshot,
+  types: readonly ProductListType[] = ['accessible'],
+): number[] {
+  return productIdsOfType(
+    caller,
+    catalog.products,
+    types,
+    groupNameIn(catalog),
+    catalog.parameters.usetargetmilestone === '1',
+  );
 }
 
 /** Finds a product by id or name (case-insensitive, as Bugzilla's lookups are). */
-export function findProduct(catalog: Pick<CatalogSnapshot, 'products'>, reference: string | number): ProductRecord | undefined {
+export function findProduct(
+  catalog: Pick<CatalogSnapshot, 'products'>,
+  reference: string | number,
+): ProductRecord | undefined {
   const text = String(reference);
   return (
     (/^\d+$/.test(text) ? catalog.products.find((record) => record.product.id === Number(text)) : undefined) ??
@@ -50,7 +71,11 @@ export function findProduct(catalog: Pick<CatalogSnapshot, 'products'>, referenc
 /** Product objects as the caller may see them; user logins are looked up in one batch. */
 export async function productViews(caller: Caller, catalog: CatalogSnapshot, records: readonly ProductRecord[]) {
   const userIds = records.flatMap((record) =>
-    record.components.flatMap((component) => [component.defaultAssigneeId, component.defaultQaContactId, component.triageOwnerId]),
+    record.components.flatMap((component) => [
+      component.defaultAssigneeId,
+      component.defaultQaContactId,
+      component.triageOwnerId,
+    ]),
   );
   const users = await getUsers(userIds.filter((id): id is number => typeof id === 'number'));
   const logins = new Map(users.map((user) => [user.id, user.login]));
@@ -64,13 +89,23 @@ export async function productViews(caller: Caller, catalog: CatalogSnapshot, rec
   return records.map((record) => productView(record, context));
 }
 
-const notAuthorized = (what: string) => new TrackerError(304, `Sorry, you are not authorized to ${what}: that needs the editcomponents group, or editcomponents rights on the product.`);
+const notAuthorized = (what: string) =>
+  new TrackerError(
+    304,
+    `Sorry, you are not authorized to ${what}: that needs the editcomponents group, or editcomponents rights on the product.`,
+  );
 
 /** Refuses, before any lookup, a caller who may administer no product at all. */
 export function assertMayAdministerSomeProduct(caller: Caller, catalog: CatalogSnapshot, what: string): void {
   if (!mayAdministerSomeProduct(caller, catalog.products, groupNameIn(catalog))) throw notAuthorized(what);
 }
 
-export function assertMayAdministerProduct(caller: Caller, catalog: CatalogSnapshot, record: ProductRecord, what: string): void {
-  if (!mayAdministerProduct(caller, record, groupNameIn(catalog))) throw notAuthorized(`${what} of ${record.product.name}`);
+export function assertMayAdministerProduct(
+  caller: Caller,
+  catalog: CatalogSnapshot,
+  record: ProductRecord,
+  what: string,
+): void {
+  if (!mayAdministerProduct(caller, record, groupNameIn(catalog)))
+    throw notAuthorized(`${what} of ${record.product.name}`);
 }

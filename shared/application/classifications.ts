@@ -1,7 +1,7 @@
-import { checkNameCharacters } from '../domain/inputLimits.ts';
 import { AUDIT_CLASS } from '../domain/audit.ts';
 import type { Caller } from '../domain/caller.ts';
 import type { Classification } from '../domain/catalog.ts';
+import { checkNameCharacters } from '../domain/inputLimits.ts';
 import { recordAudit } from '../storage/auditStore.ts';
 import { allocateId } from '../storage/counterStore.ts';
 import { putClassification, putNewClassification } from '../storage/productStore.ts';
@@ -12,7 +12,9 @@ import { loadCatalog, visibleProductIds } from './catalogContext.ts';
 /** Classifications: Bugzilla's `GET /rest/classification/{id_or_name}`, plus create and update (editclassifications). */
 function findClassification(classifications: readonly Classification[], reference: string): Classification | undefined {
   return (
-    (/^\d+$/.test(reference) ? classifications.find((classification) => classification.id === Number(reference)) : undefined) ??
+    (/^\d+$/.test(reference)
+      ? classifications.find((classification) => classification.id === Number(reference))
+      : undefined) ??
     classifications.find((classification) => classification.name.toLowerCase() === reference.toLowerCase())
   );
 }
@@ -41,12 +43,19 @@ export async function getClassifications(caller: Caller, references: readonly st
       sort_key: classification.sortKey,
       products: catalog.products
         .filter((record) => record.product.classificationId === classification.id && visible.has(record.product.id))
-        .map((record) => ({ id: record.product.id, name: record.product.name, description: record.product.description })),
+        .map((record) => ({
+          id: record.product.id,
+          name: record.product.name,
+          description: record.product.description,
+        })),
     })),
   };
 }
 
-export async function createClassification(caller: Caller, input: { name?: string; description?: string; sort_key?: number }) {
+export async function createClassification(
+  caller: Caller,
+  input: { name?: string; description?: string; sort_key?: number },
+) {
   const catalog = await loadCatalog();
   const name = checkName(input.name);
   if (findClassification(catalog.classifications, name)?.name.toLowerCase() === name.toLowerCase()) {
@@ -54,18 +63,37 @@ export async function createClassification(caller: Caller, input: { name?: strin
   }
   const id = await allocateId('classification');
   const transaction = new WriteTransaction();
-  putNewClassification(transaction, { id, name, description: (input.description ?? '').trim(), sortKey: input.sort_key ?? 0 });
-  recordAudit(transaction, { auditClass: AUDIT_CLASS.classification, objectId: id, userId: caller.user!.id, changes: { __create__: { removed: '', added: name } }, at: new Date() });
+  putNewClassification(transaction, {
+    id,
+    name,
+    description: (input.description ?? '').trim(),
+    sortKey: input.sort_key ?? 0,
+  });
+  recordAudit(transaction, {
+    auditClass: AUDIT_CLASS.classification,
+    objectId: id,
+    userId: caller.user!.id,
+    changes: { __create__: { removed: '', added: name } },
+    at: new Date(),
+  });
   await transaction.commit();
   return { id };
 }
 
 /** Re-read and re-applied when another request changed the same items meanwhile (retryOnConflict). */
-export function updateClassification(caller: Caller, reference: string, input: { name?: string; description?: string; sort_key?: number }) {
+export function updateClassification(
+  caller: Caller,
+  reference: string,
+  input: { name?: string; description?: string; sort_key?: number },
+) {
   return retryOnConflict(() => updateClassificationOnce(caller, reference, input));
 }
 
-async function updateClassificationOnce(caller: Caller, reference: string, input: { name?: string; description?: string; sort_key?: number }) {
+async function updateClassificationOnce(
+  caller: Caller,
+  reference: string,
+  input: { name?: string; description?: string; sort_key?: number },
+) {
   const catalog = await loadCatalog();
   const previous = findClassification(catalog.classifications, reference);
   if (!previous) throw new TrackerError(51, `There is no classification named or numbered '${reference}'.`);
@@ -75,17 +103,30 @@ async function updateClassificationOnce(caller: Caller, reference: string, input
     description: input.description !== undefined ? input.description.trim() : previous.description,
     sortKey: input.sort_key ?? previous.sortKey,
   };
-  if (next.name !== previous.name && catalog.classifications.some((other) => other.id !== previous.id && other.name.toLowerCase() === next.name.toLowerCase())) {
+  if (
+    next.name !== previous.name &&
+    catalog.classifications.some(
+      (other) => other.id !== previous.id && other.name.toLowerCase() === next.name.toLowerCase(),
+    )
+  ) {
     throw new TrackerError(32000, `A classification named ${next.name} already exists.`);
   }
   const changes: Record<string, { removed: string; added: string }> = {};
   if (next.name !== previous.name) changes.name = { removed: previous.name, added: next.name };
-  if (next.description !== previous.description) changes.description = { removed: previous.description, added: next.description };
-  if (next.sortKey !== previous.sortKey) changes.sort_key = { removed: String(previous.sortKey), added: String(next.sortKey) };
+  if (next.description !== previous.description)
+    changes.description = { removed: previous.description, added: next.description };
+  if (next.sortKey !== previous.sortKey)
+    changes.sort_key = { removed: String(previous.sortKey), added: String(next.sortKey) };
   if (Object.keys(changes).length > 0) {
     const transaction = new WriteTransaction();
     putClassification(transaction, previous, next);
-    recordAudit(transaction, { auditClass: AUDIT_CLASS.classification, objectId: previous.id, userId: caller.user!.id, changes, at: new Date() });
+    recordAudit(transaction, {
+      auditClass: AUDIT_CLASS.classification,
+      objectId: previous.id,
+      userId: caller.user!.id,
+      changes,
+      at: new Date(),
+    });
     await transaction.commit();
   }
   return { classifications: [{ id: previous.id, changes }] };

@@ -1,22 +1,35 @@
 import type { Bug, HistoryChange, HistoryEntry } from '../domain/bug.ts';
 import { MAX_COMMENT_LENGTH } from '../domain/bug.ts';
 import { isInsider, isTimeTracker, mayEditProductBugs } from '../domain/bugAccess.ts';
-import { checkHours } from '../domain/bugFieldRules.ts';
 import { mayReadComment } from '../domain/bugComments.ts';
-import { isLoggedIn, type Caller } from '../domain/caller.ts';
-import { assertMayTagComments, changeCommentTags, checkCommentTag, DEFAULT_TAG_SEARCH_LIMIT, sortTags } from '../domain/commentTags.ts';
+import { checkHours } from '../domain/bugFieldRules.ts';
+import { type Caller, isLoggedIn } from '../domain/caller.ts';
+import {
+  assertMayTagComments,
+  changeCommentTags,
+  checkCommentTag,
+  DEFAULT_TAG_SEARCH_LIMIT,
+  sortTags,
+} from '../domain/commentTags.ts';
 import type { FieldSelection, ResourceFields } from '../domain/fieldSelection.ts';
 import type { Parameters } from '../domain/parameters.ts';
 import { toBugzillaDateTime } from '../domain/time.ts';
 import { attachmentSummaries } from '../storage/attachmentStore.ts';
 import { commitBugWrite, loadBugs, type StoredComment } from '../storage/bugStore.ts';
-import { CommentTagsConflict, loadBugConversation, loadCommentsById, saveCommentTags, searchCommentTags as searchTags, tagConflict } from '../storage/commentStore.ts';
+import {
+  CommentTagsConflict,
+  loadBugConversation,
+  loadCommentsById,
+  saveCommentTags,
+  searchCommentTags as searchTags,
+  tagConflict,
+} from '../storage/commentStore.ts';
 import { allocateIds } from '../storage/counterStore.ts';
 import { listGroups } from '../storage/identityStore.ts';
 import { loadParameters } from '../storage/parameterStore.ts';
 import { loginRequired, TrackerError } from '../trackerError.ts';
 import { loadBugCatalog, usersById } from './bugContext.ts';
-import { commentView, resolveBugId, visibleBug, visibleBugs, withFreshReads, type VisibilityContext } from './bugs.ts';
+import { commentView, resolveBugId, type VisibilityContext, visibleBug, visibleBugs, withFreshReads } from './bugs.ts';
 
 /**
  * Comments: read them by bug or by id, add them, tag them, render them
@@ -33,7 +46,6 @@ export async function visibilityContext(): Promise<VisibilityContext & { paramet
   const [groups, parameters] = await Promise.all([listGroups(), loadParameters()]);
   return { catalog: { groups, parameters }, parameters };
 }
-
 
 /** A comment or attachment id from the path or a list: 52 for anything but a positive whole number. */
 export function parseObjectId(value: unknown, what: string): number {
@@ -60,7 +72,10 @@ export async function getComments(caller: Caller, request: CommentRequest, field
   const { parameters } = context;
   // Each bug is read with its comments and attachments in one Query, visibility checked after.
   const bugIds = [...new Set(await Promise.all(request.bugs.map(resolveBugId)))];
-  const [conversations, byId] = await Promise.all([Promise.all(bugIds.map(loadBugConversation)), loadCommentsById(commentIds)]);
+  const [conversations, byId] = await Promise.all([
+    Promise.all(bugIds.map(loadBugConversation)),
+    loadCommentsById(commentIds),
+  ]);
   const bugs = bugIds.map((id, index) => visibleBug(caller, conversations[index].stored, id, context));
 
   // Comments named by id: each must exist (111), be on a visible bug (102), and be readable (110).
@@ -78,7 +93,11 @@ export async function getComments(caller: Caller, request: CommentRequest, field
     const comments = conversations[index].comments
       .filter((comment) => mayReadComment(caller, parameters, comment))
       .filter((comment) => since === undefined || Date.parse(comment.creationTime) > since);
-    return { bug, comments, summaries: new Map(conversations[index].attachments.map((attachment) => [attachment.id, attachment.summary])) };
+    return {
+      bug,
+      comments,
+      summaries: new Map(conversations[index].attachments.map((attachment) => [attachment.id, attachment.summary])),
+    };
   });
   const namedSummaries = new Map<number, Map<number, string>>();
   for (const comment of named) {
@@ -86,12 +105,25 @@ export async function getComments(caller: Caller, request: CommentRequest, field
     namedSummaries.set(comment.bugId, await attachmentSummaries(comment.bugId));
   }
 
-  const users = await usersById([...new Set([...perBug.flatMap(({ comments }) => comments), ...named].map((comment) => comment.creatorId))]);
+  const users = await usersById([
+    ...new Set([...perBug.flatMap(({ comments }) => comments), ...named].map((comment) => comment.creatorId)),
+  ]);
   const login = (id: number) => users.get(id)?.login ?? '';
-  const view = (comment: StoredComment, summaries?: Map<number, string>) => fields.apply(commentView(comment, login, (id) => summaries?.get(id)), COMMENT_FIELDS);
+  const view = (comment: StoredComment, summaries?: Map<number, string>) =>
+    fields.apply(
+      commentView(comment, login, (id) => summaries?.get(id)),
+      COMMENT_FIELDS,
+    );
   return {
-    bugs: Object.fromEntries(perBug.map(({ bug, comments, summaries }) => [String(bug.id), { comments: comments.map((comment) => view(comment, summaries)) }])),
-    comments: Object.fromEntries(named.map((comment) => [String(comment.id), view(comment, namedSummaries.get(comment.bugId))])),
+    bugs: Object.fromEntries(
+      perBug.map(({ bug, comments, summaries }) => [
+        String(bug.id),
+        { comments: comments.map((comment) => view(comment, summaries)) },
+      ]),
+    ),
+    comments: Object.fromEntries(
+      named.map((comment) => [String(comment.id), view(comment, namedSummaries.get(comment.bugId))]),
+    ),
   };
 }
 
@@ -110,12 +142,18 @@ export function checkCommentBody(value: unknown): string {
     throw new TrackerError(50, 'You must enter a comment: the comment parameter is required and may not be empty.');
   }
   if (typeof value !== 'string') throw new TrackerError(32000, 'The comment must be text.');
-  if (value.length > MAX_COMMENT_LENGTH) throw new TrackerError(114, `The comment is too long: at most ${MAX_COMMENT_LENGTH} characters.`);
+  if (value.length > MAX_COMMENT_LENGTH)
+    throw new TrackerError(114, `The comment is too long: at most ${MAX_COMMENT_LENGTH} characters.`);
   return value;
 }
 
 /** The bug after one more comment (and any hours worked), with the history that hours leave. */
-export function withComment(bug: Bug, isPrivate: boolean, hours: number, now: string): { bug: Bug; history: HistoryChange[] } {
+export function withComment(
+  bug: Bug,
+  isPrivate: boolean,
+  hours: number,
+  now: string,
+): { bug: Bug; history: HistoryChange[] } {
   const next: Bug = {
     ...bug,
     commentCount: bug.commentCount + 1,
@@ -128,13 +166,22 @@ export function withComment(bug: Bug, isPrivate: boolean, hours: number, now: st
     next.actualTime = Math.round((bug.actualTime + hours) * 100) / 100;
     next.remainingTime = Math.max(0, Math.round((bug.remainingTime - hours) * 100) / 100);
     history.push({ field_name: 'work_time', removed: '', added: hours.toFixed(2) });
-    if (next.remainingTime !== bug.remainingTime) history.push({ field_name: 'remaining_time', removed: bug.remainingTime.toFixed(2), added: String(next.remainingTime) });
+    if (next.remainingTime !== bug.remainingTime)
+      history.push({
+        field_name: 'remaining_time',
+        removed: bug.remainingTime.toFixed(2),
+        added: String(next.remainingTime),
+      });
   }
   return { bug: next, history };
 }
 
 /** POST /rest/bug/{id}/comment (and `ids`): one comment on each bug, all in one transaction. */
-export async function addComment(caller: Caller, references: ReadonlyArray<string | number>, input: CommentInput): Promise<{ id: number }> {
+export async function addComment(
+  caller: Caller,
+  references: ReadonlyArray<string | number>,
+  input: CommentInput,
+): Promise<{ id: number }> {
   if (!isLoggedIn(caller)) throw loginRequired();
   const bugCatalog = await loadBugCatalog();
   const { parameters } = bugCatalog.catalog;
@@ -143,12 +190,18 @@ export async function addComment(caller: Caller, references: ReadonlyArray<strin
   const text = checkCommentBody(input.comment);
   const isPrivate = input.is_private === true;
   const isMarkdown = input.is_markdown === true;
-  if (isPrivate && !isInsider(caller, parameters)) throw new TrackerError(113, 'You are not allowed to make comments private.');
-  if (isMarkdown && parameters.markdown_enabled !== '1') throw new TrackerError(140, 'Markdown is disabled on this installation.');
+  if (isPrivate && !isInsider(caller, parameters))
+    throw new TrackerError(113, 'You are not allowed to make comments private.');
+  if (isMarkdown && parameters.markdown_enabled !== '1')
+    throw new TrackerError(140, 'Markdown is disabled on this installation.');
   // Hours worked count only for the time-tracking group; from anyone else they are ignored (the spec).
-  const hours = isTimeTracker(caller, parameters) && input.work_time !== undefined && input.work_time !== null && input.work_time !== ''
-    ? checkHours('work_time', input.work_time)
-    : 0;
+  const hours =
+    isTimeTracker(caller, parameters) &&
+    input.work_time !== undefined &&
+    input.work_time !== null &&
+    input.work_time !== ''
+      ? checkHours('work_time', input.work_time)
+      : 0;
   const groupName = (id: number) => bugCatalog.catalog.groups.find((group) => group.id === id)?.name;
   const commentIds = await allocateIds('comment', targets.length);
 
@@ -161,11 +214,21 @@ export async function addComment(caller: Caller, references: ReadonlyArray<strin
     targets.forEach(({ bug: { id } }, index) => {
       const { bug, rev } = visibleBug(caller, stored.get(id), id, bugCatalog);
       const record = bugCatalog.catalog.products.find((candidate) => candidate.product.id === bug.productId);
-      if (!record || !mayEditProductBugs(caller, record, groupName)) throw new TrackerError(109, `You are not allowed to comment on bug ${id}.`);
+      if (!record || !mayEditProductBugs(caller, record, groupName))
+        throw new TrackerError(109, `You are not allowed to comment on bug ${id}.`);
       const next = withComment(bug, isPrivate, hours, now);
       comments.push({
-        id: commentIds[index], bugId: id, count: bug.commentCount, creatorId: caller.user.id, rawText: text,
-        isPrivate, isMarkdown, workTime: hours, creationTime: now, attachmentId: null, tags: [],
+        id: commentIds[index],
+        bugId: id,
+        count: bug.commentCount,
+        creatorId: caller.user.id,
+        rawText: text,
+        isPrivate,
+        isMarkdown,
+        workTime: hours,
+        creationTime: now,
+        attachmentId: null,
+        tags: [],
       });
       updated.push({ bug: next.bug, rev, previousAlias: bug.alias });
       if (next.history.length > 0) history.push({ bugId: id, when: now, whoId: caller.user.id, changes: next.history });
@@ -177,10 +240,16 @@ export async function addComment(caller: Caller, references: ReadonlyArray<strin
 
 // ---- tags ------------------------------------------------------------------------------------
 
-const asList = (value: unknown): unknown[] => (Array.isArray(value) ? value : value === undefined || value === null || value === '' ? [] : [value]);
+const asList = (value: unknown): unknown[] =>
+  Array.isArray(value) ? value : value === undefined || value === null || value === '' ? [] : [value];
 
 /** PUT /rest/bug/comment/{comment_id}/tags: the comment's tags afterwards, sorted. */
-export async function updateCommentTags(caller: Caller, commentIdValue: unknown, add: unknown, remove: unknown): Promise<string[]> {
+export async function updateCommentTags(
+  caller: Caller,
+  commentIdValue: unknown,
+  add: unknown,
+  remove: unknown,
+): Promise<string[]> {
   if (!isLoggedIn(caller)) throw loginRequired();
   const context = await visibilityContext();
   assertMayTagComments(caller, context.parameters);
@@ -191,7 +260,8 @@ export async function updateCommentTags(caller: Caller, commentIdValue: unknown,
     const comment = (await loadCommentsById([commentId])).get(commentId);
     if (!comment) throw new TrackerError(111, `There is no comment with the id ${commentId}.`);
     visibleBug(caller, (await loadBugs([comment.bugId])).get(comment.bugId), comment.bugId, context);
-    if (!mayReadComment(caller, context.parameters, comment)) throw new TrackerError(110, `Comment ${comment.id} is private.`);
+    if (!mayReadComment(caller, context.parameters, comment))
+      throw new TrackerError(110, `Comment ${comment.id} is private.`);
     const change = changeCommentTags(comment.tags, toAdd, toRemove);
     if (change.added.length === 0 && change.removed.length === 0) return sortTags(comment.tags);
     try {

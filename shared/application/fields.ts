@@ -1,8 +1,25 @@
 import { AUDIT_CLASS } from '../domain/audit.ts';
 import { CUSTOM_FIELD_ID_OFFSET, storedFieldName } from '../domain/bugFields.ts';
 import type { Caller } from '../domain/caller.ts';
-import { newCustomField, updateCustomField, type CustomFieldInput, type CustomFieldUpdate, type ValueInput } from '../domain/customFields.ts';
-import { allFields, controllerValues, fieldView, findField, isCustomField, legalValueNames, needsProduct, readsCatalog, type AnyField, type FieldCatalog } from '../domain/fieldViews.ts';
+import {
+  type CustomFieldInput,
+  type CustomFieldUpdate,
+  newCustomField,
+  updateCustomField,
+  type ValueInput,
+} from '../domain/customFields.ts';
+import {
+  type AnyField,
+  allFields,
+  controllerValues,
+  type FieldCatalog,
+  fieldView,
+  findField,
+  isCustomField,
+  legalValueNames,
+  needsProduct,
+  readsCatalog,
+} from '../domain/fieldViews.ts';
 import { recordAudit } from '../storage/auditStore.ts';
 import { allocateId } from '../storage/counterStore.ts';
 import { loadCustomFields, putCustomField, putNewCustomField, type StoredCustomField } from '../storage/fieldStore.ts';
@@ -30,12 +47,17 @@ async function fieldCatalog(caller: Caller | null): Promise<FieldCatalog> {
 async function hiddenProductNames(caller: Caller): Promise<Set<string>> {
   const catalog = await loadCatalog();
   const visible = new Set(visibleProductIds(caller, catalog));
-  return new Set(catalog.products.filter((record) => !visible.has(record.product.id)).map((record) => record.product.name.toLowerCase()));
+  return new Set(
+    catalog.products
+      .filter((record) => !visible.has(record.product.id))
+      .map((record) => record.product.name.toLowerCase()),
+  );
 }
 
 const EMPTY_CATALOG: FieldCatalog = { classifications: [], products: [], keywords: [] };
 
-const unknownField = (reference: string | number) => new TrackerError(51, `There is no bug field with the id or name '${reference}'.`);
+const unknownField = (reference: string | number) =>
+  new TrackerError(51, `There is no bug field with the id or name '${reference}'.`);
 
 export interface FieldQuery {
   ids: number[];
@@ -60,7 +82,9 @@ export async function getFields(caller: Caller, query: FieldQuery) {
     selected = fields.filter((field) => wanted.has(field));
   }
   const catalog = query.withValues ? await fieldCatalog(caller) : EMPTY_CATALOG;
-  const namesProducts = selected.some((field) => isCustomField(field) && (field.visibilityField === 'product' || field.valueField === 'product'));
+  const namesProducts = selected.some(
+    (field) => isCustomField(field) && (field.visibilityField === 'product' || field.valueField === 'product'),
+  );
   const hiddenProducts = namesProducts ? await hiddenProductNames(caller) : undefined;
   return { fields: selected.map((field) => fieldView(field, { ...catalog, hiddenProducts })) };
 }
@@ -80,8 +104,11 @@ export async function getLegalValues(caller: Caller, reference: string, productI
     if (productId === undefined || productId.trim() === '') {
       throw new TrackerError(50, `The values of ${field.name} belong to products: give a product_id.`);
     }
-    const product = /^\d+$/.test(productId.trim()) ? catalog.products.find((record) => record.product.id === Number(productId)) : undefined;
-    if (!product) throw new TrackerError(106, `Either the product '${productId}' does not exist or you don't have access to it.`);
+    const product = /^\d+$/.test(productId.trim())
+      ? catalog.products.find((record) => record.product.id === Number(productId))
+      : undefined;
+    if (!product)
+      throw new TrackerError(106, `Either the product '${productId}' does not exist or you don't have access to it.`);
     return { values: legalValueNames(field, catalog, product) ?? [] };
   }
   const values = legalValueNames(field, catalog);
@@ -97,7 +124,10 @@ async function fieldsWithControllers() {
   return { stored, fields, controllers: controllerValues(fields, catalog) };
 }
 
-export async function createField(caller: Caller, input: CustomFieldInput & { values?: ValueInput[] }): Promise<{ id: number }> {
+export async function createField(
+  caller: Caller,
+  input: CustomFieldInput & { values?: ValueInput[] },
+): Promise<{ id: number }> {
   const { fields, controllers } = await fieldsWithControllers();
   // Checked with a placeholder id first, so refused input does not use up ids.
   const planned = newCustomField(0, input, controllers);
@@ -105,7 +135,13 @@ export async function createField(caller: Caller, input: CustomFieldInput & { va
   const field = { ...planned, id: CUSTOM_FIELD_ID_OFFSET + (await allocateId('field')) };
   const transaction = new WriteTransaction();
   putNewCustomField(transaction, field);
-  recordAudit(transaction, { auditClass: AUDIT_CLASS.field, objectId: field.id, userId: caller.user!.id, changes: { __create__: { removed: '', added: field.name } }, at: new Date() });
+  recordAudit(transaction, {
+    auditClass: AUDIT_CLASS.field,
+    objectId: field.id,
+    userId: caller.user!.id,
+    changes: { __create__: { removed: '', added: field.name } },
+    at: new Date(),
+  });
   await transaction.commit();
   return { id: field.id };
 }
@@ -121,18 +157,26 @@ async function updateFieldsOnce(caller: Caller, targets: { ids: number[]; names:
   for (const reference of [...targets.ids, ...targets.names]) {
     const field = findField(fields, reference);
     if (!field) throw unknownField(reference);
-    if (!isCustomField(field)) throw new TrackerError(32000, `${field.name} is a built-in field: only custom fields can be changed.`);
+    if (!isCustomField(field))
+      throw new TrackerError(32000, `${field.name} is a built-in field: only custom fields can be changed.`);
     const entry = stored.find((candidate) => candidate.field.id === field.id)!;
     if (!selected.includes(entry)) selected.push(entry);
   }
-  if (selected.length === 0) throw new TrackerError(50, "The function requires an 'ids' or 'names' argument, and none was set.");
+  if (selected.length === 0)
+    throw new TrackerError(50, "The function requires an 'ids' or 'names' argument, and none was set.");
   const now = new Date();
   const transaction = new WriteTransaction();
   const results = selected.map((previous) => {
     const { next, changes } = updateCustomField(previous.field, input, controllers);
     if (Object.keys(changes).length > 0) {
       putCustomField(transaction, previous, next);
-      recordAudit(transaction, { auditClass: AUDIT_CLASS.field, objectId: next.id, userId: caller.user!.id, changes, at: now });
+      recordAudit(transaction, {
+        auditClass: AUDIT_CLASS.field,
+        objectId: next.id,
+        userId: caller.user!.id,
+        changes,
+        at: now,
+      });
     }
     return { id: next.id, name: next.name, changes };
   });

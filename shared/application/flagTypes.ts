@@ -1,5 +1,5 @@
 import { AUDIT_CLASS } from '../domain/audit.ts';
-import { inGroup, type Caller } from '../domain/caller.ts';
+import { type Caller, inGroup } from '../domain/caller.ts';
 import {
   appliesTo,
   appliesToProduct,
@@ -9,24 +9,24 @@ import {
   checkFlagTypeName,
   checkSortKey,
   checkTargetType,
+  type FlagType,
   flagTypeChanges,
   flagTypesByTarget,
   flagTypeView,
   flagValues,
   parseScopeChange,
   parseScopes,
-  scopeMap,
-  type FlagType,
   type ScopeNames,
   type ScopeProduct,
+  scopeMap,
 } from '../domain/flagTypes.ts';
 import { resolveGroup } from '../domain/groupMembership.ts';
 import { recordAudit } from '../storage/auditStore.ts';
 import { allocateId } from '../storage/counterStore.ts';
-import { createFlagType as storeFlagType, putFlagType } from '../storage/flagTypeStore.ts';
+import { putFlagType, createFlagType as storeFlagType } from '../storage/flagTypeStore.ts';
 import { retryOnConflict, WriteTransaction } from '../storage/transaction.ts';
 import { TrackerError } from '../trackerError.ts';
-import { loadCatalog, visibleProductIds, type CatalogSnapshot } from './catalogContext.ts';
+import { type CatalogSnapshot, loadCatalog, visibleProductIds } from './catalogContext.ts';
 
 /**
  * Flag types (Bugzilla 5's FlagType API): creation and updates by editcomponents, and the
@@ -67,7 +67,8 @@ function namesIn(catalog: CatalogSnapshot): ScopeNames & { groupName(id: number 
   const product = (id: number) => catalog.products.find((record) => record.product.id === id);
   return {
     productName: (id) => product(id)?.product.name,
-    componentName: (productId, componentId) => product(productId)?.components.find((component) => component.id === componentId)?.name,
+    componentName: (productId, componentId) =>
+      product(productId)?.components.find((component) => component.id === componentId)?.name,
     groupName: (id) => (id === null ? '' : (catalog.groups.find((group) => group.id === id)?.name ?? String(id))),
   };
 }
@@ -76,7 +77,8 @@ function namesIn(catalog: CatalogSnapshot): ScopeNames & { groupName(id: number 
 function groupIdOf(reference: unknown, catalog: CatalogSnapshot): number | null {
   const single = Array.isArray(reference) ? reference[reference.length - 1] : reference;
   if (single === null || single === '') return null;
-  if (typeof single !== 'string' && typeof single !== 'number') throw new TrackerError(32000, 'A grant or request group must be a group name.');
+  if (typeof single !== 'string' && typeof single !== 'number')
+    throw new TrackerError(32000, 'A grant or request group must be a group name.');
   return resolveGroup(typeof single === 'string' ? single.trim() : single, catalog.groups).id;
 }
 
@@ -86,7 +88,8 @@ const inGroupIdOf = (caller: Caller, catalog: CatalogSnapshot) => (groupId: numb
 };
 
 const required = (value: string | undefined, parameter: string) => {
-  if (value === undefined || value === '') throw new TrackerError(50, `The function requires a '${parameter}' argument, and that argument was not set.`);
+  if (value === undefined || value === '')
+    throw new TrackerError(50, `The function requires a '${parameter}' argument, and that argument was not set.`);
   return value;
 };
 
@@ -114,12 +117,19 @@ export async function createFlagType(caller: Caller, input: FlagTypeInput): Prom
   const id = await allocateId('flagtype');
   await storeFlagType(
     { id, ...draft },
-    { auditClass: AUDIT_CLASS.flagType, objectId: id, userId: caller.user!.id, changes: { __create__: { removed: '', added: name } }, at: new Date() },
+    {
+      auditClass: AUDIT_CLASS.flagType,
+      objectId: id,
+      userId: caller.user!.id,
+      changes: { __create__: { removed: '', added: name } },
+      at: new Date(),
+    },
   );
   return { id };
 }
 
-const unknownProduct = (name: string) => new TrackerError(106, `Either the product '${name}' does not exist or you don't have access to it.`);
+const unknownProduct = (name: string) =>
+  new TrackerError(106, `Either the product '${name}' does not exist or you don't have access to it.`);
 
 /**
  * `GET /rest/flag_type/<product>[/<component>]`: `{bug, attachment}`, the types that apply to
@@ -130,16 +140,28 @@ export async function getFlagTypes(caller: Caller, query: { product: string; com
   const catalog = await loadCatalog();
   const visible = new Set(visibleProductIds(caller, catalog));
   const inGroupId = inGroupIdOf(caller, catalog);
-  const record = catalog.products.find((candidate) => visible.has(candidate.product.id) && sameName(candidate.product.name, query.product));
+  const record = catalog.products.find(
+    (candidate) => visible.has(candidate.product.id) && sameName(candidate.product.name, query.product),
+  );
   if (record) {
     const productId = record.product.id;
     if (query.component === undefined) {
       const componentIds = record.components.map((component) => component.id);
-      return flagTypesByTarget(catalog.flagTypes.filter((type) => appliesToProduct(type, productId, componentIds)), inGroupId);
+      return flagTypesByTarget(
+        catalog.flagTypes.filter((type) => appliesToProduct(type, productId, componentIds)),
+        inGroupId,
+      );
     }
     const component = record.components.find((candidate) => sameName(candidate.name, query.component!));
-    if (!component) throw new TrackerError(51, `There is no component named '${query.component}' in the product '${record.product.name}'.`);
-    return flagTypesByTarget(catalog.flagTypes.filter((type) => appliesTo(type, productId, component.id)), inGroupId);
+    if (!component)
+      throw new TrackerError(
+        51,
+        `There is no component named '${query.component}' in the product '${record.product.name}'.`,
+      );
+    return flagTypesByTarget(
+      catalog.flagTypes.filter((type) => appliesTo(type, productId, component.id)),
+      inGroupId,
+    );
   }
   if (query.component === undefined && /^\d+$/.test(query.product)) {
     const type = catalog.flagTypes.find((candidate) => candidate.id === Number(query.product));
@@ -188,11 +210,16 @@ export function updateFlagTypes(caller: Caller, targets: { ids: number[]; names:
 async function updateFlagTypesOnce(caller: Caller, targets: { ids: number[]; names: string[] }, input: FlagTypeInput) {
   const catalog = await loadCatalog();
   const selected = targetFlagTypes(catalog, targets);
-  if (selected.length === 0) throw new TrackerError(50, "The function requires an 'ids' or 'names' argument, and none was set.");
+  if (selected.length === 0)
+    throw new TrackerError(50, "The function requires an 'ids' or 'names' argument, and none was set.");
   if (input.target_type !== undefined) {
     const targetType = checkTargetType(input.target_type);
     const other = selected.find((type) => type.targetType !== targetType);
-    if (other) throw new TrackerError(32000, `The flag type ${other.name} is for ${other.targetType}s: the target type of a flag type cannot be changed.`);
+    if (other)
+      throw new TrackerError(
+        32000,
+        `The flag type ${other.name} is for ${other.targetType}s: the target type of a flag type cannot be changed.`,
+      );
   }
   const products = scopeProducts(caller, catalog);
   const inclusions = parseScopeChange(input.inclusions, products);
@@ -228,7 +255,13 @@ async function updateFlagTypesOnce(caller: Caller, targets: { ids: number[]; nam
     const changes = flagTypeChanges(previous, next, names);
     if (Object.keys(changes).length > 0) {
       putFlagType(transaction, previous, next);
-      recordAudit(transaction, { auditClass: AUDIT_CLASS.flagType, objectId: previous.id, userId: caller.user!.id, changes, at: now });
+      recordAudit(transaction, {
+        auditClass: AUDIT_CLASS.flagType,
+        objectId: previous.id,
+        userId: caller.user!.id,
+        changes,
+        at: now,
+      });
     }
     return { id: previous.id, name: next.name, changes };
   });

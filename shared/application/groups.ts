@@ -1,7 +1,10 @@
 import { AUDIT_CLASS } from '../domain/audit.ts';
-import { ADMIN_GROUP, effectiveGroups, groupsImplying, type Caller } from '../domain/caller.ts';
+import { ADMIN_GROUP, type Caller, effectiveGroups, groupsImplying, inGroup } from '../domain/caller.ts';
+import { flagText } from '../domain/changeReport.ts';
 import { resolveGroup } from '../domain/groupMembership.ts';
+import { checkUserRegexp, regexpMembersOf } from '../domain/groupRegexps.ts';
 import {
+  CREATEGROUPS_GROUP,
   checkGroupDescription,
   checkGroupName,
   checkIconUrl,
@@ -9,18 +12,22 @@ import {
   isSystemGroup,
   mayListGroups,
   mayViewGroup,
-  CREATEGROUPS_GROUP,
 } from '../domain/groupRules.ts';
-import { inGroup } from '../domain/caller.ts';
-import { checkUserRegexp, regexpMembersOf } from '../domain/groupRegexps.ts';
 import { bitmapIds } from '../domain/userIdBitmap.ts';
-import { currentStamp } from '../storage/catalogCache.ts';
 import { recordAudit } from '../storage/auditStore.ts';
+import { currentStamp } from '../storage/catalogCache.ts';
 import { allocateId } from '../storage/counterStore.ts';
-import { addGroupUpdate, directMemberIds, getUserRecords, listGroups, listUserLoginsConsistently, putNewGroup, type GroupRecord } from '../storage/identityStore.ts';
+import {
+  addGroupUpdate,
+  directMemberIds,
+  type GroupRecord,
+  getUserRecords,
+  listGroups,
+  listUserLoginsConsistently,
+  putNewGroup,
+} from '../storage/identityStore.ts';
 import { retryOnConflict, WriteTransaction } from '../storage/transaction.ts';
 import { TrackerError } from '../trackerError.ts';
-import { flagText } from '../domain/changeReport.ts';
 
 /** Groups: creation and updates (creategroups) and lookup with the spec's visibility rules. */
 
@@ -44,9 +51,25 @@ export async function createGroup(caller: Caller, input: NewGroupInput): Promise
   const now = new Date();
   await retryOnConflict(async () => {
     const transaction = new WriteTransaction();
-    const regexpMembers = userRegexp === '' ? '' : regexpMembersOf(userRegexp, await everyUserToDeriveFrom(transaction));
-    putNewGroup(transaction, { id, name, description, userRegexp, regexpMembers, isActive: input.is_active ?? true, isBugGroup: true, iconUrl });
-    recordAudit(transaction, { auditClass: AUDIT_CLASS.group, objectId: id, userId: caller.user!.id, changes: { __create__: { removed: '', added: name } }, at: now });
+    const regexpMembers =
+      userRegexp === '' ? '' : regexpMembersOf(userRegexp, await everyUserToDeriveFrom(transaction));
+    putNewGroup(transaction, {
+      id,
+      name,
+      description,
+      userRegexp,
+      regexpMembers,
+      isActive: input.is_active ?? true,
+      isBugGroup: true,
+      iconUrl,
+    });
+    recordAudit(transaction, {
+      auditClass: AUDIT_CLASS.group,
+      objectId: id,
+      userId: caller.user!.id,
+      changes: { __create__: { removed: '', added: name } },
+      at: now,
+    });
     await transaction.commit();
   });
   return { id };
@@ -56,7 +79,9 @@ export async function createGroup(caller: Caller, input: NewGroupInput): Promise
  * Every user, for deriving a regexp's members; the transaction then lands only if no user was
  * created or changed since they were read (a new login the pattern matches would be missed).
  */
-export async function everyUserToDeriveFrom(transaction: WriteTransaction): Promise<Array<{ id: number; login: string }>> {
+export async function everyUserToDeriveFrom(
+  transaction: WriteTransaction,
+): Promise<Array<{ id: number; login: string }>> {
   transaction.requireStamp({ users: (await currentStamp()).users });
   return listUserLoginsConsistently();
 }
@@ -74,8 +99,10 @@ export function updateGroups(caller: Caller, targets: { ids: number[]; names: st
 async function updateGroupsOnce(caller: Caller, targets: { ids: number[]; names: string[] }, input: NewGroupInput) {
   const groups = await listGroups();
   const selected = targetGroups(groups, targets);
-  if (selected.length === 0) throw new TrackerError(50, "The function requires an 'ids' or 'names' argument, and none was set.");
-  if (input.name !== undefined && selected.length > 1) throw new TrackerError(32000, 'You cannot change the name of several groups at once.');
+  if (selected.length === 0)
+    throw new TrackerError(50, "The function requires an 'ids' or 'names' argument, and none was set.");
+  if (input.name !== undefined && selected.length > 1)
+    throw new TrackerError(32000, 'You cannot change the name of several groups at once.');
   const now = new Date();
   const transaction = new WriteTransaction();
   const updates: Array<{ previous: GroupRecord; next: GroupRecord }> = [];
@@ -89,24 +116,36 @@ async function updateGroupsOnce(caller: Caller, targets: { ids: number[]; names:
       iconUrl: checkIconUrl(input.icon_url) ?? previous.iconUrl,
     };
     if (next.name !== previous.name) {
-      if (isSystemGroup(previous.name)) throw new TrackerError(32000, `The group ${previous.name} is a system group and cannot be renamed.`);
+      if (isSystemGroup(previous.name))
+        throw new TrackerError(32000, `The group ${previous.name} is a system group and cannot be renamed.`);
       if (groups.some((group) => group.id !== previous.id && group.name.toLowerCase() === next.name.toLowerCase())) {
         throw new TrackerError(801, `The group ${next.name} already exists.`);
       }
     }
     const changes: Record<string, { removed: string; added: string }> = {};
     if (next.name !== previous.name) changes.name = { removed: previous.name, added: next.name };
-    if (next.description !== previous.description) changes.description = { removed: previous.description, added: next.description };
-    if (next.userRegexp !== previous.userRegexp) changes.user_regexp = { removed: previous.userRegexp, added: next.userRegexp };
-    if (next.isActive !== previous.isActive) changes.is_active = { removed: flagText(previous.isActive), added: flagText(next.isActive) };
+    if (next.description !== previous.description)
+      changes.description = { removed: previous.description, added: next.description };
+    if (next.userRegexp !== previous.userRegexp)
+      changes.user_regexp = { removed: previous.userRegexp, added: next.userRegexp };
+    if (next.isActive !== previous.isActive)
+      changes.is_active = { removed: flagText(previous.isActive), added: flagText(next.isActive) };
     if (next.iconUrl !== previous.iconUrl) changes.icon_url = { removed: previous.iconUrl, added: next.iconUrl };
     if (Object.keys(changes).length > 0) {
       updates.push({ previous, next });
-      recordAudit(transaction, { auditClass: AUDIT_CLASS.group, objectId: previous.id, userId: caller.user!.id, changes, at: now });
+      recordAudit(transaction, {
+        auditClass: AUDIT_CLASS.group,
+        objectId: previous.id,
+        userId: caller.user!.id,
+        changes,
+        at: now,
+      });
     }
     return { id: previous.id, changes };
   });
-  const regexpChanged = updates.filter(({ previous, next }) => next.userRegexp !== previous.userRegexp).map(({ next }) => next);
+  const regexpChanged = updates
+    .filter(({ previous, next }) => next.userRegexp !== previous.userRegexp)
+    .map(({ next }) => next);
   // A cleared regexp has no members; only a new pattern needs every user.
   const users = regexpChanged.some((group) => group.userRegexp !== '') ? await everyUserToDeriveFrom(transaction) : [];
   for (const group of regexpChanged) group.regexpMembers = regexpMembersOf(group.userRegexp, users);
@@ -117,7 +156,10 @@ async function updateGroupsOnce(caller: Caller, targets: { ids: number[]; names:
 
 export async function findGroups(caller: Caller, query: { ids?: number[]; names?: string[]; membership?: boolean }) {
   if (!mayListGroups(caller)) {
-    throw new TrackerError(805, 'You do not have permission to view groups: you need creategroups or editusers, or bless rights on a group.');
+    throw new TrackerError(
+      805,
+      'You do not have permission to view groups: you need creategroups or editusers, or bless rights on a group.',
+    );
   }
   const groups = await listGroups();
   const ids = query.ids ?? [];
@@ -135,16 +177,27 @@ export async function findGroups(caller: Caller, query: { ids?: number[]; names?
   // Members are whoever effectiveGroups puts in the group, the one definition of membership that
   // permission checks use too: direct and regexp members of the group itself, of the groups that
   // imply it (editbugs -> bz_canusewhines, ...) and of admin.
-  const sourcesOf = (group: GroupRecord) => groups.filter((other) => other.id === group.id || other.name === ADMIN_GROUP || groupsImplying(group.name).includes(other.name));
+  const sourcesOf = (group: GroupRecord) =>
+    groups.filter(
+      (other) => other.id === group.id || other.name === ADMIN_GROUP || groupsImplying(group.name).includes(other.name),
+    );
   const views = await Promise.all(
     visible.map(async (group) => {
       if (!query.membership) return groupView(caller, group);
       const sources = sourcesOf(group);
       const direct = (await Promise.all(sources.map((source) => directMemberIds(source.id)))).flat();
-      const byRegexp = sources.flatMap((source) => (source.userRegexp === '' ? [] : bitmapIds(source.regexpMembers ?? '')));
+      const byRegexp = sources.flatMap((source) =>
+        source.userRegexp === '' ? [] : bitmapIds(source.regexpMembers ?? ''),
+      );
       const candidates = await getUserRecords([...new Set([...direct, ...byRegexp])]);
-      const members = candidates.filter(({ user, membership }) => effectiveGroups(user, membership, groups).some((member) => member.id === group.id));
-      return groupView(caller, group, members.map((record) => record.user).sort((a, b) => a.id - b.id));
+      const members = candidates.filter(({ user, membership }) =>
+        effectiveGroups(user, membership, groups).some((member) => member.id === group.id),
+      );
+      return groupView(
+        caller,
+        group,
+        members.map((record) => record.user).sort((a, b) => a.id - b.id),
+      );
     }),
   );
   return { groups: views };

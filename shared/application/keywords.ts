@@ -1,12 +1,20 @@
 import { AUDIT_CLASS } from '../domain/audit.ts';
 import type { Caller } from '../domain/caller.ts';
-import { byKeywordName, checkKeywordDescription, checkKeywordName, keywordView, resolveKeyword, sameKeywordName, type Keyword } from '../domain/keywords.ts';
+import { flagText } from '../domain/changeReport.ts';
+import {
+  byKeywordName,
+  checkKeywordDescription,
+  checkKeywordName,
+  type Keyword,
+  keywordView,
+  resolveKeyword,
+  sameKeywordName,
+} from '../domain/keywords.ts';
 import { recordAudit } from '../storage/auditStore.ts';
 import { allocateId } from '../storage/counterStore.ts';
 import { loadKeywords, putKeyword, putNewKeyword } from '../storage/keywordStore.ts';
 import { retryOnConflict, WriteTransaction } from '../storage/transaction.ts';
 import { TrackerError } from '../trackerError.ts';
-import { flagText } from '../domain/changeReport.ts';
 
 /** Keywords: listing (public) and administration (editkeywords). */
 
@@ -17,7 +25,8 @@ export interface KeywordInput {
 }
 
 const duplicate = (name: string) => new TrackerError(32000, `A keyword named ${name} already exists.`);
-const unknownKeyword = (reference: string | number) => new TrackerError(51, `There is no keyword with the id or name '${reference}'.`);
+const unknownKeyword = (reference: string | number) =>
+  new TrackerError(51, `There is no keyword with the id or name '${reference}'.`);
 
 export async function createKeyword(caller: Caller, input: KeywordInput): Promise<{ id: number }> {
   const name = checkKeywordName(input.name);
@@ -26,7 +35,13 @@ export async function createKeyword(caller: Caller, input: KeywordInput): Promis
   const keyword: Keyword = { id: await allocateId('keyword'), name, description, isActive: input.is_active ?? true };
   const transaction = new WriteTransaction();
   putNewKeyword(transaction, keyword);
-  recordAudit(transaction, { auditClass: AUDIT_CLASS.keyword, objectId: keyword.id, userId: caller.user!.id, changes: { __create__: { removed: '', added: name } }, at: new Date() });
+  recordAudit(transaction, {
+    auditClass: AUDIT_CLASS.keyword,
+    objectId: keyword.id,
+    userId: caller.user!.id,
+    changes: { __create__: { removed: '', added: name } },
+    at: new Date(),
+  });
   await transaction.commit();
   return { id: keyword.id };
 }
@@ -49,8 +64,10 @@ export function updateKeywords(caller: Caller, targets: { ids: number[]; names: 
 async function updateKeywordsOnce(caller: Caller, targets: { ids: number[]; names: string[] }, input: KeywordInput) {
   const keywords = await loadKeywords();
   const selected = resolveAll(keywords, [...targets.ids, ...targets.names]);
-  if (selected.length === 0) throw new TrackerError(50, "The function requires an 'ids' or 'names' argument, and none was set.");
-  if (input.name !== undefined && selected.length > 1) throw new TrackerError(32000, 'You cannot give several keywords the same name.');
+  if (selected.length === 0)
+    throw new TrackerError(50, "The function requires an 'ids' or 'names' argument, and none was set.");
+  if (input.name !== undefined && selected.length > 1)
+    throw new TrackerError(32000, 'You cannot give several keywords the same name.');
   const now = new Date();
   const transaction = new WriteTransaction();
   const results = selected.map((previous) => {
@@ -60,16 +77,27 @@ async function updateKeywordsOnce(caller: Caller, targets: { ids: number[]; name
       description: input.description !== undefined ? checkKeywordDescription(input.description) : previous.description,
       isActive: input.is_active ?? previous.isActive,
     };
-    if (!sameKeywordName(next.name, previous.name) && keywords.some((other) => other.id !== previous.id && sameKeywordName(other.name, next.name))) {
+    if (
+      !sameKeywordName(next.name, previous.name) &&
+      keywords.some((other) => other.id !== previous.id && sameKeywordName(other.name, next.name))
+    ) {
       throw duplicate(next.name);
     }
     const changes: Record<string, { removed: string; added: string }> = {};
     if (next.name !== previous.name) changes.name = { removed: previous.name, added: next.name };
-    if (next.description !== previous.description) changes.description = { removed: previous.description, added: next.description };
-    if (next.isActive !== previous.isActive) changes.is_active = { removed: flagText(previous.isActive), added: flagText(next.isActive) };
+    if (next.description !== previous.description)
+      changes.description = { removed: previous.description, added: next.description };
+    if (next.isActive !== previous.isActive)
+      changes.is_active = { removed: flagText(previous.isActive), added: flagText(next.isActive) };
     if (Object.keys(changes).length > 0) {
       putKeyword(transaction, previous, next);
-      recordAudit(transaction, { auditClass: AUDIT_CLASS.keyword, objectId: previous.id, userId: caller.user!.id, changes, at: now });
+      recordAudit(transaction, {
+        auditClass: AUDIT_CLASS.keyword,
+        objectId: previous.id,
+        userId: caller.user!.id,
+        changes,
+        at: now,
+      });
     }
     return { id: previous.id, changes };
   });

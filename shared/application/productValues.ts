@@ -1,14 +1,19 @@
 import { AUDIT_CLASS } from '../domain/audit.ts';
 import type { Caller } from '../domain/caller.ts';
 import type { ProductValue } from '../domain/catalog.ts';
+import { flagText } from '../domain/changeReport.ts';
 import { checkValueName } from '../domain/productRules.ts';
 import { recordAudit } from '../storage/auditStore.ts';
 import { allocateId } from '../storage/counterStore.ts';
-import { putNewProductValue, putProductValue, type ProductValueKind } from '../storage/productStore.ts';
+import { type ProductValueKind, putNewProductValue, putProductValue } from '../storage/productStore.ts';
 import { retryOnConflict, WriteTransaction } from '../storage/transaction.ts';
 import { TrackerError } from '../trackerError.ts';
-import { assertMayAdministerProduct, assertMayAdministerSomeProduct, findProduct, loadCatalog } from './catalogContext.ts';
-import { flagText } from '../domain/changeReport.ts';
+import {
+  assertMayAdministerProduct,
+  assertMayAdministerSomeProduct,
+  findProduct,
+  loadCatalog,
+} from './catalogContext.ts';
 
 /**
  * Versions and milestones of a product (Tracker's addition: Bugzilla edits them in its pages):
@@ -25,9 +30,15 @@ async function productFor(caller: Caller, kind: ProductValueKind, reference: str
   return record;
 }
 
-const valuesOf = (record: Awaited<ReturnType<typeof productFor>>, kind: ProductValueKind) => (kind === 'version' ? record.versions : record.milestones);
+const valuesOf = (record: Awaited<ReturnType<typeof productFor>>, kind: ProductValueKind) =>
+  kind === 'version' ? record.versions : record.milestones;
 
-export async function addProductValue(caller: Caller, kind: ProductValueKind, productReference: string, input: { name?: string; sort_key?: number; is_active?: boolean }) {
+export async function addProductValue(
+  caller: Caller,
+  kind: ProductValueKind,
+  productReference: string,
+  input: { name?: string; sort_key?: number; is_active?: boolean },
+) {
   const record = await productFor(caller, kind, productReference);
   const name = checkValueName(kind, input.name);
   if (valuesOf(record, kind).some((value) => value.name.toLowerCase() === name.toLowerCase())) {
@@ -35,8 +46,20 @@ export async function addProductValue(caller: Caller, kind: ProductValueKind, pr
   }
   const id = await allocateId(kind);
   const transaction = new WriteTransaction();
-  putNewProductValue(transaction, kind, { id, productId: record.product.id, name, sortKey: input.sort_key ?? 0, isActive: input.is_active ?? true });
-  recordAudit(transaction, { auditClass: AUDIT_CLASSES[kind], objectId: id, userId: caller.user!.id, changes: { __create__: { removed: '', added: name } }, at: new Date() });
+  putNewProductValue(transaction, kind, {
+    id,
+    productId: record.product.id,
+    name,
+    sortKey: input.sort_key ?? 0,
+    isActive: input.is_active ?? true,
+  });
+  recordAudit(transaction, {
+    auditClass: AUDIT_CLASSES[kind],
+    objectId: id,
+    userId: caller.user!.id,
+    changes: { __create__: { removed: '', added: name } },
+    at: new Date(),
+  });
   await transaction.commit();
   return { id };
 }
@@ -62,7 +85,8 @@ async function updateProductValueOnce(
   const record = await productFor(caller, kind, productReference);
   const values = valuesOf(record, kind);
   const previous =
-    values.find((value) => value.name === valueReference) ?? (/^\d+$/.test(valueReference) ? values.find((value) => value.id === Number(valueReference)) : undefined);
+    values.find((value) => value.name === valueReference) ??
+    (/^\d+$/.test(valueReference) ? values.find((value) => value.id === Number(valueReference)) : undefined);
   if (!previous) throw new TrackerError(51, `${record.product.name} has no ${kind} '${valueReference}'.`);
   const next: ProductValue = {
     ...previous,
@@ -70,23 +94,40 @@ async function updateProductValueOnce(
     sortKey: input.sort_key ?? previous.sortKey,
     isActive: input.is_active ?? previous.isActive,
   };
-  if (next.name !== previous.name && values.some((value) => value.id !== previous.id && value.name.toLowerCase() === next.name.toLowerCase())) {
+  if (
+    next.name !== previous.name &&
+    values.some((value) => value.id !== previous.id && value.name.toLowerCase() === next.name.toLowerCase())
+  ) {
     throw new TrackerError(32000, `The ${kind} '${next.name}' already exists for ${record.product.name}.`);
   }
   if (kind === 'milestone' && next.name !== previous.name && previous.name === record.product.defaultMilestone) {
-    throw new TrackerError(32000, `'${previous.name}' is the default milestone of ${record.product.name}; choose another default before renaming it.`);
+    throw new TrackerError(
+      32000,
+      `'${previous.name}' is the default milestone of ${record.product.name}; choose another default before renaming it.`,
+    );
   }
   if (kind === 'milestone' && !next.isActive && previous.name === record.product.defaultMilestone) {
-    throw new TrackerError(32000, `'${previous.name}' is the default milestone of ${record.product.name} and cannot be disabled.`);
+    throw new TrackerError(
+      32000,
+      `'${previous.name}' is the default milestone of ${record.product.name} and cannot be disabled.`,
+    );
   }
   const changes: Record<string, { removed: string; added: string }> = {};
   if (next.name !== previous.name) changes.name = { removed: previous.name, added: next.name };
-  if (next.sortKey !== previous.sortKey) changes.sort_key = { removed: String(previous.sortKey), added: String(next.sortKey) };
-  if (next.isActive !== previous.isActive) changes.is_active = { removed: flagText(previous.isActive), added: flagText(next.isActive) };
+  if (next.sortKey !== previous.sortKey)
+    changes.sort_key = { removed: String(previous.sortKey), added: String(next.sortKey) };
+  if (next.isActive !== previous.isActive)
+    changes.is_active = { removed: flagText(previous.isActive), added: flagText(next.isActive) };
   if (Object.keys(changes).length > 0) {
     const transaction = new WriteTransaction();
     putProductValue(transaction, kind, previous, next);
-    recordAudit(transaction, { auditClass: AUDIT_CLASSES[kind], objectId: previous.id, userId: caller.user!.id, changes, at: new Date() });
+    recordAudit(transaction, {
+      auditClass: AUDIT_CLASSES[kind],
+      objectId: previous.id,
+      userId: caller.user!.id,
+      changes,
+      at: new Date(),
+    });
     await transaction.commit();
   }
   return { [`${kind}s`]: [{ id: previous.id, changes }] };

@@ -1,15 +1,45 @@
 import { AUDIT_CLASS, type AuditEntry } from '../domain/audit.ts';
 import type { Caller } from '../domain/caller.ts';
-import { DEFAULT_CLASSIFICATION, PLACEHOLDER_MILESTONE, type ControlValue, type GroupControl, type Product, type ProductRecord } from '../domain/catalog.ts';
+import {
+  type ControlValue,
+  DEFAULT_CLASSIFICATION,
+  type GroupControl,
+  PLACEHOLDER_MILESTONE,
+  type Product,
+  type ProductRecord,
+} from '../domain/catalog.ts';
+import { flagText } from '../domain/changeReport.ts';
 import { resolveGroup } from '../domain/groupMembership.ts';
-import { checkControls, checkProductDescription, checkProductName, checkValueName, CONTROL_VALUES, mayEditCatalogue, type ProductListType } from '../domain/productRules.ts';
+import {
+  CONTROL_VALUES,
+  checkControls,
+  checkProductDescription,
+  checkProductName,
+  checkValueName,
+  mayEditCatalogue,
+  type ProductListType,
+} from '../domain/productRules.ts';
 import { recordAudit } from '../storage/auditStore.ts';
 import { allocateId } from '../storage/counterStore.ts';
-import { deleteGroupControl, putGroupControl, putNewProduct, putNewProductValue, putProduct, touchProduct } from '../storage/productStore.ts';
+import {
+  deleteGroupControl,
+  putGroupControl,
+  putNewProduct,
+  putNewProductValue,
+  putProduct,
+  touchProduct,
+} from '../storage/productStore.ts';
 import { retryOnConflict, WriteTransaction } from '../storage/transaction.ts';
 import { TrackerError } from '../trackerError.ts';
-import { assertMayAdministerProduct, assertMayAdministerSomeProduct, findProduct, loadCatalog, productViews, visibleProductIds, type CatalogSnapshot } from './catalogContext.ts';
-import { flagText } from '../domain/changeReport.ts';
+import {
+  assertMayAdministerProduct,
+  assertMayAdministerSomeProduct,
+  type CatalogSnapshot,
+  findProduct,
+  loadCatalog,
+  productViews,
+  visibleProductIds,
+} from './catalogContext.ts';
 
 /** Products: listing by access type, lookup, creation and updates (editcomponents). */
 
@@ -21,14 +51,19 @@ export async function productIds(caller: Caller, type: ProductListType) {
 
 const compareNames = (a: string, b: string) => a.localeCompare(b, 'en', { sensitivity: 'base' });
 
-export async function getProducts(caller: Caller, query: { types?: ProductListType[]; ids?: number[]; names?: string[] }) {
+export async function getProducts(
+  caller: Caller,
+  query: { types?: ProductListType[]; ids?: number[]; names?: string[] },
+) {
   const catalog = await loadCatalog();
   const visible = new Set(visibleProductIds(caller, catalog, query.types ?? []));
   const ids = query.ids ?? [];
   const names = (query.names ?? []).map((name) => name.toLowerCase());
   const byRequest = ids.length === 0 && names.length === 0;
   const records = catalog.products.filter(
-    (record) => visible.has(record.product.id) && (byRequest || ids.includes(record.product.id) || names.includes(record.product.name.toLowerCase())),
+    (record) =>
+      visible.has(record.product.id) &&
+      (byRequest || ids.includes(record.product.id) || names.includes(record.product.name.toLowerCase())),
   );
   // Bugzilla 5.2 lists products by name (case-insensitively, as its database collates), not by id.
   records.sort((a, b) => compareNames(a.product.name, b.product.name) || a.product.id - b.product.id);
@@ -49,13 +84,20 @@ export interface GroupControlInput {
 const asControl = (value: string | undefined, fallback: ControlValue): ControlValue => {
   if (value === undefined) return fallback;
   const upper = value.toUpperCase() as ControlValue;
-  if (!CONTROL_VALUES.includes(upper)) throw new TrackerError(32000, `A group control must be one of ${CONTROL_VALUES.join(', ')}, not '${value}'.`);
+  if (!CONTROL_VALUES.includes(upper))
+    throw new TrackerError(32000, `A group control must be one of ${CONTROL_VALUES.join(', ')}, not '${value}'.`);
   return upper;
 };
 
-function planGroupControl(catalog: CatalogSnapshot, productId: number, input: GroupControlInput, previous?: GroupControl): GroupControl {
+function planGroupControl(
+  catalog: CatalogSnapshot,
+  productId: number,
+  input: GroupControlInput,
+  previous?: GroupControl,
+): GroupControl {
   const group = resolveGroup(input.group, catalog.groups);
-  if (!group.isBugGroup) throw new TrackerError(32000, `The group ${group.name} is not a bug group and cannot control products.`);
+  if (!group.isBugGroup)
+    throw new TrackerError(32000, `The group ${group.name} is not a bug group and cannot control products.`);
   const control: GroupControl = {
     productId,
     groupId: group.id,
@@ -72,16 +114,31 @@ function planGroupControl(catalog: CatalogSnapshot, productId: number, input: Gr
 }
 
 const isEmptyControl = (control: GroupControl) =>
-  control.memberControl === 'NA' && control.otherControl === 'NA' && !control.entry && !control.canEdit && !control.editComponents && !control.editBugs && !control.canConfirm;
+  control.memberControl === 'NA' &&
+  control.otherControl === 'NA' &&
+  !control.entry &&
+  !control.canEdit &&
+  !control.editComponents &&
+  !control.editBugs &&
+  !control.canConfirm;
 
 const describeControls = (controls: readonly GroupControl[], catalog: CatalogSnapshot) =>
   controls
-    .map((control) => `${catalog.groups.find((group) => group.id === control.groupId)?.name}:${control.memberControl}/${control.otherControl}${control.entry ? ':entry' : ''}`)
+    .map(
+      (control) =>
+        `${catalog.groups.find((group) => group.id === control.groupId)?.name}:${control.memberControl}/${control.otherControl}${control.entry ? ':entry' : ''}`,
+    )
     .sort()
     .join(', ');
 
 /** Applies group-control inputs to a transaction; returns the change to report, if any. */
-function applyGroupControls(transaction: WriteTransaction, catalog: CatalogSnapshot, record: ProductRecord | undefined, productId: number, inputs: readonly GroupControlInput[]) {
+function applyGroupControls(
+  transaction: WriteTransaction,
+  catalog: CatalogSnapshot,
+  record: ProductRecord | undefined,
+  productId: number,
+  inputs: readonly GroupControlInput[],
+) {
   const before = record?.groupControls ?? [];
   const after = new Map(before.map((control) => [control.groupId, control]));
   for (const input of inputs) {
@@ -111,7 +168,13 @@ export interface NewProductInput {
   group_controls?: GroupControlInput[];
 }
 
-const audit = (auditClass: string, objectId: number, caller: Caller, changes: AuditEntry['changes'], at: Date): AuditEntry => ({
+const audit = (
+  auditClass: string,
+  objectId: number,
+  caller: Caller,
+  changes: AuditEntry['changes'],
+  at: Date,
+): AuditEntry => ({
   auditClass,
   objectId,
   userId: caller.user!.id,
@@ -124,13 +187,20 @@ export async function createProduct(caller: Caller, input: NewProductInput): Pro
   const name = checkProductName(input.name);
   const description = checkProductDescription(input.description);
   const versionName = checkValueName('version', input.version);
-  if (findProduct(catalog, name)?.product.name.toLowerCase() === name.toLowerCase()) throw new TrackerError(702, `A product named ${name} already exists.`);
+  if (findProduct(catalog, name)?.product.name.toLowerCase() === name.toLowerCase())
+    throw new TrackerError(702, `A product named ${name} already exists.`);
   const classificationName = input.classification ?? DEFAULT_CLASSIFICATION;
-  const classification = catalog.classifications.find((candidate) => candidate.name.toLowerCase() === classificationName.toLowerCase());
+  const classification = catalog.classifications.find(
+    (candidate) => candidate.name.toLowerCase() === classificationName.toLowerCase(),
+  );
   if (!classification) throw new TrackerError(51, `There is no classification named '${classificationName}'.`);
   const milestoneName = (input.default_milestone ?? PLACEHOLDER_MILESTONE).trim() || PLACEHOLDER_MILESTONE;
 
-  const [id, versionId, milestoneId] = await Promise.all([allocateId('product'), allocateId('version'), allocateId('milestone')]);
+  const [id, versionId, milestoneId] = await Promise.all([
+    allocateId('product'),
+    allocateId('version'),
+    allocateId('milestone'),
+  ]);
   const now = new Date();
   const product: Product = {
     id,
@@ -144,12 +214,30 @@ export async function createProduct(caller: Caller, input: NewProductInput): Pro
   };
   const transaction = new WriteTransaction();
   putNewProduct(transaction, product);
-  putNewProductValue(transaction, 'version', { id: versionId, productId: id, name: versionName, sortKey: 0, isActive: true });
-  putNewProductValue(transaction, 'milestone', { id: milestoneId, productId: id, name: milestoneName, sortKey: 0, isActive: true });
+  putNewProductValue(transaction, 'version', {
+    id: versionId,
+    productId: id,
+    name: versionName,
+    sortKey: 0,
+    isActive: true,
+  });
+  putNewProductValue(transaction, 'milestone', {
+    id: milestoneId,
+    productId: id,
+    name: milestoneName,
+    sortKey: 0,
+    isActive: true,
+  });
   if (input.group_controls?.length) applyGroupControls(transaction, catalog, undefined, id, input.group_controls);
   recordAudit(transaction, audit(AUDIT_CLASS.product, id, caller, { __create__: { removed: '', added: name } }, now));
-  recordAudit(transaction, audit(AUDIT_CLASS.version, versionId, caller, { __create__: { removed: '', added: versionName } }, now));
-  recordAudit(transaction, audit(AUDIT_CLASS.milestone, milestoneId, caller, { __create__: { removed: '', added: milestoneName } }, now));
+  recordAudit(
+    transaction,
+    audit(AUDIT_CLASS.version, versionId, caller, { __create__: { removed: '', added: versionName } }, now),
+  );
+  recordAudit(
+    transaction,
+    audit(AUDIT_CLASS.milestone, milestoneId, caller, { __create__: { removed: '', added: milestoneName } }, now),
+  );
   await transaction.commit();
   return { id };
 }
@@ -170,7 +258,11 @@ export function updateProducts(caller: Caller, targets: { ids: number[]; names: 
   return retryOnConflict(() => updateProductsOnce(caller, targets, changes));
 }
 
-async function updateProductsOnce(caller: Caller, targets: { ids: number[]; names: string[] }, changes: ProductChanges) {
+async function updateProductsOnce(
+  caller: Caller,
+  targets: { ids: number[]; names: string[] },
+  changes: ProductChanges,
+) {
   const catalog = await loadCatalog();
   assertMayAdministerSomeProduct(caller, catalog, 'edit products');
   const records: ProductRecord[] = [];
@@ -179,12 +271,17 @@ async function updateProductsOnce(caller: Caller, targets: { ids: number[]; name
     if (!record) throw new TrackerError(106, `Product '${reference}' does not exist or you don't have access to it.`);
     if (!records.includes(record)) records.push(record);
   }
-  if (records.length === 0) throw new TrackerError(50, "The function requires an 'ids' or 'names' argument, and none was set.");
+  if (records.length === 0)
+    throw new TrackerError(50, "The function requires an 'ids' or 'names' argument, and none was set.");
   for (const record of records) assertMayAdministerProduct(caller, catalog, record, 'edit products');
   if ((changes.group_controls !== undefined || changes.classification !== undefined) && !mayEditCatalogue(caller)) {
-    throw new TrackerError(304, 'Sorry, only members of the editcomponents group may change group controls or classifications of products.');
+    throw new TrackerError(
+      304,
+      'Sorry, only members of the editcomponents group may change group controls or classifications of products.',
+    );
   }
-  if (changes.name !== undefined && records.length > 1) throw new TrackerError(700, 'You cannot give several products the same name: update one product at a time.');
+  if (changes.name !== undefined && records.length > 1)
+    throw new TrackerError(700, 'You cannot give several products the same name: update one product at a time.');
 
   const now = new Date();
   const transaction = new WriteTransaction();
@@ -205,11 +302,17 @@ async function updateProductsOnce(caller: Caller, targets: { ids: number[]; name
     if (changes.is_open !== undefined) next.isActive = changes.is_open;
     if (changes.default_milestone !== undefined) {
       const milestone = record.milestones.find((candidate) => candidate.name === changes.default_milestone?.trim());
-      if (!milestone) throw new TrackerError(705, `The milestone '${changes.default_milestone}' is not a milestone of ${previous.name}; it cannot be the default.`);
+      if (!milestone)
+        throw new TrackerError(
+          705,
+          `The milestone '${changes.default_milestone}' is not a milestone of ${previous.name}; it cannot be the default.`,
+        );
       next.defaultMilestone = milestone.name;
     }
     if (changes.classification !== undefined) {
-      const classification = catalog.classifications.find((candidate) => candidate.name.toLowerCase() === changes.classification!.toLowerCase());
+      const classification = catalog.classifications.find(
+        (candidate) => candidate.name.toLowerCase() === changes.classification!.toLowerCase(),
+      );
       if (!classification) throw new TrackerError(51, `There is no classification named '${changes.classification}'.`);
       next.classificationId = classification.id;
     }
@@ -220,12 +323,16 @@ async function updateProductsOnce(caller: Caller, targets: { ids: number[]; name
       ['default_milestone', 'defaultMilestone'],
     ];
     for (const [field, property] of text) {
-      if (next[property] !== previous[property]) reported[field] = { removed: String(previous[property]), added: String(next[property]) };
+      if (next[property] !== previous[property])
+        reported[field] = { removed: String(previous[property]), added: String(next[property]) };
     }
-    if (next.hasUnconfirmed !== previous.hasUnconfirmed) reported.has_unconfirmed = { removed: flagText(previous.hasUnconfirmed), added: flagText(next.hasUnconfirmed) };
-    if (next.isActive !== previous.isActive) reported.is_open = { removed: flagText(previous.isActive), added: flagText(next.isActive) };
+    if (next.hasUnconfirmed !== previous.hasUnconfirmed)
+      reported.has_unconfirmed = { removed: flagText(previous.hasUnconfirmed), added: flagText(next.hasUnconfirmed) };
+    if (next.isActive !== previous.isActive)
+      reported.is_open = { removed: flagText(previous.isActive), added: flagText(next.isActive) };
     if (next.classificationId !== previous.classificationId) {
-      const nameOf = (id: number) => catalog.classifications.find((classification) => classification.id === id)?.name ?? '';
+      const nameOf = (id: number) =>
+        catalog.classifications.find((classification) => classification.id === id)?.name ?? '';
       reported.classification = { removed: nameOf(previous.classificationId), added: nameOf(next.classificationId) };
     }
     const productWritten = Object.keys(reported).length > 0;
@@ -236,7 +343,8 @@ async function updateProductsOnce(caller: Caller, targets: { ids: number[]; name
       // The controls were computed from this read of the product: written only if it still holds.
       if (!productWritten) touchProduct(transaction, previous);
     }
-    if (Object.keys(reported).length > 0) recordAudit(transaction, audit(AUDIT_CLASS.product, previous.id, caller, reported, now));
+    if (Object.keys(reported).length > 0)
+      recordAudit(transaction, audit(AUDIT_CLASS.product, previous.id, caller, reported, now));
     return { id: previous.id, changes: reported };
   });
   await transaction.commit();

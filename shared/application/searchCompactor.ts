@@ -1,6 +1,11 @@
 import { SearchIndex } from '../domain/searchIndex.ts';
 import { scanAllBugs } from '../storage/bugStore.ts';
-import { LOG_OVERLAP_MS, loadSnapshotPointer, writeSnapshot, type SnapshotPointer } from '../storage/searchIndexStore.ts';
+import {
+  LOG_OVERLAP_MS,
+  loadSnapshotPointer,
+  type SnapshotPointer,
+  writeSnapshot,
+} from '../storage/searchIndexStore.ts';
 import { currentSearchIndex } from './searchIndexHolder.ts';
 
 /**

@@ -1,6 +1,6 @@
 import { BugCopyCache } from '../domain/bugCopyCache.ts';
 import { RenderedBugs } from '../domain/renderedBugs.ts';
-import { SearchIndex, type IndexDocument } from '../domain/searchIndex.ts';
+import { type IndexDocument, SearchIndex } from '../domain/searchIndex.ts';
 import { deepFreeze } from '../storage/deepFreeze.ts';
 import { tableName } from '../storage/dynamoClient.ts';
 import { LOG_OVERLAP_MS, loadSnapshot, readChangeLog } from '../storage/searchIndexStore.ts';
@@ -57,7 +57,14 @@ async function loadIndex(stats: IndexStats, copies: BugCopyCache): Promise<Searc
   stats.loadMs = performance.now() - started;
   // One line per instance: how long a cold index took, for the logs (CloudWatch on AWS).
   if (process.env.TRACKER_REQUEST_LOG !== 'off') {
-    console.log(JSON.stringify({ message: 'search index loaded', bugs: index.size, snapshotBugs: stats.snapshotBugs, ms: Math.round(stats.loadMs) }));
+    console.log(
+      JSON.stringify({
+        message: 'search index loaded',
+        bugs: index.size,
+        snapshotBugs: stats.snapshotBugs,
+        ms: Math.round(stats.loadMs),
+      }),
+    );
   }
   return index;
 }
@@ -95,11 +102,16 @@ export interface SearchState {
 /** The index, current as of this call, and the bug copies that go with it. */
 export async function currentSearchState(): Promise<SearchState> {
   const table = tableName();
-  let holder = holders.get(table);
+  const holder = holders.get(table);
   if (!holder) {
     const stats: IndexStats = { loadedAt: Date.now(), loadMs: 0, snapshotBugs: 0, catchUps: 0, lastCatchUpReads: 0 };
     const copies = new BugCopyCache(keeps() ? BUG_COPIES : 0);
-    const created: Holder = { loading: loadIndex(stats, copies), stats, copies, rendered: new RenderedBugs(keeps() ? RENDERED_CHARACTERS : 0) };
+    const created: Holder = {
+      loading: loadIndex(stats, copies),
+      stats,
+      copies,
+      rendered: new RenderedBugs(keeps() ? RENDERED_CHARACTERS : 0),
+    };
     holders.set(table, created);
     created.loading.catch(() => holders.delete(table));
     return { index: await created.loading, copies, rendered: created.rendered };

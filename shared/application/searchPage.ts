@@ -1,14 +1,14 @@
 import { canSeeBug, isInsider, isTimeTracker } from '../domain/bugAccess.ts';
 import { bugResourceFields, bugView, viewerTags } from '../domain/bugView.ts';
-import { isLoggedIn, type Caller } from '../domain/caller.ts';
+import { type Caller, isLoggedIn } from '../domain/caller.ts';
 import type { FieldSelection } from '../domain/fieldSelection.ts';
 import { RawJson } from '../domain/rawJson.ts';
 import { loadBugs, type StoredBug } from '../storage/bugStore.ts';
 import { currentStamp } from '../storage/catalogCache.ts';
 import { bugViewContext, loadBugCatalog, updateToken, userIdsOf, usersById } from './bugContext.ts';
 import { getBugs } from './bugs.ts';
-import type { SearchState } from './searchIndexHolder.ts';
 import { groupNameIn } from './catalogContext.ts';
+import type { SearchState } from './searchIndexHolder.ts';
 
 /**
  * The bugs of a search page, rendered as Get Bug renders them (docs/data-model.md §8.7). A search
@@ -23,10 +23,17 @@ const EXTRAS_WITH_READS = ['description', 'comments', 'history', 'attachments'];
 const BUG_FIELDS = bugResourceFields();
 
 /** Bugs that vanished meanwhile or that the caller may not see are left out; the rest keep the order of `ids`. */
-export async function renderSearchPage(caller: Caller, ids: readonly number[], fields: FieldSelection, search?: SearchState): Promise<unknown[]> {
+export async function renderSearchPage(
+  caller: Caller,
+  ids: readonly number[],
+  fields: FieldSelection,
+  search?: SearchState,
+): Promise<unknown[]> {
   if (ids.length === 0) return [];
   if (!search || EXTRAS_WITH_READS.some((name) => fields.wants(name, 'extra'))) {
-    return (await getBugs(caller, ids, fields, { permissive: true, load: search && ((wanted) => pageBugs(search, wanted)) })).bugs;
+    return (
+      await getBugs(caller, ids, fields, { permissive: true, load: search && ((wanted) => pageBugs(search, wanted)) })
+    ).bugs;
   }
   const [bugCatalog, stored, stamp] = await Promise.all([loadBugCatalog(), pageBugs(search, ids), currentStamp()]);
   const { parameters } = bugCatalog.catalog;
@@ -47,7 +54,12 @@ export async function renderSearchPage(caller: Caller, ids: readonly number[], f
     else texts.set(entry.bug.id, text);
   }
   if (missing.length > 0) {
-    const users = await usersById(userIdsOf(missing.map((entry) => entry.bug), bugCatalog.catalog));
+    const users = await usersById(
+      userIdsOf(
+        missing.map((entry) => entry.bug),
+        bugCatalog.catalog,
+      ),
+    );
     const context = bugViewContext(caller, bugCatalog, users);
     for (const { bug, rev } of missing) {
       // Without the viewer's own fields: those are added below, for each request.

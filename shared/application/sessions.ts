@@ -1,4 +1,4 @@
-import { authenticate, extractCredentials, verifyLogin, type Credentials } from '../domain/authentication.ts';
+import { authenticate, type Credentials, extractCredentials, verifyLogin } from '../domain/authentication.ts';
 import { generateLoginToken, secretDigest } from '../domain/credentials.ts';
 import { identityDirectory } from '../storage/identityDirectory.ts';
 import { deleteLoginToken, putLoginToken } from '../storage/identityStore.ts';
@@ -27,8 +27,16 @@ export async function logOut(token: string | undefined): Promise<void> {
 }
 
 /** True when the credentials given (token, API key, ...) are valid and belong to `login`. */
-export async function isValidLogin(login: string, headers: Record<string, string | undefined>, params: Record<string, unknown>): Promise<boolean> {
-  const credentials: Credentials | null = extractCredentials(headers, { ...params, login: undefined, password: undefined });
+export async function isValidLogin(
+  login: string,
+  headers: Record<string, string | undefined>,
+  params: Record<string, unknown>,
+): Promise<boolean> {
+  const credentials: Credentials | null = extractCredentials(headers, {
+    ...params,
+    login: undefined,
+    password: undefined,
+  });
   if (!credentials) return false;
   try {
     const caller = await authenticate(credentials, identityDirectory, new Date());

@@ -1,29 +1,29 @@
-import { AUDIT_CLASS, type AuditEntry } from '../domain/audit.ts';
 import { checkEmail, checkPassword, checkRealName } from '../domain/accounts.ts';
-import { effectiveGroups, inGroup, isLoggedIn, type Caller, type GroupSummary } from '../domain/caller.ts';
+import { AUDIT_CLASS, type AuditEntry } from '../domain/audit.ts';
+import { type Caller, effectiveGroups, type GroupSummary, inGroup, isLoggedIn } from '../domain/caller.ts';
+import { flagText } from '../domain/changeReport.ts';
 import { hashPassword } from '../domain/credentials.ts';
-import { planMembership, type MembershipRequest } from '../domain/groupMembership.ts';
+import { type MembershipRequest, planMembership } from '../domain/groupMembership.ts';
+import { regexpMembershipChanges } from '../domain/groupRegexps.ts';
 import { toStorageTime } from '../domain/time.ts';
 import { userView } from '../domain/userView.ts';
 import { recordAudit } from '../storage/auditStore.ts';
-import { allocateId } from '../storage/counterStore.ts';
-import { regexpMembershipChanges } from '../domain/groupRegexps.ts';
 import { currentStamp } from '../storage/catalogCache.ts';
+import { allocateId } from '../storage/counterStore.ts';
 import {
   addRegexpMembersUpdate,
   addUserUpdate,
-  putNewUser,
   findUserIdByLogin,
   getUserRecords,
   listAllUserRecords,
   listGroups,
   loadUserWithMembership,
+  putNewUser,
   type UserRecord,
 } from '../storage/identityStore.ts';
 import { loadParameters } from '../storage/parameterStore.ts';
 import { retryOnConflict, WriteTransaction } from '../storage/transaction.ts';
 import { TrackerError } from '../trackerError.ts';
-import { flagText } from '../domain/changeReport.ts';
 
 /** Users: lookup with the spec's visibility tiers, creation and updates (editusers). */
 
@@ -37,7 +37,11 @@ export interface UserQuery {
   include_disabled?: boolean;
 }
 
-const unknownUser = (name: string) => new TrackerError(51, `There is no user named '${name}'. Either you mis-typed the name or that user has not yet registered for a Tracker account.`);
+const unknownUser = (name: string) =>
+  new TrackerError(
+    51,
+    `There is no user named '${name}'. Either you mis-typed the name or that user has not yet registered for a Tracker account.`,
+  );
 
 async function userIdsByName(names: readonly string[]): Promise<number[]> {
   return Promise.all(
@@ -50,7 +54,12 @@ async function userIdsByName(names: readonly string[]): Promise<number[]> {
 }
 
 /** Bugzilla's user matching: real name or login contains the string; disabled users only when asked, or on an exact login. */
-function matchUsers(all: readonly UserRecord[], strings: readonly string[], limit: number, includeDisabled: boolean): UserRecord[] {
+function matchUsers(
+  all: readonly UserRecord[],
+  strings: readonly string[],
+  limit: number,
+  includeDisabled: boolean,
+): UserRecord[] {
   const matched: UserRecord[] = [];
   for (const raw of strings) {
     const needle = raw.toLowerCase();
@@ -76,7 +85,10 @@ export async function findUsers(caller: Caller, query: UserQuery): Promise<{ use
     throw new TrackerError(50, "The function requires an 'ids', 'names' or 'match' argument, and none was set.");
   }
   if (!isLoggedIn(caller) && (ids.length > 0 || match.length > 0)) {
-    throw new TrackerError(505, 'Logged-out users cannot use the "ids" or "match" arguments to this function to access any user information.');
+    throw new TrackerError(
+      505,
+      'Logged-out users cannot use the "ids" or "match" arguments to this function to access any user information.',
+    );
   }
   const groups = await listGroups();
   const filterGroups = [
@@ -84,7 +96,10 @@ export async function findUsers(caller: Caller, query: UserQuery): Promise<{ use
     ...(query.groups ?? []).map((name) => groups.find((group) => group.name === name) ?? name),
   ].map((group) => {
     if (typeof group !== 'object' || !inGroup(caller, group.name)) {
-      throw new TrackerError(804, `The group you specified, ${typeof group === 'object' ? group.name : group}, is not valid here.`);
+      throw new TrackerError(
+        804,
+        `The group you specified, ${typeof group === 'object' ? group.name : group}, is not valid here.`,
+      );
     }
     return group.id;
   });
@@ -96,11 +111,15 @@ export async function findUsers(caller: Caller, query: UserQuery): Promise<{ use
   const [byId, byNameIds, matched] = await Promise.all([
     getUserRecords(ids),
     userIdsByName(names),
-    match.length > 0 ? listAllUserRecords().then((all) => matchUsers(all, match, limit, query.include_disabled === true)) : Promise.resolve([]),
+    match.length > 0
+      ? listAllUserRecords().then((all) => matchUsers(all, match, limit, query.include_disabled === true))
+      : Promise.resolve([]),
   ]);
   const byName = await getUserRecords(byNameIds);
   const seen = new Set<number>();
-  const records = [...byId, ...byName, ...matched].filter((record) => !seen.has(record.user.id) && seen.add(record.user.id));
+  const records = [...byId, ...byName, ...matched].filter(
+    (record) => !seen.has(record.user.id) && seen.add(record.user.id),
+  );
 
   const subjects = withGroups(records, groups).filter(
     (subject) => filterGroups.length === 0 || subject.groups.some((group) => filterGroups.includes(group.id)),
@@ -109,12 +128,16 @@ export async function findUsers(caller: Caller, query: UserQuery): Promise<{ use
 }
 
 const changeOf = (removed: string, added: string) => ({ removed, added });
-export async function createUser(caller: Caller, input: { email: string; full_name?: string; password?: string }): Promise<{ id: number }> {
+export async function createUser(
+  caller: Caller,
+  input: { email: string; full_name?: string; password?: string },
+): Promise<{ id: number }> {
   const parameters = await loadParameters();
   const login = checkEmail(input.email, parameters);
   const realName = checkRealName(input.full_name);
   const password = checkPassword(input.password);
-  if ((await findUserIdByLogin(login)) !== null) throw new TrackerError(500, `There is already an account with the login name ${login}.`);
+  if ((await findUserIdByLogin(login)) !== null)
+    throw new TrackerError(500, `There is already an account with the login name ${login}.`);
   const id = await allocateId('user');
   const now = new Date();
   const passwordHash = password === undefined ? undefined : await hashPassword(password);
@@ -122,7 +145,13 @@ export async function createUser(caller: Caller, input: { email: string; full_na
     const transaction = new WriteTransaction();
     putNewUser(transaction, { id, login, realName, passwordHash, createdAt: toStorageTime(now) });
     await addRegexpMemberships(transaction, id, login);
-    recordAudit(transaction, { auditClass: AUDIT_CLASS.user, objectId: id, userId: caller.user!.id, changes: { __create__: changeOf('', login) }, at: now });
+    recordAudit(transaction, {
+      auditClass: AUDIT_CLASS.user,
+      objectId: id,
+      userId: caller.user!.id,
+      changes: { __create__: changeOf('', login) },
+      at: now,
+    });
     await transaction.commit();
   });
   return { id };
@@ -136,7 +165,8 @@ export async function createUser(caller: Caller, input: { email: string; full_na
 async function addRegexpMemberships(transaction: WriteTransaction, userId: number, login: string): Promise<void> {
   const [stamp, groups] = await Promise.all([currentStamp(), listGroups()]);
   transaction.requireStamp({ catalog: stamp.catalog });
-  for (const { group, regexpMembers } of regexpMembershipChanges(groups, userId, login)) addRegexpMembersUpdate(transaction, group, regexpMembers);
+  for (const { group, regexpMembers } of regexpMembershipChanges(groups, userId, login))
+    addRegexpMembersUpdate(transaction, group, regexpMembers);
 }
 
 export interface UserChanges {
@@ -162,7 +192,8 @@ export function updateUsers(caller: Caller, targets: { ids: number[]; names: str
 
 async function updateUsersOnce(caller: Caller, targets: { ids: number[]; names: string[] }, changes: UserChanges) {
   const userIds = [...new Set([...targets.ids, ...(await userIdsByName(targets.names))])];
-  if (userIds.length === 0) throw new TrackerError(50, "The function requires an 'ids' or 'names' argument, and none was set.");
+  if (userIds.length === 0)
+    throw new TrackerError(50, "The function requires an 'ids' or 'names' argument, and none was set.");
   if (changes.email !== undefined && userIds.length > 1) {
     throw new TrackerError(32000, 'You can only change the e-mail address of one user at a time.');
   }
@@ -198,7 +229,8 @@ async function updateUsersOnce(caller: Caller, targets: { ids: number[]; names: 
       const login = checkEmail(changes.email, parameters);
       if (login !== user.login) {
         const owner = await findUserIdByLogin(login);
-        if (owner !== null && owner !== userId) throw new TrackerError(500, `There is already an account with the login name ${login}.`);
+        if (owner !== null && owner !== userId)
+          throw new TrackerError(500, `There is already an account with the login name ${login}.`);
         update.login = login;
         update.tokensNotBefore = now.getTime();
         await addRegexpMemberships(transaction, userId, login);
@@ -216,9 +248,15 @@ async function updateUsersOnce(caller: Caller, targets: { ids: number[]; names: 
       // Reported without any value that could reveal it.
       reported.password = changeOf('', '');
     }
-    if (changes.password_change_required !== undefined && changes.password_change_required !== (user.passwordChangeRequired ?? false)) {
+    if (
+      changes.password_change_required !== undefined &&
+      changes.password_change_required !== (user.passwordChangeRequired ?? false)
+    ) {
       update.passwordChangeRequired = changes.password_change_required;
-      reported.password_change_required = changeOf(flagText(user.passwordChangeRequired ?? false), flagText(changes.password_change_required));
+      reported.password_change_required = changeOf(
+        flagText(user.passwordChangeRequired ?? false),
+        flagText(changes.password_change_required),
+      );
     }
     if (changes.email_enabled !== undefined && changes.email_enabled !== user.emailEnabled) {
       update.emailEnabled = changes.email_enabled;
@@ -231,7 +269,8 @@ async function updateUsersOnce(caller: Caller, targets: { ids: number[]; names: 
         if (text !== '') update.tokensNotBefore = now.getTime();
         reported.login_denied_text = changeOf(user.disabledText, text);
         // Bugzilla keeps is_enabled beside the text and reports it when disabling or enabling.
-        if ((user.disabledText === '') !== (text === '')) reported.is_enabled = changeOf(flagText(user.disabledText === ''), flagText(text === ''));
+        if ((user.disabledText === '') !== (text === ''))
+          reported.is_enabled = changeOf(flagText(user.disabledText === ''), flagText(text === ''));
       }
     }
     for (const kind of ['groups', 'bless_groups'] as const) {
@@ -249,13 +288,22 @@ async function updateUsersOnce(caller: Caller, targets: { ids: number[]; names: 
         update.canBless = plan.final;
       }
       if (plan.added.length > 0 || plan.removed.length > 0) {
-        reported[kind] = changeOf(plan.removed.map((group) => group.name).join(', '), plan.added.map((group) => group.name).join(', '));
+        reported[kind] = changeOf(
+          plan.removed.map((group) => group.name).join(', '),
+          plan.added.map((group) => group.name).join(', '),
+        );
       }
     }
 
     if (Object.keys(reported).length > 0) {
       addUserUpdate(transaction, update);
-      const audit: AuditEntry = { auditClass: AUDIT_CLASS.user, objectId: userId, userId: caller.user!.id, changes: reported, at: now };
+      const audit: AuditEntry = {
+        auditClass: AUDIT_CLASS.user,
+        objectId: userId,
+        userId: caller.user!.id,
+        changes: reported,
+        at: now,
+      };
       recordAudit(transaction, audit);
     }
     results.push({ id: userId, changes: reported });

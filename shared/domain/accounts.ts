@@ -1,7 +1,7 @@
-import { checkNameCharacters } from './inputLimits.ts';
-import { regexpProblem, safeRegexpTest } from './safeRegexp.ts';
 import { TrackerError } from '../trackerError.ts';
+import { checkNameCharacters } from './inputLimits.ts';
 import type { Parameters } from './parameters.ts';
+import { regexpProblem, safeRegexpTest } from './safeRegexp.ts';
 
 /**
  * Rules for account data: e-mail addresses (the installation's `emailregexp`), passwords and
@@ -17,9 +17,14 @@ export function checkEmail(email: string, parameters: Parameters): string {
   checkNameCharacters(trimmed, 'e-mail address', 501);
   // The administrator's pattern runs in linear time (safeRegexp.ts); a broken one falls back to a plain shape check.
   const matches =
-    regexpProblem(parameters.emailregexp) === null ? safeRegexpTest(parameters.emailregexp, trimmed) : /^[^@\s]+@[^@\s]+\.[^@\s]+$/.test(trimmed);
+    regexpProblem(parameters.emailregexp) === null
+      ? safeRegexpTest(parameters.emailregexp, trimmed)
+      : /^[^@\s]+@[^@\s]+\.[^@\s]+$/.test(trimmed);
   if (trimmed.length > MAX_LOGIN_LENGTH || /[\s,]/.test(trimmed) || !matches) {
-    throw new TrackerError(501, `The e-mail address you entered (${trimmed}) didn't pass our syntax checking for a legal email address. ${parameters.emailregexpdesc ?? ''}`.trim());
+    throw new TrackerError(
+      501,
+      `The e-mail address you entered (${trimmed}) didn't pass our syntax checking for a legal email address. ${parameters.emailregexpdesc ?? ''}`.trim(),
+    );
   }
   return trimmed;
 }
@@ -31,7 +36,8 @@ export function checkPassword(password: string | undefined): string | undefined 
   if (trimmed.length < MIN_PASSWORD_LENGTH) {
     throw new TrackerError(502, `The password must be at least ${MIN_PASSWORD_LENGTH} characters long.`);
   }
-  if (trimmed.length > MAX_PASSWORD_LENGTH) throw new TrackerError(503, `The password must be at most ${MAX_PASSWORD_LENGTH} characters long.`);
+  if (trimmed.length > MAX_PASSWORD_LENGTH)
+    throw new TrackerError(503, `The password must be at most ${MAX_PASSWORD_LENGTH} characters long.`);
   return trimmed;
 }
 

@@ -2,7 +2,7 @@ import { TrackerError } from '../trackerError.ts';
 import type { BugFlag } from './bug.ts';
 import { isInsider } from './bugAccess.ts';
 import { flagView } from './bugFlags.ts';
-import { isLoggedIn, type Caller, type UserAccount } from './caller.ts';
+import { type Caller, isLoggedIn, type UserAccount } from './caller.ts';
 import type { ResourceFields } from './fieldSelection.ts';
 import type { Parameters } from './parameters.ts';
 import { userDetail } from './userView.ts';
@@ -49,13 +49,15 @@ export const LAMBDA_ATTACHMENT_LIMIT_KB = 4_400;
 export const MAX_RESPONSE_BASE64_BYTES = 6_150_000;
 
 /** Bugzilla's legal MIME types: a known top-level type and a subtype, parameters allowed. */
-const MIME_TYPE = /^(application|audio|font|image|message|model|multipart|text|video)\/[A-Za-z0-9!#$&^_.+-]+(\s*;\s*[A-Za-z0-9_.-]+=("[^"]*"|[^;\s]*))*$/i;
+const MIME_TYPE =
+  /^(application|audio|font|image|message|model|multipart|text|video)\/[A-Za-z0-9!#$&^_.+-]+(\s*;\s*[A-Za-z0-9_.-]+=("[^"]*"|[^;\s]*))*$/i;
 
 export const PATCH_CONTENT_TYPE = 'text/plain';
 
 export function checkContentType(value: unknown): string {
   const type = typeof value === 'string' ? value.trim() : '';
-  if (type === '') throw new TrackerError(601, 'You must give the content type (MIME type) of the attachment, such as text/plain.');
+  if (type === '')
+    throw new TrackerError(601, 'You must give the content type (MIME type) of the attachment, such as text/plain.');
   if (!MIME_TYPE.test(type)) throw new TrackerError(601, `'${type}' is not a valid MIME type.`);
   return type;
 }
@@ -71,7 +73,8 @@ export function checkFileName(value: unknown): string {
 export function checkSummary(value: unknown): string {
   const summary = typeof value === 'string' ? value.trim() : '';
   if (summary === '') throw new TrackerError(604, 'You must give a summary (description) of the attachment.');
-  if (summary.length > 255) throw new TrackerError(32000, 'The attachment summary is too long: at most 255 characters.');
+  if (summary.length > 255)
+    throw new TrackerError(32000, 'The attachment summary is too long: at most 255 characters.');
   return summary;
 }
 
@@ -80,7 +83,8 @@ export function checkSummary(value: unknown): string {
  * V8's stack and overflows on a multi-megabyte body. Padding, when present, completes a quantum.
  */
 const BASE64_CHARACTERS = /^[A-Za-z0-9+/]*={0,2}$/;
-const isBase64 = (text: string): boolean => BASE64_CHARACTERS.test(text) && (text.endsWith('=') ? text.length % 4 === 0 : text.length % 4 !== 1);
+const isBase64 = (text: string): boolean =>
+  BASE64_CHARACTERS.test(text) && (text.endsWith('=') ? text.length % 4 === 0 : text.length % 4 !== 1);
 
 /** The size Tracker accepts, in KB: the installation's maxattachmentsize, capped by what Lambda can carry. */
 export function attachmentLimitKb(parameters: Parameters): { kb: number; byLambda: boolean } {
@@ -91,7 +95,8 @@ export function attachmentLimitKb(parameters: Parameters): { kb: number; byLambd
 
 /** Decodes `data` (base64) and checks it against the size limit: 606 for nothing, 600 for too much. */
 export function decodeData(value: unknown, parameters: Parameters): Buffer {
-  if (value === undefined || value === null || value === '') throw new TrackerError(606, 'The attachment data is empty: there is nothing to attach.');
+  if (value === undefined || value === null || value === '')
+    throw new TrackerError(606, 'The attachment data is empty: there is nothing to attach.');
   if (typeof value !== 'string') throw new TrackerError(32000, 'The attachment data must be base64 text.');
   const compact = value.replace(/\s+/g, '');
   if (!isBase64(compact)) throw new TrackerError(32000, 'The attachment data is not valid base64.');
@@ -99,21 +104,32 @@ export function decodeData(value: unknown, parameters: Parameters): Buffer {
   if (bytes.length === 0) throw new TrackerError(606, 'The attachment data is empty: there is nothing to attach.');
   const limit = attachmentLimitKb(parameters);
   if (bytes.length > limit.kb * 1024) {
-    throw new TrackerError(600, limit.byLambda
-      ? `The file is too large: ${Math.ceil(bytes.length / 1024)} KB. Attachments travel inside one Lambda request of at most 6 MB, so Tracker accepts at most ${limit.kb} KB.`
-      : `The file is too large: ${Math.ceil(bytes.length / 1024)} KB. Attachments may be at most ${limit.kb} KB (the maxattachmentsize parameter).`);
+    throw new TrackerError(
+      600,
+      limit.byLambda
+        ? `The file is too large: ${Math.ceil(bytes.length / 1024)} KB. Attachments travel inside one Lambda request of at most 6 MB, so Tracker accepts at most ${limit.kb} KB.`
+        : `The file is too large: ${Math.ceil(bytes.length / 1024)} KB. Attachments may be at most ${limit.kb} KB (the maxattachmentsize parameter).`,
+    );
   }
   return bytes;
 }
 
 /** Private attachments are for the insider group and the person who attached them. */
-export function maySeeAttachment(caller: Caller, parameters: Parameters, attachment: Pick<Attachment, 'isPrivate' | 'creatorId'>): boolean {
+export function maySeeAttachment(
+  caller: Caller,
+  parameters: Parameters,
+  attachment: Pick<Attachment, 'isPrivate' | 'creatorId'>,
+): boolean {
   if (!attachment.isPrivate) return true;
   return isInsider(caller, parameters) || (isLoggedIn(caller) && caller.user.id === attachment.creatorId);
 }
 
 /** Who may change an attachment: the person who attached it, or whoever may edit any field of the bug. */
-export function mayEditAttachment(caller: Caller, attachment: Pick<Attachment, 'creatorId'>, hasEditBugs: boolean): boolean {
+export function mayEditAttachment(
+  caller: Caller,
+  attachment: Pick<Attachment, 'creatorId'>,
+  hasEditBugs: boolean,
+): boolean {
   return isLoggedIn(caller) && (hasEditBugs || caller.user.id === attachment.creatorId);
 }
 
@@ -132,7 +148,13 @@ export const HISTORY_FIELD: Readonly<Record<string, string>> = {
 export const attachmentResourceFields = (): ResourceFields => ({ nested: { flags: {}, creator_detail: {} } });
 
 /** The spec's Attachment object; `data` (base64) only when the caller read the body. */
-export function attachmentView(caller: Caller, attachment: Attachment, users: ReadonlyMap<number, UserAccount>, typeName: (id: number) => string, data: string | undefined) {
+export function attachmentView(
+  caller: Caller,
+  attachment: Attachment,
+  users: ReadonlyMap<number, UserAccount>,
+  typeName: (id: number) => string,
+  data: string | undefined,
+) {
   const login = (id: number | null) => (id === null ? '' : (users.get(id)?.login ?? ''));
   const creator = users.get(attachment.creatorId);
   return {

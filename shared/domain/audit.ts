@@ -27,7 +27,11 @@ export const AUDIT_CLASS = {
 
 /** The latest time among the requested classes (all classes when none is named). */
 export function lastAuditTime(latestByClass: ReadonlyMap<string, string>, classes: readonly string[]): string | null {
-  const wanted = classes.length > 0 ? classes.filter((name) => latestByClass.has(name)).map((name) => latestByClass.get(name)!) : [...latestByClass.values()];
+  const wanted =
+    classes.length > 0
+      ? classes.filter((name) => latestByClass.has(name)).map((name) => latestByClass.get(name)!)
+      : [...latestByClass.values()];
   if (wanted.length === 0) return null;
+  // biome-ignore lint/complexity/useMathMinMax: ISO timestamps, compared as strings
   return wanted.reduce((latest, at) => (at > latest ? at : latest));
 }

@@ -1,5 +1,5 @@
 import { TrackerError } from '../trackerError.ts';
-import { ANONYMOUS, callerFor, type Caller, type GroupSummary, type Membership, type UserAccount } from './caller.ts';
+import { ANONYMOUS, type Caller, callerFor, type GroupSummary, type Membership, type UserAccount } from './caller.ts';
 import { passwordDecoy, secretDigest, verifyPassword } from './credentials.ts';
 
 /**
@@ -101,7 +101,8 @@ export interface IdentityDirectory {
   listGroups(): Promise<GroupSummary[]>;
 }
 
-export const invalidApiKey = () => new TrackerError(306, 'The API key you specified is invalid. Please check that you typed it correctly.');
+export const invalidApiKey = () =>
+  new TrackerError(306, 'The API key you specified is invalid. Please check that you typed it correctly.');
 export const invalidToken = () =>
   new TrackerError(32000, 'The token you specified is invalid or has expired. Please log in again to get a new token.');
 /**
@@ -133,13 +134,21 @@ function startGroupsRead(directory: IdentityDirectory): void {
   directory.listGroups().catch(() => undefined);
 }
 
-async function callerForUserId(directory: IdentityDirectory, userId: number, onMissing: () => TrackerError): Promise<Caller> {
+async function callerForUserId(
+  directory: IdentityDirectory,
+  userId: number,
+  onMissing: () => TrackerError,
+): Promise<Caller> {
   const [record, groups] = await Promise.all([directory.loadUserWithMembership(userId), directory.listGroups()]);
   if (!record) throw onMissing();
   return activeCaller(record, groups);
 }
 
-export async function authenticate(credentials: Credentials | null, directory: IdentityDirectory, now: Date): Promise<Caller> {
+export async function authenticate(
+  credentials: Credentials | null,
+  directory: IdentityDirectory,
+  now: Date,
+): Promise<Caller> {
   if (!credentials) return ANONYMOUS;
   switch (credentials.kind) {
     case 'apiKey': {
@@ -158,23 +167,37 @@ export async function authenticate(credentials: Credentials | null, directory: I
       const token = await directory.findLoginToken(secretDigest(credentials.token));
       // DynamoDB's TTL deletes expired items lazily, so expiry is checked here too.
       if (!token || token.expiresAt * 1000 <= now.getTime()) throw invalidToken();
-      const [record, groups] = await Promise.all([directory.loadUserWithMembership(token.userId), directory.listGroups()]);
+      const [record, groups] = await Promise.all([
+        directory.loadUserWithMembership(token.userId),
+        directory.listGroups(),
+      ]);
       if (!record || token.createdAt < (record.user.tokensNotBefore ?? 0)) throw invalidToken();
       return activeCaller(record, groups);
     }
     case 'password':
-      return activeCaller(await verifyLogin(credentials.login, credentials.password, directory, now), await directory.listGroups());
+      return activeCaller(
+        await verifyLogin(credentials.login, credentials.password, directory, now),
+        await directory.listGroups(),
+      );
   }
 }
 
 export const passwordChangeRequired = () =>
-  new TrackerError(305, 'Your password is correct, but you must change it before you can log in. Ask an administrator to set a new one.');
+  new TrackerError(
+    305,
+    'Your password is correct, but you must change it before you can log in. Ask an administrator to set a new one.',
+  );
 
 /**
  * Checks a login and password, with Bugzilla's lockout after max_login_attempts failures. The
  * answer for an unknown login is the same, and takes as long, as for a wrong password.
  */
-export async function verifyLogin(login: string, password: string, directory: IdentityDirectory, now: Date): Promise<UserRecord> {
+export async function verifyLogin(
+  login: string,
+  password: string,
+  directory: IdentityDirectory,
+  now: Date,
+): Promise<UserRecord> {
   // An unknown login goes through the same reads and writes (user id 0 never exists, the decoy
   // claim writes nothing) and the same scrypt work, then gets the same answer: neither the answer
   // nor its timing tells which logins exist.
@@ -182,8 +205,13 @@ export async function verifyLogin(login: string, password: string, directory: Id
   const record = await directory.loadUserWithMembership(userId ?? 0);
   const maxAttempts = await directory.maxLoginAttempts();
   // The attempt is counted before the password is checked: parallel guesses cannot outrun it.
-  const claimed = record ? await directory.claimLoginAttempt(record.user.id, now.getTime(), maxAttempts) : (await directory.decoyLoginAttempt(), false);
-  const valid = await verifyPassword(password, (claimed ? record?.user.passwordHash : undefined) ?? (await passwordDecoy()));
+  let claimed = false;
+  if (record) claimed = await directory.claimLoginAttempt(record.user.id, now.getTime(), maxAttempts);
+  else await directory.decoyLoginAttempt();
+  const valid = await verifyPassword(
+    password,
+    (claimed ? record?.user.passwordHash : undefined) ?? (await passwordDecoy()),
+  );
   if (!record || !claimed || !valid) throw invalidLogin();
   await directory.clearLoginFailures(record.user.id);
   if (record.user.disabledText) throw loginDisabled(record.user.disabledText);

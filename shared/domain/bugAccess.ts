@@ -1,8 +1,8 @@
 import type { Bug } from './bug.ts';
-import { inGroup, isLoggedIn, type Caller } from './caller.ts';
+import { isOpenStatus } from './bugWorkflow.ts';
+import { type Caller, inGroup, isLoggedIn } from './caller.ts';
 import type { GroupControl, ProductRecord } from './catalog.ts';
 import type { Parameters } from './parameters.ts';
-import { isOpenStatus } from './bugWorkflow.ts';
 
 /**
  * Who may see a bug and who may change which of its fields, as Bugzilla 5.2 decides it: bug
@@ -20,7 +20,13 @@ const memberOf = (caller: Caller, groupName: GroupName) => (groupId: number) => 
 };
 
 /** A product-level privilege: the global group, or a group whose control on the product grants it. */
-function hasProductPrivilege(caller: Caller, record: ProductRecord, groupName: GroupName, global: string, flag: keyof Pick<GroupControl, 'editBugs' | 'canConfirm'>): boolean {
+function hasProductPrivilege(
+  caller: Caller,
+  record: ProductRecord,
+  groupName: GroupName,
+  global: string,
+  flag: keyof Pick<GroupControl, 'editBugs' | 'canConfirm'>,
+): boolean {
   if (!isLoggedIn(caller)) return false;
   if (inGroup(caller, global)) return true;
   const member = memberOf(caller, groupName);
@@ -31,7 +37,8 @@ export const hasEditBugs = (caller: Caller, record: ProductRecord, groupName: Gr
   hasProductPrivilege(caller, record, groupName, EDITBUGS_GROUP, 'editBugs');
 
 export const hasCanConfirm = (caller: Caller, record: ProductRecord, groupName: GroupName): boolean =>
-  hasEditBugs(caller, record, groupName) || hasProductPrivilege(caller, record, groupName, CANCONFIRM_GROUP, 'canConfirm');
+  hasEditBugs(caller, record, groupName) ||
+  hasProductPrivilege(caller, record, groupName, CANCONFIRM_GROUP, 'canConfirm');
 
 /** Bugzilla's canedit control: only members of every such group may change the product's bugs at all. */
 export function mayEditProductBugs(caller: Caller, record: ProductRecord, groupName: GroupName): boolean {
@@ -79,13 +86,23 @@ export interface FieldPermissionContext {
  * through here (except comments, CC and flags, which have rules of their own), so a refusal is
  * one clear error naming the field and nothing of the request is written.
  */
-export function mayChangeField(context: FieldPermissionContext, field: string, removed: string, added: string): boolean {
+export function mayChangeField(
+  context: FieldPermissionContext,
+  field: string,
+  removed: string,
+  added: string,
+): boolean {
   const { caller, bug, record, groupName, parameters } = context;
   if (!isLoggedIn(caller)) return false;
   if (removed === added) return true;
   if (TIME_TRACKING_FIELDS.includes(field)) return isTimeTracker(caller, parameters);
   if (hasEditBugs(caller, record, groupName)) return true;
-  const confirms = field === 'status' && bug.status === 'UNCONFIRMED' && isOpenStatus(added) && added !== 'UNCONFIRMED' && !bug.isConfirmed;
+  const confirms =
+    field === 'status' &&
+    bug.status === 'UNCONFIRMED' &&
+    isOpenStatus(added) &&
+    added !== 'UNCONFIRMED' &&
+    !bug.isConfirmed;
   if (confirms) return hasCanConfirm(caller, record, groupName);
   const me = caller.user.id;
   if (bug.assigneeId === me) return true;
@@ -100,7 +117,8 @@ export function mayChangeField(context: FieldPermissionContext, field: string, r
 /** Who may change a field, for the error message (Bugzilla names the people who could). */
 export function whoMayChange(field: string): string {
   if (TIME_TRACKING_FIELDS.includes(field)) return 'members of the time-tracking group';
-  if (['assigned_to', 'qa_contact', 'target_milestone', 'groups'].includes(field)) return "the bug's assignee, its QA contact or a user with editbugs rights";
+  if (['assigned_to', 'qa_contact', 'target_milestone', 'groups'].includes(field))
+    return "the bug's assignee, its QA contact or a user with editbugs rights";
   if (field === 'status') return "the bug's assignee, its QA contact or a user with editbugs or canconfirm rights";
   return "the bug's reporter, assignee or QA contact, or a user with editbugs rights";
 }

@@ -1,6 +1,6 @@
 import type { Bug, FieldChanges, HistoryChange, HistoryEntry } from './bug.ts';
-import { flagText } from './changeReport.ts';
 import { flagLabel } from './bugFlags.ts';
+import { flagText } from './changeReport.ts';
 
 /**
  * What changed between two states of a bug, in Bugzilla's words: API field names (plus
@@ -21,7 +21,10 @@ const storedTime = (value: number) => value.toFixed(2);
 const givenTime = (value: number) => String(value);
 
 /** A list field's change: what left and what came, each joined by ", "; undefined when nothing moved. */
-export function listChange(before: readonly string[], after: readonly string[]): { removed: string; added: string } | undefined {
+export function listChange(
+  before: readonly string[],
+  after: readonly string[],
+): { removed: string; added: string } | undefined {
   const removed = before.filter((item) => !after.includes(item));
   const added = after.filter((item) => !before.includes(item));
   if (removed.length === 0 && added.length === 0) return undefined;
@@ -55,12 +58,22 @@ export function diffBugs(before: Bug, after: Bug, names: BugNames): FieldChanges
   scalar('url', before.url, after.url);
   scalar('whiteboard', before.whiteboard, after.whiteboard);
   scalar('deadline', before.deadline ?? '', after.deadline ?? '');
-  if (before.estimatedTime !== after.estimatedTime) changes.estimated_time = { removed: storedTime(before.estimatedTime), added: givenTime(after.estimatedTime) };
-  if (before.remainingTime !== after.remainingTime) changes.remaining_time = { removed: storedTime(before.remainingTime), added: givenTime(after.remainingTime) };
+  if (before.estimatedTime !== after.estimatedTime)
+    changes.estimated_time = { removed: storedTime(before.estimatedTime), added: givenTime(after.estimatedTime) };
+  if (before.remainingTime !== after.remainingTime)
+    changes.remaining_time = { removed: storedTime(before.remainingTime), added: givenTime(after.remainingTime) };
   scalar('is_cc_accessible', flagText(before.isCcAccessible), flagText(after.isCcAccessible));
   scalar('is_creator_accessible', flagText(before.isCreatorAccessible), flagText(after.isCreatorAccessible));
-  scalar('dupe_of', before.dupeOf === null ? '' : String(before.dupeOf), after.dupeOf === null ? '' : String(after.dupeOf));
-  list('cc', before.ccIds.map((id) => names.login(id)), after.ccIds.map((id) => names.login(id)));
+  scalar(
+    'dupe_of',
+    before.dupeOf === null ? '' : String(before.dupeOf),
+    after.dupeOf === null ? '' : String(after.dupeOf),
+  );
+  list(
+    'cc',
+    before.ccIds.map((id) => names.login(id)),
+    after.ccIds.map((id) => names.login(id)),
+  );
   list('keywords', before.keywordIds.map(names.keyword), after.keywordIds.map(names.keyword));
   list('groups', before.groupIds.map(names.group), after.groupIds.map(names.group));
   list('depends_on', before.dependsOn.map(String), after.dependsOn.map(String));
@@ -74,8 +87,14 @@ export function diffBugs(before: Bug, after: Bug, names: BugNames): FieldChanges
   for (const name of [...customNames].sort()) {
     const was = before.custom[name];
     const now = after.custom[name];
-    if (Array.isArray(was) || Array.isArray(now)) list(name, (was as string[] | undefined) ?? [], (now as string[] | undefined) ?? []);
-    else scalar(name, was === undefined || was === null ? '' : String(was), now === undefined || now === null ? '' : String(now));
+    if (Array.isArray(was) || Array.isArray(now))
+      list(name, (was as string[] | undefined) ?? [], (now as string[] | undefined) ?? []);
+    else
+      scalar(
+        name,
+        was === undefined || was === null ? '' : String(was),
+        now === undefined || now === null ? '' : String(now),
+      );
   }
   return changes;
 }
@@ -93,7 +112,9 @@ export function historyChanges(changes: FieldChanges): HistoryChange[] {
  * The history as Bugzilla shows it: entries in time order, and the changes one user made within
  * one second merged into one entry, whichever writes they came from.
  */
-export function mergeHistory(entries: readonly HistoryEntry[]): Array<{ when: string; whoId: number; changes: HistoryChange[] }> {
+export function mergeHistory(
+  entries: readonly HistoryEntry[],
+): Array<{ when: string; whoId: number; changes: HistoryChange[] }> {
   const merged: Array<{ when: string; whoId: number; changes: HistoryChange[] }> = [];
   for (const entry of entries) {
     const last = merged[merged.length - 1];

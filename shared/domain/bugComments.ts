@@ -34,8 +34,11 @@ export function commentText(
   }
 }
 
-export const mayReadComment = (caller: Caller, parameters: Parameters, comment: Pick<NewComment, 'isPrivate' | 'creatorId'>): boolean =>
-  !comment.isPrivate || isInsider(caller, parameters);
+export const mayReadComment = (
+  caller: Caller,
+  parameters: Parameters,
+  comment: Pick<NewComment, 'isPrivate' | 'creatorId'>,
+): boolean => !comment.isPrivate || isInsider(caller, parameters);
 
 /**
  * Bug update's `comment_is_private`: `{ "<comment id>": true|false }` changes the privacy of
@@ -48,7 +51,8 @@ export function requestedCommentPrivacy(value: unknown): Map<number, boolean> | 
   const requested = new Map<number, boolean>();
   for (const [key, flag] of Object.entries(value as Record<string, unknown>)) {
     const id = Number(key);
-    if (!/^\d+$/.test(key.trim()) || !Number.isSafeInteger(id) || id <= 0) throw new TrackerError(111, `There is no comment with the id ${key}.`);
+    if (!/^\d+$/.test(key.trim()) || !Number.isSafeInteger(id) || id <= 0)
+      throw new TrackerError(111, `There is no comment with the id ${key}.`);
     requested.set(id, flag === true || flag === 1 || flag === '1' || flag === 'true');
   }
   return requested;
@@ -73,9 +77,16 @@ export function planCommentPrivacy(
     const comment = byId.get(id);
     if (!comment) throw new TrackerError(111, `Comment ${id} is not a comment of bug ${bugId}.`);
     if (comment.isPrivate === isPrivate) continue;
-    if (!isInsider(caller, parameters)) throw new TrackerError(113, 'You are not allowed to change the privacy of comments.');
+    if (!isInsider(caller, parameters))
+      throw new TrackerError(113, 'You are not allowed to change the privacy of comments.');
     changes.push({ count: comment.count, isPrivate });
-    history.push({ field_name: 'longdescs.isprivate', removed: comment.isPrivate ? '1' : '0', added: isPrivate ? '1' : '0', comment_id: id, comment_count: comment.count });
+    history.push({
+      field_name: 'longdescs.isprivate',
+      removed: comment.isPrivate ? '1' : '0',
+      added: isPrivate ? '1' : '0',
+      comment_id: id,
+      comment_count: comment.count,
+    });
   }
   return { changes, history, privateDelta: changes.reduce((sum, change) => sum + (change.isPrivate ? 1 : -1), 0) };
 }

@@ -30,5 +30,8 @@ export interface BugEnvironment {
 }
 
 export function unknownUser(login: string, field: string, code = 51): TrackerError {
-  return new TrackerError(code, `There is no user named '${login}' (in ${field}). Either you misspelled it, or the person has not registered for a Tracker account.`);
+  return new TrackerError(
+    code,
+    `There is no user named '${login}' (in ${field}). Either you misspelled it, or the person has not registered for a Tracker account.`,
+  );
 }

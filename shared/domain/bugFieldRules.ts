@@ -14,15 +14,19 @@ const CONTROL_CHARACTERS = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/;
 
 export function checkText(field: string, value: unknown, maxLength: number): string {
   if (value === null || value === undefined) return '';
-  if (typeof value !== 'string' && typeof value !== 'number') throw new TrackerError(32000, `The ${field} must be text.`);
+  if (typeof value !== 'string' && typeof value !== 'number')
+    throw new TrackerError(32000, `The ${field} must be text.`);
   const text = String(value);
   if (CONTROL_CHARACTERS.test(text)) throw new TrackerError(32000, `The ${field} contains control characters.`);
-  if (text.length > maxLength) throw new TrackerError(104, `The ${field} is too long: at most ${maxLength} characters.`);
+  if (text.length > maxLength)
+    throw new TrackerError(104, `The ${field} is too long: at most ${maxLength} characters.`);
   return text;
 }
 
 export function checkSummary(value: unknown): string {
-  const summary = checkText('summary', value, MAX_SUMMARY_LENGTH).replace(/[\r\n\t]+/g, ' ').trim();
+  const summary = checkText('summary', value, MAX_SUMMARY_LENGTH)
+    .replace(/[\r\n\t]+/g, ' ')
+    .trim();
   if (summary === '') throw new TrackerError(107, 'You must enter a summary for this bug.');
   return summary;
 }
@@ -34,14 +38,26 @@ export const checkWhiteboard = (value: unknown): string => checkText('whiteboard
 export function checkAlias(value: unknown): string | null {
   const alias = checkText('alias', value, Number.MAX_SAFE_INTEGER).trim();
   if (alias === '') return null;
-  if (alias.length > MAX_ALIAS_LENGTH) throw new TrackerError(103, `The alias '${alias.slice(0, 50)}' is too long: at most ${MAX_ALIAS_LENGTH} characters.`);
-  if (/^\d+$/.test(alias)) throw new TrackerError(103, `The alias '${alias}' is all digits: an alias must contain a letter so it cannot be mistaken for a bug id.`);
+  if (alias.length > MAX_ALIAS_LENGTH)
+    throw new TrackerError(
+      103,
+      `The alias '${alias.slice(0, 50)}' is too long: at most ${MAX_ALIAS_LENGTH} characters.`,
+    );
+  if (/^\d+$/.test(alias))
+    throw new TrackerError(
+      103,
+      `The alias '${alias}' is all digits: an alias must contain a letter so it cannot be mistaken for a bug id.`,
+    );
   if (/[,\s]/.test(alias)) throw new TrackerError(103, `The alias '${alias}' contains a comma or a space.`);
   return alias;
 }
 
 /** A value of a fixed list, matched without regard to case as Bugzilla's database does; unknown: 51. */
-export function checkLegalValue(field: string, value: unknown, legal: readonly LegalValue[] | readonly string[]): string {
+export function checkLegalValue(
+  field: string,
+  value: unknown,
+  legal: readonly LegalValue[] | readonly string[],
+): string {
   const text = String(value ?? '').trim();
   const names = legal.map((entry) => (typeof entry === 'string' ? entry : entry.name));
   const found = names.find((name) => name === text) ?? names.find((name) => name.toLowerCase() === text.toLowerCase());
@@ -51,8 +67,10 @@ export function checkLegalValue(field: string, value: unknown, legal: readonly L
 
 /** Hours of time tracking: a number from 0 to 99999.99 (52 for text that is no number). */
 export function checkHours(field: string, value: unknown): number {
-  const number = typeof value === 'number' ? value : typeof value === 'string' && value.trim() !== '' ? Number(value) : NaN;
-  if (!Number.isFinite(number)) throw new TrackerError(52, `The ${field} must be a number of hours, not '${String(value)}'.`);
+  const number =
+    typeof value === 'number' ? value : typeof value === 'string' && value.trim() !== '' ? Number(value) : NaN;
+  if (!Number.isFinite(number))
+    throw new TrackerError(52, `The ${field} must be a number of hours, not '${String(value)}'.`);
   if (number < 0) throw new TrackerError(32000, `The ${field} cannot be negative.`);
   if (number > MAX_TIME) throw new TrackerError(54, `The ${field} is too large: at most ${MAX_TIME}.`);
   return Math.round(number * 100) / 100;
@@ -82,7 +100,8 @@ export function checkSeeAlso(value: unknown): string {
   } catch {
     throw new TrackerError(112, `'${text}' is not a valid URL to a bug: see_also takes http or https URLs.`);
   }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new TrackerError(112, `'${text}' is not a valid URL to a bug: see_also takes http or https URLs.`);
+  if (url.protocol !== 'http:' && url.protocol !== 'https:')
+    throw new TrackerError(112, `'${text}' is not a valid URL to a bug: see_also takes http or https URLs.`);
   if (text.length > 255) throw new TrackerError(112, 'A see_also URL can be at most 255 characters long.');
   return text;
 }
@@ -90,7 +109,8 @@ export function checkSeeAlso(value: unknown): string {
 /** A bug id named in a relation: a positive integer (100 for anything else, as an unknown alias). */
 export function checkBugReference(field: string, value: unknown): number {
   const text = String(value ?? '').trim();
-  if (!/^\d+$/.test(text) || Number(text) <= 0) throw new TrackerError(100, `'${text}' in ${field} is not a valid bug id.`);
+  if (!/^\d+$/.test(text) || Number(text) <= 0)
+    throw new TrackerError(100, `'${text}' in ${field} is not a valid bug id.`);
   return Number(text);
 }
 
@@ -119,11 +139,24 @@ export function checkCustomValue(field: CustomField, value: unknown): unknown {
       return checkText(label, value, 65_535);
     case FIELD_TYPE.SINGLE_SELECT: {
       if (value === null || value === undefined || value === '') return EMPTY_SELECT_VALUE;
-      return checkLegalValue(`value of ${field.name}`, value, [EMPTY_SELECT_VALUE, ...field.values.map((entry) => entry.name)]);
+      return checkLegalValue(`value of ${field.name}`, value, [
+        EMPTY_SELECT_VALUE,
+        ...field.values.map((entry) => entry.name),
+      ]);
     }
     case FIELD_TYPE.MULTI_SELECT: {
-      const values = Array.isArray(value) ? value : value === null || value === undefined || value === '' ? [] : [value];
-      const checked = values.map((entry) => checkLegalValue(`value of ${field.name}`, entry, field.values.map((legal) => legal.name)));
+      const values = Array.isArray(value)
+        ? value
+        : value === null || value === undefined || value === ''
+          ? []
+          : [value];
+      const checked = values.map((entry) =>
+        checkLegalValue(
+          `value of ${field.name}`,
+          entry,
+          field.values.map((legal) => legal.name),
+        ),
+      );
       return [...new Set(checked)];
     }
     case FIELD_TYPE.DATE:
@@ -132,13 +165,15 @@ export function checkCustomValue(field: CustomField, value: unknown): unknown {
       if (value === null || value === undefined || value === '') return null;
       const text = String(value).trim();
       const date = new Date(/^\d{4}-\d{2}-\d{2} /.test(text) ? `${text.replace(' ', 'T')}Z` : text);
-      if (!/^\d{4}-\d{2}-\d{2}/.test(text) || Number.isNaN(date.getTime())) throw new TrackerError(56, `'${text}' is not a valid date and time for ${field.name}.`);
+      if (!/^\d{4}-\d{2}-\d{2}/.test(text) || Number.isNaN(date.getTime()))
+        throw new TrackerError(56, `'${text}' is not a valid date and time for ${field.name}.`);
       return date.toISOString().replace(/\.\d{3}Z$/, 'Z');
     }
     case FIELD_TYPE.INTEGER: {
       if (value === null || value === undefined || value === '') return null;
       const text = String(value).trim();
-      if (!/^-?\d+$/.test(text) || !Number.isSafeInteger(Number(text))) throw new TrackerError(52, `The ${label} takes a whole number, not '${text}'.`);
+      if (!/^-?\d+$/.test(text) || !Number.isSafeInteger(Number(text)))
+        throw new TrackerError(52, `The ${label} takes a whole number, not '${text}'.`);
       return Number(text);
     }
     case FIELD_TYPE.BUG_ID:
@@ -159,13 +194,15 @@ export interface ListChange<T> {
   remove: T[];
 }
 
-const asArray = (value: unknown): unknown[] => (Array.isArray(value) ? value : value === undefined || value === null || value === '' ? [] : [value]);
+const asArray = (value: unknown): unknown[] =>
+  Array.isArray(value) ? value : value === undefined || value === null || value === '' ? [] : [value];
 
 export function parseListChange<T>(field: string, value: unknown, item: (entry: unknown) => T): ListChange<T> {
   if (value !== null && typeof value === 'object' && !Array.isArray(value)) {
     const object = value as Record<string, unknown>;
     const unknown = Object.keys(object).filter((key) => !['add', 'remove', 'set'].includes(key));
-    if (unknown.length > 0) throw new TrackerError(32000, `The ${field} change takes add, remove or set, not '${unknown[0]}'.`);
+    if (unknown.length > 0)
+      throw new TrackerError(32000, `The ${field} change takes add, remove or set, not '${unknown[0]}'.`);
     return {
       set: object.set === undefined ? undefined : asArray(object.set).map(item),
       add: asArray(object.add).map(item),
@@ -176,7 +213,11 @@ export function parseListChange<T>(field: string, value: unknown, item: (entry: 
 }
 
 /** Applies a list change: `set` replaces, then `remove`, then `add` (Bugzilla's order). */
-export function applyListChange<T>(current: readonly T[], change: ListChange<T>, same: (a: T, b: T) => boolean = Object.is): T[] {
+export function applyListChange<T>(
+  current: readonly T[],
+  change: ListChange<T>,
+  same: (a: T, b: T) => boolean = Object.is,
+): T[] {
   let next = change.set ? [...change.set] : [...current];
   next = next.filter((entry) => !change.remove.some((removed) => same(removed, entry)));
   for (const entry of change.add) if (!next.some((existing) => same(existing, entry))) next.push(entry);
@@ -186,8 +227,13 @@ export function applyListChange<T>(current: readonly T[], change: ListChange<T>,
 /** A datetime parameter (`new_since`, ...): ISO 8601 or `YYYY-MM-DD[ HH:MM:SS]`, UTC; otherwise 56. */
 export function checkDateTimeParameter(name: string, value: string): string {
   const text = value.trim();
-  const normalized = /^\d{4}-\d{2}-\d{2}$/.test(text) ? `${text}T00:00:00Z` : /^\d{4}-\d{2}-\d{2} \d{2}:\d{2}(:\d{2})?$/.test(text) ? `${text.replace(' ', 'T')}Z` : text;
+  const normalized = /^\d{4}-\d{2}-\d{2}$/.test(text)
+    ? `${text}T00:00:00Z`
+    : /^\d{4}-\d{2}-\d{2} \d{2}:\d{2}(:\d{2})?$/.test(text)
+      ? `${text.replace(' ', 'T')}Z`
+      : text;
   const date = new Date(normalized);
-  if (!/^\d{4}-\d{2}-\d{2}/.test(text) || Number.isNaN(date.getTime())) throw new TrackerError(56, `'${text}' is not a valid date and time for ${name}.`);
+  if (!/^\d{4}-\d{2}-\d{2}/.test(text) || Number.isNaN(date.getTime()))
+    throw new TrackerError(56, `'${text}' is not a valid date and time for ${name}.`);
   return date.toISOString().replace(/\.\d{3}Z$/, 'Z');
 }

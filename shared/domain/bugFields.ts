@@ -23,13 +23,23 @@ export const FIELD_TYPE = {
 
 export type FieldType = (typeof FIELD_TYPE)[keyof typeof FIELD_TYPE];
 
-export const isSelectType = (type: number): boolean => type === FIELD_TYPE.SINGLE_SELECT || type === FIELD_TYPE.MULTI_SELECT;
+export const isSelectType = (type: number): boolean =>
+  type === FIELD_TYPE.SINGLE_SELECT || type === FIELD_TYPE.MULTI_SELECT;
 
 /**
  * Where a built-in field's legal values come from: a fixed list, the workflow, the catalogue
  * (classifications; per-product components, versions, milestones), the keyword store, or nowhere.
  */
-export type BuiltInValues = 'none' | 'fixed' | 'workflow' | 'classifications' | 'products' | 'components' | 'versions' | 'milestones' | 'keywords';
+export type BuiltInValues =
+  | 'none'
+  | 'fixed'
+  | 'workflow'
+  | 'classifications'
+  | 'products'
+  | 'components'
+  | 'versions'
+  | 'milestones'
+  | 'keywords';
 
 export interface BuiltInField {
   readonly id: number;
@@ -47,7 +57,8 @@ export interface LegalValue {
 }
 
 /** Names in display order, with Bugzilla's sort keys 100, 200, ... */
-const fixedValues = (...names: string[]): readonly LegalValue[] => Object.freeze(names.map((name, index) => ({ name, sortKey: (index + 1) * 100 })));
+const fixedValues = (...names: string[]): readonly LegalValue[] =>
+  Object.freeze(names.map((name, index) => ({ name, sortKey: (index + 1) * 100 })));
 
 export const PRIORITIES = fixedValues('Highest', 'High', 'Normal', 'Low', 'Lowest', '---');
 export const SEVERITIES = fixedValues('blocker', 'critical', 'major', 'normal', 'minor', 'trivial', 'enhancement');
@@ -56,7 +67,9 @@ export const PLATFORMS = fixedValues('All', 'PC', 'Macintosh', 'Other');
 export const BUG_TYPES = fixedValues('defect', 'enhancement', 'task');
 export const RESOLUTION_VALUES = fixedValues(...RESOLUTIONS);
 /** The statuses as a plain list (the workflow's own sort keys). */
-export const STATUS_VALUES: readonly LegalValue[] = Object.freeze(BUG_STATUSES.map(({ name, sortKey }) => ({ name, sortKey })));
+export const STATUS_VALUES: readonly LegalValue[] = Object.freeze(
+  BUG_STATUSES.map(({ name, sortKey }) => ({ name, sortKey })),
+);
 
 export const DEFAULT_PRIORITY = '---';
 export const DEFAULT_SEVERITY = 'enhancement';
@@ -72,8 +85,21 @@ export const FIXED_VALUES: Readonly<Record<string, readonly LegalValue[]>> = Obj
   bug_type: BUG_TYPES,
 });
 
-const field = (id: number, name: string, displayName: string, type: FieldType = FIELD_TYPE.UNKNOWN, options: { mandatory?: boolean; values?: BuiltInValues } = {}): BuiltInField =>
-  Object.freeze({ id, name, displayName, type, isMandatory: options.mandatory ?? false, valueSource: options.values ?? 'none' });
+const field = (
+  id: number,
+  name: string,
+  displayName: string,
+  type: FieldType = FIELD_TYPE.UNKNOWN,
+  options: { mandatory?: boolean; values?: BuiltInValues } = {},
+): BuiltInField =>
+  Object.freeze({
+    id,
+    name,
+    displayName,
+    type,
+    isMandatory: options.mandatory ?? false,
+    valueSource: options.values ?? 'none',
+  });
 
 const { SINGLE_SELECT, DATETIME, BUG_URLS, KEYWORDS } = FIELD_TYPE;
 
@@ -154,7 +180,9 @@ export const PRODUCT_SPECIFIC_FIELDS: readonly string[] = Object.freeze(['compon
 export const isProductSpecific = (name: string): boolean => PRODUCT_SPECIFIC_FIELDS.includes(name);
 
 export function findBuiltInField(idOrName: number | string): BuiltInField | undefined {
-  return typeof idOrName === 'number' ? BUILT_IN_FIELDS.find((candidate) => candidate.id === idOrName) : BUILT_IN_FIELDS.find((candidate) => candidate.name === idOrName);
+  return typeof idOrName === 'number'
+    ? BUILT_IN_FIELDS.find((candidate) => candidate.id === idOrName)
+    : BUILT_IN_FIELDS.find((candidate) => candidate.name === idOrName);
 }
 
 /**

@@ -35,32 +35,50 @@ function findType(input: FlagInput, rules: FlagRules, allTypes: readonly FlagTyp
     const type = rules.types.find((candidate) => candidate.id === Number(input.type_id));
     if (!type) {
       const exists = allTypes.some((candidate) => candidate.id === Number(input.type_id));
-      throw new TrackerError(51, exists ? `The flag type ${input.type_id} does not apply to this bug's product and component.` : `There is no flag type with the id '${input.type_id}'.`);
+      throw new TrackerError(
+        51,
+        exists
+          ? `The flag type ${input.type_id} does not apply to this bug's product and component.`
+          : `There is no flag type with the id '${input.type_id}'.`,
+      );
     }
     return type;
   }
   const name = String(input.name ?? '');
   const matches = rules.types.filter((candidate) => candidate.name === name);
-  if (matches.length === 0) throw new TrackerError(51, `There is no flag type named '${name}' for this bug's product and component.`);
-  if (matches.length > 1) throw new TrackerError(133, `The flag type name '${name}' matches several flag types; give the type_id instead.`);
+  if (matches.length === 0)
+    throw new TrackerError(51, `There is no flag type named '${name}' for this bug's product and component.`);
+  if (matches.length > 1)
+    throw new TrackerError(133, `The flag type name '${name}' matches several flag types; give the type_id instead.`);
   return matches[0];
 }
 
 function checkPermission(type: FlagType, status: string, rules: FlagRules, previous?: BugFlag): void {
   const mayGrant = type.grantGroupId === null || rules.inGroupId(type.grantGroupId);
   const mayRequest = mayGrant || type.requestGroupId === null || rules.inGroupId(type.requestGroupId);
-  const needsGrant = status === '+' || status === '-' || (status === 'X' && previous !== undefined && previous.status !== '?');
+  const needsGrant =
+    status === '+' || status === '-' || (status === 'X' && previous !== undefined && previous.status !== '?');
   if (needsGrant && !mayGrant) {
-    throw new TrackerError(130, `You are not allowed to ${status === 'X' ? 'clear' : status === '+' ? 'grant' : 'deny'} the flag '${type.name}'.`);
+    throw new TrackerError(
+      130,
+      `You are not allowed to ${status === 'X' ? 'clear' : status === '+' ? 'grant' : 'deny'} the flag '${type.name}'.`,
+    );
   }
-  if (!needsGrant && !mayRequest) throw new TrackerError(130, `You are not allowed to request the flag '${type.name}'.`);
+  if (!needsGrant && !mayRequest)
+    throw new TrackerError(130, `You are not allowed to request the flag '${type.name}'.`);
 }
 
 /** Applies flag inputs in order; returns the bug's (or attachment's) flags afterwards. */
-export function applyFlagInputs(current: readonly BugFlag[], inputs: readonly FlagInput[], rules: FlagRules, allTypes: readonly FlagType[] = rules.types): BugFlag[] {
+export function applyFlagInputs(
+  current: readonly BugFlag[],
+  inputs: readonly FlagInput[],
+  rules: FlagRules,
+  allTypes: readonly FlagType[] = rules.types,
+): BugFlag[] {
   let flags = [...current];
   for (const input of inputs) {
-    if (input === null || typeof input !== 'object') throw new TrackerError(32000, 'Each flag must be an object with a status and a name, type_id or id.');
+    if (input === null || typeof input !== 'object')
+      throw new TrackerError(32000, 'Each flag must be an object with a status and a name, type_id or id.');
     const status = input.status === undefined ? undefined : String(input.status);
     if (status === undefined || !STATUSES.includes(status)) {
       throw new TrackerError(129, `The flag status '${status ?? ''}' is invalid: use ?, +, - or X.`);
@@ -80,7 +98,11 @@ export function applyFlagInputs(current: readonly BugFlag[], inputs: readonly Fl
       type = findType(input, rules, allTypes);
       if (!input.new) {
         const ofType = flags.filter((flag) => flag.typeId === type.id);
-        if (ofType.length > 1) throw new TrackerError(132, `The flag '${type.name}' is set several times; give the id of the one to change.`);
+        if (ofType.length > 1)
+          throw new TrackerError(
+            132,
+            `The flag '${type.name}' is set several times; give the id of the one to change.`,
+          );
         existing = ofType[0];
       } else if (!type.isMultiplicable && flags.some((flag) => flag.typeId === type.id)) {
         throw new TrackerError(32000, `The flag '${type.name}' can be set only once here.`);
@@ -93,15 +115,19 @@ export function applyFlagInputs(current: readonly BugFlag[], inputs: readonly Fl
       flags = flags.filter((flag) => flag !== existing);
       continue;
     }
-    if (!existing && !type.isActive) throw new TrackerError(134, `The flag type '${type.name}' is inactive and cannot be used for new flags.`);
-    if (status === '?' && !type.isRequestable) throw new TrackerError(129, `The flag '${type.name}' cannot be requested.`);
+    if (!existing && !type.isActive)
+      throw new TrackerError(134, `The flag type '${type.name}' is inactive and cannot be used for new flags.`);
+    if (status === '?' && !type.isRequestable)
+      throw new TrackerError(129, `The flag '${type.name}' cannot be requested.`);
 
     let requesteeId: number | null = null;
     const requestee = input.requestee === undefined || input.requestee === null ? '' : String(input.requestee).trim();
     if (requestee !== '' && status === '?') {
-      if (!type.isRequesteeble) throw new TrackerError(131, `The flag '${type.name}' cannot be requested from a specific person.`);
+      if (!type.isRequesteeble)
+        throw new TrackerError(131, `The flag '${type.name}' cannot be requested from a specific person.`);
       const id = rules.userIdOf(requestee);
-      if (id === undefined) throw new TrackerError(51, `There is no user named '${requestee}' to request the flag from.`);
+      if (id === undefined)
+        throw new TrackerError(51, `There is no user named '${requestee}' to request the flag from.`);
       requesteeId = id;
     }
     if (existing && existing.status === status && existing.requesteeId === requesteeId) continue;

@@ -1,5 +1,5 @@
 import { TrackerError } from '../trackerError.ts';
-import { inGroup, type Caller, type GroupSummary } from './caller.ts';
+import { type Caller, type GroupSummary, inGroup } from './caller.ts';
 import type { ControlValue, ProductRecord } from './catalog.ts';
 
 /**
@@ -16,7 +16,7 @@ export function productGroupRules(caller: Caller, record: ProductRecord, groups:
   };
   const activeBugGroup = (groupId: number) => {
     const group = groupById.get(groupId);
-    return group !== undefined && group.isBugGroup && group.isActive;
+    return group?.isBugGroup === true && group.isActive;
   };
   const controlled = record.groupControls.map((control) => control.groupId).filter(activeBugGroup);
   const mandatory = controlled.filter((groupId) => controlFor(groupId) === 'MANDATORY');
@@ -25,7 +25,11 @@ export function productGroupRules(caller: Caller, record: ProductRecord, groups:
 
   const resolve = (name: string): number => {
     const group = groups.find((candidate) => candidate.name === name || String(candidate.id) === name);
-    if (!group || !activeBugGroup(group.id)) throw new TrackerError(120, `There is no bug group named '${name}', or it cannot restrict bugs of the product ${record.product.name}.`);
+    if (!group || !activeBugGroup(group.id))
+      throw new TrackerError(
+        120,
+        `There is no bug group named '${name}', or it cannot restrict bugs of the product ${record.product.name}.`,
+      );
     return group.id;
   };
 
@@ -35,21 +39,29 @@ export function productGroupRules(caller: Caller, record: ProductRecord, groups:
     resolve,
     /** A new bug's groups: those asked for (each must be settable) or else the DEFAULT ones, plus the MANDATORY ones. */
     groupsForNewBug(requested: readonly string[] | undefined): number[] {
-      const chosen = requested === undefined
-        ? controlled.filter((groupId) => controlFor(groupId) === 'DEFAULT')
-        : requested.map((name) => {
-            const id = resolve(name);
-            if (!settable.includes(id) && !mandatory.includes(id)) {
-              throw new TrackerError(120, `The group '${name}' is not allowed to restrict bugs of the product ${record.product.name}.`);
-            }
-            return id;
-          });
+      const chosen =
+        requested === undefined
+          ? controlled.filter((groupId) => controlFor(groupId) === 'DEFAULT')
+          : requested.map((name) => {
+              const id = resolve(name);
+              if (!settable.includes(id) && !mandatory.includes(id)) {
+                throw new TrackerError(
+                  120,
+                  `The group '${name}' is not allowed to restrict bugs of the product ${record.product.name}.`,
+                );
+              }
+              return id;
+            });
       return [...new Set([...chosen, ...mandatory])].sort((a, b) => a - b);
     },
     /** Whether the product allows a bug to stay in this group (any control but NA, for someone). */
     allows(groupId: number): boolean {
       const control = record.groupControls.find((candidate) => candidate.groupId === groupId);
-      return control !== undefined && activeBugGroup(groupId) && (control.memberControl !== 'NA' || control.otherControl !== 'NA');
+      return (
+        control !== undefined &&
+        activeBugGroup(groupId) &&
+        (control.memberControl !== 'NA' || control.otherControl !== 'NA')
+      );
     },
   };
 }

@@ -1,13 +1,13 @@
 import type { Bug } from './bug.ts';
-import { flagView } from './bugFlags.ts';
 import { isInsider, isTimeTracker } from './bugAccess.ts';
-import { isOpenStatus } from './bugWorkflow.ts';
-import { isLoggedIn, type Caller, type UserAccount } from './caller.ts';
-import type { CustomField } from './customFields.ts';
 import { FIELD_TYPE } from './bugFields.ts';
+import { flagView } from './bugFlags.ts';
+import { isOpenStatus } from './bugWorkflow.ts';
+import { type Caller, isLoggedIn, type UserAccount } from './caller.ts';
+import type { CustomField } from './customFields.ts';
+import type { ResourceFields } from './fieldSelection.ts';
 import type { Parameters } from './parameters.ts';
 import { userDetail } from './userView.ts';
-import type { ResourceFields } from './fieldSelection.ts';
 
 /**
  * The spec's Bug object for one caller: names for ids, user detail objects, time tracking only
@@ -19,14 +19,37 @@ export const visibleCommentCount = (bug: Bug, caller: Caller, parameters: Parame
   bug.commentCount - (isInsider(caller, parameters) ? 0 : (bug.privateCommentCount ?? 0));
 
 /** The caller's own personal tags of a bug, sorted (none for a logged-out caller). */
-export const viewerTags = (bug: Bug, caller: Caller): string[] => (isLoggedIn(caller) ? [...(bug.tags[String(caller.user.id)] ?? [])].sort() : []);
+export const viewerTags = (bug: Bug, caller: Caller): string[] =>
+  isLoggedIn(caller) ? [...(bug.tags[String(caller.user.id)] ?? [])].sort() : [];
 
-export const BUG_EXTRA_FIELDS: readonly string[] = ['attachments', 'comments', 'counts', 'description', 'filed_via', 'history', 'tags', 'triage_owner', 'triage_owner_detail'];
+export const BUG_EXTRA_FIELDS: readonly string[] = [
+  'attachments',
+  'comments',
+  'counts',
+  'description',
+  'filed_via',
+  'history',
+  'tags',
+  'triage_owner',
+  'triage_owner_detail',
+];
 
 export const bugResourceFields = (customFieldNames: ReadonlySet<string> | undefined = undefined): ResourceFields => ({
   extra: BUG_EXTRA_FIELDS,
   isCustom: (name) => (customFieldNames ? customFieldNames.has(name) : name.startsWith('cf_')),
-  nested: Object.fromEntries(['assigned_to_detail', 'creator_detail', 'qa_contact_detail', 'cc_detail', 'triage_owner_detail', 'flags', 'comments', 'history', 'attachments'].map((name) => [name, {}])),
+  nested: Object.fromEntries(
+    [
+      'assigned_to_detail',
+      'creator_detail',
+      'qa_contact_detail',
+      'cc_detail',
+      'triage_owner_detail',
+      'flags',
+      'comments',
+      'history',
+      'attachments',
+    ].map((name) => [name, {}]),
+  ),
 });
 
 export interface BugViewContext {
@@ -93,7 +116,10 @@ export function bugView(bug: Bug, context: BugViewContext, extras: BugExtras = {
     creator_detail: detail(bug.reporterId),
     qa_contact: login(bug.qaContactId),
     cc: bug.ccIds.map(login).filter(Boolean).sort(),
-    cc_detail: bug.ccIds.map(detail).filter(Boolean).sort((a, b) => String(a!.name).localeCompare(String(b!.name))),
+    cc_detail: bug.ccIds
+      .map(detail)
+      .filter(Boolean)
+      .sort((a, b) => String(a!.name).localeCompare(String(b!.name))),
     creation_time: bug.creationTime,
     last_change_time: bug.lastChangeTime,
     deadline: bug.deadline,
@@ -101,7 +127,10 @@ export function bugView(bug: Bug, context: BugViewContext, extras: BugExtras = {
     whiteboard: bug.whiteboard,
     keywords: bug.keywordIds.map(context.keywordName).sort((a, b) => a.toLowerCase().localeCompare(b.toLowerCase())),
     see_also: bug.seeAlso,
-    groups: bug.groupIds.map((id) => context.groupName(id)).filter((name): name is string => name !== undefined).sort(),
+    groups: bug.groupIds
+      .map((id) => context.groupName(id))
+      .filter((name): name is string => name !== undefined)
+      .sort(),
     blocks: bug.blocks,
     depends_on: bug.dependsOn,
     dupe_of: bug.dupeOf,
@@ -121,7 +150,8 @@ export function bugView(bug: Bug, context: BugViewContext, extras: BugExtras = {
   for (const field of context.customFields) {
     if (field.isObsolete) continue;
     const value = bug.custom[field.name];
-    view[field.name] = value ?? (field.type === FIELD_TYPE.MULTI_SELECT ? [] : field.type === FIELD_TYPE.SINGLE_SELECT ? '---' : null);
+    view[field.name] =
+      value ?? (field.type === FIELD_TYPE.MULTI_SELECT ? [] : field.type === FIELD_TYPE.SINGLE_SELECT ? '---' : null);
   }
   // Extra fields: cheap ones always computed (the selection drops them unless asked for).
   const triageOwner = context.triageOwnerId(bug.componentId);

@@ -44,7 +44,14 @@ const MOVES: Readonly<Record<string, readonly string[]>> = Object.freeze({
 /** Resolutions in display order; the empty string is the resolution of an open bug. */
 export const NO_RESOLUTION = '';
 export const DUPLICATE = 'DUPLICATE';
-export const RESOLUTIONS: readonly string[] = Object.freeze([NO_RESOLUTION, 'FIXED', 'INVALID', 'WONTFIX', DUPLICATE, 'WORKSFORME']);
+export const RESOLUTIONS: readonly string[] = Object.freeze([
+  NO_RESOLUTION,
+  'FIXED',
+  'INVALID',
+  'WONTFIX',
+  DUPLICATE,
+  'WORKSFORME',
+]);
 
 export function findStatus(name: string): BugStatus | undefined {
   return BUG_STATUSES.find((status) => status.name === name);
@@ -79,7 +86,11 @@ export function commentRequired(from: string | null, to: string): boolean {
  * send (`bugzilla modify -k FIXED` sends CLOSED): each is read as the status Bugzilla's own
  * upgrade turned it into. CLOSED means "closed": RESOLVED from an open bug, VERIFIED otherwise.
  */
-const LEGACY_STATUS_NAMES: Readonly<Record<string, string>> = Object.freeze({ NEW: CONFIRMED, ASSIGNED: IN_PROGRESS, REOPENED: CONFIRMED });
+const LEGACY_STATUS_NAMES: Readonly<Record<string, string>> = Object.freeze({
+  NEW: CONFIRMED,
+  ASSIGNED: IN_PROGRESS,
+  REOPENED: CONFIRMED,
+});
 
 export function canonicalStatus(name: string, from: string | null): string {
   const upper = name.trim().toUpperCase();

@@ -52,7 +52,11 @@ export interface Caller {
 
 export const ADMIN_GROUP = 'admin';
 
-export const ANONYMOUS: Caller = Object.freeze({ user: null, groups: new Set<string>(), blessGroups: new Set<string>() });
+export const ANONYMOUS: Caller = Object.freeze({
+  user: null,
+  groups: new Set<string>(),
+  blessGroups: new Set<string>(),
+});
 
 /** Whether a group's user_regexp makes the user a member (as derived when either last changed). */
 export function isRegexpMember(group: Pick<GroupSummary, 'userRegexp' | 'regexpMembers'>, userId: number): boolean {
@@ -71,13 +75,18 @@ export const IMPLIED_GROUPS: Readonly<Record<string, readonly string[]>> = {
 };
 
 /** Names of the groups whose members are thereby members of `name` (admin aside). */
-export const groupsImplying = (name: string): string[] => Object.keys(IMPLIED_GROUPS).filter((source) => IMPLIED_GROUPS[source]!.includes(name));
+export const groupsImplying = (name: string): string[] =>
+  Object.keys(IMPLIED_GROUPS).filter((source) => IMPLIED_GROUPS[source]!.includes(name));
 
 /**
  * Groups a user belongs to: direct membership and regexp rules, plus what those imply
  * (IMPLIED_GROUPS); admins belong to every group.
  */
-export function effectiveGroups(user: UserAccount, membership: Membership, allGroups: readonly GroupSummary[]): GroupSummary[] {
+export function effectiveGroups(
+  user: UserAccount,
+  membership: Membership,
+  allGroups: readonly GroupSummary[],
+): GroupSummary[] {
   const direct = new Set(membership.memberOf);
   const granted = allGroups.filter((group) => direct.has(group.id) || isRegexpMember(group, user.id));
   if (granted.some((group) => group.name === ADMIN_GROUP)) return [...allGroups];

@@ -27,16 +27,21 @@ type Reference = { href: string; text: string };
  * "bug 12", "bug #12", "Bug 12 comment 3", "comment 3", "comment #3", "attachment 5": the
  * references Bugzilla links. Whole words only, so "debug 12" or "recomment 3" stay text.
  */
-const REFERENCE = /\b(?:(bug)\s*#?\s*(\d+)(?:\s*,?\s*comment\s*#?\s*(\d+))?|(comment)\s*#?\s*(\d+)|(attachment)\s*#?\s*(\d+))\b/gi;
+const REFERENCE =
+  /\b(?:(bug)\s*#?\s*(\d+)(?:\s*,?\s*comment\s*#?\s*(\d+))?|(comment)\s*#?\s*(\d+)|(attachment)\s*#?\s*(\d+))\b/gi;
 
-function findReferences(text: string, options: RenderOptions): Array<{ start: number; end: number; reference: Reference }> {
+function findReferences(
+  text: string,
+  options: RenderOptions,
+): Array<{ start: number; end: number; reference: Reference }> {
   const base = options.urlBase ?? '';
   const found: Array<{ start: number; end: number; reference: Reference }> = [];
   for (const match of text.matchAll(REFERENCE)) {
     const [whole] = match;
     let href: string;
     if (match[1]) href = `${base}show_bug.cgi?id=${match[2]}${match[3] ? `#c${match[3]}` : ''}`;
-    else if (match[4]) href = options.bugId !== undefined ? `${base}show_bug.cgi?id=${options.bugId}#c${match[5]}` : `#c${match[5]}`;
+    else if (match[4])
+      href = options.bugId !== undefined ? `${base}show_bug.cgi?id=${options.bugId}#c${match[5]}` : `#c${match[5]}`;
     else href = `${base}attachment.cgi?id=${match[7]}`;
     found.push({ start: match.index, end: match.index + whole.length, reference: { href, text: whole } });
   }
@@ -59,14 +64,25 @@ function referenceLinks(md: MarkdownIt, options: RenderOptions): void {
         }
         let position = 0;
         for (const { start, end, reference } of findReferences(token.content, options)) {
-          if (start > position) children.push(Object.assign(new state.Token('text', '', 0), { content: token.content.slice(position, start) }));
+          if (start > position)
+            children.push(
+              Object.assign(new state.Token('text', '', 0), { content: token.content.slice(position, start) }),
+            );
           const open = new state.Token('link_open', 'a', 1);
-          open.attrs = [['href', reference.href], ['class', 'bz_ref']];
-          children.push(open, Object.assign(new state.Token('text', '', 0), { content: reference.text }), new state.Token('link_close', 'a', -1));
+          open.attrs = [
+            ['href', reference.href],
+            ['class', 'bz_ref'],
+          ];
+          children.push(
+            open,
+            Object.assign(new state.Token('text', '', 0), { content: reference.text }),
+            new state.Token('link_close', 'a', -1),
+          );
           position = end;
         }
         if (position === 0) children.push(token);
-        else if (position < token.content.length) children.push(Object.assign(new state.Token('text', '', 0), { content: token.content.slice(position) }));
+        else if (position < token.content.length)
+          children.push(Object.assign(new state.Token('text', '', 0), { content: token.content.slice(position) }));
       }
       block.children = children;
     }
@@ -77,9 +93,33 @@ const REL = 'nofollow noopener noreferrer';
 
 /** The tags Markdown produces, each with the only attributes it may keep. */
 const ALLOWED: Record<string, string[]> = {
-  p: [], br: [], hr: [], h1: [], h2: [], h3: [], h4: [], h5: [], h6: [], blockquote: [], em: [], strong: [], del: [], s: [],
-  ul: [], ol: ['start'], li: [], table: [], thead: [], tbody: [], tr: [], th: [], td: [],
-  pre: ['class'], code: ['class'], a: ['href', 'title', 'class', 'rel'], img: ['src', 'alt', 'title'],
+  p: [],
+  br: [],
+  hr: [],
+  h1: [],
+  h2: [],
+  h3: [],
+  h4: [],
+  h5: [],
+  h6: [],
+  blockquote: [],
+  em: [],
+  strong: [],
+  del: [],
+  s: [],
+  ul: [],
+  ol: ['start'],
+  li: [],
+  table: [],
+  thead: [],
+  tbody: [],
+  tr: [],
+  th: [],
+  td: [],
+  pre: ['class'],
+  code: ['class'],
+  a: ['href', 'title', 'class', 'rel'],
+  img: ['src', 'alt', 'title'],
 };
 
 const CLASSES: Record<string, RegExp> = { a: /^bz_ref$/, code: /^language-[\w-]+$/, pre: /^bz_comment_text$/ };
@@ -112,13 +152,16 @@ const sanitizer = new FilterXSS({
 /** The second layer alone (exported so tests can feed it raw HTML that Markdown would never produce). */
 export const sanitize = (html: string): string => sanitizer.process(html);
 
-const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (char) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[char]!);
+const escapeHtml = (text: string) =>
+  text.replace(/[&<>"']/g, (char) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[char]!);
 
 function renderPlain(text: string, options: RenderOptions): string {
   let html = '';
   let position = 0;
   for (const { start, end, reference } of findReferences(text, options)) {
-    html += escapeHtml(text.slice(position, start)) + `<a href="${escapeHtml(reference.href)}" class="bz_ref" rel="${REL}">${escapeHtml(reference.text)}</a>`;
+    html +=
+      escapeHtml(text.slice(position, start)) +
+      `<a href="${escapeHtml(reference.href)}" class="bz_ref" rel="${REL}">${escapeHtml(reference.text)}</a>`;
     position = end;
   }
   return `<pre class="bz_comment_text">${html}${escapeHtml(text.slice(position))}</pre>`;
@@ -129,7 +172,7 @@ export function renderComment(text: string, options: RenderOptions = {}): string
   const md = new MarkdownIt({ html: false, linkify: true, breaks: true, typographer: false });
   referenceLinks(md, options);
   // Every link leaves with rel="nofollow noopener noreferrer": no referrer, no window.opener.
-  md.renderer.rules.link_open = (tokens, index, renderOptions, env, self) => {
+  md.renderer.rules.link_open = (tokens, index, renderOptions, _env, self) => {
     tokens[index].attrSet('rel', REL);
     return self.renderToken(tokens, index, renderOptions);
   };

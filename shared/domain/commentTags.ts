@@ -1,5 +1,5 @@
 import { TrackerError } from '../trackerError.ts';
-import { inGroup, isLoggedIn, type Caller } from './caller.ts';
+import { type Caller, inGroup, isLoggedIn } from './caller.ts';
 import type { Parameters } from './parameters.ts';
 
 /**
@@ -12,7 +12,7 @@ export const MAX_COMMENT_TAG_LENGTH = 24;
 export const DEFAULT_TAG_SEARCH_LIMIT = 10;
 
 /** Letters, digits and a few punctuation marks: a tag must survive comma- and space-separated lists. */
-const TAG = /^[\p{L}\p{N}_.\-]+$/u;
+const TAG = /^[\p{L}\p{N}_.-]+$/u;
 
 /** 125 unless tagging is switched on (a group is named) and the caller is in that group. */
 export function assertMayTagComments(caller: Caller, parameters: Parameters): void {
@@ -26,9 +26,18 @@ export function assertMayTagComments(caller: Caller, parameters: Parameters): vo
 /** A tag as typed, trimmed; 127 too short, 128 too long, 126 for anything but letters, digits, '_', '.', '-'. */
 export function checkCommentTag(value: unknown): string {
   const tag = typeof value === 'string' || typeof value === 'number' ? String(value).trim() : '';
-  if (tag.length < MIN_COMMENT_TAG_LENGTH) throw new TrackerError(127, `The comment tag '${tag}' is too short: at least ${MIN_COMMENT_TAG_LENGTH} characters.`);
-  if (tag.length > MAX_COMMENT_TAG_LENGTH) throw new TrackerError(128, `The comment tag '${tag}' is too long: at most ${MAX_COMMENT_TAG_LENGTH} characters.`);
-  if (!TAG.test(tag)) throw new TrackerError(126, `The comment tag '${tag}' contains characters that are not allowed: use letters, digits, '_', '.' and '-'.`);
+  if (tag.length < MIN_COMMENT_TAG_LENGTH)
+    throw new TrackerError(
+      127,
+      `The comment tag '${tag}' is too short: at least ${MIN_COMMENT_TAG_LENGTH} characters.`,
+    );
+  if (tag.length > MAX_COMMENT_TAG_LENGTH)
+    throw new TrackerError(128, `The comment tag '${tag}' is too long: at most ${MAX_COMMENT_TAG_LENGTH} characters.`);
+  if (!TAG.test(tag))
+    throw new TrackerError(
+      126,
+      `The comment tag '${tag}' contains characters that are not allowed: use letters, digits, '_', '.' and '-'.`,
+    );
   return tag;
 }
 
@@ -40,7 +49,8 @@ export const sortTags = (tags: readonly string[]): string[] =>
  * case stays as it was first written), with the tags that really came and went.
  */
 export function changeCommentTags(current: readonly string[], add: readonly string[], remove: readonly string[]) {
-  const has = (tags: readonly string[], tag: string) => tags.some((existing) => existing.toLowerCase() === tag.toLowerCase());
+  const has = (tags: readonly string[], tag: string) =>
+    tags.some((existing) => existing.toLowerCase() === tag.toLowerCase());
   let tags = [...current];
   const added: string[] = [];
   const removed: string[] = [];

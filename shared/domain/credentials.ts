@@ -5,7 +5,12 @@ import { promisify } from 'node:util';
  * Secrets never stored in clear: passwords with scrypt and a per-user salt, API keys and login
  * tokens (long random values, so a fast hash is enough) as SHA-256.
  */
-const scrypt = promisify(scryptCallback) as (password: string, salt: Buffer, keylen: number, options: object) => Promise<Buffer>;
+const scrypt = promisify(scryptCallback) as (
+  password: string,
+  salt: Buffer,
+  keylen: number,
+  options: object,
+) => Promise<Buffer>;
 
 const SCRYPT_PARAMS = { N: 16384, r: 8, p: 1, maxmem: 64 * 1024 * 1024 };
 const KEY_LENGTH = 32;
@@ -14,7 +19,14 @@ const SCHEME = 'scrypt';
 export async function hashPassword(password: string): Promise<string> {
   const salt = randomBytes(16);
   const derived = await scrypt(password, salt, KEY_LENGTH, SCRYPT_PARAMS);
-  return [SCHEME, SCRYPT_PARAMS.N, SCRYPT_PARAMS.r, SCRYPT_PARAMS.p, salt.toString('base64'), derived.toString('base64')].join('$');
+  return [
+    SCHEME,
+    SCRYPT_PARAMS.N,
+    SCRYPT_PARAMS.r,
+    SCRYPT_PARAMS.p,
+    salt.toString('base64'),
+    derived.toString('base64'),
+  ].join('$');
 }
 
 export async function verifyPassword(password: string, stored: string | undefined): Promise<boolean> {

@@ -1,7 +1,7 @@
-import { checkNameCharacters } from './inputLimits.ts';
 import { TrackerError } from '../trackerError.ts';
-import { FIELD_TYPE, isSelectType, type FieldType } from './bugFields.ts';
+import { FIELD_TYPE, type FieldType, isSelectType } from './bugFields.ts';
 import { flagText } from './changeReport.ts';
+import { checkNameCharacters } from './inputLimits.ts';
 
 /**
  * Custom bug fields (`cf_*`), Tracker's administration call for what Bugzilla does in its
@@ -54,9 +54,12 @@ export function checkCustomFieldName(name: string | undefined): string {
   const trimmed = (name ?? '').trim();
   if (trimmed === '') throw invalid('You must enter a name for the field.');
   if (!/^cf_[a-z0-9_]+$/.test(trimmed)) {
-    throw invalid(`The field name '${trimmed}' is invalid: custom field names start with 'cf_' and hold only lowercase letters, digits and underscores.`);
+    throw invalid(
+      `The field name '${trimmed}' is invalid: custom field names start with 'cf_' and hold only lowercase letters, digits and underscores.`,
+    );
   }
-  if (trimmed.length > MAX_FIELD_NAME_LENGTH) throw invalid(`Field names can be at most ${MAX_FIELD_NAME_LENGTH} characters long.`);
+  if (trimmed.length > MAX_FIELD_NAME_LENGTH)
+    throw invalid(`Field names can be at most ${MAX_FIELD_NAME_LENGTH} characters long.`);
   return trimmed;
 }
 
@@ -64,7 +67,8 @@ export function checkDisplayName(displayName: string | undefined): string {
   const trimmed = (displayName ?? '').trim();
   checkNameCharacters(trimmed, 'display name');
   if (trimmed === '') throw invalid('You must enter a description (display_name) for the field.');
-  if (trimmed.length > MAX_DISPLAY_NAME_LENGTH) throw invalid(`Field descriptions can be at most ${MAX_DISPLAY_NAME_LENGTH} characters long.`);
+  if (trimmed.length > MAX_DISPLAY_NAME_LENGTH)
+    throw invalid(`Field descriptions can be at most ${MAX_DISPLAY_NAME_LENGTH} characters long.`);
   return trimmed;
 }
 
@@ -102,12 +106,19 @@ function checkValueName(type: FieldType, name: string): string {
   const trimmed = name.trim();
   if (trimmed === '') throw invalid('A legal value of a field cannot be blank.');
   checkNameCharacters(trimmed, 'field value');
-  if (trimmed.length > MAX_VALUE_LENGTH) throw invalid(`Field values can be at most ${MAX_VALUE_LENGTH} characters long: '${trimmed}'.`);
-  if (type === FIELD_TYPE.MULTI_SELECT && trimmed.includes(',')) throw invalid(`Values of a multiple-selection field cannot contain commas: '${trimmed}'.`);
+  if (trimmed.length > MAX_VALUE_LENGTH)
+    throw invalid(`Field values can be at most ${MAX_VALUE_LENGTH} characters long: '${trimmed}'.`);
+  if (type === FIELD_TYPE.MULTI_SELECT && trimmed.includes(','))
+    throw invalid(`Values of a multiple-selection field cannot contain commas: '${trimmed}'.`);
   return trimmed;
 }
 
-function checkController(fieldName: string, controller: string, controllers: ControllerValues, what: string): readonly string[] {
+function checkController(
+  fieldName: string,
+  controller: string,
+  controllers: ControllerValues,
+  what: string,
+): readonly string[] {
   if (controller === fieldName) throw invalid(`The field ${fieldName} cannot be its own ${what}.`);
   const legal = controllers(controller);
   if (legal === undefined) throw invalid(`The ${what} '${controller}' must be an existing drop-down field.`);
@@ -123,23 +134,40 @@ function checkControllerValues(controller: string, values: readonly string[], le
 }
 
 /** The visibility rule: a controlling field with at least one of its values, or none at all. */
-function checkVisibility(fieldName: string, visibilityField: string | null, visibilityValues: readonly string[], controllers: ControllerValues) {
+function checkVisibility(
+  fieldName: string,
+  visibilityField: string | null,
+  visibilityValues: readonly string[],
+  controllers: ControllerValues,
+) {
   if (visibilityField === null) {
     if (visibilityValues.length > 0) throw invalid('visibility_values need a visibility_field.');
     return { visibilityField: null, visibilityValues: [] };
   }
   const legal = checkController(fieldName, visibilityField, controllers, 'visibility_field');
-  if (visibilityValues.length === 0) throw invalid(`Name the values of ${visibilityField} for which the field shows, in visibility_values.`);
+  if (visibilityValues.length === 0)
+    throw invalid(`Name the values of ${visibilityField} for which the field shows, in visibility_values.`);
   return { visibilityField, visibilityValues: checkControllerValues(visibilityField, visibilityValues, legal) };
 }
 
-function toValue(type: FieldType, input: ValueInput, valueField: string | null, controllers: ControllerValues, defaultSortKey: number): CustomFieldValue {
+function toValue(
+  type: FieldType,
+  input: ValueInput,
+  valueField: string | null,
+  controllers: ControllerValues,
+  defaultSortKey: number,
+): CustomFieldValue {
   const given = typeof input === 'string' ? { name: input } : input;
   const name = checkValueName(type, given.name ?? '');
   const visibility = given.visibility_values ?? [];
-  if (visibility.length > 0 && valueField === null) throw invalid(`The value '${name}' has visibility_values, but the field has no value_field.`);
-  const legal = valueField === null ? [] : controllers(valueField) ?? [];
-  return { name, sortKey: given.sort_key ?? defaultSortKey, visibilityValues: checkControllerValues(valueField ?? '', visibility, legal) };
+  if (visibility.length > 0 && valueField === null)
+    throw invalid(`The value '${name}' has visibility_values, but the field has no value_field.`);
+  const legal = valueField === null ? [] : (controllers(valueField) ?? []);
+  return {
+    name,
+    sortKey: given.sort_key ?? defaultSortKey,
+    visibilityValues: checkControllerValues(valueField ?? '', visibility, legal),
+  };
 }
 
 const sameValue = (a: string, b: string) => a.toLowerCase() === b.toLowerCase();
@@ -161,15 +189,21 @@ function addValues(
     const nextSortKey = values.reduce((max, value) => Math.max(max, value.sortKey), 0) + 10;
     const value = toValue(field.type, input, field.valueField, controllers, nextSortKey);
     if (skipEmptyValue && value.name === EMPTY_SELECT_VALUE) continue;
-    if (values.some((other) => sameValue(other.name, value.name))) throw invalid(`The value '${value.name}' already exists for this field.`);
+    if (values.some((other) => sameValue(other.name, value.name)))
+      throw invalid(`The value '${value.name}' already exists for this field.`);
     values.push(value);
   }
   return values;
 }
 
-export const byValueOrder = (a: CustomFieldValue, b: CustomFieldValue): number => a.sortKey - b.sortKey || a.name.localeCompare(b.name);
+export const byValueOrder = (a: CustomFieldValue, b: CustomFieldValue): number =>
+  a.sortKey - b.sortKey || a.name.localeCompare(b.name);
 
-export function newCustomField(id: number, input: CustomFieldInput & { values?: readonly ValueInput[] }, controllers: ControllerValues): CustomField {
+export function newCustomField(
+  id: number,
+  input: CustomFieldInput & { values?: readonly ValueInput[] },
+  controllers: ControllerValues,
+): CustomField {
   const name = checkCustomFieldName(input.name);
   const type = checkCustomFieldType(input.type);
   const valueField = input.value_field ?? null;
@@ -177,8 +211,10 @@ export function newCustomField(id: number, input: CustomFieldInput & { values?: 
     if (!isSelectType(type)) throw invalid('Only drop-down fields can have a value_field.');
     checkController(name, valueField, controllers, 'value_field');
   }
-  if (!isSelectType(type) && (input.values ?? []).length > 0) throw invalid('Only drop-down fields (types 2 and 3) have legal values.');
-  const initial: CustomFieldValue[] = type === FIELD_TYPE.SINGLE_SELECT ? [{ name: EMPTY_SELECT_VALUE, sortKey: 0, visibilityValues: [] }] : [];
+  if (!isSelectType(type) && (input.values ?? []).length > 0)
+    throw invalid('Only drop-down fields (types 2 and 3) have legal values.');
+  const initial: CustomFieldValue[] =
+    type === FIELD_TYPE.SINGLE_SELECT ? [{ name: EMPTY_SELECT_VALUE, sortKey: 0, visibilityValues: [] }] : [];
   return {
     id,
     name,
@@ -190,7 +226,13 @@ export function newCustomField(id: number, input: CustomFieldInput & { values?: 
     valueField,
     sortKey: input.sort_key ?? 0,
     isObsolete: input.is_obsolete ?? false,
-    values: addValues({ type, valueField }, initial, input.values ?? [], controllers, type === FIELD_TYPE.SINGLE_SELECT),
+    values: addValues(
+      { type, valueField },
+      initial,
+      input.values ?? [],
+      controllers,
+      type === FIELD_TYPE.SINGLE_SELECT,
+    ),
   };
 }
 
@@ -203,9 +245,15 @@ export interface CustomFieldUpdate extends CustomFieldInput {
 const listText = (values: readonly string[]) => values.join(', ');
 
 /** The field after an update, and Bugzilla-style changes `{removed, added}` as text. */
-export function updateCustomField(previous: CustomField, input: CustomFieldUpdate, controllers: ControllerValues): { next: CustomField; changes: FieldChanges } {
-  if (input.name !== undefined && input.name.trim() !== previous.name) throw invalid(`Fields cannot be renamed; ${previous.name} keeps its name.`);
-  if (input.type !== undefined && input.type !== previous.type) throw invalid(`The type of the field ${previous.name} cannot be changed.`);
+export function updateCustomField(
+  previous: CustomField,
+  input: CustomFieldUpdate,
+  controllers: ControllerValues,
+): { next: CustomField; changes: FieldChanges } {
+  if (input.name !== undefined && input.name.trim() !== previous.name)
+    throw invalid(`Fields cannot be renamed; ${previous.name} keeps its name.`);
+  if (input.type !== undefined && input.type !== previous.type)
+    throw invalid(`The type of the field ${previous.name} cannot be changed.`);
 
   const valueField = input.value_field === undefined ? previous.valueField : input.value_field;
   if (valueField !== null && valueField !== previous.valueField) {
@@ -213,7 +261,8 @@ export function updateCustomField(previous: CustomField, input: CustomFieldUpdat
     checkController(previous.name, valueField, controllers, 'value_field');
   }
   const visibilityField = input.visibility_field === undefined ? previous.visibilityField : input.visibility_field;
-  const visibilityValues = input.visibility_values ?? (visibilityField === previous.visibilityField ? previous.visibilityValues : []);
+  const visibilityValues =
+    input.visibility_values ?? (visibilityField === previous.visibilityField ? previous.visibilityValues : []);
   const visibility =
     input.visibility_field === undefined && input.visibility_values === undefined
       ? { visibilityField: previous.visibilityField, visibilityValues: previous.visibilityValues }
@@ -229,8 +278,10 @@ export function updateCustomField(previous: CustomField, input: CustomFieldUpdat
     if (!isSelectType(previous.type)) throw invalid('Only drop-down fields (types 2 and 3) have legal values.');
   }
   for (const name of removals) {
-    if (previous.type === FIELD_TYPE.SINGLE_SELECT && name === EMPTY_SELECT_VALUE) throw invalid(`The value '${EMPTY_SELECT_VALUE}' is the default of ${previous.name} and cannot be removed.`);
-    if (!values.some((value) => value.name === name)) throw invalid(`The field ${previous.name} has no value '${name}'.`);
+    if (previous.type === FIELD_TYPE.SINGLE_SELECT && name === EMPTY_SELECT_VALUE)
+      throw invalid(`The value '${EMPTY_SELECT_VALUE}' is the default of ${previous.name} and cannot be removed.`);
+    if (!values.some((value) => value.name === name))
+      throw invalid(`The field ${previous.name} has no value '${name}'.`);
   }
   values = values.filter((value) => !removals.includes(value.name));
   values = addValues({ type: previous.type, valueField }, values, input.values?.add ?? [], controllers);
@@ -261,6 +312,10 @@ export function updateCustomField(previous: CustomField, input: CustomFieldUpdat
   note('is_obsolete', flagText(previous.isObsolete), flagText(next.isObsolete));
   const before = previous.values.map((value) => value.name);
   const after = next.values.map((value) => value.name);
-  note('values', listText(before.filter((name) => !after.includes(name))), listText(after.filter((name) => !before.includes(name))));
+  note(
+    'values',
+    listText(before.filter((name) => !after.includes(name))),
+    listText(after.filter((name) => !before.includes(name))),
+  );
   return { next, changes };
 }

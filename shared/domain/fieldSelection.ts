@@ -40,7 +40,12 @@ export class FieldSelection {
     this.includeTypes = new Set(include.filter((name) => SHORTCUTS.has(name)).map((name) => name.slice(1)));
     this.excludeTypes = new Set(exclude.filter((name) => SHORTCUTS.has(name)).map((name) => name.slice(1)));
     if (include.length === 0) this.includeTypes.add('default');
-    this.signature = JSON.stringify([[...this.include].sort(), [...this.exclude].sort(), [...this.includeTypes].sort(), [...this.excludeTypes].sort()]);
+    this.signature = JSON.stringify([
+      [...this.include].sort(),
+      [...this.exclude].sort(),
+      [...this.includeTypes].sort(),
+      [...this.excludeTypes].sort(),
+    ]);
   }
 
   /** Equal for selections that select the same fields: what output rendered under one may be reused for. */

@@ -1,6 +1,12 @@
-import { transitionsFrom, BUG_STATUSES, type StatusTransition } from './bugWorkflow.ts';
-import { BUILT_IN_FIELDS, FIXED_VALUES, isSelectType, type BuiltInField } from './bugFields.ts';
-import { bySortKeyThenName, DEFAULT_CLASSIFICATION, type Classification, type ProductRecord, type ProductValue } from './catalog.ts';
+import { BUILT_IN_FIELDS, type BuiltInField, FIXED_VALUES, isSelectType } from './bugFields.ts';
+import { BUG_STATUSES, type StatusTransition, transitionsFrom } from './bugWorkflow.ts';
+import {
+  bySortKeyThenName,
+  type Classification,
+  DEFAULT_CLASSIFICATION,
+  type ProductRecord,
+  type ProductValue,
+} from './catalog.ts';
 import { byValueOrder, type ControllerValues, type CustomField } from './customFields.ts';
 import { byKeywordName, type Keyword } from './keywords.ts';
 
@@ -43,7 +49,10 @@ const valueView = (name: string | null, sortKey: number, visibilityValues: reado
   visibility_values: [...visibilityValues],
 });
 
-const transitionView = (transition: StatusTransition) => ({ name: transition.to, comment_required: transition.commentRequired });
+const transitionView = (transition: StatusTransition) => ({
+  name: transition.to,
+  comment_required: transition.commentRequired,
+});
 
 /** bug_status: a pseudo-value (`name: null`) listing the statuses a new bug may take, then the statuses. */
 function workflowValues() {
@@ -64,11 +73,15 @@ export function sortedClassifications(classifications: readonly Classification[]
 
 type PerProductSource = 'components' | 'versions' | 'milestones';
 
-function perProductValues(record: ProductRecord, source: PerProductSource): Array<Pick<ProductValue, 'name' | 'sortKey' | 'isActive'>> {
+function perProductValues(
+  record: ProductRecord,
+  source: PerProductSource,
+): Array<Pick<ProductValue, 'name' | 'sortKey' | 'isActive'>> {
   return [...record[source]].sort(bySortKeyThenName);
 }
 
-const activeKeywords = (keywords: readonly Keyword[]) => keywords.filter((keyword) => keyword.isActive).sort(byKeywordName);
+const activeKeywords = (keywords: readonly Keyword[]) =>
+  keywords.filter((keyword) => keyword.isActive).sort(byKeywordName);
 
 function builtInValues(field: BuiltInField, catalog: FieldCatalog): unknown[] {
   switch (field.valueSource) {
@@ -77,17 +90,25 @@ function builtInValues(field: BuiltInField, catalog: FieldCatalog): unknown[] {
     case 'workflow':
       return workflowValues();
     case 'classifications':
-      return sortedClassifications(catalog.classifications).map((classification) => valueView(classification.name, classification.sortKey));
+      return sortedClassifications(catalog.classifications).map((classification) =>
+        valueView(classification.name, classification.sortKey),
+      );
     case 'components':
     case 'versions':
     case 'milestones': {
       const source = field.valueSource;
       return catalog.products.flatMap((record) =>
-        perProductValues(record, source).map((value) => ({ ...valueView(value.name, value.sortKey, [record.product.name]), is_active: value.isActive })),
+        perProductValues(record, source).map((value) => ({
+          ...valueView(value.name, value.sortKey, [record.product.name]),
+          is_active: value.isActive,
+        })),
       );
     }
     case 'keywords':
-      return activeKeywords(catalog.keywords).map((keyword) => ({ ...valueView(keyword.name, 0), description: keyword.description }));
+      return activeKeywords(catalog.keywords).map((keyword) => ({
+        ...valueView(keyword.name, 0),
+        description: keyword.description,
+      }));
     // The spec: values are "not [filled for] product"; products have their own calls.
     case 'products':
     case 'none':
@@ -101,7 +122,9 @@ const PER_PRODUCT = new Set(['components', 'versions', 'milestones']);
 export function fieldView(field: AnyField, catalog: FieldCatalog): Record<string, unknown> {
   const custom = isCustomField(field);
   const shown = (controller: string | null, names: readonly string[]) =>
-    controller === 'product' && catalog.hiddenProducts ? names.filter((name) => !catalog.hiddenProducts!.has(name.toLowerCase())) : [...names];
+    controller === 'product' && catalog.hiddenProducts
+      ? names.filter((name) => !catalog.hiddenProducts!.has(name.toLowerCase()))
+      : [...names];
   return {
     id: field.id,
     name: field.name,
@@ -114,7 +137,9 @@ export function fieldView(field: AnyField, catalog: FieldCatalog): Record<string
     visibility_values: custom ? shown(field.visibilityField, field.visibilityValues) : [],
     value_field: custom ? field.valueField : PER_PRODUCT.has(field.valueSource) ? 'product' : null,
     values: custom
-      ? [...field.values].sort(byValueOrder).map((value) => valueView(value.name, value.sortKey, shown(field.valueField, value.visibilityValues)))
+      ? [...field.values]
+          .sort(byValueOrder)
+          .map((value) => valueView(value.name, value.sortKey, shown(field.valueField, value.visibilityValues)))
       : builtInValues(field, catalog),
     sort_key: custom ? field.sortKey : 0,
     is_obsolete: custom ? field.isObsolete : false,
@@ -128,7 +153,8 @@ export const EXTRA_FIELD_PROPERTIES: readonly string[] = Object.freeze(['sort_ke
 export const needsProduct = (field: AnyField): boolean => !isCustomField(field) && PER_PRODUCT.has(field.valueSource);
 
 /** Whether the field's values come from the catalogue or the keyword store rather than from code. */
-export const readsCatalog = (field: AnyField): boolean => !isCustomField(field) && !['fixed', 'workflow', 'none'].includes(field.valueSource);
+export const readsCatalog = (field: AnyField): boolean =>
+  !isCustomField(field) && !['fixed', 'workflow', 'none'].includes(field.valueSource);
 
 /**
  * Legal Values: the names of a drop-down field's values in display order, or undefined when the
@@ -136,7 +162,8 @@ export const readsCatalog = (field: AnyField): boolean => !isCustomField(field) 
  * itself lists the catalogue's products by name.
  */
 export function legalValueNames(field: AnyField, catalog: FieldCatalog, product?: ProductRecord): string[] | undefined {
-  if (isCustomField(field)) return isSelectType(field.type) ? [...field.values].sort(byValueOrder).map((value) => value.name) : undefined;
+  if (isCustomField(field))
+    return isSelectType(field.type) ? [...field.values].sort(byValueOrder).map((value) => value.name) : undefined;
   switch (field.valueSource) {
     case 'fixed':
       return (FIXED_VALUES[field.name] ?? []).map((value) => value.name);
@@ -149,7 +176,11 @@ export function legalValueNames(field: AnyField, catalog: FieldCatalog, product?
     case 'components':
     case 'versions':
     case 'milestones':
-      return product ? perProductValues(product, field.valueSource).filter((value) => value.isActive).map((value) => value.name) : undefined;
+      return product
+        ? perProductValues(product, field.valueSource)
+            .filter((value) => value.isActive)
+            .map((value) => value.name)
+        : undefined;
     case 'keywords':
     case 'none':
       return undefined;

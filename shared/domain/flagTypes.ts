@@ -1,6 +1,6 @@
-import { checkNameCharacters } from './inputLimits.ts';
 import { TrackerError } from '../trackerError.ts';
 import { flagText } from './changeReport.ts';
+import { checkNameCharacters } from './inputLimits.ts';
 
 /**
  * Flag types: what can be requested, granted or denied on bugs or attachments, and in which
@@ -31,10 +31,14 @@ export interface FlagType {
 }
 
 const covers = (scope: FlagScope, productId: number, componentId: number) =>
-  (scope.productId === 0 || scope.productId === productId) && (scope.componentId === 0 || scope.componentId === componentId);
+  (scope.productId === 0 || scope.productId === productId) &&
+  (scope.componentId === 0 || scope.componentId === componentId);
 
 export function appliesTo(type: FlagType, productId: number, componentId: number): boolean {
-  return type.inclusions.some((scope) => covers(scope, productId, componentId)) && !type.exclusions.some((scope) => covers(scope, productId, componentId));
+  return (
+    type.inclusions.some((scope) => covers(scope, productId, componentId)) &&
+    !type.exclusions.some((scope) => covers(scope, productId, componentId))
+  );
 }
 
 /** The spec's Flagtype object. */
@@ -100,7 +104,8 @@ export function checkFlagTypeDescription(description: string | undefined): strin
   return trimmed;
 }
 
-const ADDRESS = /^[A-Za-z0-9.!#$%&'*+/=?^_`{|}~-]+@[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?)*$/;
+const ADDRESS =
+  /^[A-Za-z0-9.!#$%&'*+/=?^_`{|}~-]+@[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?)*$/;
 
 /**
  * The CC list: addresses separated by commas or spaces, at most 200 characters in all, stored
@@ -112,10 +117,12 @@ export function checkCcList(value: unknown): string {
     throw new TrackerError(32000, 'cc_list must be a string of comma-separated e-mail addresses.');
   }
   const text = Array.isArray(value) ? value.join(', ') : (value as string);
-  if (text.length > MAX_CC_LIST_LENGTH) throw new TrackerError(1103, `The CC list of a flag type can be at most ${MAX_CC_LIST_LENGTH} characters long.`);
+  if (text.length > MAX_CC_LIST_LENGTH)
+    throw new TrackerError(1103, `The CC list of a flag type can be at most ${MAX_CC_LIST_LENGTH} characters long.`);
   const addresses = text.split(/[,\s]+/).filter(Boolean);
   for (const address of addresses) {
-    if (!ADDRESS.test(address)) throw new TrackerError(501, `The e-mail address '${address}' in the CC list is not a legal e-mail address.`);
+    if (!ADDRESS.test(address))
+      throw new TrackerError(501, `The e-mail address '${address}' in the CC list is not a legal e-mail address.`);
   }
   return addresses.join(', ');
 }
@@ -123,16 +130,25 @@ export function checkCcList(value: unknown): string {
 /** A whole number from 0 to 32767, as a JSON number or decimal text. */
 export function checkSortKey(value: unknown): number {
   const single = Array.isArray(value) ? value[value.length - 1] : value;
-  const number = typeof single === 'number' ? single : typeof single === 'string' && /^\s*\d+\s*$/.test(single) ? Number(single) : NaN;
+  const number =
+    typeof single === 'number'
+      ? single
+      : typeof single === 'string' && /^\s*\d+\s*$/.test(single)
+        ? Number(single)
+        : NaN;
   if (!Number.isInteger(number) || number < 0 || number > MAX_SORT_KEY) {
-    throw new TrackerError(1104, `The sort key '${String(single)}' is invalid: it must be a whole number from 0 to ${MAX_SORT_KEY}.`);
+    throw new TrackerError(
+      1104,
+      `The sort key '${String(single)}' is invalid: it must be a whole number from 0 to ${MAX_SORT_KEY}.`,
+    );
   }
   return number;
 }
 
 export function checkTargetType(value: string | undefined): TargetType {
   const lowered = (value ?? 'bug').trim().toLowerCase();
-  if (!(TARGET_TYPES as readonly string[]).includes(lowered)) throw new TrackerError(32000, `The target type must be 'bug' or 'attachment', not '${value}'.`);
+  if (!(TARGET_TYPES as readonly string[]).includes(lowered))
+    throw new TrackerError(32000, `The target type must be 'bug' or 'attachment', not '${value}'.`);
   return lowered as TargetType;
 }
 
@@ -145,7 +161,8 @@ export interface ScopeProduct {
   components: ReadonlyArray<{ id: number; name: string }>;
 }
 
-const unknownProduct = (name: string) => new TrackerError(106, `Either the product '${name}' does not exist or you don't have access to it.`);
+const unknownProduct = (name: string) =>
+  new TrackerError(106, `Either the product '${name}' does not exist or you don't have access to it.`);
 const malformedScope = (item: unknown) =>
   new TrackerError(
     32000,
@@ -154,8 +171,14 @@ const malformedScope = (item: unknown) =>
 
 const sameName = (a: string, b: string) => a.toLowerCase() === b.toLowerCase();
 
-function scopeOf(products: readonly ScopeProduct[], productName: string, componentName: string | undefined, item: unknown): FlagScope {
-  const component = componentName === undefined || componentName === '' || componentName === ANY ? undefined : componentName;
+function scopeOf(
+  products: readonly ScopeProduct[],
+  productName: string,
+  componentName: string | undefined,
+  item: unknown,
+): FlagScope {
+  const component =
+    componentName === undefined || componentName === '' || componentName === ANY ? undefined : componentName;
   if (productName === ANY) {
     if (component !== undefined) throw malformedScope(item);
     return { productId: 0, componentId: 0 };
@@ -164,7 +187,8 @@ function scopeOf(products: readonly ScopeProduct[], productName: string, compone
   if (!product) throw unknownProduct(productName);
   if (component === undefined) return { productId: product.id, componentId: 0 };
   const found = product.components.find((candidate) => sameName(candidate.name, component));
-  if (!found) throw new TrackerError(51, `There is no component named '${component}' in the product '${product.name}'.`);
+  if (!found)
+    throw new TrackerError(51, `There is no component named '${component}' in the product '${product.name}'.`);
   return { productId: product.id, componentId: found.id };
 }
 
@@ -180,11 +204,16 @@ function scopeOfText(products: readonly ScopeProduct[], text: string): FlagScope
   const splits: Array<[string, string]> = [];
   for (let index = trimmed.indexOf(':'); index >= 0; index = trimmed.indexOf(':', index + 1)) {
     const productName = trimmed.slice(0, index);
-    if (productName === ANY || products.some((product) => sameName(product.name, productName))) splits.push([productName, trimmed.slice(index + 1)]);
+    if (productName === ANY || products.some((product) => sameName(product.name, productName)))
+      splits.push([productName, trimmed.slice(index + 1)]);
   }
   const resolves = ([productName, componentName]: [string, string]) =>
     componentName === ANY ||
-    products.some((product) => sameName(product.name, productName) && product.components.some((component) => sameName(component.name, componentName)));
+    products.some(
+      (product) =>
+        sameName(product.name, productName) &&
+        product.components.some((component) => sameName(component.name, componentName)),
+    );
   const chosen = splits.find(resolves) ?? splits[0];
   if (!chosen) throw unknownProduct(trimmed.includes(':') ? trimmed.slice(0, trimmed.indexOf(':')) : trimmed);
   return scopeOf(products, chosen[0], chosen[1], text);
@@ -195,8 +224,12 @@ function scopesOfItem(products: readonly ScopeProduct[], item: unknown): FlagSco
   if (!item || typeof item !== 'object' || Array.isArray(item)) throw malformedScope(item);
   const record = item as Record<string, unknown>;
   // {"product": "P", "component": "C"}: the pair form (a product named "product" needs the map form's list).
-  if (typeof record.product === 'string' && Object.keys(record).every((key) => key === 'product' || key === 'component')) {
-    if (record.component !== undefined && record.component !== null && typeof record.component !== 'string') throw malformedScope(item);
+  if (
+    typeof record.product === 'string' &&
+    Object.keys(record).every((key) => key === 'product' || key === 'component')
+  ) {
+    if (record.component !== undefined && record.component !== null && typeof record.component !== 'string')
+      throw malformedScope(item);
     return [scopeOf(products, record.product, (record.component as string | null | undefined) ?? undefined, item)];
   }
   // {"P": ["C1", "C2"]} (Bugzilla's form); a bare string or an empty list means the whole product.
@@ -212,7 +245,9 @@ const scopeKey = (scope: FlagScope) => `${scope.productId}:${scope.componentId}`
 
 /** Scopes without duplicates, ordered by product then component id. */
 export function normalizeScopes(scopes: readonly FlagScope[]): FlagScope[] {
-  const unique = new Map(scopes.map((scope) => [scopeKey(scope), { productId: scope.productId, componentId: scope.componentId }]));
+  const unique = new Map(
+    scopes.map((scope) => [scopeKey(scope), { productId: scope.productId, componentId: scope.componentId }]),
+  );
   return [...unique.values()].sort((a, b) => a.productId - b.productId || a.componentId - b.componentId);
 }
 
@@ -230,17 +265,22 @@ export function parseScopes(value: unknown, products: readonly ScopeProduct[]): 
 }
 
 /** An update's inclusions or exclusions: a list replaces; `{add, remove}` (or `{set}`) edits. */
-export type ScopeChange = { kind: 'replace'; scopes: FlagScope[] } | { kind: 'edit'; add: FlagScope[]; remove: FlagScope[] };
+export type ScopeChange =
+  | { kind: 'replace'; scopes: FlagScope[] }
+  | { kind: 'edit'; add: FlagScope[]; remove: FlagScope[] };
 
 const CHANGE_KEYS = ['add', 'remove', 'set'];
 
 export function parseScopeChange(value: unknown, products: readonly ScopeProduct[]): ScopeChange | undefined {
   if (value === undefined || value === null) return undefined;
   const isChange =
-    typeof value === 'object' && !Array.isArray(value) && Object.keys(value as object).every((key) => CHANGE_KEYS.includes(key));
+    typeof value === 'object' &&
+    !Array.isArray(value) &&
+    Object.keys(value as object).every((key) => CHANGE_KEYS.includes(key));
   if (!isChange) return { kind: 'replace', scopes: parseScopes(value, products) };
   const change = value as { add?: unknown; remove?: unknown; set?: unknown };
-  if (change.set !== undefined && change.set !== null) return { kind: 'replace', scopes: parseScopes(change.set, products) };
+  if (change.set !== undefined && change.set !== null)
+    return { kind: 'replace', scopes: parseScopes(change.set, products) };
   return { kind: 'edit', add: parseScopes(change.add, products), remove: parseScopes(change.remove, products) };
 }
 
@@ -261,7 +301,10 @@ export interface ScopeNames {
 /** "Product:Component", with "__Any__" for 0, as Bugzilla's flag type pages show scopes. */
 export function scopeLabel(scope: FlagScope, names: ScopeNames): string {
   const product = scope.productId === 0 ? ANY : (names.productName(scope.productId) ?? `#${scope.productId}`);
-  const component = scope.componentId === 0 ? ANY : (names.componentName(scope.productId, scope.componentId) ?? `#${scope.componentId}`);
+  const component =
+    scope.componentId === 0
+      ? ANY
+      : (names.componentName(scope.productId, scope.componentId) ?? `#${scope.componentId}`);
   return `${product}:${component}`;
 }
 
@@ -269,16 +312,22 @@ export function scopeLabel(scope: FlagScope, names: ScopeNames): string {
  * Scopes as `{"Product": ["Component", ...]}` with "__Any__" for "every": the same shape the
  * create and update calls accept. `visible` leaves out products the caller may not see.
  */
-export function scopeMap(scopes: readonly FlagScope[], names: ScopeNames, visible: (productId: number) => boolean = () => true): Record<string, string[]> {
+export function scopeMap(
+  scopes: readonly FlagScope[],
+  names: ScopeNames,
+  visible: (productId: number) => boolean = () => true,
+): Record<string, string[]> {
   const map: Record<string, string[]> = {};
   for (const scope of normalizeScopes(scopes)) {
     if (scope.productId !== 0 && !visible(scope.productId)) continue;
     const product = scope.productId === 0 ? ANY : names.productName(scope.productId);
     const component = scope.componentId === 0 ? ANY : names.componentName(scope.productId, scope.componentId);
     if (product === undefined || component === undefined) continue;
-    (map[product] ??= []).push(component);
+    map[product] ??= [];
+    map[product].push(component);
   }
-  for (const components of Object.values(map)) components.sort((a, b) => (a === ANY ? -1 : b === ANY ? 1 : a.localeCompare(b)));
+  for (const components of Object.values(map))
+    components.sort((a, b) => (a === ANY ? -1 : b === ANY ? 1 : a.localeCompare(b)));
   return map;
 }
 
@@ -307,7 +356,11 @@ export function flagValues(type: FlagType, inGroupId: (groupId: number) => boole
  */
 export function flagTypesByTarget(types: readonly FlagType[], inGroupId: (groupId: number) => boolean) {
   const sorted = [...types].sort((a, b) => a.sortKey - b.sortKey || a.name.localeCompare(b.name));
-  const view = (type: FlagType) => ({ ...flagTypeView(type), type: type.targetType, values: flagValues(type, inGroupId) });
+  const view = (type: FlagType) => ({
+    ...flagTypeView(type),
+    type: type.targetType,
+    values: flagValues(type, inGroupId),
+  });
   return {
     bug: sorted.filter((type) => type.targetType === 'bug').map(view),
     attachment: sorted.filter((type) => type.targetType === 'attachment').map(view),
@@ -322,7 +375,11 @@ export type Changes = Record<string, { removed: string; added: string }>;
  * An update's changes as `{field: {removed, added}}` strings: booleans "1"/"0", groups by name
  * ("" for none), inclusions and exclusions as the "Product:Component" labels removed and added.
  */
-export function flagTypeChanges(previous: FlagType, next: FlagType, names: ScopeNames & { groupName(id: number | null): string }): Changes {
+export function flagTypeChanges(
+  previous: FlagType,
+  next: FlagType,
+  names: ScopeNames & { groupName(id: number | null): string },
+): Changes {
   const changes: Changes = {};
   const text = (field: string, before: string, after: string) => {
     if (before !== after) changes[field] = { removed: before, added: after };
@@ -340,9 +397,16 @@ export function flagTypeChanges(previous: FlagType, next: FlagType, names: Scope
   for (const field of ['inclusions', 'exclusions'] as const) {
     const before = new Set(previous[field].map(scopeKey));
     const after = new Set(next[field].map(scopeKey));
-    const removed = previous[field].filter((scope) => !after.has(scopeKey(scope))).map((scope) => scopeLabel(scope, names)).sort();
-    const added = next[field].filter((scope) => !before.has(scopeKey(scope))).map((scope) => scopeLabel(scope, names)).sort();
-    if (removed.length > 0 || added.length > 0) changes[field] = { removed: removed.join(', '), added: added.join(', ') };
+    const removed = previous[field]
+      .filter((scope) => !after.has(scopeKey(scope)))
+      .map((scope) => scopeLabel(scope, names))
+      .sort();
+    const added = next[field]
+      .filter((scope) => !before.has(scopeKey(scope)))
+      .map((scope) => scopeLabel(scope, names))
+      .sort();
+    if (removed.length > 0 || added.length > 0)
+      changes[field] = { removed: removed.join(', '), added: added.join(', ') };
   }
   return changes;
 }

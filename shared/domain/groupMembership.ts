@@ -20,7 +20,10 @@ export interface MembershipPlan {
 }
 
 export function resolveGroup(reference: string | number, groups: readonly GroupSummary[]): GroupSummary {
-  const byId = typeof reference === 'number' || /^\d+$/.test(reference) ? groups.find((group) => group.id === Number(reference)) : undefined;
+  const byId =
+    typeof reference === 'number' || /^\d+$/.test(reference)
+      ? groups.find((group) => group.id === Number(reference))
+      : undefined;
   const found = byId ?? groups.find((group) => group.name === String(reference));
   if (!found) throw new TrackerError(51, `There is no group named or numbered '${reference}'.`);
   return found;
@@ -44,7 +47,10 @@ export function planMembership(
     (references ?? []).map((reference) => {
       const group = resolveGroup(reference, groups);
       if (!mayChange(caller, group, kind)) {
-        throw new TrackerError(304, `You are not authorized to change ${kind === 'groups' ? 'membership of' : 'bless rights on'} the group '${group.name}'.`);
+        throw new TrackerError(
+          304,
+          `You are not authorized to change ${kind === 'groups' ? 'membership of' : 'bless rights on'} the group '${group.name}'.`,
+        );
       }
       return group.id;
     });

@@ -1,7 +1,7 @@
-import { checkTextLength } from './inputLimits.ts';
-import { regexpProblem, safeRegexpTest } from './safeRegexp.ts';
 import { TrackerError } from '../trackerError.ts';
 import type { GroupSummary } from './caller.ts';
+import { checkTextLength } from './inputLimits.ts';
+import { regexpProblem, safeRegexpTest } from './safeRegexp.ts';
 import { bitmapHas, bitmapOf, bitmapWith, type UserIdBitmap } from './userIdBitmap.ts';
 
 /**
@@ -20,7 +20,10 @@ export function checkUserRegexp(pattern: string | undefined): string {
   checkTextLength(trimmed, 'user_regexp', 255);
   const problem = regexpProblem(trimmed);
   if (problem) {
-    throw new TrackerError(803, `The regular expression you entered is invalid (${problem}); backreferences and lookaround are not supported: ${trimmed}`);
+    throw new TrackerError(
+      803,
+      `The regular expression you entered is invalid (${problem}); backreferences and lookaround are not supported: ${trimmed}`,
+    );
   }
   return trimmed;
 }
@@ -39,7 +42,11 @@ export function regexpMembersOf(pattern: string, users: ReadonlyArray<{ id: numb
  * The regexp groups whose members change when user `userId` is created with, or changes to,
  * `login`, each with its new members.
  */
-export function regexpMembershipChanges<G extends GroupSummary>(groups: readonly G[], userId: number, login: string): Array<{ group: G; regexpMembers: UserIdBitmap }> {
+export function regexpMembershipChanges<G extends GroupSummary>(
+  groups: readonly G[],
+  userId: number,
+  login: string,
+): Array<{ group: G; regexpMembers: UserIdBitmap }> {
   const changes: Array<{ group: G; regexpMembers: UserIdBitmap }> = [];
   for (const group of groups) {
     if (group.userRegexp === '') continue;

@@ -1,6 +1,6 @@
-import { checkTextLength, checkNameCharacters } from './inputLimits.ts';
 import { TrackerError } from '../trackerError.ts';
-import { canBless, inGroup, nickFor, type Caller, type GroupSummary, type UserAccount } from './caller.ts';
+import { type Caller, canBless, type GroupSummary, inGroup, nickFor, type UserAccount } from './caller.ts';
+import { checkNameCharacters, checkTextLength } from './inputLimits.ts';
 import { SYSTEM_GROUPS } from './installation.ts';
 
 /** Group names, descriptions and regexps as Bugzilla checks them, and who sees what of a group. */
@@ -11,7 +11,8 @@ export function checkGroupName(name: string | undefined): string {
   const trimmed = (name ?? '').trim();
   checkNameCharacters(trimmed, 'group name');
   if (trimmed === '') throw new TrackerError(800, 'You must enter a name for the group.');
-  if (trimmed.length > MAX_GROUP_NAME_LENGTH) throw new TrackerError(32000, `Group names can be at most ${MAX_GROUP_NAME_LENGTH} characters long.`);
+  if (trimmed.length > MAX_GROUP_NAME_LENGTH)
+    throw new TrackerError(32000, `Group names can be at most ${MAX_GROUP_NAME_LENGTH} characters long.`);
   if (/,/.test(trimmed)) throw new TrackerError(32000, 'Group names cannot contain commas.');
   return trimmed;
 }
@@ -23,7 +24,8 @@ export function checkGroupDescription(description: string | undefined): string {
 }
 
 /** Bugzilla's groups.icon_url is a TINYTEXT. */
-export const checkIconUrl = (url: string | undefined): string | undefined => (url === undefined ? undefined : checkTextLength(url.trim(), 'icon_url', 255));
+export const checkIconUrl = (url: string | undefined): string | undefined =>
+  url === undefined ? undefined : checkTextLength(url.trim(), 'icon_url', 255);
 
 export const isSystemGroup = (name: string) => SYSTEM_GROUPS.some((group) => group.name === name);
 
@@ -39,7 +41,11 @@ export function mayListGroups(caller: Caller): boolean {
   return inGroup(caller, CREATEGROUPS_GROUP) || inGroup(caller, 'editusers') || caller.blessGroups.size > 0;
 }
 
-export function groupView(caller: Caller, group: GroupSummary, members?: readonly UserAccount[]): Record<string, unknown> {
+export function groupView(
+  caller: Caller,
+  group: GroupSummary,
+  members?: readonly UserAccount[],
+): Record<string, unknown> {
   const view: Record<string, unknown> = { id: group.id, name: group.name, description: group.description };
   if (inGroup(caller, CREATEGROUPS_GROUP)) {
     view.is_bug_group = group.isBugGroup;

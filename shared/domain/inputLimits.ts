@@ -18,27 +18,47 @@ export const MAX_DEPTH = 16;
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 
 const tooLong = (path: string, limit: number, length: number) =>
-  new TrackerError(32000, `The value of '${path}' is too long: at most ${limit} characters are allowed, and it has ${length}.`);
+  new TrackerError(
+    32000,
+    `The value of '${path}' is too long: at most ${limit} characters are allowed, and it has ${length}.`,
+  );
 
-export function checkInputLimits(params: Record<string, unknown>, options: { longText?: readonly string[] } = {}): void {
+export function checkInputLimits(
+  params: Record<string, unknown>,
+  options: { longText?: readonly string[] } = {},
+): void {
   const visit = (value: unknown, path: string, depth: number): void => {
     if (typeof value === 'string') {
       if (value.length > MAX_TEXT_LENGTH) throw tooLong(path, MAX_TEXT_LENGTH, value.length);
       // NUL and broken UTF-16 are never text anyone means to send; both break consumers downstream.
       if (value.includes('\u0000') || LONE_SURROGATE.test(value)) {
-        throw new TrackerError(32000, `The value of '${path}' contains a NUL character or an unpaired surrogate, which Tracker does not accept.`);
+        throw new TrackerError(
+          32000,
+          `The value of '${path}' contains a NUL character or an unpaired surrogate, which Tracker does not accept.`,
+        );
       }
       return;
     }
     if (value === null || typeof value !== 'object') return;
-    if (depth >= MAX_DEPTH) throw new TrackerError(32000, `The value of '${path}' is nested too deeply (at most ${MAX_DEPTH} levels).`);
+    if (depth >= MAX_DEPTH)
+      throw new TrackerError(32000, `The value of '${path}' is nested too deeply (at most ${MAX_DEPTH} levels).`);
     if (Array.isArray(value)) {
-      if (value.length > MAX_LIST_LENGTH) throw new TrackerError(32000, `The list '${path}' is too long: at most ${MAX_LIST_LENGTH} entries are allowed.`);
-      value.forEach((entry, index) => visit(entry, `${path}.${index}`, depth + 1));
+      if (value.length > MAX_LIST_LENGTH)
+        throw new TrackerError(
+          32000,
+          `The list '${path}' is too long: at most ${MAX_LIST_LENGTH} entries are allowed.`,
+        );
+      value.forEach((entry, index) => {
+        visit(entry, `${path}.${index}`, depth + 1);
+      });
       return;
     }
     const entries = Object.entries(value);
-    if (entries.length > MAX_LIST_LENGTH) throw new TrackerError(32000, `The value of '${path}' has too many members: at most ${MAX_LIST_LENGTH} are allowed.`);
+    if (entries.length > MAX_LIST_LENGTH)
+      throw new TrackerError(
+        32000,
+        `The value of '${path}' has too many members: at most ${MAX_LIST_LENGTH} are allowed.`,
+      );
     for (const [key, entry] of entries) visit(entry, path ? `${path}.${key}` : key, depth + 1);
   };
   for (const [name, value] of Object.entries(params)) {
@@ -65,7 +85,10 @@ export function checkNameCharacters(name: string, what: string, code = 32000): s
   const found = NOT_IN_NAMES.exec(name) ?? LONE_SURROGATE.exec(name);
   if (found) {
     const point = found[0].codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0');
-    throw new TrackerError(code, `The ${what} must not contain control or text-direction characters (it contains U+${point}).`);
+    throw new TrackerError(
+      code,
+      `The ${what} must not contain control or text-direction characters (it contains U+${point}).`,
+    );
   }
   return name;
 }

@@ -17,7 +17,14 @@ export const timezone = () => ({ timezone: '+0000' });
 /** DynamoDB has no clock to ask, so the database time is the server's, which is UTC on Lambda. */
 export function serverTime(now: Date) {
   const stamp = toBugzillaDateTime(now);
-  return { db_time: stamp, web_time: stamp, web_time_utc: stamp, tz_name: 'UTC', tz_short_name: 'UTC', tz_offset: '+0000' };
+  return {
+    db_time: stamp,
+    web_time: stamp,
+    web_time_utc: stamp,
+    tz_name: 'UTC',
+    tz_short_name: 'UTC',
+    tz_offset: '+0000',
+  };
 }
 
 /** Tracker runs no background job queue: mail and other side effects happen within the request. */

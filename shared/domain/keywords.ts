@@ -1,5 +1,5 @@
-import { checkNameCharacters } from './inputLimits.ts';
 import { TrackerError } from '../trackerError.ts';
+import { checkNameCharacters } from './inputLimits.ts';
 
 /**
  * Keywords: the legal values of the bugs' `keywords` field, kept by members of editkeywords.
@@ -22,8 +22,10 @@ export function checkKeywordName(name: string | undefined): string {
   const trimmed = (name ?? '').trim();
   checkNameCharacters(trimmed, 'keyword name');
   if (trimmed === '') throw new TrackerError(32000, 'You must enter a non-blank name for the keyword.');
-  if (/[\s,]/.test(trimmed)) throw new TrackerError(32000, `You may not use commas or whitespace in a keyword name: '${trimmed}'.`);
-  if (trimmed.length > MAX_KEYWORD_NAME_LENGTH) throw new TrackerError(32000, `Keyword names can be at most ${MAX_KEYWORD_NAME_LENGTH} characters long.`);
+  if (/[\s,]/.test(trimmed))
+    throw new TrackerError(32000, `You may not use commas or whitespace in a keyword name: '${trimmed}'.`);
+  if (trimmed.length > MAX_KEYWORD_NAME_LENGTH)
+    throw new TrackerError(32000, `Keyword names can be at most ${MAX_KEYWORD_NAME_LENGTH} characters long.`);
   return trimmed;
 }
 
@@ -36,7 +38,8 @@ export function checkKeywordDescription(description: string | undefined): string
 export const sameKeywordName = (a: string, b: string): boolean => a.toLowerCase() === b.toLowerCase();
 
 /** By name, case-insensitively, as Bugzilla lists them. */
-export const byKeywordName = (a: Keyword, b: Keyword): number => a.name.toLowerCase().localeCompare(b.name.toLowerCase()) || a.id - b.id;
+export const byKeywordName = (a: Keyword, b: Keyword): number =>
+  a.name.toLowerCase().localeCompare(b.name.toLowerCase()) || a.id - b.id;
 
 export function keywordView(keyword: Keyword): Record<string, unknown> {
   return { id: keyword.id, name: keyword.name, description: keyword.description, is_active: keyword.isActive };

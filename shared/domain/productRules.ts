@@ -1,9 +1,9 @@
-import { checkNameCharacters } from './inputLimits.ts';
 import { TrackerError } from '../trackerError.ts';
-import { inGroup, type Caller } from './caller.ts';
+import { type Caller, inGroup } from './caller.ts';
 import type { Classification, ControlValue, GroupControl, ProductRecord, ProductValue } from './catalog.ts';
 import { bySortKeyThenName } from './catalog.ts';
-import { flagTypesOfComponent, type FlagType } from './flagTypes.ts';
+import { type FlagType, flagTypesOfComponent } from './flagTypes.ts';
+import { checkNameCharacters } from './inputLimits.ts';
 
 /**
  * Products: who may see and enter bugs in which product (Bugzilla's group controls), the checks
@@ -19,7 +19,8 @@ export function checkProductName(name: string | undefined): string {
   const trimmed = (name ?? '').trim();
   checkNameCharacters(trimmed, 'product name');
   if (trimmed === '') throw new TrackerError(700, 'You must enter a name for the product.');
-  if (trimmed.length > MAX_PRODUCT_NAME_LENGTH) throw new TrackerError(701, `The name of a product is limited to ${MAX_PRODUCT_NAME_LENGTH} characters.`);
+  if (trimmed.length > MAX_PRODUCT_NAME_LENGTH)
+    throw new TrackerError(701, `The name of a product is limited to ${MAX_PRODUCT_NAME_LENGTH} characters.`);
   return trimmed;
 }
 
@@ -33,7 +34,8 @@ export function checkComponentName(name: string | undefined): string {
   const trimmed = (name ?? '').trim();
   checkNameCharacters(trimmed, 'component name');
   if (trimmed === '') throw new TrackerError(32000, 'You must enter a name for the component.');
-  if (trimmed.length > MAX_COMPONENT_NAME_LENGTH) throw new TrackerError(105, `The name of a component is limited to ${MAX_COMPONENT_NAME_LENGTH} characters.`);
+  if (trimmed.length > MAX_COMPONENT_NAME_LENGTH)
+    throw new TrackerError(105, `The name of a component is limited to ${MAX_COMPONENT_NAME_LENGTH} characters.`);
   return trimmed;
 }
 
@@ -48,14 +50,21 @@ export function checkValueName(kind: 'version' | 'milestone', name: string | und
   const trimmed = (name ?? '').trim();
   checkNameCharacters(trimmed, 'version or milestone name');
   if (trimmed === '') {
-    throw kind === 'version' ? new TrackerError(704, 'You must enter a version for the product.') : new TrackerError(32000, 'You must enter a name for the milestone.');
+    throw kind === 'version'
+      ? new TrackerError(704, 'You must enter a version for the product.')
+      : new TrackerError(32000, 'You must enter a name for the milestone.');
   }
-  if (trimmed.length > MAX_VALUE_NAME_LENGTH) throw new TrackerError(32000, `The name of a ${kind} is limited to ${MAX_VALUE_NAME_LENGTH} characters.`);
+  if (trimmed.length > MAX_VALUE_NAME_LENGTH)
+    throw new TrackerError(32000, `The name of a ${kind} is limited to ${MAX_VALUE_NAME_LENGTH} characters.`);
   return trimmed;
 }
 
 /** Searchable ("selectable"): no mandatory group control whose group the caller lacks. */
-export function isSelectable(caller: Caller, record: ProductRecord, groupName: (id: number) => string | undefined): boolean {
+export function isSelectable(
+  caller: Caller,
+  record: ProductRecord,
+  groupName: (id: number) => string | undefined,
+): boolean {
   return record.groupControls.every((control) => {
     if (control.memberControl !== 'MANDATORY') return true;
     const name = groupName(control.groupId);
@@ -67,7 +76,12 @@ export function isSelectable(caller: Caller, record: ProductRecord, groupName: (
  * Enterable: open for bugs, the caller is in every entry group, and there is something to file
  * against (an active component and version, and milestone when milestones are used).
  */
-export function isEnterable(caller: Caller, record: ProductRecord, groupName: (id: number) => string | undefined, useTargetMilestone: boolean): boolean {
+export function isEnterable(
+  caller: Caller,
+  record: ProductRecord,
+  groupName: (id: number) => string | undefined,
+  useTargetMilestone: boolean,
+): boolean {
   if (!record.product.isActive) return false;
   const entryAllowed = record.groupControls.every((control) => {
     if (!control.entry) return true;
@@ -93,12 +107,19 @@ export function productIdsOfType(
     .filter((record) => {
       const selectable = () => isSelectable(caller, record, groupName);
       const enterable = () => isEnterable(caller, record, groupName, useTargetMilestone);
-      return wanted.some((type) => (type === 'selectable' ? selectable() : type === 'enterable' ? enterable() : selectable() || enterable()));
+      return wanted.some((type) =>
+        type === 'selectable' ? selectable() : type === 'enterable' ? enterable() : selectable() || enterable(),
+      );
     })
     .map((record) => record.product.id);
 }
 
-const valueView = (value: ProductValue) => ({ id: value.id, name: value.name, sort_key: value.sortKey, is_active: value.isActive });
+const valueView = (value: ProductValue) => ({
+  id: value.id,
+  name: value.name,
+  sort_key: value.sortKey,
+  is_active: value.isActive,
+});
 
 export interface ProductViewContext {
   classifications: readonly Classification[];
@@ -120,7 +141,8 @@ export function productView(record: ProductRecord, context: ProductViewContext):
     default_bug_type: product.defaultBugType,
     default_milestone: product.defaultMilestone,
     has_unconfirmed: product.hasUnconfirmed,
-    classification: context.classifications.find((classification) => classification.id === product.classificationId)?.name ?? '',
+    classification:
+      context.classifications.find((classification) => classification.id === product.classificationId)?.name ?? '',
     components: [...record.components].sort(bySortKeyThenName).map((component) => ({
       id: component.id,
       name: component.name,
@@ -160,11 +182,13 @@ export const CONTROL_VALUES: readonly ControlValue[] = ['NA', 'SHOWN', 'DEFAULT'
 /** Bugzilla's rule: the control for others may not be looser than the control for members. */
 export function checkControls(member: ControlValue, other: ControlValue): void {
   const rank = (value: ControlValue) => CONTROL_VALUES.indexOf(value);
-  if (member === 'NA' && other !== 'NA') throw new TrackerError(32000, 'When members have no control (NA), others must have none either.');
+  if (member === 'NA' && other !== 'NA')
+    throw new TrackerError(32000, 'When members have no control (NA), others must have none either.');
   if (member === 'MANDATORY' && other !== 'MANDATORY' && other !== 'NA') {
     throw new TrackerError(32000, 'When the group is mandatory for members, it must be mandatory or NA for others.');
   }
-  if (rank(other) > rank(member) && member !== 'NA') throw new TrackerError(32000, 'Others cannot have a stronger control than members.');
+  if (rank(other) > rank(member) && member !== 'NA')
+    throw new TrackerError(32000, 'Others cannot have a stronger control than members.');
 }
 
 export const mayEditCatalogue = (caller: Caller) => inGroup(caller, EDITCOMPONENTS_GROUP);
@@ -174,7 +198,11 @@ export const mayEditCatalogue = (caller: Caller) => inGroup(caller, EDITCOMPONEN
  * group whose control on the product has `editcomponents` may manage that product's components,
  * versions and milestones and edit the product itself (not its group controls).
  */
-export function mayAdministerProduct(caller: Caller, record: ProductRecord, groupName: (id: number) => string | undefined): boolean {
+export function mayAdministerProduct(
+  caller: Caller,
+  record: ProductRecord,
+  groupName: (id: number) => string | undefined,
+): boolean {
   if (mayEditCatalogue(caller)) return true;
   return record.groupControls.some((control) => {
     if (!control.editComponents) return false;
@@ -183,6 +211,10 @@ export function mayAdministerProduct(caller: Caller, record: ProductRecord, grou
   });
 }
 
-export function mayAdministerSomeProduct(caller: Caller, records: readonly ProductRecord[], groupName: (id: number) => string | undefined): boolean {
+export function mayAdministerSomeProduct(
+  caller: Caller,
+  records: readonly ProductRecord[],
+  groupName: (id: number) => string | undefined,
+): boolean {
   return mayEditCatalogue(caller) || records.some((record) => mayAdministerProduct(caller, record, groupName));
 }

@@ -1,7 +1,7 @@
-import { BUG_STATUSES, RESOLUTIONS } from './bugWorkflow.ts';
 import { PRIORITIES, SEVERITIES } from './bugFields.ts';
-import { and, leaf, or, type SearchNode } from './searchQuery.ts';
+import { BUG_STATUSES, RESOLUTIONS } from './bugWorkflow.ts';
 import { nameTable } from './nameTable.ts';
+import { and, leaf, or, type SearchNode } from './searchQuery.ts';
 
 /**
  * Bugzilla 5.2's quicksearch language, parsed into a search tree:
@@ -19,47 +19,116 @@ import { nameTable } from './nameTable.ts';
  */
 const FIELD_SHORTCUTS: Readonly<Record<string, string>> = nameTable({
   // Bugzilla's QuickSearch field map (its own names, then its abbreviations).
-  product: 'product', prod: 'product', pr: 'product',
-  component: 'component', comp: 'component', co: 'component',
-  summary: 'short_desc', short_desc: 'short_desc', sum: 'short_desc', sd: 'short_desc',
-  description: 'longdesc', desc: 'longdesc', longdesc: 'longdesc', comment: 'longdesc', com: 'longdesc',
+  product: 'product',
+  prod: 'product',
+  pr: 'product',
+  component: 'component',
+  comp: 'component',
+  co: 'component',
+  summary: 'short_desc',
+  short_desc: 'short_desc',
+  sum: 'short_desc',
+  sd: 'short_desc',
+  description: 'longdesc',
+  desc: 'longdesc',
+  longdesc: 'longdesc',
+  comment: 'longdesc',
+  com: 'longdesc',
   content: 'content',
-  status: 'bug_status', bug_status: 'bug_status', st: 'bug_status',
-  resolution: 'resolution', res: 'resolution',
-  priority: 'priority', pri: 'priority',
-  severity: 'bug_severity', bug_severity: 'bug_severity', sev: 'bug_severity',
-  assignee: 'assigned_to', assigned_to: 'assigned_to', owner: 'assigned_to', at: 'assigned_to',
-  reporter: 'reporter', rep: 'reporter', submitter: 'reporter', creator: 'reporter',
-  qa: 'qa_contact', qa_contact: 'qa_contact', qacontact: 'qa_contact',
+  status: 'bug_status',
+  bug_status: 'bug_status',
+  st: 'bug_status',
+  resolution: 'resolution',
+  res: 'resolution',
+  priority: 'priority',
+  pri: 'priority',
+  severity: 'bug_severity',
+  bug_severity: 'bug_severity',
+  sev: 'bug_severity',
+  assignee: 'assigned_to',
+  assigned_to: 'assigned_to',
+  owner: 'assigned_to',
+  at: 'assigned_to',
+  reporter: 'reporter',
+  rep: 'reporter',
+  submitter: 'reporter',
+  creator: 'reporter',
+  qa: 'qa_contact',
+  qa_contact: 'qa_contact',
+  qacontact: 'qa_contact',
   cc: 'cc',
   commenter: 'commenter',
-  keywords: 'keywords', keyword: 'keywords', kw: 'keywords',
-  whiteboard: 'status_whiteboard', status_whiteboard: 'status_whiteboard', sw: 'status_whiteboard', wb: 'status_whiteboard',
-  url: 'bug_file_loc', bug_file_loc: 'bug_file_loc', u: 'bug_file_loc',
-  os: 'op_sys', op_sys: 'op_sys', opsys: 'op_sys',
-  platform: 'rep_platform', rep_platform: 'rep_platform', pf: 'rep_platform', hardware: 'rep_platform', hw: 'rep_platform',
-  version: 'version', ver: 'version', ve: 'version',
-  milestone: 'target_milestone', target_milestone: 'target_milestone', tm: 'target_milestone', target: 'target_milestone',
+  keywords: 'keywords',
+  keyword: 'keywords',
+  kw: 'keywords',
+  whiteboard: 'status_whiteboard',
+  status_whiteboard: 'status_whiteboard',
+  sw: 'status_whiteboard',
+  wb: 'status_whiteboard',
+  url: 'bug_file_loc',
+  bug_file_loc: 'bug_file_loc',
+  u: 'bug_file_loc',
+  os: 'op_sys',
+  op_sys: 'op_sys',
+  opsys: 'op_sys',
+  platform: 'rep_platform',
+  rep_platform: 'rep_platform',
+  pf: 'rep_platform',
+  hardware: 'rep_platform',
+  hw: 'rep_platform',
+  version: 'version',
+  ver: 'version',
+  ve: 'version',
+  milestone: 'target_milestone',
+  target_milestone: 'target_milestone',
+  tm: 'target_milestone',
+  target: 'target_milestone',
   alias: 'alias',
-  flag: 'flagtypes.name', flags: 'flagtypes.name', 'flagtypes.name': 'flagtypes.name',
-  requestee: 'requestees.login_name', req: 'requestees.login_name',
-  setter: 'setters.login_name', set: 'setters.login_name',
-  tag: 'tag', tags: 'tag',
-  group: 'bug_group', bug_group: 'bug_group',
-  id: 'bug_id', bug_id: 'bug_id',
-  blocks: 'blocked', blocked: 'blocked',
-  depends: 'dependson', dependson: 'dependson', depends_on: 'dependson',
-  type: 'bug_type', bug_type: 'bug_type',
+  flag: 'flagtypes.name',
+  flags: 'flagtypes.name',
+  'flagtypes.name': 'flagtypes.name',
+  requestee: 'requestees.login_name',
+  req: 'requestees.login_name',
+  setter: 'setters.login_name',
+  set: 'setters.login_name',
+  tag: 'tag',
+  tags: 'tag',
+  group: 'bug_group',
+  bug_group: 'bug_group',
+  id: 'bug_id',
+  bug_id: 'bug_id',
+  blocks: 'blocked',
+  blocked: 'blocked',
+  depends: 'dependson',
+  dependson: 'dependson',
+  depends_on: 'dependson',
+  type: 'bug_type',
+  bug_type: 'bug_type',
   classification: 'classification',
   deadline: 'deadline',
   see_also: 'see_also',
 });
 
 /** Fields whose quicksearch values are matched whole, not as substrings. */
-const EXACT_FIELDS = new Set(['bug_id', 'blocked', 'dependson', 'bug_status', 'resolution', 'priority', 'bug_severity', 'keywords', 'bug_type']);
+const EXACT_FIELDS = new Set([
+  'bug_id',
+  'blocked',
+  'dependson',
+  'bug_status',
+  'resolution',
+  'priority',
+  'bug_severity',
+  'keywords',
+  'bug_type',
+]);
 
 const STATUS_NAMES = BUG_STATUSES.map((status) => status.name);
-const LEGACY_STATUSES: Readonly<Record<string, string[]>> = nameTable({ NEW: ['CONFIRMED'], ASSIGNED: ['IN_PROGRESS'], REOPENED: ['CONFIRMED'], CLOSED: ['RESOLVED', 'VERIFIED'] });
+const LEGACY_STATUSES: Readonly<Record<string, string[]>> = nameTable({
+  NEW: ['CONFIRMED'],
+  ASSIGNED: ['IN_PROGRESS'],
+  REOPENED: ['CONFIRMED'],
+  CLOSED: ['RESOLVED', 'VERIFIED'],
+});
 const CLOSED_STATUSES = BUG_STATUSES.filter((status) => !status.isOpen).map((status) => status.name);
 const OPEN_STATUSES = BUG_STATUSES.filter((status) => status.isOpen).map((status) => status.name);
 
@@ -90,14 +159,20 @@ function statusWord(word: string): SearchNode | null {
   const resolutions = new Set<string>();
   for (const part of parts) {
     if (STATUS_NAMES.includes(part)) statuses.add(part);
-    else if (LEGACY_STATUSES[part]) LEGACY_STATUSES[part].forEach((status) => statuses.add(status));
+    else if (LEGACY_STATUSES[part]) for (const status of LEGACY_STATUSES[part]) statuses.add(status);
     else if (RESOLUTIONS.includes(part) && part !== '') resolutions.add(part);
     else if (part === 'DUP') resolutions.add('DUPLICATE');
     else return null;
   }
   const nodes: SearchNode[] = [];
   if (statuses.size > 0) nodes.push(leaf('bug_status', 'anyexact', [...statuses].join(',')));
-  if (resolutions.size > 0) nodes.push(and([leaf('bug_status', 'anyexact', CLOSED_STATUSES.join(',')), leaf('resolution', 'anyexact', [...resolutions].join(','))]));
+  if (resolutions.size > 0)
+    nodes.push(
+      and([
+        leaf('bug_status', 'anyexact', CLOSED_STATUSES.join(',')),
+        leaf('resolution', 'anyexact', [...resolutions].join(',')),
+      ]),
+    );
   return nodes.length === 1 ? nodes[0] : or(nodes);
 }
 
@@ -115,7 +190,10 @@ function wordCriteria(raw: string): SearchNode {
     const field = /^([A-Za-z_.]+):(.*)$/.exec(raw);
     if (field && FIELD_SHORTCUTS[field[1].toLowerCase()] && field[2] !== '') {
       const name = FIELD_SHORTCUTS[field[1].toLowerCase()];
-      const values = unquote(field[2]).split(',').map((value) => value.trim()).filter(Boolean);
+      const values = unquote(field[2])
+        .split(',')
+        .map((value) => value.trim())
+        .filter(Boolean);
       const op = EXACT_FIELDS.has(name) ? 'equals' : 'substring';
       return or(values.map((value) => leaf(name, op, value)));
     }
@@ -144,7 +222,11 @@ function plainWord(word: string): SearchNode[] {
   const nodes: SearchNode[] = [];
   if (word.length > 2) nodes.push(leaf('product', 'substring', word), leaf('component', 'substring', word));
   nodes.push(leaf('keywords', 'equals', word));
-  nodes.push(leaf('alias', 'substring', word), leaf('short_desc', 'substring', word), leaf('status_whiteboard', 'substring', word));
+  nodes.push(
+    leaf('alias', 'substring', word),
+    leaf('short_desc', 'substring', word),
+    leaf('status_whiteboard', 'substring', word),
+  );
   nodes.push(leaf('content', 'matches', word));
   return nodes;
 }
@@ -197,6 +279,7 @@ export function parseQuicksearch(text: string): QuicksearchPlan {
   });
   clauses.push(...pending);
   const plan: QuicksearchPlan = { node: and([status, ...clauses]) };
-  if (words.length === 1 && /^[^\s:@!|"+-][^\s:|"]*$/.test(words[0]) && !/^\d+$/.test(words[0])) plan.alias = unquote(words[0]);
+  if (words.length === 1 && /^[^\s:@!|"+-][^\s:|"]*$/.test(words[0]) && !/^\d+$/.test(words[0]))
+    plan.alias = unquote(words[0]);
   return plan;
 }

@@ -62,7 +62,11 @@ export class RenderedBugs {
       this.entries.set(bugId, entry);
     }
     // The same variant again, or else the oldest variant when the bug has its share.
-    const replaced = entry.texts.has(variant) ? variant : entry.texts.size >= VARIANTS_PER_BUG ? entry.texts.keys().next().value : undefined;
+    const replaced = entry.texts.has(variant)
+      ? variant
+      : entry.texts.size >= VARIANTS_PER_BUG
+        ? entry.texts.keys().next().value
+        : undefined;
     if (replaced !== undefined) {
       const length = entry.texts.get(replaced)!.length;
       entry.size -= length;

@@ -39,5 +39,5 @@ export function regexpProblem(pattern: string): string | null {
 /** Unanchored search, as Perl's and MySQL's regexp matching; an invalid pattern matches nothing. */
 export function safeRegexpTest(pattern: string, text: string, options: { caseInsensitive?: boolean } = {}): boolean {
   const regexp = compile(pattern, options.caseInsensitive ?? false);
-  return regexp !== null && regexp.matcher(text).find();
+  return regexp?.matcher(text).find() === true;
 }

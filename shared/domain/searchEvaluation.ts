@@ -1,6 +1,6 @@
-import { compileLeaf, FALSE, leafKernel, lookUpSlots, MAYBE, TRUE, type SearchEnvironment } from './searchPlanner.ts';
-import type { SearchNode } from './searchQuery.ts';
 import { slotsWhereTrue } from './leafTables.ts';
+import { compileLeaf, FALSE, leafKernel, lookUpSlots, MAYBE, type SearchEnvironment, TRUE } from './searchPlanner.ts';
+import type { SearchNode } from './searchQuery.ts';
 
 /**
  * Evaluates a search tree over a list of index slots one criterion at a time, with the same
@@ -20,7 +20,8 @@ const KEEP_MIN_SLOTS = 2_048;
 /** The truth of `node` for each slot of `slots`, in the same order. */
 export function evaluateSearch(env: SearchEnvironment, node: SearchNode, slots: Int32Array): Uint8Array {
   // Parameters parse into groups of one (`summary=x` is an OR of one criterion inside the top AND).
-  if (node.kind !== 'const' && node.kind !== 'leaf' && node.children.length === 1 && !node.negate) return evaluateSearch(env, node.children[0]!, slots);
+  if (node.kind !== 'const' && node.kind !== 'leaf' && node.children.length === 1 && !node.negate)
+    return evaluateSearch(env, node.children[0]!, slots);
   if (slots.length >= KEEP_MIN_SLOTS && keepable(env, node)) {
     const table = env.index.leafTables.table(env.index, ...keptResult(env, node));
     const truths = new Uint8Array(slots.length);
@@ -46,7 +47,11 @@ export function slotsMatching(env: SearchEnvironment, node: SearchNode): Int32Ar
 
 /** Everything a kept result depends on besides the index: the criteria, whether private comment words count, and the catalogue. */
 const keptResult = (env: SearchEnvironment, node: SearchNode) =>
-  [`${env.insider ? 1 : 0}${JSON.stringify(node)}`, [env.products, env.keywords, env.groups, env.classifications], (some: Int32Array, truths: Uint8Array) => truths.set(evaluateFresh(env, node, some))] as const;
+  [
+    `${env.insider ? 1 : 0}${JSON.stringify(node)}`,
+    [env.products, env.keywords, env.groups, env.classifications],
+    (some: Int32Array, truths: Uint8Array) => truths.set(evaluateFresh(env, node, some)),
+  ] as const;
 
 /**
  * Whether a criterion, or every criterion of a group, depends only on the index and the catalogue
@@ -78,11 +83,19 @@ function evaluateFresh(env: SearchEnvironment, node: SearchNode, slots: Int32Arr
   return truths;
 }
 
-function evaluateLeaf(env: SearchEnvironment, node: Extract<SearchNode, { kind: 'leaf' }>, slots: Int32Array, truths: Uint8Array): void {
+function evaluateLeaf(
+  env: SearchEnvironment,
+  node: Extract<SearchNode, { kind: 'leaf' }>,
+  slots: Int32Array,
+  truths: Uint8Array,
+): void {
   // A whole-index pass (a kept result being computed) runs the criterion's kernel: one tight loop.
   if (slots.length >= KEEP_MIN_SLOTS) {
     const kernel = leafKernel(env, node.field, node.op, node.value);
-    if (kernel) return kernel(slots, truths);
+    if (kernel) {
+      kernel(slots, truths);
+      return;
+    }
   }
   const test = compileLeaf(env, node.field, node.op, node.value);
   for (let i = 0; i < slots.length; i++) truths[i] = test(slots[i]!);
@@ -94,7 +107,13 @@ function evaluateLeaf(env: SearchEnvironment, node: Extract<SearchNode, { kind: 
  * for the following children. Compacting after every child would cost more than it saves when a
  * criterion decides few slots (most words of a quicksearch).
  */
-function combine(env: SearchEnvironment, children: readonly SearchNode[], slots: Int32Array, truths: Uint8Array, decisive: number): void {
+function combine(
+  env: SearchEnvironment,
+  children: readonly SearchNode[],
+  slots: Int32Array,
+  truths: Uint8Array,
+  decisive: number,
+): void {
   let live = slots;
   let positions: Int32Array | null = null;
   let decided = 0;

@@ -81,16 +81,37 @@ export class Vocabulary {
   }
 }
 
-export const CODE_COLUMNS = ['status', 'resolution', 'priority', 'severity', 'platform', 'opSys', 'version', 'targetMilestone', 'bugType', 'filedVia'] as const;
+export const CODE_COLUMNS = [
+  'status',
+  'resolution',
+  'priority',
+  'severity',
+  'platform',
+  'opSys',
+  'version',
+  'targetMilestone',
+  'bugType',
+  'filedVia',
+] as const;
 export type CodeColumn = (typeof CODE_COLUMNS)[number];
 
-export const LIST_COLUMNS = ['ccIds', 'keywordIds', 'groupIds', 'dependsOn', 'blocks', 'regressedBy', 'regressions', 'duplicates'] as const;
+export const LIST_COLUMNS = [
+  'ccIds',
+  'keywordIds',
+  'groupIds',
+  'dependsOn',
+  'blocks',
+  'regressedBy',
+  'regressions',
+  'duplicates',
+] as const;
 export type ListColumn = (typeof LIST_COLUMNS)[number];
 
 const EMPTY: readonly number[] = Object.freeze([]);
 const NO_CHANGES: readonly IndexedChange[] = Object.freeze([]);
 
-const timeOf = (text: string | null | undefined): number => (text ? Date.parse(text.includes('T') ? text : `${text.replace(' ', 'T')}Z`) : Number.NaN);
+const timeOf = (text: string | null | undefined): number =>
+  text ? Date.parse(text.includes('T') ? text : `${text.replace(' ', 'T')}Z`) : Number.NaN;
 
 function addWords(target: Map<string, number[]>, words: readonly string[] | undefined, slot: number): void {
   for (const word of words ?? []) {
@@ -98,7 +119,8 @@ function addWords(target: Map<string, number[]>, words: readonly string[] | unde
     if (!slots) target.set(word, [slot]);
     // Lists grow in slot order (a new bug takes the next slot), so the common case is one compare;
     // only a comment on an older bug searches the list.
-    else if (slots[slots.length - 1] < slot || (slots[slots.length - 1] !== slot && !slots.includes(slot))) slots.push(slot);
+    else if (slots[slots.length - 1] < slot || (slots[slots.length - 1] !== slot && !slots.includes(slot)))
+      slots.push(slot);
   }
 }
 
@@ -120,16 +142,24 @@ function removeSlot(target: Map<string, number[]>, slot: number): void {
  * posting); the snapshot keeps bug ids, as deltas of sorted ids: small numbers, so it stays small,
  * and independent of the order an instance happened to apply bugs in.
  */
-const encodePostings = (map: Map<string, number[]>, ids: Int32Array) => Object.fromEntries([...map].map(([word, slots]) => {
-  const sorted = slots.map((slot) => ids[slot]!).sort((a, b) => a - b);
-  return [word, sorted.map((id, position) => (position === 0 ? id : id - sorted[position - 1]))];
-}));
-function decodePostings(encoded: Record<string, number[]> | undefined, target: Map<string, number[]>, slotOf: (id: number) => number | undefined): void {
+const encodePostings = (map: Map<string, number[]>, ids: Int32Array) =>
+  Object.fromEntries(
+    [...map].map(([word, slots]) => {
+      const sorted = slots.map((slot) => ids[slot]!).sort((a, b) => a - b);
+      return [word, sorted.map((id, position) => (position === 0 ? id : id - sorted[position - 1]))];
+    }),
+  );
+function decodePostings(
+  encoded: Record<string, number[]> | undefined,
+  target: Map<string, number[]>,
+  slotOf: (id: number) => number | undefined,
+): void {
   for (const [word, deltas] of Object.entries(encoded ?? {})) {
     let id = 0;
     const slots: number[] = [];
     for (const delta of deltas) {
-      const slot = slotOf((id += delta));
+      id += delta;
+      const slot = slotOf(id);
       if (slot !== undefined) slots.push(slot);
     }
     target.set(word, slots);
@@ -175,8 +205,12 @@ export class SearchIndex {
   /** 1 for a bug in at least one group: only those need the visibility rule (derived, not in the snapshot). */
   restricted = new Uint8Array(1024);
 
-  readonly vocabularies: Record<CodeColumn, Vocabulary> = Object.fromEntries(CODE_COLUMNS.map((name) => [name, new Vocabulary()])) as Record<CodeColumn, Vocabulary>;
-  codes: Record<CodeColumn, Int32Array> = Object.fromEntries(CODE_COLUMNS.map((name) => [name, new Int32Array(1024)])) as Record<CodeColumn, Int32Array>;
+  readonly vocabularies: Record<CodeColumn, Vocabulary> = Object.fromEntries(
+    CODE_COLUMNS.map((name) => [name, new Vocabulary()]),
+  ) as Record<CodeColumn, Vocabulary>;
+  codes: Record<CodeColumn, Int32Array> = Object.fromEntries(
+    CODE_COLUMNS.map((name) => [name, new Int32Array(1024)]),
+  ) as Record<CodeColumn, Int32Array>;
 
   readonly summary: string[] = [];
   readonly summaryLower: string[] = [];
@@ -199,7 +233,9 @@ export class SearchIndex {
   readonly alias: Array<string | null> = [];
   readonly url: string[] = [];
   readonly seeAlso: string[][] = [];
-  readonly lists: Record<ListColumn, Array<readonly number[]>> = Object.fromEntries(LIST_COLUMNS.map((name) => [name, []])) as unknown as Record<ListColumn, Array<readonly number[]>>;
+  readonly lists: Record<ListColumn, Array<readonly number[]>> = Object.fromEntries(
+    LIST_COLUMNS.map((name) => [name, []]),
+  ) as unknown as Record<ListColumn, Array<readonly number[]>>;
   readonly flags: Array<readonly IndexedFlag[]> = [];
   /** Personal tags by user id (only their owner may search them). */
   readonly tags: Array<Record<string, string[]> | null> = [];
@@ -215,7 +251,8 @@ export class SearchIndex {
 
   /** Every slot, in order: the candidates of a search that no product narrows. */
   allSlots(): Int32Array {
-    if (!this.everySlot || this.everySlot.length !== this.size) this.everySlot = Int32Array.from({ length: this.size }, (_, slot) => slot);
+    if (!this.everySlot || this.everySlot.length !== this.size)
+      this.everySlot = Int32Array.from({ length: this.size }, (_, slot) => slot);
     return this.everySlot;
   }
 
@@ -237,7 +274,10 @@ export class SearchIndex {
       for (let slot = 0; slot < this.size; slot++) this.addProductSlot(lists, this.productId[slot], slot);
       this.productSlots = lists;
     }
-    const wanted = [...productIds].map((id) => this.productSlots!.get(id)).filter((list) => list !== undefined).map((list) => list.slots.subarray(0, list.length));
+    const wanted = [...productIds]
+      .map((id) => this.productSlots!.get(id))
+      .filter((list) => list !== undefined)
+      .map((list) => list.slots.subarray(0, list.length));
     if (wanted.length === 1) return wanted[0];
     const merged = new Int32Array(wanted.reduce((sum, slots) => sum + slots.length, 0));
     let at = 0;
@@ -248,9 +288,16 @@ export class SearchIndex {
     return merged.sort();
   }
 
-  private addProductSlot(lists: Map<number, { slots: Int32Array; length: number }>, product: number, slot: number): void {
+  private addProductSlot(
+    lists: Map<number, { slots: Int32Array; length: number }>,
+    product: number,
+    slot: number,
+  ): void {
     let list = lists.get(product);
-    if (!list) lists.set(product, (list = { slots: new Int32Array(64), length: 0 }));
+    if (!list) {
+      list = { slots: new Int32Array(64), length: 0 };
+      lists.set(product, list);
+    }
     if (list.length === list.slots.length) list.slots = grow(list.slots, list.length * 2);
     list.slots[list.length++] = slot;
   }
@@ -274,7 +321,8 @@ export class SearchIndex {
       this.changes[slot] = NO_CHANGES;
     }
     const previousAlias = this.alias[slot];
-    if (previousAlias && this.aliasSlots.get(previousAlias.toLowerCase()) === slot) this.aliasSlots.delete(previousAlias.toLowerCase());
+    if (previousAlias && this.aliasSlots.get(previousAlias.toLowerCase()) === slot)
+      this.aliasSlots.delete(previousAlias.toLowerCase());
     if (bug.alias) this.aliasSlots.set(bug.alias.toLowerCase(), slot);
 
     this.id[slot] = bug.id;
@@ -295,7 +343,8 @@ export class SearchIndex {
     this.remainingTime[slot] = bug.remainingTime ?? 0;
     this.actualTime[slot] = bug.actualTime ?? 0;
     this.bits[slot] = (bug.isConfirmed ? 1 : 0) | (bug.isCcAccessible ? 2 : 0) | (bug.isCreatorAccessible ? 4 : 0);
-    for (const column of CODE_COLUMNS) this.codes[column][slot] = this.vocabularies[column].code(String(bug[column] ?? ''));
+    for (const column of CODE_COLUMNS)
+      this.codes[column][slot] = this.vocabularies[column].code(String(bug[column] ?? ''));
     const summaryChanged = this.summary[slot] !== bug.summary;
     this.summary[slot] = bug.summary;
     this.summaryLower[slot] = bug.summary.toLowerCase();
@@ -311,17 +360,26 @@ export class SearchIndex {
       this.lists[column][slot] = values && values.length > 0 ? values : EMPTY;
     }
     this.restricted[slot] = this.lists.groupIds[slot].length > 0 ? 1 : 0;
-    this.flags[slot] = (bug.flags ?? []).map(({ typeId, status, setterId, requesteeId }) => ({ typeId, status, setterId, requesteeId }));
+    this.flags[slot] = (bug.flags ?? []).map(({ typeId, status, setterId, requesteeId }) => ({
+      typeId,
+      status,
+      setterId,
+      requesteeId,
+    }));
     this.tags[slot] = bug.tags && Object.keys(bug.tags).length > 0 ? bug.tags : null;
     this.custom[slot] = bug.custom && Object.keys(bug.custom).length > 0 ? bug.custom : null;
     if (document.history?.length) {
-      const added = document.history.filter((entry) => entry.bugId === bug.id).flatMap((entry) => entry.changes.map((change) => ({
-        field: change.field_name,
-        at: timeOf(entry.when),
-        who: entry.whoId,
-        removed: change.removed,
-        added: change.added,
-      })));
+      const added = document.history
+        .filter((entry) => entry.bugId === bug.id)
+        .flatMap((entry) =>
+          entry.changes.map((change) => ({
+            field: change.field_name,
+            at: timeOf(entry.when),
+            who: entry.whoId,
+            removed: change.removed,
+            added: change.added,
+          })),
+        );
       if (added.length > 0) this.changes[slot] = [...this.changes[slot], ...added];
     }
     if (document.allWords) {
@@ -356,7 +414,25 @@ export class SearchIndex {
 
   private ensureCapacity(size: number): void {
     if (size <= this.id.length) return;
-    for (const name of ['id', 'rev', 'productId', 'componentId', 'assigneeId', 'reporterId', 'qaContactId', 'dupeOf', 'commentCount', 'attachmentCount', 'creationTime', 'lastChangeTime', 'deadline', 'estimatedTime', 'remainingTime', 'actualTime', 'bits'] as const) {
+    for (const name of [
+      'id',
+      'rev',
+      'productId',
+      'componentId',
+      'assigneeId',
+      'reporterId',
+      'qaContactId',
+      'dupeOf',
+      'commentCount',
+      'attachmentCount',
+      'creationTime',
+      'lastChangeTime',
+      'deadline',
+      'estimatedTime',
+      'remainingTime',
+      'actualTime',
+      'bits',
+    ] as const) {
       (this as Record<string, unknown>)[name] = grow(this[name] as Int32Array, size);
     }
     for (const column of CODE_COLUMNS) this.codes[column] = grow(this.codes[column], size);
@@ -369,23 +445,66 @@ export class SearchIndex {
 
   toSnapshot(): SnapshotColumns {
     const n = this.size;
-    const take = (array: Int32Array | Float64Array | Uint8Array) => Array.from(array.subarray(0, n), (value) => (Number.isNaN(value) ? null : value));
+    const take = (array: Int32Array | Float64Array | Uint8Array) =>
+      Array.from(array.subarray(0, n), (value) => (Number.isNaN(value) ? null : value));
     return {
       version: 1,
       highWater: this.highWater,
       size: n,
-      numbers: Object.fromEntries((['id', 'rev', 'productId', 'componentId', 'assigneeId', 'reporterId', 'qaContactId', 'dupeOf', 'commentCount', 'attachmentCount', 'creationTime', 'lastChangeTime', 'deadline', 'estimatedTime', 'remainingTime', 'actualTime', 'bits'] as const).map((name) => [name, take(this[name])])),
-      codes: Object.fromEntries(CODE_COLUMNS.map((column) => [column, { values: this.vocabularies[column].values, codes: take(this.codes[column]) }])),
+      numbers: Object.fromEntries(
+        (
+          [
+            'id',
+            'rev',
+            'productId',
+            'componentId',
+            'assigneeId',
+            'reporterId',
+            'qaContactId',
+            'dupeOf',
+            'commentCount',
+            'attachmentCount',
+            'creationTime',
+            'lastChangeTime',
+            'deadline',
+            'estimatedTime',
+            'remainingTime',
+            'actualTime',
+            'bits',
+          ] as const
+        ).map((name) => [name, take(this[name])]),
+      ),
+      codes: Object.fromEntries(
+        CODE_COLUMNS.map((column) => [
+          column,
+          { values: this.vocabularies[column].values, codes: take(this.codes[column]) },
+        ]),
+      ),
       summary: this.summary.slice(0, n),
       whiteboard: this.whiteboard.slice(0, n),
       alias: this.alias.slice(0, n),
       url: this.url.slice(0, n),
       seeAlso: this.seeAlso.slice(0, n).map((values) => (values.length ? values : 0)),
-      lists: Object.fromEntries(LIST_COLUMNS.map((column) => [column, this.lists[column].slice(0, n).map((values) => (values.length ? values : 0))])),
-      flags: this.flags.slice(0, n).map((flags) => (flags.length ? flags.map((flag) => [flag.typeId, flag.status, flag.setterId, flag.requesteeId]) : 0)),
+      lists: Object.fromEntries(
+        LIST_COLUMNS.map((column) => [
+          column,
+          this.lists[column].slice(0, n).map((values) => (values.length ? values : 0)),
+        ]),
+      ),
+      flags: this.flags
+        .slice(0, n)
+        .map((flags) =>
+          flags.length ? flags.map((flag) => [flag.typeId, flag.status, flag.setterId, flag.requesteeId]) : 0,
+        ),
       tags: this.tags.slice(0, n).map((tags) => tags ?? 0),
       custom: this.custom.slice(0, n).map((custom) => custom ?? 0),
-      changes: this.changes.slice(0, n).map((changes) => (changes.length ? changes.map((change) => [change.field, change.at, change.who, change.removed, change.added]) : 0)),
+      changes: this.changes
+        .slice(0, n)
+        .map((changes) =>
+          changes.length
+            ? changes.map((change) => [change.field, change.at, change.who, change.removed, change.added])
+            : 0,
+        ),
       words: encodePostings(this.words, this.id),
       privateWords: encodePostings(this.privateWords, this.id),
     };
@@ -421,11 +540,15 @@ export class SearchIndex {
       for (const column of LIST_COLUMNS) index.lists[column][slot] = snapshot.lists[column][slot] || EMPTY;
       index.restricted[slot] = index.lists.groupIds[slot].length > 0 ? 1 : 0;
       const flags = snapshot.flags[slot];
-      index.flags[slot] = flags ? flags.map(([typeId, status, setterId, requesteeId]) => ({ typeId, status, setterId, requesteeId })) : (EMPTY as unknown as IndexedFlag[]);
+      index.flags[slot] = flags
+        ? flags.map(([typeId, status, setterId, requesteeId]) => ({ typeId, status, setterId, requesteeId }))
+        : (EMPTY as unknown as IndexedFlag[]);
       index.tags[slot] = snapshot.tags[slot] || null;
       index.custom[slot] = snapshot.custom[slot] || null;
       const changes = snapshot.changes[slot];
-      index.changes[slot] = changes ? changes.map(([field, at, who, removed, added]) => ({ field, at, who, removed, added })) : NO_CHANGES;
+      index.changes[slot] = changes
+        ? changes.map(([field, at, who, removed, added]) => ({ field, at, who, removed, added }))
+        : NO_CHANGES;
     }
     const slotOf = (id: number) => index.slots.get(id);
     decodePostings(snapshot.words, index.words, slotOf);

@@ -1,13 +1,13 @@
 import { TrackerError } from '../trackerError.ts';
-import { regexpProblem, safeRegexpTest } from './safeRegexp.ts';
-import type { Keyword } from './keywords.ts';
-import type { Classification, ProductRecord } from './catalog.ts';
-import type { GroupSummary } from './caller.ts';
 import { PRIORITIES, SEVERITIES } from './bugFields.ts';
-import { BUG_STATUSES, RESOLUTIONS, canonicalStatus, isOpenStatus } from './bugWorkflow.ts';
+import { BUG_STATUSES, canonicalStatus, isOpenStatus, RESOLUTIONS } from './bugWorkflow.ts';
+import type { GroupSummary } from './caller.ts';
+import type { Classification, ProductRecord } from './catalog.ts';
+import type { Keyword } from './keywords.ts';
+import { nameTable } from './nameTable.ts';
+import { regexpProblem, safeRegexpTest } from './safeRegexp.ts';
 import type { CodeColumn, ListColumn, SearchIndex } from './searchIndex.ts';
 import type { SearchNode } from './searchQuery.ts';
-import { nameTable } from './nameTable.ts';
 
 /**
  * Evaluates a search tree (searchQuery.ts) against the in-memory index (searchIndex.ts). Each
@@ -53,42 +53,135 @@ export interface SearchEnvironment {
 }
 
 /** Fields whose values are names of a user (matched against logins). */
-export const USER_FIELDS = new Set(['assigned_to', 'reporter', 'qa_contact', 'cc', 'commenter', 'setters.login_name', 'requestees.login_name', 'triage_owner']);
+export const USER_FIELDS = new Set([
+  'assigned_to',
+  'reporter',
+  'qa_contact',
+  'cc',
+  'commenter',
+  'setters.login_name',
+  'requestees.login_name',
+  'triage_owner',
+]);
 export const COMMENT_FIELDS = new Set(['longdesc', 'content', 'commenter', 'description']);
 
 /** API names and display names accepted in `fN` → Bugzilla's column names. */
 const FIELD_ALIASES: Readonly<Record<string, string>> = nameTable({
-  id: 'bug_id', status: 'bug_status', summary: 'short_desc', severity: 'bug_severity', platform: 'rep_platform', whiteboard: 'status_whiteboard',
-  url: 'bug_file_loc', creator: 'reporter', type: 'bug_type', depends_on: 'dependson', blocks: 'blocked', creation_time: 'creation_ts',
-  last_change_time: 'delta_ts', changeddate: 'delta_ts', opendate: 'creation_ts', dupe_of: 'dup_id', groups: 'bug_group', tags: 'tag',
-  regressions: 'regresses', comment: 'longdesc', long_desc: 'longdesc', is_cc_accessible: 'cclist_accessible',
-  is_creator_accessible: 'reporter_accessible', is_confirmed: 'everconfirmed', actual_time: 'work_time', flags: 'flagtypes.name',
-  longdescs_count: 'longdescs.count', comment_count: 'longdescs.count', assignee: 'assigned_to', 'assigned_to_realname': 'assigned_to',
-  'reporter_realname': 'reporter', 'qa_contact_realname': 'qa_contact', 'attachments.count': 'attachments.count',
+  id: 'bug_id',
+  status: 'bug_status',
+  summary: 'short_desc',
+  severity: 'bug_severity',
+  platform: 'rep_platform',
+  whiteboard: 'status_whiteboard',
+  url: 'bug_file_loc',
+  creator: 'reporter',
+  type: 'bug_type',
+  depends_on: 'dependson',
+  blocks: 'blocked',
+  creation_time: 'creation_ts',
+  last_change_time: 'delta_ts',
+  changeddate: 'delta_ts',
+  opendate: 'creation_ts',
+  dupe_of: 'dup_id',
+  groups: 'bug_group',
+  tags: 'tag',
+  regressions: 'regresses',
+  comment: 'longdesc',
+  long_desc: 'longdesc',
+  is_cc_accessible: 'cclist_accessible',
+  is_creator_accessible: 'reporter_accessible',
+  is_confirmed: 'everconfirmed',
+  actual_time: 'work_time',
+  flags: 'flagtypes.name',
+  longdescs_count: 'longdescs.count',
+  comment_count: 'longdescs.count',
+  assignee: 'assigned_to',
+  assigned_to_realname: 'assigned_to',
+  reporter_realname: 'reporter',
+  qa_contact_realname: 'qa_contact',
+  'attachments.count': 'attachments.count',
 });
 
 /** Column name → the field name the history uses (for changedbefore/after/from/to/by). */
 const HISTORY_NAMES: Readonly<Record<string, string>> = nameTable({
-  bug_status: 'status', short_desc: 'summary', bug_severity: 'severity', rep_platform: 'platform', status_whiteboard: 'whiteboard',
-  bug_file_loc: 'url', bug_type: 'type', dependson: 'depends_on', blocked: 'blocks', bug_group: 'groups', regresses: 'regressions',
-  cclist_accessible: 'is_cc_accessible', reporter_accessible: 'is_creator_accessible',
+  bug_status: 'status',
+  short_desc: 'summary',
+  bug_severity: 'severity',
+  rep_platform: 'platform',
+  status_whiteboard: 'whiteboard',
+  bug_file_loc: 'url',
+  bug_type: 'type',
+  dependson: 'depends_on',
+  blocked: 'blocks',
+  bug_group: 'groups',
+  regresses: 'regressions',
+  cclist_accessible: 'is_cc_accessible',
+  reporter_accessible: 'is_creator_accessible',
 });
 
 const CODE_FIELDS: Readonly<Record<string, CodeColumn>> = nameTable({
-  bug_status: 'status', resolution: 'resolution', priority: 'priority', bug_severity: 'severity', rep_platform: 'platform', op_sys: 'opSys',
-  version: 'version', target_milestone: 'targetMilestone', bug_type: 'bugType', filed_via: 'filedVia',
+  bug_status: 'status',
+  resolution: 'resolution',
+  priority: 'priority',
+  bug_severity: 'severity',
+  rep_platform: 'platform',
+  op_sys: 'opSys',
+  version: 'version',
+  target_milestone: 'targetMilestone',
+  bug_type: 'bugType',
+  filed_via: 'filedVia',
 });
 const TEXT_FIELDS = new Set(['short_desc', 'status_whiteboard', 'bug_file_loc', 'alias']);
-const NUMBER_FIELDS = new Set(['bug_id', 'longdescs.count', 'attachments.count', 'estimated_time', 'remaining_time', 'work_time', 'everconfirmed', 'cclist_accessible', 'reporter_accessible', 'dup_id', 'votes', 'days_elapsed']);
+const NUMBER_FIELDS = new Set([
+  'bug_id',
+  'longdescs.count',
+  'attachments.count',
+  'estimated_time',
+  'remaining_time',
+  'work_time',
+  'everconfirmed',
+  'cclist_accessible',
+  'reporter_accessible',
+  'dup_id',
+  'votes',
+  'days_elapsed',
+]);
 const TIME_FIELDS = new Set(['creation_ts', 'delta_ts', 'deadline']);
-const ID_LIST_FIELDS: Readonly<Record<string, ListColumn>> = nameTable({ dependson: 'dependsOn', blocked: 'blocks', regressed_by: 'regressedBy', regresses: 'regressions', duplicates: 'duplicates' });
-const OTHER_FIELDS = new Set(['product', 'component', 'classification', 'keywords', 'bug_group', 'flagtypes.name', 'see_also', 'tag', '*', '[Bug creation]']);
+const ID_LIST_FIELDS: Readonly<Record<string, ListColumn>> = nameTable({
+  dependson: 'dependsOn',
+  blocked: 'blocks',
+  regressed_by: 'regressedBy',
+  regresses: 'regressions',
+  duplicates: 'duplicates',
+});
+const OTHER_FIELDS = new Set([
+  'product',
+  'component',
+  'classification',
+  'keywords',
+  'bug_group',
+  'flagtypes.name',
+  'see_also',
+  'tag',
+  '*',
+  '[Bug creation]',
+]);
 
 export const canonicalField = (field: string): string => FIELD_ALIASES[field] ?? field;
 
 export function isSearchableField(field: string): boolean {
   const name = canonicalField(field);
-  return name in CODE_FIELDS || TEXT_FIELDS.has(name) || NUMBER_FIELDS.has(name) || TIME_FIELDS.has(name) || name in ID_LIST_FIELDS || OTHER_FIELDS.has(name) || USER_FIELDS.has(name) || COMMENT_FIELDS.has(name) || name.startsWith('cf_');
+  return (
+    name in CODE_FIELDS ||
+    TEXT_FIELDS.has(name) ||
+    NUMBER_FIELDS.has(name) ||
+    TIME_FIELDS.has(name) ||
+    name in ID_LIST_FIELDS ||
+    OTHER_FIELDS.has(name) ||
+    USER_FIELDS.has(name) ||
+    COMMENT_FIELDS.has(name) ||
+    name.startsWith('cf_')
+  );
 }
 
 // ---- value matching ------------------------------------------------------------------------
@@ -111,7 +204,7 @@ function compileRegExp(value: string): (text: string) => boolean {
 /** Bugzilla's relative dates (`-1d`, `-2w`, `-3h`, `-1m`, `-1y`, `Now`) and absolute ones, in ms. */
 export function parseSearchTime(value: string, now: number): number {
   const text = value.trim();
-  if (text === '' ) return Number.NaN;
+  if (text === '') return Number.NaN;
   if (/^now$/i.test(text)) return now;
   const relative = /^-?(\d+)([hdwmy])$/i.exec(text);
   if (relative) {
@@ -129,7 +222,8 @@ export function parseSearchTime(value: string, now: number): number {
   }
   if (/^\d{4}-\d{2}-\d{2}$/.test(text)) return Date.parse(`${text}T00:00:00Z`);
   if (/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}(:\d{2})?$/.test(text)) return Date.parse(`${text.replace(' ', 'T')}Z`);
-  if (/^\d{8}T\d{2}:\d{2}:\d{2}$/.test(text)) return Date.parse(`${text.slice(0, 4)}-${text.slice(4, 6)}-${text.slice(6, 8)}T${text.slice(9)}Z`);
+  if (/^\d{8}T\d{2}:\d{2}:\d{2}$/.test(text))
+    return Date.parse(`${text.slice(0, 4)}-${text.slice(4, 6)}-${text.slice(6, 8)}T${text.slice(9)}Z`);
   const parsed = Date.parse(text);
   if (Number.isNaN(parsed)) throw new TrackerError(56, `'${value}' is not a legal date.`);
   return parsed;
@@ -139,45 +233,84 @@ export function parseSearchTime(value: string, now: number): number {
 export function textMatcher(op: string, value: string): (text: string) => boolean {
   const lower = value.toLowerCase();
   switch (op) {
-    case 'equals': return (text) => text.toLowerCase() === lower;
+    case 'equals':
+      return (text) => text.toLowerCase() === lower;
     case 'anyexact': {
       const set = new Set(lower.split(',').map((part) => part.trim()));
       return (text) => set.has(text.toLowerCase());
     }
-    case 'substring': return (text) => text.toLowerCase().includes(lower);
-    case 'casesubstring': return (text) => text.includes(value);
+    case 'substring':
+      return (text) => text.toLowerCase().includes(lower);
+    case 'casesubstring':
+      return (text) => text.includes(value);
     case 'anywordssubstr': {
       const words = wordsOf(value);
-      return (text) => { const t = text.toLowerCase(); return words.some((word) => t.includes(word)); };
+      return (text) => {
+        const t = text.toLowerCase();
+        return words.some((word) => t.includes(word));
+      };
     }
     case 'allwordssubstr': {
       const words = wordsOf(value);
-      return (text) => { const t = text.toLowerCase(); return words.every((word) => t.includes(word)); };
-    }
-    case 'regexp': return compileRegExp(value);
-    case 'anywords':
-    case 'allwords': {
-      const patterns = wordsOf(value).map((word) => new RegExp(`(^|[^\\p{L}\\p{N}_])${escapeRegExp(word)}($|[^\\p{L}\\p{N}_])`, 'iu'));
-      return op === 'anywords' ? (text) => patterns.some((pattern) => pattern.test(text)) : (text) => patterns.length > 0 && patterns.every((pattern) => pattern.test(text));
-    }
-    case 'lessthan': case 'lessthaneq': case 'greaterthan': case 'greaterthaneq': {
-      const numeric = value.trim() !== '' && Number.isFinite(Number(value));
       return (text) => {
-        const order = numeric && text.trim() !== '' && Number.isFinite(Number(text)) ? Math.sign(Number(text) - Number(value)) : Math.sign(text.localeCompare(value));
-        return op === 'lessthan' ? order < 0 : op === 'lessthaneq' ? order <= 0 : op === 'greaterthan' ? order > 0 : order >= 0;
+        const t = text.toLowerCase();
+        return words.every((word) => t.includes(word));
       };
     }
-    case 'isempty': return (text) => text === '';
-    case 'isnotempty': return (text) => text !== '';
-    default: throw new TrackerError(68000, `Invalid operator '${op}' for this field.`);
+    case 'regexp':
+      return compileRegExp(value);
+    case 'anywords':
+    case 'allwords': {
+      const patterns = wordsOf(value).map(
+        (word) => new RegExp(`(^|[^\\p{L}\\p{N}_])${escapeRegExp(word)}($|[^\\p{L}\\p{N}_])`, 'iu'),
+      );
+      return op === 'anywords'
+        ? (text) => patterns.some((pattern) => pattern.test(text))
+        : (text) => patterns.length > 0 && patterns.every((pattern) => pattern.test(text));
+    }
+    case 'lessthan':
+    case 'lessthaneq':
+    case 'greaterthan':
+    case 'greaterthaneq': {
+      const numeric = value.trim() !== '' && Number.isFinite(Number(value));
+      return (text) => {
+        const order =
+          numeric && text.trim() !== '' && Number.isFinite(Number(text))
+            ? Math.sign(Number(text) - Number(value))
+            : Math.sign(text.localeCompare(value));
+        return op === 'lessthan'
+          ? order < 0
+          : op === 'lessthaneq'
+            ? order <= 0
+            : op === 'greaterthan'
+              ? order > 0
+              : order >= 0;
+      };
+    }
+    case 'isempty':
+      return (text) => text === '';
+    case 'isnotempty':
+      return (text) => text !== '';
+    default:
+      throw new TrackerError(68000, `Invalid operator '${op}' for this field.`);
   }
 }
 
 function numberMatcher(op: string, value: string): (number: number) => boolean {
-  if (['lessthan', 'lessthaneq', 'greaterthan', 'greaterthaneq', 'equals'].includes(op) && value.trim() !== '' && Number.isFinite(Number(value))) {
+  if (
+    ['lessthan', 'lessthaneq', 'greaterthan', 'greaterthaneq', 'equals'].includes(op) &&
+    value.trim() !== '' &&
+    Number.isFinite(Number(value))
+  ) {
     const target = Number(value);
     if (op === 'equals') return (n) => n === target;
-    return op === 'lessthan' ? (n) => n < target : op === 'lessthaneq' ? (n) => n <= target : op === 'greaterthan' ? (n) => n > target : (n) => n >= target;
+    return op === 'lessthan'
+      ? (n) => n < target
+      : op === 'lessthaneq'
+        ? (n) => n <= target
+        : op === 'greaterthan'
+          ? (n) => n > target
+          : (n) => n >= target;
   }
   const text = textMatcher(op, value);
   return (n) => text(String(n));
@@ -190,12 +323,18 @@ function timeMatcher(op: string, value: string, now: number): (ms: number) => bo
     const targets = (op === 'anyexact' ? value.split(',') : [value]).map((part) => parseSearchTime(part, now));
     const target = targets[0];
     switch (op) {
-      case 'equals': return (ms) => ms === target;
-      case 'anyexact': return (ms) => targets.includes(ms);
-      case 'lessthan': return (ms) => ms < target;
-      case 'lessthaneq': return (ms) => ms <= target;
-      case 'greaterthan': return (ms) => ms > target;
-      default: return (ms) => ms >= target;
+      case 'equals':
+        return (ms) => ms === target;
+      case 'anyexact':
+        return (ms) => targets.includes(ms);
+      case 'lessthan':
+        return (ms) => ms < target;
+      case 'lessthaneq':
+        return (ms) => ms <= target;
+      case 'greaterthan':
+        return (ms) => ms > target;
+      default:
+        return (ms) => ms >= target;
     }
   }
   const text = textMatcher(op, value);
@@ -205,7 +344,10 @@ function timeMatcher(op: string, value: string, now: number): (ms: number) => bo
 // ---- compiling -----------------------------------------------------------------------------
 
 const bool = (value: boolean): Truth => (value ? TRUE : FALSE);
-const always = (truth: Truth): RowTest => () => truth;
+const always =
+  (truth: Truth): RowTest =>
+  () =>
+    truth;
 
 function negated(test: RowTest): RowTest {
   return (slot) => {
@@ -219,14 +361,18 @@ export function needsComments(node: SearchNode): boolean {
   if (node.kind === 'const') return false;
   if (node.kind === 'leaf') {
     const field = canonicalField(node.field);
-    if ((field === 'content' || field === 'longdesc') && ['anywords', 'allwords', 'matches'].includes(node.op)) return false;
+    if ((field === 'content' || field === 'longdesc') && ['anywords', 'allwords', 'matches'].includes(node.op))
+      return false;
     return COMMENT_FIELDS.has(field) && !node.op.startsWith('changed');
   }
   return node.children.some(needsComments);
 }
 
 /** Users named by the tree's user criteria: exact logins, and whether any needs the full list. */
-export function userNeeds(node: SearchNode, out: { logins: Set<string>; all: boolean } = { logins: new Set(), all: false }) {
+export function userNeeds(
+  node: SearchNode,
+  out: { logins: Set<string>; all: boolean } = { logins: new Set(), all: false },
+) {
   if (node.kind === 'const') return out;
   if (node.kind === 'leaf') {
     const field = canonicalField(node.field);
@@ -250,15 +396,32 @@ function userIdTest(env: SearchEnvironment, op: string, value: string): (id: num
   const resolved = value.trim() === '%user%' ? env.callerLogin : value.trim();
   if (op === 'equals' || op === 'anyexact') {
     const logins = op === 'equals' ? [resolved] : resolved.split(',').map((part) => part.trim());
-    const ids = new Set(logins.map((login) => (login === env.callerLogin && env.callerId ? env.callerId : env.loginIds.get(login.toLowerCase()))).filter((id): id is number => id !== undefined));
+    const ids = new Set(
+      logins
+        .map((login) =>
+          login === env.callerLogin && env.callerId ? env.callerId : env.loginIds.get(login.toLowerCase()),
+        )
+        .filter((id): id is number => id !== undefined),
+    );
     return (id) => ids.has(id);
   }
   const text = textMatcher(op, resolved);
-  const ids = new Set((env.allUsers ?? []).filter((user) => text(user.login) || ((op === 'substring' || op === 'regexp') && user.realName !== '' && text(user.realName))).map((user) => user.id));
+  const ids = new Set(
+    (env.allUsers ?? [])
+      .filter(
+        (user) =>
+          text(user.login) || ((op === 'substring' || op === 'regexp') && user.realName !== '' && text(user.realName)),
+      )
+      .map((user) => user.id),
+  );
   return (id) => ids.has(id);
 }
 
-function idSetTest(names: ReadonlyArray<{ id: number; name: string }>, op: string, value: string): (id: number) => boolean {
+function idSetTest(
+  names: ReadonlyArray<{ id: number; name: string }>,
+  op: string,
+  value: string,
+): (id: number) => boolean {
   const text = textMatcher(op, value);
   const ids = new Set(names.filter((entry) => text(entry.name)).map((entry) => entry.id));
   return (id) => ids.has(id);
@@ -284,7 +447,9 @@ function changeTest(env: SearchEnvironment, field: string, op: string, value: st
     const added = wanted ? textMatcher('equals', wanted) : () => true;
     return (slot) => {
       if ((creation || field === '*') && !wanted && inRange(index.creationTime[slot])) return TRUE;
-      return bool(index.changes[slot].some((change) => matchesField(change.field) && inRange(change.at) && added(change.added)));
+      return bool(
+        index.changes[slot].some((change) => matchesField(change.field) && inRange(change.at) && added(change.added)),
+      );
     };
   }
   if (creation && (op === 'changedbefore' || op === 'changedafter')) {
@@ -292,14 +457,26 @@ function changeTest(env: SearchEnvironment, field: string, op: string, value: st
     return (slot) => bool(op === 'changedbefore' ? index.creationTime[slot] < at : index.creationTime[slot] > at);
   }
   switch (op) {
-    case 'changedbefore': case 'changedafter': {
+    case 'changedbefore':
+    case 'changedafter': {
       const at = parseSearchTime(value, env.now);
-      return (slot) => bool(index.changes[slot].some((change) => matchesField(change.field) && (op === 'changedbefore' ? change.at < at : change.at > at)));
+      return (slot) =>
+        bool(
+          index.changes[slot].some(
+            (change) => matchesField(change.field) && (op === 'changedbefore' ? change.at < at : change.at > at),
+          ),
+        );
     }
-    case 'changedfrom': case 'changedto': {
+    case 'changedfrom':
+    case 'changedto': {
       const lower = value.toLowerCase();
       const hit = (text: string) => text.toLowerCase() === lower || text.toLowerCase().split(', ').includes(lower);
-      return (slot) => bool(index.changes[slot].some((change) => matchesField(change.field) && hit(op === 'changedfrom' ? change.removed : change.added)));
+      return (slot) =>
+        bool(
+          index.changes[slot].some(
+            (change) => matchesField(change.field) && hit(op === 'changedfrom' ? change.removed : change.added),
+          ),
+        );
     }
     default: {
       const who = userIdTest(env, 'equals', value);
@@ -344,7 +521,8 @@ function commentWordTable(env: SearchEnvironment, op: string, value: string): Ui
 }
 
 function commentTest(env: SearchEnvironment, field: string, op: string, value: string): RowTest {
-  if ((field === 'content' || field === 'longdesc') && (op === 'anywords' || op === 'allwords' || op === 'matches')) return commentWordTest(env, op, value);
+  if ((field === 'content' || field === 'longdesc') && (op === 'anywords' || op === 'allwords' || op === 'matches'))
+    return commentWordTest(env, op, value);
   if (!env.comments) return always(MAYBE);
   const comments = env.comments;
   const { index } = env;
@@ -353,7 +531,9 @@ function commentTest(env: SearchEnvironment, field: string, op: string, value: s
     return (slot) => bool((comments.get(index.id[slot]) ?? []).some((comment) => who(comment.creatorId)));
   }
   const text = textMatcher(op === 'matches' ? 'allwords' : op, value);
-  if (field === 'description') return (slot) => bool((comments.get(index.id[slot]) ?? []).some((comment) => comment.count === 0 && text(comment.text)));
+  if (field === 'description')
+    return (slot) =>
+      bool((comments.get(index.id[slot]) ?? []).some((comment) => comment.count === 0 && text(comment.text)));
   return (slot) => bool((comments.get(index.id[slot]) ?? []).some((comment) => text(comment.text)));
 }
 
@@ -362,22 +542,35 @@ function statusCodes(index: SearchIndex, op: string, value: string): Uint8Array 
   const vocabulary = index.vocabularies.status;
   const table = new Uint8Array(vocabulary.values.length + 1);
   if (op === 'isopen') {
-    vocabulary.values.forEach((status, code) => { table[code] = isOpenStatus(status) ? 1 : 0; });
+    vocabulary.values.forEach((status, code) => {
+      table[code] = isOpenStatus(status) ? 1 : 0;
+    });
     return table;
   }
-  const values = op === 'anyexact' ? value.split(',').map((part) => part.trim()) : op === 'equals' ? [value.trim()] : null;
+  const values =
+    op === 'anyexact' ? value.split(',').map((part) => part.trim()) : op === 'equals' ? [value.trim()] : null;
   if (values) {
     const wanted = new Set<string>();
     for (const name of values) {
-      if (name.toUpperCase() === 'CLOSED') for (const status of BUG_STATUSES) { if (!status.isOpen) wanted.add(status.name); }
-      else if (name.toUpperCase() === 'OPEN') for (const status of BUG_STATUSES) { if (status.isOpen) wanted.add(status.name); }
+      if (name.toUpperCase() === 'CLOSED')
+        for (const status of BUG_STATUSES) {
+          if (!status.isOpen) wanted.add(status.name);
+        }
+      else if (name.toUpperCase() === 'OPEN')
+        for (const status of BUG_STATUSES) {
+          if (status.isOpen) wanted.add(status.name);
+        }
       else wanted.add(canonicalStatus(name, null).toUpperCase());
     }
-    vocabulary.values.forEach((status, code) => { table[code] = wanted.has(status.toUpperCase()) ? 1 : 0; });
+    vocabulary.values.forEach((status, code) => {
+      table[code] = wanted.has(status.toUpperCase()) ? 1 : 0;
+    });
     return table;
   }
   const text = textMatcher(op, value);
-  vocabulary.values.forEach((status, code) => { table[code] = text(status) ? 1 : 0; });
+  vocabulary.values.forEach((status, code) => {
+    table[code] = text(status) ? 1 : 0;
+  });
   return table;
 }
 
@@ -398,7 +591,10 @@ function keywordWordKernel(env: SearchEnvironment, op: string, value: string): L
   const single = op === 'anywords' || op === 'allwords' ? 'anywords' : 'anywordssubstr';
   const tests = words.map((word) => textMatcher(single, word));
   const masks = new Uint32Array(env.keywords.reduce((max, keyword) => Math.max(max, keyword.id), 0) + 1);
-  for (const keyword of env.keywords) tests.forEach((test, w) => { if (test(keyword.name)) masks[keyword.id] |= 1 << w; });
+  for (const keyword of env.keywords)
+    tests.forEach((test, w) => {
+      if (test(keyword.name)) masks[keyword.id] |= 1 << w;
+    });
   const full = words.length === 32 ? 0xffffffff : (1 << words.length) - 1;
   const any = op === 'anywords' || op === 'anywordssubstr';
   const lists = env.index.lists.keywordIds;
@@ -406,7 +602,13 @@ function keywordWordKernel(env: SearchEnvironment, op: string, value: string): L
 }
 
 /** Operators Bugzilla applies to a bug's keywords joined into one text, not to each keyword. */
-const KEYWORD_TEXT_OPERATORS: ReadonlySet<string> = new Set(['anywords', 'allwords', 'allwordssubstr', 'anywordssubstr', 'regexp']);
+const KEYWORD_TEXT_OPERATORS: ReadonlySet<string> = new Set([
+  'anywords',
+  'allwords',
+  'allwordssubstr',
+  'anywordssubstr',
+  'regexp',
+]);
 
 /** Nothing can match: every truth stays FALSE, and no slot is read. */
 const NONE: LeafKernel = () => {};
@@ -431,25 +633,46 @@ function columnCriterion(env: SearchEnvironment, field: string, op: string, valu
   const code = CODE_FIELDS[field];
   if (code) {
     const text = textMatcher(op, value);
-    return once(index.codes[code], () => (field === 'bug_status' ? statusCodes(index, op, value) : Uint8Array.from(index.vocabularies[code].values, (entry) => (text(entry) ? TRUE : FALSE))));
+    return once(index.codes[code], () =>
+      field === 'bug_status'
+        ? statusCodes(index, op, value)
+        : Uint8Array.from(index.vocabularies[code].values, (entry) => (text(entry) ? TRUE : FALSE)),
+    );
   }
   switch (field) {
     case 'product': {
-      const test = idSetTest(env.products.map((record) => ({ id: record.product.id, name: record.product.name })), op, value);
+      const test = idSetTest(
+        env.products.map((record) => ({ id: record.product.id, name: record.product.name })),
+        op,
+        value,
+      );
       return once(index.productId, () => idTable(env.products.map((record) => record.product.id).filter(test)));
     }
     case 'component': {
       const components = env.products.flatMap((record) => record.components);
-      const test = idSetTest(components.map((component) => ({ id: component.id, name: component.name })), op, value);
+      const test = idSetTest(
+        components.map((component) => ({ id: component.id, name: component.name })),
+        op,
+        value,
+      );
       return once(index.componentId, () => idTable(components.map((component) => component.id).filter(test)));
     }
     case 'classification': {
-      const test = idSetTest(env.classifications.map((entry) => ({ id: entry.id, name: entry.name })), op, value);
-      return once(index.productId, () => idTable(env.products.filter((record) => test(record.product.classificationId)).map((record) => record.product.id)));
+      const test = idSetTest(
+        env.classifications.map((entry) => ({ id: entry.id, name: entry.name })),
+        op,
+        value,
+      );
+      return once(index.productId, () =>
+        idTable(
+          env.products.filter((record) => test(record.product.classificationId)).map((record) => record.product.id),
+        ),
+      );
     }
     case 'status_whiteboard':
     case 'alias': {
-      const [column, values] = field === 'alias' ? [index.aliasCode, index.aliases.values] : [index.whiteboardCode, index.whiteboards.values];
+      const [column, values] =
+        field === 'alias' ? [index.aliasCode, index.aliases.values] : [index.whiteboardCode, index.whiteboards.values];
       const text = textMatcher(op, value);
       return once(column, () => Uint8Array.from(values, (entry) => (text(entry) ? TRUE : FALSE)));
     }
@@ -479,7 +702,12 @@ export function lookUpSlots(table: Uint8Array, slots: Int32Array, truths: Uint8A
   for (let i = 0; i < slots.length; i++) truths[i] = table[slots[i]!]!;
 }
 
-function anyListedIn(lists: ReadonlyArray<readonly number[]>, table: Uint8Array, slots: Int32Array, truths: Uint8Array): void {
+function anyListedIn(
+  lists: ReadonlyArray<readonly number[]>,
+  table: Uint8Array,
+  slots: Int32Array,
+  truths: Uint8Array,
+): void {
   for (let i = 0; i < slots.length; i++) {
     const ids = lists[slots[i]!]!;
     for (let j = 0; j < ids.length; j++) {
@@ -491,7 +719,14 @@ function anyListedIn(lists: ReadonlyArray<readonly number[]>, table: Uint8Array,
   }
 }
 
-function wordsHeld(lists: ReadonlyArray<readonly number[]>, masks: Uint32Array, full: number, any: boolean, slots: Int32Array, truths: Uint8Array): void {
+function wordsHeld(
+  lists: ReadonlyArray<readonly number[]>,
+  masks: Uint32Array,
+  full: number,
+  any: boolean,
+  slots: Int32Array,
+  truths: Uint8Array,
+): void {
   for (let i = 0; i < slots.length; i++) {
     const ids = lists[slots[i]!]!;
     let held = 0;
@@ -519,7 +754,10 @@ export function leafKernel(env: SearchEnvironment, rawField: string, op: string,
   if (op.startsWith('changed')) return null;
   if ((field === 'content' || field === 'longdesc') && (op === 'anywords' || op === 'allwords' || op === 'matches')) {
     let table: Uint8Array | undefined;
-    return (slots, truths) => lookUpSlots((table ??= commentWordTable(env, op, value)), slots, truths);
+    return (slots, truths) => {
+      table ??= commentWordTable(env, op, value);
+      return lookUpSlots(table, slots, truths);
+    };
   }
   if (COMMENT_FIELDS.has(field)) return null;
   const column = columnCriterion(env, field, op, value);
@@ -531,7 +769,8 @@ export function leafKernel(env: SearchEnvironment, rawField: string, op: string,
       return (slots, truths) => {
         const found = index.summaryTrigrams().matching(needle, index.size);
         if (found) return lookUpSlots(found, slots, truths);
-        for (let i = 0; i < slots.length; i++) truths[i] = index.summaryLower[slots[i]!]!.includes(needle) ? TRUE : FALSE;
+        for (let i = 0; i < slots.length; i++)
+          truths[i] = index.summaryLower[slots[i]!]!.includes(needle) ? TRUE : FALSE;
       };
     }
     case 'keywords':
@@ -568,7 +807,14 @@ export function leafKernel(env: SearchEnvironment, rawField: string, op: string,
 export function compileLeaf(env: SearchEnvironment, rawField: string, op: string, value: string): RowTest {
   const field = canonicalField(rawField);
   const { index } = env;
-  if (op === 'changedbefore' || op === 'changedafter' || op === 'changedfrom' || op === 'changedto' || op === 'changedby' || op === 'changedrange') {
+  if (
+    op === 'changedbefore' ||
+    op === 'changedafter' ||
+    op === 'changedfrom' ||
+    op === 'changedto' ||
+    op === 'changedby' ||
+    op === 'changedrange'
+  ) {
     return changeTest(env, field, op, value);
   }
   if (COMMENT_FIELDS.has(field)) return commentTest(env, field, op, value);
@@ -591,35 +837,108 @@ export function compileLeaf(env: SearchEnvironment, rawField: string, op: string
       const test = textMatcher(op, value);
       return (slot) => bool(test(index.summary[slot]));
     }
-    case 'bug_file_loc': { const test = textMatcher(op, value); return (slot) => bool(test(index.url[slot])); }
-    case 'longdescs.count': { const test = numberMatcher(op, value); return (slot) => bool(test(index.commentCount[slot])); }
-    case 'attachments.count': { const test = numberMatcher(op, value); return (slot) => bool(test(index.attachmentCount[slot])); }
-    case 'estimated_time': { const test = numberMatcher(op, value); return (slot) => bool(test(index.estimatedTime[slot])); }
-    case 'remaining_time': { const test = numberMatcher(op, value); return (slot) => bool(test(index.remainingTime[slot])); }
-    case 'work_time': { const test = numberMatcher(op, value); return (slot) => bool(test(index.actualTime[slot])); }
-    case 'everconfirmed': { const test = numberMatcher(op, value); return (slot) => bool(test(index.bits[slot] & 1)); }
-    case 'cclist_accessible': { const test = numberMatcher(op, value); return (slot) => bool(test((index.bits[slot] >> 1) & 1)); }
-    case 'reporter_accessible': { const test = numberMatcher(op, value); return (slot) => bool(test((index.bits[slot] >> 2) & 1)); }
-    case 'votes': { const test = numberMatcher(op, value); return () => bool(test(0)); }
-    case 'days_elapsed': { const test = numberMatcher(op, value); return (slot) => bool(test(Math.floor((env.now - index.lastChangeTime[slot]) / 86_400_000))); }
+    case 'bug_file_loc': {
+      const test = textMatcher(op, value);
+      return (slot) => bool(test(index.url[slot]));
+    }
+    case 'longdescs.count': {
+      const test = numberMatcher(op, value);
+      return (slot) => bool(test(index.commentCount[slot]));
+    }
+    case 'attachments.count': {
+      const test = numberMatcher(op, value);
+      return (slot) => bool(test(index.attachmentCount[slot]));
+    }
+    case 'estimated_time': {
+      const test = numberMatcher(op, value);
+      return (slot) => bool(test(index.estimatedTime[slot]));
+    }
+    case 'remaining_time': {
+      const test = numberMatcher(op, value);
+      return (slot) => bool(test(index.remainingTime[slot]));
+    }
+    case 'work_time': {
+      const test = numberMatcher(op, value);
+      return (slot) => bool(test(index.actualTime[slot]));
+    }
+    case 'everconfirmed': {
+      const test = numberMatcher(op, value);
+      return (slot) => bool(test(index.bits[slot] & 1));
+    }
+    case 'cclist_accessible': {
+      const test = numberMatcher(op, value);
+      return (slot) => bool(test((index.bits[slot] >> 1) & 1));
+    }
+    case 'reporter_accessible': {
+      const test = numberMatcher(op, value);
+      return (slot) => bool(test((index.bits[slot] >> 2) & 1));
+    }
+    case 'votes': {
+      const test = numberMatcher(op, value);
+      return () => bool(test(0));
+    }
+    case 'days_elapsed': {
+      const test = numberMatcher(op, value);
+      return (slot) => bool(test(Math.floor((env.now - index.lastChangeTime[slot]) / 86_400_000)));
+    }
     case 'dup_id': {
       if (op === 'isempty') return (slot) => bool(index.dupeOf[slot] === 0);
       if (op === 'isnotempty') return (slot) => bool(index.dupeOf[slot] !== 0);
       const test = numberMatcher(op, value);
       return (slot) => bool(index.dupeOf[slot] !== 0 && test(index.dupeOf[slot]));
     }
-    case 'creation_ts': { const test = timeMatcher(op, value, env.now); return (slot) => bool(test(index.creationTime[slot])); }
-    case 'delta_ts': { const test = timeMatcher(op, value, env.now); return (slot) => bool(test(index.lastChangeTime[slot])); }
-    case 'deadline': { const test = timeMatcher(op, value, env.now); return (slot) => bool(test(index.deadline[slot])); }
-    case 'assigned_to': { const test = userIdTest(env, op, value); return (slot) => bool(test(index.assigneeId[slot])); }
-    case 'reporter': { const test = userIdTest(env, op, value); return (slot) => bool(test(index.reporterId[slot])); }
-    case 'qa_contact': { const test = userIdTest(env, op, value); return (slot) => bool(test(index.qaContactId[slot])); }
-    case 'cc': { const test = userIdTest(env, op, value); return anyOf(op, (slot) => index.lists.ccIds[slot], test); }
-    case 'setters.login_name': { const test = userIdTest(env, op, value); return anyOf(op, (slot) => index.flags[slot], (flag) => test(flag.setterId)); }
-    case 'requestees.login_name': { const test = userIdTest(env, op, value); return anyOf(op, (slot) => index.flags[slot], (flag) => test(flag.requesteeId ?? 0)); }
+    case 'creation_ts': {
+      const test = timeMatcher(op, value, env.now);
+      return (slot) => bool(test(index.creationTime[slot]));
+    }
+    case 'delta_ts': {
+      const test = timeMatcher(op, value, env.now);
+      return (slot) => bool(test(index.lastChangeTime[slot]));
+    }
+    case 'deadline': {
+      const test = timeMatcher(op, value, env.now);
+      return (slot) => bool(test(index.deadline[slot]));
+    }
+    case 'assigned_to': {
+      const test = userIdTest(env, op, value);
+      return (slot) => bool(test(index.assigneeId[slot]));
+    }
+    case 'reporter': {
+      const test = userIdTest(env, op, value);
+      return (slot) => bool(test(index.reporterId[slot]));
+    }
+    case 'qa_contact': {
+      const test = userIdTest(env, op, value);
+      return (slot) => bool(test(index.qaContactId[slot]));
+    }
+    case 'cc': {
+      const test = userIdTest(env, op, value);
+      return anyOf(op, (slot) => index.lists.ccIds[slot], test);
+    }
+    case 'setters.login_name': {
+      const test = userIdTest(env, op, value);
+      return anyOf(
+        op,
+        (slot) => index.flags[slot],
+        (flag) => test(flag.setterId),
+      );
+    }
+    case 'requestees.login_name': {
+      const test = userIdTest(env, op, value);
+      return anyOf(
+        op,
+        (slot) => index.flags[slot],
+        (flag) => test(flag.requesteeId ?? 0),
+      );
+    }
     case 'triage_owner': {
       const owner = userIdTest(env, op, value);
-      const components = new Set(env.products.flatMap((record) => record.components).filter((component) => owner(component.triageOwnerId ?? 0)).map((component) => component.id));
+      const components = new Set(
+        env.products
+          .flatMap((record) => record.components)
+          .filter((component) => owner(component.triageOwnerId ?? 0))
+          .map((component) => component.id),
+      );
       return (slot) => bool(components.has(index.componentId[slot]));
     }
     case 'keywords': {
@@ -639,22 +958,34 @@ export function compileLeaf(env: SearchEnvironment, rawField: string, op: string
     case 'flagtypes.name': {
       const names = new Map(env.flagTypes.map((type) => [type.id, type.name]));
       const test = textMatcher(op, value);
-      return anyOf(op, (slot) => index.flags[slot], (flag) => test(`${names.get(flag.typeId) ?? ''}${flag.status}`));
+      return anyOf(
+        op,
+        (slot) => index.flags[slot],
+        (flag) => test(`${names.get(flag.typeId) ?? ''}${flag.status}`),
+      );
     }
-    case 'see_also': { const test = textMatcher(op, value); return anyOf(op, (slot) => index.seeAlso[slot], test); }
+    case 'see_also': {
+      const test = textMatcher(op, value);
+      return anyOf(op, (slot) => index.seeAlso[slot], test);
+    }
     case 'tag': {
       const me = String(env.callerId);
       const test = textMatcher(op, value);
       return anyOf(op, (slot) => index.tags[slot]?.[me] ?? [], test);
     }
-    default: break;
+    default:
+      break;
   }
   const list = ID_LIST_FIELDS[field];
   if (list) {
     const test = numberMatcher(op === 'anyexact' ? 'anyexact' : op, value);
     if (op === 'anyexact') {
       const ids = new Set(value.split(',').map((part) => Number(part.trim())));
-      return anyOf(op, (slot) => index.lists[list][slot], (id) => ids.has(id));
+      return anyOf(
+        op,
+        (slot) => index.lists[list][slot],
+        (id) => ids.has(id),
+      );
     }
     return anyOf(op, (slot) => index.lists[list][slot], test);
   }
@@ -662,7 +993,8 @@ export function compileLeaf(env: SearchEnvironment, rawField: string, op: string
     const test = textMatcher(op, value);
     return (slot) => {
       const actual = index.custom[slot]?.[field];
-      if (Array.isArray(actual)) return op === 'isempty' ? bool(actual.length === 0) : bool(actual.some((entry) => test(String(entry))));
+      if (Array.isArray(actual))
+        return op === 'isempty' ? bool(actual.length === 0) : bool(actual.some((entry) => test(String(entry))));
       return bool(test(actual === undefined || actual === null ? '' : String(actual)));
     };
   }
@@ -711,9 +1043,16 @@ export function compileSearch(env: SearchEnvironment, node: SearchNode): RowTest
 export function candidateSlots(env: SearchEnvironment, node: SearchNode): Int32Array | null {
   if (node.kind !== 'and' || node.negate) return null;
   const isProductLeaf = (child: SearchNode): child is Extract<SearchNode, { kind: 'leaf' }> =>
-    child.kind === 'leaf' && !child.negate && canonicalField(child.field) === 'product' && (child.op === 'equals' || child.op === 'anyexact');
+    child.kind === 'leaf' &&
+    !child.negate &&
+    canonicalField(child.field) === 'product' &&
+    (child.op === 'equals' || child.op === 'anyexact');
   for (const child of node.children) {
-    const leaves = isProductLeaf(child) ? [child] : child.kind === 'or' && !child.negate && child.children.length > 0 && child.children.every(isProductLeaf) ? child.children as Array<Extract<SearchNode, { kind: 'leaf' }>> : null;
+    const leaves = isProductLeaf(child)
+      ? [child]
+      : child.kind === 'or' && !child.negate && child.children.length > 0 && child.children.every(isProductLeaf)
+        ? (child.children as Array<Extract<SearchNode, { kind: 'leaf' }>>)
+        : null;
     if (!leaves) continue;
     const products = env.products.map((record) => ({ id: record.product.id, name: record.product.name }));
     const ids = new Set<number>();
@@ -739,7 +1078,12 @@ export function validateSearch(node: SearchNode): void {
 // ---- visibility ----------------------------------------------------------------------------
 
 /** Bugzilla's can_see_bug over index rows (bugAccess.ts canSeeBug holds the same rule for one bug). */
-export function visibilityTest(index: SearchIndex, callerId: number, callerGroupIds: ReadonlySet<number>, orGroups: boolean): (slot: number) => boolean {
+export function visibilityTest(
+  index: SearchIndex,
+  callerId: number,
+  callerGroupIds: ReadonlySet<number>,
+  orGroups: boolean,
+): (slot: number) => boolean {
   const groups = index.lists.groupIds;
   return (slot) => {
     const bugGroups = groups[slot];
@@ -765,10 +1109,27 @@ const RESOLUTION_RANK = rankTable(RESOLUTIONS);
 
 /** Bugzilla's `order` names (and their display-name forms) that Tracker sorts by. */
 const ORDER_ALIASES: Readonly<Record<string, string>> = nameTable({
-  'bug number': 'bug_id', id: 'bug_id', status: 'bug_status', summary: 'short_desc', severity: 'bug_severity', importance: 'priority,bug_severity',
-  'last changed': 'delta_ts', changeddate: 'delta_ts', last_change_time: 'delta_ts', opendate: 'creation_ts', creation_time: 'creation_ts',
-  assignee: 'assigned_to', platform: 'rep_platform', whiteboard: 'status_whiteboard', type: 'bug_type', creator: 'reporter',
-  'assigned to': 'assigned_to', 'reporter': 'reporter', url: 'bug_file_loc', 'longdescs.count': 'longdescs.count', comment_count: 'longdescs.count',
+  'bug number': 'bug_id',
+  id: 'bug_id',
+  status: 'bug_status',
+  summary: 'short_desc',
+  severity: 'bug_severity',
+  importance: 'priority,bug_severity',
+  'last changed': 'delta_ts',
+  changeddate: 'delta_ts',
+  last_change_time: 'delta_ts',
+  opendate: 'creation_ts',
+  creation_time: 'creation_ts',
+  assignee: 'assigned_to',
+  platform: 'rep_platform',
+  whiteboard: 'status_whiteboard',
+  type: 'bug_type',
+  creator: 'reporter',
+  'assigned to': 'assigned_to',
+  reporter: 'reporter',
+  url: 'bug_file_loc',
+  'longdescs.count': 'longdescs.count',
+  comment_count: 'longdescs.count',
 });
 
 export interface OrderNames {
@@ -790,7 +1151,8 @@ export function parseOrder(order: string | undefined): Array<{ column: string; d
     if (!match) continue;
     const name = match[1].trim();
     const expanded = ORDER_ALIASES[name.toLowerCase()] ?? name;
-    for (const column of expanded.split(',')) result.push({ column, descending: (match[2] ?? '').toLowerCase() === 'desc' });
+    for (const column of expanded.split(','))
+      result.push({ column, descending: (match[2] ?? '').toLowerCase() === 'desc' });
   }
   return result;
 }
@@ -801,40 +1163,104 @@ export function orderComparator(index: SearchIndex, order: string | undefined, n
   const code = (column: CodeColumn, rank?: Map<string, number>): Comparator => {
     const values = index.vocabularies[column].values;
     const codes = index.codes[column];
-    if (rank) return (a, b) => (rank.get(values[codes[a]].toLowerCase()) ?? 99) - (rank.get(values[codes[b]].toLowerCase()) ?? 99);
+    if (rank)
+      return (a, b) =>
+        (rank.get(values[codes[a]].toLowerCase()) ?? 99) - (rank.get(values[codes[b]].toLowerCase()) ?? 99);
     return (a, b) => values[codes[a]].localeCompare(values[codes[b]]);
   };
-  const text = (column: string[] | Array<string | null>): Comparator => (a, b) => (column[a] ?? '').localeCompare(column[b] ?? '');
-  const num = (column: Int32Array | Float64Array): Comparator => (a, b) => (column[a] - column[b]) || 0;
+  const text =
+    (column: string[] | Array<string | null>): Comparator =>
+    (a, b) =>
+      (column[a] ?? '').localeCompare(column[b] ?? '');
+  const num =
+    (column: Int32Array | Float64Array): Comparator =>
+    (a, b) =>
+      column[a] - column[b] || 0;
   for (const { column, descending } of parseOrder(order)) {
     let comparator: Comparator | undefined;
     switch (column) {
-      case 'bug_id': comparator = num(index.id); break;
-      case 'bug_status': comparator = code('status', STATUS_RANK); break;
-      case 'resolution': comparator = code('resolution', RESOLUTION_RANK); break;
-      case 'priority': comparator = code('priority', PRIORITY_RANK); break;
-      case 'bug_severity': comparator = code('severity', SEVERITY_RANK); break;
-      case 'rep_platform': comparator = code('platform'); break;
-      case 'op_sys': comparator = code('opSys'); break;
-      case 'version': comparator = code('version'); break;
-      case 'target_milestone': comparator = code('targetMilestone'); break;
-      case 'bug_type': comparator = code('bugType'); break;
-      case 'short_desc': comparator = text(index.summary); break;
-      case 'status_whiteboard': comparator = text(index.whiteboard); break;
-      case 'alias': comparator = text(index.alias); break;
-      case 'bug_file_loc': comparator = text(index.url); break;
-      case 'delta_ts': comparator = num(index.lastChangeTime); break;
-      case 'creation_ts': comparator = num(index.creationTime); break;
-      case 'deadline': comparator = num(index.deadline); break;
-      case 'longdescs.count': comparator = num(index.commentCount); break;
-      case 'product': comparator = (a, b) => names.product(index.productId[a]).localeCompare(names.product(index.productId[b])); break;
-      case 'component': comparator = (a, b) => names.component(index.componentId[a]).localeCompare(names.component(index.componentId[b])); break;
-      case 'assigned_to': comparator = (a, b) => names.login(index.assigneeId[a]).localeCompare(names.login(index.assigneeId[b])); break;
-      case 'reporter': comparator = (a, b) => names.login(index.reporterId[a]).localeCompare(names.login(index.reporterId[b])); break;
-      case 'qa_contact': comparator = (a, b) => names.login(index.qaContactId[a]).localeCompare(names.login(index.qaContactId[b])); break;
-      default: break;
+      case 'bug_id':
+        comparator = num(index.id);
+        break;
+      case 'bug_status':
+        comparator = code('status', STATUS_RANK);
+        break;
+      case 'resolution':
+        comparator = code('resolution', RESOLUTION_RANK);
+        break;
+      case 'priority':
+        comparator = code('priority', PRIORITY_RANK);
+        break;
+      case 'bug_severity':
+        comparator = code('severity', SEVERITY_RANK);
+        break;
+      case 'rep_platform':
+        comparator = code('platform');
+        break;
+      case 'op_sys':
+        comparator = code('opSys');
+        break;
+      case 'version':
+        comparator = code('version');
+        break;
+      case 'target_milestone':
+        comparator = code('targetMilestone');
+        break;
+      case 'bug_type':
+        comparator = code('bugType');
+        break;
+      case 'short_desc':
+        comparator = text(index.summary);
+        break;
+      case 'status_whiteboard':
+        comparator = text(index.whiteboard);
+        break;
+      case 'alias':
+        comparator = text(index.alias);
+        break;
+      case 'bug_file_loc':
+        comparator = text(index.url);
+        break;
+      case 'delta_ts':
+        comparator = num(index.lastChangeTime);
+        break;
+      case 'creation_ts':
+        comparator = num(index.creationTime);
+        break;
+      case 'deadline':
+        comparator = num(index.deadline);
+        break;
+      case 'longdescs.count':
+        comparator = num(index.commentCount);
+        break;
+      case 'product':
+        comparator = (a, b) => names.product(index.productId[a]).localeCompare(names.product(index.productId[b]));
+        break;
+      case 'component':
+        comparator = (a, b) =>
+          names.component(index.componentId[a]).localeCompare(names.component(index.componentId[b]));
+        break;
+      case 'assigned_to':
+        comparator = (a, b) => names.login(index.assigneeId[a]).localeCompare(names.login(index.assigneeId[b]));
+        break;
+      case 'reporter':
+        comparator = (a, b) => names.login(index.reporterId[a]).localeCompare(names.login(index.reporterId[b]));
+        break;
+      case 'qa_contact':
+        comparator = (a, b) => names.login(index.qaContactId[a]).localeCompare(names.login(index.qaContactId[b]));
+        break;
+      default:
+        break;
     }
-    if (comparator) parts.push(descending ? ((c) => (a: number, b: number) => -c(a, b))(comparator) : comparator);
+    if (comparator)
+      parts.push(
+        descending
+          ? (
+              (c) => (a: number, b: number) =>
+                -c(a, b)
+            )(comparator)
+          : comparator,
+      );
   }
   parts.push((a, b) => index.id[a] - index.id[b]);
   return (a, b) => {

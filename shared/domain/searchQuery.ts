@@ -16,16 +16,53 @@ export type SearchNode =
 
 export const and = (children: SearchNode[], negate = false): SearchNode => ({ kind: 'and', children, negate });
 export const or = (children: SearchNode[], negate = false): SearchNode => ({ kind: 'or', children, negate });
-export const leaf = (field: string, op: string, value: string, negate = false): SearchNode => ({ kind: 'leaf', field, op, value, negate });
+export const leaf = (field: string, op: string, value: string, negate = false): SearchNode => ({
+  kind: 'leaf',
+  field,
+  op,
+  value,
+  negate,
+});
 export const TRUE: SearchNode = { kind: 'const', value: true };
 
 /** Bugzilla's operators; the `no`/`not` forms are the positive form negated. */
 export const OPERATORS = new Set([
-  'equals', 'notequals', 'anyexact', 'substring', 'casesubstring', 'notsubstring', 'anywordssubstr', 'allwordssubstr', 'nowordssubstr',
-  'regexp', 'notregexp', 'lessthan', 'lessthaneq', 'greaterthan', 'greaterthaneq', 'anywords', 'allwords', 'nowords',
-  'changedbefore', 'changedafter', 'changedfrom', 'changedto', 'changedby', 'isempty', 'isnotempty', 'matches', 'notmatches',
+  'equals',
+  'notequals',
+  'anyexact',
+  'substring',
+  'casesubstring',
+  'notsubstring',
+  'anywordssubstr',
+  'allwordssubstr',
+  'nowordssubstr',
+  'regexp',
+  'notregexp',
+  'lessthan',
+  'lessthaneq',
+  'greaterthan',
+  'greaterthaneq',
+  'anywords',
+  'allwords',
+  'nowords',
+  'changedbefore',
+  'changedafter',
+  'changedfrom',
+  'changedto',
+  'changedby',
+  'isempty',
+  'isnotempty',
+  'matches',
+  'notmatches',
 ]);
-export const NEGATED: Readonly<Record<string, string>> = nameTable({ notequals: 'equals', notsubstring: 'substring', nowordssubstr: 'anywordssubstr', notregexp: 'regexp', nowords: 'anywords', notmatches: 'matches' });
+export const NEGATED: Readonly<Record<string, string>> = nameTable({
+  notequals: 'equals',
+  notsubstring: 'substring',
+  nowordssubstr: 'anywordssubstr',
+  notregexp: 'regexp',
+  nowords: 'anywords',
+  notmatches: 'matches',
+});
 
 /** The spec's parameter names (and clarifications' aliases) → Bugzilla's column names. */
 const SIMPLE_FIELDS: Readonly<Record<string, string>> = nameTable({
@@ -79,20 +116,74 @@ const SIMPLE_FIELDS: Readonly<Record<string, string>> = nameTable({
 
 /** Parameters that shape the answer or authenticate the call, not criteria. */
 const CONTROL = new Set([
-  'limit', 'offset', 'count_only', 'order', 'include_fields', 'exclude_fields', 'permissive', 'quicksearch', 'callback',
-  'api_key', 'Bugzilla_api_key', 'Tracker_api_key', 'token', 'Bugzilla_token', 'Tracker_token', 'login', 'password', 'Bugzilla_login',
-  'Bugzilla_password', 'Tracker_login', 'Tracker_password', 'Bugzilla_restrictlogin', 'restrictlogin', 'j_top', 'query_format', 'ctype',
-  'list_id', 'query_based_on', 'columnlist', 'known_name', 'cmdtype', 'remaction', 'namedcmd', 'sharer_id', 'bug_id_type',
-  'short_desc_type', 'long_desc_type', 'longdesc_type', 'status_whiteboard_type', 'bug_file_loc_type', 'keywords_type', 'chfield', 'chfieldfrom', 'chfieldto',
-  'chfieldvalue', 'emailtype1', 'emailtype2', 'emailtype3', 'votes_type', 'content_type', 'whiteboard_type', 'summary_type',
+  'limit',
+  'offset',
+  'count_only',
+  'order',
+  'include_fields',
+  'exclude_fields',
+  'permissive',
+  'quicksearch',
+  'callback',
+  'api_key',
+  'Bugzilla_api_key',
+  'Tracker_api_key',
+  'token',
+  'Bugzilla_token',
+  'Tracker_token',
+  'login',
+  'password',
+  'Bugzilla_login',
+  'Bugzilla_password',
+  'Tracker_login',
+  'Tracker_password',
+  'Bugzilla_restrictlogin',
+  'restrictlogin',
+  'j_top',
+  'query_format',
+  'ctype',
+  'list_id',
+  'query_based_on',
+  'columnlist',
+  'known_name',
+  'cmdtype',
+  'remaction',
+  'namedcmd',
+  'sharer_id',
+  'bug_id_type',
+  'short_desc_type',
+  'long_desc_type',
+  'longdesc_type',
+  'status_whiteboard_type',
+  'bug_file_loc_type',
+  'keywords_type',
+  'chfield',
+  'chfieldfrom',
+  'chfieldto',
+  'chfieldvalue',
+  'emailtype1',
+  'emailtype2',
+  'emailtype3',
+  'votes_type',
+  'content_type',
+  'whiteboard_type',
+  'summary_type',
 ]);
 
 /** The `_type` companion of a buglist free-text parameter, with Bugzilla's defaults. */
 const TYPED_TEXT: Readonly<Record<string, { type: string[]; field: string; fallback: string }>> = nameTable({
   short_desc: { type: ['short_desc_type', 'summary_type'], field: 'short_desc', fallback: 'substring' },
   summary: { type: ['summary_type', 'short_desc_type'], field: 'short_desc', fallback: 'substring' },
-  status_whiteboard: { type: ['status_whiteboard_type', 'whiteboard_type'], field: 'status_whiteboard', fallback: 'substring' },
-  whiteboard: { type: ['whiteboard_type', 'status_whiteboard_type'], field: 'status_whiteboard', fallback: 'substring' },
+  status_whiteboard: {
+    type: ['status_whiteboard_type', 'whiteboard_type'],
+    field: 'status_whiteboard',
+    fallback: 'substring',
+  },
+  whiteboard: {
+    type: ['whiteboard_type', 'status_whiteboard_type'],
+    field: 'status_whiteboard',
+    fallback: 'substring',
+  },
   long_desc: { type: ['long_desc_type', 'longdesc_type'], field: 'longdesc', fallback: 'substring' },
   longdesc: { type: ['longdesc_type', 'long_desc_type'], field: 'longdesc', fallback: 'substring' },
   content: { type: ['content_type'], field: 'content', fallback: 'anywords' },
@@ -100,7 +191,8 @@ const TYPED_TEXT: Readonly<Record<string, { type: string[]; field: string; fallb
   keywords: { type: ['keywords_type'], field: 'keywords', fallback: 'anyexact' },
 });
 
-export const valuesOf = (value: unknown): string[] => (Array.isArray(value) ? value : [value]).filter((entry) => entry !== undefined && entry !== null).map(String);
+export const valuesOf = (value: unknown): string[] =>
+  (Array.isArray(value) ? value : [value]).filter((entry) => entry !== undefined && entry !== null).map(String);
 const first = (params: Record<string, unknown>, name: string): string | undefined => valuesOf(params[name])[0];
 
 function checkOperator(op: string): string {
@@ -109,7 +201,11 @@ function checkOperator(op: string): string {
 }
 
 /** Splits `id=1,2` style lists. */
-const splitList = (values: string[]) => values.flatMap((value) => value.split(',')).map((value) => value.trim()).filter(Boolean);
+const splitList = (values: string[]) =>
+  values
+    .flatMap((value) => value.split(','))
+    .map((value) => value.trim())
+    .filter(Boolean);
 
 function idCriterion(values: string[]): SearchNode {
   const ids = splitList(values);
@@ -118,10 +214,17 @@ function idCriterion(values: string[]): SearchNode {
 }
 
 /** One simple parameter with any of its values (spec rules: exact, except where stated). */
-function simpleCriterion(name: string, field: string, values: string[], params: Record<string, unknown>): SearchNode | null {
+function simpleCriterion(
+  name: string,
+  field: string,
+  values: string[],
+  params: Record<string, unknown>,
+): SearchNode | null {
   const typed = TYPED_TEXT[name];
   if (typed) {
-    const type = typed.type.map((typeName) => first(params, typeName)).find((value) => value !== undefined && value !== '');
+    const type = typed.type
+      .map((typeName) => first(params, typeName))
+      .find((value) => value !== undefined && value !== '');
     if (type) {
       // A buglist text search with its `_type`: one criterion per value, any of them.
       return or(values.map((value) => operatorLeaf(typed.field, type, value)));
@@ -134,7 +237,11 @@ function simpleCriterion(name: string, field: string, values: string[], params: 
     case 'delta_ts':
       return leaf(field, 'greaterthaneq', values[0]);
     case 'resolution':
-      return or(values.map((value) => (value === '' || value === '---' ? leaf('resolution', 'isempty', '') : leaf('resolution', 'equals', value))));
+      return or(
+        values.map((value) =>
+          value === '' || value === '---' ? leaf('resolution', 'isempty', '') : leaf('resolution', 'equals', value),
+        ),
+      );
     case 'description':
       return or(values.map((value) => leaf('description', 'substring', value)));
     case 'bug_status':
@@ -170,18 +277,30 @@ const EMAIL_ROLES: ReadonlyArray<[string, string]> = [
 /** `email1=x&emailtype1=substring&emailassigned_to1=1&emailcc1=1...`: any of the ticked roles. */
 function emailCriteria(params: Record<string, unknown>): SearchNode[] {
   const nodes: SearchNode[] = [];
-  const numbers = new Set(Object.keys(params).map((name) => /^email(\d+)$/.exec(name)?.[1]).filter((n): n is string => n !== undefined));
+  const numbers = new Set(
+    Object.keys(params)
+      .map((name) => /^email(\d+)$/.exec(name)?.[1])
+      .filter((n): n is string => n !== undefined),
+  );
   for (const n of [...numbers].sort()) {
     const value = first(params, `email${n}`);
     if (!value) continue;
     const type = first(params, `emailtype${n}`) || 'substring';
-    const roles = EMAIL_ROLES.filter(([role]) => ['1', 'on', 'true'].includes(String(first(params, `email${role}${n}`) ?? '').toLowerCase()));
+    const roles = EMAIL_ROLES.filter(([role]) =>
+      ['1', 'on', 'true'].includes(String(first(params, `email${role}${n}`) ?? '').toLowerCase()),
+    );
     const chosen = roles.length > 0 ? roles : EMAIL_ROLES.slice(0, 4);
     const op = type === 'exact' ? 'equals' : type;
     const checked = checkOperator(op);
     const positive = NEGATED[checked];
     // A negated type means "none of the roles matches".
-    if (positive) nodes.push(or(chosen.map(([, field]) => leaf(field, positive, value)), true));
+    if (positive)
+      nodes.push(
+        or(
+          chosen.map(([, field]) => leaf(field, positive, value)),
+          true,
+        ),
+      );
     else nodes.push(or(chosen.map(([, field]) => leaf(field, checked, value))));
   }
   return nodes;
@@ -189,7 +308,10 @@ function emailCriteria(params: Record<string, unknown>): SearchNode[] {
 
 /** `chfield`/`chfieldfrom`/`chfieldto`/`chfieldvalue`: a change of one of the fields inside the range. */
 function changedCriteria(params: Record<string, unknown>): SearchNode | null {
-  const fields = valuesOf(params.chfield).flatMap((value) => value.split(',')).map((value) => value.trim()).filter(Boolean);
+  const fields = valuesOf(params.chfield)
+    .flatMap((value) => value.split(','))
+    .map((value) => value.trim())
+    .filter(Boolean);
   const from = first(params, 'chfieldfrom') ?? '';
   const to = first(params, 'chfieldto') ?? '';
   const value = first(params, 'chfieldvalue') ?? '';
@@ -201,13 +323,28 @@ function changedCriteria(params: Record<string, unknown>): SearchNode | null {
 
 /** Advanced search: `fN/oN/vN`, `nN` negation, `jN`/`j_top` joins, `OP`/`CP` parentheses. */
 function advancedCriteria(params: Record<string, unknown>): SearchNode | null {
-  const numbers = [...new Set(Object.keys(params).map((name) => /^[fov](\d+)$/.exec(name)?.[1]).filter((n): n is string => n !== undefined))]
+  const numbers = [
+    ...new Set(
+      Object.keys(params)
+        .map((name) => /^[fov](\d+)$/.exec(name)?.[1])
+        .filter((n): n is string => n !== undefined),
+    ),
+  ]
     .map(Number)
     .sort((a, b) => a - b);
   if (numbers.length === 0) return null;
-  const joinOf = (value: string | undefined) => (String(value ?? 'AND').toUpperCase().startsWith('OR') ? 'or' : 'and');
+  const joinOf = (value: string | undefined) =>
+    String(value ?? 'AND')
+      .toUpperCase()
+      .startsWith('OR')
+      ? 'or'
+      : 'and';
   const isTrue = (value: string | undefined) => ['1', 'on', 'true'].includes(String(value ?? '').toLowerCase());
-  interface Frame { join: 'and' | 'or'; negate: boolean; children: SearchNode[] }
+  interface Frame {
+    join: 'and' | 'or';
+    negate: boolean;
+    children: SearchNode[];
+  }
   const stack: Frame[] = [{ join: joinOf(first(params, 'j_top')), negate: false, children: [] }];
   for (const n of numbers) {
     const field = first(params, `f${n}`) ?? '';
@@ -258,10 +395,18 @@ function booleanCharts(params: Record<string, unknown>): SearchNode[] {
     rows.set(row, columns);
     cells.set(chart, rows);
   }
-  return [...cells.entries()].sort(([a], [b]) => a - b).map(([chart, rows]) => {
-    const node = and([...rows.entries()].sort(([a], [b]) => a - b).map(([, columns]) => or([...columns.entries()].sort(([a], [b]) => a - b).map(([, cell]) => cell))));
-    return ['1', 'on', 'true'].includes(String(first(params, `negate${chart}`) ?? '').toLowerCase()) ? { ...node, negate: true } as SearchNode : node;
-  });
+  return [...cells.entries()]
+    .sort(([a], [b]) => a - b)
+    .map(([chart, rows]) => {
+      const node = and(
+        [...rows.entries()]
+          .sort(([a], [b]) => a - b)
+          .map(([, columns]) => or([...columns.entries()].sort(([a], [b]) => a - b).map(([, cell]) => cell))),
+      );
+      return ['1', 'on', 'true'].includes(String(first(params, `negate${chart}`) ?? '').toLowerCase())
+        ? ({ ...node, negate: true } as SearchNode)
+        : node;
+    });
 }
 
 export interface ParsedParameters {
@@ -274,13 +419,24 @@ export interface ParsedParameters {
 export function parseSearchParameters(params: Record<string, unknown>): ParsedParameters {
   const criteria: SearchNode[] = [];
   for (const [name, raw] of Object.entries(params)) {
-    if (CONTROL.has(name) || /^[fovnj]\d+$/.test(name) || /^email/.test(name) || /^(field|type|value)\d+-\d+-\d+$/.test(name) || /^negate\d+$/.test(name)) continue;
+    if (
+      CONTROL.has(name) ||
+      /^[fovnj]\d+$/.test(name) ||
+      /^email/.test(name) ||
+      /^(field|type|value)\d+-\d+-\d+$/.test(name) ||
+      /^negate\d+$/.test(name)
+    )
+      continue;
     const values = valuesOf(raw);
     if (values.length === 0) continue;
     if (name === 'id' || name === 'bug_id') {
       const node = idCriterion(values);
       const type = first(params, 'bug_id_type');
-      criteria.push(type && ['nowords', 'notequals', 'nowordssubstr'].includes(type) ? { kind: 'and', children: [node], negate: true } : node);
+      criteria.push(
+        type && ['nowords', 'notequals', 'nowordssubstr'].includes(type)
+          ? { kind: 'and', children: [node], negate: true }
+          : node,
+      );
       continue;
     }
     if (name.startsWith('cf_')) {

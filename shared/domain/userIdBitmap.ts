@@ -11,7 +11,8 @@ const ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789
 const SEXTET = new Int8Array(128).fill(-1);
 for (let index = 0; index < ALPHABET.length; index++) SEXTET[ALPHABET.charCodeAt(index)] = index;
 
-const sextet = (bitmap: string, at: number): number => (at < bitmap.length ? Math.max(SEXTET[bitmap.charCodeAt(at) & 127], 0) : 0);
+const sextet = (bitmap: string, at: number): number =>
+  at < bitmap.length ? Math.max(SEXTET[bitmap.charCodeAt(at) & 127], 0) : 0;
 
 /** Whether `id` is in the set, without decoding the rest of it. */
 export function bitmapHas(bitmap: UserIdBitmap, id: number): boolean {
@@ -19,7 +20,11 @@ export function bitmapHas(bitmap: UserIdBitmap, id: number): boolean {
   const byte = id >> 3;
   const group = Math.floor(byte / 3) * 4;
   if (group >= bitmap.length) return false;
-  const triple = (sextet(bitmap, group) << 18) | (sextet(bitmap, group + 1) << 12) | (sextet(bitmap, group + 2) << 6) | sextet(bitmap, group + 3);
+  const triple =
+    (sextet(bitmap, group) << 18) |
+    (sextet(bitmap, group + 1) << 12) |
+    (sextet(bitmap, group + 2) << 6) |
+    sextet(bitmap, group + 3);
   const value = (triple >> (16 - 8 * (byte % 3))) & 0xff;
   return ((value >> (id & 7)) & 1) === 1;
 }

@@ -24,14 +24,24 @@ export interface UserSubject {
 
 /** The user detail object embedded in bugs (assigned_to_detail...). */
 export function userDetail(user: Pick<UserAccount, 'id' | 'login' | 'realName'>, caller: Caller) {
-  const detail: Record<string, unknown> = { id: user.id, real_name: user.realName, nick: nickFor(user), name: user.login };
+  const detail: Record<string, unknown> = {
+    id: user.id,
+    real_name: user.realName,
+    nick: nickFor(user),
+    name: user.login,
+  };
   if (isLoggedIn(caller)) detail.email = user.login;
   return detail;
 }
 
 export function userView(caller: Caller, subject: UserSubject): Record<string, unknown> {
   const { user } = subject;
-  const view: Record<string, unknown> = { id: user.id, real_name: user.realName, nick: nickFor(user), name: user.login };
+  const view: Record<string, unknown> = {
+    id: user.id,
+    real_name: user.realName,
+    nick: nickFor(user),
+    name: user.login,
+  };
   if (!isLoggedIn(caller)) return view;
 
   const isSelf = caller.user.id === user.id;

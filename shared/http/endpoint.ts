@@ -1,8 +1,19 @@
 import type * as z from 'zod';
 import { identityDirectory, installationRequiresLogin } from '../storage/identityDirectory.ts';
-import { buildEndpoint, type EndpointDefinition, type EndpointDependencies, type LambdaHandler } from './endpointChain.ts';
+import {
+  buildEndpoint,
+  type EndpointDefinition,
+  type EndpointDependencies,
+  type LambdaHandler,
+} from './endpointChain.ts';
 
-export type { Access, EndpointContext, EndpointDefinition, EndpointDependencies, LambdaHandler } from './endpointChain.ts';
+export type {
+  Access,
+  EndpointContext,
+  EndpointDefinition,
+  EndpointDependencies,
+  LambdaHandler,
+} from './endpointChain.ts';
 
 const storeDependencies: EndpointDependencies = { directory: () => identityDirectory, installationRequiresLogin };
 
@@ -13,6 +24,9 @@ const storeDependencies: EndpointDependencies = { directory: () => identityDirec
  * calls (a lazy import keeps about 40 KB more of it). Handlers that read no table of their own
  * use defineStorelessEndpoint (storelessEndpoint.ts). Tests may substitute in-memory versions.
  */
-export function defineEndpoint<Schema extends z.ZodType>(definition: EndpointDefinition<Schema>, dependencies: Partial<EndpointDependencies> = {}): LambdaHandler {
+export function defineEndpoint<Schema extends z.ZodType>(
+  definition: EndpointDefinition<Schema>,
+  dependencies: Partial<EndpointDependencies> = {},
+): LambdaHandler {
   return buildEndpoint(definition, { ...storeDependencies, ...dependencies });
 }

@@ -6,7 +6,7 @@ import type { Caller } from '../domain/caller.ts';
 import type { FieldSelection } from '../domain/fieldSelection.ts';
 import { inRequestScope } from '../storage/requestScope.ts';
 import { authenticateCaller } from './middleware/authenticateCaller.ts';
-import { authorizeCaller, type Access } from './middleware/authorizeCaller.ts';
+import { type Access, authorizeCaller } from './middleware/authorizeCaller.ts';
 import { errorEnvelope } from './middleware/errorEnvelope.ts';
 import { formatResponse } from './middleware/formatResponse.ts';
 import { jsonp } from './middleware/jsonp.ts';
@@ -14,9 +14,9 @@ import { parseInput } from './middleware/parseInput.ts';
 import { prefetchReads } from './middleware/prefetchReads.ts';
 import { queryLimit } from './middleware/queryLimit.ts';
 import { requestLog } from './middleware/requestLog.ts';
-import { selectFields, type ResponseFields } from './middleware/selectFields.ts';
-import { validateInput, type InvalidInput } from './middleware/validateInput.ts';
-import { stateOf, type HttpResult, type TrackerContext, type TrackerRequest } from './requestState.ts';
+import { type ResponseFields, selectFields } from './middleware/selectFields.ts';
+import { type InvalidInput, validateInput } from './middleware/validateInput.ts';
+import { type HttpResult, stateOf, type TrackerContext, type TrackerRequest } from './requestState.ts';
 
 export type { Access } from './middleware/authorizeCaller.ts';
 
@@ -58,7 +58,6 @@ export interface EndpointDefinition<Schema extends z.ZodType> {
 
 export type LambdaHandler = (event: APIGatewayProxyEventV2, context: Context) => Promise<HttpResult>;
 
-
 /** What the chain reads besides the request; tests may substitute in-memory versions. */
 export interface EndpointDependencies {
   directory: () => IdentityDirectory;
@@ -74,7 +73,10 @@ export interface EndpointDependencies {
  * stores statically, storelessEndpoint.ts lazily. This module imports no store, so a bundle gets
  * the SDK only through one of those two.
  */
-export function buildEndpoint<Schema extends z.ZodType>(definition: EndpointDefinition<Schema>, dependencies: EndpointDependencies): LambdaHandler {
+export function buildEndpoint<Schema extends z.ZodType>(
+  definition: EndpointDefinition<Schema>,
+  dependencies: EndpointDependencies,
+): LambdaHandler {
   const { directory, installationRequiresLogin: requiresLogin } = dependencies;
   const run = async (event: APIGatewayProxyEventV2, context: TrackerContext) => {
     const state = stateOf({ event, context } as TrackerRequest);
@@ -96,7 +98,12 @@ export function buildEndpoint<Schema extends z.ZodType>(definition: EndpointDefi
     .use(selectFields(definition.responseFields))
     .use(prefetchReads(definition.prefetch))
     .use(authenticateCaller(directory, definition.authentication))
-    .use(authorizeCaller(definition.access, { loginExempt: definition.loginExempt, installationRequiresLogin: requiresLogin }))
+    .use(
+      authorizeCaller(definition.access, {
+        loginExempt: definition.loginExempt,
+        installationRequiresLogin: requiresLogin,
+      }),
+    )
     .use(validateInput(definition.input, definition.invalidInput)) as unknown as LambdaHandler;
   // Each invocation gets its own read memo (parameters, groups): one snapshot per request.
   return (event, context) => inRequestScope(() => chain(event, context));

@@ -4,7 +4,13 @@ import * as z from 'zod';
  * Schema building blocks for parameters that may arrive as JSON values or as query-string text:
  * `ids=1&ids=2`, `ids=1,2` and `"ids": [1, 2]` all become [1, 2] where a schema asks for a list.
  */
-const splitCommas = (value: unknown): unknown => (typeof value === 'string' ? value.split(',').map((part) => part.trim()).filter(Boolean) : value);
+const splitCommas = (value: unknown): unknown =>
+  typeof value === 'string'
+    ? value
+        .split(',')
+        .map((part) => part.trim())
+        .filter(Boolean)
+    : value;
 
 /** Absent, empty and null all mean "not given" (the result is undefined). */
 export function list<T extends z.ZodType>(item: T, options: { splitCommas?: boolean } = { splitCommas: true }) {

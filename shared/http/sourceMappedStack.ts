@@ -27,7 +27,8 @@ function mapOf(file: string): SourceMap | null {
 }
 
 /** `../../functions/bug/getBug.ts` as the map names it becomes `functions/bug/getBug.ts`. */
-const sourceName = (source: string) => source.replace(/^(?:file:\/\/)?(?:\.\.\/)+/, '').replace(/^.*?\/(?=(?:functions|shared|node_modules)\/)/, '');
+const sourceName = (source: string) =>
+  source.replace(/^(?:file:\/\/)?(?:\.\.\/)+/, '').replace(/^.*?\/(?=(?:functions|shared|node_modules)\/)/, '');
 
 const FRAME_POSITION = /((?:file:\/\/)?\/[^\s()]+\.m?js):(\d+):(\d+)/g;
 
@@ -39,8 +40,11 @@ export function sourceMappedStack(stack: string | undefined): string | undefined
 export function mapStackPositions(stack: string): string {
   return stack.replace(FRAME_POSITION, (position: string, file: string, line: string, column: string) => {
     const map = mapOf(file);
-    const entry = map?.findEntry(Number(line) - 1, Number(column) - 1) as { originalSource?: string; originalLine?: number; originalColumn?: number } | undefined;
-    if (!entry?.originalSource || entry.originalLine === undefined || entry.originalColumn === undefined) return position;
+    const entry = map?.findEntry(Number(line) - 1, Number(column) - 1) as
+      | { originalSource?: string; originalLine?: number; originalColumn?: number }
+      | undefined;
+    if (!entry?.originalSource || entry.originalLine === undefined || entry.originalColumn === undefined)
+      return position;
     return `${sourceName(entry.originalSource)}:${entry.originalLine + 1}:${entry.originalColumn + 1}`;
   });
 }

@@ -15,7 +15,8 @@ const lazyDirectory: IdentityDirectory = {
   findApiKey: async (digest) => (await stores()).identityDirectory.findApiKey(digest),
   markApiKeyUsed: async (digest, at) => (await stores()).identityDirectory.markApiKeyUsed(digest, at),
   findLoginToken: async (digest) => (await stores()).identityDirectory.findLoginToken(digest),
-  claimLoginAttempt: async (userId, now, maxAttempts) => (await stores()).identityDirectory.claimLoginAttempt(userId, now, maxAttempts),
+  claimLoginAttempt: async (userId, now, maxAttempts) =>
+    (await stores()).identityDirectory.claimLoginAttempt(userId, now, maxAttempts),
   decoyLoginAttempt: async () => (await stores()).identityDirectory.decoyLoginAttempt(),
   clearLoginFailures: async (userId) => (await stores()).identityDirectory.clearLoginFailures(userId),
   maxLoginAttempts: async () => (await stores()).identityDirectory.maxLoginAttempts(),
@@ -24,7 +25,9 @@ const lazyDirectory: IdentityDirectory = {
   listGroups: async () => (await stores()).identityDirectory.listGroups(),
 };
 
-export function defineStorelessEndpoint<Schema extends z.ZodType>(definition: EndpointDefinition<Schema>): LambdaHandler {
+export function defineStorelessEndpoint<Schema extends z.ZodType>(
+  definition: EndpointDefinition<Schema>,
+): LambdaHandler {
   return buildEndpoint(definition, {
     directory: () => lazyDirectory,
     installationRequiresLogin: async () => (await stores()).installationRequiresLogin(),

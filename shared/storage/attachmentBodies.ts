@@ -1,4 +1,10 @@
-import { DeleteObjectCommand, GetObjectCommand, ListObjectsV2Command, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
+import {
+  DeleteObjectCommand,
+  GetObjectCommand,
+  ListObjectsV2Command,
+  PutObjectCommand,
+  S3Client,
+} from '@aws-sdk/client-s3';
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
 import { attachmentKeys } from './keys.ts';
 import { ENV } from './tableSchema.ts';
@@ -16,9 +22,16 @@ let client: S3Client | undefined;
 function s3(): S3Client {
   if (!client) {
     const endpoint = process.env[ENV.s3Endpoint];
-    client = new S3Client(endpoint
-      ? { endpoint, region: 'us-east-1', forcePathStyle: true, credentials: { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' } }
-      : {});
+    client = new S3Client(
+      endpoint
+        ? {
+            endpoint,
+            region: 'us-east-1',
+            forcePathStyle: true,
+            credentials: { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' },
+          }
+        : {},
+    );
   }
   return client;
 }
@@ -30,7 +43,15 @@ function bucketName(): string {
 }
 
 export async function putBody(key: string, body: Uint8Array, contentType: string, sha256: string): Promise<void> {
-  await s3().send(new PutObjectCommand({ Bucket: bucketName(), Key: key, Body: body, ContentType: contentType, Metadata: { sha256 } }));
+  await s3().send(
+    new PutObjectCommand({
+      Bucket: bucketName(),
+      Key: key,
+      Body: body,
+      ContentType: contentType,
+      Metadata: { sha256 },
+    }),
+  );
 }
 
 export async function getBody(key: string): Promise<Buffer> {
@@ -43,17 +64,34 @@ export async function deleteBody(key: string): Promise<void> {
 }
 
 /** A short-lived address from which the body downloads straight from S3, under its file name. */
-export async function presignBody(key: string, fileName: string, contentType: string, expiresInSeconds: number): Promise<string> {
+export async function presignBody(
+  key: string,
+  fileName: string,
+  contentType: string,
+  expiresInSeconds: number,
+): Promise<string> {
   const disposition = `attachment; filename="${fileName.replace(/["\\\r\n]/g, '_')}"; filename*=UTF-8''${encodeURIComponent(fileName)}`;
-  return getSignedUrl(s3(), new GetObjectCommand({ Bucket: bucketName(), Key: key, ResponseContentDisposition: disposition, ResponseContentType: contentType }), { expiresIn: expiresInSeconds });
+  return getSignedUrl(
+    s3(),
+    new GetObjectCommand({
+      Bucket: bucketName(),
+      Key: key,
+      ResponseContentDisposition: disposition,
+      ResponseContentType: contentType,
+    }),
+    { expiresIn: expiresInSeconds },
+  );
 }
 
 /** Every body in the bucket, page by page: key and when it was written. */
 export async function* listBodies(): AsyncGenerator<{ key: string; lastModified: Date }> {
   let token: string | undefined;
   do {
-    const page = await s3().send(new ListObjectsV2Command({ Bucket: bucketName(), Prefix: attachmentKeys.bodyPrefix, ContinuationToken: token }));
-    for (const object of page.Contents ?? []) if (object.Key) yield { key: object.Key, lastModified: object.LastModified ?? new Date(0) };
+    const page = await s3().send(
+      new ListObjectsV2Command({ Bucket: bucketName(), Prefix: attachmentKeys.bodyPrefix, ContinuationToken: token }),
+    );
+    for (const object of page.Contents ?? [])
+      if (object.Key) yield { key: object.Key, lastModified: object.LastModified ?? new Date(0) };
     token = page.IsTruncated ? page.NextContinuationToken : undefined;
   } while (token);
 }

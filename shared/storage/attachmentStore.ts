@@ -1,8 +1,8 @@
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import type { Attachment } from '../domain/attachment.ts';
-import { toStoredBug, type StoredBug } from './bugStore.ts';
-import { documentClient, tableName } from './dynamoClient.ts';
+import { type StoredBug, toStoredBug } from './bugStore.ts';
 import { deepFreeze } from './deepFreeze.ts';
+import { documentClient, tableName } from './dynamoClient.ts';
 import { attachmentKeys, bugKeys } from './keys.ts';
 import { oncePerRequest } from './requestScope.ts';
 import { batchGetAll, queryAll } from './tableReads.ts';
@@ -20,7 +20,6 @@ import type { WriteTransaction } from './transaction.ts';
 
 const toAttachment = (item: Record<string, unknown>): Attachment => {
   const { pk, sk, type, ...attachment } = item;
-  void pk, sk, type;
   const stored = attachment as unknown as Attachment;
   return { ...stored, flags: stored.flags ?? [] };
 };
@@ -40,33 +39,58 @@ export async function loadAttachmentsOfBug(bugId: number): Promise<Attachment[]>
  * A bug with its attachments in one strongly consistent Query: `ATTACHMENT#…` sorts right before
  * `BUG` in the bug's collection, so one key range holds both.
  */
-export function loadBugWithAttachments(bugId: number): Promise<{ stored: StoredBug | undefined; attachments: Attachment[] }> {
+export function loadBugWithAttachments(
+  bugId: number,
+): Promise<{ stored: StoredBug | undefined; attachments: Attachment[] }> {
   return oncePerRequest(`bugWithAttachments:${bugId}`, async () => deepFreeze(await queryBugWithAttachments(bugId)));
 }
 
-async function queryBugWithAttachments(bugId: number): Promise<{ stored: StoredBug | undefined; attachments: Attachment[] }> {
+async function queryBugWithAttachments(
+  bugId: number,
+): Promise<{ stored: StoredBug | undefined; attachments: Attachment[] }> {
   const items = await queryAll({
     TableName: tableName(),
     KeyConditionExpression: 'pk = :pk AND sk BETWEEN :from AND :to',
-    ExpressionAttributeValues: { ':pk': bugKeys.bug(bugId).pk, ':from': attachmentKeys.attachmentPrefix, ':to': bugKeys.bug(bugId).sk },
+    ExpressionAttributeValues: {
+      ':pk': bugKeys.bug(bugId).pk,
+      ':from': attachmentKeys.attachmentPrefix,
+      ':to': bugKeys.bug(bugId).sk,
+    },
     ConsistentRead: true,
   });
   const bugItem = items.find((item) => item.type === 'bug');
-  return { stored: bugItem ? toStoredBug(bugItem) : undefined, attachments: items.filter((item) => item.type === 'attachment').map(toAttachment) };
+  return {
+    stored: bugItem ? toStoredBug(bugItem) : undefined,
+    attachments: items.filter((item) => item.type === 'attachment').map(toAttachment),
+  };
 }
 
 /**
  * One attachment by id with its bug: the pointer, then one Query from `ATTACHMENT#<id10>` to
  * `BUG` (the attachment, any later ones of the bug, and the bug item): two round trips, not three.
  */
-export async function loadAttachmentWithBug(attachmentId: number): Promise<{ attachment: Attachment; stored: StoredBug | undefined } | undefined> {
-  const pointer = (await documentClient().send(new GetCommand({ TableName: tableName(), Key: attachmentKeys.attachmentPointer(attachmentId), ConsistentRead: true }))).Item;
+export async function loadAttachmentWithBug(
+  attachmentId: number,
+): Promise<{ attachment: Attachment; stored: StoredBug | undefined } | undefined> {
+  const pointer = (
+    await documentClient().send(
+      new GetCommand({
+        TableName: tableName(),
+        Key: attachmentKeys.attachmentPointer(attachmentId),
+        ConsistentRead: true,
+      }),
+    )
+  ).Item;
   if (!pointer) return undefined;
   const bugId = Number(pointer.bugId);
   const items = await queryAll({
     TableName: tableName(),
     KeyConditionExpression: 'pk = :pk AND sk BETWEEN :from AND :to',
-    ExpressionAttributeValues: { ':pk': bugKeys.bug(bugId).pk, ':from': attachmentKeys.attachment(bugId, attachmentId).sk, ':to': bugKeys.bug(bugId).sk },
+    ExpressionAttributeValues: {
+      ':pk': bugKeys.bug(bugId).pk,
+      ':from': attachmentKeys.attachment(bugId, attachmentId).sk,
+      ':to': bugKeys.bug(bugId).sk,
+    },
     ConsistentRead: true,
   });
   const item = items.find((candidate) => candidate.type === 'attachment' && Number(candidate.id) === attachmentId);
@@ -84,24 +108,65 @@ export async function attachmentSummaries(bugId: number): Promise<Map<number, st
 export async function loadAttachmentsById(attachmentIds: readonly number[]): Promise<Map<number, Attachment>> {
   const unique = [...new Set(attachmentIds)];
   if (unique.length === 0) return new Map();
-  const pointers = unique.length === 1
-    ? [(await documentClient().send(new GetCommand({ TableName: tableName(), Key: attachmentKeys.attachmentPointer(unique[0]), ConsistentRead: true }))).Item].filter((item) => item !== undefined)
-    : await batchGetAll(unique.map((id) => attachmentKeys.attachmentPointer(id)), { consistent: true });
+  const pointers =
+    unique.length === 1
+      ? [
+          (
+            await documentClient().send(
+              new GetCommand({
+                TableName: tableName(),
+                Key: attachmentKeys.attachmentPointer(unique[0]),
+                ConsistentRead: true,
+              }),
+            )
+          ).Item,
+        ].filter((item) => item !== undefined)
+      : await batchGetAll(
+          unique.map((id) => attachmentKeys.attachmentPointer(id)),
+          { consistent: true },
+        );
   const located = pointers.map((pointer) => ({ id: Number(pointer.attachmentId), bugId: Number(pointer.bugId) }));
   if (located.length === 0) return new Map();
-  const items = located.length === 1
-    ? [(await documentClient().send(new GetCommand({ TableName: tableName(), Key: attachmentKeys.attachment(located[0].bugId, located[0].id), ConsistentRead: true }))).Item].filter((item) => item !== undefined)
-    : await batchGetAll(located.map(({ bugId, id }) => attachmentKeys.attachment(bugId, id)), { consistent: true });
-  return new Map(items.map((item) => {
-    const attachment = toAttachment(item);
-    return [attachment.id, attachment];
-  }));
+  const items =
+    located.length === 1
+      ? [
+          (
+            await documentClient().send(
+              new GetCommand({
+                TableName: tableName(),
+                Key: attachmentKeys.attachment(located[0].bugId, located[0].id),
+                ConsistentRead: true,
+              }),
+            )
+          ).Item,
+        ].filter((item) => item !== undefined)
+      : await batchGetAll(
+          located.map(({ bugId, id }) => attachmentKeys.attachment(bugId, id)),
+          { consistent: true },
+        );
+  return new Map(
+    items.map((item) => {
+      const attachment = toAttachment(item);
+      return [attachment.id, attachment];
+    }),
+  );
 }
 
 /** Adds a new attachment (metadata and pointer) to a bug write's transaction. */
 export function putNewAttachment(transaction: WriteTransaction, attachment: Attachment): void {
-  transaction.putNew({ ...attachmentKeys.attachment(attachment.bugId, attachment.id), type: 'attachment', ...attachment }, () => new Error(`Attachment ${attachment.id} already exists.`));
-  transaction.putNew({ ...attachmentKeys.attachmentPointer(attachment.id), type: 'attachmentPointer', attachmentId: attachment.id, bugId: attachment.bugId }, () => new Error(`Attachment ${attachment.id} already exists.`));
+  transaction.putNew(
+    { ...attachmentKeys.attachment(attachment.bugId, attachment.id), type: 'attachment', ...attachment },
+    () => new Error(`Attachment ${attachment.id} already exists.`),
+  );
+  transaction.putNew(
+    {
+      ...attachmentKeys.attachmentPointer(attachment.id),
+      type: 'attachmentPointer',
+      attachmentId: attachment.id,
+      bugId: attachment.bugId,
+    },
+    () => new Error(`Attachment ${attachment.id} already exists.`),
+  );
 }
 
 /**
@@ -113,7 +178,12 @@ export function putChangedAttachment(transaction: WriteTransaction, attachment: 
 }
 
 /** Sets a comment's privacy (the "Created attachment" comment follows its attachment's). */
-export function setCommentPrivacy(transaction: WriteTransaction, bugId: number, count: number, isPrivate: boolean): void {
+export function setCommentPrivacy(
+  transaction: WriteTransaction,
+  bugId: number,
+  count: number,
+  isPrivate: boolean,
+): void {
   transaction.update(bugKeys.comment(bugId, count), {
     expression: 'SET isPrivate = :private',
     condition: 'attribute_exists(pk)',
@@ -124,6 +194,9 @@ export function setCommentPrivacy(transaction: WriteTransaction, bugId: number, 
 /** Whether metadata refers to an attachment id (the sweep's question). */
 export async function existingAttachmentIds(attachmentIds: readonly number[]): Promise<Set<number>> {
   if (attachmentIds.length === 0) return new Set();
-  const pointers = await batchGetAll(attachmentIds.map((id) => attachmentKeys.attachmentPointer(id)), { consistent: true });
+  const pointers = await batchGetAll(
+    attachmentIds.map((id) => attachmentKeys.attachmentPointer(id)),
+    { consistent: true },
+  );
   return new Set(pointers.map((pointer) => Number(pointer.attachmentId)));
 }

@@ -2,8 +2,8 @@ import { randomUUID } from 'node:crypto';
 import type { AuditEntry } from '../domain/audit.ts';
 import { toStorageTime } from '../domain/time.ts';
 import { tableName } from './dynamoClient.ts';
-import { queryAll } from './tableReads.ts';
 import { keys } from './keys.ts';
+import { queryAll } from './tableReads.ts';
 import type { WriteTransaction } from './transaction.ts';
 
 /**

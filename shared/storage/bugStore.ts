@@ -2,12 +2,12 @@ import { randomUUID } from 'node:crypto';
 import { GetCommand, PutCommand, ScanCommand } from '@aws-sdk/lib-dynamodb';
 import type { Bug, HistoryEntry, NewComment } from '../domain/bug.ts';
 import { TrackerError } from '../trackerError.ts';
-import { documentClient, tableName } from './dynamoClient.ts';
-import { bugKeys } from './keys.ts';
-import { addChangeLogEntries } from './searchIndexStore.ts';
 import { deepFreeze } from './deepFreeze.ts';
+import { documentClient, tableName } from './dynamoClient.ts';
 import { readItem, readItems } from './itemReads.ts';
+import { bugKeys } from './keys.ts';
 import { oncePerRequest } from './requestScope.ts';
+import { addChangeLogEntries } from './searchIndexStore.ts';
 import { queryAll } from './tableReads.ts';
 import { WriteTransaction } from './transaction.ts';
 
@@ -33,11 +33,16 @@ export interface StoredComment extends NewComment {
 
 export const toStoredBug = (item: Record<string, unknown>): StoredBug => {
   const { pk, sk, type, rev, gsi2pk, gsi2sk, ...bug } = item;
-  void pk, sk, type, gsi2pk, gsi2sk;
   return { bug: bug as unknown as Bug, rev: Number(rev ?? 0) };
 };
 
-const bugItem = (bug: Bug, rev: number) => ({ ...bugKeys.bug(bug.id), ...bugKeys.componentIndex(bug.componentId, bug.id), type: 'bug', ...bug, rev });
+const bugItem = (bug: Bug, rev: number) => ({
+  ...bugKeys.bug(bug.id),
+  ...bugKeys.componentIndex(bug.componentId, bug.id),
+  type: 'bug',
+  ...bug,
+  rev,
+});
 
 export async function loadBug(bugId: number): Promise<StoredBug | null> {
   const item = await readItem(bugKeys.bug(bugId));
@@ -47,10 +52,12 @@ export async function loadBug(bugId: number): Promise<StoredBug | null> {
 /** Bugs by id (strongly consistent); missing ids are absent from the map. */
 export async function loadBugs(bugIds: readonly number[]): Promise<Map<number, StoredBug>> {
   const items = await readItems([...new Set(bugIds)].map((id) => bugKeys.bug(id)));
-  return new Map(items.map((item) => {
-    const stored = toStoredBug(item);
-    return [stored.bug.id, stored];
-  }));
+  return new Map(
+    items.map((item) => {
+      const stored = toStoredBug(item);
+      return [stored.bug.id, stored];
+    }),
+  );
 }
 
 export async function findBugIdByAlias(alias: string): Promise<number | null> {
@@ -74,7 +81,8 @@ export interface BugWrite {
   extend?: (transaction: WriteTransaction) => void;
 }
 
-const aliasTaken = (alias: string) => () => new TrackerError(103, `The alias '${alias}' is already in use by another bug.`);
+const aliasTaken = (alias: string) => () =>
+  new TrackerError(103, `The alias '${alias}' is already in use by another bug.`);
 
 /** One transaction for a whole bug change: the bugs, their alias guards, comments, history and search change log. */
 export async function commitBugWrite(write: BugWrite): Promise<void> {
@@ -95,21 +103,35 @@ export async function commitBugWrite(write: BugWrite): Promise<void> {
   }
   for (const comment of write.comments) {
     transaction.put({ ...bugKeys.comment(comment.bugId, comment.count), type: 'comment', ...comment });
-    transaction.put({ ...bugKeys.commentPointer(comment.id), type: 'commentPointer', bugId: comment.bugId, count: comment.count });
+    transaction.put({
+      ...bugKeys.commentPointer(comment.id),
+      type: 'commentPointer',
+      bugId: comment.bugId,
+      count: comment.count,
+    });
   }
   for (const entry of write.history) {
-    transaction.put({ ...bugKeys.history(entry.bugId, new Date().toISOString(), randomUUID().slice(0, 8)), type: 'history', ...entry });
+    transaction.put({
+      ...bugKeys.history(entry.bugId, new Date().toISOString(), randomUUID().slice(0, 8)),
+      type: 'history',
+      ...entry,
+    });
   }
   write.extend?.(transaction);
   // The search index's change log, in the same transaction: a search that follows this write
   // (from any function instance) finds the bugs as they are now (docs/data-model.md §8.7).
-  addChangeLogEntries(transaction, [...write.created.map((bug) => ({ bug, rev: 1 })), ...write.updated.map(({ bug, rev }) => ({ bug, rev: rev + 1 }))], write.history, write.comments, write.allComments);
+  addChangeLogEntries(
+    transaction,
+    [...write.created.map((bug) => ({ bug, rev: 1 })), ...write.updated.map(({ bug, rev }) => ({ bug, rev: rev + 1 }))],
+    write.history,
+    write.comments,
+    write.allComments,
+  );
   await transaction.commit();
 }
 
 export const toComment = (item: Record<string, unknown>): StoredComment => {
   const { pk, sk, type, ...comment } = item;
-  void pk, sk, type;
   const stored = comment as unknown as StoredComment;
   return { ...stored, attachmentId: stored.attachmentId ?? null, tags: stored.tags ?? [] };
 };
@@ -126,7 +148,9 @@ export async function loadComments(bugId: number): Promise<StoredComment[]> {
 }
 
 export async function loadComment(bugId: number, count: number): Promise<StoredComment | null> {
-  const result = await documentClient().send(new GetCommand({ TableName: tableName(), Key: bugKeys.comment(bugId, count), ConsistentRead: true }));
+  const result = await documentClient().send(
+    new GetCommand({ TableName: tableName(), Key: bugKeys.comment(bugId, count), ConsistentRead: true }),
+  );
   return result.Item ? toComment(result.Item) : null;
 }
 
@@ -142,7 +166,12 @@ async function queryHistory(bugId: number): Promise<HistoryEntry[]> {
     ExpressionAttributeValues: { ':pk': bugKeys.bug(bugId).pk, ':prefix': bugKeys.historyPrefix },
     ConsistentRead: true,
   });
-  return items.map((item) => ({ bugId: Number(item.bugId), when: String(item.when), whoId: Number(item.whoId), changes: item.changes as HistoryEntry['changes'] }));
+  return items.map((item) => ({
+    bugId: Number(item.bugId),
+    when: String(item.when),
+    whoId: Number(item.whoId),
+    changes: item.changes as HistoryEntry['changes'],
+  }));
 }
 
 // ---- last visits ----------------------------------------------------------------------------
@@ -154,10 +183,16 @@ export interface LastVisit {
 }
 
 export async function putLastVisits(userId: number, visits: readonly LastVisit[]): Promise<void> {
-  await Promise.all(visits.map((visit) => documentClient().send(new PutCommand({
-    TableName: tableName(),
-    Item: { ...bugKeys.lastVisit(userId, visit.bugId), type: 'lastVisit', userId, ...visit },
-  }))));
+  await Promise.all(
+    visits.map((visit) =>
+      documentClient().send(
+        new PutCommand({
+          TableName: tableName(),
+          Item: { ...bugKeys.lastVisit(userId, visit.bugId), type: 'lastVisit', userId, ...visit },
+        }),
+      ),
+    ),
+  );
 }
 
 /** Every last visit the user has stored (bounded by the retention period and TTL). */
@@ -168,7 +203,11 @@ export async function loadLastVisits(userId: number): Promise<LastVisit[]> {
     ExpressionAttributeValues: { ':pk': bugKeys.lastVisit(userId, 0).pk, ':prefix': bugKeys.lastVisitPrefix },
     ConsistentRead: true,
   });
-  return result.map((item) => ({ bugId: Number(item.bugId), lastVisitTs: String(item.lastVisitTs), expiresAt: Number(item.expiresAt) }));
+  return result.map((item) => ({
+    bugId: Number(item.bugId),
+    lastVisitTs: String(item.lastVisitTs),
+    expiresAt: Number(item.expiresAt),
+  }));
 }
 
 /**
@@ -179,14 +218,16 @@ export async function scanAllBugs(): Promise<StoredBug[]> {
   const bugs: StoredBug[] = [];
   let startKey: Record<string, unknown> | undefined;
   do {
-    const page = await documentClient().send(new ScanCommand({
-      TableName: tableName(),
-      FilterExpression: '#type = :bug',
-      ExpressionAttributeNames: { '#type': 'type' },
-      ExpressionAttributeValues: { ':bug': 'bug' },
-      ExclusiveStartKey: startKey,
-      ConsistentRead: true,
-    }));
+    const page = await documentClient().send(
+      new ScanCommand({
+        TableName: tableName(),
+        FilterExpression: '#type = :bug',
+        ExpressionAttributeNames: { '#type': 'type' },
+        ExpressionAttributeValues: { ':bug': 'bug' },
+        ExclusiveStartKey: startKey,
+        ConsistentRead: true,
+      }),
+    );
     bugs.push(...(page.Items ?? []).map(toStoredBug));
     startKey = page.LastEvaluatedKey;
   } while (startKey);
@@ -198,13 +239,28 @@ export async function scanAllBugs(): Promise<StoredBug[]> {
  * its alias guard, comments with their pointers, and history. Loaders must also write a search
  * snapshot holding these bugs, since bulk writes bypass the change log (searchIndexStore.ts).
  */
-export function bulkBugItems(bug: Bug, comments: readonly StoredComment[], history: readonly HistoryEntry[]): Array<Record<string, unknown>> {
+export function bulkBugItems(
+  bug: Bug,
+  comments: readonly StoredComment[],
+  history: readonly HistoryEntry[],
+): Array<Record<string, unknown>> {
   const items: Array<Record<string, unknown>> = [bugItem(bug, 1)];
   if (bug.alias) items.push({ ...bugKeys.aliasGuard(bug.alias), bugId: bug.id });
   for (const comment of comments) {
     items.push({ ...bugKeys.comment(comment.bugId, comment.count), type: 'comment', ...comment });
-    items.push({ ...bugKeys.commentPointer(comment.id), type: 'commentPointer', bugId: comment.bugId, count: comment.count });
+    items.push({
+      ...bugKeys.commentPointer(comment.id),
+      type: 'commentPointer',
+      bugId: comment.bugId,
+      count: comment.count,
+    });
   }
-  history.forEach((entry, position) => items.push({ ...bugKeys.history(entry.bugId, `${entry.when.replace('Z', '')}.000Z`, String(position).padStart(8, '0')), type: 'history', ...entry }));
+  history.forEach((entry, position) => {
+    items.push({
+      ...bugKeys.history(entry.bugId, `${entry.when.replace('Z', '')}.000Z`, String(position).padStart(8, '0')),
+      type: 'history',
+      ...entry,
+    });
+  });
   return items;
 }

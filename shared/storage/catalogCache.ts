@@ -1,5 +1,5 @@
-import { tableName } from './dynamoClient.ts';
 import { deepFreeze } from './deepFreeze.ts';
+import { tableName } from './dynamoClient.ts';
 import { readItem } from './itemReads.ts';
 import { catalogKeys, keys } from './keys.ts';
 import { insideRequest, oncePerRequest } from './requestScope.ts';

@@ -1,9 +1,9 @@
 import { DeleteCommand } from '@aws-sdk/lib-dynamodb';
-import { TrackerError } from '../trackerError.ts';
 import type { Attachment } from '../domain/attachment.ts';
-import { loadComment, toComment, toStoredBug, type StoredBug, type StoredComment } from './bugStore.ts';
-import { documentClient, tableName } from './dynamoClient.ts';
+import { TrackerError } from '../trackerError.ts';
+import { loadComment, type StoredBug, type StoredComment, toComment, toStoredBug } from './bugStore.ts';
 import { deepFreeze } from './deepFreeze.ts';
+import { documentClient, tableName } from './dynamoClient.ts';
 import { attachmentKeys, bugKeys } from './keys.ts';
 import { oncePerRequest } from './requestScope.ts';
 import { batchGetAll, queryAll, queryPartition } from './tableReads.ts';
@@ -18,15 +18,25 @@ import { WriteTransaction } from './transaction.ts';
 export async function loadCommentsById(commentIds: readonly number[]): Promise<Map<number, StoredComment>> {
   const unique = [...new Set(commentIds)];
   if (unique.length === 0) return new Map();
-  const pointers = await batchGetAll(unique.map((id) => bugKeys.commentPointer(id)), { consistent: true });
-  const comments = pointers.length === 1
-    ? [await loadComment(Number(pointers[0].bugId), Number(pointers[0].count))].filter((comment): comment is StoredComment => comment !== null)
-    : (await batchGetAll(pointers.map((pointer) => bugKeys.comment(Number(pointer.bugId), Number(pointer.count))), { consistent: true })).map((item) => {
-        const { pk, sk, type, ...comment } = item;
-        void pk, sk, type;
-        const stored = comment as unknown as StoredComment;
-        return { ...stored, attachmentId: stored.attachmentId ?? null, tags: stored.tags ?? [] };
-      });
+  const pointers = await batchGetAll(
+    unique.map((id) => bugKeys.commentPointer(id)),
+    { consistent: true },
+  );
+  const comments =
+    pointers.length === 1
+      ? [await loadComment(Number(pointers[0].bugId), Number(pointers[0].count))].filter(
+          (comment): comment is StoredComment => comment !== null,
+        )
+      : (
+          await batchGetAll(
+            pointers.map((pointer) => bugKeys.comment(Number(pointer.bugId), Number(pointer.count))),
+            { consistent: true },
+          )
+        ).map((item) => {
+          const { pk, sk, type, ...comment } = item;
+          const stored = comment as unknown as StoredComment;
+          return { ...stored, attachmentId: stored.attachmentId ?? null, tags: stored.tags ?? [] };
+        });
   return new Map(comments.map((comment) => [comment.id, comment]));
 }
 
@@ -49,7 +59,11 @@ async function queryBugConversation(bugId: number): Promise<BugConversation> {
   const items = await queryAll({
     TableName: tableName(),
     KeyConditionExpression: 'pk = :pk AND sk BETWEEN :from AND :to',
-    ExpressionAttributeValues: { ':pk': bugKeys.bug(bugId).pk, ':from': attachmentKeys.attachmentPrefix, ':to': `${bugKeys.commentPrefix}\uffff` },
+    ExpressionAttributeValues: {
+      ':pk': bugKeys.bug(bugId).pk,
+      ':from': attachmentKeys.attachmentPrefix,
+      ':to': `${bugKeys.commentPrefix}\uffff`,
+    },
     ConsistentRead: true,
   });
   let stored: StoredBug | undefined;
@@ -60,8 +74,10 @@ async function queryBugConversation(bugId: number): Promise<BugConversation> {
     else if (item.type === 'comment') comments.push(toComment(item));
     else if (item.type === 'attachment') {
       const { pk, sk, type, ...attachment } = item;
-      void pk, sk, type;
-      attachments.push({ ...(attachment as unknown as Attachment), flags: (attachment.flags as Attachment['flags']) ?? [] });
+      attachments.push({
+        ...(attachment as unknown as Attachment),
+        flags: (attachment.flags as Attachment['flags']) ?? [],
+      });
     }
   }
   return { stored, comments, attachments };
@@ -74,30 +90,48 @@ export class CommentTagsConflict extends Error {}
  * Writes a comment's new tags, conditioned on the tags read, and moves the weight of each tag
  * that came or went. The weights say how many comments carry a tag; tag search lists those above 0.
  */
-export async function saveCommentTags(comment: StoredComment, tags: readonly string[], added: readonly string[], removed: readonly string[]): Promise<void> {
+export async function saveCommentTags(
+  comment: StoredComment,
+  tags: readonly string[],
+  added: readonly string[],
+  removed: readonly string[],
+): Promise<void> {
   const transaction = new WriteTransaction();
   transaction.update(bugKeys.comment(comment.bugId, comment.count), {
     expression: 'SET tags = :tags',
     condition: comment.tags.length === 0 ? '(attribute_not_exists(tags) OR size(tags) = :zero)' : 'tags = :read',
-    values: comment.tags.length === 0 ? { ':tags': [...tags], ':zero': 0 } : { ':tags': [...tags], ':read': comment.tags },
+    values:
+      comment.tags.length === 0 ? { ':tags': [...tags], ':zero': 0 } : { ':tags': [...tags], ':read': comment.tags },
     onConditionFailed: () => new CommentTagsConflict(),
   });
   for (const tag of added) {
-    transaction.update(attachmentKeys.commentTag(tag), { expression: 'SET #name = if_not_exists(#name, :name), #type = :type ADD weight :one', names: { '#name': 'name', '#type': 'type' }, values: { ':name': tag, ':type': 'commentTag', ':one': 1 } });
+    transaction.update(attachmentKeys.commentTag(tag), {
+      expression: 'SET #name = if_not_exists(#name, :name), #type = :type ADD weight :one',
+      names: { '#name': 'name', '#type': 'type' },
+      values: { ':name': tag, ':type': 'commentTag', ':one': 1 },
+    });
   }
   for (const tag of removed) {
     transaction.update(attachmentKeys.commentTag(tag), { expression: 'ADD weight :minus', values: { ':minus': -1 } });
   }
   await transaction.commit();
   // A tag no comment carries any more leaves the search; the condition keeps one that was just reused.
-  await Promise.all(removed.map((tag) => documentClient().send(new DeleteCommand({
-    TableName: tableName(),
-    Key: attachmentKeys.commentTag(tag),
-    ConditionExpression: 'weight <= :zero',
-    ExpressionAttributeValues: { ':zero': 0 },
-  })).catch((error: unknown) => {
-    if ((error as { name?: string }).name !== 'ConditionalCheckFailedException') throw error;
-  })));
+  await Promise.all(
+    removed.map((tag) =>
+      documentClient()
+        .send(
+          new DeleteCommand({
+            TableName: tableName(),
+            Key: attachmentKeys.commentTag(tag),
+            ConditionExpression: 'weight <= :zero',
+            ExpressionAttributeValues: { ':zero': 0 },
+          }),
+        )
+        .catch((error: unknown) => {
+          if ((error as { name?: string }).name !== 'ConditionalCheckFailedException') throw error;
+        }),
+    ),
+  );
 }
 
 /** Tags in use whose name contains the text, case-insensitively, sorted, at most `limit`. */
@@ -111,4 +145,8 @@ export async function searchCommentTags(text: string, limit: number): Promise<st
     .slice(0, limit);
 }
 
-export const tagConflict = () => new TrackerError(32000, 'The tags of this comment were changed by someone else at this very moment. Nothing was saved; please try again.');
+export const tagConflict = () =>
+  new TrackerError(
+    32000,
+    'The tags of this comment were changed by someone else at this very moment. Nothing was saved; please try again.',
+  );

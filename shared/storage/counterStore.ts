@@ -3,7 +3,22 @@ import { documentClient, tableName } from './dynamoClient.ts';
 import { keys } from './keys.ts';
 
 /** Entity kinds with their own id sequence, like Bugzilla's auto-increment columns. */
-export type IdKind = 'user' | 'group' | 'apikey' | 'product' | 'component' | 'version' | 'milestone' | 'classification' | 'flagtype' | 'field' | 'keyword' | 'bug' | 'comment' | 'attachment' | 'flag';
+export type IdKind =
+  | 'user'
+  | 'group'
+  | 'apikey'
+  | 'product'
+  | 'component'
+  | 'version'
+  | 'milestone'
+  | 'classification'
+  | 'flagtype'
+  | 'field'
+  | 'keyword'
+  | 'bug'
+  | 'comment'
+  | 'attachment'
+  | 'flag';
 
 /**
  * Allocates `count` consecutive ids with one atomic ADD and returns them. Ids taken by a write

@@ -22,18 +22,29 @@ const QUIET_LOGGER = { trace() {}, debug() {}, warn() {}, error() {} } as unknow
 function clientConfig(): DynamoDBClientConfig {
   const endpoint = process.env[ENV.dynamodbEndpoint];
   return endpoint
-    ? { endpoint, region: process.env.AWS_REGION ?? 'local', credentials: { accessKeyId: 'local', secretAccessKey: 'local' }, logger: QUIET_LOGGER }
+    ? {
+        endpoint,
+        region: process.env.AWS_REGION ?? 'local',
+        credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
+        logger: QUIET_LOGGER,
+      }
     : { logger: QUIET_LOGGER };
 }
 
-const READ_COMMANDS: ReadonlySet<string> = new Set(['GetItemCommand', 'BatchGetItemCommand', 'QueryCommand', 'ScanCommand']);
+const READ_COMMANDS: ReadonlySet<string> = new Set([
+  'GetItemCommand',
+  'BatchGetItemCommand',
+  'QueryCommand',
+  'ScanCommand',
+]);
 
 /**
  * Partitions no request reads back by key: taking the next id (counterStore.ts) changes nothing
  * a request remembered, so it keeps its reads (and the catalogue stamp it checked).
  */
 const UNREAD_PARTITIONS: ReadonlySet<string> = new Set(['COUNTER']);
-const writesOnlyUnread = (input: unknown) => UNREAD_PARTITIONS.has(String((input as { Key?: { pk?: unknown } })?.Key?.pk));
+const writesOnlyUnread = (input: unknown) =>
+  UNREAD_PARTITIONS.has(String((input as { Key?: { pk?: unknown } })?.Key?.pk));
 
 /** The document client, for writes and occasional reads. */
 export function documentClient(): DynamoDBDocumentClient {
@@ -105,7 +116,11 @@ function parseReadsAsPlainJson(target: DynamoDBClient): void {
     (next) => async (args) => {
       const result = await next(args);
       const parsed = (result.response as { [PARSED]?: Record<string, unknown> } | undefined)?.[PARSED];
-      if (parsed) result.output = { ...parsed, $metadata: (result.output as { $metadata: unknown }).$metadata } as typeof result.output;
+      if (parsed)
+        result.output = {
+          ...parsed,
+          $metadata: (result.output as { $metadata: unknown }).$metadata,
+        } as typeof result.output;
       return result;
     },
     { step: 'initialize', priority: 'low', name: 'readOutputFromJson' },

@@ -25,7 +25,6 @@ async function readCustomFields(): Promise<StoredCustomField[]> {
     .filter((item) => item.type === 'field')
     .map((item) => {
       const { pk, sk, type, revision, fieldType, ...rest } = item;
-      void pk, sk, type;
       return { field: { ...rest, type: Number(fieldType) } as unknown as CustomField, revision: Number(revision ?? 0) };
     });
 }

@@ -12,7 +12,9 @@ import { WriteTransaction } from './transaction.ts';
  * exclusions as list attributes of `{productId, componentId}` (0 = any). Names are not unique.
  */
 const toScopes = (value: unknown): FlagScope[] =>
-  Array.isArray(value) ? value.map((scope) => ({ productId: Number(scope.productId), componentId: Number(scope.componentId) })) : [];
+  Array.isArray(value)
+    ? value.map((scope) => ({ productId: Number(scope.productId), componentId: Number(scope.componentId) }))
+    : [];
 
 const optionalId = (value: unknown): number | null => (value === null || value === undefined ? null : Number(value));
 
@@ -35,7 +37,9 @@ const toFlagType = (item: Record<string, unknown>): FlagType => ({
 });
 
 export function loadFlagTypes(): Promise<FlagType[]> {
-  return cachedCatalogRead('flagTypes', async () => (await queryPartition(catalogKeys.flagTypesPartition)).map(toFlagType));
+  return cachedCatalogRead('flagTypes', async () =>
+    (await queryPartition(catalogKeys.flagTypesPartition)).map(toFlagType),
+  );
 }
 
 const itemOf = (flagType: FlagType) => ({
@@ -58,7 +62,10 @@ const itemOf = (flagType: FlagType) => ({
 });
 
 export function putNewFlagType(transaction: WriteTransaction, flagType: FlagType): void {
-  transaction.putNew(itemOf(flagType), () => new TrackerError(32000, `A flag type with the id ${flagType.id} already exists.`));
+  transaction.putNew(
+    itemOf(flagType),
+    () => new TrackerError(32000, `A flag type with the id ${flagType.id} already exists.`),
+  );
 }
 
 /** Replaces a flag type as it was read (`previous.rev`); a concurrent change is a RevisionConflict. */

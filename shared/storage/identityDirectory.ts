@@ -1,13 +1,13 @@
 import type { IdentityDirectory } from '../domain/authentication.ts';
 import {
+  claimLoginAttempt,
   clearLoginFailures,
+  decoyLoginAttempt,
   findApiKey,
   findLoginToken,
   findUserIdByLogin,
   listGroups,
   loadUserWithMembership,
-  claimLoginAttempt,
-  decoyLoginAttempt,
   markApiKeyUsed,
   maxLoginAttempts,
 } from './identityStore.ts';

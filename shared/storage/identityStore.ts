@@ -1,18 +1,18 @@
+import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { DeleteCommand, GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { AuditEntry } from '../domain/audit.ts';
 import type { GroupSummary, Membership, UserAccount } from '../domain/caller.ts';
 import { claimSlot, LOCKOUT_WINDOW_MS } from '../domain/loginThrottle.ts';
-import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { TrackerError } from '../trackerError.ts';
 import { recordAudit } from './auditStore.ts';
-import { documentClient, tableName } from './dynamoClient.ts';
-import { keys } from './keys.ts';
 import { cachedCatalogRead } from './catalogCache.ts';
-import { loadParameters } from './parameterStore.ts';
+import { documentClient, tableName } from './dynamoClient.ts';
 import { readItem } from './itemReads.ts';
-import { cachedUserItems } from './userCache.ts';
+import { keys } from './keys.ts';
+import { loadParameters } from './parameterStore.ts';
 import { batchGetAll, queryAll, queryIndexPartition, queryPartition } from './tableReads.ts';
 import { WriteTransaction } from './transaction.ts';
+import { cachedUserItems } from './userCache.ts';
 
 /** Users, groups, memberships, API keys, login tokens and login failures. */
 
@@ -99,15 +99,23 @@ async function toUserRecord(item: Record<string, unknown>, consistent = false): 
     ExpressionAttributeValues: { ':pk': keys.userPartition(user.id) },
     ConsistentRead: consistent,
   });
-  const idsWithPrefix = (prefix: string) => items.filter((entry) => String(entry.sk).startsWith(prefix)).map((entry) => Number(entry.groupId));
-  return { user, rev, membership: { memberOf: idsWithPrefix(keys.membershipPrefix), canBless: idsWithPrefix(keys.blessPrefix) } };
+  const idsWithPrefix = (prefix: string) =>
+    items.filter((entry) => String(entry.sk).startsWith(prefix)).map((entry) => Number(entry.groupId));
+  return {
+    user,
+    rev,
+    membership: { memberOf: idsWithPrefix(keys.membershipPrefix), canBless: idsWithPrefix(keys.blessPrefix) },
+  };
 }
 
 /**
  * The user with their direct memberships and bless rights: one GetItem. Writers read with
  * `consistent` (they compare revisions, and a stale read would only lose the race again).
  */
-export async function loadUserWithMembership(userId: number, options: { consistent?: boolean } = {}): Promise<UserRecord | null> {
+export async function loadUserWithMembership(
+  userId: number,
+  options: { consistent?: boolean } = {},
+): Promise<UserRecord | null> {
   const item = (await cachedUserItems([userId])).get(userId);
   return item ? toUserRecord(item, options.consistent) : null;
 }
@@ -146,7 +154,8 @@ export interface NewUser {
   memberOf?: number[];
 }
 
-const duplicateLogin = (login: string) => () => new TrackerError(500, `There is already an account with the login name ${login}.`);
+const duplicateLogin = (login: string) => () =>
+  new TrackerError(500, `There is already an account with the login name ${login}.`);
 
 export function putNewUser(transaction: WriteTransaction, user: NewUser): void {
   transaction.putNew({ ...keys.loginGuard(user.login), type: 'login', userId: user.id }, duplicateLogin(user.login));
@@ -214,14 +223,24 @@ export function addUserUpdate(transaction: WriteTransaction, update: UserUpdate)
       transaction.delete(keys.loginGuard(update.previousLogin), {
         condition: 'userId = :owner',
         values: { ':owner': update.userId },
-        onConditionFailed: () => new TrackerError(32000, `The login of user ${update.userId} changed at the same moment; nothing was saved, please try again.`),
+        onConditionFailed: () =>
+          new TrackerError(
+            32000,
+            `The login of user ${update.userId} changed at the same moment; nothing was saved, please try again.`,
+          ),
       });
-      transaction.putNew({ ...keys.loginGuard(update.login), type: 'login', userId: update.userId }, duplicateLogin(update.login));
+      transaction.putNew(
+        { ...keys.loginGuard(update.login), type: 'login', userId: update.userId },
+        duplicateLogin(update.login),
+      );
     }
   }
   // Always conditioned on the revision read, even for membership-only changes: memberOf on the
   // item and the MEMBER# items must describe the same, latest, set of groups.
-  transaction.updateAtRevision(keys.user(update.userId), update.rev, { expression: assignments.length > 0 ? `SET ${assignments.join(', ')}` : '', values });
+  transaction.updateAtRevision(keys.user(update.userId), update.rev, {
+    expression: assignments.length > 0 ? `SET ${assignments.join(', ')}` : '',
+    values,
+  });
   for (const groupId of update.addGroups) putMembership(transaction, update.userId, groupId);
   for (const groupId of update.removeGroups) transaction.delete(keys.membership(update.userId, groupId));
   for (const groupId of update.addBless) putBlessRight(transaction, update.userId, groupId);
@@ -253,7 +272,10 @@ export type NewGroup = GroupRecord;
 const duplicateGroup = (name: string) => () => new TrackerError(801, `The group ${name} already exists.`);
 
 export function putNewGroup(transaction: WriteTransaction, group: NewGroup): void {
-  transaction.putNew({ ...keys.groupNameGuard(group.name), type: 'groupName', groupId: group.id }, duplicateGroup(group.name));
+  transaction.putNew(
+    { ...keys.groupNameGuard(group.name), type: 'groupName', groupId: group.id },
+    duplicateGroup(group.name),
+  );
   transaction.putNew({ ...keys.group(group.id), type: 'group', ...group, rev: undefined }, duplicateGroup(group.name));
 }
 
@@ -264,21 +286,32 @@ export interface GroupUpdate {
 
 /** Every user's id and login, read strongly consistent by id (1 to the last id taken): what deriving a regexp's members needs. */
 export async function listUserLoginsConsistently(): Promise<Array<{ id: number; login: string }>> {
-  const counter = await documentClient().send(new GetCommand({ TableName: tableName(), Key: keys.counter('user'), ConsistentRead: true }));
+  const counter = await documentClient().send(
+    new GetCommand({ TableName: tableName(), Key: keys.counter('user'), ConsistentRead: true }),
+  );
   const last = Number(counter.Item?.value ?? 0);
-  const items = await batchGetAll(Array.from({ length: last }, (_, index) => keys.user(index + 1)), { consistent: true });
+  const items = await batchGetAll(
+    Array.from({ length: last }, (_, index) => keys.user(index + 1)),
+    { consistent: true },
+  );
   return items.map((item) => ({ id: Number(item.id), login: String(item.login) }));
 }
 
 /** A group's regexp members after a user was created or changed login (at the group's revision). */
 export function addRegexpMembersUpdate(transaction: WriteTransaction, group: GroupRecord, regexpMembers: string): void {
-  transaction.updateAtRevision(keys.group(group.id), group.rev ?? 0, { expression: 'SET regexpMembers = :members', values: { ':members': regexpMembers } });
+  transaction.updateAtRevision(keys.group(group.id), group.rev ?? 0, {
+    expression: 'SET regexpMembers = :members',
+    values: { ':members': regexpMembers },
+  });
 }
 
 export function addGroupUpdate(transaction: WriteTransaction, { previous, next }: GroupUpdate): void {
   if (previous.name.toLowerCase() !== next.name.toLowerCase()) {
     transaction.delete(keys.groupNameGuard(previous.name));
-    transaction.putNew({ ...keys.groupNameGuard(next.name), type: 'groupName', groupId: next.id }, duplicateGroup(next.name));
+    transaction.putNew(
+      { ...keys.groupNameGuard(next.name), type: 'groupName', groupId: next.id },
+      duplicateGroup(next.name),
+    );
   }
   transaction.updateAtRevision(keys.group(next.id), previous.rev ?? 0, {
     // Members are written only when derived: a group not yet derived stays so, for bootstrap to derive.
@@ -315,13 +348,30 @@ export async function markApiKeyUsed(digest: string, at: string): Promise<void> 
   );
 }
 
-export function putNewApiKey(transaction: WriteTransaction, digest: string, record: Omit<ApiKeyRecord, 'revoked' | 'lastUsedAt'>): void {
-  transaction.putNew({ ...keys.apiKey(digest), type: 'apiKey', ...record, rev: undefined, revoked: false }, () => new TrackerError(32000, 'That API key is already in use.'));
-  transaction.put({ ...keys.apiKeyReference(record.userId, record.id), type: 'apiKeyReference', keyId: record.id, digest });
+export function putNewApiKey(
+  transaction: WriteTransaction,
+  digest: string,
+  record: Omit<ApiKeyRecord, 'revoked' | 'lastUsedAt'>,
+): void {
+  transaction.putNew(
+    { ...keys.apiKey(digest), type: 'apiKey', ...record, rev: undefined, revoked: false },
+    () => new TrackerError(32000, 'That API key is already in use.'),
+  );
+  transaction.put({
+    ...keys.apiKeyReference(record.userId, record.id),
+    type: 'apiKeyReference',
+    keyId: record.id,
+    digest,
+  });
 }
 
 /** `ownerRev`: the owner's user item as read (its revision is raised: the key count changed). */
-export async function createApiKey(digest: string, record: Omit<ApiKeyRecord, 'revoked' | 'lastUsedAt'>, audit: AuditEntry, ownerRev: number): Promise<void> {
+export async function createApiKey(
+  digest: string,
+  record: Omit<ApiKeyRecord, 'revoked' | 'lastUsedAt'>,
+  audit: AuditEntry,
+  ownerRev: number,
+): Promise<void> {
   const transaction = new WriteTransaction();
   putNewApiKey(transaction, digest, record);
   transaction.updateAtRevision(keys.user(record.userId), ownerRev);
@@ -342,12 +392,20 @@ export async function listApiKeys(userId: number): Promise<Array<ApiKeyRecord & 
     ConsistentRead: true,
   });
   const digests = references.map((reference) => String(reference.digest));
-  const items = await batchGetAll(digests.map((digest) => keys.apiKey(digest)), { consistent: true });
+  const items = await batchGetAll(
+    digests.map((digest) => keys.apiKey(digest)),
+    { consistent: true },
+  );
   const found = new Map(items.map((item) => [String(item.pk).slice('APIKEY#'.length), item]));
   return digests.filter((digest) => found.has(digest)).map((digest) => ({ ...toApiKey(found.get(digest)!), digest }));
 }
 
-export async function updateApiKey(digest: string, rev: number, changes: { revoked?: boolean; description?: string }, audit: AuditEntry): Promise<void> {
+export async function updateApiKey(
+  digest: string,
+  rev: number,
+  changes: { revoked?: boolean; description?: string },
+  audit: AuditEntry,
+): Promise<void> {
   const assignments: string[] = [];
   const values: Record<string, unknown> = {};
   if (changes.revoked !== undefined) {
@@ -370,7 +428,11 @@ export async function updateApiKey(digest: string, rev: number, changes: { revok
 export async function findLoginToken(digest: string): Promise<LoginTokenRecord | null> {
   const result = await documentClient().send(new GetCommand({ TableName: tableName(), Key: keys.loginToken(digest) }));
   if (!result.Item) return null;
-  return { userId: Number(result.Item.userId), expiresAt: Number(result.Item.expiresAt), createdAt: Number(result.Item.createdAt) };
+  return {
+    userId: Number(result.Item.userId),
+    expiresAt: Number(result.Item.expiresAt),
+    createdAt: Number(result.Item.createdAt),
+  };
 }
 
 export async function putLoginToken(digest: string, token: LoginTokenRecord): Promise<void> {
@@ -399,7 +461,9 @@ export async function claimLoginAttempt(userId: number, now: number, maxAttempts
   // Each lost race means another request took a slot, so a request loses at most maxAttempts
   // times before it sees the account locked; the cap only bounds pathological cases.
   for (let attempt = 1; attempt <= Math.min(maxAttempts + 3, 30); attempt++) {
-    const read = await documentClient().send(new GetCommand({ TableName: tableName(), Key: keys.loginFailures(userId), ConsistentRead: true }));
+    const read = await documentClient().send(
+      new GetCommand({ TableName: tableName(), Key: keys.loginFailures(userId), ConsistentRead: true }),
+    );
     const claimed = claimSlot(((read.Item?.failures as number[] | undefined) ?? []).map(Number), maxAttempts, now);
     if (!claimed) return false;
     const rev = Number(read.Item?.rev ?? 0);
@@ -437,7 +501,15 @@ export async function decoyLoginAttempt(): Promise<void> {
   const key = keys.loginFailures(0);
   await documentClient().send(new GetCommand({ TableName: tableName(), Key: key, ConsistentRead: true }));
   await documentClient()
-    .send(new UpdateCommand({ TableName: tableName(), Key: key, UpdateExpression: 'SET failures = :none', ConditionExpression: 'attribute_exists(pk) AND attribute_not_exists(pk)', ExpressionAttributeValues: { ':none': [] } }))
+    .send(
+      new UpdateCommand({
+        TableName: tableName(),
+        Key: key,
+        UpdateExpression: 'SET failures = :none',
+        ConditionExpression: 'attribute_exists(pk) AND attribute_not_exists(pk)',
+        ExpressionAttributeValues: { ':none': [] },
+      }),
+    )
     .catch((error) => {
       if (!(error instanceof ConditionalCheckFailedException)) throw error;
     });

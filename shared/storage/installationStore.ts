@@ -10,7 +10,11 @@ export async function isInstalled(): Promise<boolean> {
 }
 
 /** Written in the bootstrap's transaction, so a concurrent second bootstrap fails as a whole. */
-export function putInstallationMarker(transaction: WriteTransaction, installedAt: string, onAlreadyInstalled: () => Error): void {
+export function putInstallationMarker(
+  transaction: WriteTransaction,
+  installedAt: string,
+  onAlreadyInstalled: () => Error,
+): void {
   transaction.put(
     { ...keys.installation(), type: 'installation', installedAt },
     { condition: 'attribute_not_exists(pk)', onConditionFailed: onAlreadyInstalled },

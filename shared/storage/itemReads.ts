@@ -80,11 +80,16 @@ async function flush(table: string, reads: WaitingRead[]): Promise<void> {
   }
   const ids = [...byKey.keys()];
   const chunks: string[][] = [];
-  for (let start = 0; start < ids.length; start += BATCH_GET_LIMIT) chunks.push(ids.slice(start, start + BATCH_GET_LIMIT));
+  for (let start = 0; start < ids.length; start += BATCH_GET_LIMIT)
+    chunks.push(ids.slice(start, start + BATCH_GET_LIMIT));
   await Promise.all(
     chunks.map(async (chunk) => {
       try {
-        const items = await batchGet(table, chunk.map((id) => byKey.get(id)![0].key), { consistent: true });
+        const items = await batchGet(
+          table,
+          chunk.map((id) => byKey.get(id)![0].key),
+          { consistent: true },
+        );
         const found = new Map(items.map((item) => [keyId(item as unknown as ItemKey), deepFreeze(item)]));
         for (const id of chunk) {
           const item = found.get(id);

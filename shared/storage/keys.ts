@@ -45,7 +45,10 @@ export const keys = {
 
   apiKey: (digest: string): ItemKey => ({ pk: `APIKEY#${digest}`, sk: 'APIKEY' }),
   /** A pointer from the owner's partition to each key, so a user's keys are listed consistently. */
-  apiKeyReference: (userId: number, keyId: number): ItemKey => ({ pk: `USER#${userId}`, sk: `APIKEYREF#${padId(keyId)}` }),
+  apiKeyReference: (userId: number, keyId: number): ItemKey => ({
+    pk: `USER#${userId}`,
+    sk: `APIKEYREF#${padId(keyId)}`,
+  }),
   apiKeyReferencePrefix: 'APIKEYREF#',
   loginToken: (digest: string): ItemKey => ({ pk: `TOKEN#${digest}`, sk: 'TOKEN' }),
   /** gsi1: a user's live login tokens, so disabling an account can end them all. */
@@ -54,7 +57,10 @@ export const keys = {
   loginFailures: (userId: number): ItemKey => ({ pk: `LOGINFAIL#${userId}`, sk: 'LOGINFAIL' }),
   groupMembersIndex: (groupId: number) => `GROUP#${groupId}#MEMBERS`,
 
-  auditEntry: (auditClass: string, at: string, unique: string): ItemKey => ({ pk: `AUDIT#${auditClass}`, sk: `${at}#${unique}` }),
+  auditEntry: (auditClass: string, at: string, unique: string): ItemKey => ({
+    pk: `AUDIT#${auditClass}`,
+    sk: `${at}#${unique}`,
+  }),
   auditLatestPartition: 'AUDIT',
   auditLatest: (auditClass: string): ItemKey => ({ pk: 'AUDIT', sk: `LATEST#${auditClass}` }),
 };
@@ -67,14 +73,20 @@ export const keys = {
 export const bugKeys = {
   bug: (bugId: number): ItemKey => ({ pk: `BUG#${bugId}`, sk: 'BUG' }),
   /** gsi2: the bugs of a component, so a component with bugs cannot be deleted. */
-  componentIndex: (componentId: number, bugId: number) => ({ gsi2pk: `COMPONENT#${componentId}`, gsi2sk: padId(bugId) }),
+  componentIndex: (componentId: number, bugId: number) => ({
+    gsi2pk: `COMPONENT#${componentId}`,
+    gsi2sk: padId(bugId),
+  }),
   componentIndexPartition: (componentId: number) => `COMPONENT#${componentId}`,
   comment: (bugId: number, count: number): ItemKey => ({ pk: `BUG#${bugId}`, sk: `COMMENT#${padId(count)}` }),
   commentPrefix: 'COMMENT#',
   /** Global comment id → its bug and position, read strongly consistent (an index would lag). */
   commentPointer: (commentId: number): ItemKey => ({ pk: `COMMENT#${commentId}`, sk: 'COMMENT' }),
   /** History entries sort by time; the suffix keeps two writes of one millisecond apart. */
-  history: (bugId: number, at: string, unique: string): ItemKey => ({ pk: `BUG#${bugId}`, sk: `HISTORY#${at}#${unique}` }),
+  history: (bugId: number, at: string, unique: string): ItemKey => ({
+    pk: `BUG#${bugId}`,
+    sk: `HISTORY#${at}#${unique}`,
+  }),
   historyPrefix: 'HISTORY#',
   aliasGuard: (alias: string): ItemKey => ({ pk: `ALIAS#${alias.toLowerCase()}`, sk: 'ALIAS' }),
   /** A user's last visits live in the user's partition, so the listing is one consistent Query. */
@@ -87,7 +99,10 @@ export const bugKeys = {
  * is one item in its bug's collection; its body is one S3 object.
  */
 export const attachmentKeys = {
-  attachment: (bugId: number, attachmentId: number): ItemKey => ({ pk: `BUG#${bugId}`, sk: `ATTACHMENT#${padId(attachmentId)}` }),
+  attachment: (bugId: number, attachmentId: number): ItemKey => ({
+    pk: `BUG#${bugId}`,
+    sk: `ATTACHMENT#${padId(attachmentId)}`,
+  }),
   attachmentPrefix: 'ATTACHMENT#',
   /** Global attachment id → its bug, read strongly consistent. */
   attachmentPointer: (attachmentId: number): ItemKey => ({ pk: `ATTACHMENT#${attachmentId}`, sk: 'ATTACHMENT' }),
@@ -107,10 +122,16 @@ export const attachmentKeys = {
  */
 export const searchKeys = {
   logPartition: (hour: string): string => `SEARCHLOG#${hour}`,
-  logEntry: (at: string, bugId: number, rev: number): ItemKey => ({ pk: `SEARCHLOG#${at.slice(0, 13)}`, sk: `${at}#${padId(bugId)}#${padId(rev)}` }),
+  logEntry: (at: string, bugId: number, rev: number): ItemKey => ({
+    pk: `SEARCHLOG#${at.slice(0, 13)}`,
+    sk: `${at}#${padId(bugId)}#${padId(rev)}`,
+  }),
   snapshotPointer: (): ItemKey => ({ pk: 'SEARCHSNAPSHOT', sk: 'CURRENT' }),
   snapshotPartition: (generation: string): string => `SEARCHSNAPSHOT#${generation}`,
-  snapshotChunk: (generation: string, chunk: number): ItemKey => ({ pk: `SEARCHSNAPSHOT#${generation}`, sk: `CHUNK#${String(chunk).padStart(5, '0')}` }),
+  snapshotChunk: (generation: string, chunk: number): ItemKey => ({
+    pk: `SEARCHSNAPSHOT#${generation}`,
+    sk: `CHUNK#${String(chunk).padStart(5, '0')}`,
+  }),
 };
 
 /**
@@ -122,19 +143,43 @@ export const searchKeys = {
 export const catalogKeys = {
   classificationsPartition: 'CLASSIFICATIONS',
   classification: (id: number): ItemKey => ({ pk: 'CLASSIFICATIONS', sk: `CLASSIFICATION#${padId(id)}` }),
-  classificationNameGuard: (name: string): ItemKey => ({ pk: `CLASSIFICATIONNAME#${name.toLowerCase()}`, sk: 'CLASSIFICATIONNAME' }),
+  classificationNameGuard: (name: string): ItemKey => ({
+    pk: `CLASSIFICATIONNAME#${name.toLowerCase()}`,
+    sk: 'CLASSIFICATIONNAME',
+  }),
 
   /** A product and everything hanging off it sort together: `PRODUCT#<id>`, `PRODUCT#<id>#COMPONENT#<id>`, ... */
   productsPartition: 'PRODUCTS',
   product: (id: number): ItemKey => ({ pk: 'PRODUCTS', sk: `PRODUCT#${padId(id)}` }),
   productNameGuard: (name: string): ItemKey => ({ pk: `PRODUCTNAME#${name.toLowerCase()}`, sk: 'PRODUCTNAME' }),
-  component: (productId: number, id: number): ItemKey => ({ pk: 'PRODUCTS', sk: `PRODUCT#${padId(productId)}#COMPONENT#${padId(id)}` }),
-  componentNameGuard: (productId: number, name: string): ItemKey => ({ pk: `PRODUCT#${productId}`, sk: `COMPONENTNAME#${name.toLowerCase()}` }),
-  version: (productId: number, id: number): ItemKey => ({ pk: 'PRODUCTS', sk: `PRODUCT#${padId(productId)}#VERSION#${padId(id)}` }),
-  versionNameGuard: (productId: number, name: string): ItemKey => ({ pk: `PRODUCT#${productId}`, sk: `VERSIONNAME#${name.toLowerCase()}` }),
-  milestone: (productId: number, id: number): ItemKey => ({ pk: 'PRODUCTS', sk: `PRODUCT#${padId(productId)}#MILESTONE#${padId(id)}` }),
-  milestoneNameGuard: (productId: number, name: string): ItemKey => ({ pk: `PRODUCT#${productId}`, sk: `MILESTONENAME#${name.toLowerCase()}` }),
-  groupControl: (productId: number, groupId: number): ItemKey => ({ pk: 'PRODUCTS', sk: `PRODUCT#${padId(productId)}#GROUPCONTROL#${padId(groupId)}` }),
+  component: (productId: number, id: number): ItemKey => ({
+    pk: 'PRODUCTS',
+    sk: `PRODUCT#${padId(productId)}#COMPONENT#${padId(id)}`,
+  }),
+  componentNameGuard: (productId: number, name: string): ItemKey => ({
+    pk: `PRODUCT#${productId}`,
+    sk: `COMPONENTNAME#${name.toLowerCase()}`,
+  }),
+  version: (productId: number, id: number): ItemKey => ({
+    pk: 'PRODUCTS',
+    sk: `PRODUCT#${padId(productId)}#VERSION#${padId(id)}`,
+  }),
+  versionNameGuard: (productId: number, name: string): ItemKey => ({
+    pk: `PRODUCT#${productId}`,
+    sk: `VERSIONNAME#${name.toLowerCase()}`,
+  }),
+  milestone: (productId: number, id: number): ItemKey => ({
+    pk: 'PRODUCTS',
+    sk: `PRODUCT#${padId(productId)}#MILESTONE#${padId(id)}`,
+  }),
+  milestoneNameGuard: (productId: number, name: string): ItemKey => ({
+    pk: `PRODUCT#${productId}`,
+    sk: `MILESTONENAME#${name.toLowerCase()}`,
+  }),
+  groupControl: (productId: number, groupId: number): ItemKey => ({
+    pk: 'PRODUCTS',
+    sk: `PRODUCT#${padId(productId)}#GROUPCONTROL#${padId(groupId)}`,
+  }),
 
   keywordsPartition: 'KEYWORDS',
   keyword: (id: number): ItemKey => ({ pk: 'KEYWORDS', sk: `KEYWORD#${padId(id)}` }),

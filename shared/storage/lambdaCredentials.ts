@@ -31,6 +31,7 @@ export function defaultProvider(init: Record<string, unknown> = {}): AwsCredenti
 }
 
 /** The same expiry rules as the SDK's chain, which the client may import with it. */
-export const credentialsWillNeedRefresh = (credentials?: AwsCredentialIdentity): boolean => credentials?.expiration !== undefined;
+export const credentialsWillNeedRefresh = (credentials?: AwsCredentialIdentity): boolean =>
+  credentials?.expiration !== undefined;
 export const credentialsTreatedAsExpired = (credentials?: AwsCredentialIdentity): boolean =>
   credentials?.expiration !== undefined && credentials.expiration.getTime() - Date.now() < 300_000;

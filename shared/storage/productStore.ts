@@ -1,4 +1,11 @@
-import type { Classification, Component, GroupControl, Product, ProductRecord, ProductValue } from '../domain/catalog.ts';
+import type {
+  Classification,
+  Component,
+  GroupControl,
+  Product,
+  ProductRecord,
+  ProductValue,
+} from '../domain/catalog.ts';
 import { TrackerError } from '../trackerError.ts';
 import { cachedCatalogRead } from './catalogCache.ts';
 import { catalogKeys } from './keys.ts';
@@ -14,14 +21,15 @@ type Item = Record<string, unknown>;
 
 const strip = (item: Item): Item => {
   const { pk, sk, type, ...rest } = item;
-  void pk, sk, type;
   return rest;
 };
 
 const listing = (partition: string): Promise<Item[]> => queryPartition(partition);
 
 export function loadClassifications(): Promise<Classification[]> {
-  return cachedCatalogRead('classifications', async () => (await listing(catalogKeys.classificationsPartition)).map((item) => strip(item) as unknown as Classification));
+  return cachedCatalogRead('classifications', async () =>
+    (await listing(catalogKeys.classificationsPartition)).map((item) => strip(item) as unknown as Classification),
+  );
 }
 
 /** Every product with its components, versions, milestones and group controls: one query. */
@@ -51,8 +59,18 @@ async function readProducts(): Promise<ProductRecord[]> {
 
 export function putNewClassification(transaction: WriteTransaction, classification: Classification): void {
   const duplicate = () => new TrackerError(32000, `A classification named ${classification.name} already exists.`);
-  transaction.putNew({ ...catalogKeys.classificationNameGuard(classification.name), type: 'classificationName', classificationId: classification.id }, duplicate);
-  transaction.putNew({ ...catalogKeys.classification(classification.id), type: 'classification', ...classification }, duplicate);
+  transaction.putNew(
+    {
+      ...catalogKeys.classificationNameGuard(classification.name),
+      type: 'classificationName',
+      classificationId: classification.id,
+    },
+    duplicate,
+  );
+  transaction.putNew(
+    { ...catalogKeys.classification(classification.id), type: 'classification', ...classification },
+    duplicate,
+  );
 }
 
 export function putClassification(transaction: WriteTransaction, previous: Classification, next: Classification): void {
@@ -63,22 +81,37 @@ export function putClassification(transaction: WriteTransaction, previous: Class
       () => new TrackerError(32000, `A classification named ${next.name} already exists.`),
     );
   }
-  transaction.putAtRevision({ ...catalogKeys.classification(next.id), type: 'classification', ...next }, previous.rev ?? 0);
+  transaction.putAtRevision(
+    { ...catalogKeys.classification(next.id), type: 'classification', ...next },
+    previous.rev ?? 0,
+  );
 }
 
 const duplicateProduct = (name: string) => () => new TrackerError(702, `A product named ${name} already exists.`);
 
 export function putNewProduct(transaction: WriteTransaction, product: Product): void {
-  transaction.putNew({ ...catalogKeys.productNameGuard(product.name), type: 'productName', productId: product.id }, duplicateProduct(product.name));
-  transaction.putNew({ ...catalogKeys.product(product.id), type: 'product', productId: product.id, ...product }, duplicateProduct(product.name));
+  transaction.putNew(
+    { ...catalogKeys.productNameGuard(product.name), type: 'productName', productId: product.id },
+    duplicateProduct(product.name),
+  );
+  transaction.putNew(
+    { ...catalogKeys.product(product.id), type: 'product', productId: product.id, ...product },
+    duplicateProduct(product.name),
+  );
 }
 
 export function putProduct(transaction: WriteTransaction, previous: Product, next: Product): void {
   if (previous.name.toLowerCase() !== next.name.toLowerCase()) {
     transaction.delete(catalogKeys.productNameGuard(previous.name));
-    transaction.putNew({ ...catalogKeys.productNameGuard(next.name), type: 'productName', productId: next.id }, duplicateProduct(next.name));
+    transaction.putNew(
+      { ...catalogKeys.productNameGuard(next.name), type: 'productName', productId: next.id },
+      duplicateProduct(next.name),
+    );
   }
-  transaction.putAtRevision({ ...catalogKeys.product(next.id), type: 'product', productId: next.id, ...next }, previous.rev ?? 0);
+  transaction.putAtRevision(
+    { ...catalogKeys.product(next.id), type: 'product', productId: next.id, ...next },
+    previous.rev ?? 0,
+  );
 }
 
 /**
@@ -89,19 +122,36 @@ export function touchProduct(transaction: WriteTransaction, product: Product): v
   transaction.updateAtRevision(catalogKeys.product(product.id), product.rev ?? 0);
 }
 
-const duplicateComponent = (name: string) => () => new TrackerError(1200, `A component named ${name} already exists in this product.`);
+const duplicateComponent = (name: string) => () =>
+  new TrackerError(1200, `A component named ${name} already exists in this product.`);
 
 export function putNewComponent(transaction: WriteTransaction, component: Component): void {
-  transaction.putNew({ ...catalogKeys.componentNameGuard(component.productId, component.name), type: 'componentName', componentId: component.id }, duplicateComponent(component.name));
-  transaction.putNew({ ...catalogKeys.component(component.productId, component.id), type: 'component', ...component }, duplicateComponent(component.name));
+  transaction.putNew(
+    {
+      ...catalogKeys.componentNameGuard(component.productId, component.name),
+      type: 'componentName',
+      componentId: component.id,
+    },
+    duplicateComponent(component.name),
+  );
+  transaction.putNew(
+    { ...catalogKeys.component(component.productId, component.id), type: 'component', ...component },
+    duplicateComponent(component.name),
+  );
 }
 
 export function putComponent(transaction: WriteTransaction, previous: Component, next: Component): void {
   if (previous.name.toLowerCase() !== next.name.toLowerCase()) {
     transaction.delete(catalogKeys.componentNameGuard(previous.productId, previous.name));
-    transaction.putNew({ ...catalogKeys.componentNameGuard(next.productId, next.name), type: 'componentName', componentId: next.id }, duplicateComponent(next.name));
+    transaction.putNew(
+      { ...catalogKeys.componentNameGuard(next.productId, next.name), type: 'componentName', componentId: next.id },
+      duplicateComponent(next.name),
+    );
   }
-  transaction.putAtRevision({ ...catalogKeys.component(next.productId, next.id), type: 'component', ...next }, previous.rev ?? 0);
+  transaction.putAtRevision(
+    { ...catalogKeys.component(next.productId, next.id), type: 'component', ...next },
+    previous.rev ?? 0,
+  );
 }
 
 export function deleteComponent(transaction: WriteTransaction, component: Component): void {
@@ -117,27 +167,46 @@ const valueKeys = {
   milestone: { item: catalogKeys.milestone, guard: catalogKeys.milestoneNameGuard },
 };
 
-const duplicateValue = (kind: ProductValueKind, name: string) => () => new TrackerError(32000, `The ${kind} '${name}' already exists for this product.`);
+const duplicateValue = (kind: ProductValueKind, name: string) => () =>
+  new TrackerError(32000, `The ${kind} '${name}' already exists for this product.`);
 
 export function putNewProductValue(transaction: WriteTransaction, kind: ProductValueKind, value: ProductValue): void {
   const { item, guard } = valueKeys[kind];
-  transaction.putNew({ ...guard(value.productId, value.name), type: `${kind}Name`, valueId: value.id }, duplicateValue(kind, value.name));
+  transaction.putNew(
+    { ...guard(value.productId, value.name), type: `${kind}Name`, valueId: value.id },
+    duplicateValue(kind, value.name),
+  );
   transaction.putNew({ ...item(value.productId, value.id), type: kind, ...value }, duplicateValue(kind, value.name));
 }
 
-export function putProductValue(transaction: WriteTransaction, kind: ProductValueKind, previous: ProductValue, next: ProductValue): void {
+export function putProductValue(
+  transaction: WriteTransaction,
+  kind: ProductValueKind,
+  previous: ProductValue,
+  next: ProductValue,
+): void {
   const { item, guard } = valueKeys[kind];
   if (previous.name.toLowerCase() !== next.name.toLowerCase()) {
     transaction.delete(guard(previous.productId, previous.name));
-    transaction.putNew({ ...guard(next.productId, next.name), type: `${kind}Name`, valueId: next.id }, duplicateValue(kind, next.name));
+    transaction.putNew(
+      { ...guard(next.productId, next.name), type: `${kind}Name`, valueId: next.id },
+      duplicateValue(kind, next.name),
+    );
   }
   transaction.putAtRevision({ ...item(next.productId, next.id), type: kind, ...next }, previous.rev ?? 0);
 }
 
 export function putGroupControl(transaction: WriteTransaction, control: GroupControl): void {
-  transaction.put({ ...catalogKeys.groupControl(control.productId, control.groupId), type: 'groupControl', ...control });
+  transaction.put({
+    ...catalogKeys.groupControl(control.productId, control.groupId),
+    type: 'groupControl',
+    ...control,
+  });
 }
 
-export function deleteGroupControl(transaction: WriteTransaction, control: Pick<GroupControl, 'productId' | 'groupId'>): void {
+export function deleteGroupControl(
+  transaction: WriteTransaction,
+  control: Pick<GroupControl, 'productId' | 'groupId'>,
+): void {
   transaction.delete(catalogKeys.groupControl(control.productId, control.groupId));
 }

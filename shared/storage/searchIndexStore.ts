@@ -41,10 +41,21 @@ export function addChangeLogEntries(
     const own = history.filter((entry) => entry.bugId === bug.id);
     const whole = allComments.get(bug.id);
     const source = whole ?? comments.filter((comment) => comment.bugId === bug.id);
-    const texts = (isPrivate: boolean) => source.filter((comment) => comment.isPrivate === isPrivate).map((comment) => comment.rawText);
+    const texts = (isPrivate: boolean) =>
+      source.filter((comment) => comment.isPrivate === isPrivate).map((comment) => comment.rawText);
     const words = commentWords(texts(false));
     const privateWords = commentWords(texts(true));
-    transaction.put({ ...searchKeys.logEntry(at, bug.id, rev), type: 'searchLog', bug, rev, history: own, words, privateWords, ...(whole ? { allWords: true } : {}), expiresAt });
+    transaction.put({
+      ...searchKeys.logEntry(at, bug.id, rev),
+      type: 'searchLog',
+      bug,
+      rev,
+      history: own,
+      words,
+      privateWords,
+      ...(whole ? { allWords: true } : {}),
+      expiresAt,
+    });
   }
 }
 
@@ -70,12 +81,16 @@ export async function readChangeLog(sinceMs: number): Promise<ChangeLogPage> {
   const last = hourOf(Date.now() + 300_000);
   for (let at = start; hourOf(at) <= last; at += HOUR_MS) hours.push(hourOf(at));
   if (hourOf(start + (hours.length - 1) * HOUR_MS) !== last && !hours.includes(last)) hours.push(last);
-  const pages = await Promise.all(hours.map((hour) => queryAll({
-    TableName: tableName(),
-    KeyConditionExpression: 'pk = :pk AND sk >= :since',
-    ExpressionAttributeValues: { ':pk': searchKeys.logPartition(hour), ':since': since },
-    ConsistentRead: true,
-  })));
+  const pages = await Promise.all(
+    hours.map((hour) =>
+      queryAll({
+        TableName: tableName(),
+        KeyConditionExpression: 'pk = :pk AND sk >= :since',
+        ExpressionAttributeValues: { ':pk': searchKeys.logPartition(hour), ':since': since },
+        ConsistentRead: true,
+      }),
+    ),
+  );
   let newest = sinceMs;
   const documents: IndexDocument[] = [];
   for (const item of pages.flat()) {
@@ -104,7 +119,9 @@ export interface SnapshotPointer {
 }
 
 export async function loadSnapshotPointer(): Promise<SnapshotPointer | null> {
-  const result = await documentClient().send(new GetCommand({ TableName: tableName(), Key: searchKeys.snapshotPointer(), ConsistentRead: true }));
+  const result = await documentClient().send(
+    new GetCommand({ TableName: tableName(), Key: searchKeys.snapshotPointer(), ConsistentRead: true }),
+  );
   return result.Item ? (result.Item as unknown as SnapshotPointer) : null;
 }
 
@@ -112,10 +129,13 @@ export async function loadSnapshotPointer(): Promise<SnapshotPointer | null> {
 export async function loadSnapshot(): Promise<{ pointer: SnapshotPointer; columns: SnapshotColumns } | null> {
   const pointer = await loadSnapshotPointer();
   if (!pointer) return null;
-  const keys = Array.from({ length: pointer.chunks }, (_, chunk) => searchKeys.snapshotChunk(pointer.generation, chunk));
+  const keys = Array.from({ length: pointer.chunks }, (_, chunk) =>
+    searchKeys.snapshotChunk(pointer.generation, chunk),
+  );
   const items = await batchGetAll(keys, { consistent: true });
   items.sort((a, b) => String(a.sk).localeCompare(String(b.sk)));
-  if (items.length !== pointer.chunks) throw new Error(`search snapshot ${pointer.generation} has ${items.length} of ${pointer.chunks} chunks`);
+  if (items.length !== pointer.chunks)
+    throw new Error(`search snapshot ${pointer.generation} has ${items.length} of ${pointer.chunks} chunks`);
   const compressed = Buffer.concat(items.map((item) => Buffer.from(item.data as Uint8Array)));
   const columns = JSON.parse((await promisify(gunzip)(compressed)).toString('utf8')) as SnapshotColumns;
   return { pointer, columns };
@@ -139,14 +159,37 @@ export async function writeSnapshot(columns: SnapshotColumns): Promise<SnapshotP
   const compressed = await promisify(gzip)(Buffer.from(JSON.stringify(columns), 'utf8'));
   const generation = `${new Date().toISOString()}-${randomUUID().slice(0, 8)}`;
   const chunks: Buffer[] = [];
-  for (let start = 0; start < compressed.length; start += CHUNK_BYTES) chunks.push(compressed.subarray(start, start + CHUNK_BYTES));
+  for (let start = 0; start < compressed.length; start += CHUNK_BYTES)
+    chunks.push(compressed.subarray(start, start + CHUNK_BYTES));
   // A chunk is large, so a batch of them is kept under the 16 MB request limit.
   for (let start = 0; start < chunks.length; start += 10) {
-    await batchWrite(chunks.slice(start, start + 10).map((data, offset) => ({ PutRequest: { Item: { ...searchKeys.snapshotChunk(generation, start + offset), type: 'searchSnapshotChunk', data } } })));
+    await batchWrite(
+      chunks.slice(start, start + 10).map((data, offset) => ({
+        PutRequest: {
+          Item: { ...searchKeys.snapshotChunk(generation, start + offset), type: 'searchSnapshotChunk', data },
+        },
+      })),
+    );
   }
   const previous = await loadSnapshotPointer();
-  const pointer: SnapshotPointer = { generation, chunks: chunks.length, highWater: columns.highWater, bugCount: columns.size, writtenAt: new Date().toISOString() };
-  await documentClient().send(new PutCommand({ TableName: tableName(), Item: { ...searchKeys.snapshotPointer(), type: 'searchSnapshotPointer', ...pointer, previous: previous?.generation ?? null } }));
+  const pointer: SnapshotPointer = {
+    generation,
+    chunks: chunks.length,
+    highWater: columns.highWater,
+    bugCount: columns.size,
+    writtenAt: new Date().toISOString(),
+  };
+  await documentClient().send(
+    new PutCommand({
+      TableName: tableName(),
+      Item: {
+        ...searchKeys.snapshotPointer(),
+        type: 'searchSnapshotPointer',
+        ...pointer,
+        previous: previous?.generation ?? null,
+      },
+    }),
+  );
   const older = (previous as (SnapshotPointer & { previous?: string | null }) | null)?.previous;
   if (older) {
     const stale = await queryPartition(searchKeys.snapshotPartition(older));
@@ -155,4 +198,5 @@ export async function writeSnapshot(columns: SnapshotColumns): Promise<SnapshotP
   return pointer;
 }
 
-export const snapshotBytes = async (columns: SnapshotColumns): Promise<number> => (await promisify(gzip)(Buffer.from(JSON.stringify(columns)))).length;
+export const snapshotBytes = async (columns: SnapshotColumns): Promise<number> =>
+  (await promisify(gzip)(Buffer.from(JSON.stringify(columns)))).length;

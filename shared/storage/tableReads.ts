@@ -1,4 +1,11 @@
-import { BatchGetItemCommand, QueryCommand, type AttributeValue, type BatchGetItemCommandOutput, type KeysAndAttributes, type QueryCommandInput } from '@aws-sdk/client-dynamodb';
+import {
+  type AttributeValue,
+  BatchGetItemCommand,
+  type BatchGetItemCommandOutput,
+  type KeysAndAttributes,
+  QueryCommand,
+  type QueryCommandInput,
+} from '@aws-sdk/client-dynamodb';
 import { marshall, unmarshall } from '@aws-sdk/util-dynamodb';
 import { lowLevelReadClient, tableName } from './dynamoClient.ts';
 
@@ -15,10 +22,13 @@ const toItem = (raw: Record<string, AttributeValue>) => unmarshall(raw) as Recor
 /** Every page of a query: item collections here are small, and callers need them whole. */
 export async function queryAll(input: QueryInput): Promise<Record<string, unknown>[]> {
   const items: Record<string, unknown>[] = [];
-  const values = input.ExpressionAttributeValues && marshall(input.ExpressionAttributeValues, { removeUndefinedValues: true });
+  const values =
+    input.ExpressionAttributeValues && marshall(input.ExpressionAttributeValues, { removeUndefinedValues: true });
   let startKey: Record<string, AttributeValue> | undefined;
   do {
-    const page = await lowLevelReadClient().send(new QueryCommand({ ...input, ExpressionAttributeValues: values, ExclusiveStartKey: startKey }));
+    const page = await lowLevelReadClient().send(
+      new QueryCommand({ ...input, ExpressionAttributeValues: values, ExclusiveStartKey: startKey }),
+    );
     for (const raw of page.Items ?? []) items.push(toItem(raw));
     startKey = page.LastEvaluatedKey;
   } while (startKey);
@@ -26,7 +36,10 @@ export async function queryAll(input: QueryInput): Promise<Record<string, unknow
 }
 
 /** Every item of one partition of a secondary index (eventually consistent, as every GSI read is). */
-export function queryIndexPartition(indexName: 'gsi1' | 'gsi2' | 'gsi3', partition: string): Promise<Record<string, unknown>[]> {
+export function queryIndexPartition(
+  indexName: 'gsi1' | 'gsi2' | 'gsi3',
+  partition: string,
+): Promise<Record<string, unknown>[]> {
   return queryAll({
     TableName: tableName(),
     IndexName: indexName,
@@ -53,17 +66,26 @@ const UNPROCESSED_ATTEMPTS = 8;
  * One BatchGetItem of at most 100 keys of one table, asking again (with a growing pause) for what
  * DynamoDB leaves unprocessed. Missing items are simply absent from the result.
  */
-export async function batchGet(table: string, itemKeys: ReadonlyArray<{ pk: string; sk: string }>, options: { consistent?: boolean } = {}): Promise<Record<string, unknown>[]> {
+export async function batchGet(
+  table: string,
+  itemKeys: ReadonlyArray<{ pk: string; sk: string }>,
+  options: { consistent?: boolean } = {},
+): Promise<Record<string, unknown>[]> {
   const items: Record<string, unknown>[] = [];
   let request: Record<string, KeysAndAttributes> | undefined = {
     [table]: { Keys: itemKeys.map(({ pk, sk }) => marshall({ pk, sk })), ConsistentRead: options.consistent },
   };
   for (let attempt = 1; request && Object.keys(request).length > 0; attempt++) {
     if (attempt > 1) {
-      if (attempt > UNPROCESSED_ATTEMPTS) throw new Error(`DynamoDB left ${request[table]?.Keys?.length ?? 0} keys unprocessed ${UNPROCESSED_ATTEMPTS} times`);
+      if (attempt > UNPROCESSED_ATTEMPTS)
+        throw new Error(
+          `DynamoDB left ${request[table]?.Keys?.length ?? 0} keys unprocessed ${UNPROCESSED_ATTEMPTS} times`,
+        );
       await new Promise((resolve) => setTimeout(resolve, 2 ** attempt * 5));
     }
-    const result: BatchGetItemCommandOutput = await lowLevelReadClient().send(new BatchGetItemCommand({ RequestItems: request }));
+    const result: BatchGetItemCommandOutput = await lowLevelReadClient().send(
+      new BatchGetItemCommand({ RequestItems: request }),
+    );
     for (const raw of result.Responses?.[table] ?? []) items.push(toItem(raw));
     request = result.UnprocessedKeys;
   }
@@ -75,9 +97,13 @@ export async function batchGet(table: string, itemKeys: ReadonlyArray<{ pk: stri
  * large read costs the latency of about two batches, not ten. Unlike itemReads.ts, nothing is
  * remembered: this is for large reads made once (snapshot chunks, attachments and comments by id).
  */
-export async function batchGetAll(itemKeys: ReadonlyArray<{ pk: string; sk: string }>, options: { consistent?: boolean } = {}): Promise<Record<string, unknown>[]> {
+export async function batchGetAll(
+  itemKeys: ReadonlyArray<{ pk: string; sk: string }>,
+  options: { consistent?: boolean } = {},
+): Promise<Record<string, unknown>[]> {
   const chunks: Array<ReadonlyArray<{ pk: string; sk: string }>> = [];
-  for (let start = 0; start < itemKeys.length; start += BATCH_GET_LIMIT) chunks.push(itemKeys.slice(start, start + BATCH_GET_LIMIT));
+  for (let start = 0; start < itemKeys.length; start += BATCH_GET_LIMIT)
+    chunks.push(itemKeys.slice(start, start + BATCH_GET_LIMIT));
   const results: Record<string, unknown>[][] = new Array(chunks.length);
   const table = tableName();
   let next = 0;

@@ -1,8 +1,8 @@
 import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
 import { TransactWriteCommand, type TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
 import { TrackerError } from '../trackerError.ts';
-import { documentClient, tableName } from './dynamoClient.ts';
 import { stampIncrement, touchesCachedItem, touchesCachedUser } from './catalogCache.ts';
+import { documentClient, tableName } from './dynamoClient.ts';
 import { forgetRequestReads } from './requestScope.ts';
 
 type TransactItem = NonNullable<TransactWriteCommandInput['TransactItems']>[number];
@@ -45,7 +45,10 @@ export class RevisionConflict extends Error {
 
 export const REVISION_ATTRIBUTE = 'rev';
 
-export async function retryOnConflict<T>(readThenWrite: () => Promise<T>, options: { attempts?: number } = {}): Promise<T> {
+export async function retryOnConflict<T>(
+  readThenWrite: () => Promise<T>,
+  options: { attempts?: number } = {},
+): Promise<T> {
   const attempts = options.attempts ?? 10;
   for (let attempt = 1; ; attempt++) {
     try {
@@ -54,19 +57,31 @@ export async function retryOnConflict<T>(readThenWrite: () => Promise<T>, option
       if (!(error instanceof RevisionConflict)) throw error;
       forgetRequestReads();
       if (attempt >= attempts) {
-        throw new TrackerError(32000, 'Someone else kept changing the same data at the same moment. Nothing was saved; please try again.');
+        throw new TrackerError(
+          32000,
+          'Someone else kept changing the same data at the same moment. Nothing was saved; please try again.',
+        );
       }
       await pause(attempt);
     }
   }
 }
 
-const pause = (attempt: number) => new Promise((resolve) => setTimeout(resolve, 10 * attempt + Math.random() * 25 * attempt));
+const pause = (attempt: number) =>
+  new Promise((resolve) => setTimeout(resolve, 10 * attempt + Math.random() * 25 * attempt));
 
 function revisionCondition(read: number, attribute: string) {
   return read > 0
-    ? { condition: '#rev = :readRev', names: { '#rev': attribute }, values: { ':readRev': read } as Record<string, unknown> }
-    : { condition: 'attribute_exists(pk) AND attribute_not_exists(#rev)', names: { '#rev': attribute }, values: {} as Record<string, unknown> };
+    ? {
+        condition: '#rev = :readRev',
+        names: { '#rev': attribute },
+        values: { ':readRev': read } as Record<string, unknown>,
+      }
+    : {
+        condition: 'attribute_exists(pk) AND attribute_not_exists(#rev)',
+        names: { '#rev': attribute },
+        values: {} as Record<string, unknown>,
+      };
 }
 
 /** Key builders may carry index attributes too; a Key must hold the primary key only. */
@@ -87,7 +102,15 @@ export class WriteTransaction {
     return this.items.length;
   }
 
-  put(item: Record<string, unknown>, options: { condition?: string; names?: Record<string, string>; values?: Record<string, unknown>; onConditionFailed?: ConditionFailure } = {}): this {
+  put(
+    item: Record<string, unknown>,
+    options: {
+      condition?: string;
+      names?: Record<string, string>;
+      values?: Record<string, unknown>;
+      onConditionFailed?: ConditionFailure;
+    } = {},
+  ): this {
     this.items.push({
       Put: {
         TableName: tableName(),
@@ -108,18 +131,27 @@ export class WriteTransaction {
 
   update(
     key: { pk: string; sk: string },
-    update: { expression: string; names?: Record<string, string>; values?: Record<string, unknown>; condition?: string; onConditionFailed?: ConditionFailure },
+    update: {
+      expression: string;
+      names?: Record<string, string>;
+      values?: Record<string, unknown>;
+      condition?: string;
+      onConditionFailed?: ConditionFailure;
+    },
   ): this {
-    return this.push({
-      Update: {
-        TableName: tableName(),
-        Key: primaryKey(key),
-        UpdateExpression: update.expression,
-        ConditionExpression: update.condition,
-        ExpressionAttributeNames: nonEmpty(update.names),
-        ExpressionAttributeValues: nonEmpty(update.values),
+    return this.push(
+      {
+        Update: {
+          TableName: tableName(),
+          Key: primaryKey(key),
+          UpdateExpression: update.expression,
+          ConditionExpression: update.condition,
+          ExpressionAttributeNames: nonEmpty(update.names),
+          ExpressionAttributeValues: nonEmpty(update.values),
+        },
       },
-    }, update.onConditionFailed);
+      update.onConditionFailed,
+    );
   }
 
   /**
@@ -130,12 +162,19 @@ export class WriteTransaction {
   updateAtRevision(
     key: Key,
     read: number,
-    update: { expression?: string; names?: Record<string, string>; values?: Record<string, unknown>; attribute?: string } = {},
+    update: {
+      expression?: string;
+      names?: Record<string, string>;
+      values?: Record<string, unknown>;
+      attribute?: string;
+    } = {},
   ): this {
     const guard = revisionCondition(read, update.attribute ?? REVISION_ATTRIBUTE);
     const bump = '#rev = :nextRev';
     const expression = update.expression?.trim() ?? '';
-    const merged = /^SET\s/i.test(expression) ? expression.replace(/^SET\s+/i, `SET ${bump}, `) : `SET ${bump} ${expression}`.trim();
+    const merged = /^SET\s/i.test(expression)
+      ? expression.replace(/^SET\s+/i, `SET ${bump}, `)
+      : `SET ${bump} ${expression}`.trim();
     this.revisioned.add(this.items.length);
     return this.update(key, {
       expression: merged,
@@ -151,7 +190,10 @@ export class WriteTransaction {
     const attribute = options.attribute ?? REVISION_ATTRIBUTE;
     const guard = revisionCondition(read, attribute);
     this.revisioned.add(this.items.length);
-    return this.put({ ...item, [attribute]: read + 1 }, { ...guard, onConditionFailed: () => new RevisionConflict(primaryKey(item)) });
+    return this.put(
+      { ...item, [attribute]: read + 1 },
+      { ...guard, onConditionFailed: () => new RevisionConflict(primaryKey(item)) },
+    );
   }
 
   /**
@@ -195,7 +237,7 @@ export class WriteTransaction {
       // Indexes after the removed action move down by one.
       const shifted = [...this.revisioned].map((at) => (at > index ? at - 1 : at)).filter((at) => at !== index);
       this.revisioned.clear();
-      shifted.forEach((at) => this.revisioned.add(at));
+      for (const at of shifted) this.revisioned.add(at);
     }
     return this.update(key, update);
   }
@@ -206,15 +248,33 @@ export class WriteTransaction {
     return this;
   }
 
-  delete(key: { pk: string; sk: string }, options: { condition?: string; values?: Record<string, unknown>; onConditionFailed?: ConditionFailure } = {}): this {
+  delete(
+    key: { pk: string; sk: string },
+    options: { condition?: string; values?: Record<string, unknown>; onConditionFailed?: ConditionFailure } = {},
+  ): this {
     return this.push(
-      { Delete: { TableName: tableName(), Key: primaryKey(key), ConditionExpression: options.condition, ExpressionAttributeValues: options.values } },
+      {
+        Delete: {
+          TableName: tableName(),
+          Key: primaryKey(key),
+          ConditionExpression: options.condition,
+          ExpressionAttributeValues: options.values,
+        },
+      },
       options.onConditionFailed,
     );
   }
 
   /** A condition on an item the transaction does not change (a revision that must still hold). */
-  conditionCheck(key: { pk: string; sk: string }, check: { condition: string; names?: Record<string, string>; values?: Record<string, unknown>; onConditionFailed?: ConditionFailure }): this {
+  conditionCheck(
+    key: { pk: string; sk: string },
+    check: {
+      condition: string;
+      names?: Record<string, string>;
+      values?: Record<string, unknown>;
+      onConditionFailed?: ConditionFailure;
+    },
+  ): this {
     return this.push(
       {
         ConditionCheck: {
@@ -244,7 +304,10 @@ export class WriteTransaction {
     const parts: string[] = [];
     const names: Record<string, string> = {};
     const values: Record<string, unknown> = {};
-    for (const [counter, attribute] of [['catalog', 'version'], ['users', 'users']] as const) {
+    for (const [counter, attribute] of [
+      ['catalog', 'version'],
+      ['users', 'users'],
+    ] as const) {
       const expected = this.stampExpectation[counter];
       if (expected === undefined) continue;
       names[`#expected_${attribute}`] = attribute;
@@ -277,17 +340,30 @@ export class WriteTransaction {
       this.updateOnce(
         key,
         expectation
-          ? { ...update, condition: expectation.condition, names: { ...update.names, ...expectation.names }, values: { ...update.values, ...expectation.values }, onConditionFailed: stampMoved }
+          ? {
+              ...update,
+              condition: expectation.condition,
+              names: { ...update.names, ...expectation.names },
+              values: { ...update.values, ...expectation.values },
+              onConditionFailed: stampMoved,
+            }
           : update,
       );
       if (expectation) this.revisioned.add(this.items.length - 1);
     } else if (expectation) {
       this.revisioned.add(this.items.length);
       const { key } = stampIncrement({ catalog: true, users: false });
-      this.conditionCheck(key, { ...expectation, values: nonEmpty(expectation.values), onConditionFailed: () => new RevisionConflict(primaryKey(key)) });
+      this.conditionCheck(key, {
+        ...expectation,
+        values: nonEmpty(expectation.values),
+        onConditionFailed: () => new RevisionConflict(primaryKey(key)),
+      });
     }
     if (this.items.length > 100) {
-      throw new TrackerError(32000, 'This change touches too many items to be made at once; split it into smaller changes.');
+      throw new TrackerError(
+        32000,
+        'This change touches too many items to be made at once; split it into smaller changes.',
+      );
     }
     for (let attempt = 1; ; attempt++) {
       try {
@@ -298,7 +374,8 @@ export class WriteTransaction {
         if (isItemTooLarge(error)) throw itemTooLarge();
         if (!(error instanceof TransactionCanceledException)) throw error;
         const reasons = error.CancellationReasons ?? [];
-        if (reasons.some((reason) => reason.Code === 'ValidationError' && /size/i.test(reason.Message ?? ''))) throw itemTooLarge();
+        if (reasons.some((reason) => reason.Code === 'ValidationError' && /size/i.test(reason.Message ?? '')))
+          throw itemTooLarge();
         // A moved revision first: a guard may only look taken because what was read is stale.
         reasons.forEach((reason, index) => {
           if (reason.Code === 'ConditionalCheckFailed' && this.revisioned.has(index)) throw this.failures[index]!();
@@ -311,7 +388,10 @@ export class WriteTransaction {
         // or absent, so it is safe to try again after a short, jittered pause.
         if (!reasons.some((reason) => reason.Code === 'TransactionConflict')) throw error;
         if (attempt >= MAX_CONFLICT_ATTEMPTS) {
-          throw new TrackerError(32000, 'Someone else changed the same data at the same moment. Nothing was saved; please try again.');
+          throw new TrackerError(
+            32000,
+            'Someone else changed the same data at the same moment. Nothing was saved; please try again.',
+          );
         }
         await new Promise((resolve) => setTimeout(resolve, 20 * attempt + Math.random() * 30));
       }
@@ -326,9 +406,15 @@ const MAX_CONFLICT_ATTEMPTS = 4;
  * DynamoDB's 400 KB (or a transaction its 4 MB) is the caller's input, not a server fault.
  */
 const isItemTooLarge = (error: unknown) =>
-  error instanceof Error && error.name === 'ValidationException' && /item size|size has exceeded|transaction request cannot/i.test(error.message);
+  error instanceof Error &&
+  error.name === 'ValidationException' &&
+  /item size|size has exceeded|transaction request cannot/i.test(error.message);
 const itemTooLarge = () =>
-  new TrackerError(32000, 'This change is too large to be stored: shorten the longest values or make fewer changes at once. Nothing was saved.');
+  new TrackerError(
+    32000,
+    'This change is too large to be stored: shorten the longest values or make fewer changes at once. Nothing was saved.',
+  );
 
 /** DynamoDB refuses an empty map of expression names or values. */
-const nonEmpty = <T extends Record<string, unknown>>(map: T | undefined): T | undefined => (map && Object.keys(map).length > 0 ? map : undefined);
+const nonEmpty = <T extends Record<string, unknown>>(map: T | undefined): T | undefined =>
+  map && Object.keys(map).length > 0 ? map : undefined;

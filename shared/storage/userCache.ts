@@ -1,6 +1,6 @@
 import { currentStamp } from './catalogCache.ts';
 import { tableName } from './dynamoClient.ts';
-import { readItems, type Item } from './itemReads.ts';
+import { type Item, readItems } from './itemReads.ts';
 import { keys } from './keys.ts';
 import { insideRequest } from './requestScope.ts';
 
@@ -33,7 +33,8 @@ export async function cachedUserItems(ids: readonly number[]): Promise<Map<numbe
   const table = tableName();
   // A request that read an older stamp than the cache's (concurrent requests in one process)
   // may use the newer copies; a newer stamp replaces them all.
-  if (!cache || cache.table !== table || cache.version < version || cache.items.size > MAX_CACHED_USERS) cache = { table, version, items: new Map() };
+  if (!cache || cache.table !== table || cache.version < version || cache.items.size > MAX_CACHED_USERS)
+    cache = { table, version, items: new Map() };
   const held = cache.items;
   const missing = unique.filter((id) => !held.has(id));
   if (missing.length > 0) {

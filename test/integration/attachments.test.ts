@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { ListObjectsV2Command, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ScanCommand } from '@aws-sdk/lib-dynamodb';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sweepOrphanBodies } from '../../shared/application/attachments.ts';
 import { documentClient, tableName } from '../../shared/storage/dynamoClient.ts';
 import { ENV } from '../../shared/storage/tableSchema.ts';
@@ -25,17 +25,29 @@ const types: Record<string, number> = {};
 
 const userWithKey = (name: string, groups: string[] = []) => accounts.userWithKey(app, name, groups);
 
-
-
-const fileBug = (overrides: Record<string, unknown> = {}, key = admin) => fileTestBug(app, key, { summary: 'Attachment target', description: 'Steps.', ...overrides });
+const fileBug = (overrides: Record<string, unknown> = {}, key = admin) =>
+  fileTestBug(app, key, { summary: 'Attachment target', description: 'Steps.', ...overrides });
 
 const PATCH = Buffer.from('diff --git a/x b/x\n+hello\n');
 const attach = (bug: number | string, body: Record<string, unknown>, key: string = admin) =>
-  call(app, 'POST', `/rest/bug/${bug}/attachment`, { apiKey: key, body: { file_name: 'fix.patch', summary: 'Proposed fix', content_type: 'text/plain', data: PATCH.toString('base64'), ...body } });
-const getAttachment = (id: number | string, key?: string, query: Record<string, string> = {}) => call(app, 'GET', `/rest/bug/attachment/${id}`, { apiKey: key, query });
-const attachmentsOf = (bug: number, key?: string, query: Record<string, string> = {}) => call(app, 'GET', `/rest/bug/${bug}/attachment`, { apiKey: key, query });
-const update = (id: number, body: Record<string, unknown>, key: string = admin) => call(app, 'PUT', `/rest/bug/attachment/${id}`, { apiKey: key, body });
-const setParameters = (body: Record<string, unknown>) => ok(call(app, 'PUT', '/rest/parameters', { apiKey: admin, body }));
+  call(app, 'POST', `/rest/bug/${bug}/attachment`, {
+    apiKey: key,
+    body: {
+      file_name: 'fix.patch',
+      summary: 'Proposed fix',
+      content_type: 'text/plain',
+      data: PATCH.toString('base64'),
+      ...body,
+    },
+  });
+const getAttachment = (id: number | string, key?: string, query: Record<string, string> = {}) =>
+  call(app, 'GET', `/rest/bug/attachment/${id}`, { apiKey: key, query });
+const attachmentsOf = (bug: number, key?: string, query: Record<string, string> = {}) =>
+  call(app, 'GET', `/rest/bug/${bug}/attachment`, { apiKey: key, query });
+const update = (id: number, body: Record<string, unknown>, key: string = admin) =>
+  call(app, 'PUT', `/rest/bug/attachment/${id}`, { apiKey: key, body });
+const setParameters = (body: Record<string, unknown>) =>
+  ok(call(app, 'PUT', '/rest/parameters', { apiKey: admin, body }));
 
 beforeAll(async () => {
   app = await startTestApp();
@@ -46,8 +58,18 @@ beforeAll(async () => {
   bob = await userWithKey('bob');
   hiddenBug = await fileBug({ product: 'Hidden', component: 'Core', version: '1.0' });
   lockedBug = await fileBug({ product: 'Locked', component: 'Core', version: '1.0' });
-  const flagType = async (body: Record<string, unknown>) => (await ok(call(app, 'POST', '/rest/flag_type', { apiKey: admin, body: { description: String(body.name), ...body } }))).id;
-  types.review = await flagType({ name: 'review', target_type: 'attachment', is_requestable: true, is_requesteeble: true });
+  const flagType = async (body: Record<string, unknown>) =>
+    (
+      await ok(
+        call(app, 'POST', '/rest/flag_type', { apiKey: admin, body: { description: String(body.name), ...body } }),
+      )
+    ).id;
+  types.review = await flagType({
+    name: 'review',
+    target_type: 'attachment',
+    is_requestable: true,
+    is_requesteeble: true,
+  });
   types.approval = await flagType({ name: 'approval', target_type: 'attachment', grant_group: 'reviewers' });
   types.retired = await flagType({ name: 'retired', target_type: 'attachment', is_active: false });
   types.sheriff = await flagType({ name: 'sheriff', target_type: 'attachment', is_requesteeble: false });
@@ -60,12 +82,30 @@ afterAll(async () => {
   if (app) {
     expect(await tableInconsistencies()).toEqual([]);
     // Every attachment's body is in the bucket, and no body is left that no attachment names.
-    const attachments = ((await documentClient().send(new ScanCommand({ TableName: tableName(), FilterExpression: '#type = :attachment', ExpressionAttributeNames: { '#type': 'type' }, ExpressionAttributeValues: { ':attachment': 'attachment' }, ConsistentRead: true }))).Items ?? []);
-    const client = new S3Client({ endpoint: process.env[ENV.s3Endpoint], region: 'us-east-1', forcePathStyle: true, credentials: { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' } });
+    const attachments =
+      (
+        await documentClient().send(
+          new ScanCommand({
+            TableName: tableName(),
+            FilterExpression: '#type = :attachment',
+            ExpressionAttributeNames: { '#type': 'type' },
+            ExpressionAttributeValues: { ':attachment': 'attachment' },
+            ConsistentRead: true,
+          }),
+        )
+      ).Items ?? [];
+    const client = new S3Client({
+      endpoint: process.env[ENV.s3Endpoint],
+      region: 'us-east-1',
+      forcePathStyle: true,
+      credentials: { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' },
+    });
     const keys = new Set<string>();
     let token: string | undefined;
     do {
-      const page = await client.send(new ListObjectsV2Command({ Bucket: process.env[ENV.bucket], ContinuationToken: token }));
+      const page = await client.send(
+        new ListObjectsV2Command({ Bucket: process.env[ENV.bucket], ContinuationToken: token }),
+      );
       for (const object of page.Contents ?? []) keys.add(object.Key!);
       token = page.IsTruncated ? page.NextContinuationToken : undefined;
     } while (token);
@@ -81,27 +121,59 @@ describe('attaching a file', () => {
   it('stores the body byte for byte, adds the "Created attachment" comment and counts it on the bug', async () => {
     const bug = await fileBug();
     const binary = randomBytes(4096);
-    const { ids } = await ok(attach(bug, { file_name: 'C:\\tmp\\dump.bin', summary: 'Core dump', content_type: 'application/octet-stream', data: binary.toString('base64'), comment: 'Here it is' }, alice));
+    const { ids } = await ok(
+      attach(
+        bug,
+        {
+          file_name: 'C:\\tmp\\dump.bin',
+          summary: 'Core dump',
+          content_type: 'application/octet-stream',
+          data: binary.toString('base64'),
+          comment: 'Here it is',
+        },
+        alice,
+      ),
+    );
     expect(ids).toHaveLength(1);
     const [id] = ids;
     const { attachments, bugs } = await ok(getAttachment(id, alice));
     expect(bugs).toEqual({});
     expect(attachments[id]).toMatchObject({
-      id, bug_id: bug, file_name: 'dump.bin', summary: 'Core dump', content_type: 'application/octet-stream', size: 4096,
-      is_private: false, is_obsolete: false, is_patch: false, creator: 'alice@tracker.test', flags: [], data: binary.toString('base64'),
+      id,
+      bug_id: bug,
+      file_name: 'dump.bin',
+      summary: 'Core dump',
+      content_type: 'application/octet-stream',
+      size: 4096,
+      is_private: false,
+      is_obsolete: false,
+      is_patch: false,
+      creator: 'alice@tracker.test',
+      flags: [],
+      data: binary.toString('base64'),
     });
     expect(attachments[id].creation_time).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/);
     expect(attachments[id].last_change_time).toBe(attachments[id].creation_time);
     const comments = (await ok(call(app, 'GET', `/rest/bug/${bug}/comment`, { apiKey: bob }))).bugs[bug].comments;
-    expect(comments.at(-1)).toMatchObject({ attachment_id: id, count: 1, text: `Created attachment ${id}\nCore dump\n\nHere it is`, raw_text: 'Here it is', creator: 'alice@tracker.test' });
-    const counts = (await ok(call(app, 'GET', `/rest/bug/${bug}`, { apiKey: bob, query: { include_fields: 'counts,comment_count' } }))).bugs[0];
+    expect(comments.at(-1)).toMatchObject({
+      attachment_id: id,
+      count: 1,
+      text: `Created attachment ${id}\nCore dump\n\nHere it is`,
+      raw_text: 'Here it is',
+      creator: 'alice@tracker.test',
+    });
+    const counts = (
+      await ok(call(app, 'GET', `/rest/bug/${bug}`, { apiKey: bob, query: { include_fields: 'counts,comment_count' } }))
+    ).bugs[0];
     expect(counts).toMatchObject({ comment_count: 2, counts: { attachments: 1, comments: 2 } });
   });
 
   it('forces text/plain for patches and attaches one file to each bug of ids', async () => {
     const first = await fileBug();
     const second = await fileBug({ alias: 'second-target' });
-    const { ids } = await ok(attach(first, { ids: ['second-target'], is_patch: true, content_type: 'application/x-bogus' }));
+    const { ids } = await ok(
+      attach(first, { ids: ['second-target'], is_patch: true, content_type: 'application/x-bogus' }),
+    );
     expect(ids).toHaveLength(2);
     const listed = await ok(attachmentsOf(first, admin, { ids: String(second), exclude_fields: 'data' }));
     expect(listed.bugs[first].map((attachment: { id: number }) => attachment.id)).toEqual([ids[0]]);
@@ -111,10 +183,12 @@ describe('attaching a file', () => {
       expect(attachment).not.toHaveProperty('data');
     }
     expect((await ok(getAttachment(ids[1]))).attachments[ids[1]].data).toBe(PATCH.toString('base64'));
-    expect((await ok(call(app, 'GET', `/rest/bug/${first}/comment`, { apiKey: admin }))).bugs[first].comments.at(-1).text).toBe(`Created attachment ${ids[0]}\nProposed fix`);
+    expect(
+      (await ok(call(app, 'GET', `/rest/bug/${first}/comment`, { apiKey: admin }))).bugs[first].comments.at(-1).text,
+    ).toBe(`Created attachment ${ids[0]}\nProposed fix`);
   });
 
-  it('refuses with Bugzilla\'s codes and leaves nothing behind', async () => {
+  it("refuses with Bugzilla's codes and leaves nothing behind", async () => {
     const bug = await fileBug();
     expectError(await attach(bug, { data: '' }), 606, 400);
     expectError(await attach(bug, { data: undefined }), 606, 400);
@@ -127,7 +201,11 @@ describe('attaching a file', () => {
     expectError(await attach(bug, { comment: 'x'.repeat(65_536) }), 114, 400);
     expectError(await attach(bug, { flags: [{ name: 'review', status: '!' }] }), 129, 400);
     expectError(await attach(bug, { flags: [{ name: 'approval', status: '+' }] }, alice), 130, 400);
-    expectError(await attach(bug, { flags: [{ name: 'sheriff', status: '?', requestee: 'bob@tracker.test' }] }), 131, 400);
+    expectError(
+      await attach(bug, { flags: [{ name: 'sheriff', status: '?', requestee: 'bob@tracker.test' }] }),
+      131,
+      400,
+    );
     expectError(await attach(bug, { flags: [{ name: 'twin', status: '+' }] }), 133, 400);
     expectError(await attach(bug, { flags: [{ name: 'retired', status: '+' }] }), 134, 400);
     expectError(await attach(bug, { flags: [{ name: 'needinfo', status: '?' }] }), 51, 404);
@@ -135,7 +213,13 @@ describe('attaching a file', () => {
     expectError(await attach('no-such-alias', {}), 100, 400);
     expectError(await attach(hiddenBug, {}, alice), 102, 401);
     expectError(await attach(lockedBug, {}, alice), 109, 401);
-    expectError(await call(app, 'POST', `/rest/bug/${bug}/attachment`, { body: { data: 'eA==', file_name: 'x', summary: 'x', content_type: 'text/plain' } }), 410, 401);
+    expectError(
+      await call(app, 'POST', `/rest/bug/${bug}/attachment`, {
+        body: { data: 'eA==', file_name: 'x', summary: 'x', content_type: 'text/plain' },
+      }),
+      410,
+      401,
+    );
     await setParameters({ markdown_enabled: false });
     try {
       expectError(await attach(bug, { comment: '**x**', is_markdown: true }), 140, 400);
@@ -164,23 +248,42 @@ describe('attaching a file', () => {
     const [old] = (await ok(attach(bug, {}, alice))).ids;
     const [replacement] = (await ok(attach(bug, { obsoletes: [old], summary: 'Better fix' }, alice))).ids;
     const listed = (await ok(attachmentsOf(bug, alice, { include_fields: 'id,is_obsolete' }))).bugs[bug];
-    expect(listed).toEqual([{ id: old, is_obsolete: true }, { id: replacement, is_obsolete: false }]);
+    expect(listed).toEqual([
+      { id: old, is_obsolete: true },
+      { id: replacement, is_obsolete: false },
+    ]);
     const history = (await ok(call(app, 'GET', `/rest/bug/${bug}/history`, { apiKey: admin }))).bugs[0].history;
-    expect(history.at(-1).changes).toEqual([{ field_name: 'attachments.isobsolete', removed: '0', added: '1', attachment_id: old }]);
+    expect(history.at(-1).changes).toEqual([
+      { field_name: 'attachments.isobsolete', removed: '0', added: '1', attachment_id: old },
+    ]);
   });
 
   it('sets attachment and bug flags with the flag rules', async () => {
     const bug = await fileBug();
-    const [id] = (await ok(attach(bug, {
-      flags: [{ name: 'review', status: '?', requestee: 'bob@tracker.test' }],
-      bug_flags: [{ name: 'needinfo', status: '?' }],
-    }))).ids;
+    const [id] = (
+      await ok(
+        attach(bug, {
+          flags: [{ name: 'review', status: '?', requestee: 'bob@tracker.test' }],
+          bug_flags: [{ name: 'needinfo', status: '?' }],
+        }),
+      )
+    ).ids;
     const { flags } = (await ok(getAttachment(id, admin, { exclude_fields: 'data' }))).attachments[id];
-    expect(flags).toEqual([{
-      id: expect.any(Number), name: 'review', type_id: types.review, status: '?', setter: app.admin.login, requestee: 'bob@tracker.test',
-      creation_date: expect.any(String), modification_date: expect.any(String),
-    }]);
-    const bugFlags = (await ok(call(app, 'GET', `/rest/bug/${bug}`, { apiKey: admin, query: { include_fields: 'flags' } }))).bugs[0].flags;
+    expect(flags).toEqual([
+      {
+        id: expect.any(Number),
+        name: 'review',
+        type_id: types.review,
+        status: '?',
+        setter: app.admin.login,
+        requestee: 'bob@tracker.test',
+        creation_date: expect.any(String),
+        modification_date: expect.any(String),
+      },
+    ]);
+    const bugFlags = (
+      await ok(call(app, 'GET', `/rest/bug/${bug}`, { apiKey: admin, query: { include_fields: 'flags' } }))
+    ).bugs[0].flags;
     expect(bugFlags).toEqual([expect.objectContaining({ name: 'needinfo', status: '?' })]);
   });
 });
@@ -190,40 +293,64 @@ describe('private attachments', () => {
   let privateId: number;
   beforeAll(async () => {
     bug = await fileBug();
-    await ok(call(app, 'PUT', `/rest/user/alice@tracker.test`, { apiKey: admin, body: { groups: { add: ['admin'] } } }));
+    await ok(
+      call(app, 'PUT', `/rest/user/alice@tracker.test`, { apiKey: admin, body: { groups: { add: ['admin'] } } }),
+    );
     try {
       privateId = (await ok(attach(bug, { summary: 'Customer data', comment: 'confidential' }, alice))).ids[0];
       await ok(update(privateId, { is_private: true }, alice));
     } finally {
-      await ok(call(app, 'PUT', `/rest/user/alice@tracker.test`, { apiKey: admin, body: { groups: { remove: ['admin'] } } }));
+      await ok(
+        call(app, 'PUT', `/rest/user/alice@tracker.test`, { apiKey: admin, body: { groups: { remove: ['admin'] } } }),
+      );
     }
     await ok(attach(bug, { summary: 'Public log' }, bob));
   });
 
   it('are shown to insiders and to the person who attached them', async () => {
     for (const key of [admin, alice]) {
-      expect((await ok(getAttachment(privateId, key))).attachments[privateId]).toMatchObject({ is_private: true, summary: 'Customer data' });
-      expect((await ok(attachmentsOf(bug, key))).bugs[bug].map((attachment: { summary: string }) => attachment.summary)).toEqual(['Customer data', 'Public log']);
+      expect((await ok(getAttachment(privateId, key))).attachments[privateId]).toMatchObject({
+        is_private: true,
+        summary: 'Customer data',
+      });
+      expect(
+        (await ok(attachmentsOf(bug, key))).bugs[bug].map((attachment: { summary: string }) => attachment.summary),
+      ).toEqual(['Customer data', 'Public log']);
     }
   });
 
-  it('show in the bug\'s attachments field only to those who may see them, without data', async () => {
-    const field = async (key?: string) => (await ok(call(app, 'GET', `/rest/bug/${bug}`, { apiKey: key, query: { include_fields: 'attachments' } }))).bugs[0].attachments;
-    expect((await field(alice)).map((attachment: { summary: string }) => attachment.summary)).toEqual(['Customer data', 'Public log']);
+  it("show in the bug's attachments field only to those who may see them, without data", async () => {
+    const field = async (key?: string) =>
+      (await ok(call(app, 'GET', `/rest/bug/${bug}`, { apiKey: key, query: { include_fields: 'attachments' } })))
+        .bugs[0].attachments;
+    expect((await field(alice)).map((attachment: { summary: string }) => attachment.summary)).toEqual([
+      'Customer data',
+      'Public log',
+    ]);
     expect((await field(bob)).map((attachment: { summary: string }) => attachment.summary)).toEqual(['Public log']);
     expect((await field(undefined))[0]).not.toHaveProperty('data');
-    expect((await field(undefined))[0]).toMatchObject({ file_name: 'fix.patch', creator: 'bob@tracker.test', is_private: false });
+    expect((await field(undefined))[0]).toMatchObject({
+      file_name: 'fix.patch',
+      creator: 'bob@tracker.test',
+      is_private: false,
+    });
   });
 
-  it('are hidden from everyone else: 304 by id, left out of the bug\'s list, their comment private too', async () => {
+  it("are hidden from everyone else: 304 by id, left out of the bug's list, their comment private too", async () => {
     for (const key of [bob, undefined]) {
       expectError(await getAttachment(privateId, key), 304, 401);
       expectError(await call(app, 'GET', `/rest/bug/attachment/${privateId}/download`, { apiKey: key }), 304, 401);
-      expect((await ok(attachmentsOf(bug, key))).bugs[bug].map((attachment: { summary: string }) => attachment.summary)).toEqual(['Public log']);
-      const texts = (await ok(call(app, 'GET', `/rest/bug/${bug}/comment`, { apiKey: key }))).bugs[bug].comments.map((comment: { text: string }) => comment.text);
+      expect(
+        (await ok(attachmentsOf(bug, key))).bugs[bug].map((attachment: { summary: string }) => attachment.summary),
+      ).toEqual(['Public log']);
+      const texts = (await ok(call(app, 'GET', `/rest/bug/${bug}/comment`, { apiKey: key }))).bugs[bug].comments.map(
+        (comment: { text: string }) => comment.text,
+      );
       expect(texts.join('\n')).not.toContain('Customer data');
     }
-    const insiderTexts = (await ok(call(app, 'GET', `/rest/bug/${bug}/comment`, { apiKey: admin }))).bugs[bug].comments.map((comment: { text: string }) => comment.text);
+    const insiderTexts = (await ok(call(app, 'GET', `/rest/bug/${bug}/comment`, { apiKey: admin }))).bugs[
+      bug
+    ].comments.map((comment: { text: string }) => comment.text);
     expect(insiderTexts).toContain(`Created attachment ${privateId}\nCustomer data\n\nconfidential`);
   });
 });
@@ -243,7 +370,20 @@ describe('reading attachments', () => {
     const [id] = (await ok(attach(bug, {}))).ids;
     const listed = (await ok(attachmentsOf(bug, admin, { exclude_fields: 'data' }))).bugs[bug];
     expect(Object.keys(listed[0]).sort()).toEqual([
-      'bug_id', 'content_type', 'creation_time', 'creator', 'creator_detail', 'file_name', 'flags', 'id', 'is_obsolete', 'is_patch', 'is_private', 'last_change_time', 'size', 'summary',
+      'bug_id',
+      'content_type',
+      'creation_time',
+      'creator',
+      'creator_detail',
+      'file_name',
+      'flags',
+      'id',
+      'is_obsolete',
+      'is_patch',
+      'is_private',
+      'last_change_time',
+      'size',
+      'summary',
     ]);
     expect(listed[0].id).toBe(id);
   });
@@ -252,26 +392,44 @@ describe('reading attachments', () => {
 describe('changing an attachment', () => {
   it('reports changes like Bugzilla, writes history with the attachment id and an optional comment', async () => {
     const bug = await fileBug();
-    const [id] = (await ok(attach(bug, { flags: [{ name: 'review', status: '?', requestee: 'bob@tracker.test' }] }, alice))).ids;
+    const [id] = (
+      await ok(attach(bug, { flags: [{ name: 'review', status: '?', requestee: 'bob@tracker.test' }] }, alice))
+    ).ids;
     const before = (await ok(getAttachment(id, alice))).attachments[id].last_change_time;
     await new Promise((resolve) => setTimeout(resolve, 1100));
-    const { attachments } = await ok(update(id, { ids: [id], summary: 'Proposed fix v1', is_obsolete: true, flags: [{ name: 'review', status: 'X' }], comment: 'obsoleting' }, alice));
-    expect(attachments).toEqual([{
-      id,
-      last_change_time: expect.any(String),
-      changes: {
-        summary: { removed: 'Proposed fix', added: 'Proposed fix v1' },
-        is_obsolete: { removed: '0', added: '1' },
-        'flagtypes.name': { removed: 'review?(bob@tracker.test)', added: '' },
+    const { attachments } = await ok(
+      update(
+        id,
+        {
+          ids: [id],
+          summary: 'Proposed fix v1',
+          is_obsolete: true,
+          flags: [{ name: 'review', status: 'X' }],
+          comment: 'obsoleting',
+        },
+        alice,
+      ),
+    );
+    expect(attachments).toEqual([
+      {
+        id,
+        last_change_time: expect.any(String),
+        changes: {
+          summary: { removed: 'Proposed fix', added: 'Proposed fix v1' },
+          is_obsolete: { removed: '0', added: '1' },
+          'flagtypes.name': { removed: 'review?(bob@tracker.test)', added: '' },
+        },
       },
-    }]);
+    ]);
     expect(attachments[0].last_change_time).not.toBe(before);
     const history = (await ok(call(app, 'GET', `/rest/bug/${bug}/history`, { apiKey: admin }))).bugs[0].history.at(-1);
-    expect(history.changes).toEqual(expect.arrayContaining([
-      { field_name: 'attachments.description', removed: 'Proposed fix', added: 'Proposed fix v1', attachment_id: id },
-      { field_name: 'attachments.isobsolete', removed: '0', added: '1', attachment_id: id },
-      { field_name: 'flagtypes.name', removed: 'review?(bob@tracker.test)', added: '', attachment_id: id },
-    ]));
+    expect(history.changes).toEqual(
+      expect.arrayContaining([
+        { field_name: 'attachments.description', removed: 'Proposed fix', added: 'Proposed fix v1', attachment_id: id },
+        { field_name: 'attachments.isobsolete', removed: '0', added: '1', attachment_id: id },
+        { field_name: 'flagtypes.name', removed: 'review?(bob@tracker.test)', added: '', attachment_id: id },
+      ]),
+    );
     const comments = (await ok(call(app, 'GET', `/rest/bug/${bug}/comment`, { apiKey: admin }))).bugs[bug].comments;
     expect(comments.slice(-2).map((comment: { text: string }) => comment.text)).toEqual([
       `Created attachment ${id}\nProposed fix v1`,
@@ -283,7 +441,16 @@ describe('changing an attachment', () => {
 
   it('refuses with the flag codes, 113, 601, 603, 604, 109 and 140', async () => {
     const bug = await fileBug();
-    const [id] = (await ok(attach(bug, { flags: [{ name: 'twin', type_id: types.twinA, status: '+' }, { type_id: types.twinA, status: '-', new: true }] }))).ids;
+    const [id] = (
+      await ok(
+        attach(bug, {
+          flags: [
+            { name: 'twin', type_id: types.twinA, status: '+' },
+            { type_id: types.twinA, status: '-', new: true },
+          ],
+        }),
+      )
+    ).ids;
     expectError(await update(id, { flags: [{ type_id: types.twinA, status: '+' }] }), 132, 400);
     expectError(await update(id, { flags: [{ name: 'review', status: 'maybe' }] }), 129, 400);
     expectError(await update(id, { is_private: true }, alice), 113, 401);
@@ -311,13 +478,27 @@ describe('the largest attachment', () => {
     await setParameters({ maxattachmentsize: 100_000 });
     try {
       const largest = randomBytes(4400 * 1024);
-      const [id] = (await ok(attach(bug, { file_name: 'largest.bin', content_type: 'application/octet-stream', data: largest.toString('base64') }))).ids;
+      const [id] = (
+        await ok(
+          attach(bug, {
+            file_name: 'largest.bin',
+            content_type: 'application/octet-stream',
+            data: largest.toString('base64'),
+          }),
+        )
+      ).ids;
       const tooLarge = await attach(bug, { data: randomBytes(4400 * 1024 + 1).toString('base64') });
       expectError(tooLarge, 600, 400);
       expect(tooLarge.body.message).toContain('6 MB');
       const read = await ok(getAttachment(id, admin));
       expect(Buffer.from(read.attachments[id].data, 'base64').equals(largest)).toBe(true);
-      await ok(attach(bug, { file_name: 'second.bin', content_type: 'application/octet-stream', data: randomBytes(2000 * 1024).toString('base64') }));
+      await ok(
+        attach(bug, {
+          file_name: 'second.bin',
+          content_type: 'application/octet-stream',
+          data: randomBytes(2000 * 1024).toString('base64'),
+        }),
+      );
       const both = await attachmentsOf(bug, admin);
       expectError(both, 600, 400);
       expect(both.body.message).toContain('exclude_fields=data');
@@ -332,7 +513,15 @@ describe('downloading', () => {
   it('hands out a short-lived S3 address that serves the exact bytes', async () => {
     const bug = await fileBug();
     const body = randomBytes(70_000);
-    const [id] = (await ok(attach(bug, { file_name: 'trace.bin', content_type: 'application/octet-stream', data: body.toString('base64') }))).ids;
+    const [id] = (
+      await ok(
+        attach(bug, {
+          file_name: 'trace.bin',
+          content_type: 'application/octet-stream',
+          data: body.toString('base64'),
+        }),
+      )
+    ).ids;
     const { attachments } = await ok(call(app, 'GET', `/rest/bug/attachment/${id}/download`, { apiKey: bob }));
     expect(attachments[id]).toMatchObject({ id, expires_in: 300, file_name: 'trace.bin', size: 70_000 });
     const response = await fetch(attachments[id].url);
@@ -348,9 +537,16 @@ describe('a metadata write that fails after the upload', () => {
     const bugs = await Promise.all(Array.from({ length: 21 }, () => fileBug()));
     const response = await attach(bugs[0], { ids: bugs.slice(1) });
     expectError(response, 32000, 400);
-    const client = new S3Client({ endpoint: process.env[ENV.s3Endpoint], region: 'us-east-1', forcePathStyle: true, credentials: { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' } });
+    const client = new S3Client({
+      endpoint: process.env[ENV.s3Endpoint],
+      region: 'us-east-1',
+      forcePathStyle: true,
+      credentials: { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' },
+    });
     for (const bug of bugs) {
-      const listed = await client.send(new ListObjectsV2Command({ Bucket: process.env[ENV.bucket], Prefix: `attachments/${bug}/` }));
+      const listed = await client.send(
+        new ListObjectsV2Command({ Bucket: process.env[ENV.bucket], Prefix: `attachments/${bug}/` }),
+      );
       expect({ bug, bodies: listed.KeyCount ?? 0 }).toEqual({ bug, bodies: 0 });
     }
     client.destroy();
@@ -362,9 +558,16 @@ describe('the orphan sweep', () => {
   it('removes bodies no metadata refers to, and only those old enough', async () => {
     const bug = await fileBug();
     const [kept] = (await ok(attach(bug, {}))).ids;
-    const client = new S3Client({ endpoint: process.env[ENV.s3Endpoint], region: 'us-east-1', forcePathStyle: true, credentials: { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' } });
+    const client = new S3Client({
+      endpoint: process.env[ENV.s3Endpoint],
+      region: 'us-east-1',
+      forcePathStyle: true,
+      credentials: { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' },
+    });
     const orphan = `attachments/${bug}/987654321`;
-    await client.send(new PutObjectCommand({ Bucket: process.env[ENV.bucket], Key: orphan, Body: 'left behind by a crash' }));
+    await client.send(
+      new PutObjectCommand({ Bucket: process.env[ENV.bucket], Key: orphan, Body: 'left behind by a crash' }),
+    );
     expect((await sweepOrphanBodies()).deleted).toEqual([]);
     const { deleted } = await sweepOrphanBodies({ minimumAgeMs: 0 });
     expect(deleted).toEqual([orphan]);

@@ -13,28 +13,44 @@ const logins: Record<string, string> = {};
 
 async function user(name: string, groups: string[] = []): Promise<void> {
   const login = `${name}@tracker.test`;
-  const id = (await call(app, 'POST', '/rest/user', { apiKey: admin, body: { email: login, password: `${name}-password` } })).body.id;
-  if (groups.length > 0) await call(app, 'PUT', `/rest/user/${id}`, { apiKey: admin, body: { groups: { add: groups } } });
+  const id = (
+    await call(app, 'POST', '/rest/user', { apiKey: admin, body: { email: login, password: `${name}-password` } })
+  ).body.id;
+  if (groups.length > 0)
+    await call(app, 'PUT', `/rest/user/${id}`, { apiKey: admin, body: { groups: { add: groups } } });
   keys[name] = (await call(app, 'POST', `/rest/user/${id}/api_key`, { apiKey: admin, body: {} })).body.api_key;
   logins[name] = login;
 }
 
-const base = { product: 'TestProduct', component: 'Rules', version: 'unspecified', summary: 'A bug', description: 'Described', op_sys: 'Linux', platform: 'PC' };
+const base = {
+  product: 'TestProduct',
+  component: 'Rules',
+  version: 'unspecified',
+  summary: 'A bug',
+  description: 'Described',
+  op_sys: 'Linux',
+  platform: 'PC',
+};
 
 async function fileBug(key: string, overrides: Record<string, unknown> = {}): Promise<number> {
   const response = await call(app, 'POST', '/rest/bug', { apiKey: key, body: { ...base, ...overrides } });
   if (response.status !== 200) throw new Error(JSON.stringify(response.body));
   return response.body.id;
 }
-const update = (key: string, id: number, body: Record<string, unknown>) => call(app, 'PUT', `/rest/bug/${id}`, { apiKey: key, body });
-const bugOf = async (id: number, key = admin, query: Record<string, string> = {}) => (await call(app, 'GET', `/rest/bug/${id}`, { apiKey: key, query })).body.bugs?.[0];
+const update = (key: string, id: number, body: Record<string, unknown>) =>
+  call(app, 'PUT', `/rest/bug/${id}`, { apiKey: key, body });
+const bugOf = async (id: number, key = admin, query: Record<string, string> = {}) =>
+  (await call(app, 'GET', `/rest/bug/${id}`, { apiKey: key, query })).body.bugs?.[0];
 
 beforeAll(async () => {
   app = await startTestApp();
   admin = app.admin.apiKey;
   await call(app, 'PUT', '/rest/group/editbugs', { apiKey: admin, body: { user_regexp: '' } });
   await call(app, 'POST', '/rest/group', { apiKey: admin, body: { name: 'secret', description: 'Secret bugs' } });
-  await call(app, 'POST', '/rest/group', { apiKey: admin, body: { name: 'granters', description: 'May grant review' } });
+  await call(app, 'POST', '/rest/group', {
+    apiKey: admin,
+    body: { name: 'granters', description: 'May grant review' },
+  });
   await user('reporter');
   await user('assignee');
   await user('qa');
@@ -45,15 +61,46 @@ beforeAll(async () => {
   await user('granter', ['granters']);
   const component = await call(app, 'POST', '/rest/component', {
     apiKey: admin,
-    body: { product: 'TestProduct', name: 'Rules', description: 'Rules', default_assignee: logins.assignee, default_qa_contact: logins.qa },
+    body: {
+      product: 'TestProduct',
+      name: 'Rules',
+      description: 'Rules',
+      default_assignee: logins.assignee,
+      default_qa_contact: logins.qa,
+    },
   });
   expect(component.status).toBe(200);
-  await call(app, 'PUT', '/rest/product/TestProduct', { apiKey: admin, body: { group_controls: [{ group: 'secret', membercontrol: 'SHOWN', othercontrol: 'NA' }] } });
-  await call(app, 'POST', '/rest/flag_type', { apiKey: admin, body: { name: 'review', description: 'Review', target_type: 'bug', is_requestable: true, is_requesteeble: true, grant_group: 'granters' } });
-  await call(app, 'POST', '/rest/flag_type', { apiKey: admin, body: { name: 'qe', description: 'QE', target_type: 'bug', is_requestable: false, is_requesteeble: false } });
-  await call(app, 'POST', '/rest/flag_type', { apiKey: admin, body: { name: 'dup', description: 'One of two', target_type: 'bug', is_multiplicable: true } });
-  await call(app, 'POST', '/rest/flag_type', { apiKey: admin, body: { name: 'dup', description: 'Two of two', target_type: 'bug' } });
-  const retired = await call(app, 'POST', '/rest/flag_type', { apiKey: admin, body: { name: 'retired', description: 'Old', target_type: 'bug' } });
+  await call(app, 'PUT', '/rest/product/TestProduct', {
+    apiKey: admin,
+    body: { group_controls: [{ group: 'secret', membercontrol: 'SHOWN', othercontrol: 'NA' }] },
+  });
+  await call(app, 'POST', '/rest/flag_type', {
+    apiKey: admin,
+    body: {
+      name: 'review',
+      description: 'Review',
+      target_type: 'bug',
+      is_requestable: true,
+      is_requesteeble: true,
+      grant_group: 'granters',
+    },
+  });
+  await call(app, 'POST', '/rest/flag_type', {
+    apiKey: admin,
+    body: { name: 'qe', description: 'QE', target_type: 'bug', is_requestable: false, is_requesteeble: false },
+  });
+  await call(app, 'POST', '/rest/flag_type', {
+    apiKey: admin,
+    body: { name: 'dup', description: 'One of two', target_type: 'bug', is_multiplicable: true },
+  });
+  await call(app, 'POST', '/rest/flag_type', {
+    apiKey: admin,
+    body: { name: 'dup', description: 'Two of two', target_type: 'bug' },
+  });
+  const retired = await call(app, 'POST', '/rest/flag_type', {
+    apiKey: admin,
+    body: { name: 'retired', description: 'Old', target_type: 'bug' },
+  });
   await call(app, 'PUT', `/rest/flag_type/${retired.body.id}`, { apiKey: admin, body: { is_active: false } });
 });
 afterAll(async () => {
@@ -61,9 +108,15 @@ afterAll(async () => {
 });
 
 describe('filing', () => {
-  it('files an ordinary user\'s bug UNCONFIRMED with the component\'s people, and a canconfirm user\'s CONFIRMED', async () => {
+  it("files an ordinary user's bug UNCONFIRMED with the component's people, and a canconfirm user's CONFIRMED", async () => {
     const plain = await bugOf(await fileBug(keys.reporter, { assigned_to: logins.stranger, status: 'IN_PROGRESS' }));
-    expect(plain).toMatchObject({ status: 'UNCONFIRMED', is_confirmed: false, assigned_to: logins.assignee, qa_contact: logins.qa, creator: logins.reporter });
+    expect(plain).toMatchObject({
+      status: 'UNCONFIRMED',
+      is_confirmed: false,
+      assigned_to: logins.assignee,
+      qa_contact: logins.qa,
+      creator: logins.reporter,
+    });
     const confirmed = await bugOf(await fileBug(keys.confirmer));
     expect(confirmed).toMatchObject({ status: 'CONFIRMED', is_confirmed: true });
     const chosen = await bugOf(await fileBug(keys.editor, { status: 'IN_PROGRESS', assigned_to: logins.stranger }));
@@ -87,7 +140,10 @@ describe('who may change what', () => {
     expect((await update(keys.assignee, id, { priority: 'High', assigned_to: logins.stranger })).status).toBe(200);
     expect((await update(keys.qa, id, { target_milestone: '---', severity: 'minor' })).status).toBe(200);
     expect((await update(keys.qa, id, { status: 'CONFIRMED' })).body.code).toBe(115);
-    expect((await update(keys.confirmer, id, { status: 'CONFIRMED' })).body.bugs[0].changes.status).toEqual({ removed: 'UNCONFIRMED', added: 'CONFIRMED' });
+    expect((await update(keys.confirmer, id, { status: 'CONFIRMED' })).body.bugs[0].changes.status).toEqual({
+      removed: 'UNCONFIRMED',
+      added: 'CONFIRMED',
+    });
     expect((await bugOf(id)).is_confirmed).toBe(true);
   });
 
@@ -107,18 +163,32 @@ describe('who may change what', () => {
 
   it('lets editbugs change everything and refuses time tracking to non-members silently', async () => {
     const id = await fileBug(keys.reporter);
-    const response = await update(keys.editor, id, { status: 'IN_PROGRESS', assigned_to: logins.editor, estimated_time: 5, deadline: '2030-01-01' });
+    const response = await update(keys.editor, id, {
+      status: 'IN_PROGRESS',
+      assigned_to: logins.editor,
+      estimated_time: 5,
+      deadline: '2030-01-01',
+    });
     expect(response.body.bugs[0].changes).toEqual({
       status: { removed: 'UNCONFIRMED', added: 'IN_PROGRESS' },
       assigned_to: { removed: logins.assignee, added: logins.editor },
     });
   });
 
-  it('honours a product\'s canedit control (109) for everyone outside the group', async () => {
-    await call(app, 'POST', '/rest/product', { apiKey: admin, body: { name: 'Locked', description: 'Locked product', version: '1.0' } });
-    await call(app, 'POST', '/rest/component', { apiKey: admin, body: { product: 'Locked', name: 'Core', description: 'Core', default_assignee: logins.assignee } });
+  it("honours a product's canedit control (109) for everyone outside the group", async () => {
+    await call(app, 'POST', '/rest/product', {
+      apiKey: admin,
+      body: { name: 'Locked', description: 'Locked product', version: '1.0' },
+    });
+    await call(app, 'POST', '/rest/component', {
+      apiKey: admin,
+      body: { product: 'Locked', name: 'Core', description: 'Core', default_assignee: logins.assignee },
+    });
     const id = await fileBug(keys.reporter, { product: 'Locked', component: 'Core', version: '1.0' });
-    await call(app, 'PUT', '/rest/product/Locked', { apiKey: admin, body: { group_controls: [{ group: 'granters', canedit: true }] } });
+    await call(app, 'PUT', '/rest/product/Locked', {
+      apiKey: admin,
+      body: { group_controls: [{ group: 'granters', canedit: true }] },
+    });
     const refused = await update(keys.reporter, id, { comment: { body: 'let me in' } });
     expect([refused.status, refused.body.code]).toEqual([401, 109]);
     expect((await update(keys.granter, id, { comment: { body: 'members may' } })).status).toBe(200);
@@ -128,7 +198,8 @@ describe('who may change what', () => {
 describe('who may see a bug', () => {
   it('hides a bug in a group from outsiders (102) but not from its people', async () => {
     const id = await fileBug(keys.insider, { groups: ['secret'], cc: [logins.stranger] });
-    for (const name of ['insider', 'assignee', 'qa', 'stranger']) expect((await bugOf(id, keys[name]))?.id, name).toBe(id);
+    for (const name of ['insider', 'assignee', 'qa', 'stranger'])
+      expect((await bugOf(id, keys[name]))?.id, name).toBe(id);
     const outsider = await call(app, 'GET', `/rest/bug/${id}`, { apiKey: keys.confirmer });
     expect([outsider.status, outsider.body.code]).toEqual([401, 102]);
     const anonymous = await call(app, 'GET', `/rest/bug/${id}`);
@@ -152,28 +223,53 @@ describe('who may see a bug', () => {
     const visible = await fileBug(keys.editor);
     expect((await update(keys.editor, visible, { depends_on: { add: [hidden] } })).body.code).toBe(102);
     expect((await update(keys.editor, visible, { dupe_of: hidden })).body.code).toBe(102);
-    expect((await call(app, 'POST', '/rest/bug', { apiKey: keys.editor, body: { ...base, blocks: [hidden] } })).body.code).toBe(102);
+    expect(
+      (await call(app, 'POST', '/rest/bug', { apiKey: keys.editor, body: { ...base, blocks: [hidden] } })).body.code,
+    ).toBe(102);
   });
 });
 
 describe('flags on bugs', () => {
   it('requests a flag from a person, grants it and clears it, reporting each change', async () => {
     const id = await fileBug(keys.reporter);
-    const requested = await update(keys.reporter, id, { flags: [{ name: 'review', status: '?', requestee: logins.granter }] });
-    expect(requested.body.bugs[0].changes['flagtypes.name']).toEqual({ removed: '', added: `review?(${logins.granter})` });
+    const requested = await update(keys.reporter, id, {
+      flags: [{ name: 'review', status: '?', requestee: logins.granter }],
+    });
+    expect(requested.body.bugs[0].changes['flagtypes.name']).toEqual({
+      removed: '',
+      added: `review?(${logins.granter})`,
+    });
     const [flag] = (await bugOf(id)).flags;
     expect(flag).toMatchObject({ name: 'review', status: '?', setter: logins.reporter, requestee: logins.granter });
     expect((await update(keys.reporter, id, { flags: [{ id: flag.id, status: '+' }] })).body.code).toBe(130);
     const granted = await update(keys.granter, id, { flags: [{ id: flag.id, status: '+' }] });
-    expect(granted.body.bugs[0].changes['flagtypes.name']).toEqual({ removed: `review?(${logins.granter})`, added: 'review+' });
-    expect((await update(keys.granter, id, { flags: [{ name: 'review', status: 'X' }] })).body.bugs[0].changes['flagtypes.name']).toEqual({ removed: 'review+', added: '' });
+    expect(granted.body.bugs[0].changes['flagtypes.name']).toEqual({
+      removed: `review?(${logins.granter})`,
+      added: 'review+',
+    });
+    expect(
+      (await update(keys.granter, id, { flags: [{ name: 'review', status: 'X' }] })).body.bugs[0].changes[
+        'flagtypes.name'
+      ],
+    ).toEqual({ removed: 'review+', added: '' });
     expect((await bugOf(id)).flags).toEqual([]);
   });
 
-  it('answers each flag error with Bugzilla\'s code', async () => {
+  it("answers each flag error with Bugzilla's code", async () => {
     const id = await fileBug(keys.editor);
-    const dupTypes = (await call(app, 'GET', '/rest/flag_type/TestProduct', { apiKey: admin })).body.bug.filter((type: { name: string }) => type.name === 'dup');
-    await update(admin, id, { flags: [{ type_id: dupTypes.find((type: { is_multiplicable: boolean }) => type.is_multiplicable).id, status: '+' }, { type_id: dupTypes.find((type: { is_multiplicable: boolean }) => type.is_multiplicable).id, status: '-', new: true }] });
+    const dupTypes = (await call(app, 'GET', '/rest/flag_type/TestProduct', { apiKey: admin })).body.bug.filter(
+      (type: { name: string }) => type.name === 'dup',
+    );
+    await update(admin, id, {
+      flags: [
+        { type_id: dupTypes.find((type: { is_multiplicable: boolean }) => type.is_multiplicable).id, status: '+' },
+        {
+          type_id: dupTypes.find((type: { is_multiplicable: boolean }) => type.is_multiplicable).id,
+          status: '-',
+          new: true,
+        },
+      ],
+    });
     const cases: Array<[Record<string, unknown>, number]> = [
       [{ name: 'review', status: '!' }, 129],
       [{ name: 'review' }, 129],
@@ -197,10 +293,16 @@ describe('several bugs at once', () => {
   it('changes every bug named in ids, and none when one of them refuses', async () => {
     const mine = await fileBug(keys.reporter);
     const theirs = await fileBug(keys.editor);
-    const refused = await call(app, 'PUT', `/rest/bug/${mine}`, { apiKey: keys.reporter, body: { ids: [theirs], whiteboard: 'batch' } });
+    const refused = await call(app, 'PUT', `/rest/bug/${mine}`, {
+      apiKey: keys.reporter,
+      body: { ids: [theirs], whiteboard: 'batch' },
+    });
     expect(refused.body.code).toBe(115);
     expect((await bugOf(mine)).whiteboard).toBe('');
-    const done = await call(app, 'PUT', `/rest/bug/${mine}`, { apiKey: keys.editor, body: { ids: [theirs], whiteboard: 'batch' } });
+    const done = await call(app, 'PUT', `/rest/bug/${mine}`, {
+      apiKey: keys.editor,
+      body: { ids: [theirs], whiteboard: 'batch' },
+    });
     expect(done.body.bugs.map((bug: { id: number; changes: object }) => [bug.id, bug.changes])).toEqual([
       [mine, { whiteboard: { removed: '', added: 'batch' } }],
       [theirs, { whiteboard: { removed: '', added: 'batch' } }],
@@ -214,7 +316,9 @@ describe('concurrent changes', () => {
     const others = await Promise.all(Array.from({ length: 4 }, () => fileBug(keys.editor)));
     const fields = ['whiteboard', 'url', 'summary'] as const;
     const requests = [
-      ...fields.map((field, index) => update(keys.editor, id, { [field]: field === 'url' ? `https://example.com/${index}` : `value ${index}` })),
+      ...fields.map((field, index) =>
+        update(keys.editor, id, { [field]: field === 'url' ? `https://example.com/${index}` : `value ${index}` }),
+      ),
       ...others.map((other) => update(keys.editor, id, { depends_on: { add: [other] } })),
       ...['assignee', 'qa', 'stranger'].map((name) => update(keys[name], id, { cc: { add: [logins[name]] } })),
     ];
@@ -226,20 +330,32 @@ describe('concurrent changes', () => {
     expect(bug.cc).toEqual([logins.assignee, logins.qa, logins.stranger].sort());
     for (const other of others) expect((await bugOf(other)).blocks).toEqual([id]);
     const history = (await call(app, 'GET', `/rest/bug/${id}/history`, { apiKey: admin })).body.bugs[0].history;
-    const dependencyChanges = history.flatMap((entry: { changes: Array<{ field_name: string; added: string }> }) => entry.changes.filter((change) => change.field_name === 'depends_on').map((change) => change.added));
-    expect(dependencyChanges.flatMap((added: string) => added.split(', ')).map(Number).sort((a: number, b: number) => a - b)).toEqual([...others].sort((a, b) => a - b));
+    const dependencyChanges = history.flatMap((entry: { changes: Array<{ field_name: string; added: string }> }) =>
+      entry.changes.filter((change) => change.field_name === 'depends_on').map((change) => change.added),
+    );
+    expect(
+      dependencyChanges
+        .flatMap((added: string) => added.split(', '))
+        .map(Number)
+        .sort((a: number, b: number) => a - b),
+    ).toEqual([...others].sort((a, b) => a - b));
   });
 
   it('never builds a dependency loop from two requests racing in opposite directions', async () => {
     const a = await fileBug(keys.editor);
     const b = await fileBug(keys.editor);
-    const [first, second] = await Promise.all([update(keys.editor, a, { depends_on: { add: [b] } }), update(keys.editor, b, { depends_on: { add: [a] } })]);
+    const [first, second] = await Promise.all([
+      update(keys.editor, a, { depends_on: { add: [b] } }),
+      update(keys.editor, b, { depends_on: { add: [a] } }),
+    ]);
     expect([first.status, second.status].sort()).toEqual([200, 400]);
     expect([first.body.code, second.body.code]).toContain(116);
     const [bugA, bugB] = [await bugOf(a), await bugOf(b)];
     expect(bugA.depends_on.length + bugB.depends_on.length).toBe(1);
     // Whichever won, both sides of the one dependency agree.
-    expect(bugA.depends_on.length > 0 ? [bugA.depends_on, bugB.blocks] : [bugB.depends_on, bugA.blocks]).toEqual(bugA.depends_on.length > 0 ? [[b], [a]] : [[a], [b]]);
+    expect(bugA.depends_on.length > 0 ? [bugA.depends_on, bugB.blocks] : [bugB.depends_on, bugA.blocks]).toEqual(
+      bugA.depends_on.length > 0 ? [[b], [a]] : [[a], [b]],
+    );
   });
 
   it('gives every bug filed at the same moment its own id', async () => {
@@ -251,37 +367,59 @@ describe('concurrent changes', () => {
 describe('personal tags, history and last visits', () => {
   it('keeps tags personal', async () => {
     const id = await fileBug(keys.reporter);
-    const response = await call(app, 'PUT', `/rest/bug/${id}/tags`, { apiKey: keys.reporter, body: { add: ['urgent', 'mine'] } });
+    const response = await call(app, 'PUT', `/rest/bug/${id}/tags`, {
+      apiKey: keys.reporter,
+      body: { add: ['urgent', 'mine'] },
+    });
     expect(response.body).toEqual({ changes: { [id]: { added: ['urgent', 'mine'], removed: [] } } });
     expect((await bugOf(id, keys.reporter, { include_fields: 'tags' })).tags).toEqual(['mine', 'urgent']);
     expect((await bugOf(id, keys.editor, { include_fields: 'tags' })).tags).toEqual([]);
-    expect((await call(app, 'PUT', `/rest/bug/${id}/tags`, { apiKey: keys.reporter, body: { remove: ['urgent'] } })).body.changes[id]).toEqual({ added: [], removed: ['urgent'] });
+    expect(
+      (await call(app, 'PUT', `/rest/bug/${id}/tags`, { apiKey: keys.reporter, body: { remove: ['urgent'] } })).body
+        .changes[id],
+    ).toEqual({ added: [], removed: ['urgent'] });
   });
 
-  it('merges one user\'s changes of one second into one history entry and filters by new_since', async () => {
+  it("merges one user's changes of one second into one history entry and filters by new_since", async () => {
     const id = await fileBug(keys.editor);
     await update(keys.editor, id, { priority: 'High' });
     await update(keys.editor, id, { severity: 'major' });
     const { body } = await call(app, 'GET', `/rest/bug/${id}/history`, { apiKey: admin });
     const entries = body.bugs[0].history;
-    const fields = entries.flatMap((entry: { changes: Array<{ field_name: string }> }) => entry.changes.map((change) => change.field_name));
+    const fields = entries.flatMap((entry: { changes: Array<{ field_name: string }> }) =>
+      entry.changes.map((change) => change.field_name),
+    );
     expect(fields).toEqual(['priority', 'severity']);
     for (const entry of entries) expect(entry.who).toBe(logins.editor);
     const whens = entries.map((entry: { when: string }) => entry.when);
     expect(new Set(whens).size).toBe(entries.length);
-    const later = await call(app, 'GET', `/rest/bug/${id}/history`, { apiKey: admin, query: { new_since: '2999-01-01T00:00:00Z' } });
+    const later = await call(app, 'GET', `/rest/bug/${id}/history`, {
+      apiKey: admin,
+      query: { new_since: '2999-01-01T00:00:00Z' },
+    });
     expect(later.body.bugs[0].history).toEqual([]);
-    expect((await call(app, 'GET', `/rest/bug/${id}/history`, { apiKey: admin, query: { new_since: 'yesterday-ish' } })).body.code).toBe(56);
+    expect(
+      (await call(app, 'GET', `/rest/bug/${id}/history`, { apiKey: admin, query: { new_since: 'yesterday-ish' } })).body
+        .code,
+    ).toBe(56);
   });
 
   it('records last visits only for people involved with the bug', async () => {
     const id = await fileBug(keys.reporter);
     const visited = await call(app, 'POST', `/rest/bug_user_last_visit/${id}`, { apiKey: keys.reporter });
-    expect(visited.body).toEqual([{ id, last_visit_ts: expect.stringMatching(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z$/) }]);
+    expect(visited.body).toEqual([
+      { id, last_visit_ts: expect.stringMatching(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z$/) },
+    ]);
     const refused = await call(app, 'POST', `/rest/bug_user_last_visit/${id}`, { apiKey: keys.stranger });
     expect([refused.status, refused.body.code]).toEqual([400, 1300]);
-    expect((await call(app, 'GET', `/rest/bug_user_last_visit/${id}`, { apiKey: keys.reporter })).body).toEqual(visited.body);
-    expect((await call(app, 'GET', '/rest/bug_user_last_visit', { apiKey: keys.reporter })).body.map((visit: { id: number }) => visit.id)).toContain(id);
+    expect((await call(app, 'GET', `/rest/bug_user_last_visit/${id}`, { apiKey: keys.reporter })).body).toEqual(
+      visited.body,
+    );
+    expect(
+      (await call(app, 'GET', '/rest/bug_user_last_visit', { apiKey: keys.reporter })).body.map(
+        (visit: { id: number }) => visit.id,
+      ),
+    ).toContain(id);
     expect((await call(app, 'GET', '/rest/bug_user_last_visit')).body.code).toBe(410);
   });
 });

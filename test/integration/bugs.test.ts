@@ -35,7 +35,12 @@ afterAll(async () => {
 
 describe('filing a bug', () => {
   it('answers the new id and stores every field with Bugzilla defaults', async () => {
-    const id = await fileBug(admin, { priority: 'High', severity: 'major', url: 'https://example.com/r/1', whiteboard: 'needs-triage' });
+    const id = await fileBug(admin, {
+      priority: 'High',
+      severity: 'major',
+      url: 'https://example.com/r/1',
+      whiteboard: 'needs-triage',
+    });
     const { status, body } = await getBug(id, admin, { include_fields: '_all' });
     expect(status).toBe(200);
     expect(body.faults).toEqual([]);
@@ -102,9 +107,14 @@ describe('filing a bug', () => {
     ];
     for (const [overrides, code, httpStatus] of cases) {
       const body = newBug(overrides);
-      for (const [key, value] of Object.entries(overrides)) if (value === undefined) delete (body as Record<string, unknown>)[key];
+      for (const [key, value] of Object.entries(overrides))
+        if (value === undefined) delete (body as Record<string, unknown>)[key];
       const response = await call(app, 'POST', '/rest/bug', { apiKey: admin, body });
-      expect({ overrides, code: response.body.code, status: response.status }).toEqual({ overrides, code, status: httpStatus });
+      expect({ overrides, code: response.body.code, status: response.status }).toEqual({
+        overrides,
+        code,
+        status: httpStatus,
+      });
       expect(response.body.error).toBe(true);
     }
   });
@@ -136,7 +146,10 @@ describe('reading a bug', () => {
 
   it('turns errors into faults with permissive', async () => {
     const id = await fileBug(admin);
-    const { body } = await call(app, 'GET', `/rest/bug/${id}`, { apiKey: admin, query: { ids: [999998], permissive: '1' } });
+    const { body } = await call(app, 'GET', `/rest/bug/${id}`, {
+      apiKey: admin,
+      query: { ids: [999998], permissive: '1' },
+    });
     expect(body.bugs.map((bug: { id: number }) => bug.id)).toEqual([id]);
     expect(body.faults).toEqual([expect.objectContaining({ id: 999998, faultCode: 101 })]);
   });
@@ -177,7 +190,10 @@ describe('changing a bug', () => {
     expect(blocked.blocks).toEqual([id]);
     const bug = (await getBug(id, admin, { include_fields: 'comments,comment_count' })).body.bugs[0];
     expect(bug.comment_count).toBe(2);
-    expect(bug.comments.map((comment: { text: string }) => comment.text)).toEqual(['Steps:\n1. open\n2. resize', 'Working on it.']);
+    expect(bug.comments.map((comment: { text: string }) => comment.text)).toEqual([
+      'Steps:\n1. open\n2. resize',
+      'Working on it.',
+    ]);
   });
 
   it('answers the previous last_change_time and no changes when nothing changed', async () => {
@@ -204,10 +220,13 @@ describe('changing a bug', () => {
     });
   });
 
-  it('marks duplicates like Bugzilla: status, resolution, the target\'s duplicates, CC and comments', async () => {
+  it("marks duplicates like Bugzilla: status, resolution, the target's duplicates, CC and comments", async () => {
     const target = await fileBug(admin);
     const dupe = await fileBug(admin);
-    const { body } = await call(app, 'PUT', `/rest/bug/${dupe}`, { apiKey: admin, body: { dupe_of: target, comment: { body: 'Same as the first.' } } });
+    const { body } = await call(app, 'PUT', `/rest/bug/${dupe}`, {
+      apiKey: admin,
+      body: { dupe_of: target, comment: { body: 'Same as the first.' } },
+    });
     expect(body.bugs[0].changes).toEqual({
       status: { removed: 'CONFIRMED', added: 'RESOLVED' },
       resolution: { removed: '', added: 'DUPLICATE' },
@@ -219,19 +238,40 @@ describe('changing a bug', () => {
     expect(targetBug.comments.at(-1).text).toBe(`*** Bug ${dupe} has been marked as a duplicate of this bug. ***`);
     const dupeBug = (await getBug(dupe, admin, { include_fields: 'dupe_of,comments' })).body.bugs[0];
     expect(dupeBug.dupe_of).toBe(target);
-    expect(dupeBug.comments.at(-1).text).toBe(`Same as the first.\n\n*** This bug has been marked as a duplicate of bug ${target} ***`);
-    expect((await call(app, 'PUT', `/rest/bug/${target}`, { apiKey: admin, body: { dupe_of: target } })).body.code).toBe(118);
-    expect((await call(app, 'PUT', `/rest/bug/${target}`, { apiKey: admin, body: { dupe_of: dupe } })).body.code).toBe(118);
+    expect(dupeBug.comments.at(-1).text).toBe(
+      `Same as the first.\n\n*** This bug has been marked as a duplicate of bug ${target} ***`,
+    );
+    expect(
+      (await call(app, 'PUT', `/rest/bug/${target}`, { apiKey: admin, body: { dupe_of: target } })).body.code,
+    ).toBe(118);
+    expect((await call(app, 'PUT', `/rest/bug/${target}`, { apiKey: admin, body: { dupe_of: dupe } })).body.code).toBe(
+      118,
+    );
     const history = (await call(app, 'GET', `/rest/bug/${dupe}/history`, { apiKey: admin })).body.bugs[0].history;
-    expect(history.flatMap((entry: { changes: Array<{ field_name: string }> }) => entry.changes.map((change) => change.field_name)).sort()).toEqual(['resolution', 'status']);
+    expect(
+      history
+        .flatMap((entry: { changes: Array<{ field_name: string }> }) =>
+          entry.changes.map((change) => change.field_name),
+        )
+        .sort(),
+    ).toEqual(['resolution', 'status']);
   });
 
   it('refuses dependency loops and self-dependencies with 116, writing nothing', async () => {
     const a = await fileBug(admin);
     const b = await fileBug(admin, { depends_on: [a] });
     const c = await fileBug(admin, { depends_on: [b] });
-    expect((await call(app, 'PUT', `/rest/bug/${a}`, { apiKey: admin, body: { depends_on: { add: [c] }, summary: 'changed' } })).body.code).toBe(116);
-    expect((await call(app, 'PUT', `/rest/bug/${a}`, { apiKey: admin, body: { blocks: { add: [a] } } })).body.code).toBe(116);
+    expect(
+      (
+        await call(app, 'PUT', `/rest/bug/${a}`, {
+          apiKey: admin,
+          body: { depends_on: { add: [c] }, summary: 'changed' },
+        })
+      ).body.code,
+    ).toBe(116);
+    expect(
+      (await call(app, 'PUT', `/rest/bug/${a}`, { apiKey: admin, body: { blocks: { add: [a] } } })).body.code,
+    ).toBe(116);
     const bugA = (await getBug(a, admin)).body.bugs[0];
     expect(bugA.summary).toBe('Toolbar crashes on resize');
     expect(bugA.depends_on).toEqual([]);
@@ -241,28 +281,54 @@ describe('changing a bug', () => {
 
 describe('more of what a bug update can change', () => {
   it('moves a bug to another product, requiring a component that exists there', async () => {
-    await call(app, 'POST', '/rest/product', { apiKey: admin, body: { name: 'Other', description: 'Another product', version: '2.0' } });
-    await call(app, 'POST', '/rest/component', { apiKey: admin, body: { product: 'Other', name: 'Engine', description: 'Engine', default_assignee: app.admin.login } });
+    await call(app, 'POST', '/rest/product', {
+      apiKey: admin,
+      body: { name: 'Other', description: 'Another product', version: '2.0' },
+    });
+    await call(app, 'POST', '/rest/component', {
+      apiKey: admin,
+      body: { product: 'Other', name: 'Engine', description: 'Engine', default_assignee: app.admin.login },
+    });
     const id = await fileBug(admin);
     const missing = await call(app, 'PUT', `/rest/bug/${id}`, { apiKey: admin, body: { product: 'Other' } });
     expect(missing.body.code).toBe(32000);
     expect(missing.body.message).toMatch(/component/);
-    const moved = await call(app, 'PUT', `/rest/bug/${id}`, { apiKey: admin, body: { product: 'Other', component: 'Engine', version: '2.0' } });
+    const moved = await call(app, 'PUT', `/rest/bug/${id}`, {
+      apiKey: admin,
+      body: { product: 'Other', component: 'Engine', version: '2.0' },
+    });
     expect(moved.body.bugs[0].changes).toEqual({
       product: { removed: 'TestProduct', added: 'Other' },
       component: { removed: 'TestComponent', added: 'Engine' },
       version: { removed: 'unspecified', added: '2.0' },
     });
-    expect((await getBug(id, admin)).body.bugs[0]).toMatchObject({ product: 'Other', component: 'Engine', version: '2.0', target_milestone: '---' });
+    expect((await getBug(id, admin)).body.bugs[0]).toMatchObject({
+      product: 'Other',
+      component: 'Engine',
+      version: '2.0',
+      target_milestone: '---',
+    });
   });
 
   it('changes, frees and guards aliases', async () => {
     const first = await fileBug(admin, { alias: 'first-alias' });
     const second = await fileBug(admin);
-    expect((await call(app, 'PUT', `/rest/bug/${second}`, { apiKey: admin, body: { alias: 'FIRST-alias' } })).body.code).toBe(103);
-    const renamed = await call(app, 'PUT', `/rest/bug/first-alias`, { apiKey: admin, body: { alias: 'renamed-alias' } });
-    expect(renamed.body.bugs[0]).toMatchObject({ id: first, alias: 'renamed-alias', changes: { alias: { removed: 'first-alias', added: 'renamed-alias' } } });
-    expect((await call(app, 'PUT', `/rest/bug/${second}`, { apiKey: admin, body: { alias: 'first-alias' } })).body.bugs[0].alias).toBe('first-alias');
+    expect(
+      (await call(app, 'PUT', `/rest/bug/${second}`, { apiKey: admin, body: { alias: 'FIRST-alias' } })).body.code,
+    ).toBe(103);
+    const renamed = await call(app, 'PUT', `/rest/bug/first-alias`, {
+      apiKey: admin,
+      body: { alias: 'renamed-alias' },
+    });
+    expect(renamed.body.bugs[0]).toMatchObject({
+      id: first,
+      alias: 'renamed-alias',
+      changes: { alias: { removed: 'first-alias', added: 'renamed-alias' } },
+    });
+    expect(
+      (await call(app, 'PUT', `/rest/bug/${second}`, { apiKey: admin, body: { alias: 'first-alias' } })).body.bugs[0]
+        .alias,
+    ).toBe('first-alias');
     expect((await getBug('renamed-alias', admin)).body.bugs[0].id).toBe(first);
     expect((await getBug('first-alias', admin)).body.bugs[0].id).toBe(second);
     const taken = await call(app, 'POST', '/rest/bug', { apiKey: admin, body: newBug({ alias: 'renamed-alias' }) });
@@ -275,44 +341,83 @@ describe('more of what a bug update can change', () => {
     expect((await getBug(cause, admin)).body.bugs[0].regressions).toEqual([id]);
     await call(app, 'PUT', `/rest/bug/${id}`, { apiKey: admin, body: { regressed_by: { remove: [cause] } } });
     expect((await getBug(cause, admin)).body.bugs[0].regressions).toEqual([]);
-    expect((await call(app, 'PUT', `/rest/bug/${id}`, { apiKey: admin, body: { see_also: { add: ['javascript:alert(1)'] } } })).body.code).toBe(112);
+    expect(
+      (
+        await call(app, 'PUT', `/rest/bug/${id}`, {
+          apiKey: admin,
+          body: { see_also: { add: ['javascript:alert(1)'] } },
+        })
+      ).body.code,
+    ).toBe(112);
     const reset = await call(app, 'PUT', `/rest/bug/${id}`, { apiKey: admin, body: { reset_assigned_to: true } });
     expect(reset.status).toBe(200);
     expect((await getBug(id, admin)).body.bugs[0].assigned_to).toBe(app.admin.login);
   });
 
   it('validates custom fields by type and legal values', async () => {
-    await call(app, 'POST', '/rest/field/bug', { apiKey: admin, body: { name: 'cf_browser', display_name: 'Browser', type: 2, values: ['Firefox', 'Chrome'] } });
-    await call(app, 'POST', '/rest/field/bug', { apiKey: admin, body: { name: 'cf_build', display_name: 'Build', type: 10 } });
+    await call(app, 'POST', '/rest/field/bug', {
+      apiKey: admin,
+      body: { name: 'cf_browser', display_name: 'Browser', type: 2, values: ['Firefox', 'Chrome'] },
+    });
+    await call(app, 'POST', '/rest/field/bug', {
+      apiKey: admin,
+      body: { name: 'cf_build', display_name: 'Build', type: 10 },
+    });
     const id = await fileBug(admin, { cf_browser: 'firefox' });
     const bug = (await getBug(id, admin)).body.bugs[0];
     expect(bug).toMatchObject({ cf_browser: 'Firefox', cf_build: null });
-    expect((await call(app, 'PUT', `/rest/bug/${id}`, { apiKey: admin, body: { cf_browser: 'Lynx' } })).body.code).toBe(51);
-    expect((await call(app, 'PUT', `/rest/bug/${id}`, { apiKey: admin, body: { cf_build: 'abc' } })).body.code).toBe(52);
-    const changed = await call(app, 'PUT', `/rest/bug/${id}`, { apiKey: admin, body: { cf_browser: 'Chrome', cf_build: 42 } });
-    expect(changed.body.bugs[0].changes).toEqual({ cf_browser: { removed: 'Firefox', added: 'Chrome' }, cf_build: { removed: '', added: '42' } });
-    expect((await getBug(id, admin, { include_fields: '_custom' })).body.bugs[0]).toEqual({ cf_browser: 'Chrome', cf_build: 42 });
+    expect((await call(app, 'PUT', `/rest/bug/${id}`, { apiKey: admin, body: { cf_browser: 'Lynx' } })).body.code).toBe(
+      51,
+    );
+    expect((await call(app, 'PUT', `/rest/bug/${id}`, { apiKey: admin, body: { cf_build: 'abc' } })).body.code).toBe(
+      52,
+    );
+    const changed = await call(app, 'PUT', `/rest/bug/${id}`, {
+      apiKey: admin,
+      body: { cf_browser: 'Chrome', cf_build: 42 },
+    });
+    expect(changed.body.bugs[0].changes).toEqual({
+      cf_browser: { removed: 'Firefox', added: 'Chrome' },
+      cf_build: { removed: '', added: '42' },
+    });
+    expect((await getBug(id, admin, { include_fields: '_custom' })).body.bugs[0]).toEqual({
+      cf_browser: 'Chrome',
+      cf_build: 42,
+    });
   });
 
   it('selects fields with include_fields and exclude_fields', async () => {
     const id = await fileBug(admin);
-    expect((await getBug(id, admin, { include_fields: 'id,summary' })).body.bugs[0]).toEqual({ id, summary: 'Toolbar crashes on resize' });
+    expect((await getBug(id, admin, { include_fields: 'id,summary' })).body.bugs[0]).toEqual({
+      id,
+      summary: 'Toolbar crashes on resize',
+    });
     const excluded = (await getBug(id, admin, { exclude_fields: 'cc,cc_detail,flags' })).body.bugs[0];
     expect(excluded).not.toHaveProperty('cc');
     expect(excluded).toHaveProperty('summary');
     expect(excluded).not.toHaveProperty('description');
-    expect((await getBug(id, admin, { include_fields: 'assigned_to_detail.name' })).body.bugs[0]).toEqual({ assigned_to_detail: { name: app.admin.login } });
+    expect((await getBug(id, admin, { include_fields: 'assigned_to_detail.name' })).body.bugs[0]).toEqual({
+      assigned_to_detail: { name: app.admin.login },
+    });
   });
 });
 
 describe('comments that come with bug changes', () => {
   it('refuses private comments from non-insiders (113), over-long ones (114) and markdown when it is off (140)', async () => {
-    const plainId = (await call(app, 'POST', '/rest/user', { apiKey: admin, body: { email: 'plain-commenter@tracker.test', password: 'plain-password' } })).body.id;
+    const plainId = (
+      await call(app, 'POST', '/rest/user', {
+        apiKey: admin,
+        body: { email: 'plain-commenter@tracker.test', password: 'plain-password' },
+      })
+    ).body.id;
     const plain = (await call(app, 'POST', `/rest/user/${plainId}/api_key`, { apiKey: admin, body: {} })).body.api_key;
     const id = await fileBug(admin);
-    const put = (key: string, body: Record<string, unknown>) => call(app, 'PUT', `/rest/bug/${id}`, { apiKey: key, body });
+    const put = (key: string, body: Record<string, unknown>) =>
+      call(app, 'PUT', `/rest/bug/${id}`, { apiKey: key, body });
     expect((await put(plain, { comment: { body: 'secret', is_private: true } })).body.code).toBe(113);
-    expect((await call(app, 'POST', '/rest/bug', { apiKey: plain, body: newBug({ comment_is_private: true }) })).body.code).toBe(113);
+    expect(
+      (await call(app, 'POST', '/rest/bug', { apiKey: plain, body: newBug({ comment_is_private: true }) })).body.code,
+    ).toBe(113);
     expect((await put(admin, { comment: { body: 'x'.repeat(65_536) } })).body.code).toBe(114);
     await call(app, 'PUT', '/rest/parameters', { apiKey: admin, body: { markdown_enabled: false } });
     try {
@@ -325,12 +430,20 @@ describe('comments that come with bug changes', () => {
     const asPlain = (await getBug(id, plain, { include_fields: 'comments' })).body.bugs[0].comments;
     expect(asPlain.map((comment: { text: string }) => comment.text)).not.toContain('for insiders');
     const asAdmin = (await getBug(id, admin, { include_fields: 'comments' })).body.bugs[0].comments;
-    expect(asAdmin.at(-1)).toMatchObject({ text: 'for insiders', is_private: true, creator: app.admin.login, count: asAdmin.length - 1 });
+    expect(asAdmin.at(-1)).toMatchObject({
+      text: 'for insiders',
+      is_private: true,
+      creator: app.admin.login,
+      count: asAdmin.length - 1,
+    });
   });
 });
 
 describe('the description of a new bug', () => {
   it('is refused over 65,535 characters with 114', async () => {
-    expect((await call(app, 'POST', '/rest/bug', { apiKey: admin, body: newBug({ description: 'x'.repeat(65_536) }) })).body.code).toBe(114);
+    expect(
+      (await call(app, 'POST', '/rest/bug', { apiKey: admin, body: newBug({ description: 'x'.repeat(65_536) }) })).body
+        .code,
+    ).toBe(114);
   });
 });

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { buildEvent } from '../../local/apiGatewayEmulator.ts';
 import { RouteMatcher } from '../../shared/http/routeMatcher.ts';
-import { routes, type HttpMethod } from '../../shared/routes.ts';
+import { type HttpMethod, routes } from '../../shared/routes.ts';
 import { startTestApp, type TestApp } from '../support/testApp.ts';
 
 /**
@@ -34,7 +34,11 @@ const MODULES: Record<string, () => Promise<{ handler: unknown }>> = {
 type Handler = (event: unknown, context: unknown) => Promise<{ statusCode: number; body: string }>;
 
 interface Instance {
-  call(method: HttpMethod, path: string, options?: { apiKey?: string; body?: unknown }): Promise<{ status: number; body: any }>;
+  call(
+    method: HttpMethod,
+    path: string,
+    options?: { apiKey?: string; body?: unknown },
+  ): Promise<{ status: number; body: any }>;
   /** DynamoDB commands this instance sent since the last call to `commands`. */
   commands(): string[];
 }
@@ -64,7 +68,12 @@ async function newInstance(): Promise<Instance> {
       if (options.apiKey) headers['x-bugzilla-api-key'] = options.apiKey;
       const body = options.body === undefined ? Buffer.alloc(0) : Buffer.from(JSON.stringify(options.body));
       if (options.body !== undefined) headers['content-type'] = 'application/json';
-      const event = buildEvent({ method, url: path, headers, body }, `${method} ${match.route.path}`, Object.keys(match.pathParameters).length ? match.pathParameters : undefined, randomUUID());
+      const event = buildEvent(
+        { method, url: path, headers, body },
+        `${method} ${match.route.path}`,
+        Object.keys(match.pathParameters).length ? match.pathParameters : undefined,
+        randomUUID(),
+      );
       const result = await handler(event, { awsRequestId: randomUUID() });
       return { status: result.statusCode, body: JSON.parse(result.body) };
     },
@@ -99,8 +108,13 @@ describe('the catalogue cache', () => {
   });
 
   it('shows a product change made through one instance on the next request to the other', async () => {
-    expect((await second.call('GET', '/rest/product/TestProduct')).body.products[0].description).not.toBe('Changed elsewhere');
-    const changed = await first.call('PUT', '/rest/product/TestProduct', { apiKey: app.admin.apiKey, body: { description: 'Changed elsewhere' } });
+    expect((await second.call('GET', '/rest/product/TestProduct')).body.products[0].description).not.toBe(
+      'Changed elsewhere',
+    );
+    const changed = await first.call('PUT', '/rest/product/TestProduct', {
+      apiKey: app.admin.apiKey,
+      body: { description: 'Changed elsewhere' },
+    });
     expect(changed.status).toBe(200);
     second.commands();
     const seen = await second.call('GET', '/rest/product/TestProduct');
@@ -109,24 +123,49 @@ describe('the catalogue cache', () => {
   });
 
   it('shows a new group to the other instance', async () => {
-    expect((await second.call('GET', '/rest/group', { apiKey: app.admin.apiKey })).body.groups.map((group: { name: string }) => group.name)).not.toContain('cachetesters');
-    const created = await first.call('POST', '/rest/group', { apiKey: app.admin.apiKey, body: { name: 'cachetesters', description: 'Cache testers' } });
+    expect(
+      (await second.call('GET', '/rest/group', { apiKey: app.admin.apiKey })).body.groups.map(
+        (group: { name: string }) => group.name,
+      ),
+    ).not.toContain('cachetesters');
+    const created = await first.call('POST', '/rest/group', {
+      apiKey: app.admin.apiKey,
+      body: { name: 'cachetesters', description: 'Cache testers' },
+    });
     expect(created.status).toBe(200);
     const listed = await second.call('GET', '/rest/group', { apiKey: app.admin.apiKey });
     expect(listed.body.groups.map((group: { name: string }) => group.name)).toContain('cachetesters');
   });
 
   it('shows changed parameters and keywords to the other instance', async () => {
-    expect((await second.call('GET', '/rest/parameters', { apiKey: app.admin.apiKey })).body.parameters.maintainer).not.toBe('cache@example.com');
-    expect((await first.call('PUT', '/rest/parameters', { apiKey: app.admin.apiKey, body: { maintainer: 'cache@example.com' } })).status).toBe(200);
-    expect((await second.call('GET', '/rest/parameters', { apiKey: app.admin.apiKey })).body.parameters.maintainer).toBe('cache@example.com');
+    expect(
+      (await second.call('GET', '/rest/parameters', { apiKey: app.admin.apiKey })).body.parameters.maintainer,
+    ).not.toBe('cache@example.com');
+    expect(
+      (
+        await first.call('PUT', '/rest/parameters', {
+          apiKey: app.admin.apiKey,
+          body: { maintainer: 'cache@example.com' },
+        })
+      ).status,
+    ).toBe(200);
+    expect(
+      (await second.call('GET', '/rest/parameters', { apiKey: app.admin.apiKey })).body.parameters.maintainer,
+    ).toBe('cache@example.com');
 
     const keywordValues = async () => {
       const { body } = await second.call('GET', '/rest/field/bug/keywords');
       return (body.fields[0].values as Array<{ name: string }>).map((value) => value.name);
     };
     expect(await keywordValues()).not.toContain('cached');
-    expect((await first.call('POST', '/rest/keyword', { apiKey: app.admin.apiKey, body: { name: 'cached', description: 'Seen everywhere' } })).status).toBe(200);
+    expect(
+      (
+        await first.call('POST', '/rest/keyword', {
+          apiKey: app.admin.apiKey,
+          body: { name: 'cached', description: 'Seen everywhere' },
+        })
+      ).status,
+    ).toBe(200);
     expect(await keywordValues()).toContain('cached');
   });
 
@@ -138,18 +177,40 @@ describe('the catalogue cache', () => {
   });
 
   it('shows a user change made through one instance on the next request to the other', async () => {
-    const created = await first.call('POST', '/rest/user', { apiKey: app.admin.apiKey, body: { email: 'cached@tracker.test', password: 'cached-password', full_name: 'Before' } });
+    const created = await first.call('POST', '/rest/user', {
+      apiKey: app.admin.apiKey,
+      body: { email: 'cached@tracker.test', password: 'cached-password', full_name: 'Before' },
+    });
     expect(created.status).toBe(200);
-    const named = async () => (await second.call('GET', '/rest/user/cached@tracker.test', { apiKey: app.admin.apiKey })).body.users[0].real_name;
+    const named = async () =>
+      (await second.call('GET', '/rest/user/cached@tracker.test', { apiKey: app.admin.apiKey })).body.users[0]
+        .real_name;
     expect(await named()).toBe('Before');
     expect(await named()).toBe('Before');
-    expect((await first.call('PUT', '/rest/user/cached@tracker.test', { apiKey: app.admin.apiKey, body: { full_name: 'After' } })).status).toBe(200);
+    expect(
+      (
+        await first.call('PUT', '/rest/user/cached@tracker.test', {
+          apiKey: app.admin.apiKey,
+          body: { full_name: 'After' },
+        })
+      ).status,
+    ).toBe(200);
     expect(await named()).toBe('After');
     // The administrator's own groups, changed elsewhere, apply to the very next request too.
     const me = async () => (await second.call('GET', '/rest/whoami', { apiKey: app.admin.apiKey })).body.real_name;
     const before = await me();
-    expect((await first.call('PUT', `/rest/user/${app.admin.id}`, { apiKey: app.admin.apiKey, body: { full_name: 'Renamed Admin' } })).status).toBe(200);
+    expect(
+      (
+        await first.call('PUT', `/rest/user/${app.admin.id}`, {
+          apiKey: app.admin.apiKey,
+          body: { full_name: 'Renamed Admin' },
+        })
+      ).status,
+    ).toBe(200);
     expect(await me()).toBe('Renamed Admin');
-    expect((await first.call('PUT', `/rest/user/${app.admin.id}`, { apiKey: app.admin.apiKey, body: { full_name: before } })).status).toBe(200);
+    expect(
+      (await first.call('PUT', `/rest/user/${app.admin.id}`, { apiKey: app.admin.apiKey, body: { full_name: before } }))
+        .status,
+    ).toBe(200);
   });
 });

@@ -17,14 +17,17 @@ let tagger: string;
 
 const userWithKey = (name: string, groups: string[] = []) => accounts.userWithKey(app, name, groups);
 
+const fileBug = (overrides: Record<string, unknown> = {}, key = admin) =>
+  fileTestBug(app, key, { summary: 'Comment target', description: 'The description.', ...overrides });
 
-
-const fileBug = (overrides: Record<string, unknown> = {}, key = admin) => fileTestBug(app, key, { summary: 'Comment target', description: 'The description.', ...overrides });
-
-const addComment = (bug: number | string, body: Record<string, unknown>, key: string | undefined = admin) => call(app, 'POST', `/rest/bug/${bug}/comment`, { apiKey: key, body });
-const commentsOf = (bug: number | string, key?: string, query: Record<string, string> = {}) => call(app, 'GET', `/rest/bug/${bug}/comment`, { apiKey: key, query });
-const setParameters = (body: Record<string, unknown>) => ok(call(app, 'PUT', '/rest/parameters', { apiKey: admin, body }));
-const bugField = async (bug: number, field: string, key = admin) => (await ok(call(app, 'GET', `/rest/bug/${bug}`, { apiKey: key, query: { include_fields: field } }))).bugs[0][field];
+const addComment = (bug: number | string, body: Record<string, unknown>, key: string | undefined = admin) =>
+  call(app, 'POST', `/rest/bug/${bug}/comment`, { apiKey: key, body });
+const commentsOf = (bug: number | string, key?: string, query: Record<string, string> = {}) =>
+  call(app, 'GET', `/rest/bug/${bug}/comment`, { apiKey: key, query });
+const setParameters = (body: Record<string, unknown>) =>
+  ok(call(app, 'PUT', '/rest/parameters', { apiKey: admin, body }));
+const bugField = async (bug: number, field: string, key = admin) =>
+  (await ok(call(app, 'GET', `/rest/bug/${bug}`, { apiKey: key, query: { include_fields: field } }))).bugs[0][field];
 
 let hiddenBug: number;
 let lockedBug: number;
@@ -33,7 +36,9 @@ beforeAll(async () => {
   app = await startTestApp();
   admin = app.admin.apiKey;
   await accounts.createHiddenAndLockedProducts(app);
-  await ok(call(app, 'POST', '/rest/group', { apiKey: admin, body: { name: 'taggers', description: 'Comment taggers' } }));
+  await ok(
+    call(app, 'POST', '/rest/group', { apiKey: admin, body: { name: 'taggers', description: 'Comment taggers' } }),
+  );
   plain = await userWithKey('plain');
   tagger = await userWithKey('tagger', ['taggers']);
   hiddenBug = await fileBug({ product: 'Hidden', component: 'Core', version: '1.0' });
@@ -78,14 +83,24 @@ describe('adding a comment', () => {
   it('accepts an alias and adds one comment to each bug of ids', async () => {
     const first = await fileBug({ alias: 'comment-alias' });
     const second = await fileBug();
-    const { id } = await ok(call(app, 'POST', '/rest/bug/comment-alias/comment', { apiKey: admin, body: { comment: 'On both', ids: [second] } }));
-    const { bugs } = await ok(call(app, 'GET', `/rest/bug/${first}/comment`, { apiKey: admin, query: { ids: [String(second), String(first)] } as never }));
+    const { id } = await ok(
+      call(app, 'POST', '/rest/bug/comment-alias/comment', {
+        apiKey: admin,
+        body: { comment: 'On both', ids: [second] },
+      }),
+    );
+    const { bugs } = await ok(
+      call(app, 'GET', `/rest/bug/${first}/comment`, {
+        apiKey: admin,
+        query: { ids: [String(second), String(first)] } as never,
+      }),
+    );
     expect(Object.keys(bugs).sort()).toEqual([String(first), String(second)].sort());
     expect(bugs[first].comments.at(-1)).toMatchObject({ id, text: 'On both', count: 1 });
     expect(bugs[second].comments.at(-1)).toMatchObject({ text: 'On both', count: 1 });
   });
 
-  it('refuses with Bugzilla\'s codes', async () => {
+  it("refuses with Bugzilla's codes", async () => {
     const bug = await fileBug();
     expectError(await addComment(bug, {}), 50, 400);
     expectError(await addComment(bug, { comment: '' }), 50, 400);
@@ -110,11 +125,20 @@ describe('adding a comment', () => {
 
   it('numbers comments made at the same moment one after the other, losing none', async () => {
     const bug = await fileBug();
-    const answers = await Promise.all(Array.from({ length: 8 }, (_, index) => addComment(bug, { comment: `parallel ${index}` }, index % 2 ? plain : admin)));
+    const answers = await Promise.all(
+      Array.from({ length: 8 }, (_, index) =>
+        addComment(bug, { comment: `parallel ${index}` }, index % 2 ? plain : admin),
+      ),
+    );
     expect(answers.map((answer) => answer.status)).toEqual(Array(8).fill(200));
     const comments = (await ok(commentsOf(bug))).bugs[bug].comments;
     expect(comments.map((comment: { count: number }) => comment.count)).toEqual([0, 1, 2, 3, 4, 5, 6, 7, 8]);
-    expect(comments.slice(1).map((comment: { text: string }) => comment.text).sort()).toEqual(Array.from({ length: 8 }, (_, index) => `parallel ${index}`));
+    expect(
+      comments
+        .slice(1)
+        .map((comment: { text: string }) => comment.text)
+        .sort(),
+    ).toEqual(Array.from({ length: 8 }, (_, index) => `parallel ${index}`));
     expect(await bugField(bug, 'comment_count')).toBe(9);
   });
 
@@ -123,13 +147,22 @@ describe('adding a comment', () => {
     await ok(call(app, 'PUT', `/rest/bug/${bug}`, { apiKey: admin, body: { remaining_time: 3 } }));
     await ok(addComment(bug, { comment: 'Spent a while', work_time: 1.5 }));
     await ok(addComment(bug, { comment: 'Me too', work_time: 2 }, plain));
-    const fields = (await ok(call(app, 'GET', `/rest/bug/${bug}`, { apiKey: admin, query: { include_fields: 'actual_time,remaining_time' } }))).bugs[0];
+    const fields = (
+      await ok(
+        call(app, 'GET', `/rest/bug/${bug}`, {
+          apiKey: admin,
+          query: { include_fields: 'actual_time,remaining_time' },
+        }),
+      )
+    ).bugs[0];
     expect(fields).toEqual({ actual_time: 1.5, remaining_time: 1.5 });
     const history = (await ok(call(app, 'GET', `/rest/bug/${bug}/history`, { apiKey: admin }))).bugs[0].history;
-    expect(history.flatMap((entry: { changes: unknown[] }) => entry.changes)).toEqual(expect.arrayContaining([
-      { field_name: 'work_time', removed: '', added: '1.50' },
-      { field_name: 'remaining_time', removed: '3.00', added: '1.5' },
-    ]));
+    expect(history.flatMap((entry: { changes: unknown[] }) => entry.changes)).toEqual(
+      expect.arrayContaining([
+        { field_name: 'work_time', removed: '', added: '1.50' },
+        { field_name: 'remaining_time', removed: '3.00', added: '1.5' },
+      ]),
+    );
   });
 });
 
@@ -144,18 +177,36 @@ describe('private comments', () => {
 
   it('are shown and counted for insiders', async () => {
     const { bugs } = await ok(commentsOf(bug, admin));
-    expect(bugs[bug].comments.map((comment: { text: string; is_private: boolean }) => [comment.text, comment.is_private])).toEqual([
-      ['The description.', false], ['Insiders only', true], ['Public again', false],
+    expect(
+      bugs[bug].comments.map((comment: { text: string; is_private: boolean }) => [comment.text, comment.is_private]),
+    ).toEqual([
+      ['The description.', false],
+      ['Insiders only', true],
+      ['Public again', false],
     ]);
     expect(await bugField(bug, 'comment_count')).toBe(3);
-    expect((await ok(call(app, 'GET', `/rest/bug/comment/${privateId}`, { apiKey: admin }))).comments[privateId].text).toBe('Insiders only');
+    expect(
+      (await ok(call(app, 'GET', `/rest/bug/comment/${privateId}`, { apiKey: admin }))).comments[privateId].text,
+    ).toBe('Insiders only');
   });
 
   it('are neither shown nor counted for anyone else, logged in or not', async () => {
     for (const key of [plain, tagger, undefined]) {
       const { bugs } = await ok(commentsOf(bug, key));
-      expect(bugs[bug].comments.map((comment: { text: string; count: number }) => [comment.text, comment.count])).toEqual([['The description.', 0], ['Public again', 2]]);
-      const viaBug = (await ok(call(app, 'GET', `/rest/bug/${bug}`, { apiKey: key, query: { include_fields: 'comment_count,comments,counts' } }))).bugs[0];
+      expect(
+        bugs[bug].comments.map((comment: { text: string; count: number }) => [comment.text, comment.count]),
+      ).toEqual([
+        ['The description.', 0],
+        ['Public again', 2],
+      ]);
+      const viaBug = (
+        await ok(
+          call(app, 'GET', `/rest/bug/${bug}`, {
+            apiKey: key,
+            query: { include_fields: 'comment_count,comments,counts' },
+          }),
+        )
+      ).bugs[0];
       expect(viaBug.comment_count).toBe(2);
       expect(viaBug.counts.comments).toBe(2);
       expect(viaBug.comments.map((comment: { text: string }) => comment.text)).not.toContain('Insiders only');
@@ -167,8 +218,10 @@ describe('private comments', () => {
 describe('changing the privacy of existing comments (comment_is_private on bug update)', () => {
   let bug: number;
   let commentId: number;
-  const update = (body: Record<string, unknown>, key = admin) => call(app, 'PUT', `/rest/bug/${bug}`, { apiKey: key, body });
-  const texts = async (key?: string) => (await ok(commentsOf(bug, key))).bugs[bug].comments.map((comment: { text: string }) => comment.text);
+  const update = (body: Record<string, unknown>, key = admin) =>
+    call(app, 'PUT', `/rest/bug/${bug}`, { apiKey: key, body });
+  const texts = async (key?: string) =>
+    (await ok(commentsOf(bug, key))).bugs[bug].comments.map((comment: { text: string }) => comment.text);
   beforeAll(async () => {
     bug = await fileBug();
     commentId = (await ok(addComment(bug, { comment: 'Said in the open by a zanzibarian' }))).id;
@@ -181,11 +234,21 @@ describe('changing the privacy of existing comments (comment_is_private on bug u
     expect(await texts(admin)).toEqual(['The description.', 'Said in the open by a zanzibarian']);
     expect(await bugField(bug, 'comment_count', plain)).toBe(1);
     const insiderHistory = (await ok(call(app, 'GET', `/rest/bug/${bug}/history`, { apiKey: admin }))).bugs[0].history;
-    expect(insiderHistory.at(-1).changes).toEqual([{ field_name: 'longdescs.isprivate', removed: '0', added: '1', comment_id: commentId, comment_count: 1 }]);
+    expect(insiderHistory.at(-1).changes).toEqual([
+      { field_name: 'longdescs.isprivate', removed: '0', added: '1', comment_id: commentId, comment_count: 1 },
+    ]);
     const outsiderHistory = (await ok(call(app, 'GET', `/rest/bug/${bug}/history`, { apiKey: plain }))).bugs[0].history;
     expect(JSON.stringify(outsiderHistory)).not.toContain('isprivate');
 
-    const found = async (key: string) => (await ok(call(app, 'GET', '/rest/bug', { apiKey: key, query: { f1: 'content', o1: 'matches', v1: 'zanzibarian', include_fields: 'id' } }))).bugs.map((found: { id: number }) => found.id);
+    const found = async (key: string) =>
+      (
+        await ok(
+          call(app, 'GET', '/rest/bug', {
+            apiKey: key,
+            query: { f1: 'content', o1: 'matches', v1: 'zanzibarian', include_fields: 'id' },
+          }),
+        )
+      ).bugs.map((found: { id: number }) => found.id);
     // Comment searches follow the privacy too: an outsider's search no longer matches the words.
     expect(await found(plain)).toEqual([]);
     expect(await found(admin)).toEqual([bug]);
@@ -206,8 +269,15 @@ describe('changing the privacy of existing comments (comment_is_private on bug u
       addComment(target, { comment: 'And another' }, plain),
     ]);
     for (const result of results) expect(result.status, result.text).toBe(200);
-    const seenByAdmin = (await ok(commentsOf(target, admin))).bugs[target].comments.map((comment: { text: string; is_private: boolean }) => [comment.text, comment.is_private]);
-    expect(seenByAdmin.sort()).toEqual([['Added meanwhile', false], ['And another', false], ['Soon hidden', true], ['The description.', false]]);
+    const seenByAdmin = (await ok(commentsOf(target, admin))).bugs[target].comments.map(
+      (comment: { text: string; is_private: boolean }) => [comment.text, comment.is_private],
+    );
+    expect(seenByAdmin.sort()).toEqual([
+      ['Added meanwhile', false],
+      ['And another', false],
+      ['Soon hidden', true],
+      ['The description.', false],
+    ]);
     expect(await bugField(target, 'priority')).toBe('Low');
     // The bug's private-comment count moved with the privacy change, whatever order the writes landed in.
     expect(await bugField(target, 'comment_count', plain)).toBe(3);
@@ -217,7 +287,11 @@ describe('changing the privacy of existing comments (comment_is_private on bug u
   it('refuses outsiders (113) and comments of other bugs (111), saving nothing of the request', async () => {
     const other = await fileBug();
     const otherComment = (await ok(addComment(other, { comment: 'Elsewhere' }))).id;
-    expectError(await update({ comment_is_private: { [commentId]: true }, comment: { body: 'Hiding it' } }, plain), 113, 401);
+    expectError(
+      await update({ comment_is_private: { [commentId]: true }, comment: { body: 'Hiding it' } }, plain),
+      113,
+      401,
+    );
     expectError(await update({ comment_is_private: { [otherComment]: true }, priority: 'Low' }), 111, 400);
     expectError(await update({ comment_is_private: { nonsense: true } }), 111, 400);
     expect(await bugField(bug, 'priority')).not.toBe('Low');
@@ -233,7 +307,9 @@ describe('reading comments', () => {
     const bug = await fileBug();
     const one = (await ok(addComment(bug, { comment: 'one' }))).id;
     const two = (await ok(addComment(bug, { comment: 'two' }))).id;
-    const { bugs, comments } = await ok(call(app, 'GET', `/rest/bug/comment/${one}`, { apiKey: plain, query: { comment_ids: String(two) } }));
+    const { bugs, comments } = await ok(
+      call(app, 'GET', `/rest/bug/comment/${one}`, { apiKey: plain, query: { comment_ids: String(two) } }),
+    );
     expect(bugs).toEqual({});
     expect(Object.keys(comments).sort()).toEqual([String(one), String(two)].sort());
     expect(comments[two]).toMatchObject({ text: 'two', count: 2, bug_id: bug });
@@ -252,20 +328,40 @@ describe('reading comments', () => {
     await ok(addComment(bug, { comment: 'later' }));
     const later = await ok(commentsOf(bug, admin, { new_since: first.creation_time }));
     expect(later.bugs[bug].comments.map((comment: { text: string }) => comment.text)).toEqual(['later']);
-    const byId = await ok(call(app, 'GET', `/rest/bug/comment/${first.id}`, { apiKey: admin, query: { new_since: '2099-01-01T00:00:00Z' } }));
+    const byId = await ok(
+      call(app, 'GET', `/rest/bug/comment/${first.id}`, {
+        apiKey: admin,
+        query: { new_since: '2099-01-01T00:00:00Z' },
+      }),
+    );
     expect(byId.comments[first.id].text).toBe('The description.');
     const narrow = await ok(commentsOf(bug, admin, { include_fields: 'id,text' }));
     expect(narrow.bugs[bug].comments[1]).toEqual({ id: expect.any(Number), text: 'later' });
     const wide = await ok(commentsOf(bug, admin, { exclude_fields: 'raw_text,time' }));
-    expect(Object.keys(wide.bugs[bug].comments[0]).sort()).toEqual(['attachment_id', 'bug_id', 'count', 'creation_time', 'creator', 'id', 'is_markdown', 'is_private', 'tags', 'text']);
+    expect(Object.keys(wide.bugs[bug].comments[0]).sort()).toEqual([
+      'attachment_id',
+      'bug_id',
+      'count',
+      'creation_time',
+      'creator',
+      'id',
+      'is_markdown',
+      'is_private',
+      'tags',
+      'text',
+    ]);
   });
 
-  it('shows Bugzilla\'s wording for duplicates', async () => {
+  it("shows Bugzilla's wording for duplicates", async () => {
     const target = await fileBug();
     const dupe = await fileBug();
     await ok(call(app, 'PUT', `/rest/bug/${dupe}`, { apiKey: admin, body: { dupe_of: target } }));
-    expect((await ok(commentsOf(dupe))).bugs[dupe].comments.at(-1).text).toBe(`*** This bug has been marked as a duplicate of bug ${target} ***`);
-    expect((await ok(commentsOf(target))).bugs[target].comments.at(-1).text).toBe(`*** Bug ${dupe} has been marked as a duplicate of this bug. ***`);
+    expect((await ok(commentsOf(dupe))).bugs[dupe].comments.at(-1).text).toBe(
+      `*** This bug has been marked as a duplicate of bug ${target} ***`,
+    );
+    expect((await ok(commentsOf(target))).bugs[target].comments.at(-1).text).toBe(
+      `*** Bug ${dupe} has been marked as a duplicate of this bug. ***`,
+    );
   });
 });
 
@@ -273,8 +369,10 @@ describe('comment tags', () => {
   let bug: number;
   let commentId: number;
   let privateId: number;
-  const tag = (id: number, body: Record<string, unknown>, key = admin) => call(app, 'PUT', `/rest/bug/comment/${id}/tags`, { apiKey: key, body });
-  const search = (query: string, key = admin, params: Record<string, string> = {}) => call(app, 'GET', `/rest/bug/comment/tags/${query}`, { apiKey: key, query: params });
+  const tag = (id: number, body: Record<string, unknown>, key = admin) =>
+    call(app, 'PUT', `/rest/bug/comment/${id}/tags`, { apiKey: key, body });
+  const search = (query: string, key = admin, params: Record<string, string> = {}) =>
+    call(app, 'GET', `/rest/bug/comment/tags/${query}`, { apiKey: key, query: params });
   beforeAll(async () => {
     bug = await fileBug();
     commentId = (await ok(addComment(bug, { comment: 'Buy cheap watches' }))).id;
@@ -282,10 +380,15 @@ describe('comment tags', () => {
   });
 
   it('adds and removes tags, case-insensitively, and answers them sorted', async () => {
-    expect(await ok(tag(commentId, { comment_id: commentId, add: ['spam', 'needinfo'], remove: [] }))).toEqual(['needinfo', 'spam']);
+    expect(await ok(tag(commentId, { comment_id: commentId, add: ['spam', 'needinfo'], remove: [] }))).toEqual([
+      'needinfo',
+      'spam',
+    ]);
     expect(await ok(tag(commentId, { add: ['SPAM', 'Abuse'] }))).toEqual(['Abuse', 'needinfo', 'spam']);
     expect(await ok(tag(commentId, { remove: ['NEEDINFO', 'absent'] }))).toEqual(['Abuse', 'spam']);
-    const shown = (await ok(commentsOf(bug, plain))).bugs[bug].comments.find((comment: { id: number }) => comment.id === commentId);
+    const shown = (await ok(commentsOf(bug, plain))).bugs[bug].comments.find(
+      (comment: { id: number }) => comment.id === commentId,
+    );
     expect(shown.tags).toEqual(['Abuse', 'spam']);
   });
 
@@ -324,14 +427,22 @@ describe('comment tags', () => {
 });
 
 describe('rendering', () => {
-  const render = (body: Record<string, unknown>, key: string | undefined = plain) => call(app, 'POST', '/rest/bug/comment/render', { apiKey: key, body });
+  const render = (body: Record<string, unknown>, key: string | undefined = plain) =>
+    call(app, 'POST', '/rest/bug/comment/render', { apiKey: key, body });
 
   it('renders Markdown with bug and comment links, and nothing that runs', async () => {
     const bug = await fileBug();
-    const { html } = await ok(render({ id: bug, text: '**Fixed** by bug 12 (see comment 2).\n\n<script>alert(1)</script> [x](javascript:alert(1)) <img src=x onerror=alert(1)>' }));
+    const { html } = await ok(
+      render({
+        id: bug,
+        text: '**Fixed** by bug 12 (see comment 2).\n\n<script>alert(1)</script> [x](javascript:alert(1)) <img src=x onerror=alert(1)>',
+      }),
+    );
     expect(html).toContain('<strong>Fixed</strong>');
     expect(html).toContain('<a href="show_bug.cgi?id=12" class="bz_ref" rel="nofollow noopener noreferrer">bug 12</a>');
-    expect(html).toContain(`<a href="show_bug.cgi?id=${bug}#c2" class="bz_ref" rel="nofollow noopener noreferrer">comment 2</a>`);
+    expect(html).toContain(
+      `<a href="show_bug.cgi?id=${bug}#c2" class="bz_ref" rel="nofollow noopener noreferrer">comment 2</a>`,
+    );
     expect(html).not.toMatch(/<script|<img|href="javascript/i);
     expect(html).toContain('&lt;script&gt;');
   });

@@ -16,11 +16,21 @@ interface Account {
 
 async function createAccount(name: string, groups: string[] = []): Promise<Account> {
   const login = `${name}@fidelity.test`;
-  const created = await call(app, 'POST', '/rest/user', { apiKey: app.admin.apiKey, body: { email: login, full_name: `${name} User`, password: `${name}-password` } });
+  const created = await call(app, 'POST', '/rest/user', {
+    apiKey: app.admin.apiKey,
+    body: { email: login, full_name: `${name} User`, password: `${name}-password` },
+  });
   expect(created.status).toBe(200);
   const id = created.body.id as number;
-  if (groups.length > 0) expect((await call(app, 'PUT', `/rest/user/${id}`, { apiKey: app.admin.apiKey, body: { groups: { add: groups } } })).status).toBe(200);
-  const key = await call(app, 'POST', `/rest/user/${id}/api_key`, { apiKey: app.admin.apiKey, body: { description: 'tests' } });
+  if (groups.length > 0)
+    expect(
+      (await call(app, 'PUT', `/rest/user/${id}`, { apiKey: app.admin.apiKey, body: { groups: { add: groups } } }))
+        .status,
+    ).toBe(200);
+  const key = await call(app, 'POST', `/rest/user/${id}/api_key`, {
+    apiKey: app.admin.apiKey,
+    body: { description: 'tests' },
+  });
   return { id, login, apiKey: key.body.api_key };
 }
 
@@ -30,7 +40,10 @@ const groupNamesOf = async (account: Account) => {
 };
 
 const membersOf = async (group: string) => {
-  const { body } = await call(app, 'GET', `/rest/group/${group}`, { apiKey: app.admin.apiKey, query: { membership: '1' } });
+  const { body } = await call(app, 'GET', `/rest/group/${group}`, {
+    apiKey: app.admin.apiKey,
+    query: { membership: '1' },
+  });
   return (body.groups[0].membership as Array<{ id: number }>).map((user) => user.id);
 };
 
@@ -62,9 +75,15 @@ describe('system group inheritance', () => {
 
   it('uses derived membership in permission checks (the group filter of GET /rest/user)', async () => {
     // Filtering users by a group the caller is not in is refused (804); a derived member may.
-    const refused = await call(app, 'GET', '/rest/user', { apiKey: plain.apiKey, query: { match: 'fidelity.test', groups: 'bz_sudo_protect' } });
+    const refused = await call(app, 'GET', '/rest/user', {
+      apiKey: plain.apiKey,
+      query: { match: 'fidelity.test', groups: 'bz_sudo_protect' },
+    });
     expect(refused.body.code).toBe(804);
-    const allowed = await call(app, 'GET', '/rest/user', { apiKey: sudoer.apiKey, query: { match: 'fidelity.test', groups: 'bz_sudo_protect' } });
+    const allowed = await call(app, 'GET', '/rest/user', {
+      apiKey: sudoer.apiKey,
+      query: { match: 'fidelity.test', groups: 'bz_sudo_protect' },
+    });
     expect(allowed.status).toBe(200);
     expect(allowed.body.users.map((user: { id: number }) => user.id)).toEqual([sudoer.id]);
   });
@@ -75,7 +94,10 @@ describe('system group inheritance', () => {
   });
 
   it('puts bz_canusewhineatothers members in bz_canusewhines on their own, and no one else once editbugs is narrowed', async () => {
-    const narrowed = await call(app, 'PUT', '/rest/group/editbugs', { apiKey: app.admin.apiKey, body: { user_regexp: '' } });
+    const narrowed = await call(app, 'PUT', '/rest/group/editbugs', {
+      apiKey: app.admin.apiKey,
+      body: { user_regexp: '' },
+    });
     expect(narrowed.status).toBe(200);
     try {
       expect(await groupNamesOf(whiner)).toEqual(expect.arrayContaining(['bz_canusewhineatothers', 'bz_canusewhines']));
@@ -94,11 +116,19 @@ describe('system group inheritance', () => {
 describe('GET /rest/product', () => {
   it('lists products by name, case-insensitively, not by id', async () => {
     for (const name of ['zeta', 'Alpha', 'beta']) {
-      const created = await call(app, 'POST', '/rest/product', { apiKey: app.admin.apiKey, body: { name, description: `${name} product`, version: '1.0' } });
+      const created = await call(app, 'POST', '/rest/product', {
+        apiKey: app.admin.apiKey,
+        body: { name, description: `${name} product`, version: '1.0' },
+      });
       expect(created.status).toBe(200);
     }
     const { body } = await call(app, 'GET', '/rest/product', { query: { type: 'accessible' } });
-    expect(body.products.map((product: { name: string }) => product.name)).toEqual(['Alpha', 'beta', 'TestProduct', 'zeta']);
+    expect(body.products.map((product: { name: string }) => product.name)).toEqual([
+      'Alpha',
+      'beta',
+      'TestProduct',
+      'zeta',
+    ]);
     const byIds = await call(app, 'GET', '/rest/product', { query: { names: ['zeta', 'Alpha'] } });
     expect(byIds.body.products.map((product: { name: string }) => product.name)).toEqual(['Alpha', 'zeta']);
   });
@@ -107,15 +137,26 @@ describe('GET /rest/product', () => {
 describe('user administration', () => {
   it('reports is_enabled when disabling and enabling a user', async () => {
     const target = await createAccount('target');
-    const disabled = await call(app, 'PUT', `/rest/user/${target.id}`, { apiKey: app.admin.apiKey, body: { login_denied_text: 'Gone fishing' } });
+    const disabled = await call(app, 'PUT', `/rest/user/${target.id}`, {
+      apiKey: app.admin.apiKey,
+      body: { login_denied_text: 'Gone fishing' },
+    });
     expect(disabled.body.users[0].changes).toEqual({
       login_denied_text: { removed: '', added: 'Gone fishing' },
       is_enabled: { removed: '1', added: '0' },
     });
     // A new reason for a disabled user changes only the text.
-    const reworded = await call(app, 'PUT', `/rest/user/${target.id}`, { apiKey: app.admin.apiKey, body: { login_denied_text: 'Gone sailing' } });
-    expect(reworded.body.users[0].changes).toEqual({ login_denied_text: { removed: 'Gone fishing', added: 'Gone sailing' } });
-    const enabled = await call(app, 'PUT', `/rest/user/${target.id}`, { apiKey: app.admin.apiKey, body: { login_denied_text: '' } });
+    const reworded = await call(app, 'PUT', `/rest/user/${target.id}`, {
+      apiKey: app.admin.apiKey,
+      body: { login_denied_text: 'Gone sailing' },
+    });
+    expect(reworded.body.users[0].changes).toEqual({
+      login_denied_text: { removed: 'Gone fishing', added: 'Gone sailing' },
+    });
+    const enabled = await call(app, 'PUT', `/rest/user/${target.id}`, {
+      apiKey: app.admin.apiKey,
+      body: { login_denied_text: '' },
+    });
     expect(enabled.body.users[0].changes).toEqual({
       login_denied_text: { removed: 'Gone sailing', added: '' },
       is_enabled: { removed: '0', added: '1' },

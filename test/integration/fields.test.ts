@@ -8,18 +8,33 @@ let keyworderKey: string;
 const productIds: Record<string, number> = {};
 
 async function userWithKey(name: string, groups: string[] = []): Promise<string> {
-  const created = await call(app, 'POST', '/rest/user', { apiKey: admin, body: { email: `${name}@tracker.test`, password: `${name}-password` } });
+  const created = await call(app, 'POST', '/rest/user', {
+    apiKey: admin,
+    body: { email: `${name}@tracker.test`, password: `${name}-password` },
+  });
   expect(created.status).toBe(200);
-  if (groups.length > 0) expect((await call(app, 'PUT', `/rest/user/${created.body.id}`, { apiKey: admin, body: { groups: { add: groups } } })).status).toBe(200);
-  return (await call(app, 'POST', `/rest/user/${created.body.id}/api_key`, { apiKey: admin, body: { description: 'tests' } })).body.api_key;
+  if (groups.length > 0)
+    expect(
+      (await call(app, 'PUT', `/rest/user/${created.body.id}`, { apiKey: admin, body: { groups: { add: groups } } }))
+        .status,
+    ).toBe(200);
+  return (
+    await call(app, 'POST', `/rest/user/${created.body.id}/api_key`, { apiKey: admin, body: { description: 'tests' } })
+  ).body.api_key;
 }
 
 async function createProduct(name: string, version: string, components: string[], extra: object = {}): Promise<void> {
-  const created = await call(app, 'POST', '/rest/product', { apiKey: admin, body: { name, description: `The ${name}`, version, ...extra } });
+  const created = await call(app, 'POST', '/rest/product', {
+    apiKey: admin,
+    body: { name, description: `The ${name}`, version, ...extra },
+  });
   expect(created.status, JSON.stringify(created.body)).toBe(200);
   productIds[name] = created.body.id;
   for (const component of components) {
-    const made = await call(app, 'POST', '/rest/component', { apiKey: admin, body: { product: name, name: component, description: component, default_assignee: app.admin.login } });
+    const made = await call(app, 'POST', '/rest/component', {
+      apiKey: admin,
+      body: { product: name, name: component, description: component, default_assignee: app.admin.login },
+    });
     expect(made.status, JSON.stringify(made.body)).toBe(200);
   }
 }
@@ -43,13 +58,18 @@ const nextSecond = () => new Promise((resolve) => setTimeout(resolve, 1050 - (Da
 beforeAll(async () => {
   app = await startTestApp();
   admin = app.admin.apiKey;
-  expect((await call(app, 'POST', '/rest/group', { apiKey: admin, body: { name: 'insiders', description: 'Insiders' } })).status).toBe(200);
+  expect(
+    (await call(app, 'POST', '/rest/group', { apiKey: admin, body: { name: 'insiders', description: 'Insiders' } }))
+      .status,
+  ).toBe(200);
   plainKey = await userWithKey('plain');
   keyworderKey = await userWithKey('keyworder', ['editkeywords']);
   // Created through the product and component endpoints of the catalogue.
   await createProduct('Widget', '1.0', ['Gears', 'Bolts']);
   await createProduct('Gadget', '2.0', ['Gears']);
-  await createProduct('Secret', '1.0', ['Vault'], { group_controls: [{ group: 'insiders', entry: true, membercontrol: 'MANDATORY', othercontrol: 'MANDATORY' }] });
+  await createProduct('Secret', '1.0', ['Vault'], {
+    group_controls: [{ group: 'insiders', entry: true, membercontrol: 'MANDATORY', othercontrol: 'MANDATORY' }],
+  });
 });
 afterAll(async () => {
   await app?.close();
@@ -62,15 +82,42 @@ describe('GET /rest/field/bug', () => {
     const builtIn = body.fields.filter((field: Field) => !field.is_custom);
     expect(builtIn).toHaveLength(62);
     expect(builtIn.map((field: Field) => field.id)).toEqual(Array.from({ length: 62 }, (_, index) => index + 1));
-    expect(builtIn.slice(0, 4).map((field: Field) => field.name)).toEqual(['bug_id', 'short_desc', 'classification', 'product']);
+    expect(builtIn.slice(0, 4).map((field: Field) => field.name)).toEqual([
+      'bug_id',
+      'short_desc',
+      'classification',
+      'product',
+    ]);
     expect(builtIn.slice(-3).map((field: Field) => field.name)).toEqual(['bug_type', 'regressed_by', 'regresses']);
     for (const field of body.fields) {
-      expect(Object.keys(field).sort()).toEqual(
-        ['display_name', 'id', 'is_custom', 'is_mandatory', 'is_on_bug_entry', 'name', 'type', 'value_field', 'values', 'visibility_field', 'visibility_values'],
-      );
+      expect(Object.keys(field).sort()).toEqual([
+        'display_name',
+        'id',
+        'is_custom',
+        'is_mandatory',
+        'is_on_bug_entry',
+        'name',
+        'type',
+        'value_field',
+        'values',
+        'visibility_field',
+        'visibility_values',
+      ]);
     }
-    expect(builtIn.find((field: Field) => field.name === 'short_desc')).toMatchObject({ display_name: 'Summary', type: 0, is_mandatory: true, values: [] });
-    expect(builtIn.find((field: Field) => field.name === 'priority').values.map((value: Value) => value.name)).toEqual(['Highest', 'High', 'Normal', 'Low', 'Lowest', '---']);
+    expect(builtIn.find((field: Field) => field.name === 'short_desc')).toMatchObject({
+      display_name: 'Summary',
+      type: 0,
+      is_mandatory: true,
+      values: [],
+    });
+    expect(builtIn.find((field: Field) => field.name === 'priority').values.map((value: Value) => value.name)).toEqual([
+      'Highest',
+      'High',
+      'Normal',
+      'Low',
+      'Lowest',
+      '---',
+    ]);
   });
 
   it('describes bug_status with the new-bug pseudo-value first and the workflow', async () => {
@@ -96,7 +143,11 @@ describe('GET /rest/field/bug', () => {
       ['VERIFIED', false, 500, 500],
     ]);
     const resolved = field.values.find((value) => value.name === 'RESOLVED')!;
-    expect((resolved.can_change_to as Array<{ name: string }>).map((move) => move.name)).toEqual(['UNCONFIRMED', 'CONFIRMED', 'VERIFIED']);
+    expect((resolved.can_change_to as Array<{ name: string }>).map((move) => move.name)).toEqual([
+      'UNCONFIRMED',
+      'CONFIRMED',
+      'VERIFIED',
+    ]);
   });
 
   it('gives components per product, and only of products the caller may see', async () => {
@@ -104,10 +155,20 @@ describe('GET /rest/field/bug', () => {
     expect(anonymous.value_field).toBe('product');
     const pairs = (field: Field) => field.values.map((value) => `${value.visibility_values.join('|')}/${value.name}`);
     expect(pairs(anonymous)).toEqual(['TestProduct/TestComponent', 'Widget/Bolts', 'Widget/Gears', 'Gadget/Gears']);
-    expect(anonymous.values[0]).toEqual({ name: 'TestComponent', sort_key: 0, sortkey: 0, visibility_values: ['TestProduct'], is_active: true });
+    expect(anonymous.values[0]).toEqual({
+      name: 'TestComponent',
+      sort_key: 0,
+      sortkey: 0,
+      visibility_values: ['TestProduct'],
+      is_active: true,
+    });
     expect(pairs(await getField('component', admin))).toContain('Secret/Vault');
     const versions = await getField('version');
-    expect(versions.values.map((value) => `${value.visibility_values[0]}/${value.name}`)).toEqual(['TestProduct/unspecified', 'Widget/1.0', 'Gadget/2.0']);
+    expect(versions.values.map((value) => `${value.visibility_values[0]}/${value.name}`)).toEqual([
+      'TestProduct/unspecified',
+      'Widget/1.0',
+      'Gadget/2.0',
+    ]);
     expect((await getField('target_milestone')).value_field).toBe('product');
     expect((await getField('product')).values).toEqual([]);
   });
@@ -124,11 +185,17 @@ describe('GET /rest/field/bug', () => {
   });
 
   it('applies include_fields to fields and to their values', async () => {
-    const { body } = await call(app, 'GET', '/rest/field/bug/rep_platform', { query: { include_fields: 'name,values.name' } });
-    expect(body.fields).toEqual([{ name: 'rep_platform', values: [{ name: 'All' }, { name: 'PC' }, { name: 'Macintosh' }, { name: 'Other' }] }]);
+    const { body } = await call(app, 'GET', '/rest/field/bug/rep_platform', {
+      query: { include_fields: 'name,values.name' },
+    });
+    expect(body.fields).toEqual([
+      { name: 'rep_platform', values: [{ name: 'All' }, { name: 'PC' }, { name: 'Macintosh' }, { name: 'Other' }] },
+    ]);
     const namesOnly = await call(app, 'GET', '/rest/field/bug', { query: { include_fields: 'name' } });
     expect(namesOnly.body.fields[0]).toEqual({ name: 'bug_id' });
-    const extra = await call(app, 'GET', '/rest/field/bug/priority', { query: { include_fields: '_default,is_obsolete', exclude_fields: 'values' } });
+    const extra = await call(app, 'GET', '/rest/field/bug/priority', {
+      query: { include_fields: '_default,is_obsolete', exclude_fields: 'values' },
+    });
     expect(extra.body.fields[0]).toMatchObject({ name: 'priority', is_obsolete: false });
     expect(extra.body.fields[0]).not.toHaveProperty('values');
     expect(extra.body.fields[0]).not.toHaveProperty('sort_key');
@@ -195,7 +262,13 @@ describe('custom fields', () => {
       { name: 'cf_Browsers', display_name: 'B', type: 1 },
       { name: 'cf_browsers', display_name: 'Again', type: 1 },
       { name: 'cf_kind', display_name: 'Kind', type: 7 },
-      { name: 'cf_kind', display_name: 'Kind', type: 2, visibility_field: 'product', visibility_values: ['NoSuchProduct'] },
+      {
+        name: 'cf_kind',
+        display_name: 'Kind',
+        type: 2,
+        visibility_field: 'product',
+        visibility_values: ['NoSuchProduct'],
+      },
     ];
     for (const body of refused) {
       const response = await call(app, 'POST', '/rest/field/bug', { apiKey: admin, body });
@@ -203,7 +276,7 @@ describe('custom fields', () => {
     }
   });
 
-  it('updates a custom field\'s values with add and remove, reporting the changes', async () => {
+  it("updates a custom field's values with add and remove, reporting the changes", async () => {
     const before = (await auditTime('Tracker::Field'))!;
     await nextSecond();
     const updated = await call(app, 'PUT', '/rest/field/bug/cf_browsers', {
@@ -226,9 +299,15 @@ describe('custom fields', () => {
     const field = await getField('cf_browsers');
     expect(field.values.map((value) => value.name)).toEqual(['Chrome', 'Firefox', 'Edge']);
     expect(field).toMatchObject({ display_name: 'Web browsers', is_mandatory: true });
-    const noop = await call(app, 'PUT', `/rest/field/bug/${fieldId}`, { apiKey: admin, body: { display_name: 'Web browsers' } });
+    const noop = await call(app, 'PUT', `/rest/field/bug/${fieldId}`, {
+      apiKey: admin,
+      body: { display_name: 'Web browsers' },
+    });
     expect(noop.body.fields[0].changes).toEqual({});
-    const cleared = await call(app, 'PUT', `/rest/field/bug/${fieldId}`, { apiKey: admin, body: { visibility_field: null } });
+    const cleared = await call(app, 'PUT', `/rest/field/bug/${fieldId}`, {
+      apiKey: admin,
+      body: { visibility_field: null },
+    });
     expect(cleared.body.fields[0].changes).toEqual({
       visibility_field: { removed: 'product', added: '' },
       visibility_values: { removed: 'Widget, Gadget', added: '' },
@@ -237,16 +316,28 @@ describe('custom fields', () => {
   });
 
   it('refuses to change built-in fields (32000) and unknown fields (51)', async () => {
-    const builtIn = await call(app, 'PUT', '/rest/field/bug/priority', { apiKey: admin, body: { display_name: 'Urgency' } });
+    const builtIn = await call(app, 'PUT', '/rest/field/bug/priority', {
+      apiKey: admin,
+      body: { display_name: 'Urgency' },
+    });
     expect([builtIn.status, builtIn.body.code]).toEqual([400, 32000]);
-    const unknown = await call(app, 'PUT', '/rest/field/bug/cf_nothing', { apiKey: admin, body: { display_name: 'X' } });
+    const unknown = await call(app, 'PUT', '/rest/field/bug/cf_nothing', {
+      apiKey: admin,
+      body: { display_name: 'X' },
+    });
     expect([unknown.status, unknown.body.code]).toEqual([404, 51]);
-    const plain = await call(app, 'PUT', '/rest/field/bug/cf_browsers', { apiKey: plainKey, body: { display_name: 'X' } });
+    const plain = await call(app, 'PUT', '/rest/field/bug/cf_browsers', {
+      apiKey: plainKey,
+      body: { display_name: 'X' },
+    });
     expect(plain.body.code).toBe(304);
   });
 
   it('leaves obsolete fields out of the full list but answers them by name', async () => {
-    const created = await call(app, 'POST', '/rest/field/bug', { apiKey: admin, body: { name: 'cf_old_notes', description: 'Old notes', type: 4, obsolete: true } });
+    const created = await call(app, 'POST', '/rest/field/bug', {
+      apiKey: admin,
+      body: { name: 'cf_old_notes', description: 'Old notes', type: 4, obsolete: true },
+    });
     expect(created.status).toBe(200);
     const all = (await call(app, 'GET', '/rest/field/bug')).body.fields.map((field: Field) => field.name);
     expect(all).not.toContain('cf_old_notes');
@@ -258,14 +349,18 @@ describe('custom fields', () => {
 describe('legal values (deprecated)', () => {
   const values = (path: string, apiKey?: string) => call(app, 'GET', `/rest/field/bug/${path}`, { apiKey });
 
-  it('lists a drop-down field\'s values by stored or bug-call name', async () => {
-    expect((await values('priority/values')).body).toEqual({ values: ['Highest', 'High', 'Normal', 'Low', 'Lowest', '---'] });
-    expect((await values('status/values')).body).toEqual({ values: ['UNCONFIRMED', 'CONFIRMED', 'IN_PROGRESS', 'RESOLVED', 'VERIFIED'] });
+  it("lists a drop-down field's values by stored or bug-call name", async () => {
+    expect((await values('priority/values')).body).toEqual({
+      values: ['Highest', 'High', 'Normal', 'Low', 'Lowest', '---'],
+    });
+    expect((await values('status/values')).body).toEqual({
+      values: ['UNCONFIRMED', 'CONFIRMED', 'IN_PROGRESS', 'RESOLVED', 'VERIFIED'],
+    });
     expect((await values('type/values')).body).toEqual({ values: ['defect', 'enhancement', 'task'] });
     expect((await values('cf_browsers/values')).body).toEqual({ values: ['Chrome', 'Firefox', 'Edge'] });
   });
 
-  it('lists a product\'s components, versions and milestones', async () => {
+  it("lists a product's components, versions and milestones", async () => {
     expect((await values(`component/${productIds.Widget}/values`)).body).toEqual({ values: ['Bolts', 'Gears'] });
     expect((await values(`version/${productIds.Gadget}/values`)).body).toEqual({ values: ['2.0'] });
     expect((await values(`target_milestone/${productIds.Widget}/values`)).body).toEqual({ values: ['---'] });
@@ -293,17 +388,35 @@ describe('keywords', () => {
     expect(await auditTime('Tracker::Keyword')).toBeNull();
     const anonymous = await call(app, 'POST', '/rest/keyword', { body: { name: 'crash', description: 'Crashes' } });
     expect([anonymous.status, anonymous.body.code]).toEqual([401, 410]);
-    const plain = await call(app, 'POST', '/rest/keyword', { apiKey: plainKey, body: { name: 'crash', description: 'Crashes' } });
+    const plain = await call(app, 'POST', '/rest/keyword', {
+      apiKey: plainKey,
+      body: { name: 'crash', description: 'Crashes' },
+    });
     expect([plain.status, plain.body.code]).toEqual([401, 304]);
-    const created = await call(app, 'POST', '/rest/keyword', { apiKey: keyworderKey, body: { name: 'crash', description: 'The program crashes' } });
+    const created = await call(app, 'POST', '/rest/keyword', {
+      apiKey: keyworderKey,
+      body: { name: 'crash', description: 'The program crashes' },
+    });
     expect(created.status, JSON.stringify(created.body)).toBe(200);
     keywordId = created.body.id;
     expect(await auditTime('Tracker::Keyword')).not.toBeNull();
-    expect((await call(app, 'POST', '/rest/keyword', { apiKey: admin, body: { name: 'regression', description: 'It used to work' } })).status).toBe(200);
+    expect(
+      (
+        await call(app, 'POST', '/rest/keyword', {
+          apiKey: admin,
+          body: { name: 'regression', description: 'It used to work' },
+        })
+      ).status,
+    ).toBe(200);
   });
 
   it('refuses duplicate names in any case, spaces, commas and blank descriptions', async () => {
-    for (const body of [{ name: 'CRASH', description: 'x' }, { name: 'two words', description: 'x' }, { name: 'a,b', description: 'x' }, { name: 'fine', description: ' ' }]) {
+    for (const body of [
+      { name: 'CRASH', description: 'x' },
+      { name: 'two words', description: 'x' },
+      { name: 'a,b', description: 'x' },
+      { name: 'fine', description: ' ' },
+    ]) {
       const response = await call(app, 'POST', '/rest/keyword', { apiKey: keyworderKey, body });
       expect([response.status, response.body.code], JSON.stringify(body)).toEqual([400, 32000]);
     }
@@ -325,19 +438,39 @@ describe('keywords', () => {
   it('updates a keyword by name, reporting changes; an inactive keyword is no longer a legal value', async () => {
     const before = (await auditTime('Tracker::Keyword'))!;
     await nextSecond();
-    const updated = await call(app, 'PUT', '/rest/keyword/regression', { apiKey: keyworderKey, body: { name: 'regressed', is_active: false } });
+    const updated = await call(app, 'PUT', '/rest/keyword/regression', {
+      apiKey: keyworderKey,
+      body: { name: 'regressed', is_active: false },
+    });
     expect(updated.status, JSON.stringify(updated.body)).toBe(200);
     expect(updated.body).toEqual({
-      keywords: [{ id: expect.any(Number), changes: { name: { removed: 'regression', added: 'regressed' }, is_active: { removed: '1', added: '0' } } }],
+      keywords: [
+        {
+          id: expect.any(Number),
+          changes: { name: { removed: 'regression', added: 'regressed' }, is_active: { removed: '1', added: '0' } },
+        },
+      ],
     });
     expect((await auditTime('Tracker::Keyword'))! > before).toBe(true);
     expect((await getField('keywords')).values.map((value) => value.name)).toEqual(['crash']);
-    expect((await call(app, 'GET', `/rest/keyword/regressed`)).body.keywords[0]).toMatchObject({ name: 'regressed', is_active: false });
-    const renamedOnto = await call(app, 'PUT', `/rest/keyword/${keywordId}`, { apiKey: keyworderKey, body: { name: 'Regressed' } });
+    expect((await call(app, 'GET', `/rest/keyword/regressed`)).body.keywords[0]).toMatchObject({
+      name: 'regressed',
+      is_active: false,
+    });
+    const renamedOnto = await call(app, 'PUT', `/rest/keyword/${keywordId}`, {
+      apiKey: keyworderKey,
+      body: { name: 'Regressed' },
+    });
     expect([renamedOnto.status, renamedOnto.body.code]).toEqual([400, 32000]);
-    const caseOnly = await call(app, 'PUT', `/rest/keyword/${keywordId}`, { apiKey: keyworderKey, body: { name: 'Crash' } });
+    const caseOnly = await call(app, 'PUT', `/rest/keyword/${keywordId}`, {
+      apiKey: keyworderKey,
+      body: { name: 'Crash' },
+    });
     expect(caseOnly.body.keywords[0].changes).toEqual({ name: { removed: 'crash', added: 'Crash' } });
-    const unknown = await call(app, 'PUT', '/rest/keyword/nothing', { apiKey: keyworderKey, body: { description: 'x' } });
+    const unknown = await call(app, 'PUT', '/rest/keyword/nothing', {
+      apiKey: keyworderKey,
+      body: { description: 'x' },
+    });
     expect([unknown.status, unknown.body.code]).toEqual([404, 51]);
   });
 });

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import * as accounts from '../support/testAccounts.ts';
 import { ok } from '../support/testAccounts.ts';
-import { call, startTestApp, type ApiResponse, type TestApp } from '../support/testApp.ts';
+import { type ApiResponse, call, startTestApp, type TestApp } from '../support/testApp.ts';
 
 /**
  * Flag types (Bugzilla 5's FlagType API) on a catalogue built through the product and
@@ -18,18 +18,36 @@ const ids: Record<string, number> = {};
 
 const userWithKey = (name: string, groups: string[] = []) => accounts.userWithKey(app, name, groups, `${name}-pw`);
 
-
 async function product(name: string, components: string[], body: Record<string, unknown> = {}) {
-  await ok(call(app, 'POST', '/rest/product', { apiKey: admin, body: { name, description: `${name} product`, version: '1.0', ...body } }));
+  await ok(
+    call(app, 'POST', '/rest/product', {
+      apiKey: admin,
+      body: { name, description: `${name} product`, version: '1.0', ...body },
+    }),
+  );
   for (const component of components) {
-    await ok(call(app, 'POST', '/rest/component', { apiKey: admin, body: { product: name, name: component, description: `${component} component`, default_assignee: app.admin.login } }));
+    await ok(
+      call(app, 'POST', '/rest/component', {
+        apiKey: admin,
+        body: {
+          product: name,
+          name: component,
+          description: `${component} component`,
+          default_assignee: app.admin.login,
+        },
+      }),
+    );
   }
 }
 
-const createType = (body: Record<string, unknown>, apiKey = editorKey) => call(app, 'POST', '/rest/flag_type', { apiKey, body });
-const getTypes = (path: string, apiKey?: string, query?: Record<string, string>) => call(app, 'GET', `/rest/flag_type/${path}`, { apiKey, query });
-const updateType = (path: string, body: Record<string, unknown>, apiKey = editorKey) => call(app, 'PUT', `/rest/flag_type/${path}`, { apiKey, body });
-const auditTime = async () => (await ok(call(app, 'GET', '/rest/last_audit_time', { query: { class: 'Tracker::FlagType' } }))).last_audit_time;
+const createType = (body: Record<string, unknown>, apiKey = editorKey) =>
+  call(app, 'POST', '/rest/flag_type', { apiKey, body });
+const getTypes = (path: string, apiKey?: string, query?: Record<string, string>) =>
+  call(app, 'GET', `/rest/flag_type/${path}`, { apiKey, query });
+const updateType = (path: string, body: Record<string, unknown>, apiKey = editorKey) =>
+  call(app, 'PUT', `/rest/flag_type/${path}`, { apiKey, body });
+const auditTime = async () =>
+  (await ok(call(app, 'GET', '/rest/last_audit_time', { query: { class: 'Tracker::FlagType' } }))).last_audit_time;
 const namesOf = (types: Array<{ name: string }>) => types.map((type) => type.name);
 
 function expectError(response: ApiResponse, code: number, status = 400) {
@@ -43,14 +61,18 @@ let auditBeforeCreates: string | null;
 beforeAll(async () => {
   app = await startTestApp();
   admin = app.admin.apiKey;
-  reviewersId = (await ok(call(app, 'POST', '/rest/group', { apiKey: admin, body: { name: 'reviewers', description: 'Reviewers' } }))).id;
+  reviewersId = (
+    await ok(call(app, 'POST', '/rest/group', { apiKey: admin, body: { name: 'reviewers', description: 'Reviewers' } }))
+  ).id;
   await ok(call(app, 'POST', '/rest/group', { apiKey: admin, body: { name: 'secret', description: 'Secret' } }));
   editorKey = await userWithKey('editor', ['editcomponents']);
   plainKey = await userWithKey('plain');
   granterKey = await userWithKey('granter', ['reviewers']);
   await product('Widgets', ['Frobber', 'Gizmo']);
   await product('Gadgets', ['Core']);
-  await product('Hidden', ['Vault'], { group_controls: [{ group: 'secret', entry: true, membercontrol: 'MANDATORY', othercontrol: 'MANDATORY' }] });
+  await product('Hidden', ['Vault'], {
+    group_controls: [{ group: 'secret', entry: true, membercontrol: 'MANDATORY', othercontrol: 'MANDATORY' }],
+  });
   await product('4', []);
   auditBeforeCreates = await auditTime();
 
@@ -70,10 +92,23 @@ beforeAll(async () => {
     )
   ).id;
   ids.screenshot = (
-    await ok(createType({ name: 'screenshot', description: 'Screenshot ok', target_type: 'attachment', inclusions: [{ Gadgets: ['Core'] }, { product: 'Widgets', component: 'Frobber' }] }))
+    await ok(
+      createType({
+        name: 'screenshot',
+        description: 'Screenshot ok',
+        target_type: 'attachment',
+        inclusions: [{ Gadgets: ['Core'] }, { product: 'Widgets', component: 'Frobber' }],
+      }),
+    )
   ).id;
-  ids.retired = (await ok(createType({ name: 'retired', description: 'Old', inclusions: 'Gadgets', is_active: false, sort_key: '0' }))).id;
-  ids.vault = (await ok(createType({ name: 'vault', description: 'Vault only', inclusions: ['Hidden:Vault'] }, admin))).id;
+  ids.retired = (
+    await ok(
+      createType({ name: 'retired', description: 'Old', inclusions: 'Gadgets', is_active: false, sort_key: '0' }),
+    )
+  ).id;
+  ids.vault = (
+    await ok(createType({ name: 'vault', description: 'Vault only', inclusions: ['Hidden:Vault'] }, admin))
+  ).id;
 });
 afterAll(async () => {
   await app?.close();
@@ -116,7 +151,10 @@ describe('POST /rest/flag_type', () => {
       exclusions: { Widgets: ['Gizmo'] },
     });
     const [screenshot] = (await ok(getTypes(String(ids.screenshot)))).flag_types;
-    expect(screenshot).toMatchObject({ target_type: 'attachment', inclusions: { Gadgets: ['Core'], Widgets: ['Frobber'] } });
+    expect(screenshot).toMatchObject({
+      target_type: 'attachment',
+      inclusions: { Gadgets: ['Core'], Widgets: ['Frobber'] },
+    });
   });
 
   it('refuses logged-out callers (410) and callers outside editcomponents (304)', async () => {
@@ -145,7 +183,11 @@ describe('POST /rest/flag_type', () => {
 
   it('answers 106 for an unknown or inaccessible product, 51 for an unknown component or group, 32000 for malformed input', async () => {
     expectError(await createType({ name: 'x', description: 'x', inclusions: ['Nowhere'] }), 106, 401);
-    expectError(await createType({ name: 'x', description: 'x', exclusions: [{ product: 'Nowhere', component: 'Core' }] }), 106, 401);
+    expectError(
+      await createType({ name: 'x', description: 'x', exclusions: [{ product: 'Nowhere', component: 'Core' }] }),
+      106,
+      401,
+    );
     // The editor is not in "secret", so Hidden is inaccessible to them (the admin could use it above).
     expectError(await createType({ name: 'x', description: 'x', inclusions: ['Hidden'] }), 106, 401);
     expectError(await createType({ name: 'x', description: 'x', inclusions: ['Widgets:Core'] }), 51, 404);
@@ -165,13 +207,29 @@ describe('POST /rest/flag_type', () => {
     expect(auditBeforeCreates).toBeNull();
     const after = await auditTime();
     expect(after).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/);
-    expect((await ok(call(app, 'GET', '/rest/last_audit_time', { query: { class: 'Bugzilla::FlagType' } }))).last_audit_time).toBe(after);
+    expect(
+      (await ok(call(app, 'GET', '/rest/last_audit_time', { query: { class: 'Bugzilla::FlagType' } }))).last_audit_time,
+    ).toBe(after);
   });
 });
 
 describe('GET /rest/flag_type/{product}[/{component}]', () => {
   // The spec's Flagtype keys plus `values` and, as Bugzilla 5.2 sends, `type`.
-  const SPEC_KEYS = ['cc_list', 'description', 'grant_group', 'id', 'is_active', 'is_multiplicable', 'is_requestable', 'is_requesteeble', 'name', 'request_group', 'sort_key', 'type', 'values'];
+  const SPEC_KEYS = [
+    'cc_list',
+    'description',
+    'grant_group',
+    'id',
+    'is_active',
+    'is_multiplicable',
+    'is_requestable',
+    'is_requesteeble',
+    'name',
+    'request_group',
+    'sort_key',
+    'type',
+    'values',
+  ];
 
   it('lists the types that apply to some component of the product, by sort key then name', async () => {
     const widgets = await ok(getTypes('Widgets'));
@@ -199,7 +257,12 @@ describe('GET /rest/flag_type/{product}[/{component}]', () => {
 
   it('lists the flag types of each component in the product object', async () => {
     const [widgets] = (await ok(call(app, 'GET', '/rest/product/Widgets'))).products;
-    const byName = Object.fromEntries(widgets.components.map((component: { name: string; flag_types: unknown }) => [component.name, component.flag_types]));
+    const byName = Object.fromEntries(
+      widgets.components.map((component: { name: string; flag_types: unknown }) => [
+        component.name,
+        component.flag_types,
+      ]),
+    );
     expect(namesOf(byName.Frobber.bug)).toEqual(['review', 'qa']);
     expect(namesOf(byName.Frobber.attachment)).toEqual(['screenshot']);
     expect(namesOf(byName.Gizmo.bug)).toEqual(['review']);
@@ -207,7 +270,8 @@ describe('GET /rest/flag_type/{product}[/{component}]', () => {
   });
 
   it('offers + and - only to members of the grant group', async () => {
-    const valuesFor = async (apiKey?: string) => (await ok(getTypes('Widgets/Frobber', apiKey))).bug.find((type: { id: number }) => type.id === ids.qa).values;
+    const valuesFor = async (apiKey?: string) =>
+      (await ok(getTypes('Widgets/Frobber', apiKey))).bug.find((type: { id: number }) => type.id === ids.qa).values;
     expect(await valuesFor()).toEqual(['X', '?']);
     expect(await valuesFor(plainKey)).toEqual(['X', '?']);
     expect(await valuesFor(granterKey)).toEqual(['X', '?', '+', '-']);
@@ -225,7 +289,10 @@ describe('GET /rest/flag_type/{product}[/{component}]', () => {
 
   it('applies include_fields to the listed types', async () => {
     const { bug, attachment } = await ok(getTypes('Widgets', undefined, { include_fields: 'id,name' }));
-    expect(bug).toEqual([{ id: ids.review, name: 'review' }, { id: ids.qa, name: 'qa' }]);
+    expect(bug).toEqual([
+      { id: ids.review, name: 'review' },
+      { id: ids.qa, name: 'qa' },
+    ]);
     expect(attachment).toEqual([{ id: ids.screenshot, name: 'screenshot' }]);
   });
 });
@@ -271,15 +338,32 @@ describe('PUT /rest/flag_type/{id_or_name}', () => {
     expectError(await updateType(String(ids.review), { grant_group: 'nobody' }), 51, 404);
     expectError(await updateType(String(ids.review), { target_type: 'attachment' }), 32000);
     expectError(await updateType(String(ids.review), { sort_key: 9, inclusions: { add: ['Nowhere'] } }), 106, 401);
-    expectError(await updateType(String(ids.review), { ids: [ids.qa], sort_key: 9, exclusions: ['Widgets:Core'] }), 51, 404);
+    expectError(
+      await updateType(String(ids.review), { ids: [ids.qa], sort_key: 9, exclusions: ['Widgets:Core'] }),
+      51,
+      404,
+    );
     const [review] = (await ok(getTypes(String(ids.review)))).flag_types;
-    expect(review).toMatchObject({ name: 'review', description: 'Code review', sort_key: 1, cc_list: '', grant_group: null });
+    expect(review).toMatchObject({
+      name: 'review',
+      description: 'Code review',
+      sort_key: 1,
+      cc_list: '',
+      grant_group: null,
+    });
   });
 
   it('answers a no-op update with empty changes and writes no audit entry', async () => {
     const before = await auditTime();
     await new Promise((resolve) => setTimeout(resolve, 1100));
-    const { flagtypes } = await ok(updateType('review', { description: 'Code review', is_active: true, target_type: 'bug', inclusions: ['__Any__'] }));
+    const { flagtypes } = await ok(
+      updateType('review', {
+        description: 'Code review',
+        is_active: true,
+        target_type: 'bug',
+        inclusions: ['__Any__'],
+      }),
+    );
     expect(flagtypes).toEqual([{ id: ids.review, name: 'review', changes: {} }]);
     expect(await auditTime()).toBe(before);
   });
@@ -288,7 +372,14 @@ describe('PUT /rest/flag_type/{id_or_name}', () => {
     const before = await auditTime();
     await new Promise((resolve) => setTimeout(resolve, 1100));
     const { flagtypes } = await ok(
-      updateType(String(ids.qa), { name: 'qa-signoff', is_requestable: false, sort_key: 2, grant_group: '', request_group: 'reviewers', cc_list: 'lead@example.com' }),
+      updateType(String(ids.qa), {
+        name: 'qa-signoff',
+        is_requestable: false,
+        sort_key: 2,
+        grant_group: '',
+        request_group: 'reviewers',
+        cc_list: 'lead@example.com',
+      }),
     );
     expect(flagtypes).toEqual([
       {
@@ -306,7 +397,14 @@ describe('PUT /rest/flag_type/{id_or_name}', () => {
     ]);
     expect((await auditTime()) > before).toBe(true);
     const [qa] = (await ok(getTypes(String(ids.qa)))).flag_types;
-    expect(qa).toMatchObject({ name: 'qa-signoff', is_requestable: false, sort_key: 2, grant_group: null, request_group: reviewersId, values: ['X', '+', '-'] });
+    expect(qa).toMatchObject({
+      name: 'qa-signoff',
+      is_requestable: false,
+      sort_key: 2,
+      grant_group: null,
+      request_group: reviewersId,
+      values: ['X', '+', '-'],
+    });
   });
 
   it('replaces inclusions and exclusions with a list, or edits them with {add, remove}', async () => {
@@ -314,7 +412,12 @@ describe('PUT /rest/flag_type/{id_or_name}', () => {
     expect(replaced.flagtypes[0].changes).toEqual({ exclusions: { removed: 'Widgets:Gizmo', added: '' } });
     expect(namesOf((await ok(getTypes('Widgets/Gizmo'))).bug)).toEqual(['review', 'qa-signoff']);
 
-    const edited = await ok(updateType(String(ids.qa), { inclusions: { add: ['Gadgets:Core'], remove: ['Widgets'] }, exclusions: { add: [{ Gadgets: ['Core'] }] } }));
+    const edited = await ok(
+      updateType(String(ids.qa), {
+        inclusions: { add: ['Gadgets:Core'], remove: ['Widgets'] },
+        exclusions: { add: [{ Gadgets: ['Core'] }] },
+      }),
+    );
     expect(edited.flagtypes[0].changes).toEqual({
       inclusions: { removed: 'Widgets:__Any__', added: 'Gadgets:Core' },
       exclusions: { removed: '', added: 'Gadgets:Core' },
@@ -333,9 +436,17 @@ describe('PUT /rest/flag_type/{id_or_name}', () => {
     const twin = (await ok(createType({ name: 'retired', description: 'Another old one', inclusions: [] }))).id;
     const { flagtypes } = await ok(updateType('retired', { ids: [ids.screenshot], is_active: false }));
     expect(flagtypes.map((type: { id: number }) => type.id)).toEqual([ids.screenshot, ids.retired, twin]);
-    expect(flagtypes.map((type: { changes: object }) => type.changes)).toEqual([{ is_active: { removed: '1', added: '0' } }, {}, { is_active: { removed: '1', added: '0' } }]);
+    expect(flagtypes.map((type: { changes: object }) => type.changes)).toEqual([
+      { is_active: { removed: '1', added: '0' } },
+      {},
+      { is_active: { removed: '1', added: '0' } },
+    ]);
     // An empty inclusion list means the type applies nowhere.
-    expect((await ok(getTypes('Gadgets', admin))).bug.map((type: { id: number }) => type.id)).toEqual([ids.retired, ids.review, ids.qa]);
+    expect((await ok(getTypes('Gadgets', admin))).bug.map((type: { id: number }) => type.id)).toEqual([
+      ids.retired,
+      ids.review,
+      ids.qa,
+    ]);
     expect((await ok(getTypes(String(twin)))).flag_types[0].inclusions).toEqual({});
   });
 });

@@ -1,8 +1,8 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { routes, type RouteDefinition } from '../../shared/routes.ts';
-import { call, startTestApp, type TestApp } from '../support/testApp.ts';
+import { type RouteDefinition, routes } from '../../shared/routes.ts';
 import { tableInconsistencies } from '../support/tableIntegrity.ts';
+import { call, startTestApp, type TestApp } from '../support/testApp.ts';
 
 /**
  * Every route of the route table driven with generated bad input (fast-check): wrong types, huge
@@ -21,7 +21,10 @@ beforeAll(async () => {
   // Something for the generated requests to hit.
   await call(app, 'POST', '/rest/group', { apiKey: admin, body: { name: 'fuzzgroup', description: 'x' } });
   await call(app, 'POST', '/rest/keyword', { apiKey: admin, body: { name: 'fuzzword', description: 'x' } });
-  await call(app, 'POST', '/rest/field/bug', { apiKey: admin, body: { name: 'cf_fuzz', display_name: 'Fuzz', type: 2, values: ['a'] } });
+  await call(app, 'POST', '/rest/field/bug', {
+    apiKey: admin,
+    body: { name: 'cf_fuzz', display_name: 'Fuzz', type: 2, values: ['a'] },
+  });
   await call(app, 'POST', '/rest/flag_type', { apiKey: admin, body: { name: 'fuzzflag', description: 'x' } });
 });
 afterAll(async () => {
@@ -66,17 +69,81 @@ const oddText = fc.constantFrom(
   '2',
 );
 
-const text = fc.oneof(oddText, fc.string({ maxLength: 40 }), fc.string({ unit: 'binary', maxLength: 20 }), fc.string({ unit: 'grapheme', maxLength: 10 }));
+const text = fc.oneof(
+  oddText,
+  fc.string({ maxLength: 40 }),
+  fc.string({ unit: 'binary', maxLength: 20 }),
+  fc.string({ unit: 'grapheme', maxLength: 10 }),
+);
 
 const parameterName = fc.oneof(
   fc.constantFrom(
-    'name', 'description', 'ids', 'names', 'id', 'email', 'full_name', 'password', 'groups', 'bless_groups', 'login_denied_text',
-    'user_regexp', 'icon_url', 'is_active', 'is_open', 'sort_key', 'product', 'component', 'version', 'default_assignee',
-    'default_milestone', 'classification', 'group_controls', 'values', 'type', 'display_name', 'visibility_field',
-    'visibility_values', 'inclusions', 'exclusions', 'cc_list', 'grant_group', 'request_group', 'revoked', 'match', 'limit',
-    'include_fields', 'exclude_fields', 'membership', 'announcehtml', 'max_login_attempts', 'maintainer', 'requirelogin',
-    'summary', 'op_sys', 'platform', 'alias', 'cc', 'keywords', 'status', 'blocks', 'depends_on', 'comment', 'flags', 'tags',
-    'add', 'remove', 'set', 'token', 'api_key', 'login', 'callback', '__proto__', 'constructor', 'class', 'last_change_time',
+    'name',
+    'description',
+    'ids',
+    'names',
+    'id',
+    'email',
+    'full_name',
+    'password',
+    'groups',
+    'bless_groups',
+    'login_denied_text',
+    'user_regexp',
+    'icon_url',
+    'is_active',
+    'is_open',
+    'sort_key',
+    'product',
+    'component',
+    'version',
+    'default_assignee',
+    'default_milestone',
+    'classification',
+    'group_controls',
+    'values',
+    'type',
+    'display_name',
+    'visibility_field',
+    'visibility_values',
+    'inclusions',
+    'exclusions',
+    'cc_list',
+    'grant_group',
+    'request_group',
+    'revoked',
+    'match',
+    'limit',
+    'include_fields',
+    'exclude_fields',
+    'membership',
+    'announcehtml',
+    'max_login_attempts',
+    'maintainer',
+    'requirelogin',
+    'summary',
+    'op_sys',
+    'platform',
+    'alias',
+    'cc',
+    'keywords',
+    'status',
+    'blocks',
+    'depends_on',
+    'comment',
+    'flags',
+    'tags',
+    'add',
+    'remove',
+    'set',
+    'token',
+    'api_key',
+    'login',
+    'callback',
+    '__proto__',
+    'constructor',
+    'class',
+    'last_change_time',
   ),
   fc.string({ maxLength: 12 }),
 );
@@ -96,7 +163,17 @@ const value: fc.Arbitrary<unknown> = fc.letrec<{ value: unknown }>((tie) => ({
 })).value;
 
 const body = fc.dictionary(parameterName, value, { maxKeys: 6 });
-const rawBody = fc.constantFrom('{', '[1,2]', '"text"', 'null', '{"a":', '\u0000', '{"__proto__":{"admin":true}}', 'x'.repeat(1000), '{"name":"\\ud800"}');
+const rawBody = fc.constantFrom(
+  '{',
+  '[1,2]',
+  '"text"',
+  'null',
+  '{"a":',
+  '\u0000',
+  '{"__proto__":{"admin":true}}',
+  'x'.repeat(1000),
+  '{"name":"\\ud800"}',
+);
 
 /** encodeURIComponent refuses lone surrogates; the path then carries raw invalid escapes, as an attacker's would. */
 const encodePathPart = (part: string) => {
@@ -108,28 +185,36 @@ const encodePathPart = (part: string) => {
 };
 
 const requestFor = (route: RouteDefinition) =>
-  fc.record({
-    pathParts: fc.array(text, { minLength: 4, maxLength: 4 }),
-    query: fc.dictionary(parameterName, fc.oneof(text, fc.array(text, { maxLength: 3 })), { maxKeys: 4 }),
-    body: fc.option(body, { nil: undefined }),
-    raw: fc.option(rawBody, { nil: undefined, freq: 4 }),
-    contentType: fc.constantFrom('application/json', 'application/json', 'text/plain', 'application/x-www-form-urlencoded', ''),
-    caller: fc.constantFrom('admin', 'admin', 'admin', 'anonymous', 'badkey'),
-  }).map((generated) => {
-    let index = 0;
-    const path = route.path.replace(/\{[^}]+\}/g, () => encodePathPart(generated.pathParts[index++] ?? ''));
-    const query = new URLSearchParams();
-    for (const [key, entry] of Object.entries(generated.query)) {
-      for (const item of Array.isArray(entry) ? entry : [entry]) {
-        try {
-          query.append(key, item);
-        } catch {
-          // A lone surrogate cannot be put in a URL by URLSearchParams: left out.
+  fc
+    .record({
+      pathParts: fc.array(text, { minLength: 4, maxLength: 4 }),
+      query: fc.dictionary(parameterName, fc.oneof(text, fc.array(text, { maxLength: 3 })), { maxKeys: 4 }),
+      body: fc.option(body, { nil: undefined }),
+      raw: fc.option(rawBody, { nil: undefined, freq: 4 }),
+      contentType: fc.constantFrom(
+        'application/json',
+        'application/json',
+        'text/plain',
+        'application/x-www-form-urlencoded',
+        '',
+      ),
+      caller: fc.constantFrom('admin', 'admin', 'admin', 'anonymous', 'badkey'),
+    })
+    .map((generated) => {
+      let index = 0;
+      const path = route.path.replace(/\{[^}]+\}/g, () => encodePathPart(generated.pathParts[index++] ?? ''));
+      const query = new URLSearchParams();
+      for (const [key, entry] of Object.entries(generated.query)) {
+        for (const item of Array.isArray(entry) ? entry : [entry]) {
+          try {
+            query.append(key, item);
+          } catch {
+            // A lone surrogate cannot be put in a URL by URLSearchParams: left out.
+          }
         }
       }
-    }
-    return { ...generated, path, query: query.toString() };
-  });
+      return { ...generated, path, query: query.toString() };
+    });
 
 const STACK_TRACE = /\n\s+at |node:internal|\.ts:\d+:\d+|\.js:\d+:\d+|TypeError|ReferenceError|ValidationException/;
 
@@ -149,13 +234,16 @@ describe('generated bad input on every route', () => {
             headers,
             query: request.query,
             ...(hasBody && request.raw !== undefined ? { rawBody: request.raw } : {}),
-            ...(hasBody && request.raw === undefined && request.body !== undefined ? { rawBody: JSON.stringify(request.body) } : {}),
+            ...(hasBody && request.raw === undefined && request.body !== undefined
+              ? { rawBody: JSON.stringify(request.body) }
+              : {}),
           });
           const where = `${route.method} ${route.path} -> ${request.path}?${request.query.slice(0, 200)}: ${response.status} ${response.text.slice(0, 300)}`;
           expect(response.status, where).toBeLessThan(500);
           expect(response.text, where).not.toMatch(STACK_TRACE);
           // 431: a request line over the gateway's limit is refused before any handler runs.
-          if (response.status >= 400 && response.status !== 431) expect(response.body, where).toMatchObject({ error: true, code: expect.any(Number) });
+          if (response.status >= 400 && response.status !== 431)
+            expect(response.body, where).toMatchObject({ error: true, code: expect.any(Number) });
         }),
         { numRuns: 5 },
       );

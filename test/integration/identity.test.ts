@@ -17,22 +17,41 @@ let secretId: number;
 async function createAccount(name: string, groups: string[] = [], bless: string[] = []): Promise<Account> {
   const login = `${name}@tracker.test`;
   const password = `${name}-password`;
-  const created = await call(app, 'POST', '/rest/user', { apiKey: app.admin.apiKey, body: { email: login, full_name: `${name} User`, password } });
+  const created = await call(app, 'POST', '/rest/user', {
+    apiKey: app.admin.apiKey,
+    body: { email: login, full_name: `${name} User`, password },
+  });
   expect(created.status).toBe(200);
   const id = created.body.id as number;
   if (groups.length > 0 || bless.length > 0) {
-    const updated = await call(app, 'PUT', `/rest/user/${id}`, { apiKey: app.admin.apiKey, body: { groups: { add: groups }, bless_groups: { add: bless } } });
+    const updated = await call(app, 'PUT', `/rest/user/${id}`, {
+      apiKey: app.admin.apiKey,
+      body: { groups: { add: groups }, bless_groups: { add: bless } },
+    });
     expect(updated.status).toBe(200);
   }
-  const key = await call(app, 'POST', `/rest/user/${id}/api_key`, { apiKey: app.admin.apiKey, body: { description: 'tests' } });
+  const key = await call(app, 'POST', `/rest/user/${id}/api_key`, {
+    apiKey: app.admin.apiKey,
+    body: { description: 'tests' },
+  });
   expect(key.status).toBe(200);
   return { id, login, password, apiKey: key.body.api_key };
 }
 
 beforeAll(async () => {
   app = await startTestApp();
-  testersId = (await call(app, 'POST', '/rest/group', { apiKey: app.admin.apiKey, body: { name: 'testers', description: 'Testers' } })).body.id;
-  secretId = (await call(app, 'POST', '/rest/group', { apiKey: app.admin.apiKey, body: { name: 'secret', description: 'Secret things', user_regexp: '^agent-' } })).body.id;
+  testersId = (
+    await call(app, 'POST', '/rest/group', {
+      apiKey: app.admin.apiKey,
+      body: { name: 'testers', description: 'Testers' },
+    })
+  ).body.id;
+  secretId = (
+    await call(app, 'POST', '/rest/group', {
+      apiKey: app.admin.apiKey,
+      body: { name: 'secret', description: 'Secret things', user_regexp: '^agent-' },
+    })
+  ).body.id;
   accounts.plain = await createAccount('plain');
   accounts.subject = await createAccount('subject', ['testers']);
   accounts.blesser = await createAccount('blesser', [], ['testers']);
@@ -50,7 +69,9 @@ const getSubject = async (apiKey?: string, query: Record<string, string> = {}) =
 describe('user visibility tiers', () => {
   it('shows a logged-out caller only id, name, real_name and nick', async () => {
     const { body } = await getSubject();
-    expect(body.users).toEqual([{ id: accounts.subject.id, name: accounts.subject.login, real_name: 'subject User', nick: 'subject' }]);
+    expect(body.users).toEqual([
+      { id: accounts.subject.id, name: accounts.subject.login, real_name: 'subject User', nick: 'subject' },
+    ]);
   });
 
   it('shows a plain user email and can_login, and no groups they cannot bless', async () => {
@@ -67,14 +88,22 @@ describe('user visibility tiers', () => {
 
   it('shows the user themself all their groups and their saved searches', async () => {
     const [user] = (await getSubject(accounts.subject.apiKey)).body.users;
-    expect(user.groups.map((group: { name: string }) => group.name).sort()).toEqual(['bz_canusewhines', 'editbugs', 'testers']);
+    expect(user.groups.map((group: { name: string }) => group.name).sort()).toEqual([
+      'bz_canusewhines',
+      'editbugs',
+      'testers',
+    ]);
     expect(user).toMatchObject({ saved_searches: [], saved_reports: [] });
     expect(user).not.toHaveProperty('login_denied_text');
   });
 
   it('shows editusers every group plus email_enabled and login_denied_text, but not saved searches', async () => {
     const [user] = (await getSubject(accounts.editor.apiKey)).body.users;
-    expect(user.groups.map((group: { name: string }) => group.name).sort()).toEqual(['bz_canusewhines', 'editbugs', 'testers']);
+    expect(user.groups.map((group: { name: string }) => group.name).sort()).toEqual([
+      'bz_canusewhines',
+      'editbugs',
+      'testers',
+    ]);
     expect(user).toMatchObject({ email_enabled: true, login_denied_text: '' });
     expect(user).not.toHaveProperty('saved_searches');
   });
@@ -87,31 +116,56 @@ describe('user visibility tiers', () => {
 
   it('shows the admin everything but saved searches', async () => {
     const [user] = (await getSubject(app.admin.apiKey)).body.users;
-    expect(Object.keys(user).sort()).toEqual(['can_login', 'email', 'email_enabled', 'groups', 'id', 'login_denied_text', 'name', 'nick', 'real_name']);
+    expect(Object.keys(user).sort()).toEqual([
+      'can_login',
+      'email',
+      'email_enabled',
+      'groups',
+      'id',
+      'login_denied_text',
+      'name',
+      'nick',
+      'real_name',
+    ]);
   });
 });
 
 describe('GET /rest/user', () => {
   it('merges the path with ids and names', async () => {
-    const { body } = await call(app, 'GET', `/rest/user/${accounts.plain.id}`, { apiKey: app.admin.apiKey, query: { names: accounts.editor.login } });
+    const { body } = await call(app, 'GET', `/rest/user/${accounts.plain.id}`, {
+      apiKey: app.admin.apiKey,
+      query: { names: accounts.editor.login },
+    });
     expect(body.users.map((user: { id: number }) => user.id)).toEqual([accounts.plain.id, accounts.editor.id]);
   });
 
   it('matches on login or real name, case-insensitively, within the limit', async () => {
     const { body } = await call(app, 'GET', '/rest/user', { apiKey: accounts.plain.apiKey, query: { match: 'USER' } });
     expect(body.users.length).toBeGreaterThanOrEqual(6);
-    const limited = await call(app, 'GET', '/rest/user', { apiKey: accounts.plain.apiKey, query: { match: 'user', limit: 2 } });
+    const limited = await call(app, 'GET', '/rest/user', {
+      apiKey: accounts.plain.apiKey,
+      query: { match: 'user', limit: 2 },
+    });
     expect(limited.body.users).toHaveLength(2);
   });
 
   it('filters by group membership, refusing a group the caller is not in (804)', async () => {
-    const { body } = await call(app, 'GET', '/rest/user', { apiKey: app.admin.apiKey, query: { match: 'tracker.test', groups: 'testers' } });
+    const { body } = await call(app, 'GET', '/rest/user', {
+      apiKey: app.admin.apiKey,
+      query: { match: 'tracker.test', groups: 'testers' },
+    });
     expect(body.users.map((user: { id: number }) => user.id)).toContain(accounts.subject.id);
     expect(body.users.map((user: { id: number }) => user.id)).not.toContain(accounts.plain.id);
-    const refused = await call(app, 'GET', '/rest/user', { apiKey: accounts.plain.apiKey, query: { match: 'x', group_ids: String(testersId) } });
+    const refused = await call(app, 'GET', '/rest/user', {
+      apiKey: accounts.plain.apiKey,
+      query: { match: 'x', group_ids: String(testersId) },
+    });
     expect(refused.status).toBe(400);
     expect(refused.body.code).toBe(804);
-    const unknown = await call(app, 'GET', '/rest/user', { apiKey: app.admin.apiKey, query: { match: 'x', groups: 'no-such-group' } });
+    const unknown = await call(app, 'GET', '/rest/user', {
+      apiKey: app.admin.apiKey,
+      query: { match: 'x', groups: 'no-such-group' },
+    });
     expect(unknown.body.code).toBe(804);
   });
 
@@ -124,13 +178,19 @@ describe('GET /rest/user', () => {
   });
 
   it('answers 52 for a non-positive or non-numeric id, 51 for an unknown name, 50 for no argument', async () => {
-    expect((await call(app, 'GET', '/rest/user', { apiKey: app.admin.apiKey, query: { ids: 'abc' } })).body.code).toBe(52);
-    expect((await call(app, 'GET', '/rest/user', { apiKey: app.admin.apiKey, query: { ids: '0' } })).body.code).toBe(52);
+    expect((await call(app, 'GET', '/rest/user', { apiKey: app.admin.apiKey, query: { ids: 'abc' } })).body.code).toBe(
+      52,
+    );
+    expect((await call(app, 'GET', '/rest/user', { apiKey: app.admin.apiKey, query: { ids: '0' } })).body.code).toBe(
+      52,
+    );
     const unknown = await call(app, 'GET', '/rest/user/nobody@tracker.test', { apiKey: app.admin.apiKey });
     expect(unknown.status).toBe(404);
     expect(unknown.body.code).toBe(51);
     expect((await call(app, 'GET', '/rest/user', { apiKey: app.admin.apiKey })).body.code).toBe(50);
-    expect((await call(app, 'GET', '/rest/user', { apiKey: app.admin.apiKey, query: { ids: '99999' } })).body).toEqual({ users: [] });
+    expect((await call(app, 'GET', '/rest/user', { apiKey: app.admin.apiKey, query: { ids: '99999' } })).body).toEqual({
+      users: [],
+    });
   });
 
   it('applies include_fields to users', async () => {
@@ -141,7 +201,10 @@ describe('GET /rest/user', () => {
 
 describe('POST /rest/user', () => {
   it('refuses callers outside editusers (304) and logged-out callers (410)', async () => {
-    const denied = await call(app, 'POST', '/rest/user', { apiKey: accounts.plain.apiKey, body: { email: 'x@tracker.test' } });
+    const denied = await call(app, 'POST', '/rest/user', {
+      apiKey: accounts.plain.apiKey,
+      body: { email: 'x@tracker.test' },
+    });
     expect(denied.status).toBe(401);
     expect(denied.body.code).toBe(304);
     expect((await call(app, 'POST', '/rest/user', { body: { email: 'x@tracker.test' } })).body.code).toBe(410);
@@ -149,14 +212,27 @@ describe('POST /rest/user', () => {
 
   it('answers 500 for a duplicate, 501 for an invalid address, 502 for a short password, 50 without e-mail', async () => {
     const editor = accounts.editor.apiKey;
-    expect((await call(app, 'POST', '/rest/user', { apiKey: editor, body: { email: accounts.plain.login.toUpperCase() } })).body.code).toBe(500);
-    expect((await call(app, 'POST', '/rest/user', { apiKey: editor, body: { email: 'not-an-address' } })).body.code).toBe(501);
-    expect((await call(app, 'POST', '/rest/user', { apiKey: editor, body: { email: 'short@tracker.test', password: 'ab' } })).body.code).toBe(502);
-    expect((await call(app, 'POST', '/rest/user', { apiKey: editor, body: { full_name: 'No Mail' } })).body.code).toBe(50);
+    expect(
+      (await call(app, 'POST', '/rest/user', { apiKey: editor, body: { email: accounts.plain.login.toUpperCase() } }))
+        .body.code,
+    ).toBe(500);
+    expect(
+      (await call(app, 'POST', '/rest/user', { apiKey: editor, body: { email: 'not-an-address' } })).body.code,
+    ).toBe(501);
+    expect(
+      (await call(app, 'POST', '/rest/user', { apiKey: editor, body: { email: 'short@tracker.test', password: 'ab' } }))
+        .body.code,
+    ).toBe(502);
+    expect((await call(app, 'POST', '/rest/user', { apiKey: editor, body: { full_name: 'No Mail' } })).body.code).toBe(
+      50,
+    );
   });
 
   it('creates a user who cannot log in with a password when none was given', async () => {
-    const created = await call(app, 'POST', '/rest/user', { apiKey: accounts.editor.apiKey, body: { email: 'nopassword@tracker.test', password: '   ' } });
+    const created = await call(app, 'POST', '/rest/user', {
+      apiKey: accounts.editor.apiKey,
+      body: { email: 'nopassword@tracker.test', password: '   ' },
+    });
     expect(created.body.id).toBeGreaterThan(0);
     const login = await call(app, 'GET', '/rest/login', { query: { login: 'nopassword@tracker.test', password: '' } });
     expect(login.body.code).toBe(300);
@@ -165,11 +241,19 @@ describe('POST /rest/user', () => {
 
 describe('PUT /rest/user', () => {
   it('reports changes, and a password change without revealing it', async () => {
-    const created = await call(app, 'POST', '/rest/user', { apiKey: app.admin.apiKey, body: { email: 'changing@tracker.test', password: 'first-password' } });
+    const created = await call(app, 'POST', '/rest/user', {
+      apiKey: app.admin.apiKey,
+      body: { email: 'changing@tracker.test', password: 'first-password' },
+    });
     const id = created.body.id;
     const response = await call(app, 'PUT', `/rest/user/${id}`, {
       apiKey: app.admin.apiKey,
-      body: { full_name: 'Changed Name', password: 'second-password', email_enabled: false, groups: { add: ['testers'] } },
+      body: {
+        full_name: 'Changed Name',
+        password: 'second-password',
+        email_enabled: false,
+        groups: { add: ['testers'] },
+      },
     });
     expect(response.body).toEqual({
       users: [
@@ -185,14 +269,28 @@ describe('PUT /rest/user', () => {
       ],
     });
     expect(response.text).not.toContain('second-password');
-    expect((await call(app, 'GET', '/rest/login', { query: { login: 'changing@tracker.test', password: 'second-password' } })).status).toBe(200);
+    expect(
+      (
+        await call(app, 'GET', '/rest/login', {
+          query: { login: 'changing@tracker.test', password: 'second-password' },
+        })
+      ).status,
+    ).toBe(200);
   });
 
   it('applies set over add/remove and adds a group named in both add and remove', async () => {
-    const id = (await call(app, 'POST', '/rest/user', { apiKey: app.admin.apiKey, body: { email: 'groups@tracker.test' } })).body.id;
-    const both = await call(app, 'PUT', `/rest/user/${id}`, { apiKey: app.admin.apiKey, body: { groups: { add: ['testers'], remove: ['testers'] } } });
+    const id = (
+      await call(app, 'POST', '/rest/user', { apiKey: app.admin.apiKey, body: { email: 'groups@tracker.test' } })
+    ).body.id;
+    const both = await call(app, 'PUT', `/rest/user/${id}`, {
+      apiKey: app.admin.apiKey,
+      body: { groups: { add: ['testers'], remove: ['testers'] } },
+    });
     expect(both.body.users[0].changes.groups).toEqual({ removed: '', added: 'testers' });
-    const set = await call(app, 'PUT', `/rest/user/${id}`, { apiKey: app.admin.apiKey, body: { groups: { set: [secretId], add: ['canconfirm'] } } });
+    const set = await call(app, 'PUT', `/rest/user/${id}`, {
+      apiKey: app.admin.apiKey,
+      body: { groups: { set: [secretId], add: ['canconfirm'] } },
+    });
     expect(set.body.error, JSON.stringify(set.body)).toBeUndefined();
     expect(set.body.users[0].changes.groups).toEqual({ removed: 'testers', added: 'secret' });
   });
@@ -209,38 +307,75 @@ describe('PUT /rest/user', () => {
   });
 
   it('answers 51 for an unknown user, 304 outside editusers, and refuses an e-mail change for several users', async () => {
-    expect((await call(app, 'PUT', '/rest/user/nobody@tracker.test', { apiKey: app.admin.apiKey, body: { full_name: 'x' } })).body.code).toBe(51);
-    expect((await call(app, 'PUT', `/rest/user/${accounts.plain.id}`, { apiKey: accounts.plain.apiKey, body: { full_name: 'x' } })).body.code).toBe(304);
-    const several = await call(app, 'PUT', `/rest/user/${accounts.plain.id}`, { apiKey: app.admin.apiKey, body: { ids: [accounts.agent.id], email: 'x@tracker.test' } });
+    expect(
+      (await call(app, 'PUT', '/rest/user/nobody@tracker.test', { apiKey: app.admin.apiKey, body: { full_name: 'x' } }))
+        .body.code,
+    ).toBe(51);
+    expect(
+      (
+        await call(app, 'PUT', `/rest/user/${accounts.plain.id}`, {
+          apiKey: accounts.plain.apiKey,
+          body: { full_name: 'x' },
+        })
+      ).body.code,
+    ).toBe(304);
+    const several = await call(app, 'PUT', `/rest/user/${accounts.plain.id}`, {
+      apiKey: app.admin.apiKey,
+      body: { ids: [accounts.agent.id], email: 'x@tracker.test' },
+    });
     expect(several.status).toBe(400);
   });
 });
 
 describe('sessions', () => {
   it('logs in, authenticates with the token in every form, validates it, and logs out', async () => {
-    const login = await call(app, 'GET', '/rest/login', { query: { login: accounts.plain.login, password: accounts.plain.password } });
+    const login = await call(app, 'GET', '/rest/login', {
+      query: { login: accounts.plain.login, password: accounts.plain.password },
+    });
     expect(login.status).toBe(200);
     expect(login.body.id).toBe(accounts.plain.id);
     const token = login.body.token as string;
-    for (const options of [{ query: { token } }, { query: { Bugzilla_token: token } }, { query: { Tracker_token: token } }, { headers: { 'X-BUGZILLA-TOKEN': token } }]) {
+    for (const options of [
+      { query: { token } },
+      { query: { Bugzilla_token: token } },
+      { query: { Tracker_token: token } },
+      { headers: { 'X-BUGZILLA-TOKEN': token } },
+    ]) {
       const whoami = await call(app, 'GET', '/rest/whoami', options);
-      expect(whoami.body).toEqual({ id: accounts.plain.id, name: accounts.plain.login, real_name: 'plain User', nick: 'plain' });
+      expect(whoami.body).toEqual({
+        id: accounts.plain.id,
+        name: accounts.plain.login,
+        real_name: 'plain User',
+        nick: 'plain',
+      });
     }
     // Bugzilla wraps scalar results: {"result": true|false}, and logout's nothing as {"result": null}.
-    expect((await call(app, 'GET', '/rest/valid_login', { query: { login: accounts.plain.login, token } })).body).toEqual({ result: true });
-    expect((await call(app, 'GET', '/rest/valid_login', { query: { login: accounts.editor.login, token } })).body).toEqual({ result: false });
+    expect(
+      (await call(app, 'GET', '/rest/valid_login', { query: { login: accounts.plain.login, token } })).body,
+    ).toEqual({ result: true });
+    expect(
+      (await call(app, 'GET', '/rest/valid_login', { query: { login: accounts.editor.login, token } })).body,
+    ).toEqual({ result: false });
 
     const logout = await call(app, 'GET', '/rest/logout', { query: { token } });
     expect(logout.status).toBe(200);
     expect(logout.body).toEqual({ result: null });
     expect((await call(app, 'GET', '/rest/whoami', { query: { token } })).body.code).toBe(32000);
-    expect((await call(app, 'GET', '/rest/valid_login', { query: { login: accounts.plain.login, token } })).body).toEqual({ result: false });
+    expect(
+      (await call(app, 'GET', '/rest/valid_login', { query: { login: accounts.plain.login, token } })).body,
+    ).toEqual({ result: false });
     // Logging out a dead token is a no-op.
     expect((await call(app, 'GET', '/rest/logout', { query: { token } })).body).toEqual({ result: null });
   });
 
   it('accepts POST /rest/login and answers 50 without a login or password', async () => {
-    expect((await call(app, 'POST', '/rest/login', { body: { login: accounts.plain.login, password: accounts.plain.password } })).body.token).toBeTruthy();
+    expect(
+      (
+        await call(app, 'POST', '/rest/login', {
+          body: { login: accounts.plain.login, password: accounts.plain.password },
+        })
+      ).body.token,
+    ).toBeTruthy();
     expect((await call(app, 'GET', '/rest/login', { query: { password: 'x' } })).body.code).toBe(50);
     expect((await call(app, 'GET', '/rest/login', { query: { login: accounts.plain.login } })).body.code).toBe(50);
   });
@@ -251,9 +386,16 @@ describe('sessions', () => {
 
   it('disables an account: login refused with the reason (301), its token and key stop working', async () => {
     const account = await createAccount('disabled');
-    const token = (await call(app, 'GET', '/rest/login', { query: { login: account.login, password: account.password } })).body.token;
-    await call(app, 'PUT', `/rest/user/${account.id}`, { apiKey: app.admin.apiKey, body: { login_denied_text: 'Left the project.' } });
-    const login = await call(app, 'GET', '/rest/login', { query: { login: account.login, password: account.password } });
+    const token = (
+      await call(app, 'GET', '/rest/login', { query: { login: account.login, password: account.password } })
+    ).body.token;
+    await call(app, 'PUT', `/rest/user/${account.id}`, {
+      apiKey: app.admin.apiKey,
+      body: { login_denied_text: 'Left the project.' },
+    });
+    const login = await call(app, 'GET', '/rest/login', {
+      query: { login: account.login, password: account.password },
+    });
     expect(login.status).toBe(401);
     expect(login.body).toMatchObject({ code: 301, message: expect.stringContaining('Left the project.') });
     expect((await call(app, 'GET', '/rest/whoami', { query: { token } })).status).not.toBe(200);
@@ -267,25 +409,49 @@ describe('sessions', () => {
 
   it('ends login tokens when the e-mail changes', async () => {
     const account = await createAccount('renamed');
-    const token = (await call(app, 'GET', '/rest/login', { query: { login: account.login, password: account.password } })).body.token;
-    await call(app, 'PUT', `/rest/user/${account.id}`, { apiKey: app.admin.apiKey, body: { email: 'renamed-now@tracker.test' } });
+    const token = (
+      await call(app, 'GET', '/rest/login', { query: { login: account.login, password: account.password } })
+    ).body.token;
+    await call(app, 'PUT', `/rest/user/${account.id}`, {
+      apiKey: app.admin.apiKey,
+      body: { email: 'renamed-now@tracker.test' },
+    });
     expect((await call(app, 'GET', '/rest/whoami', { query: { token } })).body.code).toBe(32000);
-    expect((await call(app, 'GET', '/rest/login', { query: { login: 'renamed-now@tracker.test', password: account.password } })).status).toBe(200);
-    expect((await call(app, 'GET', '/rest/login', { query: { login: account.login, password: account.password } })).body.code).toBe(300);
+    expect(
+      (
+        await call(app, 'GET', '/rest/login', {
+          query: { login: 'renamed-now@tracker.test', password: account.password },
+        })
+      ).status,
+    ).toBe(200);
+    expect(
+      (await call(app, 'GET', '/rest/login', { query: { login: account.login, password: account.password } })).body
+        .code,
+    ).toBe(300);
   });
 
   it('requires a new password when an administrator asks for one (305)', async () => {
     const account = await createAccount('mustchange');
-    await call(app, 'PUT', `/rest/user/${account.id}`, { apiKey: app.admin.apiKey, body: { password_change_required: true } });
-    expect((await call(app, 'GET', '/rest/login', { query: { login: account.login, password: account.password } })).body.code).toBe(305);
+    await call(app, 'PUT', `/rest/user/${account.id}`, {
+      apiKey: app.admin.apiKey,
+      body: { password_change_required: true },
+    });
+    expect(
+      (await call(app, 'GET', '/rest/login', { query: { login: account.login, password: account.password } })).body
+        .code,
+    ).toBe(305);
   });
 
   it('locks password logins after five failures within 30 minutes, even with the right password', async () => {
     const account = await createAccount('throttled');
     for (let attempt = 0; attempt < 5; attempt++) {
-      expect((await call(app, 'GET', '/rest/login', { query: { login: account.login, password: 'wrong' } })).body.code).toBe(300);
+      expect(
+        (await call(app, 'GET', '/rest/login', { query: { login: account.login, password: 'wrong' } })).body.code,
+      ).toBe(300);
     }
-    const locked = await call(app, 'GET', '/rest/login', { query: { login: account.login, password: account.password } });
+    const locked = await call(app, 'GET', '/rest/login', {
+      query: { login: account.login, password: account.password },
+    });
     // Answered as a wrong password is, so the lock does not tell that the login exists.
     expect(locked.status).toBe(401);
     expect(locked.body).toMatchObject({ code: 300, message: expect.stringMatching(/not valid.*30 minutes/) });
@@ -301,8 +467,19 @@ describe('users stored before the user item carried its groups', () => {
     const { keys } = await import('../../shared/storage/keys.ts');
     const id = 900_001;
     const login = 'legacy@tracker.test';
-    const put = (Item: Record<string, unknown>) => documentClient().send(new PutCommand({ TableName: tableName(), Item }));
-    await put({ ...keys.user(id), ...keys.usersIndex(login), type: 'user', id, login, realName: 'Legacy User', disabledText: '', emailEnabled: true, createdAt: new Date().toISOString() });
+    const put = (Item: Record<string, unknown>) =>
+      documentClient().send(new PutCommand({ TableName: tableName(), Item }));
+    await put({
+      ...keys.user(id),
+      ...keys.usersIndex(login),
+      type: 'user',
+      id,
+      login,
+      realName: 'Legacy User',
+      disabledText: '',
+      emailEnabled: true,
+      createdAt: new Date().toISOString(),
+    });
     await put({ ...keys.loginGuard(login), type: 'login', userId: id });
     await put({ ...keys.membership(id, testersId), type: 'membership', userId: id, groupId: testersId });
     const [user] = (await call(app, 'GET', `/rest/user/${login}`, { apiKey: app.admin.apiKey })).body.users;
@@ -312,31 +489,57 @@ describe('users stored before the user item carried its groups', () => {
 
 describe('regexp membership', () => {
   it('puts users whose login matches a group regexp in that group', async () => {
-    const [agent] = (await call(app, 'GET', `/rest/user/${accounts.agent.id}`, { apiKey: accounts.agent.apiKey })).body.users;
+    const [agent] = (await call(app, 'GET', `/rest/user/${accounts.agent.id}`, { apiKey: accounts.agent.apiKey })).body
+      .users;
     expect(agent.groups.map((group: { name: string }) => group.name)).toContain('secret');
-    const [plain] = (await call(app, 'GET', `/rest/user/${accounts.plain.id}`, { apiKey: accounts.plain.apiKey })).body.users;
+    const [plain] = (await call(app, 'GET', `/rest/user/${accounts.plain.id}`, { apiKey: accounts.plain.apiKey })).body
+      .users;
     expect(plain.groups.map((group: { name: string }) => group.name)).not.toContain('secret');
   });
 
   const groupsOf = async (account: Account) =>
-    ((await call(app, 'GET', '/rest/user', { apiKey: app.admin.apiKey, query: { ids: String(account.id) } })).body.users[0].groups as Array<{ name: string }>).map((group) => group.name);
+    (
+      (await call(app, 'GET', '/rest/user', { apiKey: app.admin.apiKey, query: { ids: String(account.id) } })).body
+        .users[0].groups as Array<{ name: string }>
+    ).map((group) => group.name);
   const membersOf = async (group: string) =>
-    ((await call(app, 'GET', `/rest/group/${group}`, { apiKey: app.admin.apiKey, query: { membership: '1' } })).body.groups[0].membership as Array<{ id: number }>).map((user) => user.id);
+    (
+      (await call(app, 'GET', `/rest/group/${group}`, { apiKey: app.admin.apiKey, query: { membership: '1' } })).body
+        .groups[0].membership as Array<{ id: number }>
+    ).map((user) => user.id);
 
   it('applies a changed regexp to existing users at once, in their groups, the group listing and their permissions', async () => {
     const ops = await createAccount('ops-lead');
-    const created = await call(app, 'POST', '/rest/group', { apiKey: app.admin.apiKey, body: { name: 'operators', description: 'Ops' } });
+    const created = await call(app, 'POST', '/rest/group', {
+      apiKey: app.admin.apiKey,
+      body: { name: 'operators', description: 'Ops' },
+    });
     expect(await groupsOf(ops)).not.toContain('operators');
-    const changed = await call(app, 'PUT', '/rest/group/operators', { apiKey: app.admin.apiKey, body: { user_regexp: '^OPS-' } });
+    const changed = await call(app, 'PUT', '/rest/group/operators', {
+      apiKey: app.admin.apiKey,
+      body: { user_regexp: '^OPS-' },
+    });
     expect(changed.body.groups[0].changes.user_regexp).toEqual({ removed: '', added: '^OPS-' });
     expect(await groupsOf(ops)).toContain('operators');
     expect(await membersOf('operators')).toContain(ops.id);
     expect(await membersOf('operators')).not.toContain(accounts.plain.id);
     // A regexp on a system group grants its rights: tweakparams lets the user change parameters.
-    await call(app, 'PUT', '/rest/group/tweakparams', { apiKey: app.admin.apiKey, body: { user_regexp: '^ops-lead@' } });
-    expect((await call(app, 'PUT', '/rest/parameters', { apiKey: ops.apiKey, body: { announcehtml: 'Maintenance at noon' } })).status).toBe(200);
+    await call(app, 'PUT', '/rest/group/tweakparams', {
+      apiKey: app.admin.apiKey,
+      body: { user_regexp: '^ops-lead@' },
+    });
+    expect(
+      (
+        await call(app, 'PUT', '/rest/parameters', {
+          apiKey: ops.apiKey,
+          body: { announcehtml: 'Maintenance at noon' },
+        })
+      ).status,
+    ).toBe(200);
     await call(app, 'PUT', '/rest/group/tweakparams', { apiKey: app.admin.apiKey, body: { user_regexp: '' } });
-    expect((await call(app, 'PUT', '/rest/parameters', { apiKey: ops.apiKey, body: { announcehtml: '' } })).body.code).toBe(304);
+    expect(
+      (await call(app, 'PUT', '/rest/parameters', { apiKey: ops.apiKey, body: { announcehtml: '' } })).body.code,
+    ).toBe(304);
     // Cleared: nobody is a member through it any more.
     await call(app, 'PUT', `/rest/group/${created.body.id}`, { apiKey: app.admin.apiKey, body: { user_regexp: '' } });
     expect(await groupsOf(ops)).not.toContain('operators');
@@ -345,25 +548,40 @@ describe('regexp membership', () => {
   it('moves a user in and out of regexp groups when their login changes', async () => {
     const mover = await createAccount('mover');
     expect(await groupsOf(mover)).not.toContain('secret');
-    await call(app, 'PUT', `/rest/user/${mover.id}`, { apiKey: app.admin.apiKey, body: { email: 'agent-mover@tracker.test' } });
+    await call(app, 'PUT', `/rest/user/${mover.id}`, {
+      apiKey: app.admin.apiKey,
+      body: { email: 'agent-mover@tracker.test' },
+    });
     expect(await groupsOf(mover)).toContain('secret');
     expect(await membersOf('secret')).toContain(mover.id);
-    await call(app, 'PUT', `/rest/user/${mover.id}`, { apiKey: app.admin.apiKey, body: { email: 'mover@tracker.test' } });
+    await call(app, 'PUT', `/rest/user/${mover.id}`, {
+      apiKey: app.admin.apiKey,
+      body: { email: 'mover@tracker.test' },
+    });
     expect(await groupsOf(mover)).not.toContain('secret');
     expect(await membersOf('secret')).not.toContain(mover.id);
   });
 
   it('misses no user created while a regexp changes, and keeps no one it does not match', async () => {
     await call(app, 'POST', '/rest/group', { apiKey: app.admin.apiKey, body: { name: 'racers', description: 'Race' } });
-    const logins = Array.from({ length: 8 }, (_, index) => `${index % 2 === 0 ? 'race' : 'walk'}-${index}@tracker.test`);
+    const logins = Array.from(
+      { length: 8 },
+      (_, index) => `${index % 2 === 0 ? 'race' : 'walk'}-${index}@tracker.test`,
+    );
     const [created] = await Promise.all([
-      Promise.all(logins.map((email) => call(app, 'POST', '/rest/user', { apiKey: app.admin.apiKey, body: { email, full_name: email } }))),
+      Promise.all(
+        logins.map((email) =>
+          call(app, 'POST', '/rest/user', { apiKey: app.admin.apiKey, body: { email, full_name: email } }),
+        ),
+      ),
       call(app, 'PUT', '/rest/group/racers', { apiKey: app.admin.apiKey, body: { user_regexp: '^race-' } }),
     ]);
     for (const response of created) expect(response.status).toBe(200);
     const expected = created.filter((_, index) => index % 2 === 0).map((response) => response.body.id as number);
     // Admins are members of every group.
-    expect((await membersOf('racers')).filter((id) => id !== app.admin.id).sort((a, b) => a - b)).toEqual(expected.sort((a, b) => a - b));
+    expect((await membersOf('racers')).filter((id) => id !== app.admin.id).sort((a, b) => a - b)).toEqual(
+      expected.sort((a, b) => a - b),
+    );
   });
 
   it('derives the members of a regexp group stored before they were kept, at the next bootstrap', async () => {
@@ -371,11 +589,31 @@ describe('regexp membership', () => {
     const { documentClient, tableName } = await import('../../shared/storage/dynamoClient.ts');
     const { keys } = await import('../../shared/storage/keys.ts');
     const { bootstrapInstallation } = await import('../../shared/application/bootstrapInstallation.ts');
-    await documentClient().send(new UpdateCommand({ TableName: tableName(), Key: keys.group(secretId), UpdateExpression: 'REMOVE regexpMembers' }));
-    await documentClient().send(new UpdateCommand({ TableName: tableName(), Key: keys.catalogStamp(), UpdateExpression: 'ADD version :one', ExpressionAttributeValues: { ':one': 1 } }));
+    await documentClient().send(
+      new UpdateCommand({
+        TableName: tableName(),
+        Key: keys.group(secretId),
+        UpdateExpression: 'REMOVE regexpMembers',
+      }),
+    );
+    await documentClient().send(
+      new UpdateCommand({
+        TableName: tableName(),
+        Key: keys.catalogStamp(),
+        UpdateExpression: 'ADD version :one',
+        ExpressionAttributeValues: { ':one': 1 },
+      }),
+    );
     expect(await membersOf('secret')).not.toContain(accounts.agent.id);
     // Changing something else of the group leaves its members to be derived.
-    expect((await call(app, 'PUT', '/rest/group/secret', { apiKey: app.admin.apiKey, body: { description: 'Secret agents' } })).status).toBe(200);
+    expect(
+      (
+        await call(app, 'PUT', '/rest/group/secret', {
+          apiKey: app.admin.apiKey,
+          body: { description: 'Secret agents' },
+        })
+      ).status,
+    ).toBe(200);
     expect((await bootstrapInstallation({ adminLogin: 'someone@tracker.test' })).created).toBe(false);
     expect(await membersOf('secret')).toContain(accounts.agent.id);
     expect(await groupsOf(accounts.agent)).toContain('secret');
@@ -385,21 +623,31 @@ describe('regexp membership', () => {
 describe('API keys', () => {
   it('lists keys without the keys themselves, and revoking one makes it fail with 306', async () => {
     const account = await createAccount('keys');
-    const extra = await call(app, 'POST', `/rest/user/${account.login}/api_key`, { apiKey: account.apiKey, body: { description: 'laptop' } });
+    const extra = await call(app, 'POST', `/rest/user/${account.login}/api_key`, {
+      apiKey: account.apiKey,
+      body: { description: 'laptop' },
+    });
     expect(extra.body.api_key).toMatch(/^[A-Za-z0-9]{40}$/);
     const listed = await call(app, 'GET', `/rest/user/${account.id}/api_key`, { apiKey: account.apiKey });
     expect(listed.body.api_keys).toHaveLength(2);
     expect(listed.body.api_keys[1]).toMatchObject({ id: extra.body.id, description: 'laptop', revoked: false });
     expect(listed.text).not.toContain(extra.body.api_key);
 
-    const revoked = await call(app, 'PUT', `/rest/user/${account.id}/api_key/${extra.body.id}`, { apiKey: account.apiKey, body: { revoked: true } });
-    expect(revoked.body).toEqual({ api_keys: [{ id: extra.body.id, changes: { revoked: { removed: '0', added: '1' } } }] });
+    const revoked = await call(app, 'PUT', `/rest/user/${account.id}/api_key/${extra.body.id}`, {
+      apiKey: account.apiKey,
+      body: { revoked: true },
+    });
+    expect(revoked.body).toEqual({
+      api_keys: [{ id: extra.body.id, changes: { revoked: { removed: '0', added: '1' } } }],
+    });
     const rejected = await call(app, 'GET', '/rest/whoami', { apiKey: extra.body.api_key });
     expect(rejected.body.code).toBe(306);
   });
 
   it("refuses to manage another user's keys without editusers (304)", async () => {
-    const response = await call(app, 'GET', `/rest/user/${accounts.editor.id}/api_key`, { apiKey: accounts.plain.apiKey });
+    const response = await call(app, 'GET', `/rest/user/${accounts.editor.id}/api_key`, {
+      apiKey: accounts.plain.apiKey,
+    });
     expect(response.body.code).toBe(304);
   });
 });
@@ -407,32 +655,82 @@ describe('API keys', () => {
 describe('groups', () => {
   it('creates groups with the spec errors 800-803 and 304 outside creategroups', async () => {
     const maker = accounts.groupmaker.apiKey;
-    expect((await call(app, 'POST', '/rest/group', { apiKey: maker, body: { name: ' ', description: 'x' } })).body.code).toBe(800);
-    expect((await call(app, 'POST', '/rest/group', { apiKey: maker, body: { name: 'Testers', description: 'x' } })).body.code).toBe(801);
+    expect(
+      (await call(app, 'POST', '/rest/group', { apiKey: maker, body: { name: ' ', description: 'x' } })).body.code,
+    ).toBe(800);
+    expect(
+      (await call(app, 'POST', '/rest/group', { apiKey: maker, body: { name: 'Testers', description: 'x' } })).body
+        .code,
+    ).toBe(801);
     expect((await call(app, 'POST', '/rest/group', { apiKey: maker, body: { name: 'nodesc' } })).body.code).toBe(802);
-    expect((await call(app, 'POST', '/rest/group', { apiKey: maker, body: { name: 'badre', description: 'x', user_regexp: '([' } })).body.code).toBe(803);
-    expect((await call(app, 'POST', '/rest/group', { apiKey: accounts.plain.apiKey, body: { name: 'x', description: 'x' } })).body.code).toBe(304);
-    const created = await call(app, 'POST', '/rest/group', { apiKey: maker, body: { name: 'qa', description: 'Quality', is_active: false } });
+    expect(
+      (
+        await call(app, 'POST', '/rest/group', {
+          apiKey: maker,
+          body: { name: 'badre', description: 'x', user_regexp: '([' },
+        })
+      ).body.code,
+    ).toBe(803);
+    expect(
+      (await call(app, 'POST', '/rest/group', { apiKey: accounts.plain.apiKey, body: { name: 'x', description: 'x' } }))
+        .body.code,
+    ).toBe(304);
+    const created = await call(app, 'POST', '/rest/group', {
+      apiKey: maker,
+      body: { name: 'qa', description: 'Quality', is_active: false },
+    });
     expect(created.body.id).toBeGreaterThan(0);
   });
 
   it('updates groups, reporting booleans as 1/0, refusing a taken name (801) and system group renames', async () => {
-    const response = await call(app, 'PUT', '/rest/group/testers', { apiKey: accounts.groupmaker.apiKey, body: { description: 'Test team', is_active: false } });
-    expect(response.body).toEqual({ groups: [{ id: testersId, changes: { description: { removed: 'Testers', added: 'Test team' }, is_active: { removed: '1', added: '0' } } }] });
-    expect((await call(app, 'PUT', '/rest/group/testers', { apiKey: accounts.groupmaker.apiKey, body: { name: 'secret' } })).body.code).toBe(801);
-    expect((await call(app, 'PUT', '/rest/group/admin', { apiKey: app.admin.apiKey, body: { name: 'bosses' } })).status).toBe(400);
-    expect((await call(app, 'PUT', '/rest/group/no-such-group', { apiKey: app.admin.apiKey, body: { description: 'x' } })).body.code).toBe(51);
-    await call(app, 'PUT', '/rest/group/testers', { apiKey: accounts.groupmaker.apiKey, body: { description: 'Testers', is_active: true } });
+    const response = await call(app, 'PUT', '/rest/group/testers', {
+      apiKey: accounts.groupmaker.apiKey,
+      body: { description: 'Test team', is_active: false },
+    });
+    expect(response.body).toEqual({
+      groups: [
+        {
+          id: testersId,
+          changes: { description: { removed: 'Testers', added: 'Test team' }, is_active: { removed: '1', added: '0' } },
+        },
+      ],
+    });
+    expect(
+      (await call(app, 'PUT', '/rest/group/testers', { apiKey: accounts.groupmaker.apiKey, body: { name: 'secret' } }))
+        .body.code,
+    ).toBe(801);
+    expect(
+      (await call(app, 'PUT', '/rest/group/admin', { apiKey: app.admin.apiKey, body: { name: 'bosses' } })).status,
+    ).toBe(400);
+    expect(
+      (await call(app, 'PUT', '/rest/group/no-such-group', { apiKey: app.admin.apiKey, body: { description: 'x' } }))
+        .body.code,
+    ).toBe(51);
+    await call(app, 'PUT', '/rest/group/testers', {
+      apiKey: accounts.groupmaker.apiKey,
+      body: { description: 'Testers', is_active: true },
+    });
   });
 
   it('shows creategroups everything, editusers and blessers members without the admin fields', async () => {
-    const full = await call(app, 'GET', '/rest/group/testers', { apiKey: accounts.groupmaker.apiKey, query: { membership: '1' } });
-    expect(full.body.groups[0]).toMatchObject({ id: testersId, name: 'testers', is_bug_group: true, user_regexp: '', is_active: true });
+    const full = await call(app, 'GET', '/rest/group/testers', {
+      apiKey: accounts.groupmaker.apiKey,
+      query: { membership: '1' },
+    });
+    expect(full.body.groups[0]).toMatchObject({
+      id: testersId,
+      name: 'testers',
+      is_bug_group: true,
+      user_regexp: '',
+      is_active: true,
+    });
     expect(full.body.groups[0].membership.map((user: { id: number }) => user.id)).toContain(accounts.subject.id);
     expect(full.body.groups[0].membership.map((user: { id: number }) => user.id)).not.toContain(accounts.plain.id);
     // Admins are members of every group (Bugzilla adds admin to each new group), so they are listed too.
     expect(full.body.groups[0].membership.map((user: { id: number }) => user.id)).toContain(app.admin.id);
-    expect(full.body.groups[0].membership.find((user: { id: number }) => user.id === accounts.subject.id)).toMatchObject({
+    expect(
+      full.body.groups[0].membership.find((user: { id: number }) => user.id === accounts.subject.id),
+    ).toMatchObject({
       can_login: true,
       email_enabled: true,
       login_denied_text: '',
@@ -446,7 +744,10 @@ describe('groups', () => {
   });
 
   it('lists members matched by the regexp', async () => {
-    const { body } = await call(app, 'GET', `/rest/group/${secretId}`, { apiKey: app.admin.apiKey, query: { membership: '1' } });
+    const { body } = await call(app, 'GET', `/rest/group/${secretId}`, {
+      apiKey: app.admin.apiKey,
+      query: { membership: '1' },
+    });
     const members = body.groups[0].membership.map((user: { id: number }) => user.id);
     expect(members).toContain(accounts.agent.id);
     expect(members).not.toContain(accounts.plain.id);
@@ -459,17 +760,26 @@ describe('groups', () => {
     expect(editor.body.groups.length).toBeGreaterThan(10);
     expect((await call(app, 'GET', '/rest/group', { apiKey: accounts.plain.apiKey })).body.code).toBe(805);
     expect((await call(app, 'GET', '/rest/group')).body.code).toBe(410);
-    expect((await call(app, 'GET', '/rest/group', { apiKey: app.admin.apiKey, query: { names: 'nope' } })).body.code).toBe(51);
-    expect((await call(app, 'GET', '/rest/group', { apiKey: app.admin.apiKey, query: { ids: '9999' } })).body).toEqual({ groups: [] });
+    expect(
+      (await call(app, 'GET', '/rest/group', { apiKey: app.admin.apiKey, query: { names: 'nope' } })).body.code,
+    ).toBe(51);
+    expect((await call(app, 'GET', '/rest/group', { apiKey: app.admin.apiKey, query: { ids: '9999' } })).body).toEqual({
+      groups: [],
+    });
   });
 });
 
 describe('audit', () => {
   it('records user and group changes under Tracker::User and Tracker::Group', async () => {
-    const before = (await call(app, 'GET', '/rest/last_audit_time', { query: { class: 'Tracker::User' } })).body.last_audit_time;
+    const before = (await call(app, 'GET', '/rest/last_audit_time', { query: { class: 'Tracker::User' } })).body
+      .last_audit_time;
     await new Promise((resolve) => setTimeout(resolve, 1100));
-    await call(app, 'PUT', `/rest/user/${accounts.agent.id}`, { apiKey: app.admin.apiKey, body: { full_name: `Agent ${Date.now()}` } });
-    const after = (await call(app, 'GET', '/rest/last_audit_time', { query: { class: 'Tracker::User' } })).body.last_audit_time;
+    await call(app, 'PUT', `/rest/user/${accounts.agent.id}`, {
+      apiKey: app.admin.apiKey,
+      body: { full_name: `Agent ${Date.now()}` },
+    });
+    const after = (await call(app, 'GET', '/rest/last_audit_time', { query: { class: 'Tracker::User' } })).body
+      .last_audit_time;
     expect(after > before).toBe(true);
   });
 });

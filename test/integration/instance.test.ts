@@ -44,11 +44,23 @@ describe('authentication forms', () => {
     ['Tracker_api_key parameter', () => ({ query: { Tracker_api_key: app.admin.apiKey } })],
     ['api_key parameter', () => ({ query: { api_key: app.admin.apiKey } })],
     ['Bugzilla_api_key parameter', () => ({ query: { Bugzilla_api_key: app.admin.apiKey } })],
-    ['Tracker_login and Tracker_password', () => ({ query: { Tracker_login: app.admin.login, Tracker_password: app.admin.password } })],
+    [
+      'Tracker_login and Tracker_password',
+      () => ({ query: { Tracker_login: app.admin.login, Tracker_password: app.admin.password } }),
+    ],
     ['login and password', () => ({ query: { login: app.admin.login, password: app.admin.password } })],
-    ['Bugzilla_login and Bugzilla_password', () => ({ query: { Bugzilla_login: app.admin.login, Bugzilla_password: app.admin.password } })],
-    ['X-TRACKER-LOGIN and X-TRACKER-PASSWORD', () => ({ headers: { 'X-TRACKER-LOGIN': app.admin.login, 'X-TRACKER-PASSWORD': app.admin.password } })],
-    ['X-BUGZILLA-LOGIN and X-BUGZILLA-PASSWORD', () => ({ headers: { 'X-BUGZILLA-LOGIN': app.admin.login, 'X-BUGZILLA-PASSWORD': app.admin.password } })],
+    [
+      'Bugzilla_login and Bugzilla_password',
+      () => ({ query: { Bugzilla_login: app.admin.login, Bugzilla_password: app.admin.password } }),
+    ],
+    [
+      'X-TRACKER-LOGIN and X-TRACKER-PASSWORD',
+      () => ({ headers: { 'X-TRACKER-LOGIN': app.admin.login, 'X-TRACKER-PASSWORD': app.admin.password } }),
+    ],
+    [
+      'X-BUGZILLA-LOGIN and X-BUGZILLA-PASSWORD',
+      () => ({ headers: { 'X-BUGZILLA-LOGIN': app.admin.login, 'X-BUGZILLA-PASSWORD': app.admin.password } }),
+    ],
     ['an API key in a PUT body', () => ({ body: { Bugzilla_api_key: app.admin.apiKey } })],
   ];
 
@@ -56,13 +68,20 @@ describe('authentication forms', () => {
     it(`accepts ${name}`, async () => {
       const method = name.includes('PUT') ? 'PUT' : 'GET';
       const path = method === 'PUT' ? '/rest/parameters' : '/rest/jobqueue_status';
-      const response = await call(app, method, path, { ...options(), ...(method === 'PUT' ? { body: { ...(options()!.body as object), mailfrom: 'x@tracker.test' } } : {}) });
+      const response = await call(app, method, path, {
+        ...options(),
+        ...(method === 'PUT' ? { body: { ...(options()!.body as object), mailfrom: 'x@tracker.test' } } : {}),
+      });
       expect(response.status).toBe(200);
     });
   }
 
   it('answers a wrong API key with 306, not as anonymous', async () => {
-    for (const options of [{ apiKey: 'wrong-key' }, { query: { Bugzilla_api_key: 'wrong-key' } }, { headers: { Authorization: 'Bearer wrong-key' } }]) {
+    for (const options of [
+      { apiKey: 'wrong-key' },
+      { query: { Bugzilla_api_key: 'wrong-key' } },
+      { headers: { Authorization: 'Bearer wrong-key' } },
+    ]) {
       const response = await call(app, 'GET', '/rest/version', options);
       expect(response.status).toBe(400);
       expect(response.body).toMatchObject({ error: true, code: 306, message: expect.stringMatching(/API key/) });
@@ -71,9 +90,14 @@ describe('authentication forms', () => {
 
   it('answers a wrong password with 300 and HTTP 401, whether or not the account exists', async () => {
     for (const login of [app.admin.login, 'nobody@tracker.test']) {
-      const response = await call(app, 'GET', '/rest/version', { query: { Bugzilla_login: login, Bugzilla_password: 'wrong' } });
+      const response = await call(app, 'GET', '/rest/version', {
+        query: { Bugzilla_login: login, Bugzilla_password: 'wrong' },
+      });
       expect(response.status).toBe(401);
-      expect(response.body).toMatchObject({ code: 300, message: expect.stringMatching(/^The username or password you entered is not valid\./) });
+      expect(response.body).toMatchObject({
+        code: 300,
+        message: expect.stringMatching(/^The username or password you entered is not valid\./),
+      });
     }
   });
 
@@ -97,7 +121,12 @@ describe('parameters', () => {
 
   it('shows a tweakparams member every parameter', async () => {
     const { body } = await call(app, 'GET', '/rest/parameters', { apiKey: app.admin.apiKey });
-    expect(body.parameters).toMatchObject({ maintainer: app.admin.login, max_search_results: '10000', emailregexp: expect.any(String), insidergroup: 'admin' });
+    expect(body.parameters).toMatchObject({
+      maintainer: app.admin.login,
+      max_search_results: '10000',
+      emailregexp: expect.any(String),
+      insidergroup: 'admin',
+    });
   });
 
   it('refuses changes from a logged-out caller with 410', async () => {
@@ -107,25 +136,42 @@ describe('parameters', () => {
   });
 
   it('reports changes as removed/added, with booleans as "1"/"0", and skips no-ops', async () => {
-    const response = await call(app, 'PUT', '/rest/parameters', { apiKey: app.admin.apiKey, body: { useclassification: true, usetargetmilestone: '1' } });
+    const response = await call(app, 'PUT', '/rest/parameters', {
+      apiKey: app.admin.apiKey,
+      body: { useclassification: true, usetargetmilestone: '1' },
+    });
     expect(response.body).toEqual({ changes: { useclassification: { removed: '0', added: '1' } } });
-    const after = await call(app, 'GET', '/rest/parameters', { apiKey: app.admin.apiKey, query: { include_fields: 'useclassification' } });
+    const after = await call(app, 'GET', '/rest/parameters', {
+      apiKey: app.admin.apiKey,
+      query: { include_fields: 'useclassification' },
+    });
     expect(after.body.parameters).toEqual({ useclassification: '1' });
   });
 
   it('answers every one of several concurrent changes to the same item without a server error', async () => {
     const values = Array.from({ length: 8 }, (_, index) => `concurrent-${index}@tracker.test`);
-    const responses = await Promise.all(values.map((mailfrom) => call(app, 'PUT', '/rest/parameters', { apiKey: app.admin.apiKey, body: { mailfrom } })));
+    const responses = await Promise.all(
+      values.map((mailfrom) => call(app, 'PUT', '/rest/parameters', { apiKey: app.admin.apiKey, body: { mailfrom } })),
+    );
     expect(responses.map((response) => response.status)).toEqual(values.map(() => 200));
-    const after = await call(app, 'GET', '/rest/parameters', { apiKey: app.admin.apiKey, query: { include_fields: 'mailfrom' } });
+    const after = await call(app, 'GET', '/rest/parameters', {
+      apiKey: app.admin.apiKey,
+      query: { include_fields: 'mailfrom' },
+    });
     expect(values).toContain(after.body.parameters.mailfrom);
   });
 
   it('changes nothing when one of several values is invalid', async () => {
-    const response = await call(app, 'PUT', '/rest/parameters', { apiKey: app.admin.apiKey, body: { mailfrom: 'changed@tracker.test', no_such_parameter: '1' } });
+    const response = await call(app, 'PUT', '/rest/parameters', {
+      apiKey: app.admin.apiKey,
+      body: { mailfrom: 'changed@tracker.test', no_such_parameter: '1' },
+    });
     expect(response.status).toBe(400);
     expect(response.body.message).toMatch(/no_such_parameter/);
-    const after = await call(app, 'GET', '/rest/parameters', { apiKey: app.admin.apiKey, query: { include_fields: 'mailfrom' } });
+    const after = await call(app, 'GET', '/rest/parameters', {
+      apiKey: app.admin.apiKey,
+      query: { include_fields: 'mailfrom' },
+    });
     expect(after.body.parameters.mailfrom).not.toBe('changed@tracker.test');
   });
 });
@@ -141,8 +187,14 @@ describe('requirelogin', () => {
       for (const path of ['/rest/version', '/rest/timezone', '/rest/extensions', '/rest/time']) {
         expect((await call(app, 'GET', path)).status, path).toBe(200);
       }
-      expect((await call(app, 'GET', '/rest/parameters')).body.parameters).toEqual({ maintainer: app.admin.login, requirelogin: '1' });
-      expect((await call(app, 'GET', '/rest/login', { query: { login: app.admin.login, password: app.admin.password } })).status).toBe(200);
+      expect((await call(app, 'GET', '/rest/parameters')).body.parameters).toEqual({
+        maintainer: app.admin.login,
+        requirelogin: '1',
+      });
+      expect(
+        (await call(app, 'GET', '/rest/login', { query: { login: app.admin.login, password: app.admin.password } }))
+          .status,
+      ).toBe(200);
       expect((await call(app, 'GET', '/rest/product/TestProduct', { apiKey: app.admin.apiKey })).status).toBe(200);
     } finally {
       await call(app, 'PUT', '/rest/parameters', { apiKey: app.admin.apiKey, body: { requirelogin: false } });
@@ -159,7 +211,10 @@ describe('last_audit_time', () => {
     expect(groups.body.last_audit_time).toMatch(/Z$/);
 
     await new Promise((resolve) => setTimeout(resolve, 1100));
-    await call(app, 'PUT', '/rest/parameters', { apiKey: app.admin.apiKey, body: { mailfrom: `audit-${Date.now()}@tracker.test` } });
+    await call(app, 'PUT', '/rest/parameters', {
+      apiKey: app.admin.apiKey,
+      body: { mailfrom: `audit-${Date.now()}@tracker.test` },
+    });
     const config = await call(app, 'GET', '/rest/last_audit_time', { query: { class: ['Tracker::Config'] } });
     const groupsAfter = await call(app, 'GET', '/rest/last_audit_time', { query: { class: 'Bugzilla::Group' } });
     expect(config.body.last_audit_time > groups.body.last_audit_time).toBe(true);
@@ -167,7 +222,9 @@ describe('last_audit_time', () => {
   });
 
   it('answers null for a class without entries, and refuses a malformed class name', async () => {
-    expect((await call(app, 'GET', '/rest/last_audit_time', { query: { class: 'Tracker::Nothing' } })).body).toEqual({ last_audit_time: null });
+    expect((await call(app, 'GET', '/rest/last_audit_time', { query: { class: 'Tracker::Nothing' } })).body).toEqual({
+      last_audit_time: null,
+    });
     const bad = await call(app, 'GET', '/rest/last_audit_time', { query: { class: 'DROP TABLE' } });
     expect(bad.status).toBe(400);
     expect(bad.body.message).toMatch(/class/);

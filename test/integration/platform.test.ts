@@ -32,7 +32,10 @@ describe('wire format', () => {
   });
 
   it('wraps errors in the JSONP callback too', async () => {
-    const response = await call(app, 'GET', '/rest/jobqueue_status', { query: { callback: 'cb' }, headers: { Accept: 'application/javascript' } });
+    const response = await call(app, 'GET', '/rest/jobqueue_status', {
+      query: { callback: 'cb' },
+      headers: { Accept: 'application/javascript' },
+    });
     expect(response.status).toBe(401);
     expect(response.text).toMatch(/^\/\*\*\/cb\(\{"error":true,"code":410,/);
   });
@@ -78,7 +81,11 @@ describe('wire format', () => {
   });
 
   it('refuses a body that is not a JSON object, and a non-JSON content type', async () => {
-    const array = await call(app, 'PUT', '/rest/parameters', { apiKey: app.admin.apiKey, rawBody: '[1,2]', headers: { 'Content-Type': 'application/json' } });
+    const array = await call(app, 'PUT', '/rest/parameters', {
+      apiKey: app.admin.apiKey,
+      rawBody: '[1,2]',
+      headers: { 'Content-Type': 'application/json' },
+    });
     expect(array.status).toBe(400);
     expect(array.body.message).toMatch(/JSON object/);
     const form = await call(app, 'PUT', '/rest/parameters', {
@@ -144,7 +151,10 @@ describe('conditional requests', () => {
     expect(again.status).toBe(304);
     expect(again.text).toBe('');
 
-    await call(app, 'PUT', '/rest/parameters', { apiKey: app.admin.apiKey, body: { maintainer: 'someone-else@tracker.test' } });
+    await call(app, 'PUT', '/rest/parameters', {
+      apiKey: app.admin.apiKey,
+      body: { maintainer: 'someone-else@tracker.test' },
+    });
     const changed = await call(app, 'GET', '/rest/parameters', { headers: { 'If-None-Match': tag } });
     expect(changed.status).toBe(200);
     expect(changed.body.parameters.maintainer).toBe('someone-else@tracker.test');
@@ -152,14 +162,20 @@ describe('conditional requests', () => {
   });
 
   it('never answers 304 to a write', async () => {
-    const response = await call(app, 'PUT', '/rest/parameters', { apiKey: app.admin.apiKey, body: { mailfrom: 'x@tracker.test' }, headers: { 'If-None-Match': '*' } });
+    const response = await call(app, 'PUT', '/rest/parameters', {
+      apiKey: app.admin.apiKey,
+      body: { mailfrom: 'x@tracker.test' },
+      headers: { 'If-None-Match': '*' },
+    });
     expect(response.status).toBe(200);
   });
 });
 
 describe('include_fields and exclude_fields', () => {
   const names = async (query: Record<string, string>) =>
-    Object.keys((await call(app, 'GET', '/rest/parameters', { apiKey: app.admin.apiKey, query })).body.parameters).sort();
+    Object.keys(
+      (await call(app, 'GET', '/rest/parameters', { apiKey: app.admin.apiKey, query })).body.parameters,
+    ).sort();
 
   it('returns only the named fields', async () => {
     expect(await names({ include_fields: 'maintainer,urlbase' })).toEqual(['maintainer', 'urlbase']);
@@ -178,7 +194,9 @@ describe('include_fields and exclude_fields', () => {
     expect(all.length).toBeGreaterThan(40);
     expect(await names({ include_fields: '_default' })).toEqual(all);
     expect(await names({ include_fields: '_all' })).toEqual(all);
-    expect(await names({ include_fields: '_all', exclude_fields: 'maintainer' })).toEqual(all.filter((name) => name !== 'maintainer'));
+    expect(await names({ include_fields: '_all', exclude_fields: 'maintainer' })).toEqual(
+      all.filter((name) => name !== 'maintainer'),
+    );
     expect(await names({ exclude_fields: '_default' })).toEqual([]);
   });
 
@@ -190,7 +208,10 @@ describe('include_fields and exclude_fields', () => {
 
 describe('errors', () => {
   it('never leaks a stack trace', async () => {
-    const response = await call(app, 'PUT', '/rest/parameters', { apiKey: app.admin.apiKey, body: { maxattachmentsize: 'lots' } });
+    const response = await call(app, 'PUT', '/rest/parameters', {
+      apiKey: app.admin.apiKey,
+      body: { maxattachmentsize: 'lots' },
+    });
     expect(response.status).toBe(400);
     expect(response.body).toEqual({
       error: true,

@@ -35,7 +35,13 @@ afterAll(async () => {
 
 /** Asynchronous on purpose: the API answers from this same process, so a blocking call would deadlock. */
 const run = async (command: string, args: string[], homeDir = home) =>
-  (await promisify(execFile)(command, args, { env: { ...process.env, HOME: homeDir }, encoding: 'utf8', timeout: 60_000 })).stdout;
+  (
+    await promisify(execFile)(command, args, {
+      env: { ...process.env, HOME: homeDir },
+      encoding: 'utf8',
+      timeout: 60_000,
+    })
+  ).stdout;
 
 const cli = (...args: string[]) => run(CLI, ['--bugzilla', `${app.url}/rest`, ...args]);
 
@@ -67,11 +73,25 @@ describe.skipIf(!hasClients)('python-bugzilla and the bugzilla CLI', () => {
 
   it('files, reads, changes and traces bugs through the python-bugzilla library', async () => {
     const api = (method: string, path: string, body: unknown) =>
-      fetch(`${app.url}/rest${path}`, { method, headers: { 'Content-Type': 'application/json', 'X-BUGZILLA-API-KEY': app.admin.apiKey }, body: JSON.stringify(body) });
+      fetch(`${app.url}/rest${path}`, {
+        method,
+        headers: { 'Content-Type': 'application/json', 'X-BUGZILLA-API-KEY': app.admin.apiKey },
+        body: JSON.stringify(body),
+      });
     await api('POST', '/keyword', { name: 'py-keyword', description: 'Set by python-bugzilla' });
-    await api('POST', '/flag_type', { name: 'py-flag', description: 'Asked by python-bugzilla', target_type: 'bug', is_requestable: true });
+    await api('POST', '/flag_type', {
+      name: 'py-flag',
+      description: 'Asked by python-bugzilla',
+      target_type: 'bug',
+      is_requestable: true,
+    });
     const results = JSON.parse(await run(PYTHON, [bugScript, `${app.url}/rest`, app.admin.apiKey]));
-    expect(results.created).toEqual({ summary: 'Python bug', status: 'CONFIRMED', severity: 'major', creator: app.admin.login });
+    expect(results.created).toEqual({
+      summary: 'Python bug',
+      status: 'CONFIRMED',
+      severity: 'major',
+      creator: app.admin.login,
+    });
     expect(results.changes).toMatchObject({
       status: { removed: 'CONFIRMED', added: 'IN_PROGRESS' },
       keywords: { removed: '', added: 'py-keyword' },
@@ -87,29 +107,96 @@ describe.skipIf(!hasClients)('python-bugzilla and the bugzilla CLI', () => {
       flags: [['py-flag', '?']],
     });
     expect(results.blocks).toHaveLength(1);
-    expect(results.history_fields).toEqual(['cc', 'depends_on', 'flagtypes.name', 'keywords', 'resolution', 'status', 'whiteboard']);
+    expect(results.history_fields).toEqual([
+      'cc',
+      'depends_on',
+      'flagtypes.name',
+      'keywords',
+      'resolution',
+      'status',
+      'whiteboard',
+    ]);
     expect(results.getbugs).toHaveLength(2);
   });
 
   it('files, queries by id and modifies bugs with the bugzilla command', async () => {
-    const filed = await cli('new', '-p', 'TestProduct', '-c', 'TestComponent', '-v', 'unspecified', '-t', 'CLI bug', '-l', 'Filed by the CLI', '--os', 'Linux', '--arch', 'PC');
+    const filed = await cli(
+      'new',
+      '-p',
+      'TestProduct',
+      '-c',
+      'TestComponent',
+      '-v',
+      'unspecified',
+      '-t',
+      'CLI bug',
+      '-l',
+      'Filed by the CLI',
+      '--os',
+      'Linux',
+      '--arch',
+      'PC',
+    );
     const id = Number(/^#(\d+)/.exec(filed.trim())?.[1]);
     expect(id).toBeGreaterThan(0);
-    const blocker = Number(/^#(\d+)/.exec((await cli('new', '-p', 'TestProduct', '-c', 'TestComponent', '-v', 'unspecified', '-t', 'Blocker', '-l', 'x', '--os', 'Linux', '--arch', 'PC')).trim())?.[1]);
-    await cli('modify', String(id), '--status', 'IN_PROGRESS', '--cc', app.admin.login, '--dependson', String(blocker), '--comment', 'Taking it');
+    const blocker = Number(
+      /^#(\d+)/.exec(
+        (
+          await cli(
+            'new',
+            '-p',
+            'TestProduct',
+            '-c',
+            'TestComponent',
+            '-v',
+            'unspecified',
+            '-t',
+            'Blocker',
+            '-l',
+            'x',
+            '--os',
+            'Linux',
+            '--arch',
+            'PC',
+          )
+        ).trim(),
+      )?.[1],
+    );
+    await cli(
+      'modify',
+      String(id),
+      '--status',
+      'IN_PROGRESS',
+      '--cc',
+      app.admin.login,
+      '--dependson',
+      String(blocker),
+      '--comment',
+      'Taking it',
+    );
     const format = '%{id}|%{status}|%{resolution}|%{cc}|%{depends_on}';
-    expect((await cli('query', '-b', String(id), '--outputformat', format)).trim()).toBe(`${id}|IN_PROGRESS||${app.admin.login}|${blocker}`);
+    expect((await cli('query', '-b', String(id), '--outputformat', format)).trim()).toBe(
+      `${id}|IN_PROGRESS||${app.admin.login}|${blocker}`,
+    );
     // The CLI closes bugs with Bugzilla 3's status name CLOSED, which Tracker reads as RESOLVED.
     await cli('modify', String(id), '--close', 'WONTFIX');
-    expect((await cli('query', '-b', String(id), '--outputformat', format)).trim()).toBe(`${id}|RESOLVED|WONTFIX|${app.admin.login}|${blocker}`);
+    expect((await cli('query', '-b', String(id), '--outputformat', format)).trim()).toBe(
+      `${id}|RESOLVED|WONTFIX|${app.admin.login}|${blocker}`,
+    );
     await cli('modify', String(blocker), '--dupeid', String(id));
-    expect((await cli('query', '-b', String(blocker), '--outputformat', '%{status}|%{resolution}|%{dupe_of}')).trim()).toBe(`RESOLVED|DUPLICATE|${id}`);
+    expect(
+      (await cli('query', '-b', String(blocker), '--outputformat', '%{status}|%{resolution}|%{dupe_of}')).trim(),
+    ).toBe(`RESOLVED|DUPLICATE|${id}`);
   });
 
   it('logs in with a password and caches a token', async () => {
     const tokenHome = mkdtempSync(join(tmpdir(), 'tracker-bugzilla-token-'));
     try {
-      const output = await run(CLI, ['--bugzilla', `${app.url}/rest`, '--username', app.admin.login, '--password', app.admin.password, 'login'], tokenHome);
+      const output = await run(
+        CLI,
+        ['--bugzilla', `${app.url}/rest`, '--username', app.admin.login, '--password', app.admin.password, 'login'],
+        tokenHome,
+      );
       expect(output).toMatch(/Login successful/);
     } finally {
       rmSync(tokenHome, { recursive: true, force: true });

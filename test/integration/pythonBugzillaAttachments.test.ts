@@ -26,21 +26,36 @@ let work: string;
  */
 function run(command: string, args: string[], input = '', cwd = work): Promise<string> {
   return new Promise((resolve, reject) => {
-    const child = spawn(command, args, { cwd, env: { ...process.env, HOME: home, LC_ALL: 'C.UTF-8', LANG: 'C.UTF-8' }, timeout: 60_000 });
+    const child = spawn(command, args, {
+      cwd,
+      env: { ...process.env, HOME: home, LC_ALL: 'C.UTF-8', LANG: 'C.UTF-8' },
+      timeout: 60_000,
+    });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (chunk) => (stdout += chunk));
     child.stderr.on('data', (chunk) => (stderr += chunk));
     child.on('error', reject);
-    child.on('close', (code) => (code === 0 ? resolve(stdout) : reject(new Error(`${command} ${args.join(' ')} exited ${code}: ${stderr}`))));
+    child.on('close', (code) =>
+      code === 0 ? resolve(stdout) : reject(new Error(`${command} ${args.join(' ')} exited ${code}: ${stderr}`)),
+    );
     child.stdin.end(input);
   });
 }
 
-const cli = (args: string[], input = '', cwd = work) => run(CLI, ['--bugzilla', `${app.url}/rest`, ...args], input, cwd);
+const cli = (args: string[], input = '', cwd = work) =>
+  run(CLI, ['--bugzilla', `${app.url}/rest`, ...args], input, cwd);
 
 async function fileBug(): Promise<number> {
-  const body = { product: 'TestProduct', component: 'TestComponent', version: 'unspecified', summary: 'Attach here', description: 'Steps.', op_sys: 'Linux', platform: 'PC' };
+  const body = {
+    product: 'TestProduct',
+    component: 'TestComponent',
+    version: 'unspecified',
+    summary: 'Attach here',
+    description: 'Steps.',
+    op_sys: 'Linux',
+    platform: 'PC',
+  };
   return (await call(app, 'POST', '/rest/bug', { apiKey: app.admin.apiKey, body })).body.id;
 }
 
@@ -52,7 +67,10 @@ beforeAll(async () => {
   const host = new URL(app.url).host;
   mkdirSync(join(home, '.config', 'python-bugzilla'), { recursive: true });
   writeFileSync(join(home, '.config', 'python-bugzilla', 'bugzillarc'), `[${host}]\napi_key = ${app.admin.apiKey}\n`);
-  const flagType = await call(app, 'POST', '/rest/flag_type', { apiKey: app.admin.apiKey, body: { name: 'review', description: 'Code review', target_type: 'attachment' } });
+  const flagType = await call(app, 'POST', '/rest/flag_type', {
+    apiKey: app.admin.apiKey,
+    body: { name: 'review', description: 'Code review', target_type: 'attachment' },
+  });
   expect(flagType.status, flagType.text).toBe(200);
 });
 afterAll(async () => {
@@ -65,8 +83,14 @@ describe.skipIf(!hasClients)('comments and attachments with python-bugzilla and 
     const bug = await fileBug();
     const file = join(work, 'blob.bin');
     writeFileSync(file, randomBytes(50_000));
-    const results = JSON.parse(await run(PYTHON, [clientScript, `${app.url}/rest`, app.admin.apiKey, String(bug), file, app.admin.login]));
-    expect(results.comments).toEqual([[0, 'Steps.', false], [1, 'Added by python-bugzilla', false], [2, 'Only for insiders', true]]);
+    const results = JSON.parse(
+      await run(PYTHON, [clientScript, `${app.url}/rest`, app.admin.apiKey, String(bug), file, app.admin.login]),
+    );
+    expect(results.comments).toEqual([
+      [0, 'Steps.', false],
+      [1, 'Added by python-bugzilla', false],
+      [2, 'Only for insiders', true],
+    ]);
     expect(results.download_identical).toBe(true);
     expect(results.flags).toEqual([['review', '?', app.admin.login]]);
     expect(results.obsolete_changes).toEqual({ is_obsolete: { removed: '0', added: '1' } });
@@ -76,7 +100,10 @@ describe.skipIf(!hasClients)('comments and attachments with python-bugzilla and 
   it('attaches with `bugzilla attach` and gets the very same bytes back with --get and --getall', async () => {
     const bug = await fileBug();
     const content = 'line one\nline two: ünïcödé\n\ttabbed\n';
-    const created = await cli(['attach', '--file=notes.txt', '--desc=Build notes', '--type=text/plain', '--comment=see the notes', String(bug)], content);
+    const created = await cli(
+      ['attach', '--file=notes.txt', '--desc=Build notes', '--type=text/plain', '--comment=see the notes', String(bug)],
+      content,
+    );
     const id = Number(/Created attachment (\d+) on bug (\d+)/.exec(created)?.[1]);
     expect(created).toContain(`on bug ${bug}`);
 
@@ -86,16 +113,28 @@ describe.skipIf(!hasClients)('comments and attachments with python-bugzilla and 
 
     const patchContent = 'diff --git a/x b/x\n+fixed\n';
     await cli(['attach', '--file=fix.patch', '--desc=The fix', '--type=text/x-patch', String(bug)], patchContent);
-    const attachment = await call(app, 'GET', `/rest/bug/attachment/${id}`, { apiKey: app.admin.apiKey, query: { exclude_fields: 'data' } });
-    expect(attachment.body.attachments[id]).toMatchObject({ file_name: 'notes.txt', summary: 'Build notes', content_type: 'text/plain', is_patch: false });
-    expect((await call(app, 'PUT', `/rest/bug/attachment/${id}`, { apiKey: app.admin.apiKey, body: { is_obsolete: true } })).status).toBe(200);
+    const attachment = await call(app, 'GET', `/rest/bug/attachment/${id}`, {
+      apiKey: app.admin.apiKey,
+      query: { exclude_fields: 'data' },
+    });
+    expect(attachment.body.attachments[id]).toMatchObject({
+      file_name: 'notes.txt',
+      summary: 'Build notes',
+      content_type: 'text/plain',
+      is_patch: false,
+    });
+    expect(
+      (await call(app, 'PUT', `/rest/bug/attachment/${id}`, { apiKey: app.admin.apiKey, body: { is_obsolete: true } }))
+        .status,
+    ).toBe(200);
 
     const all = mkdtempSync(join(work, 'getall-'));
     const wrote = await cli(['attach', `--getall=${bug}`, '--ignore-obsolete'], '', all);
     expect(wrote).toContain('fix.patch');
     expect(wrote).not.toContain('notes.txt');
     expect(readFileSync(join(all, 'fix.patch'), 'utf8')).toBe(patchContent);
-    const comments = (await call(app, 'GET', `/rest/bug/${bug}/comment`, { apiKey: app.admin.apiKey })).body.bugs[bug].comments;
+    const comments = (await call(app, 'GET', `/rest/bug/${bug}/comment`, { apiKey: app.admin.apiKey })).body.bugs[bug]
+      .comments;
     expect(comments[1].text).toBe(`Created attachment ${id}\nBuild notes\n\nsee the notes`);
   });
 });

@@ -16,10 +16,18 @@ const hasClients = existsSync(CLI) && existsSync(PYTHON);
 
 let app: TestApp;
 let home: string;
-const bugs: Array<{ id: number; product: string; component: string; summary: string; status: string; assignee: string }> = [];
+const bugs: Array<{
+  id: number;
+  product: string;
+  component: string;
+  summary: string;
+  status: string;
+  assignee: string;
+}> = [];
 
 const run = async (command: string, args: string[]) =>
-  (await promisify(execFile)(command, args, { env: { ...process.env, HOME: home }, encoding: 'utf8', timeout: 60_000 })).stdout;
+  (await promisify(execFile)(command, args, { env: { ...process.env, HOME: home }, encoding: 'utf8', timeout: 60_000 }))
+    .stdout;
 const cli = (...args: string[]) => run(CLI, ['--bugzilla', `${app.url}/rest`, ...args]);
 
 /** Runs build_query(**kwargs) then query() and prints the ids found, sorted. */
@@ -40,13 +48,28 @@ beforeAll(async () => {
   app = await startTestApp();
   home = mkdtempSync(join(tmpdir(), 'tracker-bugzilla-search-'));
   mkdirSync(join(home, '.config', 'python-bugzilla'), { recursive: true });
-  writeFileSync(join(home, '.config', 'python-bugzilla', 'bugzillarc'), `[${new URL(app.url).host}]\napi_key = ${app.admin.apiKey}\n`);
+  writeFileSync(
+    join(home, '.config', 'python-bugzilla', 'bugzillarc'),
+    `[${new URL(app.url).host}]\napi_key = ${app.admin.apiKey}\n`,
+  );
   const admin = app.admin.apiKey;
-  const helper = (await call(app, 'POST', '/rest/user', { apiKey: admin, body: { email: 'helper@search.test', full_name: 'Helper' } })).body.id;
+  const helper = (
+    await call(app, 'POST', '/rest/user', { apiKey: admin, body: { email: 'helper@search.test', full_name: 'Helper' } })
+  ).body.id;
   expect(helper).toBeGreaterThan(0);
-  for (const [name, components] of [['Garden', ['Seeds', 'Tools']], ['Kitchen', ['Oven']]] as const) {
-    await call(app, 'POST', '/rest/product', { apiKey: admin, body: { name, description: name, version: 'unspecified' } });
-    for (const component of components) await call(app, 'POST', '/rest/component', { apiKey: admin, body: { product: name, name: component, description: component, default_assignee: app.admin.login } });
+  for (const [name, components] of [
+    ['Garden', ['Seeds', 'Tools']],
+    ['Kitchen', ['Oven']],
+  ] as const) {
+    await call(app, 'POST', '/rest/product', {
+      apiKey: admin,
+      body: { name, description: name, version: 'unspecified' },
+    });
+    for (const component of components)
+      await call(app, 'POST', '/rest/component', {
+        apiKey: admin,
+        body: { product: name, name: component, description: component, default_assignee: app.admin.login },
+      });
   }
   const plan: Array<[string, string, string, string]> = [
     ['Garden', 'Seeds', 'Tomato seeds do not sprout', app.admin.login],
@@ -56,10 +79,25 @@ beforeAll(async () => {
     ['Kitchen', 'Oven', 'Oven light flickers', 'helper@search.test'],
   ];
   for (const [product, component, summary, assignee] of plan) {
-    const { body } = await call(app, 'POST', '/rest/bug', { apiKey: admin, body: { product, component, summary, version: 'unspecified', op_sys: 'Linux', platform: 'PC', description: summary, assigned_to: assignee } });
+    const { body } = await call(app, 'POST', '/rest/bug', {
+      apiKey: admin,
+      body: {
+        product,
+        component,
+        summary,
+        version: 'unspecified',
+        op_sys: 'Linux',
+        platform: 'PC',
+        description: summary,
+        assigned_to: assignee,
+      },
+    });
     bugs.push({ id: body.id, product, component, summary, status: 'CONFIRMED', assignee });
   }
-  await call(app, 'PUT', `/rest/bug/${bugs[3].id}`, { apiKey: admin, body: { status: 'RESOLVED', resolution: 'FIXED' } });
+  await call(app, 'PUT', `/rest/bug/${bugs[3].id}`, {
+    apiKey: admin,
+    body: { status: 'RESOLVED', resolution: 'FIXED' },
+  });
   bugs[3].status = 'RESOLVED';
 }, 120_000);
 afterAll(async () => {
@@ -70,24 +108,39 @@ afterAll(async () => {
 describe.skipIf(!hasClients)('searching with python-bugzilla and the bugzilla command', () => {
   it('build_query() + query() find the right bugs', async () => {
     expect(await pythonQuery({ product: 'Garden' })).toEqual(ids((bug) => bug.product === 'Garden'));
-    expect(await pythonQuery({ product: 'Kitchen', status: 'CONFIRMED' })).toEqual(ids((bug) => bug.product === 'Kitchen' && bug.status === 'CONFIRMED'));
+    expect(await pythonQuery({ product: 'Kitchen', status: 'CONFIRMED' })).toEqual(
+      ids((bug) => bug.product === 'Kitchen' && bug.status === 'CONFIRMED'),
+    );
     expect(await pythonQuery({ component: 'Seeds' })).toEqual(ids((bug) => bug.component === 'Seeds'));
-    expect(await pythonQuery({ assigned_to: 'helper@search.test' })).toEqual(ids((bug) => bug.assignee === 'helper@search.test'));
-    expect(await pythonQuery({ assigned_to: 'helper', emailtype: 'substring' })).toEqual(ids((bug) => bug.assignee === 'helper@search.test'));
+    expect(await pythonQuery({ assigned_to: 'helper@search.test' })).toEqual(
+      ids((bug) => bug.assignee === 'helper@search.test'),
+    );
+    expect(await pythonQuery({ assigned_to: 'helper', emailtype: 'substring' })).toEqual(
+      ids((bug) => bug.assignee === 'helper@search.test'),
+    );
     expect(await pythonQuery({ short_desc: 'oven' })).toEqual(ids((bug) => /oven/i.test(bug.summary)));
-    expect(await pythonQuery({ quicksearch: 'ALL seed' })).toEqual(ids((bug) => /seed/i.test(bug.summary) || bug.component === 'Seeds'));
+    expect(await pythonQuery({ quicksearch: 'ALL seed' })).toEqual(
+      ids((bug) => /seed/i.test(bug.summary) || bug.component === 'Seeds'),
+    );
     expect(await pythonQuery({ status_whiteboard: 'nothing-has-this' })).toEqual([]);
   });
 
   it('bugzilla query filters by product, component, status, assignee, summary and quicksearch', async () => {
-    const lines = async (...args: string[]) => (await cli('query', '--outputformat', '%{id}|%{status}|%{summary}', ...args)).trim().split('\n').filter(Boolean);
+    const lines = async (...args: string[]) =>
+      (await cli('query', '--outputformat', '%{id}|%{status}|%{summary}', ...args)).trim().split('\n').filter(Boolean);
     const idsOf = (output: string[]) => output.map((line) => Number(line.split('|')[0])).sort((a, b) => a - b);
     expect(idsOf(await lines('--product', 'Garden'))).toEqual(ids((bug) => bug.product === 'Garden'));
-    expect(idsOf(await lines('--product', 'Garden', '--component', 'Seeds'))).toEqual(ids((bug) => bug.component === 'Seeds'));
+    expect(idsOf(await lines('--product', 'Garden', '--component', 'Seeds'))).toEqual(
+      ids((bug) => bug.component === 'Seeds'),
+    );
     expect(idsOf(await lines('--status', 'RESOLVED'))).toEqual(ids((bug) => bug.status === 'RESOLVED'));
-    expect(idsOf(await lines('--assigned_to', 'helper@search.test'))).toEqual(ids((bug) => bug.assignee === 'helper@search.test'));
+    expect(idsOf(await lines('--assigned_to', 'helper@search.test'))).toEqual(
+      ids((bug) => bug.assignee === 'helper@search.test'),
+    );
     expect(idsOf(await lines('--summary', 'flickers'))).toEqual(ids((bug) => bug.summary.includes('flickers')));
-    expect(idsOf(await lines('--quicksearch', 'oven'))).toEqual(ids((bug) => /oven/i.test(bug.summary) && bug.status !== 'RESOLVED'));
+    expect(idsOf(await lines('--quicksearch', 'oven'))).toEqual(
+      ids((bug) => /oven/i.test(bug.summary) && bug.status !== 'RESOLVED'),
+    );
     const [line] = await lines('--summary', 'flickers');
     const bug = bugs.find((candidate) => candidate.summary === 'Oven light flickers')!;
     expect(line).toBe(`${bug.id}|CONFIRMED|Oven light flickers`);

@@ -43,51 +43,90 @@ afterAll(async () => {
   await app.close();
 });
 
-const putRaw = (item: Record<string, unknown>) => documentClient().send(new PutCommand({ TableName: tableName(), Item: item }));
+const putRaw = (item: Record<string, unknown>) =>
+  documentClient().send(new PutCommand({ TableName: tableName(), Item: item }));
 
 describe('item reads of one request', () => {
   it('asks for the items wanted in the same turn in one BatchGetItem, in the order asked', async () => {
-    await Promise.all([putRaw({ pk: 'TEST#batch', sk: 'a', value: 1 }), putRaw({ pk: 'TEST#batch', sk: 'b', value: 2 })]);
+    await Promise.all([
+      putRaw({ pk: 'TEST#batch', sk: 'a', value: 1 }),
+      putRaw({ pk: 'TEST#batch', sk: 'b', value: 2 }),
+    ]);
     let items: unknown[] = [];
-    const calls = await callsOf(() => inRequestScope(async () => {
-      items = await Promise.all([readItem({ pk: 'TEST#batch', sk: 'b' }), readItem({ pk: 'TEST#batch', sk: 'missing' }), readItem({ pk: 'TEST#batch', sk: 'a' })]);
-    }));
+    const calls = await callsOf(() =>
+      inRequestScope(async () => {
+        items = await Promise.all([
+          readItem({ pk: 'TEST#batch', sk: 'b' }),
+          readItem({ pk: 'TEST#batch', sk: 'missing' }),
+          readItem({ pk: 'TEST#batch', sk: 'a' }),
+        ]);
+      }),
+    );
     expect(calls).toEqual(['BatchGetItem']);
-    expect(items).toEqual([{ pk: 'TEST#batch', sk: 'b', value: 2 }, undefined, { pk: 'TEST#batch', sk: 'a', value: 1 }]);
+    expect(items).toEqual([
+      { pk: 'TEST#batch', sk: 'b', value: 2 },
+      undefined,
+      { pk: 'TEST#batch', sk: 'a', value: 1 },
+    ]);
   });
 
   it('reads an item once per request, and afresh after a write', async () => {
     await putRaw({ pk: 'TEST#memo', sk: 'x', value: 'first' });
     const seen: unknown[] = [];
-    const calls = await callsOf(() => inRequestScope(async () => {
-      seen.push((await readItem({ pk: 'TEST#memo', sk: 'x' }))?.value);
-      seen.push((await readItem({ pk: 'TEST#memo', sk: 'x' }))?.value);
-      await putRaw({ pk: 'TEST#memo', sk: 'x', value: 'second' });
-      seen.push((await readItem({ pk: 'TEST#memo', sk: 'x' }))?.value);
-    }));
+    const calls = await callsOf(() =>
+      inRequestScope(async () => {
+        seen.push((await readItem({ pk: 'TEST#memo', sk: 'x' }))?.value);
+        seen.push((await readItem({ pk: 'TEST#memo', sk: 'x' }))?.value);
+        await putRaw({ pk: 'TEST#memo', sk: 'x', value: 'second' });
+        seen.push((await readItem({ pk: 'TEST#memo', sk: 'x' }))?.value);
+      }),
+    );
     expect(seen).toEqual(['first', 'first', 'second']);
     expect(calls).toEqual(['BatchGetItem', 'PutItem', 'BatchGetItem']);
   });
 
   it('never merges two requests into one batch, and splits more than 100 keys', async () => {
     const key = { pk: 'TEST#memo', sk: 'x' };
-    expect(await callsOf(() => Promise.all([inRequestScope(() => readItem(key)), inRequestScope(() => readItem(key))]))).toEqual(['BatchGetItem', 'BatchGetItem']);
+    expect(
+      await callsOf(() => Promise.all([inRequestScope(() => readItem(key)), inRequestScope(() => readItem(key))])),
+    ).toEqual(['BatchGetItem', 'BatchGetItem']);
     const many = Array.from({ length: 250 }, (_, index) => ({ pk: 'TEST#many', sk: String(index) }));
     await Promise.all(many.slice(0, 3).map((item, index) => putRaw({ ...item, index })));
     let found: Array<Record<string, unknown>> = [];
-    const calls = await callsOf(() => inRequestScope(async () => {
-      found = await readItems(many);
-    }));
+    const calls = await callsOf(() =>
+      inRequestScope(async () => {
+        found = await readItems(many);
+      }),
+    );
     expect(calls).toEqual(['BatchGetItem', 'BatchGetItem', 'BatchGetItem']);
     expect(found.map((item) => item.index)).toEqual([0, 1, 2]);
   });
 
   it('reads every attribute type as the document client would, binary included', async () => {
-    const item = { pk: 'TEST#types', sk: 'all', text: 'say "B": {"S": "x"}', number: 42.5, yes: true, nothing: null, list: [1, 'two', { three: 3 }], map: { nested: ['a'] }, bytes: Buffer.from([0, 1, 2, 250]) };
+    const item = {
+      pk: 'TEST#types',
+      sk: 'all',
+      text: 'say "B": {"S": "x"}',
+      number: 42.5,
+      yes: true,
+      nothing: null,
+      list: [1, 'two', { three: 3 }],
+      map: { nested: ['a'] },
+      bytes: Buffer.from([0, 1, 2, 250]),
+    };
     await putRaw(item);
     const read = await inRequestScope(() => readItem({ pk: 'TEST#types', sk: 'all' }));
     const { bytes, ...rest } = read!;
-    expect(rest).toEqual({ pk: 'TEST#types', sk: 'all', text: 'say "B": {"S": "x"}', number: 42.5, yes: true, nothing: null, list: [1, 'two', { three: 3 }], map: { nested: ['a'] } });
+    expect(rest).toEqual({
+      pk: 'TEST#types',
+      sk: 'all',
+      text: 'say "B": {"S": "x"}',
+      number: 42.5,
+      yes: true,
+      nothing: null,
+      list: [1, 'two', { three: 3 }],
+      map: { nested: ['a'] },
+    });
     expect(bytes).toBeInstanceOf(Uint8Array);
     expect([...(bytes as Uint8Array)]).toEqual([0, 1, 2, 250]);
   });
@@ -109,28 +148,64 @@ describe('bug reads', () => {
 
   beforeAll(async () => {
     await ok(call(app, 'POST', '/rest/group', { apiKey: admin, body: { name: 'hidden', description: 'Hidden bugs' } }));
-    await ok(call(app, 'PUT', '/rest/product/TestProduct', { apiKey: admin, body: { group_controls: [{ group: 'hidden', membercontrol: 'SHOWN', othercontrol: 'NA' }] } }));
+    await ok(
+      call(app, 'PUT', '/rest/product/TestProduct', {
+        apiKey: admin,
+        body: { group_controls: [{ group: 'hidden', membercontrol: 'SHOWN', othercontrol: 'NA' }] },
+      }),
+    );
     stranger = await userWithKey(app, 'stranger');
     await userWithKey(app, 'watcher');
     bugId = await fileTestBug(app, admin, { cc: ['watcher@tracker.test'], alias: 'batched' });
     secretId = await fileTestBug(app, admin, { groups: ['hidden'], summary: 'Secret plans', alias: 'secretplans' });
-    await ok(call(app, 'PUT', `/rest/bug/${bugId}`, { apiKey: admin, body: { priority: 'High', comment: { body: 'Raised.' } } }));
-    await ok(call(app, 'POST', `/rest/bug/${bugId}/attachment`, { apiKey: admin, body: { data: Buffer.from('hello').toString('base64'), file_name: 'a.txt', summary: 'A file', content_type: 'text/plain' } }));
+    await ok(
+      call(app, 'PUT', `/rest/bug/${bugId}`, {
+        apiKey: admin,
+        body: { priority: 'High', comment: { body: 'Raised.' } },
+      }),
+    );
+    await ok(
+      call(app, 'POST', `/rest/bug/${bugId}/attachment`, {
+        apiKey: admin,
+        body: {
+          data: Buffer.from('hello').toString('base64'),
+          file_name: 'a.txt',
+          summary: 'A file',
+          content_type: 'text/plain',
+        },
+      }),
+    );
     // The first request of an instance also fills its catalogue cache; measure warm requests.
-    for (const path of [`/rest/bug/${bugId}`, `/rest/bug/${bugId}/history`, `/rest/bug/${bugId}/comment`, `/rest/bug/${bugId}/attachment`]) await ok(call(app, 'GET', path, { apiKey: admin }));
+    for (const path of [
+      `/rest/bug/${bugId}`,
+      `/rest/bug/${bugId}/history`,
+      `/rest/bug/${bugId}/comment`,
+      `/rest/bug/${bugId}/attachment`,
+    ])
+      await ok(call(app, 'GET', path, { apiKey: admin }));
   });
 
-  it('GET bug: the API key, stamp and bug in one call; the caller and the bug\'s people are users the instance holds', async () => {
+  it("GET bug: the API key, stamp and bug in one call; the caller and the bug's people are users the instance holds", async () => {
     let body: any;
     const calls = await callsOf(async () => {
       body = await ok(call(app, 'GET', `/rest/bug/${bugId}`, { apiKey: admin }));
     });
     expect(calls).toEqual(['BatchGetItem']);
-    expect(body.bugs[0]).toMatchObject({ id: bugId, alias: 'batched', priority: 'High', cc: ['watcher@tracker.test'], creator: 'admin@tracker.test' });
+    expect(body.bugs[0]).toMatchObject({
+      id: bugId,
+      alias: 'batched',
+      priority: 'High',
+      cc: ['watcher@tracker.test'],
+      creator: 'admin@tracker.test',
+    });
   });
 
-  it('history, comments and attachments add one Query for the bug\'s partition', async () => {
-    for (const path of [`/rest/bug/${bugId}/history`, `/rest/bug/${bugId}/comment`, `/rest/bug/${bugId}/attachment?exclude_fields=data`]) {
+  it("history, comments and attachments add one Query for the bug's partition", async () => {
+    for (const path of [
+      `/rest/bug/${bugId}/history`,
+      `/rest/bug/${bugId}/comment`,
+      `/rest/bug/${bugId}/attachment?exclude_fields=data`,
+    ]) {
       const calls = await callsOf(() => ok(call(app, 'GET', path, { apiKey: admin })));
       expect(calls.sort(), path).toEqual(['BatchGetItem', 'Query']);
     }

@@ -17,7 +17,13 @@ interface RecordedWrite {
 
 let app: TestApp;
 const writes: RecordedWrite[] = [];
-const WRITE_COMMANDS = new Set(['PutItemCommand', 'UpdateItemCommand', 'DeleteItemCommand', 'TransactWriteItemsCommand', 'BatchWriteItemCommand']);
+const WRITE_COMMANDS = new Set([
+  'PutItemCommand',
+  'UpdateItemCommand',
+  'DeleteItemCommand',
+  'TransactWriteItemsCommand',
+  'BatchWriteItemCommand',
+]);
 
 /** The partition key, marshalled (`{S: ...}`) or not, depending on where in the stack we look. */
 const text = (value: any): string => (typeof value === 'string' ? value : String(value?.S ?? '<unknown>'));
@@ -25,7 +31,8 @@ const text = (value: any): string => (typeof value === 'string' ? value : String
 function partitionsOf(input: Record<string, any>): string[] {
   if (input.Key) return [text(input.Key.pk)];
   if (input.Item) return [text(input.Item.pk)];
-  if (input.TransactItems) return input.TransactItems.flatMap((item: Record<string, any>) => partitionsOf(Object.values(item)[0]));
+  if (input.TransactItems)
+    return input.TransactItems.flatMap((item: Record<string, any>) => partitionsOf(Object.values(item)[0]));
   return ['<unknown>'];
 }
 
@@ -33,7 +40,8 @@ beforeAll(async () => {
   app = await startTestApp();
   documentClient().middlewareStack.add(
     (next, context) => async (args) => {
-      if (WRITE_COMMANDS.has(context.commandName ?? '')) writes.push({ command: context.commandName!, partitions: partitionsOf(args.input as Record<string, any>) });
+      if (WRITE_COMMANDS.has(context.commandName ?? ''))
+        writes.push({ command: context.commandName!, partitions: partitionsOf(args.input as Record<string, any>) });
       return next(args);
     },
     { step: 'initialize', name: 'recordWrites' },
@@ -43,7 +51,8 @@ afterAll(async () => {
   await app?.close();
 });
 
-const allowedPartition = (partition: string) => AUTHENTICATION_WRITE_PARTITIONS.some((pattern) => partition.startsWith(pattern.replace(/\*$/, '')));
+const allowedPartition = (partition: string) =>
+  AUTHENTICATION_WRITE_PARTITIONS.some((pattern) => partition.startsWith(pattern.replace(/\*$/, '')));
 
 /** Fills path variables with values that exist in a new installation. */
 const samplePath = (path: string) =>
@@ -66,7 +75,11 @@ describe('read-only routes', () => {
       for (const options of credentials) await call(app, route.method, samplePath(route.path), options);
     }
     expect(writes.length, 'the API key stamp and the failed login must have been seen').toBeGreaterThan(0);
-    const refused = writes.filter((write) => !['UpdateItemCommand', 'DeleteItemCommand'].includes(write.command) || !write.partitions.every(allowedPartition));
+    const refused = writes.filter(
+      (write) =>
+        !['UpdateItemCommand', 'DeleteItemCommand'].includes(write.command) ||
+        !write.partitions.every(allowedPartition),
+    );
     expect(refused).toEqual([]);
     // Four calls per read-only route, half of them hashing a password with scrypt: on a busy
     // machine this takes longer than the default 30 s, which is not what the test is about.

@@ -44,9 +44,19 @@ const ok = async (response: Promise<{ status: number; body: any }>) => {
 
 async function user(name: string, groups: string[] = []): Promise<void> {
   const login = `${name}@search.test`;
-  const created = await ok(call(app, 'POST', '/rest/user', { apiKey: admin, body: { email: login, full_name: `${name} Searcher`, password: `${name}-password-1` } }));
-  if (groups.length) await ok(call(app, 'PUT', `/rest/user/${created.id}`, { apiKey: admin, body: { groups: { add: groups } } }));
-  keys[name] = (await ok(call(app, 'POST', `/rest/user/${created.id}/api_key`, { apiKey: admin, body: { description: 'search tests' } }))).api_key;
+  const created = await ok(
+    call(app, 'POST', '/rest/user', {
+      apiKey: admin,
+      body: { email: login, full_name: `${name} Searcher`, password: `${name}-password-1` },
+    }),
+  );
+  if (groups.length)
+    await ok(call(app, 'PUT', `/rest/user/${created.id}`, { apiKey: admin, body: { groups: { add: groups } } }));
+  keys[name] = (
+    await ok(
+      call(app, 'POST', `/rest/user/${created.id}/api_key`, { apiKey: admin, body: { description: 'search tests' } }),
+    )
+  ).api_key;
   logins[name] = login;
 }
 
@@ -68,15 +78,35 @@ const PRIORITIES = ['Highest', 'High', 'Normal', 'Low', '---'];
 const SEVERITIES = ['critical', 'major', 'normal', 'minor', 'enhancement'];
 const OSES = ['Linux', 'Windows', 'Mac OS'];
 
-async function file(filer: string, fields: Omit<Filed, 'id' | 'status' | 'resolution' | 'reporter' | 'commentWords'> & { assignee: string }): Promise<Filed> {
+async function file(
+  filer: string,
+  fields: Omit<Filed, 'id' | 'status' | 'resolution' | 'reporter' | 'commentWords'> & { assignee: string },
+): Promise<Filed> {
   const body: Record<string, unknown> = {
-    product: fields.product, component: fields.component, version: 'unspecified', summary: fields.summary, description: `Steps for ${fields.summary}`,
-    op_sys: fields.opSys, platform: 'PC', priority: fields.priority, severity: fields.severity, whiteboard: fields.whiteboard,
-    keywords: fields.keywords, cc: fields.cc, assigned_to: fields.assignee,
+    product: fields.product,
+    component: fields.component,
+    version: 'unspecified',
+    summary: fields.summary,
+    description: `Steps for ${fields.summary}`,
+    op_sys: fields.opSys,
+    platform: 'PC',
+    priority: fields.priority,
+    severity: fields.severity,
+    whiteboard: fields.whiteboard,
+    keywords: fields.keywords,
+    cc: fields.cc,
+    assigned_to: fields.assignee,
   };
   if (fields.alias) body.alias = fields.alias;
   const { id } = await ok(call(app, 'POST', '/rest/bug', { apiKey: keys[filer] ?? admin, body }));
-  const filed: Filed = { ...fields, id, status: 'CONFIRMED', resolution: '', reporter: keys[filer] ? logins[filer] : app.admin.login, commentWords: ['steps', 'for', ...fields.summary.toLowerCase().split(/\W+/)] };
+  const filed: Filed = {
+    ...fields,
+    id,
+    status: 'CONFIRMED',
+    resolution: '',
+    reporter: keys[filer] ? logins[filer] : app.admin.login,
+    commentWords: ['steps', 'for', ...fields.summary.toLowerCase().split(/\W+/)],
+  };
   model.push(filed);
   return filed;
 }
@@ -88,10 +118,17 @@ const isOpen = (bug: Filed) => ['UNCONFIRMED', 'CONFIRMED', 'IN_PROGRESS'].inclu
 
 /** What each caller may see: public bugs; secret ones for the group, their assignee and their CC. */
 function visibleTo(who: string | null) {
-  return (bug: Filed) => !bug.secret || who === 'admin' || who === 'bob' || (who !== null && (bug.assignee === logins[who] || bug.cc.includes(logins[who])));
+  return (bug: Filed) =>
+    !bug.secret ||
+    who === 'admin' ||
+    who === 'bob' ||
+    (who !== null && (bug.assignee === logins[who] || bug.cc.includes(logins[who])));
 }
 const expected = (who: string | null, predicate: (bug: Filed) => boolean, allowEmpty = false) => {
-  const ids = model.filter(visibleTo(who)).filter(predicate).map((bug) => bug.id);
+  const ids = model
+    .filter(visibleTo(who))
+    .filter(predicate)
+    .map((bug) => bug.id);
   // A criterion that matches nothing here would prove nothing.
   if (ids.length === 0 && !allowEmpty) throw new Error(`the test data gives no bugs for ${predicate}`);
   return ids;
@@ -99,7 +136,10 @@ const expected = (who: string | null, predicate: (bug: Filed) => boolean, allowE
 
 async function search(query: Record<string, any> | string, who: string | null = 'admin') {
   const apiKey = who === null ? undefined : who === 'admin' ? admin : keys[who];
-  return call(app, 'GET', '/rest/bug', { apiKey, query: typeof query === 'string' ? query : { include_fields: 'id', ...query } });
+  return call(app, 'GET', '/rest/bug', {
+    apiKey,
+    query: typeof query === 'string' ? query : { include_fields: 'id', ...query },
+  });
 }
 async function found(query: Record<string, any> | string, who: string | null = 'admin'): Promise<number[]> {
   const response = await search(query, who);
@@ -114,24 +154,45 @@ beforeAll(async () => {
   await user('alice');
   await user('bob', ['secret']);
   await user('carol');
-  for (const name of ['crash', 'regression']) await ok(call(app, 'POST', '/rest/keyword', { apiKey: admin, body: { name, description: name } }));
+  for (const name of ['crash', 'regression'])
+    await ok(call(app, 'POST', '/rest/keyword', { apiKey: admin, body: { name, description: name } }));
   const product = async (name: string, components: string[], extra: Record<string, unknown> = {}) => {
-    await ok(call(app, 'POST', '/rest/product', { apiKey: admin, body: { name, description: `${name} product`, version: 'unspecified', ...extra } }));
+    await ok(
+      call(app, 'POST', '/rest/product', {
+        apiKey: admin,
+        body: { name, description: `${name} product`, version: 'unspecified', ...extra },
+      }),
+    );
     for (const component of components) {
-      await ok(call(app, 'POST', '/rest/component', { apiKey: admin, body: { product: name, name: component, description: component, default_assignee: app.admin.login } }));
+      await ok(
+        call(app, 'POST', '/rest/component', {
+          apiKey: admin,
+          body: { product: name, name: component, description: component, default_assignee: app.admin.login },
+        }),
+      );
     }
   };
   await product('Alpha', ['UI', 'Core']);
   await product('Beta', ['Docs']);
-  await product('Vault', ['Safe'], { group_controls: [{ group: 'secret', entry: false, membercontrol: 'MANDATORY', othercontrol: 'MANDATORY' }] });
+  await product('Vault', ['Safe'], {
+    group_controls: [{ group: 'secret', entry: false, membercontrol: 'MANDATORY', othercontrol: 'MANDATORY' }],
+  });
 
-  const places: Array<[string, string]> = [['Alpha', 'UI'], ['Alpha', 'Core'], ['Beta', 'Docs']];
+  const places: Array<[string, string]> = [
+    ['Alpha', 'UI'],
+    ['Alpha', 'Core'],
+    ['Beta', 'Docs'],
+  ];
   for (let n = 0; n < 24; n++) {
     const [productName, component] = places[n % 3];
     const summary = SUMMARIES[n % SUMMARIES.length] + (n >= 12 ? ' again' : '');
     await file(n % 4 === 1 ? 'alice' : 'admin', {
-      product: productName, component, summary,
-      priority: PRIORITIES[n % 5], severity: SEVERITIES[(n * 3) % 5], opSys: OSES[n % 3],
+      product: productName,
+      component,
+      summary,
+      priority: PRIORITIES[n % 5],
+      severity: SEVERITIES[(n * 3) % 5],
+      opSys: OSES[n % 3],
       assignee: n % 5 === 2 ? logins.alice : app.admin.login,
       cc: n % 6 === 0 ? [logins.carol] : [],
       keywords: summary.includes('Crash') || summary.includes('crash') ? ['crash'] : n % 7 === 3 ? ['regression'] : [],
@@ -140,9 +201,45 @@ beforeAll(async () => {
       alias: n === 0 ? 'toolbar-crash' : undefined,
     });
   }
-  await file('admin', { product: 'Vault', component: 'Safe', summary: 'Crash leaks the vault key', priority: 'Highest', severity: 'critical', opSys: 'Linux', assignee: app.admin.login, cc: [logins.carol], keywords: ['crash'], whiteboard: '', secret: true });
-  await file('admin', { product: 'Vault', component: 'Safe', summary: 'Vault door sticks', priority: 'Normal', severity: 'minor', opSys: 'Linux', assignee: logins.carol, cc: [], keywords: [], whiteboard: '', secret: true });
-  await file('admin', { product: 'Vault', component: 'Safe', summary: 'Vault audit log rotates too early', priority: 'Low', severity: 'normal', opSys: 'Windows', assignee: app.admin.login, cc: [], keywords: [], whiteboard: '', secret: true });
+  await file('admin', {
+    product: 'Vault',
+    component: 'Safe',
+    summary: 'Crash leaks the vault key',
+    priority: 'Highest',
+    severity: 'critical',
+    opSys: 'Linux',
+    assignee: app.admin.login,
+    cc: [logins.carol],
+    keywords: ['crash'],
+    whiteboard: '',
+    secret: true,
+  });
+  await file('admin', {
+    product: 'Vault',
+    component: 'Safe',
+    summary: 'Vault door sticks',
+    priority: 'Normal',
+    severity: 'minor',
+    opSys: 'Linux',
+    assignee: logins.carol,
+    cc: [],
+    keywords: [],
+    whiteboard: '',
+    secret: true,
+  });
+  await file('admin', {
+    product: 'Vault',
+    component: 'Safe',
+    summary: 'Vault audit log rotates too early',
+    priority: 'Low',
+    severity: 'normal',
+    opSys: 'Windows',
+    assignee: app.admin.login,
+    cc: [],
+    keywords: [],
+    whiteboard: '',
+    secret: true,
+  });
 
   // Changes after filing: resolutions, work in progress, a comment with a rare word.
   const change = async (bug: Filed, body: Record<string, unknown>, apply: Partial<Filed>) => {
@@ -162,21 +259,35 @@ afterAll(async () => {
 
 describe('the spec parameters', () => {
   it('finds product + status, exactly', async () => {
-    expect(await found({ product: 'Alpha', status: 'CONFIRMED' })).toEqual(expected('admin', (bug) => bug.product === 'Alpha' && bug.status === 'CONFIRMED'));
-    expect(await found({ product: 'alpha', bug_status: ['RESOLVED', 'IN_PROGRESS'] })).toEqual(expected('admin', (bug) => bug.product === 'Alpha' && ['RESOLVED', 'IN_PROGRESS'].includes(bug.status)));
+    expect(await found({ product: 'Alpha', status: 'CONFIRMED' })).toEqual(
+      expected('admin', (bug) => bug.product === 'Alpha' && bug.status === 'CONFIRMED'),
+    );
+    expect(await found({ product: 'alpha', bug_status: ['RESOLVED', 'IN_PROGRESS'] })).toEqual(
+      expected('admin', (bug) => bug.product === 'Alpha' && ['RESOLVED', 'IN_PROGRESS'].includes(bug.status)),
+    );
   });
 
   it('matches summary as a case-insensitive substring, any of several', async () => {
-    expect(await found({ summary: 'CRASH' })).toEqual(expected('admin', (bug) => bug.summary.toLowerCase().includes('crash')));
-    expect(await found({ summary: ['install guide', 'dark mode'] })).toEqual(expected('admin', (bug) => /install guide|dark mode/i.test(bug.summary)));
+    expect(await found({ summary: 'CRASH' })).toEqual(
+      expected('admin', (bug) => bug.summary.toLowerCase().includes('crash')),
+    );
+    expect(await found({ summary: ['install guide', 'dark mode'] })).toEqual(
+      expected('admin', (bug) => /install guide|dark mode/i.test(bug.summary)),
+    );
   });
 
   it('matches people by whole login, component across products, resolution= for open bugs', async () => {
-    expect(await found({ assigned_to: logins.alice })).toEqual(expected('admin', (bug) => bug.assignee === logins.alice));
+    expect(await found({ assigned_to: logins.alice })).toEqual(
+      expected('admin', (bug) => bug.assignee === logins.alice),
+    );
     expect(await found({ creator: logins.alice })).toEqual(expected('admin', (bug) => bug.reporter === logins.alice));
     expect(await found({ assigned_to: 'alice' })).toEqual([]);
-    expect(await found({ component: 'Docs', resolution: '' })).toEqual(expected('admin', (bug) => bug.component === 'Docs' && isOpen(bug)));
-    expect(await found({ priority: 'normal', severity: 'MAJOR' })).toEqual(expected('admin', (bug) => bug.priority === 'Normal' && bug.severity === 'major'));
+    expect(await found({ component: 'Docs', resolution: '' })).toEqual(
+      expected('admin', (bug) => bug.component === 'Docs' && isOpen(bug)),
+    );
+    expect(await found({ priority: 'normal', severity: 'MAJOR' })).toEqual(
+      expected('admin', (bug) => bug.priority === 'Normal' && bug.severity === 'major'),
+    );
     expect(await found({ product: 'NoSuchProduct' })).toEqual([]);
   });
 
@@ -193,15 +304,24 @@ describe('the spec parameters', () => {
       const count = await search({ summary: ['vault', 'Crash'], count_only: 1 }, who);
       expect(count.body).toEqual({ bug_count: want.length });
     }
-    expect(await found({ product: 'Vault' }, 'carol')).toEqual(model.filter((bug) => bug.secret && (bug.cc.includes(logins.carol) || bug.assignee === logins.carol)).map((bug) => bug.id));
+    expect(await found({ product: 'Vault' }, 'carol')).toEqual(
+      model
+        .filter((bug) => bug.secret && (bug.cc.includes(logins.carol) || bug.assignee === logins.carol))
+        .map((bug) => bug.id),
+    );
   });
 
   it('pages and orders', async () => {
     const all = expected('admin', (bug) => bug.product !== 'Vault');
     expect(await found({ product: ['Alpha', 'Beta'], limit: 5, offset: 5 })).toEqual(all.slice(5, 10));
-    expect(await found({ product: ['Alpha', 'Beta'], order: 'bug_id DESC', limit: 3 })).toEqual([...all].reverse().slice(0, 3));
+    expect(await found({ product: ['Alpha', 'Beta'], order: 'bug_id DESC', limit: 3 })).toEqual(
+      [...all].reverse().slice(0, 3),
+    );
     const rank = ['Highest', 'High', 'Normal', 'Low', 'Lowest', '---'];
-    const byPriority = model.filter((bug) => bug.product === 'Beta').sort((x, y) => rank.indexOf(x.priority) - rank.indexOf(y.priority) || x.id - y.id).map((bug) => bug.id);
+    const byPriority = model
+      .filter((bug) => bug.product === 'Beta')
+      .sort((x, y) => rank.indexOf(x.priority) - rank.indexOf(y.priority) || x.id - y.id)
+      .map((bug) => bug.id);
     expect(await found({ product: 'Beta', order: 'priority' })).toEqual(byPriority);
     const offsetAlone = await search({ product: 'Beta', offset: 2 });
     expect(offsetAlone.status).toBe(400);
@@ -211,34 +331,102 @@ describe('the spec parameters', () => {
 
 describe('buglist names and advanced search', () => {
   it('reads what python-bugzilla and the bugzilla command send', async () => {
-    expect(await found({ short_desc: 'file saving', short_desc_type: 'allwordssubstr' })).toEqual(expected('admin', (bug) => /file/i.test(bug.summary) && /saving/i.test(bug.summary)));
-    expect(await found({ keywords: 'crash', keywords_type: 'allwords' })).toEqual(expected('admin', (bug) => bug.keywords.includes('crash')));
-    expect(await found({ keywords: 'crash', keywords_type: 'nowords', product: 'Alpha' })).toEqual(expected('admin', (bug) => bug.product === 'Alpha' && !bug.keywords.includes('crash')));
-    expect(await found({ status_whiteboard: 'triage', status_whiteboard_type: 'substring' })).toEqual(expected('admin', (bug) => bug.whiteboard.includes('triage')));
-    expect(await found({ email1: 'carol', emailtype1: 'substring', emailcc1: 1 })).toEqual(expected('admin', (bug) => bug.cc.includes(logins.carol)));
-    expect(await found({ email1: logins.alice, emailtype1: 'exact', emailassigned_to1: 1, emailreporter1: 1 })).toEqual(expected('admin', (bug) => bug.assignee === logins.alice || bug.reporter === logins.alice));
-    expect(await found({ bug_id: `${model[0].id},${model[1].id}`, bug_id_type: 'nowords', product: 'Alpha' })).toEqual(expected('admin', (bug) => bug.product === 'Alpha' && bug.id !== model[0].id && bug.id !== model[1].id));
+    expect(await found({ short_desc: 'file saving', short_desc_type: 'allwordssubstr' })).toEqual(
+      expected('admin', (bug) => /file/i.test(bug.summary) && /saving/i.test(bug.summary)),
+    );
+    expect(await found({ keywords: 'crash', keywords_type: 'allwords' })).toEqual(
+      expected('admin', (bug) => bug.keywords.includes('crash')),
+    );
+    expect(await found({ keywords: 'crash', keywords_type: 'nowords', product: 'Alpha' })).toEqual(
+      expected('admin', (bug) => bug.product === 'Alpha' && !bug.keywords.includes('crash')),
+    );
+    expect(await found({ status_whiteboard: 'triage', status_whiteboard_type: 'substring' })).toEqual(
+      expected('admin', (bug) => bug.whiteboard.includes('triage')),
+    );
+    expect(await found({ email1: 'carol', emailtype1: 'substring', emailcc1: 1 })).toEqual(
+      expected('admin', (bug) => bug.cc.includes(logins.carol)),
+    );
+    expect(await found({ email1: logins.alice, emailtype1: 'exact', emailassigned_to1: 1, emailreporter1: 1 })).toEqual(
+      expected('admin', (bug) => bug.assignee === logins.alice || bug.reporter === logins.alice),
+    );
+    expect(await found({ bug_id: `${model[0].id},${model[1].id}`, bug_id_type: 'nowords', product: 'Alpha' })).toEqual(
+      expected('admin', (bug) => bug.product === 'Alpha' && bug.id !== model[0].id && bug.id !== model[1].id),
+    );
     expect(await found({ longdesc: 'zanzibar', longdesc_type: 'substring' })).toEqual([model[8].id]);
   });
 
   it('finds changes by field, value, date and person', async () => {
     const resolved = model.filter((bug) => bug.status === 'RESOLVED').map((bug) => bug.id);
-    expect(await found({ chfield: 'bug_status', chfieldvalue: 'RESOLVED', chfieldfrom: '-1d', chfieldto: 'Now' })).toEqual(resolved);
+    expect(
+      await found({ chfield: 'bug_status', chfieldvalue: 'RESOLVED', chfieldfrom: '-1d', chfieldto: 'Now' }),
+    ).toEqual(resolved);
     expect(await found({ f1: 'bug_status', o1: 'changedto', v1: 'IN_PROGRESS' })).toEqual([model[4].id]);
-    expect(await found({ f1: 'resolution', o1: 'changedto', v1: 'WONTFIX', f2: 'bug_status', o2: 'changedby', v2: app.admin.login })).toEqual([model[10].id]);
-    expect(await found({ f1: 'bug_status', o1: 'changedafter', v1: '2000-01-01' })).toEqual(sorted([...resolved, model[4].id]));
+    expect(
+      await found({
+        f1: 'resolution',
+        o1: 'changedto',
+        v1: 'WONTFIX',
+        f2: 'bug_status',
+        o2: 'changedby',
+        v2: app.admin.login,
+      }),
+    ).toEqual([model[10].id]);
+    expect(await found({ f1: 'bug_status', o1: 'changedafter', v1: '2000-01-01' })).toEqual(
+      sorted([...resolved, model[4].id]),
+    );
     expect(await found({ f1: 'bug_status', o1: 'changedbefore', v1: '2000-01-01' })).toEqual([]);
   });
 
   it('combines f/o/v with OR, negation and parentheses', async () => {
-    expect(await found({ j_top: 'OR', f1: 'bug_severity', o1: 'equals', v1: 'critical', f2: 'priority', o2: 'equals', v2: 'Highest' }))
-      .toEqual(expected('admin', (bug) => bug.severity === 'critical' || bug.priority === 'Highest'));
-    expect(await found({ f1: 'product', o1: 'equals', v1: 'Alpha', f2: 'OP', j2: 'OR', f3: 'op_sys', o3: 'equals', v3: 'Linux', f4: 'cc', o4: 'isnotempty', f5: 'CP', n6: 1, f6: 'short_desc', o6: 'substring', v6: 'again' }))
-      .toEqual(expected('admin', (bug) => bug.product === 'Alpha' && (bug.opSys === 'Linux' || bug.cc.length > 0) && !bug.summary.includes('again')));
-    expect(await found({ f1: 'short_desc', o1: 'regexp', v1: '^(crash|toolbar)', f2: 'keywords', o2: 'anyexact', v2: 'crash,regression' }))
-      .toEqual(expected('admin', (bug) => /^(crash|toolbar)/i.test(bug.summary) && bug.keywords.length > 0));
-    expect(await found({ f1: 'assigned_to', o1: 'notsubstring', v1: 'alice', f2: 'product', o2: 'notequals', v2: 'Vault' }))
-      .toEqual(expected('admin', (bug) => bug.assignee !== logins.alice && bug.product !== 'Vault'));
+    expect(
+      await found({
+        j_top: 'OR',
+        f1: 'bug_severity',
+        o1: 'equals',
+        v1: 'critical',
+        f2: 'priority',
+        o2: 'equals',
+        v2: 'Highest',
+      }),
+    ).toEqual(expected('admin', (bug) => bug.severity === 'critical' || bug.priority === 'Highest'));
+    expect(
+      await found({
+        f1: 'product',
+        o1: 'equals',
+        v1: 'Alpha',
+        f2: 'OP',
+        j2: 'OR',
+        f3: 'op_sys',
+        o3: 'equals',
+        v3: 'Linux',
+        f4: 'cc',
+        o4: 'isnotempty',
+        f5: 'CP',
+        n6: 1,
+        f6: 'short_desc',
+        o6: 'substring',
+        v6: 'again',
+      }),
+    ).toEqual(
+      expected(
+        'admin',
+        (bug) =>
+          bug.product === 'Alpha' && (bug.opSys === 'Linux' || bug.cc.length > 0) && !bug.summary.includes('again'),
+      ),
+    );
+    expect(
+      await found({
+        f1: 'short_desc',
+        o1: 'regexp',
+        v1: '^(crash|toolbar)',
+        f2: 'keywords',
+        o2: 'anyexact',
+        v2: 'crash,regression',
+      }),
+    ).toEqual(expected('admin', (bug) => /^(crash|toolbar)/i.test(bug.summary) && bug.keywords.length > 0));
+    expect(
+      await found({ f1: 'assigned_to', o1: 'notsubstring', v1: 'alice', f2: 'product', o2: 'notequals', v2: 'Vault' }),
+    ).toEqual(expected('admin', (bug) => bug.assignee !== logins.alice && bug.product !== 'Vault'));
     expect(await found({ f1: 'longdescs.count', o1: 'greaterthan', v1: '1' })).toEqual([model[8].id]);
   });
 
@@ -265,15 +453,19 @@ describe('buglist names and advanced search', () => {
 });
 
 describe('relations, personal tags and the description', () => {
-  it('finds dependencies both ways, the caller\'s own tags only, and description text', async () => {
+  it("finds dependencies both ways, the caller's own tags only, and description text", async () => {
     const [blocker, blocked] = [model[5], model[7]];
-    await ok(call(app, 'PUT', `/rest/bug/${blocked.id}`, { apiKey: admin, body: { depends_on: { add: [blocker.id] } } }));
+    await ok(
+      call(app, 'PUT', `/rest/bug/${blocked.id}`, { apiKey: admin, body: { depends_on: { add: [blocker.id] } } }),
+    );
     expect(await found({ f1: 'dependson', o1: 'equals', v1: String(blocker.id) })).toEqual([blocked.id]);
     expect(await found({ f1: 'blocked', o1: 'anyexact', v1: `${blocked.id},999999` })).toEqual([blocker.id]);
     await ok(call(app, 'PUT', `/rest/bug/${model[3].id}/tags`, { apiKey: keys.alice, body: { add: ['later'] } }));
     expect(await found({ tags: 'later' }, 'alice')).toEqual([model[3].id]);
     expect(await found({ tags: 'later' }, 'admin')).toEqual([]);
-    expect(await found({ description: 'steps for slow startup' })).toEqual(expected('admin', (bug) => bug.summary.startsWith('Slow startup')));
+    expect(await found({ description: 'steps for slow startup' })).toEqual(
+      expected('admin', (bug) => bug.summary.startsWith('Slow startup')),
+    );
   });
 });
 
@@ -281,28 +473,57 @@ describe('quicksearch', () => {
   it('parses numbers, aliases, status words, fields and words as Bugzilla 5.2 does', async () => {
     expect(await found({ quicksearch: `${model[3].id},${model[1].id}` })).toEqual(sorted([model[1].id, model[3].id]));
     expect(await found({ quicksearch: 'toolbar-crash' })).toEqual([model[0].id]);
-    expect(await found({ quicksearch: 'crash' })).toEqual(expected('admin', (bug) => isOpen(bug) && (/crash/i.test(bug.summary) || bug.commentWords.includes('crash') || bug.keywords.includes('crash'))));
+    expect(await found({ quicksearch: 'crash' })).toEqual(
+      expected(
+        'admin',
+        (bug) =>
+          isOpen(bug) &&
+          (/crash/i.test(bug.summary) || bug.commentWords.includes('crash') || bug.keywords.includes('crash')),
+      ),
+    );
     expect(await found({ quicksearch: 'FIXED' })).toEqual(expected('admin', (bug) => bug.resolution === 'FIXED'));
-    expect(await found({ quicksearch: 'ALL prod:Beta -guide' })).toEqual(expected('admin', (bug) => bug.product === 'Beta' && !/guide/i.test(bug.summary)));
+    expect(await found({ quicksearch: 'ALL prod:Beta -guide' })).toEqual(
+      expected('admin', (bug) => bug.product === 'Beta' && !/guide/i.test(bug.summary)),
+    );
     expect(await found({ quicksearch: 'zanzibar' })).toEqual([model[8].id]);
-    expect(await found({ quicksearch: 'OPEN :Core sev:critical,major' })).toEqual(expected('admin', (bug) => isOpen(bug) && bug.component === 'Core' && ['critical', 'major'].includes(bug.severity)));
-    expect(await found({ quicksearch: 'P1 OR P2' })).toEqual(expected('admin', (bug) => isOpen(bug) && ['Highest', 'High'].includes(bug.priority)));
-    expect(await found({ quicksearch: 'ALL "dark mode" @alice' })).toEqual(expected('admin', (bug) => /dark mode/i.test(bug.summary) && bug.assignee === logins.alice));
+    expect(await found({ quicksearch: 'OPEN :Core sev:critical,major' })).toEqual(
+      expected(
+        'admin',
+        (bug) => isOpen(bug) && bug.component === 'Core' && ['critical', 'major'].includes(bug.severity),
+      ),
+    );
+    expect(await found({ quicksearch: 'P1 OR P2' })).toEqual(
+      expected('admin', (bug) => isOpen(bug) && ['Highest', 'High'].includes(bug.priority)),
+    );
+    expect(await found({ quicksearch: 'ALL "dark mode" @alice' })).toEqual(
+      expected('admin', (bug) => /dark mode/i.test(bug.summary) && bug.assignee === logins.alice),
+    );
     // Combined (AND) with the request's other parameters.
-    expect(await found({ quicksearch: 'ALL crash', product: 'Alpha' })).toEqual(expected('admin', (bug) => bug.product === 'Alpha' && (/crash/i.test(bug.summary) || bug.keywords.includes('crash'))));
+    expect(await found({ quicksearch: 'ALL crash', product: 'Alpha' })).toEqual(
+      expected(
+        'admin',
+        (bug) => bug.product === 'Alpha' && (/crash/i.test(bug.summary) || bug.keywords.includes('crash')),
+      ),
+    );
   });
 });
 
 describe('possible duplicates', () => {
   it('ranks visible bugs by the words their summaries share', async () => {
-    const response = await call(app, 'GET', '/rest/bug/possible_duplicates', { apiKey: keys.alice, query: { summary: 'crash while saving file', include_fields: 'id,summary' } });
+    const response = await call(app, 'GET', '/rest/bug/possible_duplicates', {
+      apiKey: keys.alice,
+      query: { summary: 'crash while saving file', include_fields: 'id,summary' },
+    });
     expect(response.status).toBe(200);
     const ids = idsOf(response.body);
     const candidates = expected('alice', (bug) => /crash|saving|file/i.test(bug.summary));
     expect(sorted(ids)).toEqual(candidates);
     // The best match shares the most (and rarest) words.
     expect(byId(ids[0]).summary.toLowerCase()).toMatch(/crash when saving a large file/);
-    const limited = await call(app, 'GET', '/rest/bug/possible_duplicates', { apiKey: admin, query: { id: model[1].id, product: 'Alpha', limit: 2, include_fields: 'id' } });
+    const limited = await call(app, 'GET', '/rest/bug/possible_duplicates', {
+      apiKey: admin,
+      query: { id: model[1].id, product: 'Alpha', limit: 2, include_fields: 'id' },
+    });
     expect(idsOf(limited.body)).toHaveLength(2);
     expect(idsOf(limited.body)).not.toContain(model[1].id);
     for (const id of idsOf(limited.body)) expect(byId(id).product).toBe('Alpha');
@@ -311,15 +532,29 @@ describe('possible duplicates', () => {
 
 describe('freshness', () => {
   it('finds a bug as it is the moment after it was filed or changed', async () => {
-    const bug = await file('admin', { product: 'Beta', component: 'Docs', summary: 'Freshly filed quokka report', priority: 'Low', severity: 'minor', opSys: 'Linux', assignee: app.admin.login, cc: [], keywords: [], whiteboard: '', secret: false });
+    const bug = await file('admin', {
+      product: 'Beta',
+      component: 'Docs',
+      summary: 'Freshly filed quokka report',
+      priority: 'Low',
+      severity: 'minor',
+      opSys: 'Linux',
+      assignee: app.admin.login,
+      cc: [],
+      keywords: [],
+      whiteboard: '',
+      secret: false,
+    });
     expect(await found({ summary: 'quokka' })).toEqual([bug.id]);
-    await ok(call(app, 'PUT', `/rest/bug/${bug.id}`, { apiKey: admin, body: { summary: 'Freshly filed wombat report' } }));
+    await ok(
+      call(app, 'PUT', `/rest/bug/${bug.id}`, { apiKey: admin, body: { summary: 'Freshly filed wombat report' } }),
+    );
     bug.summary = 'Freshly filed wombat report';
     expect(await found({ summary: 'quokka' })).toEqual([]);
     expect(await found({ summary: 'wombat' })).toEqual([bug.id]);
   });
 
-  it('renders a repeated page from the instance\'s copies, and a changed bug as it now is', async () => {
+  it("renders a repeated page from the instance's copies, and a changed bug as it now is", async () => {
     // Node's http client reports every call the in-process handlers send to DynamoDB.
     let sent: string[] = [];
     const onRequest = (message: unknown) => {
@@ -339,13 +574,27 @@ describe('freshness', () => {
       expect(sent.filter((operation) => operation !== 'BatchGetItem' && operation !== 'Query')).toEqual([]);
       expect(idsOf(again)).toEqual(alpha);
       const target = model.find((bug) => bug.product === 'Alpha')!;
-      await ok(call(app, 'PUT', `/rest/bug/${target.id}`, { apiKey: admin, body: { priority: 'Lowest', summary: `${target.summary} (revised)` } }));
+      await ok(
+        call(app, 'PUT', `/rest/bug/${target.id}`, {
+          apiKey: admin,
+          body: { priority: 'Lowest', summary: `${target.summary} (revised)` },
+        }),
+      );
       target.summary = `${target.summary} (revised)`;
       target.priority = 'Lowest';
-      const fresh = (await ok(call(app, 'GET', `/rest/bug/${target.id}`, { apiKey: admin, query: { include_fields: 'last_change_time' } }))).bugs[0];
+      const fresh = (
+        await ok(
+          call(app, 'GET', `/rest/bug/${target.id}`, { apiKey: admin, query: { include_fields: 'last_change_time' } }),
+        )
+      ).bugs[0];
       const after = await ok(search(page));
       const shown = after.bugs.find((bug: { id: number }) => bug.id === target.id);
-      expect(shown).toEqual({ id: target.id, summary: target.summary, priority: 'Lowest', last_change_time: fresh.last_change_time });
+      expect(shown).toEqual({
+        id: target.id,
+        summary: target.summary,
+        priority: 'Lowest',
+        last_change_time: fresh.last_change_time,
+      });
     } finally {
       unsubscribe('http.client.request.start', onRequest);
     }
@@ -361,7 +610,12 @@ describe('freshness', () => {
         const apiKey = who === null ? undefined : who === 'admin' ? admin : keys[who];
         const query = { product: 'Alpha', ...(fields ? { include_fields: fields } : {}) };
         const page = await ok(call(app, 'GET', '/rest/bug', { apiKey, query }));
-        const direct = await ok(call(app, 'GET', `/rest/bug/${alpha[0]}`, { apiKey, query: { ids: alpha.slice(1), ...(fields ? { include_fields: fields } : {}) } }));
+        const direct = await ok(
+          call(app, 'GET', `/rest/bug/${alpha[0]}`, {
+            apiKey,
+            query: { ids: alpha.slice(1), ...(fields ? { include_fields: fields } : {}) },
+          }),
+        );
         expect(page.bugs, `${who} ${fields}`).toEqual(direct.bugs);
       }
     }
@@ -369,22 +623,43 @@ describe('freshness', () => {
 
   it('answers the same with nothing kept between searches (TRACKER_SEARCH_KEEP=off)', async () => {
     const queries: Array<Record<string, string>> = [
-      { product: 'Alpha' }, { quicksearch: 'crash' }, { summary: 'Crash' }, { product: 'Beta', resolution: '', count_only: '1' },
-      { f1: 'keywords', o1: 'anywords', v1: 'crash regression', include_fields: 'id,keywords' }, { status_whiteboard: 'needs', status_whiteboard_type: 'substring' },
+      { product: 'Alpha' },
+      { quicksearch: 'crash' },
+      { summary: 'Crash' },
+      { product: 'Beta', resolution: '', count_only: '1' },
+      { f1: 'keywords', o1: 'anywords', v1: 'crash regression', include_fields: 'id,keywords' },
+      { status_whiteboard: 'needs', status_whiteboard_type: 'substring' },
     ];
-    const answers = async () => Promise.all(['admin', 'carol', null].flatMap((who) => queries.map(async (query) => {
-      const apiKey = who === null ? undefined : who === 'admin' ? admin : keys[who];
-      // Twice each: the second answer may come from what the instance kept after the first.
-      await ok(call(app, 'GET', '/rest/bug', { apiKey, query }));
-      return ok(call(app, 'GET', '/rest/bug', { apiKey, query }));
-    })));
+    const answers = async () =>
+      Promise.all(
+        ['admin', 'carol', null].flatMap((who) =>
+          queries.map(async (query) => {
+            const apiKey = who === null ? undefined : who === 'admin' ? admin : keys[who];
+            // Twice each: the second answer may come from what the instance kept after the first.
+            await ok(call(app, 'GET', '/rest/bug', { apiKey, query }));
+            return ok(call(app, 'GET', '/rest/bug', { apiKey, query }));
+          }),
+        ),
+      );
     const kept = await answers();
-    const duplicates = await ok(call(app, 'GET', '/rest/bug/possible_duplicates', { apiKey: admin, query: { summary: 'Crash when saving the toolbar', include_fields: 'id' } }));
+    const duplicates = await ok(
+      call(app, 'GET', '/rest/bug/possible_duplicates', {
+        apiKey: admin,
+        query: { summary: 'Crash when saving the toolbar', include_fields: 'id' },
+      }),
+    );
     process.env.TRACKER_SEARCH_KEEP = 'off';
     try {
       dropSearchIndex();
       expect(await answers()).toEqual(kept);
-      expect(await ok(call(app, 'GET', '/rest/bug/possible_duplicates', { apiKey: admin, query: { summary: 'Crash when saving the toolbar', include_fields: 'id' } }))).toEqual(duplicates);
+      expect(
+        await ok(
+          call(app, 'GET', '/rest/bug/possible_duplicates', {
+            apiKey: admin,
+            query: { summary: 'Crash when saving the toolbar', include_fields: 'id' },
+          }),
+        ),
+      ).toEqual(duplicates);
     } finally {
       delete process.env.TRACKER_SEARCH_KEEP;
       dropSearchIndex();
@@ -395,7 +670,19 @@ describe('freshness', () => {
     const before = await found({ quicksearch: 'ALL crash' });
     await compactSearchIndex();
     dropSearchIndex();
-    const bug = await file('admin', { product: 'Alpha', component: 'UI', summary: 'Crash after the snapshot', priority: 'Low', severity: 'minor', opSys: 'Linux', assignee: app.admin.login, cc: [], keywords: [], whiteboard: '', secret: false });
+    const bug = await file('admin', {
+      product: 'Alpha',
+      component: 'UI',
+      summary: 'Crash after the snapshot',
+      priority: 'Low',
+      severity: 'minor',
+      opSys: 'Linux',
+      assignee: app.admin.login,
+      cc: [],
+      keywords: [],
+      whiteboard: '',
+      secret: false,
+    });
     dropSearchIndex();
     expect(await found({ quicksearch: 'ALL crash' })).toEqual([...before, bug.id]);
     expect(await found({ quicksearch: 'zanzibar' })).toEqual([model[8].id]);

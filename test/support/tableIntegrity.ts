@@ -14,7 +14,9 @@ async function scanAll(): Promise<Item[]> {
   const items: Item[] = [];
   let start: Record<string, unknown> | undefined;
   do {
-    const page = await documentClient().send(new ScanCommand({ TableName: tableName(), ExclusiveStartKey: start, ConsistentRead: true }));
+    const page = await documentClient().send(
+      new ScanCommand({ TableName: tableName(), ExclusiveStartKey: start, ConsistentRead: true }),
+    );
     items.push(...(page.Items ?? []));
     start = page.LastEvaluatedKey;
   } while (start);
@@ -37,7 +39,8 @@ const guardedName = (guard: Item) => {
   const key = String(guard.sk).includes('#') ? String(guard.sk) : String(guard.pk);
   return key.slice(key.indexOf('#') + 1);
 };
-const guardScope = (guard: Item) => (String(guard.sk).includes('#') ? String(guard.pk).slice(String(guard.pk).indexOf('#') + 1) : '');
+const guardScope = (guard: Item) =>
+  String(guard.sk).includes('#') ? String(guard.pk).slice(String(guard.pk).indexOf('#') + 1) : '';
 const nameOf = (item: Item) => String(item.type === 'user' ? item.login : item.name).toLowerCase();
 
 export async function tableInconsistencies(): Promise<string[]> {
@@ -48,26 +51,48 @@ export async function tableInconsistencies(): Promise<string[]> {
     const guards = items.filter((item) => item.type === pair.guard);
     for (const guard of guards) {
       const owner = entities.find((entity) => Number(entity.id) === Number(guard[pair.idAttribute]));
-      if (!owner) problems.push(`${pair.guard} '${guardedName(guard)}' reserves a name for ${pair.item} ${guard[pair.idAttribute]}, which does not exist`);
+      if (!owner)
+        problems.push(
+          `${pair.guard} '${guardedName(guard)}' reserves a name for ${pair.item} ${guard[pair.idAttribute]}, which does not exist`,
+        );
       else if (nameOf(owner) !== guardedName(guard) || (pair.scope && pair.scope(owner) !== guardScope(guard))) {
-        problems.push(`${pair.guard} '${guardedName(guard)}' reserves a name that ${pair.item} ${owner.id} no longer has ('${nameOf(owner)}')`);
+        problems.push(
+          `${pair.guard} '${guardedName(guard)}' reserves a name that ${pair.item} ${owner.id} no longer has ('${nameOf(owner)}')`,
+        );
       }
     }
     for (const entity of entities) {
-      const guard = guards.find((candidate) => Number(candidate[pair.idAttribute]) === Number(entity.id) && guardedName(candidate) === nameOf(entity));
+      const guard = guards.find(
+        (candidate) =>
+          Number(candidate[pair.idAttribute]) === Number(entity.id) && guardedName(candidate) === nameOf(entity),
+      );
       if (!guard) problems.push(`${pair.item} ${entity.id} ('${nameOf(entity)}') has no name guard`);
     }
   }
   for (const user of items.filter((item) => item.type === 'user' && Array.isArray(item.memberOf))) {
-    for (const [attribute, type] of [['memberOf', 'membership'], ['canBless', 'blessRight']] as const) {
-      const stored = items.filter((item) => item.type === type && Number(item.userId) === Number(user.id)).map((item) => Number(item.groupId)).sort((a, b) => a - b);
+    for (const [attribute, type] of [
+      ['memberOf', 'membership'],
+      ['canBless', 'blessRight'],
+    ] as const) {
+      const stored = items
+        .filter((item) => item.type === type && Number(item.userId) === Number(user.id))
+        .map((item) => Number(item.groupId))
+        .sort((a, b) => a - b);
       const listed = ((user[attribute] as unknown[]) ?? []).map(Number).sort((a, b) => a - b);
-      if (JSON.stringify(stored) !== JSON.stringify(listed)) problems.push(`user ${user.id}: ${attribute} ${JSON.stringify(listed)} but ${type} items ${JSON.stringify(stored)}`);
+      if (JSON.stringify(stored) !== JSON.stringify(listed))
+        problems.push(
+          `user ${user.id}: ${attribute} ${JSON.stringify(listed)} but ${type} items ${JSON.stringify(stored)}`,
+        );
     }
   }
   const references = items.filter((item) => item.type === 'apiKeyReference');
   for (const key of items.filter((item) => item.type === 'apiKey')) {
-    if (!references.some((reference) => Number(reference.keyId) === Number(key.id) && Number(String(reference.pk).slice(5)) === Number(key.userId))) {
+    if (
+      !references.some(
+        (reference) =>
+          Number(reference.keyId) === Number(key.id) && Number(String(reference.pk).slice(5)) === Number(key.userId),
+      )
+    ) {
       problems.push(`API key ${key.id} has no reference in its owner's partition`);
     }
   }
@@ -76,18 +101,33 @@ export async function tableInconsistencies(): Promise<string[]> {
   const pointers = items.filter((item) => item.type === 'attachmentPointer');
   const attachments = items.filter((item) => item.type === 'attachment');
   for (const attachment of attachments) {
-    if (!pointers.some((pointer) => Number(pointer.attachmentId) === Number(attachment.id) && Number(pointer.bugId) === Number(attachment.bugId))) problems.push(`attachment ${attachment.id} has no pointer`);
+    if (
+      !pointers.some(
+        (pointer) =>
+          Number(pointer.attachmentId) === Number(attachment.id) && Number(pointer.bugId) === Number(attachment.bugId),
+      )
+    )
+      problems.push(`attachment ${attachment.id} has no pointer`);
   }
   for (const pointer of pointers) {
-    if (!attachments.some((attachment) => Number(attachment.id) === Number(pointer.attachmentId))) problems.push(`attachment pointer ${pointer.attachmentId} points at no attachment`);
+    if (!attachments.some((attachment) => Number(attachment.id) === Number(pointer.attachmentId)))
+      problems.push(`attachment pointer ${pointer.attachmentId} points at no attachment`);
   }
   const tagCounts = new Map<string, number>();
   for (const comment of items.filter((item) => item.type === 'comment')) {
-    for (const tag of (comment.tags as string[] | undefined) ?? []) tagCounts.set(tag.toLowerCase(), (tagCounts.get(tag.toLowerCase()) ?? 0) + 1);
+    for (const tag of (comment.tags as string[] | undefined) ?? [])
+      tagCounts.set(tag.toLowerCase(), (tagCounts.get(tag.toLowerCase()) ?? 0) + 1);
   }
-  const weights = new Map(items.filter((item) => item.type === 'commentTag' && Number(item.weight) > 0).map((item) => [String(item.sk), Number(item.weight)]));
+  const weights = new Map(
+    items
+      .filter((item) => item.type === 'commentTag' && Number(item.weight) > 0)
+      .map((item) => [String(item.sk), Number(item.weight)]),
+  );
   for (const tag of new Set([...tagCounts.keys(), ...weights.keys()])) {
-    if ((tagCounts.get(tag) ?? 0) !== (weights.get(tag) ?? 0)) problems.push(`comment tag '${tag}' has weight ${weights.get(tag) ?? 0} but ${tagCounts.get(tag) ?? 0} comments carry it`);
+    if ((tagCounts.get(tag) ?? 0) !== (weights.get(tag) ?? 0))
+      problems.push(
+        `comment tag '${tag}' has weight ${weights.get(tag) ?? 0} but ${tagCounts.get(tag) ?? 0} comments carry it`,
+      );
   }
   return problems;
 }

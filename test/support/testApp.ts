@@ -32,8 +32,16 @@ export async function startTestApp(): Promise<TestApp> {
   process.env[ENV.s3Endpoint] = inject('s3Endpoint');
   await ensureTable(inject('dynamodbEndpoint'), process.env[ENV.table]!);
   await ensureBucket(inject('s3Endpoint'), process.env[ENV.bucket]!);
-  const admin = { login: 'admin@tracker.test', password: 'admin-password', apiKey: `AdminKey${suffix}${'x'.repeat(20)}` };
-  const installation = await bootstrapInstallation({ adminLogin: admin.login, adminPassword: admin.password, adminApiKey: admin.apiKey });
+  const admin = {
+    login: 'admin@tracker.test',
+    password: 'admin-password',
+    apiKey: `AdminKey${suffix}${'x'.repeat(20)}`,
+  };
+  const installation = await bootstrapInstallation({
+    adminLogin: admin.login,
+    adminPassword: admin.password,
+    adminApiKey: admin.apiKey,
+  });
   if (!installation.created) throw new Error('the test table was not fresh');
   const { server, url } = await startApiGateway({ port: 0 });
   return {
@@ -58,7 +66,12 @@ export interface CallOptions {
 }
 
 /** One HTTP call to the app; the body is parsed as JSON when it is JSON. */
-export async function call<T = any>(app: TestApp, method: string, path: string, options: CallOptions = {}): Promise<ApiResponse<T>> {
+export async function call<T = any>(
+  app: TestApp,
+  method: string,
+  path: string,
+  options: CallOptions = {},
+): Promise<ApiResponse<T>> {
   const url = new URL(`${app.url}${path}`);
   if (typeof options.query === 'string') url.search = options.query;
   else {
@@ -76,7 +89,7 @@ export async function call<T = any>(app: TestApp, method: string, path: string, 
   }
   const response = await fetch(url, { method, headers, body });
   const text = await response.text();
-  let parsed: unknown = undefined;
+  let parsed: unknown;
   try {
     parsed = text ? JSON.parse(text) : undefined;
   } catch {

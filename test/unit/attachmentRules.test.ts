@@ -1,5 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { attachmentLimitKb, checkContentType, checkFileName, decodeData, LAMBDA_ATTACHMENT_LIMIT_KB, MAX_RESPONSE_BASE64_BYTES, maySeeAttachment } from '../../shared/domain/attachment.ts';
+import {
+  attachmentLimitKb,
+  checkContentType,
+  checkFileName,
+  decodeData,
+  LAMBDA_ATTACHMENT_LIMIT_KB,
+  MAX_RESPONSE_BASE64_BYTES,
+  maySeeAttachment,
+} from '../../shared/domain/attachment.ts';
 import { ANONYMOUS, type Caller } from '../../shared/domain/caller.ts';
 import { changeCommentTags, checkCommentTag } from '../../shared/domain/commentTags.ts';
 import { DEFAULT_PARAMETERS } from '../../shared/domain/parameters.ts';
@@ -14,12 +22,24 @@ const codeOf = (work: () => unknown): number | undefined => {
   }
 };
 
-const user = (id: number, groups: string[] = []): Caller => ({ user: { id, login: `u${id}@x.test` } as Caller['user'], groups: new Set(groups), blessGroups: new Set() });
+const user = (id: number, groups: string[] = []): Caller => ({
+  user: { id, login: `u${id}@x.test` } as Caller['user'],
+  groups: new Set(groups),
+  blessGroups: new Set(),
+});
 
 describe('attachment rules', () => {
   it('accepts MIME types Bugzilla accepts and refuses the rest with 601', () => {
-    for (const type of ['text/plain', 'application/octet-stream', 'image/svg+xml', 'text/plain; charset=UTF-8', 'application/vnd.ms-excel']) expect(checkContentType(type)).toBe(type);
-    for (const type of ['', 'text', 'bogus/type', 'text/', 'text/plain extra', '/plain']) expect(codeOf(() => checkContentType(type))).toBe(601);
+    for (const type of [
+      'text/plain',
+      'application/octet-stream',
+      'image/svg+xml',
+      'text/plain; charset=UTF-8',
+      'application/vnd.ms-excel',
+    ])
+      expect(checkContentType(type)).toBe(type);
+    for (const type of ['', 'text', 'bogus/type', 'text/', 'text/plain extra', '/plain'])
+      expect(codeOf(() => checkContentType(type))).toBe(601);
   });
 
   it('keeps only the file name of a path, and needs one (603)', () => {
@@ -39,15 +59,23 @@ describe('attachment rules', () => {
     expect(codeOf(() => decodeData('aGVsb=', DEFAULT_PARAMETERS))).toBe(32000);
     expect(codeOf(() => decodeData('a', DEFAULT_PARAMETERS))).toBe(32000);
     // A multi-megabyte body is checked in linear time, without exhausting the stack.
-    expect(decodeData(Buffer.alloc(4000 * 1024, 7).toString('base64'), { ...DEFAULT_PARAMETERS, maxattachmentsize: '4400' })).toHaveLength(4000 * 1024);
+    expect(
+      decodeData(Buffer.alloc(4000 * 1024, 7).toString('base64'), { ...DEFAULT_PARAMETERS, maxattachmentsize: '4400' }),
+    ).toHaveLength(4000 * 1024);
     const small = { ...DEFAULT_PARAMETERS, maxattachmentsize: '1' };
     expect(decodeData(Buffer.alloc(1024).toString('base64'), small)).toHaveLength(1024);
     expect(codeOf(() => decodeData(Buffer.alloc(1025).toString('base64'), small))).toBe(600);
   });
 
   it('never accepts more than one Lambda request can carry, whatever maxattachmentsize says', () => {
-    expect(attachmentLimitKb({ ...DEFAULT_PARAMETERS, maxattachmentsize: '1000' })).toEqual({ kb: 1000, byLambda: false });
-    expect(attachmentLimitKb({ ...DEFAULT_PARAMETERS, maxattachmentsize: '100000' })).toEqual({ kb: LAMBDA_ATTACHMENT_LIMIT_KB, byLambda: true });
+    expect(attachmentLimitKb({ ...DEFAULT_PARAMETERS, maxattachmentsize: '1000' })).toEqual({
+      kb: 1000,
+      byLambda: false,
+    });
+    expect(attachmentLimitKb({ ...DEFAULT_PARAMETERS, maxattachmentsize: '100000' })).toEqual({
+      kb: LAMBDA_ATTACHMENT_LIMIT_KB,
+      byLambda: true,
+    });
     // The cap plus base64 and the JSON around it stays under Lambda's 6 MB.
     expect(Math.ceil((LAMBDA_ATTACHMENT_LIMIT_KB * 1024) / 3) * 4 + 64 * 1024).toBeLessThan(6 * 1024 * 1024);
     // ... and the largest accepted attachment can be read back in one response.
@@ -77,8 +105,16 @@ describe('comment tag rules', () => {
   });
 
   it('adds and removes case-insensitively, keeping the first spelling, and reports what really changed', () => {
-    expect(changeCommentTags(['Spam'], ['spam', 'needinfo'], [])).toEqual({ tags: ['needinfo', 'Spam'], added: ['needinfo'], removed: [] });
-    expect(changeCommentTags(['Spam', 'needinfo'], [], ['SPAM', 'absent'])).toEqual({ tags: ['needinfo'], added: [], removed: ['Spam'] });
+    expect(changeCommentTags(['Spam'], ['spam', 'needinfo'], [])).toEqual({
+      tags: ['needinfo', 'Spam'],
+      added: ['needinfo'],
+      removed: [],
+    });
+    expect(changeCommentTags(['Spam', 'needinfo'], [], ['SPAM', 'absent'])).toEqual({
+      tags: ['needinfo'],
+      added: [],
+      removed: ['Spam'],
+    });
     expect(changeCommentTags([], ['temp'], ['TEMP'])).toEqual({ tags: [], added: [], removed: [] });
   });
 });

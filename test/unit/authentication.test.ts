@@ -1,5 +1,10 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { authenticate, CREDENTIAL_PARAMS, extractCredentials, type Credentials } from '../../shared/domain/authentication.ts';
+import {
+  authenticate,
+  CREDENTIAL_PARAMS,
+  type Credentials,
+  extractCredentials,
+} from '../../shared/domain/authentication.ts';
 import { ANONYMOUS, type Caller } from '../../shared/domain/caller.ts';
 import { secretDigest } from '../../shared/domain/credentials.ts';
 import { TrackerError } from '../../shared/trackerError.ts';
@@ -9,9 +14,18 @@ describe('CREDENTIAL_PARAMS', () => {
   it('lists every parameter that carries an API key, a token, a login or a password', () => {
     expect([...CREDENTIAL_PARAMS].sort()).toEqual(
       [
-        'Tracker_api_key', 'api_key', 'Bugzilla_api_key',
-        'token', 'Tracker_token', 'Bugzilla_token',
-        'Tracker_login', 'Tracker_password', 'login', 'password', 'Bugzilla_login', 'Bugzilla_password',
+        'Tracker_api_key',
+        'api_key',
+        'Bugzilla_api_key',
+        'token',
+        'Tracker_token',
+        'Bugzilla_token',
+        'Tracker_login',
+        'Tracker_password',
+        'login',
+        'password',
+        'Bugzilla_login',
+        'Bugzilla_password',
       ].sort(),
     );
   });
@@ -59,7 +73,9 @@ describe('extractCredentials', () => {
   });
 
   it('ignores empty values and other Authorization schemes', () => {
-    expect(extractCredentials({ 'x-tracker-api-key': '', authorization: 'Basic dTpw' }, { api_key: '', token: '' })).toBeNull();
+    expect(
+      extractCredentials({ 'x-tracker-api-key': '', authorization: 'Basic dTpw' }, { api_key: '', token: '' }),
+    ).toBeNull();
   });
 
   it('takes the first value of a repeated parameter', () => {
@@ -118,9 +134,14 @@ describe('extractCredentials', () => {
     });
 
     it('prefers the Tracker_ parameter names over the plain ones, and those over the Bugzilla_ aliases', () => {
-      expect(extractCredentials({}, { Bugzilla_api_key: 'b', api_key: 'a', Tracker_api_key: 't' })).toEqual({ kind: 'apiKey', key: 't' });
+      expect(extractCredentials({}, { Bugzilla_api_key: 'b', api_key: 'a', Tracker_api_key: 't' })).toEqual({
+        kind: 'apiKey',
+        key: 't',
+      });
       expect(extractCredentials({}, { Bugzilla_token: 'b', token: 'a' })).toEqual({ kind: 'token', token: 'a' });
-      expect(extractCredentials({}, { Bugzilla_login: 'b', Bugzilla_password: 'bp', login: 'a', password: 'ap' })).toEqual({
+      expect(
+        extractCredentials({}, { Bugzilla_login: 'b', Bugzilla_password: 'bp', login: 'a', password: 'ap' }),
+      ).toEqual({
         kind: 'password',
         login: 'a',
         password: 'ap',
@@ -131,7 +152,10 @@ describe('extractCredentials', () => {
 
 describe('authenticate', () => {
   const NOW = new Date('2025-06-01T12:00:00Z');
-  const directory = new InMemoryDirectory().addGroup(1, 'admin').addGroup(2, 'editbugs').addGroup(3, 'staff', '@example\\.com$');
+  const directory = new InMemoryDirectory()
+    .addGroup(1, 'admin')
+    .addGroup(2, 'editbugs')
+    .addGroup(3, 'staff', '@example\\.com$');
 
   beforeAll(async () => {
     await directory.addUser(10, 'jane@example.com', { groups: ['editbugs'] });
@@ -248,7 +272,11 @@ describe('authenticate', () => {
       await dir.addUser(1, 'jane@example.com', { password: 'correct horse', groups: ['editbugs'], ...options });
       return dir;
     };
-    const login = (password: string, userLogin = 'jane@example.com'): Credentials => ({ kind: 'password', login: userLogin, password });
+    const login = (password: string, userLogin = 'jane@example.com'): Credentials => ({
+      kind: 'password',
+      login: userLogin,
+      password,
+    });
 
     it('returns the user when the password is right', async () => {
       const caller = await authenticate(login('correct horse'), await userDirectory(), NOW);
@@ -287,7 +315,9 @@ describe('authenticate', () => {
     });
 
     it('refuses a user who must change their password with code 305', async () => {
-      expect((await errorOf(login('correct horse'), await userDirectory({ passwordChangeRequired: true }))).code).toBe(305);
+      expect((await errorOf(login('correct horse'), await userDirectory({ passwordChangeRequired: true }))).code).toBe(
+        305,
+      );
     });
 
     it('records failures and clears them after a successful login', async () => {

@@ -2,7 +2,10 @@ import { describe, expect, it } from 'vitest';
 import type { Bug } from '../../shared/domain/bug.ts';
 import { BugCopyCache } from '../../shared/domain/bugCopyCache.ts';
 
-const copy = (id: number, rev: number, summary = `bug ${id} at ${rev}`) => ({ bug: { id, summary } as unknown as Bug, rev });
+const copy = (id: number, rev: number, summary = `bug ${id} at ${rev}`) => ({
+  bug: { id, summary } as unknown as Bug,
+  rev,
+});
 
 describe('bug copies of a search instance', () => {
   it('serves a copy only when it is at least at the revision asked for', () => {

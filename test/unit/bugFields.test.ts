@@ -10,14 +10,41 @@ import {
   storedFieldName,
 } from '../../shared/domain/bugFields.ts';
 import type { ProductRecord } from '../../shared/domain/catalog.ts';
-import { newCustomField, updateCustomField, type ControllerValues, type CustomField } from '../../shared/domain/customFields.ts';
-import { allFields, controllerValues, fieldView, findField, legalValueNames, needsProduct, type FieldCatalog } from '../../shared/domain/fieldViews.ts';
+import {
+  type ControllerValues,
+  type CustomField,
+  newCustomField,
+  updateCustomField,
+} from '../../shared/domain/customFields.ts';
+import {
+  allFields,
+  controllerValues,
+  type FieldCatalog,
+  fieldView,
+  findField,
+  legalValueNames,
+  needsProduct,
+} from '../../shared/domain/fieldViews.ts';
 import { checkKeywordName, resolveKeyword } from '../../shared/domain/keywords.ts';
 import { DEFAULT_PARAMETERS } from '../../shared/domain/parameters.ts';
 import { trackerErrorOf } from '../support/trackerErrorOf.ts';
 
-const product = (id: number, name: string, components: string[], versions: string[] = ['unspecified']): ProductRecord => ({
-  product: { id, name, description: name, isActive: true, defaultBugType: 'defect', defaultMilestone: '---', hasUnconfirmed: true, classificationId: 1 },
+const product = (
+  id: number,
+  name: string,
+  components: string[],
+  versions: string[] = ['unspecified'],
+): ProductRecord => ({
+  product: {
+    id,
+    name,
+    description: name,
+    isActive: true,
+    defaultBugType: 'defect',
+    defaultMilestone: '---',
+    hasUnconfirmed: true,
+    classificationId: 1,
+  },
   components: components.map((component, index) => ({
     id: id * 10 + index,
     productId: id,
@@ -31,7 +58,13 @@ const product = (id: number, name: string, components: string[], versions: strin
     sortKey: 0,
     isActive: index === 0 || !component.startsWith('Old'),
   })),
-  versions: versions.map((version, index) => ({ id: id * 10 + index, productId: id, name: version, sortKey: 0, isActive: true })),
+  versions: versions.map((version, index) => ({
+    id: id * 10 + index,
+    productId: id,
+    name: version,
+    sortKey: 0,
+    isActive: true,
+  })),
   milestones: [{ id: id * 10, productId: id, name: '---', sortKey: 0, isActive: true }],
   groupControls: [],
 });
@@ -58,7 +91,7 @@ describe('built-in bug fields', () => {
     expect(BUILT_IN_FIELDS.some((field) => field.name.startsWith('cf_'))).toBe(false);
   });
 
-  it('adds Harmony\'s bug_type, regressed_by and regresses after the 59 fields of 5.2', () => {
+  it("adds Harmony's bug_type, regressed_by and regresses after the 59 fields of 5.2", () => {
     expect(BUILT_IN_FIELDS).toHaveLength(62);
     expect(BUILT_IN_FIELDS.slice(59).map((field) => [field.id, field.name, field.displayName])).toEqual([
       [60, 'bug_type', 'Type'],
@@ -67,20 +100,46 @@ describe('built-in bug fields', () => {
     ]);
   });
 
-  it.skipIf(!existsSync(REFERENCE))('matches the reference Bugzilla 5.2 field list (ids, names, display names, types, mandatory)', () => {
-    const reference = JSON.parse(readFileSync(REFERENCE, 'utf8')).fields as Array<Record<string, unknown>>;
-    const views = BUILT_IN_FIELDS.slice(0, 59).map((field) => fieldView(field, catalog));
-    const pick = (field: Record<string, unknown>) => [field.id, field.name, field.display_name, field.type, field.is_mandatory, field.is_custom, field.is_on_bug_entry];
-    expect(views.map(pick)).toEqual(reference.map(pick));
-    for (const name of ['rep_platform', 'op_sys', 'bug_status', 'resolution', 'bug_severity', 'priority']) {
-      const ours = views.find((view) => view.name === name)!;
-      expect(ours.values, name).toEqual(reference.find((field) => field.name === name)!.values);
-    }
-  });
+  it.skipIf(!existsSync(REFERENCE))(
+    'matches the reference Bugzilla 5.2 field list (ids, names, display names, types, mandatory)',
+    () => {
+      const reference = JSON.parse(readFileSync(REFERENCE, 'utf8')).fields as Array<Record<string, unknown>>;
+      const views = BUILT_IN_FIELDS.slice(0, 59).map((field) => fieldView(field, catalog));
+      const pick = (field: Record<string, unknown>) => [
+        field.id,
+        field.name,
+        field.display_name,
+        field.type,
+        field.is_mandatory,
+        field.is_custom,
+        field.is_on_bug_entry,
+      ];
+      expect(views.map(pick)).toEqual(reference.map(pick));
+      for (const name of ['rep_platform', 'op_sys', 'bug_status', 'resolution', 'bug_severity', 'priority']) {
+        const ours = views.find((view) => view.name === name)!;
+        expect(ours.values, name).toEqual(reference.find((field) => field.name === name)!.values);
+      }
+    },
+  );
 
-  it('knows the default legal values and that the parameters\' defaults are among them', () => {
-    expect(FIXED_VALUES.priority.map((value) => value.name)).toEqual(['Highest', 'High', 'Normal', 'Low', 'Lowest', '---']);
-    expect(FIXED_VALUES.bug_severity.map((value) => value.name)).toEqual(['blocker', 'critical', 'major', 'normal', 'minor', 'trivial', 'enhancement']);
+  it("knows the default legal values and that the parameters' defaults are among them", () => {
+    expect(FIXED_VALUES.priority.map((value) => value.name)).toEqual([
+      'Highest',
+      'High',
+      'Normal',
+      'Low',
+      'Lowest',
+      '---',
+    ]);
+    expect(FIXED_VALUES.bug_severity.map((value) => value.name)).toEqual([
+      'blocker',
+      'critical',
+      'major',
+      'normal',
+      'minor',
+      'trivial',
+      'enhancement',
+    ]);
     expect(FIXED_VALUES.op_sys.map((value) => value.name)).toEqual(['All', 'Windows', 'Mac OS', 'Linux', 'Other']);
     expect(FIXED_VALUES.rep_platform.map((value) => value.name)).toEqual(['All', 'PC', 'Macintosh', 'Other']);
     expect(FIXED_VALUES.bug_type.map((value) => value.name)).toEqual(['defect', 'enhancement', 'task']);
@@ -134,11 +193,19 @@ describe('field definitions', () => {
       { name: 'Gears', sort_key: 0, sortkey: 0, visibility_values: ['Gadget'], is_active: true },
     ]);
     expect(view('product')).toMatchObject({ values: [], value_field: null });
-    expect(view('bug_id')).toMatchObject({ values: [], value_field: null, visibility_field: null, visibility_values: [], is_on_bug_entry: false });
+    expect(view('bug_id')).toMatchObject({
+      values: [],
+      value_field: null,
+      visibility_field: null,
+      visibility_values: [],
+      is_on_bug_entry: false,
+    });
   });
 
   it('lists active keywords by name, with descriptions', () => {
-    expect((view('keywords').values as Array<Record<string, unknown>>).map((value) => [value.name, value.description])).toEqual([
+    expect(
+      (view('keywords').values as Array<Record<string, unknown>>).map((value) => [value.name, value.description]),
+    ).toEqual([
       ['crash', 'It crashes'],
       ['regression', 'It used to work'],
     ]);
@@ -149,7 +216,14 @@ describe('field definitions', () => {
     expect(needsProduct(component)).toBe(true);
     expect(legalValueNames(component, catalog)).toBeUndefined();
     expect(legalValueNames(component, catalog, catalog.products[0])).toEqual(['Bolts', 'Gears']);
-    expect(legalValueNames(findField(fields, 'resolution')!, catalog)).toEqual(['', 'FIXED', 'INVALID', 'WONTFIX', 'DUPLICATE', 'WORKSFORME']);
+    expect(legalValueNames(findField(fields, 'resolution')!, catalog)).toEqual([
+      '',
+      'FIXED',
+      'INVALID',
+      'WONTFIX',
+      'DUPLICATE',
+      'WORKSFORME',
+    ]);
     expect(legalValueNames(findField(fields, 'product')!, catalog)).toEqual(['Gadget', 'Widget']);
     expect(legalValueNames(findField(fields, 'keywords')!, catalog)).toBeUndefined();
     expect(legalValueNames(findField(fields, 'short_desc')!, catalog)).toBeUndefined();
@@ -168,26 +242,46 @@ describe('custom fields', () => {
   });
 
   it('accepts only the custom types, and values only for drop-downs', () => {
-    for (const type of [0, 7, 8, 11, undefined]) expect(trackerErrorOf(() => create({ name: 'cf_x', display_name: 'X', type })).code).toBe(32000);
+    for (const type of [0, 7, 8, 11, undefined])
+      expect(trackerErrorOf(() => create({ name: 'cf_x', display_name: 'X', type })).code).toBe(32000);
     expect(trackerErrorOf(() => create({ name: 'cf_x', display_name: 'X', type: 1, values: ['a'] })).code).toBe(32000);
     expect(trackerErrorOf(() => create({ name: 'cf_x', display_name: ' ', type: 1 })).code).toBe(32000);
   });
 
   it('gives a single-select field the value ---, refuses duplicate values, and sorts new ones last', () => {
-    const field = create({ name: 'cf_os', display_name: 'OS', type: 2, values: ['Linux', { name: 'BSD', sort_key: 5 }, '---'] });
+    const field = create({
+      name: 'cf_os',
+      display_name: 'OS',
+      type: 2,
+      values: ['Linux', { name: 'BSD', sort_key: 5 }, '---'],
+    });
     expect(field.values.map((value) => [value.name, value.sortKey])).toEqual([
       ['---', 0],
       ['Linux', 10],
       ['BSD', 5],
     ]);
     expect(legalValueNames(field, catalog)).toEqual(['---', 'BSD', 'Linux']);
-    expect(trackerErrorOf(() => create({ name: 'cf_os', display_name: 'OS', type: 3, values: ['a', 'A'] })).code).toBe(32000);
-    expect(trackerErrorOf(() => create({ name: 'cf_os', display_name: 'OS', type: 3, values: ['a,b'] })).code).toBe(32000);
-    expect(create({ name: 'cf_tags', display_name: 'Tags', type: 3, values: ['a'] }).values.map((value) => value.name)).toEqual(['a']);
+    expect(trackerErrorOf(() => create({ name: 'cf_os', display_name: 'OS', type: 3, values: ['a', 'A'] })).code).toBe(
+      32000,
+    );
+    expect(trackerErrorOf(() => create({ name: 'cf_os', display_name: 'OS', type: 3, values: ['a,b'] })).code).toBe(
+      32000,
+    );
+    expect(
+      create({ name: 'cf_tags', display_name: 'Tags', type: 3, values: ['a'] }).values.map((value) => value.name),
+    ).toEqual(['a']);
   });
 
   it('checks visibility_field and value_field against drop-down fields and their values', () => {
-    const field = create({ name: 'cf_x', display_name: 'X', type: 3, visibility_field: 'product', visibility_values: ['Widget'], value_field: 'component', values: [{ name: 'v', visibility_values: ['Bolts'] }] });
+    const field = create({
+      name: 'cf_x',
+      display_name: 'X',
+      type: 3,
+      visibility_field: 'product',
+      visibility_values: ['Widget'],
+      value_field: 'component',
+      values: [{ name: 'v', visibility_values: ['Bolts'] }],
+    });
     expect(field).toMatchObject({ visibilityField: 'product', visibilityValues: ['Widget'], valueField: 'component' });
     expect(field.values[0].visibilityValues).toEqual(['Bolts']);
     const refused = [
@@ -199,13 +293,20 @@ describe('custom fields', () => {
       { values: [{ name: 'v', visibility_values: ['Bolts'] }] },
     ];
     for (const extra of refused) {
-      expect(trackerErrorOf(() => create({ name: 'cf_x', display_name: 'X', type: 3, ...extra })).code, JSON.stringify(extra)).toBe(32000);
+      expect(
+        trackerErrorOf(() => create({ name: 'cf_x', display_name: 'X', type: 3, ...extra })).code,
+        JSON.stringify(extra),
+      ).toBe(32000);
     }
   });
 
   it('updates properties and values, reporting changes as text, and refuses renames, type changes and removing ---', () => {
     const previous: CustomField = create({ name: 'cf_os', display_name: 'OS', type: 2, values: ['Linux', 'BSD'] });
-    const { next, changes } = updateCustomField(previous, { display_name: 'Operating system', is_mandatory: true, values: { add: ['Hurd'], remove: ['BSD'] } }, controllers);
+    const { next, changes } = updateCustomField(
+      previous,
+      { display_name: 'Operating system', is_mandatory: true, values: { add: ['Hurd'], remove: ['BSD'] } },
+      controllers,
+    );
     expect(next.values.map((value) => value.name)).toEqual(['---', 'Linux', 'Hurd']);
     expect(changes).toEqual({
       display_name: { removed: 'OS', added: 'Operating system' },
@@ -215,9 +316,15 @@ describe('custom fields', () => {
     expect(updateCustomField(previous, { display_name: 'OS' }, controllers).changes).toEqual({});
     expect(trackerErrorOf(() => updateCustomField(previous, { name: 'cf_other' }, controllers)).code).toBe(32000);
     expect(trackerErrorOf(() => updateCustomField(previous, { type: 3 }, controllers)).code).toBe(32000);
-    expect(trackerErrorOf(() => updateCustomField(previous, { values: { remove: ['---'] } }, controllers)).code).toBe(32000);
-    expect(trackerErrorOf(() => updateCustomField(previous, { values: { remove: ['Nope'] } }, controllers)).code).toBe(32000);
-    expect(trackerErrorOf(() => updateCustomField(previous, { values: { add: ['linux'] } }, controllers)).code).toBe(32000);
+    expect(trackerErrorOf(() => updateCustomField(previous, { values: { remove: ['---'] } }, controllers)).code).toBe(
+      32000,
+    );
+    expect(trackerErrorOf(() => updateCustomField(previous, { values: { remove: ['Nope'] } }, controllers)).code).toBe(
+      32000,
+    );
+    expect(trackerErrorOf(() => updateCustomField(previous, { values: { add: ['linux'] } }, controllers)).code).toBe(
+      32000,
+    );
   });
 
   it('renders custom fields after built-ins with their values and extra properties', () => {
@@ -248,7 +355,8 @@ describe('custom fields', () => {
 
 describe('keyword names', () => {
   it('refuses blanks, spaces, commas and names over 64 characters', () => {
-    for (const name of ['', '  ', 'two words', 'a,b', 'x'.repeat(65)]) expect(trackerErrorOf(() => checkKeywordName(name)).code, name).toBe(32000);
+    for (const name of ['', '  ', 'two words', 'a,b', 'x'.repeat(65)])
+      expect(trackerErrorOf(() => checkKeywordName(name)).code, name).toBe(32000);
     expect(checkKeywordName('  regression ')).toBe('regression');
   });
 

@@ -6,7 +6,7 @@ import { fileURLToPath } from 'node:url';
 import * as esbuild from 'esbuild';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { planHandlers } from '../../lib/handlerPlan.ts';
-import { stackBundling, type StackBundling } from '../../lib/stackBundling.ts';
+import { type StackBundling, stackBundling } from '../../lib/stackBundling.ts';
 import { routes } from '../../shared/routes.ts';
 
 /**
@@ -51,7 +51,16 @@ const BUDGET_EXCEPTIONS: Readonly<Record<string, number>> = {
 };
 
 /** The functions that may carry the regexp engine; any other that does authenticates through a regexp again. */
-const REGEXP_FUNCTIONS = new Set(['bug/searchBugs', 'bug/possibleDuplicates', 'user/createUser', 'user/updateUser', 'group/createGroup', 'group/updateGroup', 'instance/updateParameters', 'platform/bootstrap']);
+const REGEXP_FUNCTIONS = new Set([
+  'bug/searchBugs',
+  'bug/possibleDuplicates',
+  'user/createUser',
+  'user/updateUser',
+  'group/createGroup',
+  'group/updateGroup',
+  'instance/updateParameters',
+  'platform/bootstrap',
+]);
 const budgetOf = (module: string) => BUDGET_EXCEPTIONS[module] ?? BUNDLE_BUDGET_BYTES;
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
@@ -83,29 +92,47 @@ describe('handler bundles, as the stack builds them', () => {
   });
 
   it(`keeps every bundle within ${BUNDLE_BUDGET_BYTES / 1024} KiB, or its own stated budget`, () => {
-    const over = [...built].filter(([module, bundle]) => bundle.code > budgetOf(module)).map(([module, bundle]) => `${module}: ${(bundle.code / 1024).toFixed(1)} KiB`);
+    const over = [...built]
+      .filter(([module, bundle]) => bundle.code > budgetOf(module))
+      .map(([module, bundle]) => `${module}: ${(bundle.code / 1024).toFixed(1)} KiB`);
     expect(over, 'bundles over budget (check for a namespace import or a new dependency)').toEqual([]);
   });
 
   it('keeps the regexp engine out of every function that does not write users, groups or parameters, or search', () => {
-    const carrying = [...built].filter(([, { map }]) => map.sources.some((source) => source.includes('node_modules/re2js/'))).map(([module]) => module);
+    const carrying = [...built]
+      .filter(([, { map }]) => map.sources.some((source) => source.includes('node_modules/re2js/')))
+      .map(([module]) => module);
     expect(carrying.filter((module) => !REGEXP_FUNCTIONS.has(module))).toEqual([]);
     expect(carrying).toContain('group/updateGroup');
   });
 
   it("carries the Lambda credential chain instead of the SDK's default one (profiles, SSO, STS)", () => {
     for (const [module, { map }] of built) {
-      expect(map.sources.filter((source) => /credential-provider-(node|sso|ini|web-identity|process|login)|nested-clients/.test(source)), module).toEqual([]);
+      expect(
+        map.sources.filter((source) =>
+          /credential-provider-(node|sso|ini|web-identity|process|login)|nested-clients/.test(source),
+        ),
+        module,
+      ).toEqual([]);
     }
-    const withTable = [...built].filter(([, { map }]) => map.sources.some((source) => source.includes('@aws-sdk/client-dynamodb')));
+    const withTable = [...built].filter(([, { map }]) =>
+      map.sources.some((source) => source.includes('@aws-sdk/client-dynamodb')),
+    );
     expect(withTable.length).toBeGreaterThan(40);
-    for (const [module, { map }] of withTable) expect(map.sources.some((source) => source.endsWith('shared/storage/lambdaCredentials.ts')), module).toBe(true);
+    for (const [module, { map }] of withTable)
+      expect(
+        map.sources.some((source) => source.endsWith('shared/storage/lambdaCredentials.ts')),
+        module,
+      ).toBe(true);
   });
 
   it('ships source maps that name the TypeScript sources without carrying their text', () => {
     for (const [module, { map }] of built) {
       expect(map.sourcesContent, module).toBeUndefined();
-      expect(map.sources.some((source) => source.endsWith(`functions/${module}.ts`)), module).toBe(true);
+      expect(
+        map.sources.some((source) => source.endsWith(`functions/${module}.ts`)),
+        module,
+      ).toBe(true);
     }
   });
 

@@ -4,10 +4,10 @@ import {
   callerFor,
   canBless,
   effectiveGroups,
+  type GroupSummary,
   inGroup,
   isLoggedIn,
   nickFor,
-  type GroupSummary,
   type UserAccount,
 } from '../../shared/domain/caller.ts';
 import { regexpMembersOf } from '../../shared/domain/groupRegexps.ts';
@@ -28,48 +28,72 @@ const STAFF = group(4, 'staff', '@example\\.com$');
 const BROKEN = group(5, 'broken', '(unclosed');
 const ALL_GROUPS = [ADMIN, EDITBUGS, TWEAKPARAMS, STAFF, BROKEN];
 
-const user = (login: string, realName = ''): UserAccount => ({ id: 7, login, realName, disabledText: '', emailEnabled: true });
+const user = (login: string, realName = ''): UserAccount => ({
+  id: 7,
+  login,
+  realName,
+  disabledText: '',
+  emailEnabled: true,
+});
 
 const names = (groups: GroupSummary[]) => groups.map((g) => g.name).sort();
 
 /** The groups with their regexp members derived for these users, as the stores keep them. */
-const derivedFor = (groups: readonly GroupSummary[], ...users: UserAccount[]) => groups.map((g) => ({ ...g, regexpMembers: regexpMembersOf(g.userRegexp, users) }));
+const derivedFor = (groups: readonly GroupSummary[], ...users: UserAccount[]) =>
+  groups.map((g) => ({ ...g, regexpMembers: regexpMembersOf(g.userRegexp, users) }));
 
 describe('effectiveGroups', () => {
-  it("adds the system groups Bugzilla derives: editbugs and bz_canusewhineatothers give bz_canusewhines, bz_sudoers bz_sudo_protect", () => {
+  it('adds the system groups Bugzilla derives: editbugs and bz_canusewhineatothers give bz_canusewhines, bz_sudoers bz_sudo_protect', () => {
     const whines = group(10, 'bz_canusewhines');
     const atOthers = group(11, 'bz_canusewhineatothers');
     const sudoers = group(12, 'bz_sudoers');
     const protect = group(13, 'bz_sudo_protect');
     const groups = [...ALL_GROUPS, whines, atOthers, sudoers, protect];
-    const groupsOf = (memberOf: number[], login = 'jane@other.org') => names(effectiveGroups(user(login), { memberOf, canBless: [] }, groups));
+    const groupsOf = (memberOf: number[], login = 'jane@other.org') =>
+      names(effectiveGroups(user(login), { memberOf, canBless: [] }, groups));
     expect(groupsOf([EDITBUGS.id])).toEqual(['bz_canusewhines', 'editbugs']);
     expect(groupsOf([atOthers.id])).toEqual(['bz_canusewhineatothers', 'bz_canusewhines']);
     expect(groupsOf([sudoers.id])).toEqual(['bz_sudo_protect', 'bz_sudoers']);
     expect(groupsOf([TWEAKPARAMS.id])).toEqual(['tweakparams']);
     // Through a regexp as well as directly.
-    const byRegexp = derivedFor([...groups.filter((g) => g.id !== EDITBUGS.id), group(2, 'editbugs', '.*')], user('x@y.org'));
-    expect(names(effectiveGroups(user('x@y.org'), { memberOf: [], canBless: [] }, byRegexp))).toEqual(['bz_canusewhines', 'editbugs']);
+    const byRegexp = derivedFor(
+      [...groups.filter((g) => g.id !== EDITBUGS.id), group(2, 'editbugs', '.*')],
+      user('x@y.org'),
+    );
+    expect(names(effectiveGroups(user('x@y.org'), { memberOf: [], canBless: [] }, byRegexp))).toEqual([
+      'bz_canusewhines',
+      'editbugs',
+    ]);
   });
 
   it('includes the groups the user was put in directly, and nothing else', () => {
-    expect(names(effectiveGroups(user('jane@other.org'), { memberOf: [EDITBUGS.id], canBless: [] }, ALL_GROUPS))).toEqual(['editbugs']);
+    expect(
+      names(effectiveGroups(user('jane@other.org'), { memberOf: [EDITBUGS.id], canBless: [] }, ALL_GROUPS)),
+    ).toEqual(['editbugs']);
   });
 
-  it("includes a group whose user_regexp matches the login, case-insensitively", () => {
-    const regexpGroupsOf = (login: string) => names(effectiveGroups(user(login), { memberOf: [], canBless: [] }, derivedFor(ALL_GROUPS, user(login))));
+  it('includes a group whose user_regexp matches the login, case-insensitively', () => {
+    const regexpGroupsOf = (login: string) =>
+      names(effectiveGroups(user(login), { memberOf: [], canBless: [] }, derivedFor(ALL_GROUPS, user(login))));
     expect(regexpGroupsOf('Jane@EXAMPLE.COM')).toEqual(['staff']);
     expect(regexpGroupsOf('jane@example.com.evil')).toEqual([]);
   });
 
   it('never matches an invalid user_regexp (and does not throw)', () => {
-    expect(names(effectiveGroups(user('(unclosed'), { memberOf: [], canBless: [] }, derivedFor(ALL_GROUPS, user('(unclosed'))))).toEqual([]);
+    expect(
+      names(
+        effectiveGroups(user('(unclosed'), { memberOf: [], canBless: [] }, derivedFor(ALL_GROUPS, user('(unclosed'))),
+      ),
+    ).toEqual([]);
   });
 
   it('takes regexp membership from the members derived on the group, not from matching the login again', () => {
     const jane = user('jane@example.com');
     // Derived for someone else (user 8): the matching login alone does not make user 7 a member.
-    const derivedForOther = ALL_GROUPS.map((g) => ({ ...g, regexpMembers: regexpMembersOf(g.userRegexp, [{ id: 8, login: 'jane@example.com' }]) }));
+    const derivedForOther = ALL_GROUPS.map((g) => ({
+      ...g,
+      regexpMembers: regexpMembersOf(g.userRegexp, [{ id: 8, login: 'jane@example.com' }]),
+    }));
     expect(names(effectiveGroups(jane, { memberOf: [], canBless: [] }, derivedForOther))).toEqual([]);
     // Never derived (a group stored before members were kept): no regexp members yet.
     expect(names(effectiveGroups(jane, { memberOf: [], canBless: [] }, ALL_GROUPS))).toEqual([]);
@@ -79,7 +103,9 @@ describe('effectiveGroups', () => {
   });
 
   it('puts a direct member of admin in every group', () => {
-    expect(names(effectiveGroups(user('root@other.org'), { memberOf: [ADMIN.id], canBless: [] }, ALL_GROUPS))).toEqual(names(ALL_GROUPS));
+    expect(names(effectiveGroups(user('root@other.org'), { memberOf: [ADMIN.id], canBless: [] }, ALL_GROUPS))).toEqual(
+      names(ALL_GROUPS),
+    );
   });
 
   it('ignores membership ids of groups that do not exist', () => {

@@ -18,7 +18,15 @@ describe('which writes move the catalogue stamp', () => {
   });
 
   it('ignores name guards, users, memberships, the installation marker and the stamp itself', () => {
-    for (const key of [catalogKeys.productNameGuard('Widgets'), keys.groupNameGuard('testers'), keys.user(7), keys.membership(7, 5), keys.installation(), keys.catalogStamp(), keys.counter('product')]) {
+    for (const key of [
+      catalogKeys.productNameGuard('Widgets'),
+      keys.groupNameGuard('testers'),
+      keys.user(7),
+      keys.membership(7, 5),
+      keys.installation(),
+      keys.catalogStamp(),
+      keys.counter('product'),
+    ]) {
       expect(touchesCachedItem(key), JSON.stringify(key)).toBe(false);
     }
   });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { FieldSelection, splitFieldList, type ResourceFields } from '../../shared/domain/fieldSelection.ts';
+import { FieldSelection, type ResourceFields, splitFieldList } from '../../shared/domain/fieldSelection.ts';
 
 /** A product-like resource: `flag_types` is extra, `cf_*` are custom, components are nested with an extra field of their own. */
 const PRODUCT_FIELDS: ResourceFields = {
@@ -56,7 +56,13 @@ describe('include_fields', () => {
   });
 
   it('with _default adds the default (and custom) fields to the named ones', () => {
-    expect(Object.keys(select(['_default', 'flag_types'])).sort()).toEqual(['cf_team', 'components', 'flag_types', 'id', 'name']);
+    expect(Object.keys(select(['_default', 'flag_types'])).sort()).toEqual([
+      'cf_team',
+      'components',
+      'flag_types',
+      'id',
+      'name',
+    ]);
   });
 
   it('with _extra returns the extra fields, nested ones included', () => {
@@ -125,7 +131,10 @@ describe('dotted subfields', () => {
   });
 
   it('an extra subfield needs its dotted name', () => {
-    expect(select(['components.flag_types']).components).toEqual([{ flag_types: { bug: [] } }, { flag_types: { bug: [] } }]);
+    expect(select(['components.flag_types']).components).toEqual([
+      { flag_types: { bug: [] } },
+      { flag_types: { bug: [] } },
+    ]);
     expect(select(['components']).components).toEqual([
       { id: 10, name: 'UI', description: 'The UI' },
       { id: 11, name: 'API', description: 'The API' },

@@ -9,20 +9,27 @@ import {
   checkFlagTypeName,
   checkSortKey,
   checkTargetType,
+  type FlagType,
   flagTypeChanges,
   flagTypesByTarget,
   flagValues,
   parseScopeChange,
   parseScopes,
+  type ScopeProduct,
   scopeLabel,
   scopeMap,
-  type FlagType,
-  type ScopeProduct,
 } from '../../shared/domain/flagTypes.ts';
 import { TrackerError } from '../../shared/trackerError.ts';
 
 const products: ScopeProduct[] = [
-  { id: 1, name: 'Widgets', components: [{ id: 10, name: 'Frobber' }, { id: 11, name: 'Gizmo' }] },
+  {
+    id: 1,
+    name: 'Widgets',
+    components: [
+      { id: 10, name: 'Frobber' },
+      { id: 11, name: 'Gizmo' },
+    ],
+  },
   { id: 2, name: 'Gadgets', components: [{ id: 20, name: 'Core' }] },
   // A product whose name contains ':' and another that is a prefix of it.
   { id: 3, name: 'Suite', components: [{ id: 30, name: 'Tools:Extra' }] },
@@ -32,7 +39,8 @@ const products: ScopeProduct[] = [
 const names = {
   productName: (id: number) => products.find((product) => product.id === id)?.name,
   componentName: (productId: number, componentId: number) =>
-    products.find((product) => product.id === productId)?.components.find((component) => component.id === componentId)?.name,
+    products.find((product) => product.id === productId)?.components.find((component) => component.id === componentId)
+      ?.name,
   groupName: (id: number | null) => (id === null ? '' : `group${id}`),
 };
 
@@ -68,7 +76,8 @@ describe('flag type field checks', () => {
   it('accepts a trimmed name and refuses blank, spaced, comma and over-long names with 1101', () => {
     expect(checkFlagTypeName('  review ')).toBe('review');
     expect(checkFlagTypeName('x'.repeat(50))).toHaveLength(50);
-    for (const name of ['', '   ', 'code review', 'a,b', 'tab\there', 'x'.repeat(51)]) expect(codeOf(() => checkFlagTypeName(name))).toBe(1101);
+    for (const name of ['', '   ', 'code review', 'a,b', 'tab\there', 'x'.repeat(51)])
+      expect(codeOf(() => checkFlagTypeName(name))).toBe(1101);
   });
 
   it('refuses a blank description with 1102', () => {
@@ -150,9 +159,18 @@ describe('parsing inclusions and exclusions', () => {
 
   it('tells a replacement list from an {add, remove} or {set} edit', () => {
     expect(parseScopeChange(undefined, products)).toBeUndefined();
-    expect(parseScopeChange(['Widgets'], products)).toEqual({ kind: 'replace', scopes: [{ productId: 1, componentId: 0 }] });
-    expect(parseScopeChange({ Widgets: ['Gizmo'] }, products)).toEqual({ kind: 'replace', scopes: [{ productId: 1, componentId: 11 }] });
-    expect(parseScopeChange({ set: ['Gadgets'], add: ['Widgets'] }, products)).toEqual({ kind: 'replace', scopes: [{ productId: 2, componentId: 0 }] });
+    expect(parseScopeChange(['Widgets'], products)).toEqual({
+      kind: 'replace',
+      scopes: [{ productId: 1, componentId: 0 }],
+    });
+    expect(parseScopeChange({ Widgets: ['Gizmo'] }, products)).toEqual({
+      kind: 'replace',
+      scopes: [{ productId: 1, componentId: 11 }],
+    });
+    expect(parseScopeChange({ set: ['Gadgets'], add: ['Widgets'] }, products)).toEqual({
+      kind: 'replace',
+      scopes: [{ productId: 2, componentId: 0 }],
+    });
     expect(parseScopeChange({ add: ['Widgets'], remove: [ANY] }, products)).toEqual({
       kind: 'edit',
       add: [{ productId: 1, componentId: 0 }],
@@ -161,9 +179,25 @@ describe('parsing inclusions and exclusions', () => {
   });
 
   it('applies edits: removals first, so a scope both added and removed stays', () => {
-    const current = [{ productId: 0, componentId: 0 }, { productId: 2, componentId: 0 }];
-    const edit = { kind: 'edit' as const, add: [{ productId: 1, componentId: 10 }, { productId: 2, componentId: 0 }], remove: [{ productId: 0, componentId: 0 }, { productId: 2, componentId: 0 }] };
-    expect(applyScopeChange(current, edit)).toEqual([{ productId: 1, componentId: 10 }, { productId: 2, componentId: 0 }]);
+    const current = [
+      { productId: 0, componentId: 0 },
+      { productId: 2, componentId: 0 },
+    ];
+    const edit = {
+      kind: 'edit' as const,
+      add: [
+        { productId: 1, componentId: 10 },
+        { productId: 2, componentId: 0 },
+      ],
+      remove: [
+        { productId: 0, componentId: 0 },
+        { productId: 2, componentId: 0 },
+      ],
+    };
+    expect(applyScopeChange(current, edit)).toEqual([
+      { productId: 1, componentId: 10 },
+      { productId: 2, componentId: 0 },
+    ]);
     expect(applyScopeChange(current, { kind: 'replace', scopes: [] })).toEqual([]);
     expect(applyScopeChange(current, undefined)).toEqual(current);
   });
@@ -177,16 +211,40 @@ describe('showing scopes', () => {
   });
 
   it('maps scopes to {product: [components]}, __Any__ first, hiding what the caller may not see', () => {
-    const scopes = [{ productId: 1, componentId: 11 }, { productId: 1, componentId: 10 }, { productId: 1, componentId: 0 }, { productId: 2, componentId: 20 }, { productId: 0, componentId: 0 }];
-    expect(scopeMap(scopes, names)).toEqual({ __Any__: ['__Any__'], Widgets: ['__Any__', 'Frobber', 'Gizmo'], Gadgets: ['Core'] });
-    expect(scopeMap(scopes, names, (productId) => productId !== 2)).toEqual({ __Any__: ['__Any__'], Widgets: ['__Any__', 'Frobber', 'Gizmo'] });
+    const scopes = [
+      { productId: 1, componentId: 11 },
+      { productId: 1, componentId: 10 },
+      { productId: 1, componentId: 0 },
+      { productId: 2, componentId: 20 },
+      { productId: 0, componentId: 0 },
+    ];
+    expect(scopeMap(scopes, names)).toEqual({
+      __Any__: ['__Any__'],
+      Widgets: ['__Any__', 'Frobber', 'Gizmo'],
+      Gadgets: ['Core'],
+    });
+    expect(scopeMap(scopes, names, (productId) => productId !== 2)).toEqual({
+      __Any__: ['__Any__'],
+      Widgets: ['__Any__', 'Frobber', 'Gizmo'],
+    });
     // The map parses back to the same scopes.
-    expect(parseScopes([scopeMap(scopes, names)], products)).toEqual(parseScopes(scopes.map((scope) => scopeLabel(scope, names)), products));
+    expect(parseScopes([scopeMap(scopes, names)], products)).toEqual(
+      parseScopes(
+        scopes.map((scope) => scopeLabel(scope, names)),
+        products,
+      ),
+    );
   });
 });
 
 describe('applicability', () => {
-  const type = flagType({ inclusions: [{ productId: 1, componentId: 0 }, { productId: 2, componentId: 20 }], exclusions: [{ productId: 1, componentId: 11 }] });
+  const type = flagType({
+    inclusions: [
+      { productId: 1, componentId: 0 },
+      { productId: 2, componentId: 20 },
+    ],
+    exclusions: [{ productId: 1, componentId: 11 }],
+  });
 
   it('applies to included components that are not excluded', () => {
     expect(appliesTo(type, 1, 10)).toBe(true);
@@ -205,7 +263,10 @@ describe('applicability', () => {
 
 describe('flag values and listings', () => {
   it('offers X always, ? to requesters of requestable types, + and - to granters', () => {
-    const member = (...ids: number[]) => (id: number) => ids.includes(id);
+    const member =
+      (...ids: number[]) =>
+      (id: number) =>
+        ids.includes(id);
     expect(flagValues(flagType(), member())).toEqual(['X', '?', '+', '-']);
     expect(flagValues(flagType({ isRequestable: false }), member())).toEqual(['X', '+', '-']);
     expect(flagValues(flagType({ grantGroupId: 5 }), member())).toEqual(['X', '?']);
@@ -216,25 +277,42 @@ describe('flag values and listings', () => {
 
   it('splits by target type and orders by sort key, then name', () => {
     const listed = flagTypesByTarget(
-      [flagType({ id: 1, name: 'zeta', sortKey: 1 }), flagType({ id: 2, name: 'alpha', sortKey: 2 }), flagType({ id: 3, name: 'beta', sortKey: 1 }), flagType({ id: 4, targetType: 'attachment' })],
+      [
+        flagType({ id: 1, name: 'zeta', sortKey: 1 }),
+        flagType({ id: 2, name: 'alpha', sortKey: 2 }),
+        flagType({ id: 3, name: 'beta', sortKey: 1 }),
+        flagType({ id: 4, targetType: 'attachment' }),
+      ],
       () => false,
     );
     expect(listed.bug.map((type) => type.name)).toEqual(['beta', 'zeta', 'alpha']);
     expect(listed.attachment.map((type) => type.id)).toEqual([4]);
-    expect(listed.bug[0]).toMatchObject({ id: 3, type: 'bug', is_active: true, grant_group: null, values: ['X', '?', '+', '-'] });
+    expect(listed.bug[0]).toMatchObject({
+      id: 3,
+      type: 'bug',
+      is_active: true,
+      grant_group: null,
+      values: ['X', '?', '+', '-'],
+    });
     expect(listed.attachment[0]).toMatchObject({ type: 'attachment' });
   });
 });
 
 describe('changes', () => {
   it('reports changed fields as strings, booleans as 1/0, groups by name, scopes as labels', () => {
-    const previous = flagType({ inclusions: [{ productId: 0, componentId: 0 }], exclusions: [{ productId: 2, componentId: 0 }] });
+    const previous = flagType({
+      inclusions: [{ productId: 0, componentId: 0 }],
+      exclusions: [{ productId: 2, componentId: 0 }],
+    });
     const next = flagType({
       name: 'qa',
       isActive: false,
       sortKey: 7,
       grantGroupId: 3,
-      inclusions: [{ productId: 1, componentId: 0 }, { productId: 2, componentId: 20 }],
+      inclusions: [
+        { productId: 1, componentId: 0 },
+        { productId: 2, componentId: 20 },
+      ],
       exclusions: [{ productId: 2, componentId: 0 }],
     });
     expect(flagTypeChanges(previous, next, names)).toEqual({

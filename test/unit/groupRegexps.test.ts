@@ -1,13 +1,21 @@
 import { describe, expect, it } from 'vitest';
 import type { GroupSummary } from '../../shared/domain/caller.ts';
-import { checkUserRegexp, regexpMatchesLogin, regexpMembersOf, regexpMembershipChanges } from '../../shared/domain/groupRegexps.ts';
+import {
+  checkUserRegexp,
+  regexpMatchesLogin,
+  regexpMembershipChanges,
+  regexpMembersOf,
+} from '../../shared/domain/groupRegexps.ts';
 import { bitmapHas, bitmapIds, bitmapOf, bitmapWith } from '../../shared/domain/userIdBitmap.ts';
 import { TrackerError } from '../../shared/trackerError.ts';
 
 describe('user id bitmaps', () => {
   it('answers membership exactly as a set of the same ids, for random sets and probes', () => {
     let seed = 42;
-    const random = () => ((seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31) / 2 ** 31);
+    const random = () => {
+      seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31;
+      return seed / 2 ** 31;
+    };
     for (let round = 0; round < 200; round++) {
       const size = Math.floor(random() * 60);
       const ids = new Set(Array.from({ length: size }, () => Math.floor(random() * 5_000)));
@@ -46,7 +54,15 @@ describe('user id bitmaps', () => {
 });
 
 describe('group regexps (write side)', () => {
-  const group = (id: number, userRegexp: string, regexpMembers = ''): GroupSummary => ({ id, name: `g${id}`, description: '', isActive: true, isBugGroup: true, userRegexp, regexpMembers });
+  const group = (id: number, userRegexp: string, regexpMembers = ''): GroupSummary => ({
+    id,
+    name: `g${id}`,
+    description: '',
+    isActive: true,
+    isBugGroup: true,
+    userRegexp,
+    regexpMembers,
+  });
 
   it('matches logins unanchored and case-insensitively; an empty or invalid pattern matches nothing', () => {
     expect(regexpMatchesLogin('@example\\.com$', 'Jane@EXAMPLE.COM')).toBe(true);
@@ -57,7 +73,11 @@ describe('group regexps (write side)', () => {
   });
 
   it('derives the members of a pattern among every user', () => {
-    const users = [{ id: 1, login: 'a@corp.com' }, { id: 2, login: 'b@else.org' }, { id: 9, login: 'c@CORP.com' }];
+    const users = [
+      { id: 1, login: 'a@corp.com' },
+      { id: 2, login: 'b@else.org' },
+      { id: 9, login: 'c@CORP.com' },
+    ];
     expect(bitmapIds(regexpMembersOf('@corp\\.com$', users))).toEqual([1, 9]);
     expect(regexpMembersOf('', users)).toBe('');
   });
@@ -68,11 +88,20 @@ describe('group regexps (write side)', () => {
     const plain = group(3, '');
     // User 5 renamed from x@else.org to x@corp.com: enters corp, stays in all.
     const changes = regexpMembershipChanges([corp, all, plain], 5, 'x@corp.com');
-    expect(changes.map(({ group: changed, regexpMembers }) => [changed.id, bitmapIds(regexpMembers)])).toEqual([[1, [4, 5]]]);
+    expect(changes.map(({ group: changed, regexpMembers }) => [changed.id, bitmapIds(regexpMembers)])).toEqual([
+      [1, [4, 5]],
+    ]);
     // User 4 renamed away from corp: leaves it.
-    expect(regexpMembershipChanges([corp, all, plain], 4, 'x@else.org').map(({ group: changed, regexpMembers }) => [changed.id, bitmapIds(regexpMembers)])).toEqual([[1, []]]);
+    expect(
+      regexpMembershipChanges([corp, all, plain], 4, 'x@else.org').map(({ group: changed, regexpMembers }) => [
+        changed.id,
+        bitmapIds(regexpMembers),
+      ]),
+    ).toEqual([[1, []]]);
     // A new user 6 matching both.
-    expect(regexpMembershipChanges([corp, all, plain], 6, 'n@corp.com').map(({ group: changed }) => changed.id)).toEqual([1, 2]);
+    expect(
+      regexpMembershipChanges([corp, all, plain], 6, 'n@corp.com').map(({ group: changed }) => changed.id),
+    ).toEqual([1, 2]);
   });
 
   it('refuses patterns RE2 cannot match in linear time with 803, and accepts an empty one', () => {

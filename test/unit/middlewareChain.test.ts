@@ -30,7 +30,10 @@ afterEach(() => {
 let installationRequiresLogin = false;
 
 const endpoint = <Schema extends z.ZodType>(definition: Parameters<typeof defineEndpoint<Schema>>[0]) =>
-  defineEndpoint(definition, { directory: () => directory, installationRequiresLogin: async () => installationRequiresLogin });
+  defineEndpoint(definition, {
+    directory: () => directory,
+    installationRequiresLogin: async () => installationRequiresLogin,
+  });
 
 /** Echoes the validated input and who called. */
 const echo = endpoint({
@@ -54,7 +57,9 @@ async function call(handler: LambdaHandler, options: CallOptions = {}) {
   const method = options.method ?? 'GET';
   const requestId = `request-${++requestCounter}`;
   const url = options.url ?? '/rest/test';
-  const headers = Object.fromEntries(Object.entries(options.headers ?? {}).map(([name, value]) => [name.toLowerCase(), value]));
+  const headers = Object.fromEntries(
+    Object.entries(options.headers ?? {}).map(([name, value]) => [name.toLowerCase(), value]),
+  );
   const event = buildEvent(
     { method, url, headers, body: Buffer.from(options.body ?? '', 'utf8') },
     `${method} /rest/test`,
@@ -65,7 +70,13 @@ async function call(handler: LambdaHandler, options: CallOptions = {}) {
   const result = await handler(event, context);
   const text = result.body ?? '';
   const isJson = String(result.headers?.['Content-Type'] ?? '').startsWith('application/json') && text !== '';
-  return { requestId, status: result.statusCode, headers: result.headers ?? {}, text, body: isJson ? JSON.parse(text) : undefined };
+  return {
+    requestId,
+    status: result.statusCode,
+    headers: result.headers ?? {},
+    text,
+    body: isJson ? JSON.parse(text) : undefined,
+  };
 }
 
 describe('parameter merging', () => {
@@ -105,7 +116,11 @@ describe('parameter merging', () => {
   });
 
   it('refuses a malformed JSON body with 400 / 32000', async () => {
-    const response = await call(echo, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: '{"a":' });
+    const response = await call(echo, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: '{"a":',
+    });
     expect(response.status).toBe(400);
     expect(response.body).toMatchObject({ error: true, code: 32000 });
     expect(response.body.message).toContain('not valid JSON');
@@ -114,7 +129,11 @@ describe('parameter merging', () => {
   it.each(['[1,2]', '"text"', '42', 'null'])('refuses a JSON body that is not an object: %s', async (body) => {
     const response = await call(echo, { method: 'POST', body });
     expect(response.status).toBe(400);
-    expect(response.body).toMatchObject({ error: true, code: 32000, message: 'The request body must be a JSON object.' });
+    expect(response.body).toMatchObject({
+      error: true,
+      code: 32000,
+      message: 'The request body must be a JSON object.',
+    });
   });
 
   it('refuses a body that is not JSON', async () => {
@@ -148,7 +167,10 @@ describe('response format', () => {
   });
 
   it('wraps the answer in the callback with Accept: application/javascript', async () => {
-    const response = await call(echo, { url: '/rest/test?callback=my.cb_1&a=1', headers: { Accept: 'application/javascript' } });
+    const response = await call(echo, {
+      url: '/rest/test?callback=my.cb_1&a=1',
+      headers: { Accept: 'application/javascript' },
+    });
     expect(response.status).toBe(200);
     expect(response.headers['Content-Type']).toBe('application/javascript; charset=UTF-8');
     expect(response.text).toBe('/**/my.cb_1({"input":{"a":"1"},"callerId":null})');
@@ -215,18 +237,30 @@ describe('authentication and access', () => {
 
   it('keeps login-exempt endpoints open when the installation requires a login', async () => {
     installationRequiresLogin = true;
-    const version = endpoint({ access: 'public', loginExempt: true, input: z.object({}), run: () => ({ version: 'x' }) });
+    const version = endpoint({
+      access: 'public',
+      loginExempt: true,
+      input: z.object({}),
+      run: () => ({ version: 'x' }),
+    });
     expect((await call(version)).status).toBe(200);
   });
 
   it('resolves the caller and removes every credential from the input', async () => {
-    const credentials = 'api_key=ignored&Bugzilla_api_key=b&Tracker_api_key=t&token=x&Tracker_token=y&Bugzilla_token=z&login=l&password=p&Tracker_login=tl&Tracker_password=tp&Bugzilla_login=bl&Bugzilla_password=bp';
-    const response = await call(echo, { url: `/rest/test?keep=1&${credentials}`, headers: { 'X-Tracker-Api-Key': JANE_KEY } });
+    const credentials =
+      'api_key=ignored&Bugzilla_api_key=b&Tracker_api_key=t&token=x&Tracker_token=y&Bugzilla_token=z&login=l&password=p&Tracker_login=tl&Tracker_password=tp&Bugzilla_login=bl&Bugzilla_password=bp';
+    const response = await call(echo, {
+      url: `/rest/test?keep=1&${credentials}`,
+      headers: { 'X-Tracker-Api-Key': JANE_KEY },
+    });
     expect(response.body).toEqual({ input: { keep: '1' }, callerId: 7 });
   });
 
   it('removes credentials sent in a JSON body too', async () => {
-    const response = await call(echo, { method: 'POST', body: JSON.stringify({ Bugzilla_api_key: BOB_KEY, keep: true }) });
+    const response = await call(echo, {
+      method: 'POST',
+      body: JSON.stringify({ Bugzilla_api_key: BOB_KEY, keep: true }),
+    });
     expect(response.body).toEqual({ input: { keep: true }, callerId: 8 });
   });
 
@@ -257,7 +291,11 @@ describe('authentication and access', () => {
   it("answers 410 / HTTP 401 to an anonymous caller of an 'login' endpoint", async () => {
     const response = await call(loginOnly);
     expect(response.status).toBe(401);
-    expect(response.body).toMatchObject({ error: true, code: 410, message: 'You must log in before using this part of Tracker.' });
+    expect(response.body).toMatchObject({
+      error: true,
+      code: 410,
+      message: 'You must log in before using this part of Tracker.',
+    });
     expect((await call(loginOnly, { headers: { Authorization: `Bearer ${BOB_KEY}` } })).body).toEqual({ id: 8 });
   });
 
@@ -281,7 +319,9 @@ describe('input validation', () => {
   });
 
   it('hands the handler the parsed input', async () => {
-    expect((await call(getBug, { url: '/rest/test?id=5&ids=1,2&ids=3' })).body).toEqual({ input: { id: 5, ids: [1, 2, 3] } });
+    expect((await call(getBug, { url: '/rest/test?id=5&ids=1,2&ids=3' })).body).toEqual({
+      input: { id: 5, ids: [1, 2, 3] },
+    });
   });
 
   it('answers 32000 naming a missing parameter', async () => {
@@ -314,7 +354,10 @@ describe('input validation', () => {
       invalidInput: (_issue, parameter) => (parameter === 'id' ? new TrackerError(100, 'Invalid bug id.') : undefined),
       run: () => ({}),
     });
-    expect((await call(strict, { url: '/rest/test?id=x' })).body).toMatchObject({ code: 100, message: 'Invalid bug id.' });
+    expect((await call(strict, { url: '/rest/test?id=x' })).body).toMatchObject({
+      code: 100,
+      message: 'Invalid bug id.',
+    });
     expect((await call(strict, { url: '/rest/test?id=1&limit=x' })).body.code).toBe(32000);
   });
 });
@@ -351,7 +394,11 @@ describe('errors', () => {
     expect(response.text).not.toContain('stack');
     // The details go to the log instead, under the same request id.
     const logged = JSON.parse(String(errorLog.mock.calls[0][0]));
-    expect(logged).toMatchObject({ level: 'error', requestId: response.requestId, message: 'secret internals at /var/task/index.js' });
+    expect(logged).toMatchObject({
+      level: 'error',
+      requestId: response.requestId,
+      message: 'secret internals at /var/task/index.js',
+    });
     expect(logged.stack).toContain('Error: secret internals');
   });
 
@@ -411,7 +458,9 @@ describe('include_fields / exclude_fields through responseFields', () => {
   });
 
   it('applies exclude_fields, including dotted subfields of nested resources', async () => {
-    const { body } = await call(resources, { url: '/rest/test?exclude_fields=summary,comments.text,author,requirelogin' });
+    const { body } = await call(resources, {
+      url: '/rest/test?exclude_fields=summary,comments.text,author,requirelogin',
+    });
     expect(body.bugs[0]).toEqual({ id: 1, comments: [{ id: 10, author: 'jane' }] });
     expect(body.comments).toEqual({ 1: [{ id: 10, text: 'a' }], 2: { id: 11, text: 'b' } });
     expect(body.parameters).toEqual({ maintainer: 'admin@example.com' });
@@ -431,7 +480,10 @@ describe('request log', () => {
     process.env.TRACKER_REQUEST_LOG = 'on';
     const log = vi.spyOn(console, 'log').mockImplementation(() => undefined);
     try {
-      const response = await call(echo, { url: `/rest/test?api_key=${JANE_KEY}&a=1`, headers: { 'X-Tracker-Api-Key': JANE_KEY } });
+      const response = await call(echo, {
+        url: `/rest/test?api_key=${JANE_KEY}&a=1`,
+        headers: { 'X-Tracker-Api-Key': JANE_KEY },
+      });
       expect(log).toHaveBeenCalledTimes(1);
       const line = String(log.mock.calls[0][0]);
       expect(line).not.toContain(JANE_KEY);

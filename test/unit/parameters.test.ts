@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ANONYMOUS, type Caller } from '../../shared/domain/caller.ts';
 import { planParameterUpdate } from '../../shared/domain/parameterChanges.ts';
-import { DEFAULT_PARAMETERS, visibleParameters, type Parameters } from '../../shared/domain/parameters.ts';
+import { DEFAULT_PARAMETERS, type Parameters, visibleParameters } from '../../shared/domain/parameters.ts';
 import { TrackerError } from '../../shared/trackerError.ts';
 import { trackerErrorOf } from '../support/trackerErrorOf.ts';
 
@@ -51,7 +51,9 @@ describe('planParameterUpdate', () => {
   });
 
   it('turns JSON booleans into "1"/"0" and numbers into strings', () => {
-    expect(planParameterUpdate(current, { requirelogin: true, allowemailchange: false, max_login_attempts: 7 })).toEqual({
+    expect(
+      planParameterUpdate(current, { requirelogin: true, allowemailchange: false, max_login_attempts: 7 }),
+    ).toEqual({
       requirelogin: { removed: '0', added: '1' },
       allowemailchange: { removed: '1', added: '0' },
       max_login_attempts: { removed: '5', added: '7' },
@@ -59,7 +61,9 @@ describe('planParameterUpdate', () => {
   });
 
   it('skips a value that does not change', () => {
-    expect(planParameterUpdate(current, { requirelogin: false, maintainer: 'admin@example.com', usetargetmilestone: 1 })).toEqual({});
+    expect(
+      planParameterUpdate(current, { requirelogin: false, maintainer: 'admin@example.com', usetargetmilestone: 1 }),
+    ).toEqual({});
   });
 
   it('compares with the default when the current value is missing', () => {
@@ -71,7 +75,9 @@ describe('planParameterUpdate', () => {
   });
 
   it('refuses an unknown parameter with code 32000, even next to valid ones', () => {
-    const error = trackerErrorOf(() => planParameterUpdate(current, { maintainer: 'boss@example.com', no_such_param: '1' }));
+    const error = trackerErrorOf(() =>
+      planParameterUpdate(current, { maintainer: 'boss@example.com', no_such_param: '1' }),
+    );
     expect(error.code).toBe(32000);
     expect(error.message).toContain('no_such_param');
   });
@@ -119,14 +125,21 @@ describe('planParameterUpdate', () => {
   // in /" (Bugzilla's check_urlbase also requires the trailing slash, since links are built as urlbase + path),
   // but the regexp /^https?:\/\/\S+$/ does not check the ending, so a urlbase without a trailing slash is saved.
   it('refuses a urlbase that does not end in /', () => {
-    expect(trackerErrorOf(() => planParameterUpdate(current, { urlbase: 'https://tracker.example.com' })).code).toBe(32000);
+    expect(trackerErrorOf(() => planParameterUpdate(current, { urlbase: 'https://tracker.example.com' })).code).toBe(
+      32000,
+    );
   });
 
-  it.each([null, ['1'], { value: '1' }, Number.NaN])('refuses a value that is not a string, number or boolean: %j', (value) => {
-    expect(trackerErrorOf(() => planParameterUpdate(current, { maintainer: value })).code).toBe(32000);
-  });
+  it.each([null, ['1'], { value: '1' }, Number.NaN])(
+    'refuses a value that is not a string, number or boolean: %j',
+    (value) => {
+      expect(trackerErrorOf(() => planParameterUpdate(current, { maintainer: value })).code).toBe(32000);
+    },
+  );
 
   it('plans nothing when any requested change is invalid', () => {
-    expect(() => planParameterUpdate(current, { maintainer: 'boss@example.com', requirelogin: 'maybe' })).toThrow(TrackerError);
+    expect(() => planParameterUpdate(current, { maintainer: 'boss@example.com', requirelogin: 'maybe' })).toThrow(
+      TrackerError,
+    );
   });
 });

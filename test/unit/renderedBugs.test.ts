@@ -43,13 +43,22 @@ describe('rendered bugs of a search instance', () => {
 
 describe('raw JSON in a response', () => {
   it('is written in place, among ordinary values', () => {
-    const text = stringifyJson({ bugs: [new RawJson('{"id":1,"summary":"a \\"quoted\\" word"}'), new RawJson('{}')], total: 2 });
+    const text = stringifyJson({
+      bugs: [new RawJson('{"id":1,"summary":"a \\"quoted\\" word"}'), new RawJson('{}')],
+      total: 2,
+    });
     expect(JSON.parse(text)).toEqual({ bugs: [{ id: 1, summary: 'a "quoted" word' }, {}], total: 2 });
   });
 
   it('cannot be forged by text that looks like its marker', () => {
-    const text = stringifyJson({ summary: '\u0000raw-json-00000000-0000-0000-0000-000000000000\u0000', bugs: [new RawJson('[1]')] });
-    expect(JSON.parse(text)).toEqual({ summary: '\u0000raw-json-00000000-0000-0000-0000-000000000000\u0000', bugs: [[1]] });
+    const text = stringifyJson({
+      summary: '\u0000raw-json-00000000-0000-0000-0000-000000000000\u0000',
+      bugs: [new RawJson('[1]')],
+    });
+    expect(JSON.parse(text)).toEqual({
+      summary: '\u0000raw-json-00000000-0000-0000-0000-000000000000\u0000',
+      bugs: [[1]],
+    });
   });
 
   it('still serialises outside stringifyJson, by parsing back', () => {

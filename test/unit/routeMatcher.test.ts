@@ -2,7 +2,12 @@ import { describe, expect, it } from 'vitest';
 import { RouteMatcher } from '../../shared/http/routeMatcher.ts';
 import type { HttpMethod, RouteDefinition } from '../../shared/routes.ts';
 
-const route = (method: HttpMethod, path: string): RouteDefinition => ({ method, path, handler: `${method} ${path}`, readOnly: method === 'GET' });
+const route = (method: HttpMethod, path: string): RouteDefinition => ({
+  method,
+  path,
+  handler: `${method} ${path}`,
+  readOnly: method === 'GET',
+});
 
 const matcher = new RouteMatcher([
   // Deliberately listed from least to most specific: the table order must not matter.
@@ -23,7 +28,10 @@ describe('route matching precedence', () => {
   });
 
   it('prefers a {param} over a {proxy+}', () => {
-    expect(matcher.match('GET', '/rest/bug/42')).toEqual({ route: route('GET', '/rest/bug/{id}'), pathParameters: { id: '42' } });
+    expect(matcher.match('GET', '/rest/bug/42')).toEqual({
+      route: route('GET', '/rest/bug/{id}'),
+      pathParameters: { id: '42' },
+    });
   });
 
   it('falls back to {proxy+}, which captures the rest of the path', () => {
@@ -50,7 +58,10 @@ describe('route matching precedence', () => {
 describe('route matching by method', () => {
   it('chooses among the routes of the request method first', () => {
     // The literal /rest/bug/count exists only for GET, so PUT goes to the {id} route.
-    expect(matcher.match('PUT', '/rest/bug/count')).toEqual({ route: route('PUT', '/rest/bug/{id}'), pathParameters: { id: 'count' } });
+    expect(matcher.match('PUT', '/rest/bug/count')).toEqual({
+      route: route('PUT', '/rest/bug/{id}'),
+      pathParameters: { id: 'count' },
+    });
   });
 
   it('serves HEAD with the GET route', () => {

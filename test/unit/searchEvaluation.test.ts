@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import type { Bug } from '../../shared/domain/bug.ts';
-import { SearchIndex } from '../../shared/domain/searchIndex.ts';
 import { evaluateSearch, keptMatches } from '../../shared/domain/searchEvaluation.ts';
-import { compileSearch, TRUE, type SearchEnvironment } from '../../shared/domain/searchPlanner.ts';
+import { SearchIndex } from '../../shared/domain/searchIndex.ts';
+import { compileSearch, type SearchEnvironment, TRUE } from '../../shared/domain/searchPlanner.ts';
 import type { SearchNode } from '../../shared/domain/searchQuery.ts';
 import { TrigramIndex } from '../../shared/domain/trigramIndex.ts';
 
@@ -12,50 +12,219 @@ import { TrigramIndex } from '../../shared/domain/trigramIndex.ts';
  * large enough for the trigram path.
  */
 let seed = 42;
-const random = () => ((seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648);
+const random = () => {
+  seed = (seed * 1103515245 + 12345) % 2147483648;
+  return seed / 2147483648;
+};
 const pick = <T>(items: readonly T[]): T => items[Math.floor(random() * items.length)]!;
 
 const WORDS = ['crash', 'toolbar', 'wayland', 'flicker', 'menu', 'tab', 'print', 'ünïcode', 'save'];
 const STATUSES = ['UNCONFIRMED', 'CONFIRMED', 'IN_PROGRESS', 'RESOLVED'];
 
 const bug = (id: number): Bug => ({
-  id, alias: id % 50 === 0 ? `alias-${id}` : null, summary: Array.from({ length: 4 }, () => pick(WORDS)).join(' '), status: pick(STATUSES), resolution: '',
-  isConfirmed: true, productId: 1 + (id % 3), componentId: 10 + (id % 5), version: 'unspecified', targetMilestone: '---', bugType: 'defect', priority: pick(['High', 'Low', '---']),
-  severity: 'normal', platform: 'PC', opSys: 'Linux', assigneeId: 1 + (id % 4), reporterId: 1, qaContactId: null, url: '', whiteboard: id % 7 === 0 ? 'triage' : id % 11 === 0 ? 'Needs-Info' : '',
-  deadline: null, creationTime: '2025-01-01T00:00:00Z', lastChangeTime: '2025-01-02T00:00:00Z', filedVia: 'api', isCcAccessible: true, isCreatorAccessible: true,
-  estimatedTime: 0, remainingTime: 0, actualTime: 0, ccIds: [], keywordIds: id % 4 === 0 ? [1] : id % 9 === 0 ? [2, 3] : [], groupIds: id % 13 === 0 ? [7] : [], dependsOn: [], blocks: [], regressedBy: [], regressions: [], duplicates: [],
-  dupeOf: null, seeAlso: [], flags: [], commentCount: 1 + (id % 5), attachmentCount: 0, custom: {}, tags: {},
+  id,
+  alias: id % 50 === 0 ? `alias-${id}` : null,
+  summary: Array.from({ length: 4 }, () => pick(WORDS)).join(' '),
+  status: pick(STATUSES),
+  resolution: '',
+  isConfirmed: true,
+  productId: 1 + (id % 3),
+  componentId: 10 + (id % 5),
+  version: 'unspecified',
+  targetMilestone: '---',
+  bugType: 'defect',
+  priority: pick(['High', 'Low', '---']),
+  severity: 'normal',
+  platform: 'PC',
+  opSys: 'Linux',
+  assigneeId: 1 + (id % 4),
+  reporterId: 1,
+  qaContactId: null,
+  url: '',
+  whiteboard: id % 7 === 0 ? 'triage' : id % 11 === 0 ? 'Needs-Info' : '',
+  deadline: null,
+  creationTime: '2025-01-01T00:00:00Z',
+  lastChangeTime: '2025-01-02T00:00:00Z',
+  filedVia: 'api',
+  isCcAccessible: true,
+  isCreatorAccessible: true,
+  estimatedTime: 0,
+  remainingTime: 0,
+  actualTime: 0,
+  ccIds: [],
+  keywordIds: id % 4 === 0 ? [1] : id % 9 === 0 ? [2, 3] : [],
+  groupIds: id % 13 === 0 ? [7] : [],
+  dependsOn: [],
+  blocks: [],
+  regressedBy: [],
+  regressions: [],
+  duplicates: [],
+  dupeOf: null,
+  seeAlso: [],
+  flags: [],
+  commentCount: 1 + (id % 5),
+  attachmentCount: 0,
+  custom: {},
+  tags: {},
 });
 
 const index = new SearchIndex();
-for (let id = 1; id <= 3_000; id++) index.apply({ bug: bug(id), rev: 1, words: id % 3 === 0 ? ['crash', 'toolbar'] : id % 5 === 0 ? ['menu'] : [] });
+for (let id = 1; id <= 3_000; id++)
+  index.apply({ bug: bug(id), rev: 1, words: id % 3 === 0 ? ['crash', 'toolbar'] : id % 5 === 0 ? ['menu'] : [] });
 const products = [1, 2, 3].map((id) => ({
   product: { id, name: ['Browser', 'Mail', 'Toolbar Crash Reporter'][id - 1], classificationId: id === 3 ? 2 : 1 },
-  components: [10, 11, 12, 13, 14].filter((component) => component % 3 === id % 3 || id === 1).map((component) => ({ id: component, name: `Part ${component}` })),
+  components: [10, 11, 12, 13, 14]
+    .filter((component) => component % 3 === id % 3 || id === 1)
+    .map((component) => ({ id: component, name: `Part ${component}` })),
 })) as unknown as SearchEnvironment['products'];
 const env: SearchEnvironment = {
-  index, callerId: 1, callerLogin: 'me@x.test', products, classifications: [{ id: 1, name: 'Client' }, { id: 2, name: 'Tools' }] as unknown as SearchEnvironment['classifications'],
-  groups: [{ id: 7, name: 'secret' }] as unknown as SearchEnvironment['groups'], keywords: [{ id: 1, name: 'crash' }, { id: 2, name: 'regression' }, { id: 3, name: 'perf' }] as unknown as SearchEnvironment['keywords'], flagTypes: [],
-  loginIds: new Map(), now: Date.parse('2025-06-01T00:00:00Z'), insider: false,
+  index,
+  callerId: 1,
+  callerLogin: 'me@x.test',
+  products,
+  classifications: [
+    { id: 1, name: 'Client' },
+    { id: 2, name: 'Tools' },
+  ] as unknown as SearchEnvironment['classifications'],
+  groups: [{ id: 7, name: 'secret' }] as unknown as SearchEnvironment['groups'],
+  keywords: [
+    { id: 1, name: 'crash' },
+    { id: 2, name: 'regression' },
+    { id: 3, name: 'perf' },
+  ] as unknown as SearchEnvironment['keywords'],
+  flagTypes: [],
+  loginIds: new Map(),
+  now: Date.parse('2025-06-01T00:00:00Z'),
+  insider: false,
 };
 
 function randomLeaf(): SearchNode {
   const negate = random() < 0.2;
-  switch (pick(['summary', 'summary', 'status', 'priority', 'count', 'comment', 'whiteboard', 'product', 'component', 'classification', 'keywords', 'group', 'alias', 'words'])) {
-    case 'words': return { kind: 'leaf', field: 'content', op: pick(['matches', 'anywords', 'allwords']), value: pick(['crash', 'crash menu', 'toolbar crash', 'nothing']), negate };
-    case 'product': return { kind: 'leaf', field: 'product', op: pick(['equals', 'substring', 'regexp', 'anyexact']), value: pick(['Browser', 'crash', 'mail,browser', 'nothing']), negate };
-    case 'component': return { kind: 'leaf', field: 'component', op: pick(['equals', 'substring']), value: pick(['Part 11', 'part 1', 'none']), negate };
-    case 'classification': return { kind: 'leaf', field: 'classification', op: 'equals', value: pick(['Client', 'Tools', 'Other']), negate };
-    case 'keywords': return { kind: 'leaf', field: 'keywords', op: pick(['equals', 'anyexact', 'substring', 'anywords', 'isempty', 'allwords', 'anywordssubstr', 'allwordssubstr', 'regexp']), value: pick(['crash', 'perf,regression', 'perf', 'reg', 'toolbar', 'reg crash', 'ash, perf', '', 'crash perf regression']), negate };
-    case 'group': return { kind: 'leaf', field: 'bug_group', op: pick(['equals', 'isnotempty']), value: pick(['secret', 'other']), negate };
-    case 'alias': return { kind: 'leaf', field: 'alias', op: pick(['substring', 'equals', 'isempty', 'regexp']), value: pick(['alias-1', 'ALIAS', '50$', '']), negate };
-    case 'summary': return { kind: 'leaf', field: 'short_desc', op: 'substring', value: pick([...WORDS, 'ra', 'sh t', 'Wayland Flicker', 'zzz']), negate };
-    case 'status': return { kind: 'leaf', field: 'bug_status', op: 'anyexact', value: `${pick(STATUSES)},${pick(STATUSES)}`, negate };
-    case 'priority': return { kind: 'leaf', field: 'priority', op: 'equals', value: pick(['High', 'Low']), negate };
-    case 'count': return { kind: 'leaf', field: 'longdescs.count', op: 'greaterthan', value: String(Math.floor(random() * 5)), negate };
+  switch (
+    pick([
+      'summary',
+      'summary',
+      'status',
+      'priority',
+      'count',
+      'comment',
+      'whiteboard',
+      'product',
+      'component',
+      'classification',
+      'keywords',
+      'group',
+      'alias',
+      'words',
+    ])
+  ) {
+    case 'words':
+      return {
+        kind: 'leaf',
+        field: 'content',
+        op: pick(['matches', 'anywords', 'allwords']),
+        value: pick(['crash', 'crash menu', 'toolbar crash', 'nothing']),
+        negate,
+      };
+    case 'product':
+      return {
+        kind: 'leaf',
+        field: 'product',
+        op: pick(['equals', 'substring', 'regexp', 'anyexact']),
+        value: pick(['Browser', 'crash', 'mail,browser', 'nothing']),
+        negate,
+      };
+    case 'component':
+      return {
+        kind: 'leaf',
+        field: 'component',
+        op: pick(['equals', 'substring']),
+        value: pick(['Part 11', 'part 1', 'none']),
+        negate,
+      };
+    case 'classification':
+      return { kind: 'leaf', field: 'classification', op: 'equals', value: pick(['Client', 'Tools', 'Other']), negate };
+    case 'keywords':
+      return {
+        kind: 'leaf',
+        field: 'keywords',
+        op: pick([
+          'equals',
+          'anyexact',
+          'substring',
+          'anywords',
+          'isempty',
+          'allwords',
+          'anywordssubstr',
+          'allwordssubstr',
+          'regexp',
+        ]),
+        value: pick([
+          'crash',
+          'perf,regression',
+          'perf',
+          'reg',
+          'toolbar',
+          'reg crash',
+          'ash, perf',
+          '',
+          'crash perf regression',
+        ]),
+        negate,
+      };
+    case 'group':
+      return {
+        kind: 'leaf',
+        field: 'bug_group',
+        op: pick(['equals', 'isnotempty']),
+        value: pick(['secret', 'other']),
+        negate,
+      };
+    case 'alias':
+      return {
+        kind: 'leaf',
+        field: 'alias',
+        op: pick(['substring', 'equals', 'isempty', 'regexp']),
+        value: pick(['alias-1', 'ALIAS', '50$', '']),
+        negate,
+      };
+    case 'summary':
+      return {
+        kind: 'leaf',
+        field: 'short_desc',
+        op: 'substring',
+        value: pick([...WORDS, 'ra', 'sh t', 'Wayland Flicker', 'zzz']),
+        negate,
+      };
+    case 'status':
+      return {
+        kind: 'leaf',
+        field: 'bug_status',
+        op: 'anyexact',
+        value: `${pick(STATUSES)},${pick(STATUSES)}`,
+        negate,
+      };
+    case 'priority':
+      return { kind: 'leaf', field: 'priority', op: 'equals', value: pick(['High', 'Low']), negate };
+    case 'count':
+      return {
+        kind: 'leaf',
+        field: 'longdescs.count',
+        op: 'greaterthan',
+        value: String(Math.floor(random() * 5)),
+        negate,
+      };
     // Comment text the index does not hold: MAYBE, which the evaluation must carry like the compiled test.
-    case 'comment': return { kind: 'leaf', field: 'longdesc', op: 'substring', value: pick(WORDS), negate };
-    default: return { kind: 'leaf', field: 'status_whiteboard', op: pick(['substring', 'equals', 'isempty', 'casesubstring']), value: pick(['tri', 'needs-info', 'Needs', '']), negate };
+    case 'comment':
+      return { kind: 'leaf', field: 'longdesc', op: 'substring', value: pick(WORDS), negate };
+    default:
+      return {
+        kind: 'leaf',
+        field: 'status_whiteboard',
+        op: pick(['substring', 'equals', 'isempty', 'casesubstring']),
+        value: pick(['tri', 'needs-info', 'Needs', '']),
+        negate,
+      };
   }
 }
 
@@ -86,7 +255,10 @@ describe('criterion-at-a-time search evaluation', () => {
       const expected = Array.from(slots, (slot) => test(slot));
       expect(Array.from(truths), JSON.stringify(tree)).toEqual(expected);
       const kept = keptMatches(env, tree);
-      if (kept) expect(Array.from(kept), JSON.stringify(tree)).toEqual(Array.from(index.allSlots()).filter((slot) => test(slot) === TRUE));
+      if (kept)
+        expect(Array.from(kept), JSON.stringify(tree)).toEqual(
+          Array.from(index.allSlots()).filter((slot) => test(slot) === TRUE),
+        );
     }
   });
 
@@ -110,7 +282,6 @@ describe('criterion-at-a-time search evaluation', () => {
     }
   });
 });
-
 
 describe('ranking possible duplicates', () => {
   it('gives the first summaries of the full ranking, whatever the limit', async () => {

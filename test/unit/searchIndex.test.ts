@@ -2,25 +2,81 @@ import { describe, expect, it } from 'vitest';
 import type { Bug } from '../../shared/domain/bug.ts';
 import { parseQuicksearch } from '../../shared/domain/quicksearch.ts';
 import { commentWords, SearchIndex } from '../../shared/domain/searchIndex.ts';
-import { candidateSlots, compileSearch, parseSearchTime, TRUE, type SearchEnvironment } from '../../shared/domain/searchPlanner.ts';
+import {
+  candidateSlots,
+  compileSearch,
+  parseSearchTime,
+  type SearchEnvironment,
+  TRUE,
+} from '../../shared/domain/searchPlanner.ts';
 import { parseSearchParameters, type SearchNode } from '../../shared/domain/searchQuery.ts';
 
 const bug = (id: number, overrides: Partial<Bug> = {}): Bug => ({
-  id, alias: null, summary: `Bug number ${id}`, status: 'CONFIRMED', resolution: '', isConfirmed: true, productId: 1, componentId: 1,
-  version: 'unspecified', targetMilestone: '---', bugType: 'defect', priority: '---', severity: 'normal', platform: 'PC', opSys: 'Linux',
-  assigneeId: 1, reporterId: 1, qaContactId: null, url: '', whiteboard: '', deadline: null, creationTime: '2025-01-01T00:00:00Z',
-  lastChangeTime: '2025-01-02T00:00:00Z', filedVia: 'api', isCcAccessible: true, isCreatorAccessible: true, estimatedTime: 0, remainingTime: 0,
-  actualTime: 0, ccIds: [], keywordIds: [], groupIds: [], dependsOn: [], blocks: [], regressedBy: [], regressions: [], duplicates: [], dupeOf: null,
-  seeAlso: [], flags: [], commentCount: 1, attachmentCount: 0, custom: {}, tags: {}, ...overrides,
+  id,
+  alias: null,
+  summary: `Bug number ${id}`,
+  status: 'CONFIRMED',
+  resolution: '',
+  isConfirmed: true,
+  productId: 1,
+  componentId: 1,
+  version: 'unspecified',
+  targetMilestone: '---',
+  bugType: 'defect',
+  priority: '---',
+  severity: 'normal',
+  platform: 'PC',
+  opSys: 'Linux',
+  assigneeId: 1,
+  reporterId: 1,
+  qaContactId: null,
+  url: '',
+  whiteboard: '',
+  deadline: null,
+  creationTime: '2025-01-01T00:00:00Z',
+  lastChangeTime: '2025-01-02T00:00:00Z',
+  filedVia: 'api',
+  isCcAccessible: true,
+  isCreatorAccessible: true,
+  estimatedTime: 0,
+  remainingTime: 0,
+  actualTime: 0,
+  ccIds: [],
+  keywordIds: [],
+  groupIds: [],
+  dependsOn: [],
+  blocks: [],
+  regressedBy: [],
+  regressions: [],
+  duplicates: [],
+  dupeOf: null,
+  seeAlso: [],
+  flags: [],
+  commentCount: 1,
+  attachmentCount: 0,
+  custom: {},
+  tags: {},
+  ...overrides,
 });
 
 const environment = (index: SearchIndex): SearchEnvironment => ({
-  index, callerId: 1, callerLogin: 'me@x.test', products: [], classifications: [], groups: [], keywords: [], flagTypes: [],
-  loginIds: new Map(), now: Date.parse('2025-06-01T00:00:00Z'), insider: false,
+  index,
+  callerId: 1,
+  callerLogin: 'me@x.test',
+  products: [],
+  classifications: [],
+  groups: [],
+  keywords: [],
+  flagTypes: [],
+  loginIds: new Map(),
+  now: Date.parse('2025-06-01T00:00:00Z'),
+  insider: false,
 });
 const matching = (index: SearchIndex, node: SearchNode) => {
   const test = compileSearch(environment(index), node);
-  return Array.from({ length: index.size }, (_, slot) => slot).filter((slot) => test(slot) === TRUE).map((slot) => index.id[slot]);
+  return Array.from({ length: index.size }, (_, slot) => slot)
+    .filter((slot) => test(slot) === TRUE)
+    .map((slot) => index.id[slot]);
 };
 
 describe('the search index', () => {
@@ -36,9 +92,24 @@ describe('the search index', () => {
   it('survives a snapshot round trip unchanged, words and field changes included', () => {
     const index = new SearchIndex();
     index.highWater = 1234;
-    index.apply({ bug: bug(1, { alias: 'one', ccIds: [4, 5], custom: { cf_x: 'y' }, tags: { 1: ['mine'] } }), rev: 3, words: commentWords(['Crash in the parser']),
-      history: [{ bugId: 1, when: '2025-01-02T00:00:00Z', whoId: 1, changes: [{ field_name: 'status', removed: 'UNCONFIRMED', added: 'CONFIRMED' }] }] });
-    index.apply({ bug: bug(2, { status: 'RESOLVED', resolution: 'FIXED', deadline: '2025-03-01' }), rev: 1, privateWords: ['secret'] });
+    index.apply({
+      bug: bug(1, { alias: 'one', ccIds: [4, 5], custom: { cf_x: 'y' }, tags: { 1: ['mine'] } }),
+      rev: 3,
+      words: commentWords(['Crash in the parser']),
+      history: [
+        {
+          bugId: 1,
+          when: '2025-01-02T00:00:00Z',
+          whoId: 1,
+          changes: [{ field_name: 'status', removed: 'UNCONFIRMED', added: 'CONFIRMED' }],
+        },
+      ],
+    });
+    index.apply({
+      bug: bug(2, { status: 'RESOLVED', resolution: 'FIXED', deadline: '2025-03-01' }),
+      rev: 1,
+      privateWords: ['secret'],
+    });
     const copy = SearchIndex.fromSnapshot(JSON.parse(JSON.stringify(index.toSnapshot())));
     expect(copy.toSnapshot()).toEqual(index.toSnapshot());
     expect(copy.slotOfAlias('ONE')).toBe(0);
@@ -48,7 +119,7 @@ describe('the search index', () => {
 });
 
 describe('comment words', () => {
-  it('replaces a bug\'s words when its comments\' privacy changed, leaving other bugs alone', () => {
+  it("replaces a bug's words when its comments' privacy changed, leaving other bugs alone", () => {
     const index = new SearchIndex();
     index.apply({ bug: bug(1), rev: 1, words: ['secret', 'plans'] });
     index.apply({ bug: bug(2), rev: 1, words: ['secret'] });
@@ -56,7 +127,9 @@ describe('comment words', () => {
     const insiderEnv = { ...environment(index), insider: true };
     const insider = (value: string) => {
       const test = compileSearch(insiderEnv, { kind: 'leaf', field: 'content', op: 'matches', value });
-      return Array.from({ length: index.size }, (_, slot) => slot).filter((slot) => test(slot) === TRUE).map((slot) => index.id[slot]);
+      return Array.from({ length: index.size }, (_, slot) => slot)
+        .filter((slot) => test(slot) === TRUE)
+        .map((slot) => index.id[slot]);
     };
     expect(outsider('secret')).toEqual([1, 2]);
     index.apply({ bug: bug(1), rev: 2, words: ['plans'], privateWords: ['secret'], allWords: true });
@@ -65,14 +138,19 @@ describe('comment words', () => {
     expect(insider('secret')).toEqual([1, 2]);
     index.apply({ bug: bug(1), rev: 3, words: ['secret', 'plans'], privateWords: [], allWords: true });
     expect(outsider('secret')).toEqual([1, 2]);
-    expect(SearchIndex.fromSnapshot(JSON.parse(JSON.stringify(index.toSnapshot()))).toSnapshot()).toEqual(index.toSnapshot());
+    expect(SearchIndex.fromSnapshot(JSON.parse(JSON.stringify(index.toSnapshot()))).toSnapshot()).toEqual(
+      index.toSnapshot(),
+    );
   });
 });
 
 describe('candidate slots', () => {
-  const products = [1, 2, 3].map((id) => ({ product: { id, name: `P${id}` } })) as unknown as SearchEnvironment['products'];
+  const products = [1, 2, 3].map((id) => ({
+    product: { id, name: `P${id}` },
+  })) as unknown as SearchEnvironment['products'];
   const withProducts = (index: SearchIndex): SearchEnvironment => ({ ...environment(index), products });
-  const search = (params: Record<string, string | string[]>) => ({ kind: 'and', children: parseSearchParameters(params).criteria } as SearchNode);
+  const search = (params: Record<string, string | string[]>) =>
+    ({ kind: 'and', children: parseSearchParameters(params).criteria }) as SearchNode;
   const candidateIds = (index: SearchIndex, node: SearchNode) => {
     const slots = candidateSlots(withProducts(index), node);
     return slots === null ? null : [...slots].map((slot) => index.id[slot]);
@@ -80,7 +158,7 @@ describe('candidate slots', () => {
 
   it('narrows a search that requires products to their bugs, and follows bugs that move', () => {
     const index = new SearchIndex();
-    [1, 2, 3, 4, 5].forEach((id) => index.apply({ bug: bug(id, { productId: (id % 3) + 1 }), rev: 1 }));
+    for (const id of [1, 2, 3, 4, 5]) index.apply({ bug: bug(id, { productId: (id % 3) + 1 }), rev: 1 });
     expect(candidateIds(index, search({ product: 'P2' }))).toEqual([1, 4]);
     expect(candidateIds(index, search({ product: ['p3', 'P1'], bug_status: 'CONFIRMED' }))).toEqual([2, 3, 5]);
     index.apply({ bug: bug(4, { productId: 3 }), rev: 2 });
@@ -104,17 +182,42 @@ describe('candidate slots', () => {
     index.apply({ bug: bug(1), rev: 1 });
     expect(candidateIds(index, search({ bug_status: 'CONFIRMED' }))).toBeNull();
     expect(candidateIds(index, search({ f1: 'product', o1: 'notequals', v1: 'P1' }))).toBeNull();
-    expect(candidateIds(index, search({ j_top: 'OR', f1: 'product', o1: 'equals', v1: 'P1', f2: 'priority', o2: 'equals', v2: 'High' }))).toBeNull();
+    expect(
+      candidateIds(
+        index,
+        search({ j_top: 'OR', f1: 'product', o1: 'equals', v1: 'P1', f2: 'priority', o2: 'equals', v2: 'High' }),
+      ),
+    ).toBeNull();
   });
 });
 
 describe('search parameters', () => {
   it('reads f/o/v with OP/CP, negation and OR', () => {
-    const { criteria } = parseSearchParameters({ j_top: 'OR', f1: 'OP', j1: 'AND', f2: 'priority', o2: 'equals', v2: 'High', f3: 'CP', f4: 'bug_severity', o4: 'notequals', v4: 'minor' });
-    expect(criteria).toEqual([{ kind: 'or', children: [
-      { kind: 'and', negate: false, children: [{ kind: 'leaf', field: 'priority', op: 'equals', value: 'High', negate: false }] },
-      { kind: 'leaf', field: 'bug_severity', op: 'equals', value: 'minor', negate: true },
-    ] }]);
+    const { criteria } = parseSearchParameters({
+      j_top: 'OR',
+      f1: 'OP',
+      j1: 'AND',
+      f2: 'priority',
+      o2: 'equals',
+      v2: 'High',
+      f3: 'CP',
+      f4: 'bug_severity',
+      o4: 'notequals',
+      v4: 'minor',
+    });
+    expect(criteria).toEqual([
+      {
+        kind: 'or',
+        children: [
+          {
+            kind: 'and',
+            negate: false,
+            children: [{ kind: 'leaf', field: 'priority', op: 'equals', value: 'High', negate: false }],
+          },
+          { kind: 'leaf', field: 'bug_severity', op: 'equals', value: 'minor', negate: true },
+        ],
+      },
+    ]);
   });
 
   it('reads relative and absolute dates', () => {
@@ -129,7 +232,13 @@ describe('search parameters', () => {
 
 describe('quicksearch', () => {
   it('takes bug numbers, a leading status word and negated words', () => {
-    expect(parseQuicksearch('12, 15').node).toEqual({ kind: 'leaf', field: 'bug_id', op: 'anyexact', value: '12,15', negate: false });
+    expect(parseQuicksearch('12, 15').node).toEqual({
+      kind: 'leaf',
+      field: 'bug_id',
+      op: 'anyexact',
+      value: '12,15',
+      negate: false,
+    });
     const index = new SearchIndex();
     index.apply({ bug: bug(1, { summary: 'Toolbar crashes' }), rev: 1 });
     index.apply({ bug: bug(2, { summary: 'Toolbar is slow' }), rev: 1 });

@@ -11,9 +11,27 @@ describe('stack traces of deployed bundles', () => {
     const source = join(dir, 'shared', 'thrower.ts');
     const { mkdirSync } = await import('node:fs');
     mkdirSync(join(dir, 'shared'));
-    writeFileSync(source, "export function thrower(): never {\n  const answer: number = 42;\n  throw new Error(`boom ${answer}`);\n}\n");
+    writeFileSync(
+      source,
+      [
+        'export function thrower(): never {',
+        '  const answer: number = 42;',
+        '  throw new Error(`boom $' + '{answer}`);',
+        '}',
+        '',
+      ].join('\n'),
+    );
     const bundle = join(dir, 'out', 'index.mjs');
-    await esbuild.build({ entryPoints: [source], bundle: true, minify: true, format: 'esm', sourcemap: true, sourcesContent: false, outfile: bundle, logLevel: 'silent' });
+    await esbuild.build({
+      entryPoints: [source],
+      bundle: true,
+      minify: true,
+      format: 'esm',
+      sourcemap: true,
+      sourcesContent: false,
+      outfile: bundle,
+      logLevel: 'silent',
+    });
     // A stack as Node prints it without source maps (the test runner maps stacks itself).
     const code = (await import('node:fs')).readFileSync(bundle, 'utf8');
     const stack = `Error: boom 42\n    at e (${bundle}:1:${code.indexOf('throw') + 1})\n    at node:internal/modules/esm/module_job:271:25`;
@@ -25,7 +43,8 @@ describe('stack traces of deployed bundles', () => {
   });
 
   it('leaves frames without a map beside their file as they are', () => {
-    const stack = 'Error: x\n    at run (/nowhere/at/all/index.mjs:1:200)\n    at node:internal/process/task_queues:95:5';
+    const stack =
+      'Error: x\n    at run (/nowhere/at/all/index.mjs:1:200)\n    at node:internal/process/task_queues:95:5';
     expect(mapStackPositions(stack)).toBe(stack);
     expect(sourceMappedStack(undefined)).toBeUndefined();
   });

@@ -1,13 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import {
   GENERIC_USER_ERROR,
+  httpStatusForCode,
   INTERNAL_ERROR,
+  invalidParameter,
+  loginRequired,
   NO_SUCH_METHOD,
   QUERY_TOO_LONG,
   TrackerError,
-  httpStatusForCode,
-  invalidParameter,
-  loginRequired,
 } from '../../shared/trackerError.ts';
 
 describe('httpStatusForCode (clarifications.md, "Error envelope and HTTP status")', () => {
@@ -15,9 +15,12 @@ describe('httpStatusForCode (clarifications.md, "Error envelope and HTTP status"
     expect(httpStatusForCode(code)).toBe(404);
   });
 
-  it.each([102, 106, 109, 110, 113, 115, 120, 300, 301, 302, 303, 304, 410, 504, 505])('answers 401 for code %i', (code) => {
-    expect(httpStatusForCode(code)).toBe(401);
-  });
+  it.each([102, 106, 109, 110, 113, 115, 120, 300, 301, 302, 303, 304, 410, 504, 505])(
+    'answers 401 for code %i',
+    (code) => {
+      expect(httpStatusForCode(code)).toBe(401);
+    },
+  );
 
   it('answers 413 for 58, 414 for the over-long query string and 500 for -32000', () => {
     expect(httpStatusForCode(58)).toBe(413);
@@ -41,11 +44,20 @@ describe('TrackerError', () => {
   it('carries its code, message and the HTTP status of its code', () => {
     const error = new TrackerError(101, 'Bug #9999 does not exist.');
     expect(error).toBeInstanceOf(Error);
-    expect(error).toMatchObject({ name: 'TrackerError', code: 101, httpStatus: 404, message: 'Bug #9999 does not exist.' });
+    expect(error).toMatchObject({
+      name: 'TrackerError',
+      code: 101,
+      httpStatus: 404,
+      message: 'Bug #9999 does not exist.',
+    });
   });
 
   it('loginRequired is code 410, HTTP 401, with the spec message', () => {
-    expect(loginRequired()).toMatchObject({ code: 410, httpStatus: 401, message: 'You must log in before using this part of Tracker.' });
+    expect(loginRequired()).toMatchObject({
+      code: 410,
+      httpStatus: 401,
+      message: 'You must log in before using this part of Tracker.',
+    });
   });
 
   it('invalidParameter is the generic user error', () => {

@@ -7,15 +7,13 @@
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { App, Stack } from 'aws-cdk-lib';
+import { App, type Stack } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
 import type { CfnFunction } from 'aws-cdk-lib/aws-lambda';
-import { platformHandlers, routes, type RouteDefinition } from '../../shared/routes.ts';
-import { GLOBAL_INDEXES, KEY_ATTRIBUTES, PARTITION_KEY, SORT_KEY, TTL_ATTRIBUTE, ENV } from '../../shared/storage/tableSchema.ts';
-import { BOOTSTRAP_HANDLER, constructIdFor, planHandlers, type HandlerPlan } from '../../lib/handlerPlan.ts';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AUTHENTICATION_WRITE_PARTITIONS, BASIC_EXECUTION_POLICY } from '../../lib/functionRoles.ts';
-import { BUNDLE_ALIASES, BUNDLING, ESM_REQUIRE_BANNER, bundlingFor, entryFor } from '../../lib/trackerFunction.ts';
+import { BOOTSTRAP_HANDLER, constructIdFor, type HandlerPlan, planHandlers } from '../../lib/handlerPlan.ts';
+import { BUNDLE_ALIASES, BUNDLING, bundlingFor, ESM_REQUIRE_BANNER, entryFor } from '../../lib/trackerFunction.ts';
 import {
   API_BURST_LIMIT_CONTEXT,
   API_RATE_LIMIT_CONTEXT,
@@ -29,6 +27,15 @@ import {
   SEARCH_INDEX_MODULES,
   TrackerStack,
 } from '../../lib/trackerStack.ts';
+import { platformHandlers, type RouteDefinition, routes } from '../../shared/routes.ts';
+import {
+  ENV,
+  GLOBAL_INDEXES,
+  KEY_ATTRIBUTES,
+  PARTITION_KEY,
+  SORT_KEY,
+  TTL_ATTRIBUTE,
+} from '../../shared/storage/tableSchema.ts';
 
 // Synthesized CloudFormation is untyped JSON.
 type Json = any;
@@ -47,7 +54,8 @@ const S3_WRITES = ['s3:PutObject', 's3:DeleteObject'];
 const S3_READS = ['s3:GetObject', 's3:ListBucket'];
 
 /** cdk.json's context (feature flags), so the tests synthesize what `cdk synth` would. */
-const cdkJsonContext: Record<string, unknown> = JSON.parse(fs.readFileSync(path.join(PROJECT_ROOT, 'cdk.json'), 'utf8')).context ?? {};
+const cdkJsonContext: Record<string, unknown> =
+  JSON.parse(fs.readFileSync(path.join(PROJECT_ROOT, 'cdk.json'), 'utf8')).context ?? {};
 
 const tempRoots: string[] = [];
 
@@ -144,7 +152,13 @@ function allowedActions(json: Json, functionLogicalId: string): string[] {
 function allows(actions: readonly string[], action: string): boolean {
   return actions.some((pattern) => {
     if (pattern === '*') return true;
-    const regex = new RegExp(`^${pattern.split('*').map((part) => part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('.*')}$`, 'i');
+    const regex = new RegExp(
+      `^${pattern
+        .split('*')
+        .map((part) => part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))
+        .join('.*')}$`,
+      'i',
+    );
     return regex.test(action);
   });
 }
@@ -164,7 +178,12 @@ function joined(value: Json): string {
 
 /** IAM `ArnLike` on the resource part of an ARN: `*` matches any characters, `/` included. */
 const arnLike = (pattern: string, arn: string): boolean =>
-  new RegExp(`^${pattern.split('*').map((part) => part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('.*')}$`).test(arn);
+  new RegExp(
+    `^${pattern
+      .split('*')
+      .map((part) => part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))
+      .join('.*')}$`,
+  ).test(arn);
 
 /**
  * The source ARN API Gateway presents when a request on the default stage matches `routeKey`
@@ -178,7 +197,9 @@ function invocationSourceArn(apiArnPrefix: string, routeKey: string): string {
 
 /** Logical ids of the functions the API routes to (every route, `$default` included). */
 function routedFunctionIds(json: Json): Set<string> {
-  return new Set(resourcesOfType(json, 'AWS::ApiGatewayV2::Route').map(([, route]) => functionBehindRoute(json, route)!));
+  return new Set(
+    resourcesOfType(json, 'AWS::ApiGatewayV2::Route').map(([, route]) => functionBehindRoute(json, route)!),
+  );
 }
 
 /** The function logical id an API Gateway route ends up invoking. */
@@ -209,7 +230,11 @@ function expectedAccess(routeRows: readonly RouteDefinition[], module: string): 
  * Functions with the same access share one execution role, distinct levels have distinct roles,
  * and the bootstrap's role is its own. Every role is Lambda's only and lets it write logs.
  */
-function expectSharedRoles(json: Json, routeRows: readonly RouteDefinition[], fnIds: ReadonlyMap<string, string>): void {
+function expectSharedRoles(
+  json: Json,
+  routeRows: readonly RouteDefinition[],
+  fnIds: ReadonlyMap<string, string>,
+): void {
   const roleByModule = new Map([...fnIds].map(([module, fnId]) => [module, roleOf(json, fnId)]));
   const bootstrapRole = roleByModule.get(BOOTSTRAP_HANDLER)!;
   const roleByAccess = new Map<string, string>();
@@ -226,7 +251,9 @@ function expectSharedRoles(json: Json, routeRows: readonly RouteDefinition[], fn
     expect(props.AssumeRolePolicyDocument.Statement, roleId).toEqual([
       { Action: 'sts:AssumeRole', Effect: 'Allow', Principal: { Service: 'lambda.amazonaws.com' } },
     ]);
-    expect(props.ManagedPolicyArns.map(joined), roleId).toEqual([`arn:\${AWS::Partition}:iam::aws:policy/${BASIC_EXECUTION_POLICY}`]);
+    expect(props.ManagedPolicyArns.map(joined), roleId).toEqual([
+      `arn:\${AWS::Partition}:iam::aws:policy/${BASIC_EXECUTION_POLICY}`,
+    ]);
   }
   // The shared roles, the bootstrap's, and the custom-resource framework's: none per function.
   expect(resourcesOfType(json, 'AWS::IAM::Role')).toHaveLength(roleByAccess.size + 2);
@@ -247,7 +274,9 @@ function expectOneInvokePermissionPerFunction(json: Json): void {
   expect(permitted.sort()).toEqual([...routedFunctionIds(json)].sort());
   for (const [, route] of resourcesOfType(json, 'AWS::ApiGatewayV2::Route')) {
     const routeKey: string = route.Properties.RouteKey;
-    const [, permission] = permissions.find(([, p]) => referencedId(p.Properties.FunctionName) === functionBehindRoute(json, route))!;
+    const [, permission] = permissions.find(
+      ([, p]) => referencedId(p.Properties.FunctionName) === functionBehindRoute(json, route),
+    )!;
     const sourceArn = joined(permission.Properties.SourceArn);
     expect(arnLike(sourceArn, invocationSourceArn(arnPrefix(apiId), routeKey)), routeKey).toBe(true);
     expect(arnLike(sourceArn, invocationSourceArn(arnPrefix('SomeOtherApi'), routeKey)), routeKey).toBe(false);
@@ -292,7 +321,11 @@ function expectedRouteModules(routeRows: readonly RouteDefinition[]): Map<string
 describe('handler plan', () => {
   it('has one function per distinct handler module, plus the platform handlers and the bootstrap', () => {
     const plans = planHandlers(routes);
-    const expected = new Set([...routes.map((row) => row.handler), ...Object.values(platformHandlers), BOOTSTRAP_HANDLER]);
+    const expected = new Set([
+      ...routes.map((row) => row.handler),
+      ...Object.values(platformHandlers),
+      BOOTSTRAP_HANDLER,
+    ]);
     expect(plans.map((plan) => plan.module).sort()).toEqual([...expected].sort());
     expect(plans.find((plan) => plan.module === BOOTSTRAP_HANDLER)?.kind).toBe('bootstrap');
     for (const module of Object.values(platformHandlers)) {
@@ -308,7 +341,12 @@ describe('handler plan', () => {
       { method: 'POST', path: '/rest/c', handler: 'x/postReader', readOnly: true },
     ];
     const access = Object.fromEntries(planHandlers(rows).map((plan) => [plan.module, plan.access]));
-    expect(access).toMatchObject({ 'x/mixed': 'readWrite', 'x/reader': 'read', 'x/postReader': 'read', [BOOTSTRAP_HANDLER]: 'readWrite' });
+    expect(access).toMatchObject({
+      'x/mixed': 'readWrite',
+      'x/reader': 'read',
+      'x/postReader': 'read',
+      [BOOTSTRAP_HANDLER]: 'readWrite',
+    });
   });
 
   it('derives construct ids from module paths and rejects collisions and duplicate routes', () => {
@@ -332,18 +370,28 @@ describe('project layout and bundling', () => {
   it('defaults to this repository as project root and functions/<module>.ts as entry', () => {
     expect(JSON.parse(fs.readFileSync(path.join(PROJECT_ROOT, 'package.json'), 'utf8')).name).toBe('tracker');
     expect(fs.existsSync(path.join(PROJECT_ROOT, 'package-lock.json'))).toBe(true);
-    expect(entryFor(PROJECT_ROOT, 'instance/version')).toBe(path.join(PROJECT_ROOT, 'functions', 'instance', 'version.ts'));
+    expect(entryFor(PROJECT_ROOT, 'instance/version')).toBe(
+      path.join(PROJECT_ROOT, 'functions', 'instance', 'version.ts'),
+    );
   });
 
   it('bundles minified ESM for node22 with source maps and the AWS SDK inside the bundle', () => {
-    expect(BUNDLING).toMatchObject({ minify: true, sourceMap: true, format: 'esm', target: 'node22', externalModules: [] });
+    expect(BUNDLING).toMatchObject({
+      minify: true,
+      sourceMap: true,
+      format: 'esm',
+      target: 'node22',
+      externalModules: [],
+    });
     expect(BUNDLING.banner).toBe(ESM_REQUIRE_BANNER);
     expect(ESM_REQUIRE_BANNER).toContain('createRequire(import.meta.url)');
   });
 
   it("replaces the SDK's default credential chain by the Lambda one, through an absolute path that exists", () => {
     const args = bundlingFor(PROJECT_ROOT).esbuildArgs?.['--alias'];
-    expect(args).toEqual([`@aws-sdk/credential-provider-node=${path.join(PROJECT_ROOT, 'shared/storage/lambdaCredentials.ts')}`]);
+    expect(args).toEqual([
+      `@aws-sdk/credential-provider-node=${path.join(PROJECT_ROOT, 'shared/storage/lambdaCredentials.ts')}`,
+    ]);
     for (const file of Object.values(BUNDLE_ALIASES)) expect(fs.existsSync(path.join(PROJECT_ROOT, file))).toBe(true);
   });
 
@@ -367,18 +415,28 @@ describe('Tracker stack', () => {
     synthesized = synth(routes, { [BOOTSTRAP_NONCE_CONTEXT]: NONCE });
     json = synthesized.json;
     plans = synthesized.stack.plans;
-    fnIds = new Map([...synthesized.stack.functions].map(([module, fn]) => [module, logicalIdOf(synthesized.stack, fn)]));
+    fnIds = new Map(
+      [...synthesized.stack.functions].map(([module, fn]) => [module, logicalIdOf(synthesized.stack, fn)]),
+    );
   }, SYNTH_TIMEOUT);
 
   describe('functions', () => {
     it('has one arm64 Node.js 22 function per handler module, plus only the custom-resource framework function', () => {
       const all = resourcesOfType(json, 'AWS::Lambda::Function');
-      const ours = all.filter(([, fn]) => fn.Properties.Runtime === 'nodejs22.x' && fn.Properties.Architectures?.includes('arm64'));
-      const framework = all.filter(([, fn]) => String(fn.Properties.Description).startsWith('AWS CDK resource provider framework'));
+      const ours = all.filter(
+        ([, fn]) => fn.Properties.Runtime === 'nodejs22.x' && fn.Properties.Architectures?.includes('arm64'),
+      );
+      const framework = all.filter(([, fn]) =>
+        String(fn.Properties.Description).startsWith('AWS CDK resource provider framework'),
+      );
 
-      expect(ours.map(([id]) => id).sort()).toEqual([...fnIds.values(), logicalIdOf(synthesized.stack, synthesized.stack.searchCompactor)].sort());
+      expect(ours.map(([id]) => id).sort()).toEqual(
+        [...fnIds.values(), logicalIdOf(synthesized.stack, synthesized.stack.searchCompactor)].sort(),
+      );
       // + the bootstrap and the scheduled search compactor.
-      expect(ours).toHaveLength(new Set(routes.map((row) => row.handler)).size + Object.keys(platformHandlers).length + 2);
+      expect(ours).toHaveLength(
+        new Set(routes.map((row) => row.handler)).size + Object.keys(platformHandlers).length + 2,
+      );
       expect(framework).toHaveLength(1); // Provider without isComplete: framework-onEvent only.
       expect(all).toHaveLength(ours.length + framework.length);
     });
@@ -397,10 +455,15 @@ describe('Tracker stack', () => {
     });
 
     it('logs every function to one shared log group kept one month (no deprecated log-retention function)', () => {
-      const logGroupIds = plans.map((plan) => referencedId(json.Resources[fnIds.get(plan.module)!].Properties.LoggingConfig?.LogGroup));
+      const logGroupIds = plans.map((plan) =>
+        referencedId(json.Resources[fnIds.get(plan.module)!].Properties.LoggingConfig?.LogGroup),
+      );
       expect(logGroupIds.every(Boolean)).toBe(true);
       expect(new Set(logGroupIds).size).toBe(1);
-      expect(json.Resources[logGroupIds[0]!]).toMatchObject({ Type: 'AWS::Logs::LogGroup', Properties: { RetentionInDays: 30 } });
+      expect(json.Resources[logGroupIds[0]!]).toMatchObject({
+        Type: 'AWS::Logs::LogGroup',
+        Properties: { RetentionInDays: 30 },
+      });
       expect(resourcesOfType(json, 'AWS::Logs::LogGroup')).toHaveLength(1);
       expect(resourcesOfType(json, 'Custom::LogRetention')).toHaveLength(0);
     });
@@ -437,15 +500,23 @@ describe('Tracker stack', () => {
       expect(apis).toHaveLength(1);
       expect(apis[0][1].Properties.ProtocolType).toBe('HTTP');
       expect(apis[0][1].Properties.CorsConfiguration).toBeUndefined();
-      synthesized.template.hasResourceProperties('AWS::ApiGatewayV2::Stage', { StageName: '$default', AutoDeploy: true });
+      synthesized.template.hasResourceProperties('AWS::ApiGatewayV2::Stage', {
+        StageName: '$default',
+        AutoDeploy: true,
+      });
     });
 
     it('throttles the stage by default, and by context when a deployment asks', () => {
       synthesized.template.hasResourceProperties('AWS::ApiGatewayV2::Stage', {
-        DefaultRouteSettings: { ThrottlingRateLimit: DEFAULT_API_RATE_LIMIT, ThrottlingBurstLimit: DEFAULT_API_BURST_LIMIT },
+        DefaultRouteSettings: {
+          ThrottlingRateLimit: DEFAULT_API_RATE_LIMIT,
+          ThrottlingBurstLimit: DEFAULT_API_BURST_LIMIT,
+        },
       });
       const tuned = synth(routes, { [API_RATE_LIMIT_CONTEXT]: '25', [API_BURST_LIMIT_CONTEXT]: 50 });
-      tuned.template.hasResourceProperties('AWS::ApiGatewayV2::Stage', { DefaultRouteSettings: { ThrottlingRateLimit: 25, ThrottlingBurstLimit: 50 } });
+      tuned.template.hasResourceProperties('AWS::ApiGatewayV2::Stage', {
+        DefaultRouteSettings: { ThrottlingRateLimit: 25, ThrottlingBurstLimit: 50 },
+      });
       expect(() => synth(routes, { [API_RATE_LIMIT_CONTEXT]: 'lots' })).toThrow(/apiRateLimit/);
     });
 
@@ -543,10 +614,16 @@ describe('Tracker stack', () => {
       });
       expect(bucket.Properties.VersioningConfiguration).toBeUndefined();
 
-      const policies = resourcesOfType(json, 'AWS::S3::BucketPolicy').filter(([, p]) => referencedId(p.Properties.Bucket) === bucketId);
+      const policies = resourcesOfType(json, 'AWS::S3::BucketPolicy').filter(
+        ([, p]) => referencedId(p.Properties.Bucket) === bucketId,
+      );
       expect(policies).toHaveLength(1);
       expect(policies[0][1].Properties.PolicyDocument.Statement).toContainEqual(
-        expect.objectContaining({ Effect: 'Deny', Action: 's3:*', Condition: { Bool: { 'aws:SecureTransport': 'false' } } }),
+        expect.objectContaining({
+          Effect: 'Deny',
+          Action: 's3:*',
+          Condition: { Bool: { 'aws:SecureTransport': 'false' } },
+        }),
       );
     });
   });
@@ -558,10 +635,15 @@ describe('Tracker stack', () => {
     });
 
     it("a read-only route's function can read but not write the table, and has no bucket unless it serves attachment bodies", () => {
-      const readOnlyRow = routes.find((row) => row.readOnly && !row.attachments && !routes.some((other) => other.handler === row.handler && !other.readOnly))!;
+      const readOnlyRow = routes.find(
+        (row) =>
+          row.readOnly && !row.attachments && !routes.some((other) => other.handler === row.handler && !other.readOnly),
+      )!;
       const actions = allowedActions(json, fnIds.get(readOnlyRow.handler)!);
-      for (const action of DYNAMODB_READS) expect(allows(actions, action), `${readOnlyRow.handler} ${action}`).toBe(true);
-      for (const action of [...FORBIDDEN_TO_READERS, ...S3_READS, ...S3_WRITES]) expect(allows(actions, action), `${readOnlyRow.handler} ${action}`).toBe(false);
+      for (const action of DYNAMODB_READS)
+        expect(allows(actions, action), `${readOnlyRow.handler} ${action}`).toBe(true);
+      for (const action of [...FORBIDDEN_TO_READERS, ...S3_READS, ...S3_WRITES])
+        expect(allows(actions, action), `${readOnlyRow.handler} ${action}`).toBe(false);
     });
 
     it('lets read-only functions write only the partitions authentication stamps (API key use, failed logins)', () => {
@@ -569,14 +651,18 @@ describe('Tracker stack', () => {
       const scoped = partitionScopedStatements(json, fnIds.get(readRow.handler)!);
       expect(scoped).toHaveLength(1);
       expect([scoped[0].Action].flat().sort()).toEqual(['dynamodb:DeleteItem', 'dynamodb:UpdateItem']);
-      expect(scoped[0].Condition['ForAllValues:StringLike']['dynamodb:LeadingKeys']).toEqual(AUTHENTICATION_WRITE_PARTITIONS);
+      expect(scoped[0].Condition['ForAllValues:StringLike']['dynamodb:LeadingKeys']).toEqual(
+        AUTHENTICATION_WRITE_PARTITIONS,
+      );
     });
 
     it("a writing route's function can write the table, and the bucket only when it serves attachment bodies", () => {
       const writingRow = routes.find((row) => !row.readOnly && !expectedBucket(routes, row.handler))!;
       const actions = allowedActions(json, fnIds.get(writingRow.handler)!);
-      for (const action of [...DYNAMODB_READS, ...DYNAMODB_WRITES]) expect(allows(actions, action), `${writingRow.handler} ${action}`).toBe(true);
-      for (const action of [...S3_READS, ...S3_WRITES]) expect(allows(actions, action), `${writingRow.handler} ${action}`).toBe(false);
+      for (const action of [...DYNAMODB_READS, ...DYNAMODB_WRITES])
+        expect(allows(actions, action), `${writingRow.handler} ${action}`).toBe(true);
+      for (const action of [...S3_READS, ...S3_WRITES])
+        expect(allows(actions, action), `${writingRow.handler} ${action}`).toBe(false);
     });
 
     it('every function gets exactly the access its rows call for; platform handlers get none', () => {
@@ -588,10 +674,19 @@ describe('Tracker stack', () => {
         const writes = FORBIDDEN_TO_READERS.map((action) => allows(actions, action));
         expect(reads.every(Boolean), `${module} reads`).toBe(access !== 'none');
         expect(writes.some(Boolean), `${module} writes`).toBe(access === 'readWrite');
-        expect(S3_READS.every((action) => allows(actions, action)), `${module} reads bodies`).toBe(bucket);
-        expect(S3_WRITES.some((action) => allows(actions, action)), `${module} writes bodies`).toBe(bucket && access === 'readWrite');
+        expect(
+          S3_READS.every((action) => allows(actions, action)),
+          `${module} reads bodies`,
+        ).toBe(bucket);
+        expect(
+          S3_WRITES.some((action) => allows(actions, action)),
+          `${module} writes bodies`,
+        ).toBe(bucket && access === 'readWrite');
         if (access === 'none') {
-          expect(actions.filter((action) => /^(dynamodb|s3):/.test(action)), module).toEqual([]);
+          expect(
+            actions.filter((action) => /^(dynamodb|s3):/.test(action)),
+            module,
+          ).toEqual([]);
         }
         expect(allows(actions, 'secretsmanager:GetSecretValue'), `${module} secret`).toBe(module === BOOTSTRAP_HANDLER);
       }
@@ -632,7 +727,9 @@ describe('Tracker stack', () => {
       const frameworkId = referencedId(resource.Properties.ServiceToken)!;
       const framework = json.Resources[frameworkId];
       expect(framework.Type).toBe('AWS::Lambda::Function');
-      expect(referencedId(framework.Properties.Environment.Variables.USER_ON_EVENT_FUNCTION_ARN)).toBe(fnIds.get(BOOTSTRAP_HANDLER));
+      expect(referencedId(framework.Properties.Environment.Variables.USER_ON_EVENT_FUNCTION_ARN)).toBe(
+        fnIds.get(BOOTSTRAP_HANDLER),
+      );
       expect(allows(allowedActions(json, frameworkId), 'lambda:InvokeFunction')).toBe(true);
       expect(resource.Properties).toMatchObject({ AdminLogin: { Ref: 'AdminEmail' }, DeployNonce: NONCE });
     });
@@ -660,7 +757,8 @@ describe('Tracker stack with a module serving both a read-only and a writing rou
     const routeKeys = resourcesOfType(json, 'AWS::ApiGatewayV2::Route').map(([, route]) => route.Properties.RouteKey);
     expect(routeKeys.sort()).toEqual(expectedRouteKeys(rows));
     for (const [, route] of resourcesOfType(json, 'AWS::ApiGatewayV2::Route')) {
-      if (String(route.Properties.RouteKey).endsWith('/rest/thing/{id}')) expect(functionBehindRoute(json, route)).toBe(thingId);
+      if (String(route.Properties.RouteKey).endsWith('/rest/thing/{id}'))
+        expect(functionBehindRoute(json, route)).toBe(thingId);
     }
     expect(allows(allowedActions(json, thingId), 'dynamodb:PutItem')).toBe(true);
     // One row handles attachment bodies and another writes: the module may write bodies.
@@ -692,11 +790,18 @@ describe('Tracker stack at the size of the full product', () => {
    */
   const rows: RouteDefinition[] = [];
   const moduleName = (m: number) => `area${m % 6}/handler${m}`;
-  for (let m = 0; m < GET_ROWS; m++) rows.push({ method: 'GET', path: `/rest/area${m % 6}/thing${m}/{id}`, handler: moduleName(m), readOnly: true });
+  for (let m = 0; m < GET_ROWS; m++)
+    rows.push({ method: 'GET', path: `/rest/area${m % 6}/thing${m}/{id}`, handler: moduleName(m), readOnly: true });
   for (let m = GET_ROWS; m < MODULES; m++) {
-    rows.push({ method: 'POST', path: `/rest/area${m % 6}/thing${m}`, handler: moduleName(m), readOnly: m === MODULES - 1 });
+    rows.push({
+      method: 'POST',
+      path: `/rest/area${m % 6}/thing${m}`,
+      handler: moduleName(m),
+      readOnly: m === MODULES - 1,
+    });
   }
-  for (let m = 0; rows.length < ROWS; m++) rows.push({ method: 'PUT', path: `/rest/area${m % 6}/thing${m}/{id}`, handler: moduleName(m), readOnly: false });
+  for (let m = 0; rows.length < ROWS; m++)
+    rows.push({ method: 'PUT', path: `/rest/area${m % 6}/thing${m}/{id}`, handler: moduleName(m), readOnly: false });
 
   let synthesized: Synthesized;
   let json: Json;
@@ -706,7 +811,9 @@ describe('Tracker stack at the size of the full product', () => {
     // No raised resource limit: past 500 resources, CDK itself refuses to synthesize.
     synthesized = synth(rows, { [BOOTSTRAP_NONCE_CONTEXT]: NONCE });
     json = synthesized.json;
-    fnIds = new Map([...synthesized.stack.functions].map(([module, fn]) => [module, logicalIdOf(synthesized.stack, fn)]));
+    fnIds = new Map(
+      [...synthesized.stack.functions].map(([module, fn]) => [module, logicalIdOf(synthesized.stack, fn)]),
+    );
   }, SYNTH_TIMEOUT);
 
   it('is built from a route table of the intended size', () => {
@@ -719,7 +826,8 @@ describe('Tracker stack at the size of the full product', () => {
   it(`stays under ${RESOURCE_BUDGET} resources: per function only the function, one integration and one permission`, () => {
     const count = (type: string) => resourcesOfType(json, type).length;
     const routedFunctions = MODULES + Object.keys(platformHandlers).length;
-    const functions = routedFunctions + 1 /* bootstrap */ + 1 /* search compactor */ + 1; /* custom-resource framework */
+    const functions =
+      routedFunctions + 1 /* bootstrap */ + 1 /* search compactor */ + 1; /* custom-resource framework */
     expect(count('AWS::Lambda::Function')).toBe(functions);
     expect(count('AWS::Logs::LogGroup')).toBe(1);
     expect(count('AWS::ApiGatewayV2::Integration')).toBe(routedFunctions);
@@ -750,7 +858,9 @@ describe('Tracker stack at the size of the full product', () => {
     const routeKeys = resourcesOfType(json, 'AWS::ApiGatewayV2::Route').map(([, route]) => route.Properties.RouteKey);
     expect(routeKeys.sort()).toEqual(expectedRouteKeys(rows));
     for (const [, route] of resourcesOfType(json, 'AWS::ApiGatewayV2::Route')) {
-      expect(functionBehindRoute(json, route), route.Properties.RouteKey).toBe(fnIds.get(expected.get(route.Properties.RouteKey)!));
+      expect(functionBehindRoute(json, route), route.Properties.RouteKey).toBe(
+        fnIds.get(expected.get(route.Properties.RouteKey)!),
+      );
     }
     expectOneIntegrationPerFunction(json);
     expectOneInvokePermissionPerFunction(json);

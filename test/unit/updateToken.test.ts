@@ -1,7 +1,7 @@
 import { createHmac } from 'node:crypto';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { Bug } from '../../shared/domain/bug.ts';
 import { updateToken } from '../../shared/application/bugContext.ts';
+import type { Bug } from '../../shared/domain/bug.ts';
 
 const bug = (id: number, lastChangeTime: string) => ({ id, lastChangeTime }) as Bug;
 const expected = (secret: string, userId: number, id: number, at: string) =>
@@ -24,13 +24,15 @@ describe('update tokens', () => {
     expect(updateToken(8, bug(1, at))).not.toBe(updateToken(7, bug(1, at)));
   });
 
-  it('change with the bug\'s last change and with the secret', () => {
+  it("change with the bug's last change and with the secret", () => {
     process.env.TRACKER_TOKEN_SECRET = 'first secret';
     const before = updateToken(7, bug(2, '2026-01-02T03:04:05Z'));
     const after = updateToken(7, bug(2, '2026-01-02T03:04:06Z'));
     expect(after).toBe(expected('first secret', 7, 2, '2026-01-02T03:04:06Z'));
     expect(after).not.toBe(before);
     process.env.TRACKER_TOKEN_SECRET = 'second secret';
-    expect(updateToken(7, bug(2, '2026-01-02T03:04:06Z'))).toBe(expected('second secret', 7, 2, '2026-01-02T03:04:06Z'));
+    expect(updateToken(7, bug(2, '2026-01-02T03:04:06Z'))).toBe(
+      expected('second secret', 7, 2, '2026-01-02T03:04:06Z'),
+    );
   });
 });

@@ -1,5 +1,10 @@
 import type { MiddlewareObj } from '@middy/core';
-import { authenticate, credentialParamsIn, extractCredentials, type IdentityDirectory } from '../../domain/authentication.ts';
+import {
+  authenticate,
+  credentialParamsIn,
+  extractCredentials,
+  type IdentityDirectory,
+} from '../../domain/authentication.ts';
 import { lowerCaseHeaders, stateOf, type TrackerRequest } from '../requestState.ts';
 
 /**
@@ -7,7 +12,10 @@ import { lowerCaseHeaders, stateOf, type TrackerRequest } from '../requestState.
  * so no endpoint sees (or echoes, or logs) them. `skip` is for the login and logout endpoints,
  * which read `login`, `password` and `token` as their own input.
  */
-export const authenticateCaller = (directory: () => IdentityDirectory, mode: 'resolve' | 'skip' = 'resolve'): MiddlewareObj => ({
+export const authenticateCaller = (
+  directory: () => IdentityDirectory,
+  mode: 'resolve' | 'skip' = 'resolve',
+): MiddlewareObj => ({
   before: async (request) => {
     const trackerRequest = request as TrackerRequest;
     const state = stateOf(trackerRequest);

@@ -22,7 +22,8 @@ export const authorizeCaller = (access: Access, options: AuthorizeOptions): Midd
   before: async (request) => {
     const { caller } = stateOf(request as TrackerRequest);
     if (access === 'public') {
-      if (!isLoggedIn(caller) && !options.loginExempt && (await options.installationRequiresLogin())) throw loginRequired();
+      if (!isLoggedIn(caller) && !options.loginExempt && (await options.installationRequiresLogin()))
+        throw loginRequired();
       return;
     }
     if (!isLoggedIn(caller)) throw loginRequired();

@@ -1,9 +1,9 @@
-import type { MiddlewareObj } from '@middy/core';
 import { createHash } from 'node:crypto';
+import type { MiddlewareObj } from '@middy/core';
 import { extractCredentials } from '../../domain/authentication.ts';
-import { stringifyJson } from '../../domain/rawJson.ts';
 import { isLoggedIn } from '../../domain/caller.ts';
-import { header, lowerCaseHeaders, stateOf, type HttpResult, type TrackerRequest } from '../requestState.ts';
+import { stringifyJson } from '../../domain/rawJson.ts';
+import { type HttpResult, header, lowerCaseHeaders, stateOf, type TrackerRequest } from '../requestState.ts';
 
 /** Headers every answer carries, as Bugzilla sends them (plus `Vary: Accept`, which the spec asks for). */
 export const COMMON_HEADERS: Readonly<Record<string, string>> = Object.freeze({
@@ -40,7 +40,8 @@ export function formatPayload(request: TrackerRequest): HttpResult {
   };
   // An answer for a logged-in caller (or to a login, which carries a token) is theirs alone: no
   // shared cache (a proxy, a CDN) may keep it and hand it to someone else.
-  if (isLoggedIn(state.caller) || extractCredentials(lowerCaseHeaders(request.event), state.params) !== null) headers['Cache-Control'] = 'private';
+  if (isLoggedIn(state.caller) || extractCredentials(lowerCaseHeaders(request.event), state.params) !== null)
+    headers['Cache-Control'] = 'private';
   const cacheable = (method === 'GET' || method === 'HEAD') && state.statusCode === 200;
   if (cacheable) {
     headers.ETag = entityTag(body);

@@ -1,7 +1,7 @@
 import type { MiddlewareObj } from '@middy/core';
+import { checkInputLimits } from '../../domain/inputLimits.ts';
 import { GENERIC_USER_ERROR, TrackerError } from '../../trackerError.ts';
 import { header, stateOf, type TrackerRequest } from '../requestState.ts';
-import { checkInputLimits } from '../../domain/inputLimits.ts';
 
 /**
  * Builds one parameter object per request: the JSON body, overridden by the query string (the
@@ -48,7 +48,9 @@ export const parseInput = (options: { longText?: readonly string[] } = {}): Midd
     const { event } = trackerRequest;
     const method = event.requestContext?.http?.method ?? 'GET';
     const body = method === 'GET' || method === 'HEAD' ? {} : parseBody(trackerRequest);
-    const pathParameters = Object.fromEntries(Object.entries(event.pathParameters ?? {}).filter(([, value]) => value !== undefined));
+    const pathParameters = Object.fromEntries(
+      Object.entries(event.pathParameters ?? {}).filter(([, value]) => value !== undefined),
+    );
     const params = { ...body, ...parseQueryString(event.rawQueryString), ...pathParameters };
     checkInputLimits(params, options);
     stateOf(trackerRequest).params = params;

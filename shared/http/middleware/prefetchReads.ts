@@ -6,7 +6,9 @@ import { stateOf, type TrackerRequest } from '../requestState.ts';
  * authentication's own reads, asked for next, then travel in the same batch. Errors are dropped
  * here; the handler reads the same items again through the request's memo and meets them there.
  */
-export const prefetchReads = (prefetch: ((params: Record<string, unknown>) => Promise<unknown>) | undefined): MiddlewareObj => ({
+export const prefetchReads = (
+  prefetch: ((params: Record<string, unknown>) => Promise<unknown>) | undefined,
+): MiddlewareObj => ({
   before: (request) => {
     if (!prefetch) return;
     try {

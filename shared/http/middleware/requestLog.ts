@@ -1,5 +1,5 @@
 import type { MiddlewareObj } from '@middy/core';
-import { stateOf, type HttpResult, type TrackerRequest } from '../requestState.ts';
+import { type HttpResult, stateOf, type TrackerRequest } from '../requestState.ts';
 
 /**
  * One structured line per request. It names the route, never the raw query or headers, so no

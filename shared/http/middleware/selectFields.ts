@@ -37,7 +37,9 @@ export const selectFields = (responseFields?: ResponseFields): MiddlewareObj => 
 
 function filterCollection(value: unknown, collection: ResponseCollection, selection: FieldSelection): unknown {
   if (collection.layout === 'byId' && value && typeof value === 'object' && !Array.isArray(value)) {
-    return Object.fromEntries(Object.entries(value).map(([id, item]) => [id, selection.apply(item, collection.fields)]));
+    return Object.fromEntries(
+      Object.entries(value).map(([id, item]) => [id, selection.apply(item, collection.fields)]),
+    );
   }
   return selection.apply(value, collection.fields);
 }

@@ -1,8 +1,8 @@
 import type { IdentityDirectory } from '../../../shared/domain/authentication.ts';
 import type { GroupSummary, Membership, UserAccount } from '../../../shared/domain/caller.ts';
 import { hashPassword, secretDigest } from '../../../shared/domain/credentials.ts';
+import { regexpMembershipChanges, regexpMembersOf } from '../../../shared/domain/groupRegexps.ts';
 import { claimSlot } from '../../../shared/domain/loginThrottle.ts';
-import { regexpMembersOf, regexpMembershipChanges } from '../../../shared/domain/groupRegexps.ts';
 
 /**
  * An in-memory IdentityDirectory for unit tests: users, groups, API keys, login tokens and failed
@@ -21,14 +21,24 @@ export class InMemoryDirectory implements IdentityDirectory {
   /** Regexp members are derived as the real store derives them: here, over the users added so far and those added later. */
   addGroup(id: number, name: string, userRegexp = ''): this {
     const users = [...this.users.values()].map(({ user }) => user);
-    this.groups.push({ id, name, description: name, isActive: true, isBugGroup: false, userRegexp, regexpMembers: regexpMembersOf(userRegexp, users) });
+    this.groups.push({
+      id,
+      name,
+      description: name,
+      isActive: true,
+      isBugGroup: false,
+      userRegexp,
+      regexpMembers: regexpMembersOf(userRegexp, users),
+    });
     return this;
   }
 
   async addUser(
     id: number,
     login: string,
-    options: { password?: string; groups?: string[] } & Partial<Pick<UserAccount, 'disabledText' | 'passwordChangeRequired' | 'tokensNotBefore'>> = {},
+    options: { password?: string; groups?: string[] } & Partial<
+      Pick<UserAccount, 'disabledText' | 'passwordChangeRequired' | 'tokensNotBefore'>
+    > = {},
   ): Promise<UserAccount> {
     const { password, groups, ...account } = options;
     const user: UserAccount = {
@@ -46,18 +56,32 @@ export class InMemoryDirectory implements IdentityDirectory {
       return group.id;
     });
     this.users.set(id, { user, membership: { memberOf, canBless: [] } });
-    for (const { group, regexpMembers } of regexpMembershipChanges(this.groups, id, login)) group.regexpMembers = regexpMembers;
+    for (const { group, regexpMembers } of regexpMembershipChanges(this.groups, id, login))
+      group.regexpMembers = regexpMembers;
     return user;
   }
 
   addApiKey(key: string, userId: number, options: { revoked?: boolean; lastUsedAt?: string | null } = {}): this {
-    this.apiKeys.set(secretDigest(key), { userId, revoked: options.revoked ?? false, lastUsedAt: options.lastUsedAt ?? null });
+    this.apiKeys.set(secretDigest(key), {
+      userId,
+      revoked: options.revoked ?? false,
+      lastUsedAt: options.lastUsedAt ?? null,
+    });
     return this;
   }
 
   /** `expiresAt` is stored in epoch seconds (DynamoDB TTL), `createdAt` in epoch milliseconds. */
-  addToken(token: string, userId: number, expiresAt: Date, createdAt = new Date(expiresAt.getTime() - 86_400_000)): this {
-    this.tokens.set(secretDigest(token), { userId, expiresAt: Math.floor(expiresAt.getTime() / 1000), createdAt: createdAt.getTime() });
+  addToken(
+    token: string,
+    userId: number,
+    expiresAt: Date,
+    createdAt = new Date(expiresAt.getTime() - 86_400_000),
+  ): this {
+    this.tokens.set(secretDigest(token), {
+      userId,
+      expiresAt: Math.floor(expiresAt.getTime() / 1000),
+      createdAt: createdAt.getTime(),
+    });
     return this;
   }
 
