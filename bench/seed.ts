@@ -11,13 +11,13 @@
  * it if needed; bench/run.ts calls `seedInstallation` against its own server.
  */
 import { BatchWriteCommand } from '@aws-sdk/lib-dynamodb';
-import type { Bug, BugFlag, HistoryEntry } from '../shared/domain/bug.ts';
-import { commentWords, SearchIndex } from '../shared/domain/searchIndex.ts';
+import type { Bug, BugFlag, HistoryEntry } from '../shared/domain/bug/bug.ts';
+import { commentWords, SearchIndex } from '../shared/domain/search/searchIndex.ts';
 import { toBugzillaDateTime } from '../shared/domain/time.ts';
-import { bulkBugItems, type StoredComment } from '../shared/storage/bugStore.ts';
+import { bulkBugItems, type StoredComment } from '../shared/storage/bug/bugStore.ts';
 import { allocateIds } from '../shared/storage/counterStore.ts';
 import { documentClient, tableName } from '../shared/storage/dynamoClient.ts';
-import { writeSnapshot } from '../shared/storage/searchIndexStore.ts';
+import { writeSnapshot } from '../shared/storage/search/searchIndexStore.ts';
 
 export interface SeedOptions {
   bugs: number;
@@ -650,7 +650,7 @@ async function main(): Promise<void> {
   const { startEngines } = await import('../local/engines.ts');
   const { ensureBucket, ensureTable } = await import('../local/provision.ts');
   const { startApiGateway } = await import('../local/apiGatewayEmulator.ts');
-  const { bootstrapInstallation } = await import('../shared/application/bootstrapInstallation.ts');
+  const { bootstrapInstallation } = await import('../shared/application/instance/bootstrapInstallation.ts');
   const { ENV } = await import('../shared/storage/tableSchema.ts');
   const engines = await startEngines({ dataDir: resolve(dataDir) });
   try {
@@ -662,7 +662,7 @@ async function main(): Promise<void> {
     process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
     await ensureTable(engines.dynamodbEndpoint, process.env[ENV.table]!);
     await ensureBucket(engines.s3Endpoint, process.env[ENV.bucket]!);
-    const { DEFAULT_ADMIN_LOGIN } = await import('../shared/domain/installation.ts');
+    const { DEFAULT_ADMIN_LOGIN } = await import('../shared/domain/instance/installation.ts');
     const installation = await bootstrapInstallation({
       adminLogin: process.env.TRACKER_ADMIN_LOGIN ?? DEFAULT_ADMIN_LOGIN,
       adminApiKey: option('api-key') ?? process.env.TRACKER_ADMIN_API_KEY,

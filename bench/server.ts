@@ -15,7 +15,7 @@ import { subscribe } from 'node:diagnostics_channel';
 import type { ClientRequest, Server } from 'node:http';
 import { startApiGateway } from '../local/apiGatewayEmulator.ts';
 import { ensureBucket, ensureTable } from '../local/provision.ts';
-import { bootstrapInstallation } from '../shared/application/bootstrapInstallation.ts';
+import { bootstrapInstallation } from '../shared/application/instance/bootstrapInstallation.ts';
 import { ENV } from '../shared/storage/tableSchema.ts';
 
 const READY_PREFIX = 'BENCH_SERVER_READY ';

@@ -4,9 +4,9 @@
  * TRACKER_ADMIN_PASSWORD, TRACKER_ADMIN_API_KEY (the last three apply when the installation is new).
  */
 import { resolve } from 'node:path';
-import { bootstrapInstallation } from '../shared/application/bootstrapInstallation.ts';
-import { compactSearchIndex } from '../shared/application/searchCompactor.ts';
-import { DEFAULT_ADMIN_LOGIN } from '../shared/domain/installation.ts';
+import { bootstrapInstallation } from '../shared/application/instance/bootstrapInstallation.ts';
+import { compactSearchIndex } from '../shared/application/search/searchCompactor.ts';
+import { DEFAULT_ADMIN_LOGIN } from '../shared/domain/instance/installation.ts';
 import { ENV } from '../shared/storage/tableSchema.ts';
 import { startApiGateway } from './apiGatewayEmulator.ts';
 import { JavaMissingError, type LocalEngines, startEngines } from './engines.ts';

@@ -1,7 +1,7 @@
 import * as z from 'zod';
-import { getAttachments } from '../../shared/application/attachments.ts';
-import { prefetchAttachments } from '../../shared/application/bugPrefetch.ts';
-import { attachmentResourceFields } from '../../shared/domain/attachment.ts';
+import { getAttachments } from '../../shared/application/bug/attachments.ts';
+import { prefetchAttachments } from '../../shared/application/bug/bugPrefetch.ts';
+import { attachmentResourceFields } from '../../shared/domain/bug/attachment.ts';
 import { defineEndpoint } from '../../shared/http/endpoint.ts';
 import { list, text } from '../../shared/http/inputSchemas.ts';
 import { bugReferences, prefetchNamedBugs, referencesOf } from '../bug/bugInput.ts';

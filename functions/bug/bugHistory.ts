@@ -1,7 +1,7 @@
 import * as z from 'zod';
-import { prefetchHistory } from '../../shared/application/bugPrefetch.ts';
-import { getBugHistory } from '../../shared/application/bugs.ts';
-import { checkDateTimeParameter } from '../../shared/domain/bugFieldRules.ts';
+import { prefetchHistory } from '../../shared/application/bug/bugPrefetch.ts';
+import { getBugHistory } from '../../shared/application/bug/bugs.ts';
+import { checkDateTimeParameter } from '../../shared/domain/bug/bugFieldRules.ts';
 import { defineEndpoint } from '../../shared/http/endpoint.ts';
 import { text } from '../../shared/http/inputSchemas.ts';
 import { bugReferences, prefetchNamedBugs, referencesOf } from './bugInput.ts';

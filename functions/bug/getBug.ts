@@ -1,7 +1,7 @@
 import * as z from 'zod';
-import { prefetchBugs } from '../../shared/application/bugPrefetch.ts';
-import { getBugs } from '../../shared/application/bugs.ts';
-import { bugResourceFields } from '../../shared/domain/bugView.ts';
+import { prefetchBugs } from '../../shared/application/bug/bugPrefetch.ts';
+import { getBugs } from '../../shared/application/bug/bugs.ts';
+import { bugResourceFields } from '../../shared/domain/bug/bugView.ts';
 import { defineEndpoint } from '../../shared/http/endpoint.ts';
 import { flag } from '../../shared/http/inputSchemas.ts';
 import { bugReferences, prefetchNamedBugs, referencesOf } from './bugInput.ts';

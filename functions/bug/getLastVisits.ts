@@ -1,4 +1,4 @@
-import { lastVisits } from '../../shared/application/bugActivity.ts';
+import { lastVisits } from '../../shared/application/bug/bugActivity.ts';
 import { defineEndpoint } from '../../shared/http/endpoint.ts';
 import { lastVisitInput, lastVisitReferences } from './lastVisitInput.ts';
 

@@ -1,6 +1,6 @@
 import * as z from 'zod';
-import { possibleDuplicates, prefetchSearchIndex } from '../../shared/application/bugSearch.ts';
-import { bugResourceFields } from '../../shared/domain/bugView.ts';
+import { possibleDuplicates, prefetchSearchIndex } from '../../shared/application/search/bugSearch.ts';
+import { bugResourceFields } from '../../shared/domain/bug/bugView.ts';
 import { defineEndpoint } from '../../shared/http/endpoint.ts';
 
 /** GET /rest/bug/possible_duplicates: `id` or `summary`, `product`, `limit`; best matches first. */

@@ -1,6 +1,6 @@
 import * as z from 'zod';
-import { prefetchSearch, searchBugs } from '../../shared/application/bugSearch.ts';
-import { bugResourceFields } from '../../shared/domain/bugView.ts';
+import { prefetchSearch, searchBugs } from '../../shared/application/search/bugSearch.ts';
+import { bugResourceFields } from '../../shared/domain/bug/bugView.ts';
 import { defineEndpoint } from '../../shared/http/endpoint.ts';
 
 /** GET /rest/bug: search. Criteria are Bugzilla's parameters (searchQuery.ts, quicksearch.ts). */

@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { updateBugTags } from '../../shared/application/bugActivity.ts';
+import { updateBugTags } from '../../shared/application/bug/bugActivity.ts';
 import { defineEndpoint } from '../../shared/http/endpoint.ts';
 import { bugReferences, referencesOf } from './bugInput.ts';
 

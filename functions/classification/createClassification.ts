@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { createClassification } from '../../shared/application/classifications.ts';
+import { createClassification } from '../../shared/application/catalog/classifications.ts';
 import { defineEndpoint } from '../../shared/http/endpoint.ts';
 import { integer, text } from '../../shared/http/inputSchemas.ts';
 import { editClassificationsAccess } from '../product/catalogueAccess.ts';

@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { getClassifications } from '../../shared/application/classifications.ts';
+import { getClassifications } from '../../shared/application/catalog/classifications.ts';
 import { defineEndpoint } from '../../shared/http/endpoint.ts';
 import { list, text } from '../../shared/http/inputSchemas.ts';
 

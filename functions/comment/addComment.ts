@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { addComment } from '../../shared/application/comments.ts';
+import { addComment } from '../../shared/application/bug/comments.ts';
 import { defineEndpoint } from '../../shared/http/endpoint.ts';
 import { flag } from '../../shared/http/inputSchemas.ts';
 import { bugReferences, referencesOf } from '../bug/bugInput.ts';

@@ -1,7 +1,7 @@
 import * as z from 'zod';
-import { prefetchComments } from '../../shared/application/bugPrefetch.ts';
-import { getComments } from '../../shared/application/comments.ts';
-import { checkDateTimeParameter } from '../../shared/domain/bugFieldRules.ts';
+import { prefetchComments } from '../../shared/application/bug/bugPrefetch.ts';
+import { getComments } from '../../shared/application/bug/comments.ts';
+import { checkDateTimeParameter } from '../../shared/domain/bug/bugFieldRules.ts';
 import { defineEndpoint } from '../../shared/http/endpoint.ts';
 import { list, text } from '../../shared/http/inputSchemas.ts';
 import { bugReferences, prefetchNamedBugs, referencesOf } from '../bug/bugInput.ts';

@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { renderCommentText } from '../../shared/application/commentRendering.ts';
+import { renderCommentText } from '../../shared/application/bug/commentRendering.ts';
 import { defineEndpoint } from '../../shared/http/endpoint.ts';
 import { text } from '../../shared/http/inputSchemas.ts';
 import { TrackerError } from '../../shared/trackerError.ts';

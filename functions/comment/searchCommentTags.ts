@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { searchCommentTags } from '../../shared/application/comments.ts';
+import { searchCommentTags } from '../../shared/application/bug/comments.ts';
 import { defineEndpoint } from '../../shared/http/endpoint.ts';
 import { integer, text } from '../../shared/http/inputSchemas.ts';
 

@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { updateCommentTags } from '../../shared/application/comments.ts';
+import { updateCommentTags } from '../../shared/application/bug/comments.ts';
 import { defineEndpoint } from '../../shared/http/endpoint.ts';
 import { text } from '../../shared/http/inputSchemas.ts';
 

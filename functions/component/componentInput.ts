@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import type { ComponentTarget } from '../../shared/application/components.ts';
+import type { ComponentTarget } from '../../shared/application/catalog/components.ts';
 import { flag, integer, list, text } from '../../shared/http/inputSchemas.ts';
 import { TrackerError } from '../../shared/trackerError.ts';
 

@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { createComponent } from '../../shared/application/components.ts';
+import { createComponent } from '../../shared/application/catalog/components.ts';
 import { defineEndpoint } from '../../shared/http/endpoint.ts';
 import { text } from '../../shared/http/inputSchemas.ts';
 import { componentFields } from './componentInput.ts';

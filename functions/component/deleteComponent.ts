@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { removeComponent } from '../../shared/application/components.ts';
+import { removeComponent } from '../../shared/application/catalog/components.ts';
 import { defineEndpoint } from '../../shared/http/endpoint.ts';
 import { componentFromPath, componentTarget } from './componentInput.ts';
 

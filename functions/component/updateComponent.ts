@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { updateComponents } from '../../shared/application/components.ts';
+import { updateComponents } from '../../shared/application/catalog/components.ts';
 import { defineEndpoint } from '../../shared/http/endpoint.ts';
 import { integer, list } from '../../shared/http/inputSchemas.ts';
 import { componentFields, componentFromPath, componentTarget } from './componentInput.ts';

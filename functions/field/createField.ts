@@ -1,6 +1,6 @@
 import * as z from 'zod';
-import { createField } from '../../shared/application/fields.ts';
-import { ADMIN_GROUP } from '../../shared/domain/caller.ts';
+import { createField } from '../../shared/application/catalog/fields.ts';
+import { ADMIN_GROUP } from '../../shared/domain/identity/caller.ts';
 import { defineEndpoint } from '../../shared/http/endpoint.ts';
 import { flag, integer, list, text } from '../../shared/http/inputSchemas.ts';
 import { TrackerError } from '../../shared/trackerError.ts';

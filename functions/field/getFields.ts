@@ -1,6 +1,6 @@
 import * as z from 'zod';
-import { getFields } from '../../shared/application/fields.ts';
-import { EXTRA_FIELD_PROPERTIES } from '../../shared/domain/fieldViews.ts';
+import { getFields } from '../../shared/application/catalog/fields.ts';
+import { EXTRA_FIELD_PROPERTIES } from '../../shared/domain/catalog/fieldViews.ts';
 import { targetsOf } from '../../shared/domain/objectTargets.ts';
 import { defineEndpoint } from '../../shared/http/endpoint.ts';
 import { integer, list, text } from '../../shared/http/inputSchemas.ts';

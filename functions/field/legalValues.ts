@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { getLegalValues } from '../../shared/application/fields.ts';
+import { getLegalValues } from '../../shared/application/catalog/fields.ts';
 import { defineEndpoint } from '../../shared/http/endpoint.ts';
 import { text } from '../../shared/http/inputSchemas.ts';
 

@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { updateFields } from '../../shared/application/fields.ts';
+import { updateFields } from '../../shared/application/catalog/fields.ts';
 import { targetsOf } from '../../shared/domain/objectTargets.ts';
 import { defineEndpoint } from '../../shared/http/endpoint.ts';
 import { integer, list, text } from '../../shared/http/inputSchemas.ts';

@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { createFlagType, FLAG_TYPE_ADMIN_GROUP } from '../../shared/application/flagTypes.ts';
+import { createFlagType, FLAG_TYPE_ADMIN_GROUP } from '../../shared/application/catalog/flagTypes.ts';
 import { defineEndpoint } from '../../shared/http/endpoint.ts';
 import { flag, text } from '../../shared/http/inputSchemas.ts';
 import { TrackerError } from '../../shared/trackerError.ts';

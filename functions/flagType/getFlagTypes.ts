@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { getFlagTypes } from '../../shared/application/flagTypes.ts';
+import { getFlagTypes } from '../../shared/application/catalog/flagTypes.ts';
 import { defineEndpoint } from '../../shared/http/endpoint.ts';
 import { text } from '../../shared/http/inputSchemas.ts';
 

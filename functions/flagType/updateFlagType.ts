@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { FLAG_TYPE_ADMIN_GROUP, updateFlagTypes } from '../../shared/application/flagTypes.ts';
+import { FLAG_TYPE_ADMIN_GROUP, updateFlagTypes } from '../../shared/application/catalog/flagTypes.ts';
 import { targetsOf } from '../../shared/domain/objectTargets.ts';
 import { defineEndpoint } from '../../shared/http/endpoint.ts';
 import { integer, list, text } from '../../shared/http/inputSchemas.ts';

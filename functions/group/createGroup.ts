@@ -1,6 +1,6 @@
 import * as z from 'zod';
-import { createGroup } from '../../shared/application/groups.ts';
-import { CREATEGROUPS_GROUP } from '../../shared/domain/groupRules.ts';
+import { createGroup } from '../../shared/application/identity/groups.ts';
+import { CREATEGROUPS_GROUP } from '../../shared/domain/identity/groupRules.ts';
 import { defineEndpoint } from '../../shared/http/endpoint.ts';
 import { flag, text } from '../../shared/http/inputSchemas.ts';
 import { TrackerError } from '../../shared/trackerError.ts';

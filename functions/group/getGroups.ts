@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { findGroups } from '../../shared/application/groups.ts';
+import { findGroups } from '../../shared/application/identity/groups.ts';
 import { targetsOf } from '../../shared/domain/objectTargets.ts';
 import { defineEndpoint } from '../../shared/http/endpoint.ts';
 import { flag, integer, list, text } from '../../shared/http/inputSchemas.ts';

@@ -1,6 +1,6 @@
 import * as z from 'zod';
-import { updateGroups } from '../../shared/application/groups.ts';
-import { CREATEGROUPS_GROUP } from '../../shared/domain/groupRules.ts';
+import { updateGroups } from '../../shared/application/identity/groups.ts';
+import { CREATEGROUPS_GROUP } from '../../shared/domain/identity/groupRules.ts';
 import { targetsOf } from '../../shared/domain/objectTargets.ts';
 import { defineEndpoint } from '../../shared/http/endpoint.ts';
 import { integer, list, text } from '../../shared/http/inputSchemas.ts';

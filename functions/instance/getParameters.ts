@@ -1,7 +1,7 @@
-import { visibleParameters } from '../../shared/domain/parameters.ts';
+import { visibleParameters } from '../../shared/domain/instance/parameters.ts';
 import { defineEndpoint } from '../../shared/http/endpoint.ts';
 import { noInput } from '../../shared/http/inputSchemas.ts';
-import { loadParameters } from '../../shared/storage/parameterStore.ts';
+import { loadParameters } from '../../shared/storage/instance/parameterStore.ts';
 
 export const handler = defineEndpoint({
   access: 'public',

@@ -1,4 +1,4 @@
-import { jobQueueStatus } from '../../shared/domain/instanceInfo.ts';
+import { jobQueueStatus } from '../../shared/domain/instance/instanceInfo.ts';
 import { noInput } from '../../shared/http/inputSchemas.ts';
 import { defineStorelessEndpoint } from '../../shared/http/storelessEndpoint.ts';
 

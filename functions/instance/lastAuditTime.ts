@@ -1,9 +1,9 @@
 import * as z from 'zod';
-import { lastAuditTime } from '../../shared/domain/audit.ts';
+import { lastAuditTime } from '../../shared/domain/instance/audit.ts';
 import { storageTimeToBugzilla } from '../../shared/domain/time.ts';
 import { defineEndpoint } from '../../shared/http/endpoint.ts';
 import { list } from '../../shared/http/inputSchemas.ts';
-import { latestAuditTimes } from '../../shared/storage/auditStore.ts';
+import { latestAuditTimes } from '../../shared/storage/instance/auditStore.ts';
 
 /** Class names as Bugzilla writes them are accepted too: `Bugzilla::Product` means `Tracker::Product`. */
 const auditClass = z

@@ -1,4 +1,4 @@
-import { serverTime } from '../../shared/domain/instanceInfo.ts';
+import { serverTime } from '../../shared/domain/instance/instanceInfo.ts';
 import { noInput } from '../../shared/http/inputSchemas.ts';
 import { defineStorelessEndpoint } from '../../shared/http/storelessEndpoint.ts';
 

@@ -1,4 +1,4 @@
-import { timezone } from '../../shared/domain/instanceInfo.ts';
+import { timezone } from '../../shared/domain/instance/instanceInfo.ts';
 import { noInput } from '../../shared/http/inputSchemas.ts';
 import { defineStorelessEndpoint } from '../../shared/http/storelessEndpoint.ts';
 

@@ -1,9 +1,9 @@
 import * as z from 'zod';
-import { AUDIT_CLASS } from '../../shared/domain/audit.ts';
-import { planParameterUpdate } from '../../shared/domain/parameterChanges.ts';
-import { TWEAKPARAMS_GROUP } from '../../shared/domain/parameters.ts';
+import { AUDIT_CLASS } from '../../shared/domain/instance/audit.ts';
+import { planParameterUpdate } from '../../shared/domain/instance/parameterChanges.ts';
+import { TWEAKPARAMS_GROUP } from '../../shared/domain/instance/parameters.ts';
 import { defineEndpoint } from '../../shared/http/endpoint.ts';
-import { loadParametersForUpdate, saveParameterChanges } from '../../shared/storage/parameterStore.ts';
+import { loadParametersForUpdate, saveParameterChanges } from '../../shared/storage/instance/parameterStore.ts';
 import { retryOnConflict } from '../../shared/storage/transaction.ts';
 import { TrackerError } from '../../shared/trackerError.ts';
 

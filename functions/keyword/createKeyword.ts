@@ -1,6 +1,6 @@
 import * as z from 'zod';
-import { createKeyword } from '../../shared/application/keywords.ts';
-import { EDITKEYWORDS_GROUP } from '../../shared/domain/keywords.ts';
+import { createKeyword } from '../../shared/application/catalog/keywords.ts';
+import { EDITKEYWORDS_GROUP } from '../../shared/domain/catalog/keywords.ts';
 import { defineEndpoint } from '../../shared/http/endpoint.ts';
 import { flag, text } from '../../shared/http/inputSchemas.ts';
 import { TrackerError } from '../../shared/trackerError.ts';

@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { updateKeywords } from '../../shared/application/keywords.ts';
+import { updateKeywords } from '../../shared/application/catalog/keywords.ts';
 import { targetsOf } from '../../shared/domain/objectTargets.ts';
 import { defineEndpoint } from '../../shared/http/endpoint.ts';
 import { integer, list, text } from '../../shared/http/inputSchemas.ts';

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { GetSecretValueCommand, SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
-import { bootstrapInstallation } from '../../shared/application/bootstrapInstallation.ts';
-import { DEFAULT_ADMIN_LOGIN } from '../../shared/domain/installation.ts';
+import { bootstrapInstallation } from '../../shared/application/instance/bootstrapInstallation.ts';
+import { DEFAULT_ADMIN_LOGIN } from '../../shared/domain/instance/installation.ts';
 
 /**
  * The deploy-time custom resource (CDK Provider framework): on Create and Update it bootstraps a

@@ -1,4 +1,4 @@
-import { EDITCLASSIFICATIONS_GROUP, EDITCOMPONENTS_GROUP } from '../../shared/domain/productRules.ts';
+import { EDITCLASSIFICATIONS_GROUP, EDITCOMPONENTS_GROUP } from '../../shared/domain/catalog/productRules.ts';
 import type { Access } from '../../shared/http/endpoint.ts';
 import { TrackerError } from '../../shared/trackerError.ts';
 

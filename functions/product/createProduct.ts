@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { createProduct } from '../../shared/application/products.ts';
+import { createProduct } from '../../shared/application/catalog/products.ts';
 import { defineEndpoint } from '../../shared/http/endpoint.ts';
 import { flag, text } from '../../shared/http/inputSchemas.ts';
 import { editComponentsAccess } from './catalogueAccess.ts';

@@ -1,5 +1,5 @@
-import { productIds } from '../../shared/application/products.ts';
-import type { ProductListType } from '../../shared/domain/productRules.ts';
+import { productIds } from '../../shared/application/catalog/products.ts';
+import type { ProductListType } from '../../shared/domain/catalog/productRules.ts';
 import { defineEndpoint } from '../../shared/http/endpoint.ts';
 import { noInput } from '../../shared/http/inputSchemas.ts';
 

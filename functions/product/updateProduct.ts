@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { updateProducts } from '../../shared/application/products.ts';
+import { updateProducts } from '../../shared/application/catalog/products.ts';
 import { targetsOf } from '../../shared/domain/objectTargets.ts';
 import { defineEndpoint } from '../../shared/http/endpoint.ts';
 import { integer, list, text } from '../../shared/http/inputSchemas.ts';

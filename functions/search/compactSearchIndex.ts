@@ -1,4 +1,4 @@
-import { compactSearchIndex } from '../../shared/application/searchCompactor.ts';
+import { compactSearchIndex } from '../../shared/application/search/searchCompactor.ts';
 
 /** Scheduled (EventBridge), not an API route: writes a fresh search snapshot. */
 export const handler = async () => {

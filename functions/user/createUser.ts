@@ -1,6 +1,6 @@
 import * as z from 'zod';
-import { createUser } from '../../shared/application/users.ts';
-import { EDITUSERS_GROUP } from '../../shared/domain/userView.ts';
+import { createUser } from '../../shared/application/identity/users.ts';
+import { EDITUSERS_GROUP } from '../../shared/domain/identity/userView.ts';
 import { defineEndpoint } from '../../shared/http/endpoint.ts';
 import { text } from '../../shared/http/inputSchemas.ts';
 import { TrackerError } from '../../shared/trackerError.ts';

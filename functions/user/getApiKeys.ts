@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { apiKeysOf } from '../../shared/application/apiKeys.ts';
+import { apiKeysOf } from '../../shared/application/identity/apiKeys.ts';
 import { defineEndpoint } from '../../shared/http/endpoint.ts';
 import { text } from '../../shared/http/inputSchemas.ts';
 

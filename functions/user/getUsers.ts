@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { findUsers } from '../../shared/application/users.ts';
+import { findUsers } from '../../shared/application/identity/users.ts';
 import { targetsOf } from '../../shared/domain/objectTargets.ts';
 import { defineEndpoint } from '../../shared/http/endpoint.ts';
 import { flag, integer, list, text } from '../../shared/http/inputSchemas.ts';

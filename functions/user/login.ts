@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { logIn } from '../../shared/application/sessions.ts';
+import { logIn } from '../../shared/application/identity/sessions.ts';
 import { defineEndpoint } from '../../shared/http/endpoint.ts';
 import { text } from '../../shared/http/inputSchemas.ts';
 import { TrackerError } from '../../shared/trackerError.ts';

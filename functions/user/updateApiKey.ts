@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { changeApiKey } from '../../shared/application/apiKeys.ts';
+import { changeApiKey } from '../../shared/application/identity/apiKeys.ts';
 import { defineEndpoint } from '../../shared/http/endpoint.ts';
 import { flag, integer, text } from '../../shared/http/inputSchemas.ts';
 

@@ -1,7 +1,7 @@
 import * as z from 'zod';
-import { updateUsers } from '../../shared/application/users.ts';
+import { updateUsers } from '../../shared/application/identity/users.ts';
+import { EDITUSERS_GROUP } from '../../shared/domain/identity/userView.ts';
 import { targetsOf } from '../../shared/domain/objectTargets.ts';
-import { EDITUSERS_GROUP } from '../../shared/domain/userView.ts';
 import { defineEndpoint } from '../../shared/http/endpoint.ts';
 import { flag, integer, list, text } from '../../shared/http/inputSchemas.ts';
 import { TrackerError } from '../../shared/trackerError.ts';

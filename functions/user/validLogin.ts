@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { isValidLogin } from '../../shared/application/sessions.ts';
+import { isValidLogin } from '../../shared/application/identity/sessions.ts';
 import { defineEndpoint } from '../../shared/http/endpoint.ts';
 import { text } from '../../shared/http/inputSchemas.ts';
 import { lowerCaseHeaders } from '../../shared/http/requestState.ts';

@@ -1,4 +1,4 @@
-import { nickFor } from '../../shared/domain/caller.ts';
+import { nickFor } from '../../shared/domain/identity/caller.ts';
 import { defineEndpoint } from '../../shared/http/endpoint.ts';
 import { noInput } from '../../shared/http/inputSchemas.ts';
 

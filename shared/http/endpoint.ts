@@ -1,5 +1,5 @@
 import type * as z from 'zod';
-import { identityDirectory, installationRequiresLogin } from '../storage/identityDirectory.ts';
+import { identityDirectory, installationRequiresLogin } from '../storage/identity/identityDirectory.ts';
 import {
   buildEndpoint,
   type EndpointDefinition,

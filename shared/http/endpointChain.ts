@@ -1,9 +1,9 @@
 import middy from '@middy/core';
 import type { APIGatewayProxyEventV2, Context } from 'aws-lambda';
 import type * as z from 'zod';
-import type { IdentityDirectory } from '../domain/authentication.ts';
-import type { Caller } from '../domain/caller.ts';
 import type { FieldSelection } from '../domain/fieldSelection.ts';
+import type { IdentityDirectory } from '../domain/identity/authentication.ts';
+import type { Caller } from '../domain/identity/caller.ts';
 import { inRequestScope } from '../storage/requestScope.ts';
 import { authenticateCaller } from './middleware/authenticateCaller.ts';
 import { type Access, authorizeCaller } from './middleware/authorizeCaller.ts';

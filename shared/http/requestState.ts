@@ -1,7 +1,7 @@
 import type { Request } from '@middy/core';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
-import { ANONYMOUS, type Caller } from '../domain/caller.ts';
 import { FieldSelection } from '../domain/fieldSelection.ts';
+import { ANONYMOUS, type Caller } from '../domain/identity/caller.ts';
 
 /** What the middleware chain learns about one request, shared along the chain. */
 export interface RequestState {

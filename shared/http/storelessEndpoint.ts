@@ -1,5 +1,5 @@
 import type * as z from 'zod';
-import type { IdentityDirectory } from '../domain/authentication.ts';
+import type { IdentityDirectory } from '../domain/identity/authentication.ts';
 import { buildEndpoint, type EndpointDefinition, type LambdaHandler } from './endpointChain.ts';
 
 /**
@@ -9,7 +9,7 @@ import { buildEndpoint, type EndpointDefinition, type LambdaHandler } from './en
  * shorter. esbuild inlines the dynamic import into the one-file bundle (nothing is fetched at run
  * time; only evaluation is deferred), at the price of keeping more of the SDK in the bundle.
  */
-const stores = () => import('../storage/identityDirectory.ts');
+const stores = () => import('../storage/identity/identityDirectory.ts');
 
 const lazyDirectory: IdentityDirectory = {
   findApiKey: async (digest) => (await stores()).identityDirectory.findApiKey(digest),

@@ -1,7 +1,7 @@
 import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
 import { TransactWriteCommand, type TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
 import { TrackerError } from '../trackerError.ts';
-import { stampIncrement, touchesCachedItem, touchesCachedUser } from './catalogCache.ts';
+import { stampIncrement, touchesCachedItem, touchesCachedUser } from './catalog/catalogCache.ts';
 import { documentClient, tableName } from './dynamoClient.ts';
 import { forgetRequestReads } from './requestScope.ts';
 

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { ListObjectsV2Command, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import { ScanCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { sweepOrphanBodies } from '../../shared/application/attachments.ts';
+import { sweepOrphanBodies } from '../../shared/application/bug/attachments.ts';
 import { documentClient, tableName } from '../../shared/storage/dynamoClient.ts';
 import { ENV } from '../../shared/storage/tableSchema.ts';
 import { tableInconsistencies } from '../support/tableIntegrity.ts';

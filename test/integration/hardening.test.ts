@@ -372,11 +372,11 @@ describe('7. oversized text', () => {
   it(
     'caps the API keys of a user, also when they are created in parallel',
     async () => {
-      const { MAX_API_KEYS_PER_USER } = await import('../../shared/application/apiKeys.ts');
+      const { MAX_API_KEYS_PER_USER } = await import('../../shared/application/identity/apiKeys.ts');
       const user = await createAccount('keyring');
       // Seeded straight into the table (as the store writes them): 89 HTTP calls would only be slow.
       const { WriteTransaction } = await import('../../shared/storage/transaction.ts');
-      const { putNewApiKey } = await import('../../shared/storage/identityStore.ts');
+      const { putNewApiKey } = await import('../../shared/storage/identity/identityStore.ts');
       for (let chunk = 0; chunk < 2; chunk++) {
         const transaction = new WriteTransaction();
         for (let index = 0; index < 45; index++) {

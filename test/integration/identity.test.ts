@@ -588,7 +588,7 @@ describe('regexp membership', () => {
     const { UpdateCommand } = await import('@aws-sdk/lib-dynamodb');
     const { documentClient, tableName } = await import('../../shared/storage/dynamoClient.ts');
     const { keys } = await import('../../shared/storage/keys.ts');
-    const { bootstrapInstallation } = await import('../../shared/application/bootstrapInstallation.ts');
+    const { bootstrapInstallation } = await import('../../shared/application/instance/bootstrapInstallation.ts');
     await documentClient().send(
       new UpdateCommand({
         TableName: tableName(),

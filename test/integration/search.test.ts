@@ -1,8 +1,8 @@
 import { subscribe, unsubscribe } from 'node:diagnostics_channel';
 import type { ClientRequest } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { compactSearchIndex } from '../../shared/application/searchCompactor.ts';
-import { dropSearchIndex } from '../../shared/application/searchIndexHolder.ts';
+import { compactSearchIndex } from '../../shared/application/search/searchCompactor.ts';
+import { dropSearchIndex } from '../../shared/application/search/searchIndexHolder.ts';
 import { call, startTestApp, type TestApp } from '../support/testApp.ts';
 
 /**

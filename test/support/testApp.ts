@@ -3,7 +3,7 @@ import type { Server } from 'node:http';
 import { inject } from 'vitest';
 import { startApiGateway } from '../../local/apiGatewayEmulator.ts';
 import { ensureBucket, ensureTable } from '../../local/provision.ts';
-import { bootstrapInstallation } from '../../shared/application/bootstrapInstallation.ts';
+import { bootstrapInstallation } from '../../shared/application/instance/bootstrapInstallation.ts';
 import { ENV } from '../../shared/storage/tableSchema.ts';
 
 /**

@@ -7,10 +7,10 @@ import {
   LAMBDA_ATTACHMENT_LIMIT_KB,
   MAX_RESPONSE_BASE64_BYTES,
   maySeeAttachment,
-} from '../../shared/domain/attachment.ts';
-import { ANONYMOUS, type Caller } from '../../shared/domain/caller.ts';
-import { changeCommentTags, checkCommentTag } from '../../shared/domain/commentTags.ts';
-import { DEFAULT_PARAMETERS } from '../../shared/domain/parameters.ts';
+} from '../../shared/domain/bug/attachment.ts';
+import { changeCommentTags, checkCommentTag } from '../../shared/domain/bug/commentTags.ts';
+import { ANONYMOUS, type Caller } from '../../shared/domain/identity/caller.ts';
+import { DEFAULT_PARAMETERS } from '../../shared/domain/instance/parameters.ts';
 import { TrackerError } from '../../shared/trackerError.ts';
 
 const codeOf = (work: () => unknown): number | undefined => {

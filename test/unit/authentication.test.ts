@@ -4,9 +4,9 @@ import {
   CREDENTIAL_PARAMS,
   type Credentials,
   extractCredentials,
-} from '../../shared/domain/authentication.ts';
-import { ANONYMOUS, type Caller } from '../../shared/domain/caller.ts';
-import { secretDigest } from '../../shared/domain/credentials.ts';
+} from '../../shared/domain/identity/authentication.ts';
+import { ANONYMOUS, type Caller } from '../../shared/domain/identity/caller.ts';
+import { secretDigest } from '../../shared/domain/identity/credentials.ts';
 import { TrackerError } from '../../shared/trackerError.ts';
 import { InMemoryDirectory } from './support/inMemoryDirectory.ts';
 

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import type { Bug, BugFlag } from '../../shared/domain/bug.ts';
-import { type BugNames, diffBugs, historyChanges, mergeHistory } from '../../shared/domain/bugChanges.ts';
-import { applyFlagInputs, type FlagRules } from '../../shared/domain/bugFlags.ts';
-import type { FlagType } from '../../shared/domain/flagTypes.ts';
+import type { Bug, BugFlag } from '../../shared/domain/bug/bug.ts';
+import { type BugNames, diffBugs, historyChanges, mergeHistory } from '../../shared/domain/bug/bugChanges.ts';
+import { applyFlagInputs, type FlagRules } from '../../shared/domain/bug/bugFlags.ts';
+import type { FlagType } from '../../shared/domain/catalog/flagTypes.ts';
 
 const names: BugNames = {
   product: (id) => `Product${id}`,

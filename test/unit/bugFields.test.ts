@@ -8,14 +8,14 @@ import {
   findBuiltInField,
   isProductSpecific,
   storedFieldName,
-} from '../../shared/domain/bugFields.ts';
-import type { ProductRecord } from '../../shared/domain/catalog.ts';
+} from '../../shared/domain/bug/bugFields.ts';
+import type { ProductRecord } from '../../shared/domain/catalog/catalog.ts';
 import {
   type ControllerValues,
   type CustomField,
   newCustomField,
   updateCustomField,
-} from '../../shared/domain/customFields.ts';
+} from '../../shared/domain/catalog/customFields.ts';
 import {
   allFields,
   controllerValues,
@@ -24,9 +24,9 @@ import {
   findField,
   legalValueNames,
   needsProduct,
-} from '../../shared/domain/fieldViews.ts';
-import { checkKeywordName, resolveKeyword } from '../../shared/domain/keywords.ts';
-import { DEFAULT_PARAMETERS } from '../../shared/domain/parameters.ts';
+} from '../../shared/domain/catalog/fieldViews.ts';
+import { checkKeywordName, resolveKeyword } from '../../shared/domain/catalog/keywords.ts';
+import { DEFAULT_PARAMETERS } from '../../shared/domain/instance/parameters.ts';
 import { trackerErrorOf } from '../support/trackerErrorOf.ts';
 
 const product = (

@@ -9,7 +9,7 @@ import {
   isOpenStatus,
   RESOLUTIONS,
   transitionsFrom,
-} from '../../shared/domain/bugWorkflow.ts';
+} from '../../shared/domain/bug/bugWorkflow.ts';
 
 /** clarifications.md, "Bug workflow (Bugzilla's defaults)", as a table of allowed moves. */
 const EXPECTED_MOVES: Record<string, string[]> = {
@@ -65,7 +65,7 @@ describe('bug workflow', () => {
 
 describe('status names of the old workflow', () => {
   it('reads CLOSED as RESOLVED from an open bug and VERIFIED from a closed one, and NEW, ASSIGNED, REOPENED as Bugzilla upgraded them', async () => {
-    const { canonicalStatus } = await import('../../shared/domain/bugWorkflow.ts');
+    const { canonicalStatus } = await import('../../shared/domain/bug/bugWorkflow.ts');
     expect(canonicalStatus('CLOSED', 'CONFIRMED')).toBe('RESOLVED');
     expect(canonicalStatus('closed', 'RESOLVED')).toBe('VERIFIED');
     expect(canonicalStatus('NEW', 'UNCONFIRMED')).toBe('CONFIRMED');

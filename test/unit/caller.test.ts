@@ -9,8 +9,8 @@ import {
   isLoggedIn,
   nickFor,
   type UserAccount,
-} from '../../shared/domain/caller.ts';
-import { regexpMembersOf } from '../../shared/domain/groupRegexps.ts';
+} from '../../shared/domain/identity/caller.ts';
+import { regexpMembersOf } from '../../shared/domain/identity/groupRegexps.ts';
 
 const group = (id: number, name: string, userRegexp = ''): GroupSummary => ({
   id,
@@ -133,7 +133,7 @@ describe('callerFor', () => {
     expect([...caller.blessGroups].sort()).toEqual(names(ALL_GROUPS));
   });
 
-  // BUG (shared/domain/caller.ts:61, effectiveGroups): admin is detected from *direct* membership only, while
+  // BUG (shared/domain/identity/caller.ts:61, effectiveGroups): admin is detected from *direct* membership only, while
   // callerFor (line 67) detects it from the effective groups. A user who is in admin through admin's user_regexp
   // therefore gets the bless right on every group but is not a member of every group (not in tweakparams,
   // editbugs...), although "admins belong to every group" (the function's own comment; Bugzilla derives every

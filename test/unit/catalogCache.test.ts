@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { cachedCatalogRead, touchesCachedItem } from '../../shared/storage/catalogCache.ts';
+import { cachedCatalogRead, touchesCachedItem } from '../../shared/storage/catalog/catalogCache.ts';
 import { catalogKeys, keys } from '../../shared/storage/keys.ts';
 
 describe('which writes move the catalogue stamp', () => {

@@ -1,6 +1,6 @@
 import { Parser } from 'htmlparser2';
 import { describe, expect, it } from 'vitest';
-import { renderComment, sanitize } from '../../shared/domain/commentRender.ts';
+import { renderComment, sanitize } from '../../shared/domain/bug/commentRender.ts';
 
 /**
  * Well-known XSS payloads (OWASP's filter evasion cheat sheet and friends), in Markdown's own

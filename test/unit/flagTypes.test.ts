@@ -18,7 +18,7 @@ import {
   type ScopeProduct,
   scopeLabel,
   scopeMap,
-} from '../../shared/domain/flagTypes.ts';
+} from '../../shared/domain/catalog/flagTypes.ts';
 import { TrackerError } from '../../shared/trackerError.ts';
 
 const products: ScopeProduct[] = [

@@ -1,12 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import type { GroupSummary } from '../../shared/domain/caller.ts';
+import type { GroupSummary } from '../../shared/domain/identity/caller.ts';
 import {
   checkUserRegexp,
   regexpMatchesLogin,
   regexpMembershipChanges,
   regexpMembersOf,
-} from '../../shared/domain/groupRegexps.ts';
-import { bitmapHas, bitmapIds, bitmapOf, bitmapWith } from '../../shared/domain/userIdBitmap.ts';
+} from '../../shared/domain/identity/groupRegexps.ts';
+import { bitmapHas, bitmapIds, bitmapOf, bitmapWith } from '../../shared/domain/identity/userIdBitmap.ts';
 import { TrackerError } from '../../shared/trackerError.ts';
 
 describe('user id bitmaps', () => {

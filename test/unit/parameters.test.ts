@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { ANONYMOUS, type Caller } from '../../shared/domain/caller.ts';
-import { planParameterUpdate } from '../../shared/domain/parameterChanges.ts';
-import { DEFAULT_PARAMETERS, type Parameters, visibleParameters } from '../../shared/domain/parameters.ts';
+import { ANONYMOUS, type Caller } from '../../shared/domain/identity/caller.ts';
+import { planParameterUpdate } from '../../shared/domain/instance/parameterChanges.ts';
+import { DEFAULT_PARAMETERS, type Parameters, visibleParameters } from '../../shared/domain/instance/parameters.ts';
 import { TrackerError } from '../../shared/trackerError.ts';
 import { trackerErrorOf } from '../support/trackerErrorOf.ts';
 
@@ -82,7 +82,7 @@ describe('planParameterUpdate', () => {
     expect(error.message).toContain('no_such_param');
   });
 
-  // BUG (shared/domain/parameterChanges.ts, planParameterUpdate: `if (!(name in DEFAULT_PARAMETERS))`): the `in`
+  // BUG (shared/domain/instance/parameterChanges.ts, planParameterUpdate: `if (!(name in DEFAULT_PARAMETERS))`): the `in`
   // operator also sees Object.prototype, so `hasOwnProperty`, `isPrototypeOf`, `propertyIsEnumerable`... pass as
   // known parameters. For these, RULES[name] is the inherited method (returning false: no problem) and
   // `current[name]` the inherited function, so a change { removed: [Function], added: '1' } is planned and
@@ -121,7 +121,7 @@ describe('planParameterUpdate', () => {
     expect(planParameterUpdate(configured, { [name]: value })[name].added).toBe(String(value));
   });
 
-  // BUG (shared/domain/parameters.ts:119, URL_OR_EMPTY): the rule's message says "must be an http(s) URL ending
+  // BUG (shared/domain/instance/parameters.ts:119, URL_OR_EMPTY): the rule's message says "must be an http(s) URL ending
   // in /" (Bugzilla's check_urlbase also requires the trailing slash, since links are built as urlbase + path),
   // but the regexp /^https?:\/\/\S+$/ does not check the ending, so a urlbase without a trailing slash is saved.
   it('refuses a urlbase that does not end in /', () => {

@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import type { Bug } from '../../shared/domain/bug.ts';
-import { evaluateSearch, keptMatches } from '../../shared/domain/searchEvaluation.ts';
-import { SearchIndex } from '../../shared/domain/searchIndex.ts';
-import { compileSearch, type SearchEnvironment, TRUE } from '../../shared/domain/searchPlanner.ts';
-import type { SearchNode } from '../../shared/domain/searchQuery.ts';
-import { TrigramIndex } from '../../shared/domain/trigramIndex.ts';
+import type { Bug } from '../../shared/domain/bug/bug.ts';
+import { evaluateSearch, keptMatches } from '../../shared/domain/search/searchEvaluation.ts';
+import { SearchIndex } from '../../shared/domain/search/searchIndex.ts';
+import { compileSearch, type SearchEnvironment, TRUE } from '../../shared/domain/search/searchPlanner.ts';
+import type { SearchNode } from '../../shared/domain/search/searchQuery.ts';
+import { TrigramIndex } from '../../shared/domain/search/trigramIndex.ts';
 
 /**
  * The criterion-at-a-time evaluation (searchEvaluation.ts) must give exactly what the row-at-a-time
@@ -285,7 +285,7 @@ describe('criterion-at-a-time search evaluation', () => {
 
 describe('ranking possible duplicates', () => {
   it('gives the first summaries of the full ranking, whatever the limit', async () => {
-    const { rankByWords } = await import('../../shared/application/bugSearch.ts');
+    const { rankByWords } = await import('../../shared/application/search/bugSearch.ts');
     const size = 2_000;
     const held = Uint32Array.from({ length: size }, () => (random() < 0.3 ? 1 + Math.floor(random() * 15) : 0));
     const ids = Int32Array.from({ length: size }, (_, slot) => 10 + slot);

@@ -1,15 +1,15 @@
 import { describe, expect, it } from 'vitest';
-import type { Bug } from '../../shared/domain/bug.ts';
-import { parseQuicksearch } from '../../shared/domain/quicksearch.ts';
-import { commentWords, SearchIndex } from '../../shared/domain/searchIndex.ts';
+import type { Bug } from '../../shared/domain/bug/bug.ts';
+import { parseQuicksearch } from '../../shared/domain/search/quicksearch.ts';
+import { commentWords, SearchIndex } from '../../shared/domain/search/searchIndex.ts';
 import {
   candidateSlots,
   compileSearch,
   parseSearchTime,
   type SearchEnvironment,
   TRUE,
-} from '../../shared/domain/searchPlanner.ts';
-import { parseSearchParameters, type SearchNode } from '../../shared/domain/searchQuery.ts';
+} from '../../shared/domain/search/searchPlanner.ts';
+import { parseSearchParameters, type SearchNode } from '../../shared/domain/search/searchQuery.ts';
 
 const bug = (id: number, overrides: Partial<Bug> = {}): Bug => ({
   id,

@@ -1,7 +1,7 @@
 import { createHmac } from 'node:crypto';
 import { afterEach, describe, expect, it } from 'vitest';
-import { updateToken } from '../../shared/application/bugContext.ts';
-import type { Bug } from '../../shared/domain/bug.ts';
+import { updateToken } from '../../shared/application/bug/bugContext.ts';
+import type { Bug } from '../../shared/domain/bug/bug.ts';
 
 const bug = (id: number, lastChangeTime: string) => ({ id, lastChangeTime }) as Bug;
 const expected = (secret: string, userId: number, id: number, at: string) =>

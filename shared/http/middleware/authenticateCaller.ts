@@ -4,7 +4,7 @@ import {
   credentialParamsIn,
   extractCredentials,
   type IdentityDirectory,
-} from '../../domain/authentication.ts';
+} from '../../domain/identity/authentication.ts';
 import { lowerCaseHeaders, stateOf, type TrackerRequest } from '../requestState.ts';
 
 /**

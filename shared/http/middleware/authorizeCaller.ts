@@ -1,5 +1,5 @@
 import type { MiddlewareObj } from '@middy/core';
-import { inGroup, isLoggedIn } from '../../domain/caller.ts';
+import { inGroup, isLoggedIn } from '../../domain/identity/caller.ts';
 import { loginRequired, type TrackerError } from '../../trackerError.ts';
 import { stateOf, type TrackerRequest } from '../requestState.ts';
 

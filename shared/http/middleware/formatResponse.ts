@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { MiddlewareObj } from '@middy/core';
-import { extractCredentials } from '../../domain/authentication.ts';
-import { isLoggedIn } from '../../domain/caller.ts';
+import { extractCredentials } from '../../domain/identity/authentication.ts';
+import { isLoggedIn } from '../../domain/identity/caller.ts';
 import { stringifyJson } from '../../domain/rawJson.ts';
 import { type HttpResult, header, lowerCaseHeaders, stateOf, type TrackerRequest } from '../requestState.ts';
 

@@ -1,8 +1,8 @@
-import type { IdentityDirectory } from '../../../shared/domain/authentication.ts';
-import type { GroupSummary, Membership, UserAccount } from '../../../shared/domain/caller.ts';
-import { hashPassword, secretDigest } from '../../../shared/domain/credentials.ts';
-import { regexpMembershipChanges, regexpMembersOf } from '../../../shared/domain/groupRegexps.ts';
-import { claimSlot } from '../../../shared/domain/loginThrottle.ts';
+import type { IdentityDirectory } from '../../../shared/domain/identity/authentication.ts';
+import type { GroupSummary, Membership, UserAccount } from '../../../shared/domain/identity/caller.ts';
+import { hashPassword, secretDigest } from '../../../shared/domain/identity/credentials.ts';
+import { regexpMembershipChanges, regexpMembersOf } from '../../../shared/domain/identity/groupRegexps.ts';
+import { claimSlot } from '../../../shared/domain/identity/loginThrottle.ts';
 
 /**
  * An in-memory IdentityDirectory for unit tests: users, groups, API keys, login tokens and failed

@@ -1,0 +1,111 @@
+import type { Classification, ProductRecord } from '../../domain/catalog/catalog.ts';
+import type { FlagType } from '../../domain/catalog/flagTypes.ts';
+import {
+  mayAdministerProduct,
+  mayAdministerSomeProduct,
+  mayEditCatalogue,
+  type ProductListType,
+  productIdsOfType,
+  productView,
+} from '../../domain/catalog/productRules.ts';
+import type { Caller } from '../../domain/identity/caller.ts';
+import type { Parameters } from '../../domain/instance/parameters.ts';
+import { loadFlagTypes } from '../../storage/catalog/flagTypeStore.ts';
+import { loadClassifications, loadProducts } from '../../storage/catalog/productStore.ts';
+import { type GroupRecord, getUsers, listGroups } from '../../storage/identity/identityStore.ts';
+import { loadParameters } from '../../storage/instance/parameterStore.ts';
+import { TrackerError } from '../../trackerError.ts';
+
+/**
+ * One read of the catalogue for a request: products (with components, versions, milestones and
+ * group controls), classifications, groups, flag types and parameters, loaded in parallel.
+ */
+export interface CatalogSnapshot {
+  products: ProductRecord[];
+  classifications: Classification[];
+  groups: GroupRecord[];
+  flagTypes: FlagType[];
+  parameters: Parameters;
+}
+
+export async function loadCatalog(): Promise<CatalogSnapshot> {
+  const [products, classifications, groups, flagTypes, parameters] = await Promise.all([
+    loadProducts(),
+    loadClassifications(),
+    listGroups(),
+    loadFlagTypes(),
+    loadParameters(),
+  ]);
+  return { products, classifications, groups, flagTypes, parameters };
+}
+
+export const groupNameIn = (catalog: Pick<CatalogSnapshot, 'groups'>) => (id: number) =>
+  catalog.groups.find((group) => group.id === id)?.name;
+
+export function visibleProductIds(
+  caller: Caller,
+  catalog: CatalogSnapshot,
+  types: readonly ProductListType[] = ['accessible'],
+): number[] {
+  return productIdsOfType(
+    caller,
+    catalog.products,
+    types,
+    groupNameIn(catalog),
+    catalog.parameters.usetargetmilestone === '1',
+  );
+}
+
+/** Finds a product by id or name (case-insensitive, as Bugzilla's lookups are). */
+export function findProduct(
+  catalog: Pick<CatalogSnapshot, 'products'>,
+  reference: string | number,
+): ProductRecord | undefined {
+  const text = String(reference);
+  return (
+    (/^\d+$/.test(text) ? catalog.products.find((record) => record.product.id === Number(text)) : undefined) ??
+    catalog.products.find((record) => record.product.name.toLowerCase() === text.toLowerCase())
+  );
+}
+
+/** Product objects as the caller may see them; user logins are looked up in one batch. */
+export async function productViews(caller: Caller, catalog: CatalogSnapshot, records: readonly ProductRecord[]) {
+  const userIds = records.flatMap((record) =>
+    record.components.flatMap((component) => [
+      component.defaultAssigneeId,
+      component.defaultQaContactId,
+      component.triageOwnerId,
+    ]),
+  );
+  const users = await getUsers(userIds.filter((id): id is number => typeof id === 'number'));
+  const logins = new Map(users.map((user) => [user.id, user.login]));
+  const context = {
+    classifications: catalog.classifications,
+    loginOf: (id: number | null) => (id === null ? '' : (logins.get(id) ?? '')),
+    flagTypes: catalog.flagTypes,
+    groupName: groupNameIn(catalog),
+    showGroupControls: mayEditCatalogue(caller),
+  };
+  return records.map((record) => productView(record, context));
+}
+
+const notAuthorized = (what: string) =>
+  new TrackerError(
+    304,
+    `Sorry, you are not authorized to ${what}: that needs the editcomponents group, or editcomponents rights on the product.`,
+  );
+
+/** Refuses, before any lookup, a caller who may administer no product at all. */
+export function assertMayAdministerSomeProduct(caller: Caller, catalog: CatalogSnapshot, what: string): void {
+  if (!mayAdministerSomeProduct(caller, catalog.products, groupNameIn(catalog))) throw notAuthorized(what);
+}
+
+export function assertMayAdministerProduct(
+  caller: Caller,
+  catalog: CatalogSnapshot,
+  record: ProductRecord,
+  what: string,
+): void {
+  if (!mayAdministerProduct(caller, record, groupNameIn(catalog)))
+    throw notAuthorized(`${what} of ${record.product.name}`);
+}

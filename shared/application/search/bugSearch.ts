@@ -1,0 +1,517 @@
+import type { Bug } from '../../domain/bug/bug.ts';
+import { canSeeBug, isInsider } from '../../domain/bug/bugAccess.ts';
+import { commentText, mayReadComment } from '../../domain/bug/bugComments.ts';
+import type { FieldSelection } from '../../domain/fieldSelection.ts';
+import { type Caller, inGroup } from '../../domain/identity/caller.ts';
+import { parseQuicksearch } from '../../domain/search/quicksearch.ts';
+import { evaluateSearch, keptMatches, slotsMatching } from '../../domain/search/searchEvaluation.ts';
+import { SearchIndex } from '../../domain/search/searchIndex.ts';
+import {
+  candidateSlots,
+  compileSearch,
+  FALSE,
+  MAYBE,
+  orderComparator,
+  orderNeedsUsers,
+  type SearchEnvironment,
+  TRUE,
+  userNeeds,
+  validateSearch,
+  visibilityTest,
+} from '../../domain/search/searchPlanner.ts';
+import { and, leaf, parseSearchParameters, type SearchNode, valuesOf } from '../../domain/search/searchQuery.ts';
+import { findBugIdByAlias, loadBugs, loadComments } from '../../storage/bug/bugStore.ts';
+import { findUserIdByLogin, listAllUsers } from '../../storage/identity/identityStore.ts';
+import { oncePerRequest } from '../../storage/requestScope.ts';
+import { TrackerError } from '../../trackerError.ts';
+import { type BugCatalog, loadBugCatalog, usersById } from '../bug/bugContext.ts';
+import { prefetchBugs } from '../bug/bugPrefetch.ts';
+import { currentSearchState } from './searchIndexHolder.ts';
+import { renderSearchPage } from './searchPage.ts';
+
+/** The index and bug copies, caught up once per request (the prefetch may have started it). */
+const requestSearch = () => oncePerRequest('searchIndex', currentSearchState);
+
+/**
+ * GET /rest/bug's prefetch (endpointChain.ts): the bugs that `id=` names, read directly as
+ * python-bugzilla's getbug asks for them, or else the index's catch-up with the change log, either
+ * side by side with authentication. Nothing is shown from here.
+ */
+export const prefetchSearchIndex = async (): Promise<unknown> => requestSearch();
+
+export async function prefetchSearch(params: Record<string, unknown>): Promise<unknown> {
+  const direct = directReferences(params, parseSearchParameters(params));
+  if (!direct) return requestSearch();
+  return prefetchBugs(direct.ids);
+}
+
+/**
+ * GET /rest/bug and GET /rest/bug/possible_duplicates (docs/data-model.md §8.7). Criteria are
+ * evaluated against this instance's in-memory index, brought up to date with the change log
+ * first; visibility is applied before counting and paging; only the page's bugs are read from
+ * the table (strongly consistent BatchGet) and rendered as Get Bug renders them.
+ */
+
+/** At most this many bugs have their comments read for one comment-text criterion. */
+const MAX_COMMENT_READS = 5_000;
+
+interface Paging {
+  limit: number;
+  offset: number;
+  countOnly: boolean;
+  order?: string;
+}
+
+function pagingOf(params: Record<string, unknown>, maximum: number): Paging {
+  const number = (name: string) => {
+    const raw = valuesOf(params[name])[0];
+    if (raw === undefined || raw === '') return undefined;
+    const value = Number(raw);
+    if (!Number.isInteger(value) || value < 0)
+      throw new TrackerError(32000, `${name} must be a whole number of zero or more.`);
+    return value;
+  };
+  const limit = number('limit');
+  const offset = number('offset');
+  if (offset !== undefined && limit === undefined)
+    throw new TrackerError(50, 'You must specify a limit when using offset.');
+  const countOnly = ['1', 'true', 'on'].includes(String(valuesOf(params.count_only)[0] ?? '').toLowerCase());
+  const order = valuesOf(params.order).join(',') || undefined;
+  return {
+    limit: limit === undefined || limit === 0 || limit > maximum ? maximum : limit,
+    offset: offset ?? 0,
+    countOnly,
+    order,
+  };
+}
+
+const callerGroupIds = (caller: Caller, bugCatalog: BugCatalog) =>
+  new Set(bugCatalog.catalog.groups.filter((group) => inGroup(caller, group.name)).map((group) => group.id));
+
+async function searchEnvironment(
+  caller: Caller,
+  bugCatalog: BugCatalog,
+  index: SearchIndex,
+  tree: SearchNode,
+): Promise<SearchEnvironment> {
+  const needs = userNeeds(tree);
+  const callerLogin = caller.user?.login ?? '';
+  const logins = [...needs.logins].filter((login) => login !== callerLogin.toLowerCase());
+  const [ids, allUsers] = await Promise.all([
+    Promise.all(logins.map((login) => findUserIdByLogin(login))),
+    needs.all ? listAllUsers() : Promise.resolve(undefined),
+  ]);
+  const loginIds = new Map<string, number>();
+  logins.forEach((login, position) => {
+    const id = ids[position];
+    if (id !== null) loginIds.set(login, id);
+  });
+  if (caller.user) loginIds.set(callerLogin.toLowerCase(), caller.user.id);
+  const { catalog } = bugCatalog;
+  return {
+    index,
+    callerId: caller.user?.id ?? 0,
+    callerLogin,
+    products: catalog.products,
+    classifications: catalog.classifications,
+    groups: catalog.groups,
+    keywords: bugCatalog.keywords,
+    flagTypes: catalog.flagTypes,
+    loginIds,
+    allUsers: allUsers?.map((user) => ({ id: user.id, login: user.login, realName: user.realName })),
+    now: Date.now(),
+    insider: isInsider(caller, catalog.parameters),
+  };
+}
+
+/** The visible rows that match, in the order asked. */
+async function matchingSlots(
+  caller: Caller,
+  bugCatalog: BugCatalog,
+  index: SearchIndex,
+  tree: SearchNode,
+  paging: Pick<Paging, 'order' | 'countOnly'>,
+): Promise<number[] | number> {
+  validateSearch(tree);
+  const env = await searchEnvironment(caller, bugCatalog, index, tree);
+  const visible = visibilityTest(
+    index,
+    env.callerId,
+    callerGroupIds(caller, bugCatalog),
+    bugCatalog.catalog.parameters.or_groups === '1',
+  );
+  // A result kept between searches gives its matching slots directly (all TRUE); otherwise the
+  // tree is evaluated over the required products' slots, or every slot.
+  const kept = keptMatches(env, tree);
+  const candidates = kept ?? candidateSlots(env, tree) ?? index.allSlots();
+  const truths = kept ? new Uint8Array(kept.length).fill(TRUE) : evaluateSearch(env, tree, candidates);
+  // count_only with nothing left to decide from comments: counted, no list built.
+  if (paging.countOnly && !truths.includes(MAYBE)) return countVisible(truths, candidates, index.restricted, visible);
+  const { matches, undecided } = visibleMatches(truths, candidates, index.restricted, visible);
+  if (undecided.length > 0) {
+    // Comment text is not in the index: read the comments of the bugs still undecided.
+    if (undecided.length > MAX_COMMENT_READS) {
+      throw new TrackerError(
+        32000,
+        `This search would read the comments of ${undecided.length} bugs; narrow it with other criteria (at most ${MAX_COMMENT_READS}).`,
+      );
+    }
+    const parameters = bugCatalog.catalog.parameters;
+    const comments = new Map<number, Array<{ text: string; creatorId: number; count: number }>>();
+    for (let start = 0; start < undecided.length; start += 32) {
+      const ids = undecided.slice(start, start + 32).map((slot) => index.id[slot]);
+      const read = await Promise.all(ids.map((id) => loadComments(id)));
+      ids.forEach((id, position) => {
+        const readable = read[position].filter((comment) => mayReadComment(caller, parameters, comment));
+        comments.set(
+          id,
+          readable.map((comment) => ({
+            text: commentText(comment),
+            creatorId: comment.creatorId,
+            count: comment.count,
+          })),
+        );
+      });
+    }
+    const exact = compileSearch({ ...env, comments }, tree);
+    for (const slot of undecided) if (exact(slot) === TRUE) matches.push(slot);
+  }
+  if (paging.countOnly) return matches;
+  if (!paging.order && undecided.length === 0) return inIdOrder(index, matches);
+  const users = orderNeedsUsers(paging.order)
+    ? await usersById([
+        ...new Set(
+          matches
+            .flatMap((slot) => [index.assigneeId[slot], index.reporterId[slot], index.qaContactId[slot]])
+            .filter((id) => id !== 0),
+        ),
+      ])
+    : new Map();
+  const products = new Map(bugCatalog.catalog.products.map((record) => [record.product.id, record.product.name]));
+  const components = new Map(
+    bugCatalog.catalog.products
+      .flatMap((record) => record.components)
+      .map((component) => [component.id, component.name]),
+  );
+  return matches.sort(
+    orderComparator(index, paging.order, {
+      login: (id) => users.get(id)?.login ?? '',
+      product: (id) => products.get(id) ?? '',
+      component: (id) => components.get(id) ?? '',
+    }),
+  );
+}
+
+/** The candidates found TRUE or MAYBE that the caller may see. */
+function visibleMatches(
+  truths: Uint8Array,
+  candidates: Int32Array,
+  restricted: Uint8Array,
+  visible: (slot: number) => boolean,
+) {
+  const matches: number[] = [];
+  const undecided: number[] = [];
+  for (let position = 0; position < candidates.length; position++) {
+    const truth = truths[position];
+    if (truth === FALSE) continue;
+    const slot = candidates[position]!;
+    // Most bugs are in no group, and so visible to all: only the others go through the full rule.
+    if (restricted[slot] === 1 && !visible(slot)) continue;
+    if (truth === TRUE) matches.push(slot);
+    else undecided.push(slot);
+  }
+  return { matches, undecided };
+}
+
+function countVisible(
+  truths: Uint8Array,
+  candidates: Int32Array,
+  restricted: Uint8Array,
+  visible: (slot: number) => boolean,
+): number {
+  let count = 0;
+  for (let position = 0; position < candidates.length; position++) {
+    if (truths[position] !== TRUE) continue;
+    const slot = candidates[position]!;
+    if (restricted[slot] === 0 || visible(slot)) count++;
+  }
+  return count;
+}
+
+/**
+ * The `limit` eligible slots whose words weigh most, best first (the newest bug first among
+ * equals). A word's weight is its inverse document frequency among the eligible summaries: a word
+ * found in few says more than one found in many. Typed arrays and one pass each, with no object per
+ * summary: common words put tens of thousands of summaries here.
+ */
+export function rankByWords(
+  held: Uint32Array,
+  candidates: readonly number[],
+  wordCount: number,
+  ids: Int32Array,
+  total: number,
+  limit: number,
+): number[] {
+  const slots = Int32Array.from(candidates);
+  const count = slots.length;
+  const frequency = new Float64Array(wordCount);
+  for (let i = 0; i < count; i++) {
+    const mask = held[slots[i]!]!;
+    for (let w = 0; w < wordCount; w++) if (mask & (1 << w)) frequency[w]++;
+  }
+  const weight = frequency.map((found) => Math.log(1 + total / (1 + found)));
+  const scores = new Float64Array(count);
+  for (let i = 0; i < count; i++) {
+    const mask = held[slots[i]!]!;
+    let score = 0;
+    for (let w = 0; w < wordCount; w++) if (mask & (1 << w)) score += weight[w]!;
+    scores[i] = score;
+  }
+  if (limit * 8 >= count) {
+    // A page of most of them (limit=0 asks for max_search_results): sort them all.
+    const order = Array.from({ length: count }, (_, i) => i).sort(
+      (a, b) => scores[b]! - scores[a]! || ids[slots[b]!]! - ids[slots[a]!]!,
+    );
+    return order.slice(0, limit).map((i) => slots[i]!);
+  }
+  // Otherwise the best `limit` by insertion into a short list, in one pass (ties: the newer bug first).
+  const best: number[] = [];
+  for (let i = 0; i < count; i++) {
+    const score = scores[i]!;
+    const id = ids[slots[i]!]!;
+    let at = best.length;
+    while (at > 0) {
+      const other = best[at - 1]!;
+      if (scores[other]! > score || (scores[other] === score && ids[slots[other]!]! > id)) break;
+      at--;
+    }
+    if (at >= limit) continue;
+    best.splice(at, 0, i);
+    if (best.length > limit) best.pop();
+  }
+  return best.map((i) => slots[i]!);
+}
+
+/** Sets a word's bit for the slots that hold it, listing each slot the first time any word marks it. */
+function markSlots(held: Uint32Array, touched: number[], slots: Int32Array, word: number): void {
+  const bit = 1 << word;
+  for (let i = 0; i < slots.length; i++) {
+    const slot = slots[i]!;
+    if (held[slot] === 0) touched.push(slot);
+    held[slot] |= bit;
+  }
+}
+
+/** Slots by bug id. Slots are mostly taken in id order already, so the sort is skipped when it has nothing to do. */
+function inIdOrder(index: SearchIndex, slots: number[]): number[] {
+  for (let i = 1; i < slots.length; i++) {
+    if (index.id[slots[i - 1]!]! > index.id[slots[i]!]!) return slots.sort((a, b) => index.id[a] - index.id[b]);
+  }
+  return slots;
+}
+
+/** Direct reads in the order asked: by id, or through the index's comparator when `order` names columns. */
+async function sortBugs(bugs: readonly Bug[], order: string | undefined, bugCatalog: BugCatalog): Promise<number[]> {
+  const ids = bugs.map((bug) => bug.id).sort((a, b) => a - b);
+  if (!order || ids.length < 2) return ids;
+  const scratch = new SearchIndex();
+  for (const bug of bugs) scratch.apply({ bug, rev: 1 });
+  const users = orderNeedsUsers(order)
+    ? await usersById([
+        ...new Set(
+          bugs.flatMap((bug) => [bug.assigneeId, bug.reporterId, bug.qaContactId ?? 0]).filter((id) => id !== 0),
+        ),
+      ])
+    : new Map();
+  const products = new Map(bugCatalog.catalog.products.map((record) => [record.product.id, record.product.name]));
+  const components = new Map(
+    bugCatalog.catalog.products
+      .flatMap((record) => record.components)
+      .map((component) => [component.id, component.name]),
+  );
+  const slots = bugs
+    .map((_, slot) => slot)
+    .sort(
+      orderComparator(scratch, order, {
+        login: (id) => users.get(id)?.login ?? '',
+        product: (id) => products.get(id) ?? '',
+        component: (id) => components.get(id) ?? '',
+      }),
+    );
+  return slots.map((slot) => scratch.id[slot]);
+}
+
+/**
+ * A request whose only criteria are `id` and `alias` names its bugs: they are read directly,
+ * without the index (python-bugzilla's getbug sends `id=N`; `getbugs([1, "alias"])` sends both,
+ * meaning any of them).
+ */
+function directReferences(
+  params: Record<string, unknown>,
+  parsed: ReturnType<typeof parseSearchParameters>,
+): { ids: number[]; aliases: string[] } | null {
+  if (parsed.quicksearch || parsed.criteria.length === 0) return null;
+  const isIdOrAlias = (node: SearchNode) =>
+    (node.kind === 'leaf' && node.field === 'bug_id' && !node.negate) ||
+    (node.kind === 'or' && node.children.every((child) => child.kind === 'leaf' && child.field === 'alias'));
+  if (!parsed.criteria.every(isIdOrAlias)) return null;
+  const ids = [...valuesOf(params.id), ...valuesOf(params.bug_id)]
+    .flatMap((value) => value.split(','))
+    .map((value) => value.trim())
+    .filter(Boolean)
+    .map(Number);
+  return { ids, aliases: valuesOf(params.alias).filter((alias) => alias.trim() !== '') };
+}
+
+export async function searchBugs(caller: Caller, params: Record<string, unknown>, fields: FieldSelection) {
+  const bugCatalog = await loadBugCatalog();
+  const parameters = bugCatalog.catalog.parameters;
+  const paging = pagingOf(params, Number(parameters.max_search_results) || 10_000);
+  const parsed = parseSearchParameters(params);
+  if (parsed.criteria.length === 0 && !parsed.quicksearch && parameters.search_allow_no_criteria !== '1') {
+    throw new TrackerError(1000, 'You must enter at least one search criterion.');
+  }
+
+  const direct = directReferences(params, parsed);
+  if (direct) {
+    const aliasIds = await Promise.all(direct.aliases.map((alias) => findBugIdByAlias(alias)));
+    const ids = [...new Set([...direct.ids, ...aliasIds.filter((id): id is number => id !== null)])];
+    const stored = await loadBugs(ids);
+    const groupName = (id: number) => bugCatalog.catalog.groups.find((group) => group.id === id)?.name;
+    const visible = [...stored.values()]
+      .map((entry) => entry.bug)
+      .filter((bug) => canSeeBug(caller, bug, groupName, parameters.or_groups === '1'));
+    if (paging.countOnly) return { bug_count: visible.length };
+    const sorted = await sortBugs(visible, paging.order, bugCatalog);
+    return { bugs: await renderSearchPage(caller, sorted.slice(paging.offset, paging.offset + paging.limit), fields) };
+  }
+
+  const search = await requestSearch();
+  const { index } = search;
+  const criteria = [...parsed.criteria];
+  if (parsed.quicksearch) {
+    const plan = parseQuicksearch(parsed.quicksearch);
+    const aliasSlot = plan.alias ? index.slotOfAlias(plan.alias) : undefined;
+    // A lone word that is a bug's alias finds that bug, as Bugzilla's quicksearch jumps to it.
+    criteria.push(aliasSlot !== undefined ? leaf('bug_id', 'equals', String(index.id[aliasSlot])) : plan.node);
+  }
+  const tree = and(criteria);
+  const slots = await matchingSlots(caller, bugCatalog, index, tree, paging);
+  if (typeof slots === 'number') return { bug_count: slots };
+  if (paging.countOnly) return { bug_count: slots.length };
+  const page = slots.slice(paging.offset, paging.offset + paging.limit).map((slot) => index.id[slot]);
+  return { bugs: await renderSearchPage(caller, page, fields, search) };
+}
+
+// ---- possible duplicates ---------------------------------------------------------------------
+
+const STOP_WORDS = new Set([
+  'the',
+  'and',
+  'for',
+  'with',
+  'when',
+  'from',
+  'that',
+  'this',
+  'not',
+  'are',
+  'was',
+  'but',
+  'has',
+  'have',
+  'into',
+  'its',
+  'after',
+  'does',
+  'can',
+  'all',
+  'any',
+  'out',
+  'off',
+  'too',
+  'why',
+  'how',
+  'what',
+  'who',
+]);
+
+/** Words of a summary that carry meaning for duplicate ranking (three letters or more, no stop words). */
+export function summaryWords(summary: string): string[] {
+  return [
+    ...new Set(
+      [...summary.toLowerCase().matchAll(/[\p{L}\p{N}_]{3,}/gu)]
+        .map((match) => match[0])
+        .filter((word) => !STOP_WORDS.has(word)),
+    ),
+  ];
+}
+
+/**
+ * GET /rest/bug/possible_duplicates: the visible bugs whose summaries share the most words with
+ * the given summary (or bug `id`'s), best first; among equals, the newest bug first. Like
+ * Bugzilla's full-text ranking, a rare word counts for more than a common one.
+ */
+export async function possibleDuplicates(caller: Caller, params: Record<string, unknown>, fields: FieldSelection) {
+  const bugCatalog = await loadBugCatalog();
+  const parameters = bugCatalog.catalog.parameters;
+  const maximum = Number(parameters.max_search_results) || 10_000;
+  const rawLimit = valuesOf(params.limit)[0];
+  const limitNumber = rawLimit === undefined || rawLimit === '' ? 0 : Number(rawLimit);
+  if (!Number.isInteger(limitNumber) || limitNumber < 0)
+    throw new TrackerError(32000, 'limit must be a whole number of zero or more.');
+  const limit = limitNumber === 0 || limitNumber > maximum ? maximum : limitNumber;
+  const idValue = valuesOf(params.id)[0];
+  let summary = valuesOf(params.summary)[0] ?? '';
+  let excluded: number | undefined;
+  if (idValue !== undefined && idValue !== '') {
+    if (!/^\d+$/.test(idValue.trim())) throw new TrackerError(100, `'${idValue}' is not a valid bug number.`);
+    const id = Number(idValue);
+    const stored = (await loadBugs([id])).get(id);
+    if (!stored) throw new TrackerError(101, `Bug #${id} does not exist.`);
+    const groupName = (groupId: number) => bugCatalog.catalog.groups.find((group) => group.id === groupId)?.name;
+    if (!canSeeBug(caller, stored.bug, groupName, parameters.or_groups === '1'))
+      throw new TrackerError(102, `You are not authorized to access bug #${id}.`);
+    summary = stored.bug.summary;
+    excluded = id;
+  }
+  if (summary.trim() === '' && excluded === undefined)
+    throw new TrackerError(50, 'You must specify a summary or a bug id to find duplicates of.');
+  const productNames = valuesOf(params.product);
+  const productIds = new Set(
+    bugCatalog.catalog.products
+      .filter((record) => productNames.some((name) => name.toLowerCase() === record.product.name.toLowerCase()))
+      .map((record) => record.product.id),
+  );
+  if (productNames.length > 0 && productIds.size === 0) return { bugs: [] };
+  // One bit per word below: a summary of Bugzilla's 255 characters rarely has more meaningful words.
+  const words = summaryWords(summary).slice(0, 32);
+  if (words.length === 0) return { bugs: [] };
+  const search = await requestSearch();
+  const { index } = search;
+  const visible = visibilityTest(
+    index,
+    caller.user?.id ?? 0,
+    callerGroupIds(caller, bugCatalog),
+    parameters.or_groups === '1',
+  );
+  // Which words each summary holds, one bit per word: each word is a summary substring criterion,
+  // whose result over the whole index is kept between searches (common words recur in every summary).
+  const env = await searchEnvironment(caller, bugCatalog, index, and([]));
+  const held = new Uint32Array(index.size);
+  const touched: number[] = [];
+  words.forEach((word, w) => {
+    markSlots(held, touched, slotsMatching(env, leaf('short_desc', 'substring', word)), w);
+  });
+  // Summaries of other products, of the bug itself, and of bugs the caller may not see are left out.
+  const candidates = touched.filter(
+    (slot) =>
+      (productIds.size === 0 || productIds.has(index.productId[slot])) &&
+      index.id[slot] !== excluded &&
+      (index.restricted[slot] === 0 || visible(slot)),
+  );
+  const page = rankByWords(held, candidates, words.length, index.id, Math.max(1, index.size), limit).map(
+    (slot) => index.id[slot],
+  );
+  return { bugs: await renderSearchPage(caller, page, fields, search) };
+}

@@ -1,0 +1,44 @@
+import { SearchIndex } from '../../domain/search/searchIndex.ts';
+import { scanAllBugs } from '../../storage/bug/bugStore.ts';
+import {
+  LOG_OVERLAP_MS,
+  loadSnapshotPointer,
+  type SnapshotPointer,
+  writeSnapshot,
+} from '../../storage/search/searchIndexStore.ts';
+import { currentSearchIndex } from './searchIndexHolder.ts';
+
+/**
+ * Keeps the search snapshot current (docs/data-model.md §8.7): loads the index as any search
+ * instance does (the previous snapshot plus the change log since), then writes it as the new
+ * snapshot. Run on a schedule (every 10 minutes in the stack, every 5 minutes by `npm start`),
+ * so a new instance replays minutes of changes, not days, and the change log can expire.
+ */
+export async function compactSearchIndex(): Promise<SnapshotPointer> {
+  // No snapshot at all: an installation older than the search index, whose first bugs never
+  // went through the change log. Rebuild once from the bug items.
+  if (!(await loadSnapshotPointer())) return rebuildSearchSnapshotFromTable();
+  const index = await currentSearchIndex();
+  return writeSnapshot(index.toSnapshot());
+}
+
+/** A new installation's snapshot: no bugs, and a high-water mark from before its first bug. */
+export async function writeEmptySearchSnapshot(): Promise<SnapshotPointer> {
+  const index = new SearchIndex();
+  index.highWater = Date.now() - LOG_OVERLAP_MS;
+  return writeSnapshot(index.toSnapshot());
+}
+
+/**
+ * Recovery only (an operator's tool, never a request): rebuilds the snapshot from every bug item
+ * with a full table scan, for an installation whose snapshot was lost or whose change log
+ * expired before a snapshot was written. Comment words and field history are not in bug items,
+ * so they restart empty for the bugs rebuilt this way.
+ */
+export async function rebuildSearchSnapshotFromTable(): Promise<SnapshotPointer> {
+  const index = new SearchIndex();
+  // Writes that land during the scan are in the change log after this mark and are replayed.
+  index.highWater = Date.now() - LOG_OVERLAP_MS;
+  for (const { bug, rev } of await scanAllBugs()) index.apply({ bug, rev });
+  return writeSnapshot(index.toSnapshot());
+}

@@ -1,0 +1,133 @@
+import { BugCopyCache } from '../../domain/search/bugCopyCache.ts';
+import { RenderedBugs } from '../../domain/search/renderedBugs.ts';
+import { type IndexDocument, SearchIndex } from '../../domain/search/searchIndex.ts';
+import { deepFreeze } from '../../storage/deepFreeze.ts';
+import { tableName } from '../../storage/dynamoClient.ts';
+import { LOG_OVERLAP_MS, loadSnapshot, readChangeLog } from '../../storage/search/searchIndexStore.ts';
+
+/**
+ * The search index of this function instance (docs/data-model.md §8.7). The first search loads
+ * the snapshot and the change log since it; every search after that first reads the change log
+ * since the index's high-water mark (minus an overlap for late commits), strongly consistent, so
+ * a bug written by any request that has returned is found as it now is: read-your-writes across
+ * instances. Keyed by table, so one process can serve several test tables.
+ */
+interface Holder {
+  loading: Promise<SearchIndex>;
+  stats: IndexStats;
+  /** Whole bugs as the change log brought them or a page read them (bugCopyCache.ts). */
+  copies: BugCopyCache;
+  /** Their JSON as earlier pages showed them (renderedBugs.ts). */
+  rendered: RenderedBugs;
+}
+
+/**
+ * Bugs a search instance keeps to render pages without reading them again: a 1,000-bug page is
+ * about 1 MB of bug items, and a dashboard asks for the same pages over and over. At roughly
+ * 1 KB a bug this bounds the copies to some 50 MB beside the index.
+ */
+const BUG_COPIES = 50_000;
+/** Characters of rendered bug JSON kept (renderedBugs.ts): about 64 MB, some 45,000 bugs as the default fields show them. */
+const RENDERED_CHARACTERS = 64_000_000;
+
+/**
+ * `TRACKER_SEARCH_KEEP=off` keeps nothing between searches but the index itself: no bug copies,
+ * no rendered bugs, no criterion results. For an installation short of memory, and for the
+ * benchmark's "nothing kept" column, which shows what a search costs the first time.
+ */
+const keeps = () => process.env.TRACKER_SEARCH_KEEP !== 'off';
+
+export interface IndexStats {
+  loadedAt: number;
+  loadMs: number;
+  snapshotBugs: number;
+  catchUps: number;
+  lastCatchUpReads: number;
+}
+
+const holders = new Map<string, Holder>();
+
+async function loadIndex(stats: IndexStats, copies: BugCopyCache): Promise<SearchIndex> {
+  const started = performance.now();
+  const snapshot = await loadSnapshot();
+  const index = snapshot ? SearchIndex.fromSnapshot(snapshot.columns) : new SearchIndex();
+  index.leafTables.enabled = keeps();
+  stats.snapshotBugs = index.size;
+  await catchUp(index, stats, copies);
+  stats.loadMs = performance.now() - started;
+  // One line per instance: how long a cold index took, for the logs (CloudWatch on AWS).
+  if (process.env.TRACKER_REQUEST_LOG !== 'off') {
+    console.log(
+      JSON.stringify({
+        message: 'search index loaded',
+        bugs: index.size,
+        snapshotBugs: stats.snapshotBugs,
+        ms: Math.round(stats.loadMs),
+      }),
+    );
+  }
+  return index;
+}
+
+/**
+ * How far behind this instance's clock a writer's stamp may be and still be read: a strongly
+ * consistent read started now sees every write committed before now, and a writer stamps its entry
+ * milliseconds before it commits, so anything stamped more than this long ago and not yet seen
+ * cannot appear any more. Without it, a quiet installation would re-read every hour partition
+ * since its last write on every search.
+ */
+const SETTLED_AFTER_MS = 60_000;
+
+async function catchUp(index: SearchIndex, stats: IndexStats, copies: BugCopyCache): Promise<void> {
+  const started = Date.now();
+  const since = index.highWater === 0 ? 0 : index.highWater - LOG_OVERLAP_MS;
+  const page = await readChangeLog(since);
+  for (const document of page.documents) {
+    // The overlap re-reads entries already applied; only new revisions are kept.
+    if (index.apply(document)) copies.offer(deepFreeze(copyOf(document)));
+  }
+  index.highWater = Math.max(index.highWater, page.newest, started - SETTLED_AFTER_MS);
+  stats.catchUps++;
+  stats.lastCatchUpReads = page.reads;
+}
+
+const copyOf = (document: IndexDocument) => ({ bug: document.bug, rev: document.rev });
+
+export interface SearchState {
+  index: SearchIndex;
+  copies: BugCopyCache;
+  rendered: RenderedBugs;
+}
+
+/** The index, current as of this call, and the bug copies that go with it. */
+export async function currentSearchState(): Promise<SearchState> {
+  const table = tableName();
+  const holder = holders.get(table);
+  if (!holder) {
+    const stats: IndexStats = { loadedAt: Date.now(), loadMs: 0, snapshotBugs: 0, catchUps: 0, lastCatchUpReads: 0 };
+    const copies = new BugCopyCache(keeps() ? BUG_COPIES : 0);
+    const created: Holder = {
+      loading: loadIndex(stats, copies),
+      stats,
+      copies,
+      rendered: new RenderedBugs(keeps() ? RENDERED_CHARACTERS : 0),
+    };
+    holders.set(table, created);
+    created.loading.catch(() => holders.delete(table));
+    return { index: await created.loading, copies, rendered: created.rendered };
+  }
+  const index = await holder.loading;
+  await catchUp(index, holder.stats, holder.copies);
+  return { index, copies: holder.copies, rendered: holder.rendered };
+}
+
+export const currentSearchIndex = async (): Promise<SearchIndex> => (await currentSearchState()).index;
+
+export function searchIndexStats(): IndexStats | undefined {
+  return holders.get(tableName())?.stats;
+}
+
+/** Forgets this instance's index (tests of the cold path; the compactor after writing a snapshot). */
+export function dropSearchIndex(): void {
+  holders.delete(tableName());
+}

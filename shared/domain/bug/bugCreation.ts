@@ -1,0 +1,323 @@
+import { TrackerError } from '../../trackerError.ts';
+import { PLACEHOLDER_MILESTONE } from '../catalog/catalog.ts';
+import { appliesTo } from '../catalog/flagTypes.ts';
+import { inGroup } from '../identity/caller.ts';
+import { type Bug, MAX_COMMENT_LENGTH, type NewComment, sortedIds } from './bug.ts';
+import { hasCanConfirm, hasEditBugs, isInsider, isTimeTracker } from './bugAccess.ts';
+import type { BugEnvironment } from './bugEnvironment.ts';
+import {
+  checkAlias,
+  checkBugReference,
+  checkCustomValue,
+  checkDate,
+  checkHours,
+  checkLegalValue,
+  checkSeeAlso,
+  checkSummary,
+  checkUrl,
+  checkWhiteboard,
+  customFieldDefault,
+} from './bugFieldRules.ts';
+import { BUG_TYPES, OPERATING_SYSTEMS, PLATFORMS, PRIORITIES, SEVERITIES } from './bugFields.ts';
+import { applyFlagInputs, type FlagInput } from './bugFlags.ts';
+import { productGroupRules } from './bugGroups.ts';
+import { CONFIRMED, INITIAL_STATUSES, isKnownStatus, isOpenStatus, UNCONFIRMED } from './bugWorkflow.ts';
+
+/**
+ * Filing a bug (POST /rest/bug): every field a Bugzilla 5.2 client sends, checked in Bugzilla's
+ * order with its error codes, defaults from the component and product, the initial status from
+ * the caller's rights, and the description as comment 0.
+ */
+export const CREATE_FIELDS: readonly string[] = [
+  'product',
+  'component',
+  'summary',
+  'version',
+  'description',
+  'op_sys',
+  'platform',
+  'rep_platform',
+  'priority',
+  'severity',
+  'type',
+  'alias',
+  'assigned_to',
+  'qa_contact',
+  'cc',
+  'status',
+  'resolution',
+  'target_milestone',
+  'keywords',
+  'groups',
+  'blocks',
+  'depends_on',
+  'regressed_by',
+  'regressions',
+  'see_also',
+  'url',
+  'whiteboard',
+  'deadline',
+  'estimated_time',
+  'remaining_time',
+  'comment_is_private',
+  'is_markdown',
+  'flags',
+  'is_cc_accessible',
+  'is_creator_accessible',
+  'filed_via',
+  'comment_tags',
+];
+
+export interface NewBugPlan {
+  bug: Bug;
+  description: NewComment;
+}
+
+const present = (value: unknown) =>
+  value !== undefined && value !== null && !(typeof value === 'string' && value.trim() === '');
+const asList = (value: unknown): unknown[] => (Array.isArray(value) ? value : present(value) ? [value] : []);
+
+function required(input: Record<string, unknown>, field: string, what: string): string {
+  const value = input[field];
+  if (!present(value)) throw new TrackerError(50, `You must select/enter ${what}.`);
+  return String(Array.isArray(value) ? value[0] : value).trim();
+}
+
+export function planNewBug(
+  env: BugEnvironment,
+  input: Record<string, unknown>,
+  id: number,
+  filedVia: string,
+): NewBugPlan {
+  const { caller, parameters } = env;
+  const me = caller.user.id;
+  const unknown = Object.keys(input).filter((name) => !CREATE_FIELDS.includes(name) && !name.startsWith('cf_'));
+  if (unknown.length > 0) throw new TrackerError(53, `The parameter '${unknown[0]}' is not a field of a new bug.`);
+
+  // Product first: every other value is checked against it.
+  const productName = required(input, 'product', 'a product');
+  const record = env.products.find((candidate) => candidate.product.name.toLowerCase() === productName.toLowerCase());
+  if (!record || !env.enterableProductIds.has(record.product.id)) {
+    throw new TrackerError(106, `The product '${productName}' does not exist, or you may not file bugs in it.`);
+  }
+  if (!record.product.isActive)
+    throw new TrackerError(106, `The product '${record.product.name}' is closed for new bugs.`);
+  const groupName = env.groupName;
+
+  if (!present(input.component)) throw new TrackerError(105, 'You must select a component for the bug.');
+  const componentName = String(input.component).trim();
+  const component = record.components.find((candidate) => candidate.name.toLowerCase() === componentName.toLowerCase());
+  if (!component?.isActive)
+    throw new TrackerError(
+      51,
+      `There is no component named '${componentName}' in the product '${record.product.name}'.`,
+    );
+
+  const summary = checkSummary(input.summary);
+  const versionName = required(input, 'version', 'a version');
+  const version = record.versions.find(
+    (candidate) => candidate.name.toLowerCase() === versionName.toLowerCase() && candidate.isActive,
+  );
+  if (!version)
+    throw new TrackerError(51, `There is no version named '${versionName}' in the product '${record.product.name}'.`);
+
+  const platformInput = input.platform ?? input.rep_platform ?? (parameters.defaultplatform || undefined);
+  if (!present(input.op_sys) && !parameters.defaultopsys)
+    throw new TrackerError(50, 'You must select/enter an operating system (op_sys).');
+  if (!present(platformInput)) throw new TrackerError(50, 'You must select/enter a platform.');
+  const opSys = checkLegalValue(
+    'operating system',
+    present(input.op_sys) ? input.op_sys : parameters.defaultopsys,
+    OPERATING_SYSTEMS,
+  );
+  const platform = checkLegalValue('platform', platformInput, PLATFORMS);
+
+  const editbugs = hasEditBugs(caller, record, groupName);
+  const mayChoosePriority = editbugs || parameters.letsubmitterchoosepriority === '1';
+  const priority =
+    present(input.priority) && mayChoosePriority
+      ? checkLegalValue('priority', input.priority, PRIORITIES)
+      : parameters.defaultpriority || '---';
+  const severity = present(input.severity)
+    ? checkLegalValue('severity', input.severity, SEVERITIES)
+    : parameters.defaultseverity || 'enhancement';
+  const bugType = present(input.type)
+    ? checkLegalValue('bug type', input.type, BUG_TYPES)
+    : component.defaultBugType || record.product.defaultBugType || parameters.default_bug_type || 'defect';
+
+  let targetMilestone = record.product.defaultMilestone || PLACEHOLDER_MILESTONE;
+  const mayChooseMilestone = editbugs || parameters.letsubmitterchoosemilestone === '1';
+  if (present(input.target_milestone) && mayChooseMilestone && parameters.usetargetmilestone === '1') {
+    const wanted = String(input.target_milestone).trim();
+    const milestone = record.milestones.find(
+      (candidate) => candidate.name.toLowerCase() === wanted.toLowerCase() && candidate.isActive,
+    );
+    if (!milestone)
+      throw new TrackerError(51, `There is no milestone named '${wanted}' in the product '${record.product.name}'.`);
+    targetMilestone = milestone.name;
+  }
+
+  // Bugzilla lets only editbugs choose the assignee and QA contact of a new bug.
+  let assigneeId = component.defaultAssigneeId;
+  if (present(input.assigned_to) && editbugs) assigneeId = env.userId(String(input.assigned_to), 'assigned_to');
+  let qaContactId = parameters.useqacontact === '1' ? component.defaultQaContactId : null;
+  if (present(input.qa_contact) && editbugs && parameters.useqacontact === '1')
+    qaContactId = env.userId(String(input.qa_contact), 'qa_contact');
+
+  const ccIds = sortedIds([
+    ...component.defaultCcIds,
+    ...asList(input.cc).map((login) => env.userId(String(login), 'cc', 504)),
+  ]);
+
+  const keywordIds = sortedIds(
+    asList(input.keywords).map((name) => {
+      const text = String(name).trim();
+      const keyword = env.keywords.find(
+        (candidate) => candidate.isActive && candidate.name.toLowerCase() === text.toLowerCase(),
+      );
+      if (!keyword) throw new TrackerError(51, `There is no keyword named '${text}'.`);
+      return keyword.id;
+    }),
+  );
+
+  // Status: a canconfirm user's bug starts CONFIRMED; others may only file UNCONFIRMED where the product allows it.
+  const canConfirm = hasCanConfirm(caller, record, groupName);
+  let status: string;
+  if (present(input.status)) {
+    const wanted = String(input.status).trim().toUpperCase();
+    if (!isKnownStatus(wanted)) throw new TrackerError(51, `There is no status named '${input.status}'.`);
+    if (!INITIAL_STATUSES.includes(wanted))
+      throw new TrackerError(
+        123,
+        `A new bug cannot be filed with the status ${wanted}: it must start in an open status (${INITIAL_STATUSES.join(', ')}).`,
+      );
+    status = canConfirm ? wanted : record.product.hasUnconfirmed ? UNCONFIRMED : CONFIRMED;
+    if (status === UNCONFIRMED && !record.product.hasUnconfirmed) status = CONFIRMED;
+  } else {
+    status = canConfirm || !record.product.hasUnconfirmed ? CONFIRMED : UNCONFIRMED;
+  }
+  if (present(input.resolution)) throw new TrackerError(122, 'A new bug is open, so it cannot have a resolution.');
+
+  const groupIds = productGroupRules(caller, record, env.groups).groupsForNewBug(
+    input.groups === undefined ? undefined : asList(input.groups).map(String),
+  );
+
+  const timeTracker = isTimeTracker(caller, parameters);
+  const estimatedTime =
+    timeTracker && present(input.estimated_time) ? checkHours('estimated_time', input.estimated_time) : 0;
+  const remainingTime =
+    timeTracker && present(input.remaining_time) ? checkHours('remaining_time', input.remaining_time) : estimatedTime;
+  const deadline = timeTracker && present(input.deadline) ? checkDate('deadline', input.deadline) : null;
+
+  const description = input.description === undefined || input.description === null ? '' : String(input.description);
+  if (description.length > MAX_COMMENT_LENGTH)
+    throw new TrackerError(114, `The description is too long: at most ${MAX_COMMENT_LENGTH} characters.`);
+  const isMarkdown = input.is_markdown === true;
+  if (isMarkdown && parameters.markdown_enabled !== '1')
+    throw new TrackerError(140, 'Markdown is disabled on this installation.');
+  const isPrivate = input.comment_is_private === true;
+  if (isPrivate && !isInsider(caller, parameters))
+    throw new TrackerError(113, 'You are not allowed to make the description private.');
+
+  const custom: Record<string, unknown> = {};
+  for (const field of env.customFields) {
+    if (field.isObsolete) continue;
+    if (
+      present(input[field.name]) ||
+      (Array.isArray(input[field.name]) && (input[field.name] as unknown[]).length > 0)
+    ) {
+      custom[field.name] = checkCustomValue(field, input[field.name]);
+    } else {
+      if (field.isMandatory && field.isOnBugEntry)
+        throw new TrackerError(50, `You must select/enter a value for ${field.displayName} (${field.name}).`);
+      custom[field.name] = customFieldDefault(field);
+    }
+  }
+  for (const name of Object.keys(input)) {
+    if (name.startsWith('cf_') && !env.customFields.some((field) => field.name === name && !field.isObsolete)) {
+      throw new TrackerError(53, `There is no custom field named '${name}'.`);
+    }
+  }
+
+  const relation = (field: string) => sortedIds(asList(input[field]).map((value) => checkBugReference(field, value)));
+  const bug: Bug = {
+    id,
+    alias: present(input.alias) ? checkAlias(Array.isArray(input.alias) ? input.alias[0] : input.alias) : null,
+    summary,
+    status,
+    resolution: '',
+    isConfirmed: isOpenStatus(status) && status !== UNCONFIRMED,
+    productId: record.product.id,
+    componentId: component.id,
+    version: version.name,
+    targetMilestone,
+    bugType,
+    priority,
+    severity,
+    platform,
+    opSys,
+    assigneeId,
+    reporterId: me,
+    qaContactId,
+    url: checkUrl(input.url),
+    whiteboard: checkWhiteboard(input.whiteboard),
+    deadline,
+    creationTime: env.now,
+    lastChangeTime: env.now,
+    filedVia,
+    isCcAccessible: input.is_cc_accessible === undefined ? true : input.is_cc_accessible === true,
+    isCreatorAccessible: input.is_creator_accessible === undefined ? true : input.is_creator_accessible === true,
+    estimatedTime,
+    remainingTime,
+    actualTime: 0,
+    ccIds,
+    keywordIds,
+    groupIds,
+    dependsOn: relation('depends_on'),
+    blocks: relation('blocks'),
+    regressedBy: relation('regressed_by'),
+    regressions: relation('regressions'),
+    duplicates: [],
+    dupeOf: null,
+    seeAlso: [...new Set(asList(input.see_also).map(checkSeeAlso))],
+    flags: [],
+    commentCount: 1,
+    attachmentCount: 0,
+    custom,
+    tags: {},
+  };
+  if (bug.dependsOn.some((other) => bug.blocks.includes(other))) {
+    throw new TrackerError(116, 'A bug cannot both depend on and block the same bug: that would be a dependency loop.');
+  }
+  const flagInputs = asList(input.flags) as FlagInput[];
+  if (flagInputs.length > 0) {
+    const types = env.flagTypes.filter(
+      (type) => type.targetType === 'bug' && appliesTo(type, record.product.id, component.id),
+    );
+    bug.flags = applyFlagInputs(
+      [],
+      flagInputs,
+      {
+        types,
+        callerId: me,
+        inGroupId: (groupId) => inGroup(caller, groupName(groupId) ?? ''),
+        userIdOf: (login) => env.findUserId(login),
+        now: env.now,
+        nextFlagId: env.nextFlagId,
+      },
+      env.flagTypes.filter((type) => type.targetType === 'bug'),
+    );
+  }
+  return {
+    bug,
+    description: {
+      bugId: id,
+      creatorId: me,
+      rawText: description,
+      isPrivate,
+      isMarkdown,
+      workTime: 0,
+      creationTime: env.now,
+    },
+  };
+}

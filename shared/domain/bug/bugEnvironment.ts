@@ -1,0 +1,37 @@
+import { TrackerError } from '../../trackerError.ts';
+import type { ProductRecord } from '../catalog/catalog.ts';
+import type { CustomField } from '../catalog/customFields.ts';
+import type { FlagType } from '../catalog/flagTypes.ts';
+import type { Keyword } from '../catalog/keywords.ts';
+import type { Caller, GroupSummary, UserAccount } from '../identity/caller.ts';
+import type { Parameters } from '../instance/parameters.ts';
+
+/**
+ * Everything the bug rules consult besides the bugs themselves, loaded once per request by the
+ * application layer: the catalogue, the caller, the users the request names, and the clock.
+ */
+export interface BugEnvironment {
+  caller: Caller & { user: UserAccount };
+  now: string;
+  products: readonly ProductRecord[];
+  enterableProductIds: ReadonlySet<number>;
+  groups: readonly GroupSummary[];
+  groupName(id: number): string | undefined;
+  flagTypes: readonly FlagType[];
+  customFields: readonly CustomField[];
+  keywords: readonly Keyword[];
+  parameters: Parameters;
+  /** A user named by login in the request (resolved beforehand); undefined if there is none. */
+  findUserId(login: string): number | undefined;
+  /** Like findUserId, but an unknown login is Bugzilla's error for that field (51, or 504 for a new bug's CC). */
+  userId(login: string, field: string, code?: number): number;
+  loginOf(id: number | null): string;
+  nextFlagId(): number;
+}
+
+export function unknownUser(login: string, field: string, code = 51): TrackerError {
+  return new TrackerError(
+    code,
+    `There is no user named '${login}' (in ${field}). Either you misspelled it, or the person has not registered for a Tracker account.`,
+  );
+}

@@ -1,0 +1,239 @@
+import { TrackerError } from '../../trackerError.ts';
+import type { CustomField } from '../catalog/customFields.ts';
+import { EMPTY_SELECT_VALUE } from '../catalog/customFields.ts';
+import { MAX_ALIAS_LENGTH, MAX_SUMMARY_LENGTH, MAX_TIME, MAX_URL_LENGTH, MAX_WHITEBOARD_LENGTH } from './bug.ts';
+import { FIELD_TYPE, type LegalValue } from './bugFields.ts';
+
+/**
+ * Checks of single bug field values shared by filing and updating a bug, each answering
+ * Bugzilla's error code for that field and naming it.
+ */
+
+/** Control characters other than tab and newlines never belong in a bug's text. */
+const CONTROL_CHARACTERS = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/;
+
+export function checkText(field: string, value: unknown, maxLength: number): string {
+  if (value === null || value === undefined) return '';
+  if (typeof value !== 'string' && typeof value !== 'number')
+    throw new TrackerError(32000, `The ${field} must be text.`);
+  const text = String(value);
+  if (CONTROL_CHARACTERS.test(text)) throw new TrackerError(32000, `The ${field} contains control characters.`);
+  if (text.length > maxLength)
+    throw new TrackerError(104, `The ${field} is too long: at most ${maxLength} characters.`);
+  return text;
+}
+
+export function checkSummary(value: unknown): string {
+  const summary = checkText('summary', value, MAX_SUMMARY_LENGTH)
+    .replace(/[\r\n\t]+/g, ' ')
+    .trim();
+  if (summary === '') throw new TrackerError(107, 'You must enter a summary for this bug.');
+  return summary;
+}
+
+export const checkUrl = (value: unknown): string => checkText('URL', value, MAX_URL_LENGTH).trim();
+export const checkWhiteboard = (value: unknown): string => checkText('whiteboard', value, MAX_WHITEBOARD_LENGTH).trim();
+
+/** An alias: not all digits, no commas or spaces, at most 40 characters; '' means none. */
+export function checkAlias(value: unknown): string | null {
+  const alias = checkText('alias', value, Number.MAX_SAFE_INTEGER).trim();
+  if (alias === '') return null;
+  if (alias.length > MAX_ALIAS_LENGTH)
+    throw new TrackerError(
+      103,
+      `The alias '${alias.slice(0, 50)}' is too long: at most ${MAX_ALIAS_LENGTH} characters.`,
+    );
+  if (/^\d+$/.test(alias))
+    throw new TrackerError(
+      103,
+      `The alias '${alias}' is all digits: an alias must contain a letter so it cannot be mistaken for a bug id.`,
+    );
+  if (/[,\s]/.test(alias)) throw new TrackerError(103, `The alias '${alias}' contains a comma or a space.`);
+  return alias;
+}
+
+/** A value of a fixed list, matched without regard to case as Bugzilla's database does; unknown: 51. */
+export function checkLegalValue(
+  field: string,
+  value: unknown,
+  legal: readonly LegalValue[] | readonly string[],
+): string {
+  const text = String(value ?? '').trim();
+  const names = legal.map((entry) => (typeof entry === 'string' ? entry : entry.name));
+  const found = names.find((name) => name === text) ?? names.find((name) => name.toLowerCase() === text.toLowerCase());
+  if (found === undefined) throw new TrackerError(51, `There is no ${field} named '${text}'.`);
+  return found;
+}
+
+/** Hours of time tracking: a number from 0 to 99999.99 (52 for text that is no number). */
+export function checkHours(field: string, value: unknown): number {
+  const number =
+    typeof value === 'number' ? value : typeof value === 'string' && value.trim() !== '' ? Number(value) : NaN;
+  if (!Number.isFinite(number))
+    throw new TrackerError(52, `The ${field} must be a number of hours, not '${String(value)}'.`);
+  if (number < 0) throw new TrackerError(32000, `The ${field} cannot be negative.`);
+  if (number > MAX_TIME) throw new TrackerError(54, `The ${field} is too large: at most ${MAX_TIME}.`);
+  return Math.round(number * 100) / 100;
+}
+
+const isRealDate = (text: string) => {
+  const date = new Date(`${text.slice(0, 10)}T00:00:00Z`);
+  return !Number.isNaN(date.getTime()) && date.toISOString().slice(0, 10) === text.slice(0, 10);
+};
+
+/** A deadline: `YYYY-MM-DD` (a time part is dropped); '' or null clears it; anything else is 56. */
+export function checkDate(field: string, value: unknown): string | null {
+  if (value === null || value === undefined || value === '') return null;
+  const text = String(value).trim();
+  if (!/^\d{4}-\d{2}-\d{2}([ T]\d{2}:\d{2}(:\d{2})?Z?)?$/.test(text) || !isRealDate(text)) {
+    throw new TrackerError(56, `'${text}' is not a valid date for ${field}: use YYYY-MM-DD.`);
+  }
+  return text.slice(0, 10);
+}
+
+/** A see-also entry: an absolute http(s) URL (Bugzilla's bug_url_invalid, 112, otherwise). */
+export function checkSeeAlso(value: unknown): string {
+  const text = String(value ?? '').trim();
+  let url: URL;
+  try {
+    url = new URL(text);
+  } catch {
+    throw new TrackerError(112, `'${text}' is not a valid URL to a bug: see_also takes http or https URLs.`);
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:')
+    throw new TrackerError(112, `'${text}' is not a valid URL to a bug: see_also takes http or https URLs.`);
+  if (text.length > 255) throw new TrackerError(112, 'A see_also URL can be at most 255 characters long.');
+  return text;
+}
+
+/** A bug id named in a relation: a positive integer (100 for anything else, as an unknown alias). */
+export function checkBugReference(field: string, value: unknown): number {
+  const text = String(value ?? '').trim();
+  if (!/^\d+$/.test(text) || Number(text) <= 0)
+    throw new TrackerError(100, `'${text}' in ${field} is not a valid bug id.`);
+  return Number(text);
+}
+
+/** The value a custom field has on a new bug when none is given. */
+export function customFieldDefault(field: CustomField): unknown {
+  switch (field.type) {
+    case FIELD_TYPE.SINGLE_SELECT:
+      return EMPTY_SELECT_VALUE;
+    case FIELD_TYPE.MULTI_SELECT:
+      return [];
+    case FIELD_TYPE.FREETEXT:
+    case FIELD_TYPE.TEXTAREA:
+      return '';
+    default:
+      return null;
+  }
+}
+
+/** A custom field's value, checked by the field's type and legal values. */
+export function checkCustomValue(field: CustomField, value: unknown): unknown {
+  const label = `field ${field.name}`;
+  switch (field.type) {
+    case FIELD_TYPE.FREETEXT:
+      return checkText(label, value, 255).trim();
+    case FIELD_TYPE.TEXTAREA:
+      return checkText(label, value, 65_535);
+    case FIELD_TYPE.SINGLE_SELECT: {
+      if (value === null || value === undefined || value === '') return EMPTY_SELECT_VALUE;
+      return checkLegalValue(`value of ${field.name}`, value, [
+        EMPTY_SELECT_VALUE,
+        ...field.values.map((entry) => entry.name),
+      ]);
+    }
+    case FIELD_TYPE.MULTI_SELECT: {
+      const values = Array.isArray(value)
+        ? value
+        : value === null || value === undefined || value === ''
+          ? []
+          : [value];
+      const checked = values.map((entry) =>
+        checkLegalValue(
+          `value of ${field.name}`,
+          entry,
+          field.values.map((legal) => legal.name),
+        ),
+      );
+      return [...new Set(checked)];
+    }
+    case FIELD_TYPE.DATE:
+      return checkDate(field.name, value);
+    case FIELD_TYPE.DATETIME: {
+      if (value === null || value === undefined || value === '') return null;
+      const text = String(value).trim();
+      const date = new Date(/^\d{4}-\d{2}-\d{2} /.test(text) ? `${text.replace(' ', 'T')}Z` : text);
+      if (!/^\d{4}-\d{2}-\d{2}/.test(text) || Number.isNaN(date.getTime()))
+        throw new TrackerError(56, `'${text}' is not a valid date and time for ${field.name}.`);
+      return date.toISOString().replace(/\.\d{3}Z$/, 'Z');
+    }
+    case FIELD_TYPE.INTEGER: {
+      if (value === null || value === undefined || value === '') return null;
+      const text = String(value).trim();
+      if (!/^-?\d+$/.test(text) || !Number.isSafeInteger(Number(text)))
+        throw new TrackerError(52, `The ${label} takes a whole number, not '${text}'.`);
+      return Number(text);
+    }
+    case FIELD_TYPE.BUG_ID:
+      if (value === null || value === undefined || value === '') return null;
+      return checkBugReference(field.name, value);
+    default:
+      throw new TrackerError(32000, `The ${label} cannot be set.`);
+  }
+}
+
+/**
+ * A list-field change as clients send it: a plain list (set it), or `{add, remove, set}`; a
+ * single value is a list of one.
+ */
+export interface ListChange<T> {
+  set?: T[];
+  add: T[];
+  remove: T[];
+}
+
+const asArray = (value: unknown): unknown[] =>
+  Array.isArray(value) ? value : value === undefined || value === null || value === '' ? [] : [value];
+
+export function parseListChange<T>(field: string, value: unknown, item: (entry: unknown) => T): ListChange<T> {
+  if (value !== null && typeof value === 'object' && !Array.isArray(value)) {
+    const object = value as Record<string, unknown>;
+    const unknown = Object.keys(object).filter((key) => !['add', 'remove', 'set'].includes(key));
+    if (unknown.length > 0)
+      throw new TrackerError(32000, `The ${field} change takes add, remove or set, not '${unknown[0]}'.`);
+    return {
+      set: object.set === undefined ? undefined : asArray(object.set).map(item),
+      add: asArray(object.add).map(item),
+      remove: asArray(object.remove).map(item),
+    };
+  }
+  return { set: asArray(value).map(item), add: [], remove: [] };
+}
+
+/** Applies a list change: `set` replaces, then `remove`, then `add` (Bugzilla's order). */
+export function applyListChange<T>(
+  current: readonly T[],
+  change: ListChange<T>,
+  same: (a: T, b: T) => boolean = Object.is,
+): T[] {
+  let next = change.set ? [...change.set] : [...current];
+  next = next.filter((entry) => !change.remove.some((removed) => same(removed, entry)));
+  for (const entry of change.add) if (!next.some((existing) => same(existing, entry))) next.push(entry);
+  return next.filter((entry, index) => next.findIndex((other) => same(other, entry)) === index);
+}
+
+/** A datetime parameter (`new_since`, ...): ISO 8601 or `YYYY-MM-DD[ HH:MM:SS]`, UTC; otherwise 56. */
+export function checkDateTimeParameter(name: string, value: string): string {
+  const text = value.trim();
+  const normalized = /^\d{4}-\d{2}-\d{2}$/.test(text)
+    ? `${text}T00:00:00Z`
+    : /^\d{4}-\d{2}-\d{2} \d{2}:\d{2}(:\d{2})?$/.test(text)
+      ? `${text.replace(' ', 'T')}Z`
+      : text;
+  const date = new Date(normalized);
+  if (!/^\d{4}-\d{2}-\d{2}/.test(text) || Number.isNaN(date.getTime()))
+    throw new TrackerError(56, `'${text}' is not a valid date and time for ${name}.`);
+  return date.toISOString().replace(/\.\d{3}Z$/, 'Z');
+}

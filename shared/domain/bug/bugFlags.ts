@@ -1,0 +1,166 @@
+import { TrackerError } from '../../trackerError.ts';
+import type { FlagType } from '../catalog/flagTypes.ts';
+import type { BugFlag, FlagStatus } from './bug.ts';
+
+/**
+ * Setting, requesting and clearing flags on a bug (or an attachment): Bugzilla's flag input
+ * objects and every flag type rule (active, requestable, requesteeble, multiplicable, grant and
+ * request groups), with errors 129–134 and 51.
+ */
+export interface FlagInput {
+  id?: number;
+  type_id?: number;
+  name?: string;
+  status?: string;
+  requestee?: string;
+  new?: boolean;
+}
+
+export interface FlagRules {
+  /** The flag types that apply to the bug's product and component, with this target type. */
+  types: readonly FlagType[];
+  callerId: number;
+  inGroupId(groupId: number): boolean;
+  /** A requestee's user id, or undefined when no such user exists. */
+  userIdOf(login: string): number | undefined;
+  now: string;
+  /** Hands out a fresh flag id for each flag created. */
+  nextFlagId(): number;
+}
+
+const STATUSES = ['?', '+', '-', 'X'];
+
+function findType(input: FlagInput, rules: FlagRules, allTypes: readonly FlagType[]): FlagType {
+  if (input.type_id !== undefined) {
+    const type = rules.types.find((candidate) => candidate.id === Number(input.type_id));
+    if (!type) {
+      const exists = allTypes.some((candidate) => candidate.id === Number(input.type_id));
+      throw new TrackerError(
+        51,
+        exists
+          ? `The flag type ${input.type_id} does not apply to this bug's product and component.`
+          : `There is no flag type with the id '${input.type_id}'.`,
+      );
+    }
+    return type;
+  }
+  const name = String(input.name ?? '');
+  const matches = rules.types.filter((candidate) => candidate.name === name);
+  if (matches.length === 0)
+    throw new TrackerError(51, `There is no flag type named '${name}' for this bug's product and component.`);
+  if (matches.length > 1)
+    throw new TrackerError(133, `The flag type name '${name}' matches several flag types; give the type_id instead.`);
+  return matches[0];
+}
+
+function checkPermission(type: FlagType, status: string, rules: FlagRules, previous?: BugFlag): void {
+  const mayGrant = type.grantGroupId === null || rules.inGroupId(type.grantGroupId);
+  const mayRequest = mayGrant || type.requestGroupId === null || rules.inGroupId(type.requestGroupId);
+  const needsGrant =
+    status === '+' || status === '-' || (status === 'X' && previous !== undefined && previous.status !== '?');
+  if (needsGrant && !mayGrant) {
+    throw new TrackerError(
+      130,
+      `You are not allowed to ${status === 'X' ? 'clear' : status === '+' ? 'grant' : 'deny'} the flag '${type.name}'.`,
+    );
+  }
+  if (!needsGrant && !mayRequest)
+    throw new TrackerError(130, `You are not allowed to request the flag '${type.name}'.`);
+}
+
+/** Applies flag inputs in order; returns the bug's (or attachment's) flags afterwards. */
+export function applyFlagInputs(
+  current: readonly BugFlag[],
+  inputs: readonly FlagInput[],
+  rules: FlagRules,
+  allTypes: readonly FlagType[] = rules.types,
+): BugFlag[] {
+  let flags = [...current];
+  for (const input of inputs) {
+    if (input === null || typeof input !== 'object')
+      throw new TrackerError(32000, 'Each flag must be an object with a status and a name, type_id or id.');
+    const status = input.status === undefined ? undefined : String(input.status);
+    if (status === undefined || !STATUSES.includes(status)) {
+      throw new TrackerError(129, `The flag status '${status ?? ''}' is invalid: use ?, +, - or X.`);
+    }
+    let existing: BugFlag | undefined;
+    let type: FlagType;
+    if (input.id !== undefined && !input.new) {
+      existing = flags.find((flag) => flag.id === Number(input.id));
+      if (!existing) throw new TrackerError(51, `There is no flag with the id '${input.id}' here.`);
+      const known = allTypes.find((candidate) => candidate.id === existing!.typeId);
+      if (!known) throw new TrackerError(51, `The flag ${input.id} has an unknown type.`);
+      type = known;
+    } else {
+      if (input.type_id === undefined && (input.name === undefined || input.name === '')) {
+        throw new TrackerError(32000, 'A flag needs a name, a type_id or an id.');
+      }
+      type = findType(input, rules, allTypes);
+      if (!input.new) {
+        const ofType = flags.filter((flag) => flag.typeId === type.id);
+        if (ofType.length > 1)
+          throw new TrackerError(
+            132,
+            `The flag '${type.name}' is set several times; give the id of the one to change.`,
+          );
+        existing = ofType[0];
+      } else if (!type.isMultiplicable && flags.some((flag) => flag.typeId === type.id)) {
+        throw new TrackerError(32000, `The flag '${type.name}' can be set only once here.`);
+      }
+    }
+
+    if (status === 'X') {
+      if (!existing) continue;
+      checkPermission(type, status, rules, existing);
+      flags = flags.filter((flag) => flag !== existing);
+      continue;
+    }
+    if (!existing && !type.isActive)
+      throw new TrackerError(134, `The flag type '${type.name}' is inactive and cannot be used for new flags.`);
+    if (status === '?' && !type.isRequestable)
+      throw new TrackerError(129, `The flag '${type.name}' cannot be requested.`);
+
+    let requesteeId: number | null = null;
+    const requestee = input.requestee === undefined || input.requestee === null ? '' : String(input.requestee).trim();
+    if (requestee !== '' && status === '?') {
+      if (!type.isRequesteeble)
+        throw new TrackerError(131, `The flag '${type.name}' cannot be requested from a specific person.`);
+      const id = rules.userIdOf(requestee);
+      if (id === undefined)
+        throw new TrackerError(51, `There is no user named '${requestee}' to request the flag from.`);
+      requesteeId = id;
+    }
+    if (existing && existing.status === status && existing.requesteeId === requesteeId) continue;
+    checkPermission(type, status, rules, existing);
+    const next: BugFlag = {
+      id: existing?.id ?? rules.nextFlagId(),
+      typeId: type.id,
+      status: status as FlagStatus,
+      setterId: rules.callerId,
+      requesteeId,
+      creationDate: existing?.creationDate ?? rules.now,
+      modificationDate: rules.now,
+    };
+    flags = existing ? flags.map((flag) => (flag === existing ? next : flag)) : [...flags, next];
+  }
+  return flags;
+}
+
+/** Bugzilla's flag text in history and `changes`: `name?(requestee)`, `name+`. */
+export function flagLabel(flag: BugFlag, typeName: (id: number) => string, login: (id: number) => string): string {
+  return `${typeName(flag.typeId)}${flag.status}${flag.requesteeId !== null ? `(${login(flag.requesteeId)})` : ''}`;
+}
+
+/** The spec's flag object, on bugs and attachments alike. */
+export function flagView(flag: BugFlag, typeName: (id: number) => string, login: (id: number) => string) {
+  return {
+    id: flag.id,
+    name: typeName(flag.typeId),
+    type_id: flag.typeId,
+    creation_date: flag.creationDate,
+    modification_date: flag.modificationDate,
+    status: flag.status,
+    setter: login(flag.setterId),
+    ...(flag.requesteeId !== null ? { requestee: login(flag.requesteeId) } : {}),
+  };
+}

@@ -1,0 +1,179 @@
+import type { CustomField } from '../catalog/customFields.ts';
+import type { ResourceFields } from '../fieldSelection.ts';
+import { type Caller, isLoggedIn, type UserAccount } from '../identity/caller.ts';
+import { userDetail } from '../identity/userView.ts';
+import type { Parameters } from '../instance/parameters.ts';
+import type { Bug } from './bug.ts';
+import { isInsider, isTimeTracker } from './bugAccess.ts';
+import { FIELD_TYPE } from './bugFields.ts';
+import { flagView } from './bugFlags.ts';
+import { isOpenStatus } from './bugWorkflow.ts';
+
+/**
+ * The spec's Bug object for one caller: names for ids, user detail objects, time tracking only
+ * for the time-tracking group, `update_token` only for logged-in callers, and e-mail addresses
+ * cut to their local part for logged-out callers when `webservice_email_filter` is on.
+ */
+/** Private comments are neither shown nor counted for those outside the insider group. */
+export const visibleCommentCount = (bug: Bug, caller: Caller, parameters: Parameters): number =>
+  bug.commentCount - (isInsider(caller, parameters) ? 0 : (bug.privateCommentCount ?? 0));
+
+/** The caller's own personal tags of a bug, sorted (none for a logged-out caller). */
+export const viewerTags = (bug: Bug, caller: Caller): string[] =>
+  isLoggedIn(caller) ? [...(bug.tags[String(caller.user.id)] ?? [])].sort() : [];
+
+export const BUG_EXTRA_FIELDS: readonly string[] = [
+  'attachments',
+  'comments',
+  'counts',
+  'description',
+  'filed_via',
+  'history',
+  'tags',
+  'triage_owner',
+  'triage_owner_detail',
+];
+
+export const bugResourceFields = (customFieldNames: ReadonlySet<string> | undefined = undefined): ResourceFields => ({
+  extra: BUG_EXTRA_FIELDS,
+  isCustom: (name) => (customFieldNames ? customFieldNames.has(name) : name.startsWith('cf_')),
+  nested: Object.fromEntries(
+    [
+      'assigned_to_detail',
+      'creator_detail',
+      'qa_contact_detail',
+      'cc_detail',
+      'triage_owner_detail',
+      'flags',
+      'comments',
+      'history',
+      'attachments',
+    ].map((name) => [name, {}]),
+  ),
+});
+
+export interface BugViewContext {
+  caller: Caller;
+  parameters: Parameters;
+  customFields: readonly CustomField[];
+  user(id: number | null): UserAccount | undefined;
+  productName(id: number): string;
+  componentName(id: number): string;
+  classificationName(productId: number): string;
+  keywordName(id: number): string;
+  groupName(id: number): string | undefined;
+  flagTypeName(id: number): string;
+  triageOwnerId(componentId: number): number | null;
+  updateToken?: string;
+}
+
+/** What the bug's extra fields carry, when the caller asked for them (each costs a read). */
+export interface BugExtras {
+  description?: string;
+  comments?: unknown[];
+  history?: unknown[];
+  attachments?: unknown[];
+}
+
+export function bugView(bug: Bug, context: BugViewContext, extras: BugExtras = {}): Record<string, unknown> {
+  const { caller, parameters } = context;
+  const filterEmail = !isLoggedIn(caller) && parameters.webservice_email_filter === '1';
+  const login = (id: number | null) => {
+    const user = id === null ? undefined : context.user(id);
+    if (!user) return '';
+    return filterEmail ? user.login.replace(/@.*$/, '') : user.login;
+  };
+  const detail = (id: number | null) => {
+    const user = id === null ? undefined : context.user(id);
+    if (!user) return undefined;
+    const view = userDetail(user, caller);
+    if (filterEmail) view.name = login(id);
+    return view;
+  };
+  const view: Record<string, unknown> = {
+    id: bug.id,
+    alias: bug.alias,
+    summary: bug.summary,
+    status: bug.status,
+    resolution: bug.resolution,
+    is_open: isOpenStatus(bug.status),
+    is_confirmed: bug.isConfirmed,
+    is_cc_accessible: bug.isCcAccessible,
+    is_creator_accessible: bug.isCreatorAccessible,
+    product: context.productName(bug.productId),
+    component: context.componentName(bug.componentId),
+    classification: context.classificationName(bug.productId),
+    version: bug.version,
+    target_milestone: bug.targetMilestone,
+    type: bug.bugType,
+    priority: bug.priority,
+    severity: bug.severity,
+    platform: bug.platform,
+    op_sys: bug.opSys,
+    assigned_to: login(bug.assigneeId),
+    assigned_to_detail: detail(bug.assigneeId),
+    creator: login(bug.reporterId),
+    creator_detail: detail(bug.reporterId),
+    qa_contact: login(bug.qaContactId),
+    cc: bug.ccIds.map(login).filter(Boolean).sort(),
+    cc_detail: bug.ccIds
+      .map(detail)
+      .filter(Boolean)
+      .sort((a, b) => String(a!.name).localeCompare(String(b!.name))),
+    creation_time: bug.creationTime,
+    last_change_time: bug.lastChangeTime,
+    deadline: bug.deadline,
+    url: bug.url,
+    whiteboard: bug.whiteboard,
+    keywords: bug.keywordIds.map(context.keywordName).sort((a, b) => a.toLowerCase().localeCompare(b.toLowerCase())),
+    see_also: bug.seeAlso,
+    groups: bug.groupIds
+      .map((id) => context.groupName(id))
+      .filter((name): name is string => name !== undefined)
+      .sort(),
+    blocks: bug.blocks,
+    depends_on: bug.dependsOn,
+    dupe_of: bug.dupeOf,
+    duplicates: bug.duplicates,
+    regressed_by: bug.regressedBy,
+    regressions: bug.regressions,
+    flags: bug.flags.map((flag) => flagView(flag, context.flagTypeName, login)),
+    comment_count: visibleCommentCount(bug, caller, parameters),
+  };
+  if (bug.qaContactId !== null) view.qa_contact_detail = detail(bug.qaContactId);
+  if (isTimeTracker(caller, parameters)) {
+    view.actual_time = bug.actualTime;
+    view.estimated_time = bug.estimatedTime;
+    view.remaining_time = bug.remainingTime;
+  }
+  if (isLoggedIn(caller) && context.updateToken) view.update_token = context.updateToken;
+  for (const field of context.customFields) {
+    if (field.isObsolete) continue;
+    const value = bug.custom[field.name];
+    view[field.name] =
+      value ?? (field.type === FIELD_TYPE.MULTI_SELECT ? [] : field.type === FIELD_TYPE.SINGLE_SELECT ? '---' : null);
+  }
+  // Extra fields: cheap ones always computed (the selection drops them unless asked for).
+  const triageOwner = context.triageOwnerId(bug.componentId);
+  view.triage_owner = login(triageOwner);
+  const triageDetail = detail(triageOwner);
+  if (triageDetail) view.triage_owner_detail = triageDetail;
+  view.filed_via = bug.filedVia;
+  view.tags = viewerTags(bug, caller);
+  view.counts = {
+    attachments: bug.attachmentCount,
+    cc: bug.ccIds.length,
+    comments: visibleCommentCount(bug, caller, parameters),
+    keywords: bug.keywordIds.length,
+    blocks: bug.blocks.length,
+    depends_on: bug.dependsOn.length,
+    regressed_by: bug.regressedBy.length,
+    regressions: bug.regressions.length,
+    duplicates: bug.duplicates.length,
+  };
+  if (extras.description !== undefined) view.description = extras.description;
+  if (extras.comments !== undefined) view.comments = extras.comments;
+  if (extras.history !== undefined) view.history = extras.history;
+  if (extras.attachments !== undefined) view.attachments = extras.attachments;
+  return view;
+}

@@ -1,0 +1,97 @@
+import {
+  DeleteObjectCommand,
+  GetObjectCommand,
+  ListObjectsV2Command,
+  PutObjectCommand,
+  S3Client,
+} from '@aws-sdk/client-s3';
+import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
+import { attachmentKeys } from '../keys.ts';
+import { ENV } from '../tableSchema.ts';
+
+/**
+ * Attachment bodies in S3, one object per attachment under `attachments/<bug>/<id>`. Apart from
+ * the metadata store so that only the functions that move bodies bundle the S3 client.
+ */
+/** Where an attachment's body lives. */
+export const bodyKeyOf = (bugId: number, attachmentId: number): string => attachmentKeys.bodyKey(bugId, attachmentId);
+
+let client: S3Client | undefined;
+
+/** One client per container. Locally TRACKER_S3_ENDPOINT points it at s3rver (path-style addressing). */
+function s3(): S3Client {
+  if (!client) {
+    const endpoint = process.env[ENV.s3Endpoint];
+    client = new S3Client(
+      endpoint
+        ? {
+            endpoint,
+            region: 'us-east-1',
+            forcePathStyle: true,
+            credentials: { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' },
+          }
+        : {},
+    );
+  }
+  return client;
+}
+
+function bucketName(): string {
+  const name = process.env[ENV.bucket];
+  if (!name) throw new Error(`${ENV.bucket} is not set`);
+  return name;
+}
+
+export async function putBody(key: string, body: Uint8Array, contentType: string, sha256: string): Promise<void> {
+  await s3().send(
+    new PutObjectCommand({
+      Bucket: bucketName(),
+      Key: key,
+      Body: body,
+      ContentType: contentType,
+      Metadata: { sha256 },
+    }),
+  );
+}
+
+export async function getBody(key: string): Promise<Buffer> {
+  const result = await s3().send(new GetObjectCommand({ Bucket: bucketName(), Key: key }));
+  return Buffer.from(await result.Body!.transformToByteArray());
+}
+
+export async function deleteBody(key: string): Promise<void> {
+  await s3().send(new DeleteObjectCommand({ Bucket: bucketName(), Key: key }));
+}
+
+/** A short-lived address from which the body downloads straight from S3, under its file name. */
+export async function presignBody(
+  key: string,
+  fileName: string,
+  contentType: string,
+  expiresInSeconds: number,
+): Promise<string> {
+  const disposition = `attachment; filename="${fileName.replace(/["\\\r\n]/g, '_')}"; filename*=UTF-8''${encodeURIComponent(fileName)}`;
+  return getSignedUrl(
+    s3(),
+    new GetObjectCommand({
+      Bucket: bucketName(),
+      Key: key,
+      ResponseContentDisposition: disposition,
+      ResponseContentType: contentType,
+    }),
+    { expiresIn: expiresInSeconds },
+  );
+}
+
+/** Every body in the bucket, page by page: key and when it was written. */
+export async function* listBodies(): AsyncGenerator<{ key: string; lastModified: Date }> {
+  let token: string | undefined;
+  do {
+    const page = await s3().send(
+      new ListObjectsV2Command({ Bucket: bucketName(), Prefix: attachmentKeys.bodyPrefix, ContinuationToken: token }),
+    );
+    for (const object of page.Contents ?? [])
+      if (object.Key) yield { key: object.Key, lastModified: object.LastModified ?? new Date(0) };
+    token = page.IsTruncated ? page.NextContinuationToken : undefined;
+  } while (token);
+}

@@ -1,0 +1,202 @@
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
+import type { Attachment } from '../../domain/bug/attachment.ts';
+import { deepFreeze } from '../deepFreeze.ts';
+import { documentClient, tableName } from '../dynamoClient.ts';
+import { attachmentKeys, bugKeys } from '../keys.ts';
+import { oncePerRequest } from '../requestScope.ts';
+import { batchGetAll, queryAll } from '../tableReads.ts';
+import type { WriteTransaction } from '../transaction.ts';
+import { type StoredBug, toStoredBug } from './bugStore.ts';
+
+/**
+ * Attachments: metadata items in the bug's collection (`BUG#<bug>` / `ATTACHMENT#<id10>`, flags
+ * inside), a pointer per id (`ATTACHMENT#<id>` / `ATTACHMENT`), and the body in S3 under
+ * `attachments/<bug>/<id>` (attachmentBodies.ts). The body is always written before the metadata
+ * and never removed while metadata points at it, so no metadata ever names a missing body
+ * (docs/data-model.md §3).
+ */
+
+// ---- metadata (DynamoDB) --------------------------------------------------------------------
+
+const toAttachment = (item: Record<string, unknown>): Attachment => {
+  const { pk, sk, type, ...attachment } = item;
+  const stored = attachment as unknown as Attachment;
+  return { ...stored, flags: stored.flags ?? [] };
+};
+
+/** Every attachment of a bug, in id order (strongly consistent). */
+export async function loadAttachmentsOfBug(bugId: number): Promise<Attachment[]> {
+  const items = await queryAll({
+    TableName: tableName(),
+    KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
+    ExpressionAttributeValues: { ':pk': bugKeys.bug(bugId).pk, ':prefix': attachmentKeys.attachmentPrefix },
+    ConsistentRead: true,
+  });
+  return items.map(toAttachment);
+}
+
+/**
+ * A bug with its attachments in one strongly consistent Query: `ATTACHMENT#…` sorts right before
+ * `BUG` in the bug's collection, so one key range holds both.
+ */
+export function loadBugWithAttachments(
+  bugId: number,
+): Promise<{ stored: StoredBug | undefined; attachments: Attachment[] }> {
+  return oncePerRequest(`bugWithAttachments:${bugId}`, async () => deepFreeze(await queryBugWithAttachments(bugId)));
+}
+
+async function queryBugWithAttachments(
+  bugId: number,
+): Promise<{ stored: StoredBug | undefined; attachments: Attachment[] }> {
+  const items = await queryAll({
+    TableName: tableName(),
+    KeyConditionExpression: 'pk = :pk AND sk BETWEEN :from AND :to',
+    ExpressionAttributeValues: {
+      ':pk': bugKeys.bug(bugId).pk,
+      ':from': attachmentKeys.attachmentPrefix,
+      ':to': bugKeys.bug(bugId).sk,
+    },
+    ConsistentRead: true,
+  });
+  const bugItem = items.find((item) => item.type === 'bug');
+  return {
+    stored: bugItem ? toStoredBug(bugItem) : undefined,
+    attachments: items.filter((item) => item.type === 'attachment').map(toAttachment),
+  };
+}
+
+/**
+ * One attachment by id with its bug: the pointer, then one Query from `ATTACHMENT#<id10>` to
+ * `BUG` (the attachment, any later ones of the bug, and the bug item): two round trips, not three.
+ */
+export async function loadAttachmentWithBug(
+  attachmentId: number,
+): Promise<{ attachment: Attachment; stored: StoredBug | undefined } | undefined> {
+  const pointer = (
+    await documentClient().send(
+      new GetCommand({
+        TableName: tableName(),
+        Key: attachmentKeys.attachmentPointer(attachmentId),
+        ConsistentRead: true,
+      }),
+    )
+  ).Item;
+  if (!pointer) return undefined;
+  const bugId = Number(pointer.bugId);
+  const items = await queryAll({
+    TableName: tableName(),
+    KeyConditionExpression: 'pk = :pk AND sk BETWEEN :from AND :to',
+    ExpressionAttributeValues: {
+      ':pk': bugKeys.bug(bugId).pk,
+      ':from': attachmentKeys.attachment(bugId, attachmentId).sk,
+      ':to': bugKeys.bug(bugId).sk,
+    },
+    ConsistentRead: true,
+  });
+  const item = items.find((candidate) => candidate.type === 'attachment' && Number(candidate.id) === attachmentId);
+  if (!item) return undefined;
+  const bugItem = items.find((candidate) => candidate.type === 'bug');
+  return { attachment: toAttachment(item), stored: bugItem ? toStoredBug(bugItem) : undefined };
+}
+
+/** The summaries of a bug's attachments, for the "Created attachment N" comments. */
+export async function attachmentSummaries(bugId: number): Promise<Map<number, string>> {
+  return new Map((await loadAttachmentsOfBug(bugId)).map((attachment) => [attachment.id, attachment.summary]));
+}
+
+/** Attachments by id, wherever they are: pointers first, then the items (both consistent). */
+export async function loadAttachmentsById(attachmentIds: readonly number[]): Promise<Map<number, Attachment>> {
+  const unique = [...new Set(attachmentIds)];
+  if (unique.length === 0) return new Map();
+  const pointers =
+    unique.length === 1
+      ? [
+          (
+            await documentClient().send(
+              new GetCommand({
+                TableName: tableName(),
+                Key: attachmentKeys.attachmentPointer(unique[0]),
+                ConsistentRead: true,
+              }),
+            )
+          ).Item,
+        ].filter((item) => item !== undefined)
+      : await batchGetAll(
+          unique.map((id) => attachmentKeys.attachmentPointer(id)),
+          { consistent: true },
+        );
+  const located = pointers.map((pointer) => ({ id: Number(pointer.attachmentId), bugId: Number(pointer.bugId) }));
+  if (located.length === 0) return new Map();
+  const items =
+    located.length === 1
+      ? [
+          (
+            await documentClient().send(
+              new GetCommand({
+                TableName: tableName(),
+                Key: attachmentKeys.attachment(located[0].bugId, located[0].id),
+                ConsistentRead: true,
+              }),
+            )
+          ).Item,
+        ].filter((item) => item !== undefined)
+      : await batchGetAll(
+          located.map(({ bugId, id }) => attachmentKeys.attachment(bugId, id)),
+          { consistent: true },
+        );
+  return new Map(
+    items.map((item) => {
+      const attachment = toAttachment(item);
+      return [attachment.id, attachment];
+    }),
+  );
+}
+
+/** Adds a new attachment (metadata and pointer) to a bug write's transaction. */
+export function putNewAttachment(transaction: WriteTransaction, attachment: Attachment): void {
+  transaction.putNew(
+    { ...attachmentKeys.attachment(attachment.bugId, attachment.id), type: 'attachment', ...attachment },
+    () => new Error(`Attachment ${attachment.id} already exists.`),
+  );
+  transaction.putNew(
+    {
+      ...attachmentKeys.attachmentPointer(attachment.id),
+      type: 'attachmentPointer',
+      attachmentId: attachment.id,
+      bugId: attachment.bugId,
+    },
+    () => new Error(`Attachment ${attachment.id} already exists.`),
+  );
+}
+
+/**
+ * Rewrites an attachment's metadata. It needs no condition of its own: it is always written with
+ * its bug, whose revision condition fails the whole transaction if anything changed meanwhile.
+ */
+export function putChangedAttachment(transaction: WriteTransaction, attachment: Attachment): void {
+  transaction.put({ ...attachmentKeys.attachment(attachment.bugId, attachment.id), type: 'attachment', ...attachment });
+}
+
+/** Sets a comment's privacy (the "Created attachment" comment follows its attachment's). */
+export function setCommentPrivacy(
+  transaction: WriteTransaction,
+  bugId: number,
+  count: number,
+  isPrivate: boolean,
+): void {
+  transaction.update(bugKeys.comment(bugId, count), {
+    expression: 'SET isPrivate = :private',
+    condition: 'attribute_exists(pk)',
+    values: { ':private': isPrivate },
+  });
+}
+
+/** Whether metadata refers to an attachment id (the sweep's question). */
+export async function existingAttachmentIds(attachmentIds: readonly number[]): Promise<Set<number>> {
+  if (attachmentIds.length === 0) return new Set();
+  const pointers = await batchGetAll(
+    attachmentIds.map((id) => attachmentKeys.attachmentPointer(id)),
+    { consistent: true },
+  );
+  return new Set(pointers.map((pointer) => Number(pointer.attachmentId)));
+}

@@ -1,0 +1,266 @@
+import { randomUUID } from 'node:crypto';
+import { GetCommand, PutCommand, ScanCommand } from '@aws-sdk/lib-dynamodb';
+import type { Bug, HistoryEntry, NewComment } from '../../domain/bug/bug.ts';
+import { TrackerError } from '../../trackerError.ts';
+import { deepFreeze } from '../deepFreeze.ts';
+import { documentClient, tableName } from '../dynamoClient.ts';
+import { readItem, readItems } from '../itemReads.ts';
+import { bugKeys } from '../keys.ts';
+import { oncePerRequest } from '../requestScope.ts';
+import { addChangeLogEntries } from '../search/searchIndexStore.ts';
+import { queryAll } from '../tableReads.ts';
+import { WriteTransaction } from '../transaction.ts';
+
+/**
+ * Bugs, their comments and history, alias guards and last visits (docs/data-model.md §3). Every
+ * bug read is strongly consistent, so a bug is readable and updatable by the very next request
+ * after it was written; every bug write is one transaction conditioned on the revision it read
+ * (WriteTransaction's putAtRevision: a lost race throws RevisionConflict, and the caller starts over
+ * from a fresh read with retryOnConflict).
+ */
+export interface StoredBug {
+  bug: Bug;
+  /** Raised by every write; a write conditioned on a stale revision fails as a whole. */
+  rev: number;
+}
+
+export interface StoredComment extends NewComment {
+  id: number;
+  count: number;
+  attachmentId: number | null;
+  tags: string[];
+}
+
+export const toStoredBug = (item: Record<string, unknown>): StoredBug => {
+  const { pk, sk, type, rev, gsi2pk, gsi2sk, ...bug } = item;
+  return { bug: bug as unknown as Bug, rev: Number(rev ?? 0) };
+};
+
+const bugItem = (bug: Bug, rev: number) => ({
+  ...bugKeys.bug(bug.id),
+  ...bugKeys.componentIndex(bug.componentId, bug.id),
+  type: 'bug',
+  ...bug,
+  rev,
+});
+
+export async function loadBug(bugId: number): Promise<StoredBug | null> {
+  const item = await readItem(bugKeys.bug(bugId));
+  return item ? toStoredBug(item) : null;
+}
+
+/** Bugs by id (strongly consistent); missing ids are absent from the map. */
+export async function loadBugs(bugIds: readonly number[]): Promise<Map<number, StoredBug>> {
+  const items = await readItems([...new Set(bugIds)].map((id) => bugKeys.bug(id)));
+  return new Map(
+    items.map((item) => {
+      const stored = toStoredBug(item);
+      return [stored.bug.id, stored];
+    }),
+  );
+}
+
+export async function findBugIdByAlias(alias: string): Promise<number | null> {
+  const item = await readItem(bugKeys.aliasGuard(alias));
+  return item ? Number(item.bugId) : null;
+}
+
+export interface BugWrite {
+  created: Bug[];
+  updated: Array<{ bug: Bug; rev: number; previousAlias: string | null }>;
+  comments: StoredComment[];
+  history: HistoryEntry[];
+  /** Bugs read to prove a change safe (a dependency walk) that must not have changed meanwhile. */
+  unchanged?: Array<{ bugId: number; rev: number }>;
+  /**
+   * Bugs whose comments' privacy this write changes, with every comment they will have (the new
+   * ones included): the search index replaces their comment words (searchIndexStore.ts).
+   */
+  allComments?: ReadonlyMap<number, ReadonlyArray<{ rawText: string; isPrivate: boolean }>>;
+  /** More items of the same change (attachments, their comments' privacy), written in the same transaction. */
+  extend?: (transaction: WriteTransaction) => void;
+}
+
+const aliasTaken = (alias: string) => () =>
+  new TrackerError(103, `The alias '${alias}' is already in use by another bug.`);
+
+/** One transaction for a whole bug change: the bugs, their alias guards, comments, history and search change log. */
+export async function commitBugWrite(write: BugWrite): Promise<void> {
+  const transaction = new WriteTransaction();
+  for (const bug of write.created) {
+    transaction.putNew(bugItem(bug, 1), () => new TrackerError(32000, `Bug ${bug.id} already exists.`));
+    if (bug.alias) transaction.putNew({ ...bugKeys.aliasGuard(bug.alias), bugId: bug.id }, aliasTaken(bug.alias));
+  }
+  for (const { bug, rev, previousAlias } of write.updated) {
+    transaction.putAtRevision(bugItem(bug, rev), rev);
+    if ((previousAlias ?? '').toLowerCase() !== (bug.alias ?? '').toLowerCase()) {
+      if (previousAlias) transaction.delete(bugKeys.aliasGuard(previousAlias));
+      if (bug.alias) transaction.putNew({ ...bugKeys.aliasGuard(bug.alias), bugId: bug.id }, aliasTaken(bug.alias));
+    }
+  }
+  for (const { bugId, rev } of write.unchanged ?? []) {
+    transaction.checkAtRevision(bugKeys.bug(bugId), rev);
+  }
+  for (const comment of write.comments) {
+    transaction.put({ ...bugKeys.comment(comment.bugId, comment.count), type: 'comment', ...comment });
+    transaction.put({
+      ...bugKeys.commentPointer(comment.id),
+      type: 'commentPointer',
+      bugId: comment.bugId,
+      count: comment.count,
+    });
+  }
+  for (const entry of write.history) {
+    transaction.put({
+      ...bugKeys.history(entry.bugId, new Date().toISOString(), randomUUID().slice(0, 8)),
+      type: 'history',
+      ...entry,
+    });
+  }
+  write.extend?.(transaction);
+  // The search index's change log, in the same transaction: a search that follows this write
+  // (from any function instance) finds the bugs as they are now (docs/data-model.md §8.7).
+  addChangeLogEntries(
+    transaction,
+    [...write.created.map((bug) => ({ bug, rev: 1 })), ...write.updated.map(({ bug, rev }) => ({ bug, rev: rev + 1 }))],
+    write.history,
+    write.comments,
+    write.allComments,
+  );
+  await transaction.commit();
+}
+
+export const toComment = (item: Record<string, unknown>): StoredComment => {
+  const { pk, sk, type, ...comment } = item;
+  const stored = comment as unknown as StoredComment;
+  return { ...stored, attachmentId: stored.attachmentId ?? null, tags: stored.tags ?? [] };
+};
+
+/** Every comment of a bug in order (the description is count 0). */
+export async function loadComments(bugId: number): Promise<StoredComment[]> {
+  const items = await queryAll({
+    TableName: tableName(),
+    KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
+    ExpressionAttributeValues: { ':pk': bugKeys.bug(bugId).pk, ':prefix': bugKeys.commentPrefix },
+    ConsistentRead: true,
+  });
+  return items.map(toComment);
+}
+
+export async function loadComment(bugId: number, count: number): Promise<StoredComment | null> {
+  const result = await documentClient().send(
+    new GetCommand({ TableName: tableName(), Key: bugKeys.comment(bugId, count), ConsistentRead: true }),
+  );
+  return result.Item ? toComment(result.Item) : null;
+}
+
+/** A bug's history entries in time order (read once per request: requestScope.ts). */
+export function loadHistory(bugId: number): Promise<HistoryEntry[]> {
+  return oncePerRequest(`history:${bugId}`, async () => deepFreeze(await queryHistory(bugId)));
+}
+
+async function queryHistory(bugId: number): Promise<HistoryEntry[]> {
+  const items = await queryAll({
+    TableName: tableName(),
+    KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
+    ExpressionAttributeValues: { ':pk': bugKeys.bug(bugId).pk, ':prefix': bugKeys.historyPrefix },
+    ConsistentRead: true,
+  });
+  return items.map((item) => ({
+    bugId: Number(item.bugId),
+    when: String(item.when),
+    whoId: Number(item.whoId),
+    changes: item.changes as HistoryEntry['changes'],
+  }));
+}
+
+// ---- last visits ----------------------------------------------------------------------------
+
+export interface LastVisit {
+  bugId: number;
+  lastVisitTs: string;
+  expiresAt: number;
+}
+
+export async function putLastVisits(userId: number, visits: readonly LastVisit[]): Promise<void> {
+  await Promise.all(
+    visits.map((visit) =>
+      documentClient().send(
+        new PutCommand({
+          TableName: tableName(),
+          Item: { ...bugKeys.lastVisit(userId, visit.bugId), type: 'lastVisit', userId, ...visit },
+        }),
+      ),
+    ),
+  );
+}
+
+/** Every last visit the user has stored (bounded by the retention period and TTL). */
+export async function loadLastVisits(userId: number): Promise<LastVisit[]> {
+  const result = await queryAll({
+    TableName: tableName(),
+    KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
+    ExpressionAttributeValues: { ':pk': bugKeys.lastVisit(userId, 0).pk, ':prefix': bugKeys.lastVisitPrefix },
+    ConsistentRead: true,
+  });
+  return result.map((item) => ({
+    bugId: Number(item.bugId),
+    lastVisitTs: String(item.lastVisitTs),
+    expiresAt: Number(item.expiresAt),
+  }));
+}
+
+/**
+ * Every bug with its revision, read page by page: a full scan. Only the search snapshot's
+ * recovery tool uses it (searchCompactor.ts); searches never scan (docs/data-model.md §8.7).
+ */
+export async function scanAllBugs(): Promise<StoredBug[]> {
+  const bugs: StoredBug[] = [];
+  let startKey: Record<string, unknown> | undefined;
+  do {
+    const page = await documentClient().send(
+      new ScanCommand({
+        TableName: tableName(),
+        FilterExpression: '#type = :bug',
+        ExpressionAttributeNames: { '#type': 'type' },
+        ExpressionAttributeValues: { ':bug': 'bug' },
+        ExclusiveStartKey: startKey,
+        ConsistentRead: true,
+      }),
+    );
+    bugs.push(...(page.Items ?? []).map(toStoredBug));
+    startKey = page.LastEvaluatedKey;
+  } while (startKey);
+  return bugs;
+}
+
+/**
+ * The items of a bug written by a bulk loader (bench/seed.ts) rather than a request: the bug,
+ * its alias guard, comments with their pointers, and history. Loaders must also write a search
+ * snapshot holding these bugs, since bulk writes bypass the change log (searchIndexStore.ts).
+ */
+export function bulkBugItems(
+  bug: Bug,
+  comments: readonly StoredComment[],
+  history: readonly HistoryEntry[],
+): Array<Record<string, unknown>> {
+  const items: Array<Record<string, unknown>> = [bugItem(bug, 1)];
+  if (bug.alias) items.push({ ...bugKeys.aliasGuard(bug.alias), bugId: bug.id });
+  for (const comment of comments) {
+    items.push({ ...bugKeys.comment(comment.bugId, comment.count), type: 'comment', ...comment });
+    items.push({
+      ...bugKeys.commentPointer(comment.id),
+      type: 'commentPointer',
+      bugId: comment.bugId,
+      count: comment.count,
+    });
+  }
+  history.forEach((entry, position) => {
+    items.push({
+      ...bugKeys.history(entry.bugId, `${entry.when.replace('Z', '')}.000Z`, String(position).padStart(8, '0')),
+      type: 'history',
+      ...entry,
+    });
+  });
+  return items;
+}

@@ -1,0 +1,202 @@
+import { randomUUID } from 'node:crypto';
+import { promisify } from 'node:util';
+import { gunzip, gzip } from 'node:zlib';
+import { BatchWriteCommand, GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
+import type { Bug, HistoryEntry } from '../../domain/bug/bug.ts';
+import { commentWords, type IndexDocument, type SnapshotColumns } from '../../domain/search/searchIndex.ts';
+import { documentClient, tableName } from '../dynamoClient.ts';
+import { searchKeys } from '../keys.ts';
+import { batchGetAll, queryAll, queryPartition } from '../tableReads.ts';
+import type { WriteTransaction } from '../transaction.ts';
+
+/**
+ * Storage of the search index (docs/data-model.md §8.7): the change log that every bug write
+ * appends to in its own transaction, and the snapshot a new function instance starts from.
+ */
+
+/**
+ * How far back a catch-up re-reads before its high-water mark. A writer stamps its entry just
+ * before it commits, so an entry may become visible after a later-stamped one; re-reading this
+ * window catches it. Entries are applied once (by revision), so the overlap costs reads only.
+ */
+export const LOG_OVERLAP_MS = 10_000;
+/** The change log outlives any snapshot by far (the compactor writes one every few minutes). */
+export const LOG_RETENTION_DAYS = 3;
+const CHUNK_BYTES = 350_000;
+
+const HOUR_MS = 3_600_000;
+
+/** The change-log entries of one bug write, added to the write's own transaction. */
+export function addChangeLogEntries(
+  transaction: WriteTransaction,
+  bugs: ReadonlyArray<{ bug: Bug; rev: number }>,
+  history: readonly HistoryEntry[],
+  comments: ReadonlyArray<{ bugId: number; rawText: string; isPrivate: boolean }> = [],
+  /** Bugs whose comments' privacy changed, with every comment they now have: their words are replaced. */
+  allComments: ReadonlyMap<number, ReadonlyArray<{ rawText: string; isPrivate: boolean }>> = new Map(),
+): void {
+  const at = new Date().toISOString();
+  const expiresAt = Math.floor(Date.now() / 1000) + LOG_RETENTION_DAYS * 86_400;
+  for (const { bug, rev } of bugs) {
+    const own = history.filter((entry) => entry.bugId === bug.id);
+    const whole = allComments.get(bug.id);
+    const source = whole ?? comments.filter((comment) => comment.bugId === bug.id);
+    const texts = (isPrivate: boolean) =>
+      source.filter((comment) => comment.isPrivate === isPrivate).map((comment) => comment.rawText);
+    const words = commentWords(texts(false));
+    const privateWords = commentWords(texts(true));
+    transaction.put({
+      ...searchKeys.logEntry(at, bug.id, rev),
+      type: 'searchLog',
+      bug,
+      rev,
+      history: own,
+      words,
+      privateWords,
+      ...(whole ? { allWords: true } : {}),
+      expiresAt,
+    });
+  }
+}
+
+export interface ChangeLogPage {
+  documents: IndexDocument[];
+  /** The newest stamp seen (ms), or the given start when nothing was there. */
+  newest: number;
+  reads: number;
+}
+
+const hourOf = (ms: number) => new Date(ms).toISOString().slice(0, 13);
+
+/**
+ * Every change-log entry stamped at or after `sinceMs`, read strongly consistent: one Query per
+ * hour partition from then until now.
+ */
+export async function readChangeLog(sinceMs: number): Promise<ChangeLogPage> {
+  // Nothing older than the retention period is left to read (TTL removes it).
+  const start = Math.max(sinceMs, Date.now() - (LOG_RETENTION_DAYS * 24 + 1) * HOUR_MS);
+  const since = new Date(start).toISOString();
+  const hours: string[] = [];
+  // Writers' clocks may run slightly ahead of this one; five minutes covers NTP-synchronised hosts.
+  const last = hourOf(Date.now() + 300_000);
+  for (let at = start; hourOf(at) <= last; at += HOUR_MS) hours.push(hourOf(at));
+  if (hourOf(start + (hours.length - 1) * HOUR_MS) !== last && !hours.includes(last)) hours.push(last);
+  const pages = await Promise.all(
+    hours.map((hour) =>
+      queryAll({
+        TableName: tableName(),
+        KeyConditionExpression: 'pk = :pk AND sk >= :since',
+        ExpressionAttributeValues: { ':pk': searchKeys.logPartition(hour), ':since': since },
+        ConsistentRead: true,
+      }),
+    ),
+  );
+  let newest = sinceMs;
+  const documents: IndexDocument[] = [];
+  for (const item of pages.flat()) {
+    const stamp = Date.parse(String(item.sk).slice(0, 24));
+    if (stamp > newest) newest = stamp;
+    documents.push({
+      bug: item.bug as Bug,
+      rev: Number(item.rev),
+      history: (item.history as HistoryEntry[] | undefined) ?? [],
+      words: (item.words as string[] | undefined) ?? [],
+      privateWords: (item.privateWords as string[] | undefined) ?? [],
+      allWords: item.allWords === true,
+    });
+  }
+  return { documents, newest, reads: hours.length };
+}
+
+// ---- snapshot ----------------------------------------------------------------------------------
+
+export interface SnapshotPointer {
+  generation: string;
+  chunks: number;
+  highWater: number;
+  bugCount: number;
+  writtenAt: string;
+}
+
+export async function loadSnapshotPointer(): Promise<SnapshotPointer | null> {
+  const result = await documentClient().send(
+    new GetCommand({ TableName: tableName(), Key: searchKeys.snapshotPointer(), ConsistentRead: true }),
+  );
+  return result.Item ? (result.Item as unknown as SnapshotPointer) : null;
+}
+
+/** The current snapshot, or null on an installation that has none yet (its log holds every bug). */
+export async function loadSnapshot(): Promise<{ pointer: SnapshotPointer; columns: SnapshotColumns } | null> {
+  const pointer = await loadSnapshotPointer();
+  if (!pointer) return null;
+  const keys = Array.from({ length: pointer.chunks }, (_, chunk) =>
+    searchKeys.snapshotChunk(pointer.generation, chunk),
+  );
+  const items = await batchGetAll(keys, { consistent: true });
+  items.sort((a, b) => String(a.sk).localeCompare(String(b.sk)));
+  if (items.length !== pointer.chunks)
+    throw new Error(`search snapshot ${pointer.generation} has ${items.length} of ${pointer.chunks} chunks`);
+  const compressed = Buffer.concat(items.map((item) => Buffer.from(item.data as Uint8Array)));
+  const columns = JSON.parse((await promisify(gunzip)(compressed)).toString('utf8')) as SnapshotColumns;
+  return { pointer, columns };
+}
+
+async function batchWrite(requests: Array<Record<string, unknown>>): Promise<void> {
+  for (let start = 0; start < requests.length; start += 25) {
+    let pending: Record<string, unknown[]> | undefined = { [tableName()]: requests.slice(start, start + 25) };
+    while (pending && Object.keys(pending).length > 0) {
+      const result = await documentClient().send(new BatchWriteCommand({ RequestItems: pending as never }));
+      pending = result.UnprocessedItems as Record<string, unknown[]> | undefined;
+    }
+  }
+}
+
+/**
+ * Writes a new snapshot generation, then points to it, then deletes generations older than the
+ * previous one (an instance may still be reading the previous one).
+ */
+export async function writeSnapshot(columns: SnapshotColumns): Promise<SnapshotPointer> {
+  const compressed = await promisify(gzip)(Buffer.from(JSON.stringify(columns), 'utf8'));
+  const generation = `${new Date().toISOString()}-${randomUUID().slice(0, 8)}`;
+  const chunks: Buffer[] = [];
+  for (let start = 0; start < compressed.length; start += CHUNK_BYTES)
+    chunks.push(compressed.subarray(start, start + CHUNK_BYTES));
+  // A chunk is large, so a batch of them is kept under the 16 MB request limit.
+  for (let start = 0; start < chunks.length; start += 10) {
+    await batchWrite(
+      chunks.slice(start, start + 10).map((data, offset) => ({
+        PutRequest: {
+          Item: { ...searchKeys.snapshotChunk(generation, start + offset), type: 'searchSnapshotChunk', data },
+        },
+      })),
+    );
+  }
+  const previous = await loadSnapshotPointer();
+  const pointer: SnapshotPointer = {
+    generation,
+    chunks: chunks.length,
+    highWater: columns.highWater,
+    bugCount: columns.size,
+    writtenAt: new Date().toISOString(),
+  };
+  await documentClient().send(
+    new PutCommand({
+      TableName: tableName(),
+      Item: {
+        ...searchKeys.snapshotPointer(),
+        type: 'searchSnapshotPointer',
+        ...pointer,
+        previous: previous?.generation ?? null,
+      },
+    }),
+  );
+  const older = (previous as (SnapshotPointer & { previous?: string | null }) | null)?.previous;
+  if (older) {
+    const stale = await queryPartition(searchKeys.snapshotPartition(older));
+    await batchWrite(stale.map((item) => ({ DeleteRequest: { Key: { pk: item.pk, sk: item.sk } } })));
+  }
+  return pointer;
+}
+
+export const snapshotBytes = async (columns: SnapshotColumns): Promise<number> =>
+  (await promisify(gzip)(Buffer.from(JSON.stringify(columns)))).length;
