@@ -1,0 +1,142 @@
+/**
+ * The one registry of the errors Tracker answers with: every Bugzilla error code it uses, by name.
+ * Code that fails calls a constructor here (`errors.bugNotFound(7)`, `errors.invalidParameter(why)`),
+ * so no throw site carries a bare number, and the catalogue below is what the error documentation
+ * is generated from. Codes and titles are Bugzilla's (the API description's error table); the HTTP
+ * status of each code comes from `httpStatusForCode` in trackerError.ts.
+ *
+ * Most constructors take the message, because the same code covers many situations (51 is any
+ * object that does not exist); a constructor builds its own message where one situation owns the
+ * code, so every site says it the same way.
+ */
+import { GENERIC_USER_ERROR, INTERNAL_ERROR, NO_SUCH_METHOD, QUERY_TOO_LONG, TrackerError } from './trackerError.ts';
+
+interface ErrorEntry {
+  readonly code: number;
+  /** Bugzilla's title for the code. */
+  readonly title: string;
+}
+
+/** Each named error: its code and Bugzilla's title. Keys are the constructor names below. */
+export const ERROR_CATALOG = {
+  internalError: { code: INTERNAL_ERROR, title: 'Unknown fatal error (not the caller’s fault)' },
+  invalidParameter: { code: GENERIC_USER_ERROR, title: 'Invalid input (generic user error)' },
+  noSuchMethod: { code: NO_SUCH_METHOD, title: 'No such resource or method' },
+  queryTooLong: { code: QUERY_TOO_LONG, title: 'Query string too long' },
+  missingParameter: { code: 50, title: 'Param Required' },
+  notFound: { code: 51, title: 'Object does not exist' },
+  invalidValue: { code: 52, title: 'Invalid Parameter' },
+  unknownField: { code: 53, title: 'Invalid Field Name' },
+  numberTooLarge: { code: 54, title: 'Number Too Large' },
+  invalidDate: { code: 56, title: 'Illegal Date' },
+  requestTooLarge: { code: 58, title: 'Request Too Large' },
+  invalidBugReference: { code: 100, title: 'Invalid Bug Alias' },
+  bugNotFound: { code: 101, title: 'Invalid Bug ID' },
+  bugAccessDenied: { code: 102, title: 'Access Denied' },
+  invalidAlias: { code: 103, title: 'Invalid Alias' },
+  fieldTooLong: { code: 104, title: 'Field Too Long' },
+  invalidComponent: { code: 105, title: 'Invalid Component' },
+  invalidProduct: { code: 106, title: 'Invalid Product' },
+  summaryRequired: { code: 107, title: 'Summary Required' },
+  invalidFieldName: { code: 108, title: 'Invalid Field Name' },
+  bugEditDenied: { code: 109, title: 'Bug Edit Denied' },
+  commentIsPrivate: { code: 110, title: 'Comment Is Private' },
+  invalidCommentId: { code: 111, title: 'Invalid Comment ID' },
+  invalidSeeAlso: { code: 112, title: 'Invalid See Also URL' },
+  notInsider: { code: 113, title: "Can't Make Private Comments" },
+  commentTooLong: { code: 114, title: 'Comment Too Long' },
+  fieldChangeDenied: { code: 115, title: 'Field Change Denied' },
+  dependencyLoop: { code: 116, title: 'Dependency Loop' },
+  duplicateOfItself: { code: 118, title: 'Cannot Duplicate Itself' },
+  duplicateTargetRequired: { code: 119, title: 'Duplicate ID Required' },
+  invalidBugGroup: { code: 120, title: 'Group Restriction Denied' },
+  resolutionRequired: { code: 121, title: 'Resolution Required' },
+  resolutionNotAllowed: { code: 122, title: 'Resolution On Open Status' },
+  illegalStatusTransition: { code: 123, title: 'Invalid Status Transition' },
+  commentTaggingDisabled: { code: 125, title: 'Comment Tagging Disabled' },
+  invalidCommentTag: { code: 126, title: 'Invalid Comment Tag' },
+  commentTagTooShort: { code: 127, title: 'Comment Tag Too Short' },
+  commentTagTooLong: { code: 128, title: 'Comment Tag Too Long' },
+  invalidFlagStatus: { code: 129, title: 'Flag Status Invalid' },
+  flagChangeDenied: { code: 130, title: 'Flag Modification Denied' },
+  flagNotRequestableFromPerson: { code: 131, title: 'Flag not Requestable from Specific Person' },
+  flagNotUnique: { code: 132, title: 'Flag not Unique' },
+  flagTypeNotUnique: { code: 133, title: 'Flag Type not Unique' },
+  inactiveFlagType: { code: 134, title: 'Inactive Flag Type' },
+  markdownDisabled: { code: 140, title: 'Markdown Disabled' },
+  invalidLogin: { code: 300, title: 'Invalid Username or Password' },
+  accountDisabled: { code: 301, title: 'Login Disabled' },
+  authorizationRequired: { code: 304, title: 'Authorization Required' },
+  passwordChangeRequired: { code: 305, title: 'New Password Required' },
+  invalidApiKey: { code: 306, title: 'API Key Invalid' },
+  loginRequired: { code: 410, title: 'Login Required' },
+  accountExists: { code: 500, title: 'Account Already Exists' },
+  invalidEmail: { code: 501, title: 'Illegal E-mail Address' },
+  passwordTooShort: { code: 502, title: 'Password Too Short' },
+  passwordTooLong: { code: 503, title: 'Password Too Long' },
+  userAccessDenied: { code: 505, title: 'User Access By Id or User-Matching Denied' },
+  attachmentTooLarge: { code: 600, title: 'Attachment Too Large' },
+  invalidContentType: { code: 601, title: 'Invalid MIME Type' },
+  fileNameRequired: { code: 603, title: 'File Name Not Specified' },
+  attachmentSummaryRequired: { code: 604, title: 'Summary Required' },
+  emptyAttachment: { code: 606, title: 'Empty Data' },
+  productNameRequired: { code: 700, title: 'Product blank name' },
+  productNameTooLong: { code: 701, title: 'Product name too long' },
+  productExists: { code: 702, title: 'Product name already exists' },
+  productDescriptionRequired: { code: 703, title: 'Product must have description' },
+  productVersionRequired: { code: 704, title: 'Product must have version' },
+  invalidDefaultMilestone: { code: 705, title: 'Product must define a default milestone' },
+  groupNameRequired: { code: 800, title: 'Empty Group Name' },
+  groupExists: { code: 801, title: 'Group Exists' },
+  groupDescriptionRequired: { code: 802, title: 'Group Missing Description' },
+  invalidGroupRegexp: { code: 803, title: 'Group Regexp Invalid' },
+  invalidGroupName: { code: 804, title: 'Invalid Group Name' },
+  groupViewDenied: { code: 805, title: 'Cannot view groups' },
+  searchCriteriaRequired: { code: 1000, title: 'Parameters Required' },
+  invalidFlagTypeName: { code: 1101, title: 'Flag Type Name Invalid' },
+  flagTypeDescriptionRequired: { code: 1102, title: 'Flag Type Description Required' },
+  flagTypeCcListTooLong: { code: 1103, title: 'Flag Type CC List Invalid' },
+  invalidSortKey: { code: 1104, title: 'Flag Type Sort Key Invalid' },
+  componentExists: { code: 1200, title: 'Component Already Exists' },
+  lastComponent: { code: 1201, title: 'Component Is Last' },
+  componentHasBugs: { code: 1202, title: 'Component Has Bugs' },
+  userNotInvolved: { code: 1300, title: 'User Not Involved with Bug' },
+  invalidOperator: { code: 68000, title: 'Invalid Search Operator' },
+} as const satisfies Record<string, ErrorEntry>;
+
+export type ErrorName = keyof typeof ERROR_CATALOG;
+
+const make = (name: ErrorName) => (message: string) => new TrackerError(ERROR_CATALOG[name].code, message);
+
+/** Every constructor that takes its message, one per entry of the catalogue. */
+const byMessage = Object.fromEntries((Object.keys(ERROR_CATALOG) as ErrorName[]).map((name) => [name, make(name)])) as {
+  [Name in ErrorName]: (message: string) => TrackerError;
+};
+
+export const errors = {
+  ...byMessage,
+  /** Where one situation owns a code, the constructor says it, the same way everywhere. */
+  bugNotFound: (id: number | string) => byMessage.bugNotFound(`Bug #${id} does not exist.`),
+  bugAccessDenied: (id: number | string) => byMessage.bugAccessDenied(`You are not authorized to access bug #${id}.`),
+  invalidBugReference: (text: string) =>
+    byMessage.invalidBugReference(`'${text}' is not a valid bug number nor an alias to a bug.`),
+  loginRequired: () => byMessage.loginRequired('You must log in before using this part of Tracker.'),
+  invalidApiKey: () =>
+    byMessage.invalidApiKey('The API key you specified is invalid. Please check that you typed it correctly.'),
+  invalidToken: () =>
+    byMessage.invalidParameter(
+      'The token you specified is invalid or has expired. Please log in again to get a new token.',
+    ),
+  markdownDisabled: () => byMessage.markdownDisabled('Markdown is disabled on this installation.'),
+  searchCriteriaRequired: () => byMessage.searchCriteriaRequired('You must enter at least one search criterion.'),
+  summaryRequired: () => byMessage.summaryRequired('You must enter a summary for this bug.'),
+  duplicateOfItself: () => byMessage.duplicateOfItself('A bug cannot be marked as a duplicate of itself.'),
+  duplicateTargetRequired: () =>
+    byMessage.duplicateTargetRequired('To mark a bug as a duplicate, give the bug it duplicates in dupe_of.'),
+  emptyAttachment: () => byMessage.emptyAttachment('The attachment data is empty: there is nothing to attach.'),
+  invalidOperator: (op: string) => byMessage.invalidOperator(`Invalid operator '${op}' for this field.`),
+  // Bugs, comments and attachments:
+  // Search:
+  // Catalogue (products, components, fields, keywords, flag types, classifications):
+  // Identity (users, groups, sessions, API keys) and the instance:
+};
