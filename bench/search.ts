@@ -1,6 +1,6 @@
 /**
  * `npm run bench:search`: bug search at scale. Starts DynamoDB Local in memory, runs the API in a
- * separate process (bench/server.ts), seeds BENCH_BUGS bugs (100,000) with bench/seed.ts, then
+ * separate process (bench/server.ts), seeds BENCH_BUGS bugs (100,000) with bench/seedInstallation.ts, then
  * drives the search scenarios of issue 10 with autocannon over loopback and writes the results
  * into the "Search at scale" section of docs/benchmarks.md (between markers, so `npm run bench`
  * and this script each keep the other's section). Numbers go into the document only.
@@ -22,7 +22,7 @@ import { startEngines } from '../local/engines.ts';
 import { ensureTable } from '../local/provision.ts';
 import { ENV } from '../shared/storage/tableSchema.ts';
 import { mergeSearchSection, SEARCH_SECTION_END, SEARCH_SECTION_START } from './benchmarkSections.ts';
-import { type SeedReport, seedInstallation } from './seed.ts';
+import { type SeedReport, seedInstallation } from './seedInstallation.ts';
 
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
 const BENCH_DIR = dirname(fileURLToPath(import.meta.url));
@@ -374,7 +374,26 @@ async function main(): Promise<void> {
   }
 }
 
-if (process.argv[1]?.endsWith('search.ts')) {
+const USAGE = `Usage: npm run bench:search [-- --help]
+
+Seeds an in-memory DynamoDB Local with BENCH_BUGS bugs, measures bug searches against the API
+(about 15 minutes with 100,000 bugs; needs Java 17+ like \`npm start\`), then again against a
+second API process that keeps nothing, and writes the "Search at scale" section of
+docs/benchmarks.md. It takes no arguments; the environment changes the run:
+
+  BENCH_BUGS=100000     bugs to seed
+  BENCH_SEED=1          seed of the generator
+  BENCH_DURATION=10     seconds measured per scenario
+  BENCH_WARMUP=2        seconds of warm-up per scenario (not counted)
+  BENCH_CONNECTIONS=8   requests in flight
+  BENCH_OUTPUT=path     the document to write the section into (docs/benchmarks.md)
+  BENCH_PROFILE=dir     save the API process's CPU profile there (open it in Chrome's DevTools)
+`;
+
+const wantsHelp = process.argv.includes('--help') || process.argv.includes('-h');
+if (process.argv[1]?.endsWith('search.ts') && wantsHelp) {
+  process.stdout.write(USAGE);
+} else if (process.argv[1]?.endsWith('search.ts')) {
   main().then(
     () => process.exit(0),
     (error) => {

@@ -1,14 +1,14 @@
 /**
  * `npm run sweep:attachments`: removes attachment bodies that no metadata refers to (left only
  * when a process died between the S3 put and the DynamoDB transaction; see
- * shared/application/bug/attachments.ts). Bodies younger than an hour are left alone, since their
+ * shared/application/bug/attachmentCreation.ts). Bodies younger than an hour are left alone, since their
  * transaction may still be under way; SWEEP_MIN_AGE_MINUTES changes that.
  *
  * Against AWS: TRACKER_TABLE=<table> TRACKER_BUCKET=<bucket> npm run sweep:attachments (default
  * credentials). Against `npm start`'s engines, also set TRACKER_DYNAMODB_ENDPOINT and
  * TRACKER_S3_ENDPOINT to the addresses it prints.
  */
-import { sweepOrphanBodies } from '../shared/application/bug/attachments.ts';
+import { sweepOrphanBodies } from '../shared/application/bug/attachmentSweep.ts';
 
 const minutes = Number(process.env.SWEEP_MIN_AGE_MINUTES ?? 60);
 const { checked, deleted } = await sweepOrphanBodies({ minimumAgeMs: minutes * 60_000 });

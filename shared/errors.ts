@@ -74,6 +74,7 @@ export const ERROR_CATALOG = {
   invalidEmail: { code: 501, title: 'Illegal E-mail Address' },
   passwordTooShort: { code: 502, title: 'Password Too Short' },
   passwordTooLong: { code: 503, title: 'Password Too Long' },
+  invalidUser: { code: 504, title: 'Invalid User' },
   userAccessDenied: { code: 505, title: 'User Access By Id or User-Matching Denied' },
   attachmentTooLarge: { code: 600, title: 'Attachment Too Large' },
   invalidContentType: { code: 601, title: 'Invalid MIME Type' },
@@ -136,7 +137,89 @@ export const errors = {
   emptyAttachment: () => byMessage.emptyAttachment('The attachment data is empty: there is nothing to attach.'),
   invalidOperator: (op: string) => byMessage.invalidOperator(`Invalid operator '${op}' for this field.`),
   // Bugs, comments and attachments:
+  relatedBugNotFound: (id: number, field: string) => byMessage.bugNotFound(`Bug #${id} (in ${field}) does not exist.`),
+  relatedBugAccessDenied: (id: number, field: string) =>
+    byMessage.bugAccessDenied(`You are not authorized to access bug #${id} (in ${field}).`),
+  invalidRelatedBugId: (text: string, field: string) =>
+    byMessage.invalidBugReference(`'${text}' in ${field} is not a valid bug id.`),
+  notFoundInProduct: (kind: string, name: string, product: string) =>
+    byMessage.notFound(`There is no ${kind} named '${name}' in the product '${product}'.`),
+  privateCommentsDenied: () => byMessage.notInsider('You are not allowed to make comments private.'),
+  statusChangeDenied: (from: string, to: string) =>
+    byMessage.illegalStatusTransition(`A bug cannot move from ${from} to ${to}.`),
+  dependsOnAndBlocks: () =>
+    byMessage.dependencyLoop('A bug cannot both depend on and block the same bug: that would be a dependency loop.'),
+  bugGroupNotAllowed: (group: string, product: string) =>
+    byMessage.invalidBugGroup(`The group '${group}' is not allowed to restrict bugs of the product ${product}.`),
+  invalidDateTime: (text: string, field: string) =>
+    byMessage.invalidDate(`'${text}' is not a valid date and time for ${field}.`),
+  bugAccessDeniedLoggedOut: (id: number | string) =>
+    byMessage.bugAccessDenied(
+      `You are not authorized to access bug #${id}. To see this bug, you must first log in to an account with the appropriate permissions.`,
+    ),
+  duplicateLoop: (bugId: number, dupeOf: number) =>
+    byMessage.duplicateOfItself(
+      `Marking bug ${bugId} as a duplicate of bug ${dupeOf} would create a loop of duplicates.`,
+    ),
+  commentNotText: () => byMessage.invalidParameter('The comment must be text.'),
+  commentOverLength: (max: number) => byMessage.commentTooLong(`The comment is too long: at most ${max} characters.`),
+  commentNotFound: (id: number | string) => byMessage.invalidCommentId(`There is no comment with the id ${id}.`),
+  privateComment: (id: number) => byMessage.commentIsPrivate(`Comment ${id} is private.`),
+  attachmentNotFound: (id: number) => byMessage.invalidParameter(`There is no attachment with the id ${id}.`),
+  privateAttachment: (id: number) =>
+    byMessage.authorizationRequired(`Sorry, you are not authorized to access attachment ${id}: it is private.`),
   // Search:
+  notWholeNumber: (name: string) => byMessage.invalidParameter(`${name} must be a whole number of zero or more.`),
+  unusableSearchField: (field: string) => byMessage.invalidFieldName(`Can't use ${field} as a field name.`),
+  /** The search parser's word for an operator it does not know at all (invalidOperator: one the field refuses). */
+  unknownSearchOperator: (op: string) => byMessage.invalidOperator(`Invalid operator '${op}'.`),
+  /** possible_duplicates' `id`, which takes a number only (invalidBugReference also allows an alias). */
+  invalidBugNumber: (text: string) => byMessage.invalidBugReference(`'${text}' is not a valid bug number.`),
   // Catalogue (products, components, fields, keywords, flag types, classifications):
+  notFoundByName: (kind: string, name: string) => byMessage.notFound(`There is no ${kind} named '${name}'.`),
+  notFoundByNameOrNumber: (kind: string, reference: string | number) =>
+    byMessage.notFound(`There is no ${kind} named or numbered '${reference}'.`),
+  notFoundById: (kind: string, id: string | number) => byMessage.notFound(`There is no ${kind} with the id ${id}.`),
+  notFoundByIdOrName: (kind: string, reference: string | number) =>
+    byMessage.notFound(`There is no ${kind} with the id or name '${reference}'.`),
+  idsOrNamesRequired: () =>
+    byMessage.missingParameter("The function requires an 'ids' or 'names' argument, and none was set."),
+  nameRequired: (kind: string) => byMessage.invalidParameter(`You must enter a name for the ${kind}.`),
+  nameTooLong: (kind: string, max: number) =>
+    byMessage.invalidParameter(`The name of a ${kind} is limited to ${max} characters.`),
+  nameTaken: (kind: string, name: string) => byMessage.invalidParameter(`A ${kind} named ${name} already exists.`),
+  productExists: (name: string) => byMessage.productExists(`A product named ${name} already exists.`),
+  componentNameTaken: (product: string, name: string) =>
+    byMessage.componentExists(`The ${product} product already has a component named ${name}.`),
+  productValueTaken: (kind: string, name: string, product: string) =>
+    byMessage.invalidParameter(`The ${kind} '${name}' already exists for ${product}.`),
+  /** Tracker's own wording, for a product named in a path or an `ids`/`names` list. */
+  productNotFound: (reference: string | number) =>
+    byMessage.invalidProduct(`Product '${reference}' does not exist or you don't have access to it.`),
+  /** Bugzilla's wording (product_access_denied), for a product named inside a value. */
+  productAccessDenied: (name: string | number) =>
+    byMessage.invalidProduct(`Either the product '${name}' does not exist or you don't have access to it.`),
+  onlyGroupMembersMay: (action: string, group: string) =>
+    byMessage.authorizationRequired(
+      `Sorry, you are not authorized to ${action}: only members of the ${group} group may.`,
+    ),
+  onlyDropDownsHaveValueField: () => byMessage.invalidParameter('Only drop-down fields can have a value_field.'),
+  onlyDropDownsHaveValues: () => byMessage.invalidParameter('Only drop-down fields (types 2 and 3) have legal values.'),
   // Identity (users, groups, sessions, API keys) and the instance:
+  /** One answer for a wrong password, an unknown login and a locked account, so none reveals a login. */
+  invalidLogin: () =>
+    byMessage.invalidLogin(
+      'The username or password you entered is not valid. After too many failed attempts an account accepts no password for 30 minutes; an API key still works.',
+    ),
+  accountDisabled: (reason: string) =>
+    byMessage.accountDisabled(`Your account has been disabled by an administrator.${reason ? ` ${reason}` : ''}`),
+  passwordChangeRequired: () =>
+    byMessage.passwordChangeRequired(
+      'Your password is correct, but you must change it before you can log in. Ask an administrator to set a new one.',
+    ),
+  accountExists: (login: string) =>
+    byMessage.accountExists(`There is already an account with the login name ${login}.`),
+  groupExists: (name: string) => byMessage.groupExists(`The group ${name} already exists.`),
+  argumentNotSet: (parameter: string) =>
+    byMessage.missingParameter(`The function requires a '${parameter}' argument, and that argument was not set.`),
 };

@@ -1,6 +1,7 @@
 /**
  * Typed errors carrying a Bugzilla error code. The HTTP status is derived from the code with
- * Bugzilla's own table (clarifications.md), so code that throws only ever chooses the code.
+ * Bugzilla's own table (clarifications.md), so code that throws only ever chooses the code, and
+ * it chooses by name: the constructors are in shared/errors.ts.
  */
 
 /** Bugzilla's ERROR_UNKNOWN_FATAL: anything that is not the caller's fault. */
@@ -35,7 +36,3 @@ export class TrackerError extends Error {
     this.httpStatus = httpStatusForCode(code);
   }
 }
-
-export const loginRequired = () => new TrackerError(410, 'You must log in before using this part of Tracker.');
-
-export const invalidParameter = (message: string) => new TrackerError(GENERIC_USER_ERROR, message);

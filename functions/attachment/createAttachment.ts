@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { createAttachments } from '../../shared/application/bug/attachments.ts';
+import { createAttachments } from '../../shared/application/bug/attachmentCreation.ts';
 import { defineEndpoint } from '../../shared/http/endpoint.ts';
 import { bugReferences, referencesOf } from '../bug/bugInput.ts';
 import { attachmentFields } from './attachmentInput.ts';

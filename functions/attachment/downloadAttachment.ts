@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { downloadAttachment } from '../../shared/application/bug/attachments.ts';
+import { downloadAttachment } from '../../shared/application/bug/attachmentReading.ts';
 import { defineEndpoint } from '../../shared/http/endpoint.ts';
 import { text } from '../../shared/http/inputSchemas.ts';
 

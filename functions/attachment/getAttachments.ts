@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { getAttachments } from '../../shared/application/bug/attachments.ts';
+import { getAttachments } from '../../shared/application/bug/attachmentReading.ts';
 import { prefetchAttachments } from '../../shared/application/bug/bugPrefetch.ts';
 import { attachmentResourceFields } from '../../shared/domain/bug/attachment.ts';
 import { defineEndpoint } from '../../shared/http/endpoint.ts';

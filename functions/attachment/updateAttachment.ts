@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { updateAttachments } from '../../shared/application/bug/attachments.ts';
+import { updateAttachments } from '../../shared/application/bug/attachmentUpdate.ts';
 import { defineEndpoint } from '../../shared/http/endpoint.ts';
 import { list, text } from '../../shared/http/inputSchemas.ts';
 import { attachmentFields } from './attachmentInput.ts';

@@ -1,7 +1,7 @@
 import * as z from 'zod';
 import type { ComponentTarget } from '../../shared/application/catalog/components.ts';
+import { errors } from '../../shared/errors.ts';
 import { flag, integer, list, text } from '../../shared/http/inputSchemas.ts';
-import { TrackerError } from '../../shared/trackerError.ts';
 
 export const componentFields = {
   product: text().optional(),
@@ -24,8 +24,7 @@ export function componentFromPath(input: { id_or_product?: string; component?: s
   if (input.id_or_product === undefined) return undefined;
   if (input.component !== undefined) return { product: input.id_or_product, component: input.component };
   if (!/^\d+$/.test(input.id_or_product))
-    throw new TrackerError(
-      32000,
+    throw errors.invalidParameter(
       `Name a component by its id, or as /rest/component/<product>/<component>: '${input.id_or_product}' is neither.`,
     );
   return { id: Number(input.id_or_product) };

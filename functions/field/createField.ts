@@ -1,9 +1,9 @@
 import * as z from 'zod';
 import { createField } from '../../shared/application/catalog/fields.ts';
 import { ADMIN_GROUP } from '../../shared/domain/identity/caller.ts';
+import { errors } from '../../shared/errors.ts';
 import { defineEndpoint } from '../../shared/http/endpoint.ts';
 import { flag, integer, list, text } from '../../shared/http/inputSchemas.ts';
-import { TrackerError } from '../../shared/trackerError.ts';
 
 /** A legal value: a name, or `{name, sort_key (or sortkey), visibility_values}`. */
 export const valueInput = z.union([
@@ -69,7 +69,7 @@ export function fieldInput(input: FieldProperties) {
 export const adminOnly = (action: string) => ({
   group: ADMIN_GROUP,
   denied: () =>
-    new TrackerError(304, `Sorry, you are not authorized to ${action} custom fields: only administrators may.`),
+    errors.authorizationRequired(`Sorry, you are not authorized to ${action} custom fields: only administrators may.`),
 });
 
 /** `POST /rest/field/bug` (Tracker's addition): creates a custom field; answers `{id}`. */

@@ -1,8 +1,8 @@
 import * as z from 'zod';
 import { createFlagType, FLAG_TYPE_ADMIN_GROUP } from '../../shared/application/catalog/flagTypes.ts';
+import { errors } from '../../shared/errors.ts';
 import { defineEndpoint } from '../../shared/http/endpoint.ts';
 import { flag, text } from '../../shared/http/inputSchemas.ts';
-import { TrackerError } from '../../shared/trackerError.ts';
 
 /** Fields of Create and Update Flag Type; lists, sort keys and groups are checked by domain code (1103, 1104, 106, 51). */
 export const flagTypeInput = {
@@ -25,11 +25,7 @@ export const flagTypeInput = {
 export const handler = defineEndpoint({
   access: {
     group: FLAG_TYPE_ADMIN_GROUP,
-    denied: () =>
-      new TrackerError(
-        304,
-        'Sorry, you are not authorized to add flag types: only members of the editcomponents group may.',
-      ),
+    denied: () => errors.onlyGroupMembersMay('add flag types', FLAG_TYPE_ADMIN_GROUP),
   },
   input: z.object(flagTypeInput),
   run: ({ input, caller }) => createFlagType(caller, input),

@@ -2,19 +2,15 @@ import * as z from 'zod';
 import { updateGroups } from '../../shared/application/identity/groups.ts';
 import { CREATEGROUPS_GROUP } from '../../shared/domain/identity/groupRules.ts';
 import { targetsOf } from '../../shared/domain/objectTargets.ts';
+import { errors } from '../../shared/errors.ts';
 import { defineEndpoint } from '../../shared/http/endpoint.ts';
 import { integer, list, text } from '../../shared/http/inputSchemas.ts';
-import { TrackerError } from '../../shared/trackerError.ts';
 import { groupInput } from './createGroup.ts';
 
 export const handler = defineEndpoint({
   access: {
     group: CREATEGROUPS_GROUP,
-    denied: () =>
-      new TrackerError(
-        304,
-        'Sorry, you are not authorized to edit groups: only members of the creategroups group may.',
-      ),
+    denied: () => errors.onlyGroupMembersMay('edit groups', CREATEGROUPS_GROUP),
   },
   input: z.object({
     id_or_name: text().optional(),

@@ -1,9 +1,7 @@
 import * as z from 'zod';
-import { lastAuditTime } from '../../shared/domain/instance/audit.ts';
-import { storageTimeToBugzilla } from '../../shared/domain/time.ts';
+import { lastAuditTimeOf } from '../../shared/application/instance/auditTimes.ts';
 import { defineEndpoint } from '../../shared/http/endpoint.ts';
 import { list } from '../../shared/http/inputSchemas.ts';
-import { latestAuditTimes } from '../../shared/storage/instance/auditStore.ts';
 
 /** Class names as Bugzilla writes them are accepted too: `Bugzilla::Product` means `Tracker::Product`. */
 const auditClass = z
@@ -14,8 +12,5 @@ const auditClass = z
 export const handler = defineEndpoint({
   access: 'public',
   input: z.object({ class: list(auditClass).optional() }),
-  run: async ({ input }) => {
-    const latest = lastAuditTime(await latestAuditTimes(), input.class ?? []);
-    return { last_audit_time: latest === null ? null : storageTimeToBugzilla(latest) };
-  },
+  run: ({ input }) => lastAuditTimeOf(input.class ?? []),
 });

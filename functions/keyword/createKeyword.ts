@@ -1,9 +1,9 @@
 import * as z from 'zod';
 import { createKeyword } from '../../shared/application/catalog/keywords.ts';
 import { EDITKEYWORDS_GROUP } from '../../shared/domain/catalog/keywords.ts';
+import { errors } from '../../shared/errors.ts';
 import { defineEndpoint } from '../../shared/http/endpoint.ts';
 import { flag, text } from '../../shared/http/inputSchemas.ts';
-import { TrackerError } from '../../shared/trackerError.ts';
 
 export const keywordInput = {
   name: text().optional(),
@@ -13,11 +13,7 @@ export const keywordInput = {
 
 export const editkeywordsOnly = (action: string) => ({
   group: EDITKEYWORDS_GROUP,
-  denied: () =>
-    new TrackerError(
-      304,
-      `Sorry, you are not authorized to ${action} keywords: only members of the editkeywords group may.`,
-    ),
+  denied: () => errors.onlyGroupMembersMay(`${action} keywords`, EDITKEYWORDS_GROUP),
 });
 
 /** `POST /rest/keyword` (Tracker's addition): `{name, description, is_active}`; answers `{id}`. */

@@ -2,7 +2,7 @@ import * as z from 'zod';
 import { flag, list, text } from '../../shared/http/inputSchemas.ts';
 
 /** Fields a product is created or updated with (Bugzilla's, plus Tracker's group controls). */
-export const groupControlInput = z.object({
+const groupControlInput = z.object({
   group: z.union([z.string(), z.number().int()]),
   entry: flag().optional(),
   membercontrol: z.string().optional(),

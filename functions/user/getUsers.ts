@@ -1,9 +1,9 @@
 import * as z from 'zod';
 import { findUsers } from '../../shared/application/identity/users.ts';
 import { targetsOf } from '../../shared/domain/objectTargets.ts';
+import { errors } from '../../shared/errors.ts';
 import { defineEndpoint } from '../../shared/http/endpoint.ts';
 import { flag, integer, list, text } from '../../shared/http/inputSchemas.ts';
-import { TrackerError } from '../../shared/trackerError.ts';
 
 /** `GET /rest/user` and `GET /rest/user/{id_or_name}` (the path merges with ids/names). */
 export const handler = defineEndpoint({
@@ -20,12 +20,12 @@ export const handler = defineEndpoint({
   }),
   invalidInput: (_issue, parameter) =>
     parameter.startsWith('ids') || parameter === 'id_or_name'
-      ? new TrackerError(52, `Invalid parameter '${parameter}': user ids must be integers greater than zero.`)
+      ? errors.invalidValue(`Invalid parameter '${parameter}': user ids must be integers greater than zero.`)
       : undefined,
   responseFields: { users: { fields: {} } },
   run: ({ input, caller }) => {
     if (input.id_or_name !== undefined && /^-?\d+$/.test(input.id_or_name) && Number(input.id_or_name) <= 0) {
-      throw new TrackerError(52, 'Invalid parameter: user ids must be integers greater than zero.');
+      throw errors.invalidValue('Invalid parameter: user ids must be integers greater than zero.');
     }
     return findUsers(caller, { ...input, ...targetsOf(input) });
   },

@@ -2,9 +2,9 @@ import * as z from 'zod';
 import { updateUsers } from '../../shared/application/identity/users.ts';
 import { EDITUSERS_GROUP } from '../../shared/domain/identity/userView.ts';
 import { targetsOf } from '../../shared/domain/objectTargets.ts';
+import { errors } from '../../shared/errors.ts';
 import { defineEndpoint } from '../../shared/http/endpoint.ts';
 import { flag, integer, list, text } from '../../shared/http/inputSchemas.ts';
-import { TrackerError } from '../../shared/trackerError.ts';
 
 const groupReferences = list(z.union([z.number().int(), z.string()]), { splitCommas: false }).optional();
 const membershipChange = z.object({ add: groupReferences, remove: groupReferences, set: groupReferences }).optional();
@@ -12,8 +12,7 @@ const membershipChange = z.object({ add: groupReferences, remove: groupReference
 export const handler = defineEndpoint({
   access: {
     group: EDITUSERS_GROUP,
-    denied: () =>
-      new TrackerError(304, 'Sorry, you are not authorized to edit users: only members of the editusers group may.'),
+    denied: () => errors.onlyGroupMembersMay('edit users', EDITUSERS_GROUP),
   },
   input: z.object({
     id_or_name: text().optional(),

@@ -7,7 +7,7 @@ import { RawJson } from './rawJson.ts';
  * custom; every other field is a default field. Names are case-sensitive, unknown names are
  * ignored, dotted names select subfields (`components.name`), and exclusion beats inclusion.
  */
-export type FieldKind = 'default' | 'extra' | 'custom';
+type FieldKind = 'default' | 'extra' | 'custom';
 
 export interface ResourceFields {
   /** Fields returned only when named or with `_extra` / `_all`. */

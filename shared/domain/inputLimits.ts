@@ -1,4 +1,5 @@
-import { TrackerError } from '../trackerError.ts';
+import { errors } from '../errors.ts';
+import type { TrackerError } from '../trackerError.ts';
 
 /**
  * Limits every request's parameters must respect, whatever the endpoint, so no input can make a
@@ -18,8 +19,7 @@ export const MAX_DEPTH = 16;
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 
 const tooLong = (path: string, limit: number, length: number) =>
-  new TrackerError(
-    32000,
+  errors.invalidParameter(
     `The value of '${path}' is too long: at most ${limit} characters are allowed, and it has ${length}.`,
   );
 
@@ -32,8 +32,7 @@ export function checkInputLimits(
       if (value.length > MAX_TEXT_LENGTH) throw tooLong(path, MAX_TEXT_LENGTH, value.length);
       // NUL and broken UTF-16 are never text anyone means to send; both break consumers downstream.
       if (value.includes('\u0000') || LONE_SURROGATE.test(value)) {
-        throw new TrackerError(
-          32000,
+        throw errors.invalidParameter(
           `The value of '${path}' contains a NUL character or an unpaired surrogate, which Tracker does not accept.`,
         );
       }
@@ -41,11 +40,10 @@ export function checkInputLimits(
     }
     if (value === null || typeof value !== 'object') return;
     if (depth >= MAX_DEPTH)
-      throw new TrackerError(32000, `The value of '${path}' is nested too deeply (at most ${MAX_DEPTH} levels).`);
+      throw errors.invalidParameter(`The value of '${path}' is nested too deeply (at most ${MAX_DEPTH} levels).`);
     if (Array.isArray(value)) {
       if (value.length > MAX_LIST_LENGTH)
-        throw new TrackerError(
-          32000,
+        throw errors.invalidParameter(
           `The list '${path}' is too long: at most ${MAX_LIST_LENGTH} entries are allowed.`,
         );
       value.forEach((entry, index) => {
@@ -55,8 +53,7 @@ export function checkInputLimits(
     }
     const entries = Object.entries(value);
     if (entries.length > MAX_LIST_LENGTH)
-      throw new TrackerError(
-        32000,
+      throw errors.invalidParameter(
         `The value of '${path}' has too many members: at most ${MAX_LIST_LENGTH} are allowed.`,
       );
     for (const [key, entry] of entries) visit(entry, path ? `${path}.${key}` : key, depth + 1);
@@ -80,15 +77,19 @@ export function checkTextLength(value: string, parameter: string, limit: number)
  */
 const NOT_IN_NAMES = /[\u0000-\u001F\u007F-\u009F\u2028\u2029\u200E\u200F\u202A-\u202E\u2066-\u2069]/;
 
-/** Refuses a name (of a product, group, user, ...) containing invisible or deceptive characters. */
-export function checkNameCharacters(name: string, what: string, code = 32000): string {
+/**
+ * Refuses a name (of a product, group, user, ...) containing invisible or deceptive characters;
+ * `refuse` is the error of the field where the spec gives one (501 for an e-mail address).
+ */
+export function checkNameCharacters(
+  name: string,
+  what: string,
+  refuse: (message: string) => TrackerError = errors.invalidParameter,
+): string {
   const found = NOT_IN_NAMES.exec(name) ?? LONE_SURROGATE.exec(name);
   if (found) {
     const point = found[0].codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0');
-    throw new TrackerError(
-      code,
-      `The ${what} must not contain control or text-direction characters (it contains U+${point}).`,
-    );
+    throw refuse(`The ${what} must not contain control or text-direction characters (it contains U+${point}).`);
   }
   return name;
 }

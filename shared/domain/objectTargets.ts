@@ -2,7 +2,7 @@
  * Bugzilla merges the object named in the path with the `ids` and `names` parameters: an
  * all-digit path segment is an id, anything else a name (`GET /rest/product/get?ids=1`).
  */
-export interface ObjectTargets {
+interface ObjectTargets {
   ids: number[];
   names: string[];
 }

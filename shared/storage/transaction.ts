@@ -1,6 +1,6 @@
 import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
 import { TransactWriteCommand, type TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
-import { TrackerError } from '../trackerError.ts';
+import { errors } from '../errors.ts';
 import { stampIncrement, touchesCachedItem, touchesCachedUser } from './catalog/catalogCache.ts';
 import { documentClient, tableName } from './dynamoClient.ts';
 import { forgetRequestReads } from './requestScope.ts';
@@ -57,8 +57,7 @@ export async function retryOnConflict<T>(
       if (!(error instanceof RevisionConflict)) throw error;
       forgetRequestReads();
       if (attempt >= attempts) {
-        throw new TrackerError(
-          32000,
+        throw errors.invalidParameter(
           'Someone else kept changing the same data at the same moment. Nothing was saved; please try again.',
         );
       }
@@ -360,8 +359,7 @@ export class WriteTransaction {
       });
     }
     if (this.items.length > 100) {
-      throw new TrackerError(
-        32000,
+      throw errors.invalidParameter(
         'This change touches too many items to be made at once; split it into smaller changes.',
       );
     }
@@ -388,8 +386,7 @@ export class WriteTransaction {
         // or absent, so it is safe to try again after a short, jittered pause.
         if (!reasons.some((reason) => reason.Code === 'TransactionConflict')) throw error;
         if (attempt >= MAX_CONFLICT_ATTEMPTS) {
-          throw new TrackerError(
-            32000,
+          throw errors.invalidParameter(
             'Someone else changed the same data at the same moment. Nothing was saved; please try again.',
           );
         }
@@ -410,8 +407,7 @@ const isItemTooLarge = (error: unknown) =>
   error.name === 'ValidationException' &&
   /item size|size has exceeded|transaction request cannot/i.test(error.message);
 const itemTooLarge = () =>
-  new TrackerError(
-    32000,
+  errors.invalidParameter(
     'This change is too large to be stored: shorten the longest values or make fewer changes at once. Nothing was saved.',
   );
 

@@ -2,9 +2,10 @@ import { randomBytes } from 'node:crypto';
 import { ListObjectsV2Command, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import { ScanCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { sweepOrphanBodies } from '../../shared/application/bug/attachments.ts';
+import { sweepOrphanBodies } from '../../shared/application/bug/attachmentSweep.ts';
 import { documentClient, tableName } from '../../shared/storage/dynamoClient.ts';
 import { ENV } from '../../shared/storage/tableSchema.ts';
+import { nextSecond, useSteppableClock } from '../support/clock.ts';
 import { tableInconsistencies } from '../support/tableIntegrity.ts';
 import * as accounts from '../support/testAccounts.ts';
 import { expectError, fileTestBug, ok } from '../support/testAccounts.ts';
@@ -49,6 +50,7 @@ const update = (id: number, body: Record<string, unknown>, key: string = admin) 
 const setParameters = (body: Record<string, unknown>) =>
   ok(call(app, 'PUT', '/rest/parameters', { apiKey: admin, body }));
 
+useSteppableClock();
 beforeAll(async () => {
   app = await startTestApp();
   admin = app.admin.apiKey;
@@ -396,7 +398,7 @@ describe('changing an attachment', () => {
       await ok(attach(bug, { flags: [{ name: 'review', status: '?', requestee: 'bob@tracker.test' }] }, alice))
     ).ids;
     const before = (await ok(getAttachment(id, alice))).attachments[id].last_change_time;
-    await new Promise((resolve) => setTimeout(resolve, 1100));
+    nextSecond();
     const { attachments } = await ok(
       update(
         id,

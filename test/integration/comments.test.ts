@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { nextSecond, useSteppableClock } from '../support/clock.ts';
 import { tableInconsistencies } from '../support/tableIntegrity.ts';
 import * as accounts from '../support/testAccounts.ts';
 import { expectError, fileTestBug, ok } from '../support/testAccounts.ts';
@@ -32,6 +33,7 @@ const bugField = async (bug: number, field: string, key = admin) =>
 let hiddenBug: number;
 let lockedBug: number;
 
+useSteppableClock();
 beforeAll(async () => {
   app = await startTestApp();
   admin = app.admin.apiKey;
@@ -54,7 +56,7 @@ describe('adding a comment', () => {
   it('answers the new id; the bug counts it and its last change time moves', async () => {
     const bug = await fileBug();
     const before = await bugField(bug, 'last_change_time');
-    await new Promise((resolve) => setTimeout(resolve, 1100)); // Bugzilla times have whole seconds
+    nextSecond(); // Bugzilla times have whole seconds
     const { id } = await ok(addComment(bug, { comment: 'First look: reproducible.' }, plain));
     expect(id).toBeGreaterThan(0);
     expect(await bugField(bug, 'comment_count')).toBe(2);
@@ -324,7 +326,7 @@ describe('reading comments', () => {
   it('new_since keeps only later comments of bugs; include_fields applies to each comment', async () => {
     const bug = await fileBug();
     const first = (await ok(commentsOf(bug))).bugs[bug].comments[0];
-    await new Promise((resolve) => setTimeout(resolve, 1100));
+    nextSecond();
     await ok(addComment(bug, { comment: 'later' }));
     const later = await ok(commentsOf(bug, admin, { new_since: first.creation_time }));
     expect(later.bugs[bug].comments.map((comment: { text: string }) => comment.text)).toEqual(['later']);

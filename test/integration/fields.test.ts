@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { nextSecond, useSteppableClock } from '../support/clock.ts';
 import { call, startTestApp, type TestApp } from '../support/testApp.ts';
 
 let app: TestApp;
@@ -52,9 +53,7 @@ const getField = async (name: string, apiKey?: string): Promise<Field> => {
 const auditTime = async (auditClass: string): Promise<string | null> =>
   (await call(app, 'GET', '/rest/last_audit_time', { query: { class: auditClass } })).body.last_audit_time;
 
-/** last_audit_time has whole seconds: wait for the next one, so a later audit entry shows. */
-const nextSecond = () => new Promise((resolve) => setTimeout(resolve, 1050 - (Date.now() % 1000)));
-
+useSteppableClock();
 beforeAll(async () => {
   app = await startTestApp();
   admin = app.admin.apiKey;
@@ -278,7 +277,7 @@ describe('custom fields', () => {
 
   it("updates a custom field's values with add and remove, reporting the changes", async () => {
     const before = (await auditTime('Tracker::Field'))!;
-    await nextSecond();
+    nextSecond();
     const updated = await call(app, 'PUT', '/rest/field/bug/cf_browsers', {
       apiKey: admin,
       body: { display_name: 'Web browsers', values: { add: ['Edge'], remove: ['Safari'] }, mandatory: true },
@@ -437,7 +436,7 @@ describe('keywords', () => {
 
   it('updates a keyword by name, reporting changes; an inactive keyword is no longer a legal value', async () => {
     const before = (await auditTime('Tracker::Keyword'))!;
-    await nextSecond();
+    nextSecond();
     const updated = await call(app, 'PUT', '/rest/keyword/regression', {
       apiKey: keyworderKey,
       body: { name: 'regressed', is_active: false },

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { nextSecond, useSteppableClock } from '../support/clock.ts';
 import * as accounts from '../support/testAccounts.ts';
 import { ok } from '../support/testAccounts.ts';
 import { type ApiResponse, call, startTestApp, type TestApp } from '../support/testApp.ts';
@@ -58,6 +59,7 @@ function expectError(response: ApiResponse, code: number, status = 400) {
 
 let auditBeforeCreates: string | null;
 
+useSteppableClock();
 beforeAll(async () => {
   app = await startTestApp();
   admin = app.admin.apiKey;
@@ -355,7 +357,7 @@ describe('PUT /rest/flag_type/{id_or_name}', () => {
 
   it('answers a no-op update with empty changes and writes no audit entry', async () => {
     const before = await auditTime();
-    await new Promise((resolve) => setTimeout(resolve, 1100));
+    nextSecond();
     const { flagtypes } = await ok(
       updateType('review', {
         description: 'Code review',
@@ -370,7 +372,7 @@ describe('PUT /rest/flag_type/{id_or_name}', () => {
 
   it('changes fields by id, reporting booleans as 1/0 and groups by name, and is audited', async () => {
     const before = await auditTime();
-    await new Promise((resolve) => setTimeout(resolve, 1100));
+    nextSecond();
     const { flagtypes } = await ok(
       updateType(String(ids.qa), {
         name: 'qa-signoff',

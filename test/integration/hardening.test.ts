@@ -376,7 +376,7 @@ describe('7. oversized text', () => {
       const user = await createAccount('keyring');
       // Seeded straight into the table (as the store writes them): 89 HTTP calls would only be slow.
       const { WriteTransaction } = await import('../../shared/storage/transaction.ts');
-      const { putNewApiKey } = await import('../../shared/storage/identity/identityStore.ts');
+      const { putNewApiKey } = await import('../../shared/storage/identity/apiKeyStore.ts');
       for (let chunk = 0; chunk < 2; chunk++) {
         const transaction = new WriteTransaction();
         for (let index = 0; index < 45; index++) {

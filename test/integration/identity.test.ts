@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { nextSecond, useSteppableClock } from '../support/clock.ts';
 import { call, startTestApp, type TestApp } from '../support/testApp.ts';
 
 let app: TestApp;
@@ -38,6 +39,7 @@ async function createAccount(name: string, groups: string[] = [], bless: string[
   return { id, login, password, apiKey: key.body.api_key };
 }
 
+useSteppableClock();
 beforeAll(async () => {
   app = await startTestApp();
   testersId = (
@@ -773,7 +775,7 @@ describe('audit', () => {
   it('records user and group changes under Tracker::User and Tracker::Group', async () => {
     const before = (await call(app, 'GET', '/rest/last_audit_time', { query: { class: 'Tracker::User' } })).body
       .last_audit_time;
-    await new Promise((resolve) => setTimeout(resolve, 1100));
+    nextSecond();
     await call(app, 'PUT', `/rest/user/${accounts.agent.id}`, {
       apiKey: app.admin.apiKey,
       body: { full_name: `Agent ${Date.now()}` },

@@ -1,7 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { nextSecond, useSteppableClock } from '../support/clock.ts';
 import { call, startTestApp, type TestApp } from '../support/testApp.ts';
 
 let app: TestApp;
+useSteppableClock();
 beforeAll(async () => {
   app = await startTestApp();
 });
@@ -210,7 +212,7 @@ describe('last_audit_time', () => {
     const groups = await call(app, 'GET', '/rest/last_audit_time', { query: { class: 'Tracker::Group' } });
     expect(groups.body.last_audit_time).toMatch(/Z$/);
 
-    await new Promise((resolve) => setTimeout(resolve, 1100));
+    nextSecond();
     await call(app, 'PUT', '/rest/parameters', {
       apiKey: app.admin.apiKey,
       body: { mailfrom: `audit-${Date.now()}@tracker.test` },

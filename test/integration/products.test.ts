@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { nextSecond, useSteppableClock } from '../support/clock.ts';
 import { call, startTestApp, type TestApp } from '../support/testApp.ts';
 
 let app: TestApp;
@@ -19,6 +20,7 @@ async function userWithKey(name: string, groups: string[] = []): Promise<string>
   return (await call(app, 'POST', `/rest/user/${id}/api_key`, { apiKey: admin, body: {} })).body.api_key;
 }
 
+useSteppableClock();
 beforeAll(async () => {
   app = await startTestApp();
   admin = app.admin.apiKey;
@@ -491,7 +493,7 @@ describe('audit', () => {
     }
     const before = (await call(app, 'GET', '/rest/last_audit_time', { query: { class: 'Tracker::Product' } })).body
       .last_audit_time;
-    await new Promise((resolve) => setTimeout(resolve, 1100));
+    nextSecond();
     await call(app, 'PUT', '/rest/product/Widget', { apiKey: admin, body: { description: `Audited ${Date.now()}` } });
     const after = (await call(app, 'GET', '/rest/last_audit_time', { query: { class: 'Tracker::Product' } })).body
       .last_audit_time;

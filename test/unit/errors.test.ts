@@ -5,8 +5,8 @@ import { TrackerError } from '../../shared/trackerError.ts';
 describe('the error registry', () => {
   it('gives every catalogue entry a constructor that answers with its code', () => {
     for (const name of Object.keys(ERROR_CATALOG) as ErrorName[]) {
-      const constructor = errors[name] as (...args: string[]) => TrackerError;
-      const error = constructor('x');
+      const build = errors[name] as (...args: string[]) => TrackerError;
+      const error = build('x');
       expect(error).toBeInstanceOf(TrackerError);
       expect(error.code, name).toBe(ERROR_CATALOG[name].code);
     }

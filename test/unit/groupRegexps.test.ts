@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { GroupSummary } from '../../shared/domain/identity/caller.ts';
 import {
@@ -10,31 +11,28 @@ import { bitmapHas, bitmapIds, bitmapOf, bitmapWith } from '../../shared/domain/
 import { TrackerError } from '../../shared/trackerError.ts';
 
 describe('user id bitmaps', () => {
-  it('answers membership exactly as a set of the same ids, for random sets and probes', () => {
-    let seed = 42;
-    const random = () => {
-      seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31;
-      return seed / 2 ** 31;
-    };
-    for (let round = 0; round < 200; round++) {
-      const size = Math.floor(random() * 60);
-      const ids = new Set(Array.from({ length: size }, () => Math.floor(random() * 5_000)));
-      let bitmap = bitmapOf(ids);
-      // Changed one id at a time as user writes change them.
-      for (let change = 0; change < 10; change++) {
-        const id = Math.floor(random() * 5_200);
-        const present = random() < 0.5;
-        bitmap = bitmapWith(bitmap, id, present);
-        if (present) ids.add(id);
-        else ids.delete(id);
-      }
-      for (let probe = 0; probe < 300; probe++) {
-        const id = Math.floor(random() * 5_300);
-        expect(bitmapHas(bitmap, id), `id ${id} in round ${round}`).toBe(ids.has(id));
-      }
-      for (const id of ids) expect(bitmapHas(bitmap, id)).toBe(true);
-      expect(bitmapIds(bitmap)).toEqual([...ids].sort((a, b) => a - b));
-    }
+  it('answers membership exactly as a set of the same ids, for generated sets, changes and probes', () => {
+    fc.assert(
+      fc.property(
+        fc.uniqueArray(fc.integer({ min: 0, max: 5_000 }), { maxLength: 60 }),
+        // Changed one id at a time as user writes change them, sometimes past the highest id held.
+        fc.array(fc.tuple(fc.integer({ min: 0, max: 5_200 }), fc.boolean()), { maxLength: 10 }),
+        fc.array(fc.integer({ min: 0, max: 5_300 }), { maxLength: 300 }),
+        (initial, changes, probes) => {
+          const ids = new Set(initial);
+          let bitmap = bitmapOf(ids);
+          for (const [id, present] of changes) {
+            bitmap = bitmapWith(bitmap, id, present);
+            if (present) ids.add(id);
+            else ids.delete(id);
+          }
+          const wrong = [...probes, ...ids].filter((id) => bitmapHas(bitmap, id) !== ids.has(id));
+          expect(wrong, 'ids the bitmap answers wrongly').toEqual([]);
+          expect(bitmapIds(bitmap)).toEqual([...ids].sort((a, b) => a - b));
+        },
+      ),
+      { numRuns: 200 },
+    );
   });
 
   it('is empty text for no ids, drops trailing empty bytes, and never holds negative or fractional ids', () => {

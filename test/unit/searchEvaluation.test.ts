@@ -1,31 +1,38 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { Bug } from '../../shared/domain/bug/bug.ts';
+import { compileSearch } from '../../shared/domain/search/criterionCompiler.ts';
+import { type SearchEnvironment, TRUE } from '../../shared/domain/search/searchEnvironment.ts';
 import { evaluateSearch, keptMatches } from '../../shared/domain/search/searchEvaluation.ts';
 import { SearchIndex } from '../../shared/domain/search/searchIndex.ts';
-import { compileSearch, type SearchEnvironment, TRUE } from '../../shared/domain/search/searchPlanner.ts';
 import type { SearchNode } from '../../shared/domain/search/searchQuery.ts';
 import { TrigramIndex } from '../../shared/domain/search/trigramIndex.ts';
 
 /**
  * The criterion-at-a-time evaluation (searchEvaluation.ts) must give exactly what the row-at-a-time
- * compiled test gives, MAYBE for comment text included: checked on random trees over an index
- * large enough for the trigram path.
+ * compiled test gives, MAYBE for comment text included: checked with fast-check on generated trees
+ * over an index large enough for the trigram path and for kept results, before and after changes.
  */
-let seed = 42;
-const random = () => {
-  seed = (seed * 1103515245 + 12345) % 2147483648;
-  return seed / 2147483648;
-};
-const pick = <T>(items: readonly T[]): T => items[Math.floor(random() * items.length)]!;
-
 const WORDS = ['crash', 'toolbar', 'wayland', 'flicker', 'menu', 'tab', 'print', 'ünïcode', 'save'];
 const STATUSES = ['UNCONFIRMED', 'CONFIRMED', 'IN_PROGRESS', 'RESOLVED'];
 
-const bug = (id: number): Bug => ({
+/** What a generated bug varies in; the rest follows from its id. */
+interface Content {
+  summary: string;
+  status: string;
+  priority: string;
+}
+const contentArbitrary: fc.Arbitrary<Content> = fc.record({
+  summary: fc.array(fc.constantFrom(...WORDS), { minLength: 4, maxLength: 4 }).map((words) => words.join(' ')),
+  status: fc.constantFrom(...STATUSES),
+  priority: fc.constantFrom('High', 'Low', '---'),
+});
+
+const bug = (id: number, content: Content): Bug => ({
   id,
   alias: id % 50 === 0 ? `alias-${id}` : null,
-  summary: Array.from({ length: 4 }, () => pick(WORDS)).join(' '),
-  status: pick(STATUSES),
+  summary: content.summary,
+  status: content.status,
   resolution: '',
   isConfirmed: true,
   productId: 1 + (id % 3),
@@ -33,7 +40,7 @@ const bug = (id: number): Bug => ({
   version: 'unspecified',
   targetMilestone: '---',
   bugType: 'defect',
-  priority: pick(['High', 'Low', '---']),
+  priority: content.priority,
   severity: 'normal',
   platform: 'PC',
   opSys: 'Linux',
@@ -68,9 +75,15 @@ const bug = (id: number): Bug => ({
   tags: {},
 });
 
-const index = new SearchIndex();
-for (let id = 1; id <= 3_000; id++)
-  index.apply({ bug: bug(id), rev: 1, words: id % 3 === 0 ? ['crash', 'toolbar'] : id % 5 === 0 ? ['menu'] : [] });
+const BASE_BUGS = 3_000;
+/** The same 3,000 bugs every run: a fixed sample, so a failure replays on the same index. */
+const baseContents = fc.sample(contentArbitrary, { numRuns: BASE_BUGS, seed: 42 });
+const baseIndex = new SearchIndex();
+for (let id = 1; id <= BASE_BUGS; id++) {
+  const words = id % 3 === 0 ? ['crash', 'toolbar'] : id % 5 === 0 ? ['menu'] : [];
+  baseIndex.apply({ bug: bug(id, baseContents[id - 1]!), rev: 1, words });
+}
+const baseSnapshot = baseIndex.toSnapshot();
 const products = [1, 2, 3].map((id) => ({
   product: { id, name: ['Browser', 'Mail', 'Toolbar Crash Reporter'][id - 1], classificationId: id === 3 ? 2 : 1 },
   components: [10, 11, 12, 13, 14]
@@ -78,7 +91,7 @@ const products = [1, 2, 3].map((id) => ({
     .map((component) => ({ id: component, name: `Part ${component}` })),
 })) as unknown as SearchEnvironment['products'];
 const env: SearchEnvironment = {
-  index,
+  index: baseIndex,
   callerId: 1,
   callerLogin: 'me@x.test',
   products,
@@ -98,168 +111,139 @@ const env: SearchEnvironment = {
   insider: false,
 };
 
-function randomLeaf(): SearchNode {
-  const negate = random() < 0.2;
-  switch (
-    pick([
-      'summary',
-      'summary',
-      'status',
-      'priority',
-      'count',
-      'comment',
-      'whiteboard',
-      'product',
-      'component',
-      'classification',
-      'keywords',
-      'group',
-      'alias',
-      'words',
-    ])
-  ) {
-    case 'words':
-      return {
-        kind: 'leaf',
-        field: 'content',
-        op: pick(['matches', 'anywords', 'allwords']),
-        value: pick(['crash', 'crash menu', 'toolbar crash', 'nothing']),
-        negate,
-      };
-    case 'product':
-      return {
-        kind: 'leaf',
-        field: 'product',
-        op: pick(['equals', 'substring', 'regexp', 'anyexact']),
-        value: pick(['Browser', 'crash', 'mail,browser', 'nothing']),
-        negate,
-      };
-    case 'component':
-      return {
-        kind: 'leaf',
-        field: 'component',
-        op: pick(['equals', 'substring']),
-        value: pick(['Part 11', 'part 1', 'none']),
-        negate,
-      };
-    case 'classification':
-      return { kind: 'leaf', field: 'classification', op: 'equals', value: pick(['Client', 'Tools', 'Other']), negate };
-    case 'keywords':
-      return {
-        kind: 'leaf',
-        field: 'keywords',
-        op: pick([
-          'equals',
-          'anyexact',
-          'substring',
-          'anywords',
-          'isempty',
-          'allwords',
-          'anywordssubstr',
-          'allwordssubstr',
-          'regexp',
-        ]),
-        value: pick([
-          'crash',
-          'perf,regression',
-          'perf',
-          'reg',
-          'toolbar',
-          'reg crash',
-          'ash, perf',
-          '',
-          'crash perf regression',
-        ]),
-        negate,
-      };
-    case 'group':
-      return {
-        kind: 'leaf',
-        field: 'bug_group',
-        op: pick(['equals', 'isnotempty']),
-        value: pick(['secret', 'other']),
-        negate,
-      };
-    case 'alias':
-      return {
-        kind: 'leaf',
-        field: 'alias',
-        op: pick(['substring', 'equals', 'isempty', 'regexp']),
-        value: pick(['alias-1', 'ALIAS', '50$', '']),
-        negate,
-      };
-    case 'summary':
-      return {
-        kind: 'leaf',
-        field: 'short_desc',
-        op: 'substring',
-        value: pick([...WORDS, 'ra', 'sh t', 'Wayland Flicker', 'zzz']),
-        negate,
-      };
-    case 'status':
-      return {
-        kind: 'leaf',
-        field: 'bug_status',
-        op: 'anyexact',
-        value: `${pick(STATUSES)},${pick(STATUSES)}`,
-        negate,
-      };
-    case 'priority':
-      return { kind: 'leaf', field: 'priority', op: 'equals', value: pick(['High', 'Low']), negate };
-    case 'count':
-      return {
-        kind: 'leaf',
-        field: 'longdescs.count',
-        op: 'greaterthan',
-        value: String(Math.floor(random() * 5)),
-        negate,
-      };
-    // Comment text the index does not hold: MAYBE, which the evaluation must carry like the compiled test.
-    case 'comment':
-      return { kind: 'leaf', field: 'longdesc', op: 'substring', value: pick(WORDS), negate };
-    default:
-      return {
-        kind: 'leaf',
-        field: 'status_whiteboard',
-        op: pick(['substring', 'equals', 'isempty', 'casesubstring']),
-        value: pick(['tri', 'needs-info', 'Needs', '']),
-        negate,
-      };
-  }
-}
+/** Negated one time in five, as criteria often are not; shrinks to not negated. */
+const negate = fc.oneof({ arbitrary: fc.constant(false), weight: 4 }, { arbitrary: fc.constant(true), weight: 1 });
+const leaf = (field: string, ops: readonly string[], values: fc.Arbitrary<string>): fc.Arbitrary<SearchNode> =>
+  fc.record({
+    kind: fc.constant('leaf' as const),
+    field: fc.constant(field),
+    op: fc.constantFrom(...ops),
+    value: values,
+    negate,
+  });
+const oneOf = (...values: string[]) => fc.constantFrom(...values);
 
-function randomTree(depth: number): SearchNode {
-  if (depth === 0 || random() < 0.3) return randomLeaf();
-  const children = Array.from({ length: Math.floor(random() * 4) }, () => randomTree(depth - 1));
-  return { kind: random() < 0.5 ? 'and' : 'or', children, negate: random() < 0.2 };
+const leafArbitrary: fc.Arbitrary<SearchNode> = fc.oneof(
+  { arbitrary: leaf('short_desc', ['substring'], oneOf(...WORDS, 'ra', 'sh t', 'Wayland Flicker', 'zzz')), weight: 2 },
+  leaf('content', ['matches', 'anywords', 'allwords'], oneOf('crash', 'crash menu', 'toolbar crash', 'nothing')),
+  leaf('product', ['equals', 'substring', 'regexp', 'anyexact'], oneOf('Browser', 'crash', 'mail,browser', 'nothing')),
+  leaf('component', ['equals', 'substring'], oneOf('Part 11', 'part 1', 'none')),
+  leaf('classification', ['equals'], oneOf('Client', 'Tools', 'Other')),
+  leaf(
+    'keywords',
+    [
+      'equals',
+      'anyexact',
+      'substring',
+      'anywords',
+      'isempty',
+      'allwords',
+      'anywordssubstr',
+      'allwordssubstr',
+      'regexp',
+    ],
+    oneOf('crash', 'perf,regression', 'perf', 'reg', 'toolbar', 'reg crash', 'ash, perf', '', 'crash perf regression'),
+  ),
+  leaf('bug_group', ['equals', 'isnotempty'], oneOf('secret', 'other')),
+  leaf('alias', ['substring', 'equals', 'isempty', 'regexp'], oneOf('alias-1', 'ALIAS', '50$', '')),
+  leaf(
+    'bug_status',
+    ['anyexact'],
+    fc.tuple(oneOf(...STATUSES), oneOf(...STATUSES)).map((pair) => pair.join(',')),
+  ),
+  leaf('priority', ['equals'], oneOf('High', 'Low')),
+  leaf('longdescs.count', ['greaterthan'], fc.integer({ min: 0, max: 4 }).map(String)),
+  // Comment text the index does not hold: MAYBE, which the evaluation must carry like the compiled test.
+  leaf('longdesc', ['substring'], oneOf(...WORDS)),
+  leaf(
+    'status_whiteboard',
+    ['substring', 'equals', 'isempty', 'casesubstring'],
+    oneOf('tri', 'needs-info', 'Needs', ''),
+  ),
+);
+
+/** Trees up to three groups deep; shrinks towards a single criterion. */
+const treeArbitrary = (depth: number): fc.Arbitrary<SearchNode> =>
+  depth === 0
+    ? leafArbitrary
+    : fc.oneof(
+        { arbitrary: leafArbitrary, weight: 3 },
+        {
+          arbitrary: fc.record({
+            kind: fc.constantFrom('and' as const, 'or' as const),
+            children: fc.array(treeArbitrary(depth - 1), { maxLength: 3 }),
+            negate,
+          }),
+          weight: 7,
+        },
+      );
+const trees = treeArbitrary(3);
+
+/** A changed bug (one of the first 3,000) or a new one, with new content and comment words. */
+const changeArbitrary = fc.record({
+  id: fc.oneof(
+    { arbitrary: fc.integer({ min: 1, max: BASE_BUGS }), weight: 4 },
+    { arbitrary: fc.constant(0), weight: 1 },
+  ),
+  content: contentArbitrary,
+  words: fc.constantFrom<string[]>(['crash'], ['menu', 'toolbar']),
+});
+
+/** The slots where the evaluation and the compiled test disagree (the kept list too): none, if all is well. */
+function disagreements(searchEnv: SearchEnvironment, tree: SearchNode, everyThirdLeftOut: boolean): string[] {
+  const test = compileSearch(searchEnv, tree);
+  const all = searchEnv.index.allSlots();
+  const slots = everyThirdLeftOut ? all.filter((slot) => slot % 3 !== 0) : all;
+  const truths = evaluateSearch(searchEnv, tree, slots);
+  const wrong = [...slots.keys()]
+    .filter((at) => truths[at] !== test(slots[at]!))
+    .map((at) => `slot ${slots[at]}: ${truths[at]} instead of ${test(slots[at]!)}`);
+  const kept = keptMatches(searchEnv, tree);
+  if (kept) {
+    const expected = Array.from(all).filter((slot) => test(slot) === TRUE);
+    if (kept.join() !== expected.join()) wrong.push(`kept ${kept.length} slots, ${expected.length} match`);
+  }
+  return wrong.slice(0, 5);
 }
 
 describe('criterion-at-a-time search evaluation', () => {
-  it('agrees with the row-at-a-time test on every slot, for random trees', () => {
-    let nextId = 3_001;
-    const revisions = new Map<number, number>();
-    for (let round = 0; round < 400; round++) {
-      // Results kept between searches must follow changed and new bugs.
-      if (round % 40 === 39) {
-        for (let change = 0; change < 25; change++) {
-          const id = change < 20 || round % 80 === 39 ? 1 + Math.floor(random() * 3_000) : nextId++;
-          const rev = (revisions.get(id) ?? 1) + 1;
-          revisions.set(id, rev);
-          index.apply({ bug: bug(id), rev, words: random() < 0.5 ? ['crash'] : ['menu', 'toolbar'], allWords: true });
-        }
-      }
-      const tree = randomTree(3);
-      const test = compileSearch(env, tree);
-      const slots = round % 3 === 0 ? index.allSlots().filter((slot) => slot % 3 !== 0) : index.allSlots();
-      const truths = evaluateSearch(env, tree, slots);
-      const expected = Array.from(slots, (slot) => test(slot));
-      expect(Array.from(truths), JSON.stringify(tree)).toEqual(expected);
-      const kept = keptMatches(env, tree);
-      if (kept)
-        expect(Array.from(kept), JSON.stringify(tree)).toEqual(
-          Array.from(index.allSlots()).filter((slot) => test(slot) === TRUE),
-        );
-    }
+  it('agrees with the row-at-a-time test on every slot, for generated trees', () => {
+    fc.assert(
+      fc.property(trees, fc.boolean(), (tree, everyThirdLeftOut) => {
+        expect(disagreements(env, tree, everyThirdLeftOut), JSON.stringify(tree)).toEqual([]);
+      }),
+      { numRuns: 100 },
+    );
+  });
+
+  it('keeps agreeing, kept results included, as bugs change and new ones arrive', () => {
+    fc.assert(
+      fc.property(
+        fc.array(trees, { minLength: 1, maxLength: 3 }),
+        fc.array(fc.array(changeArbitrary, { minLength: 1, maxLength: 25 }), { minLength: 1, maxLength: 2 }),
+        (searched, batches) => {
+          const index = SearchIndex.fromSnapshot(baseSnapshot);
+          const changing = { ...env, index };
+          const revisions = new Map<number, number>();
+          let nextId = BASE_BUGS + 1;
+          const searchAll = (moment: string) => {
+            for (const tree of searched)
+              expect(disagreements(changing, tree, false), `${moment}: ${JSON.stringify(tree)}`).toEqual([]);
+          };
+          searchAll('before any change');
+          for (const [at, batch] of batches.entries()) {
+            for (const change of batch) {
+              const id = change.id || nextId++;
+              const rev = (revisions.get(id) ?? 1) + 1;
+              revisions.set(id, rev);
+              index.apply({ bug: bug(id, change.content), rev, words: change.words, allWords: true });
+            }
+            searchAll(`after change batch ${at + 1}`);
+          }
+        },
+      ),
+      { numRuns: 10 },
+    );
   });
 
   it('finds summaries by trigrams exactly as by reading each summary, after changes too', () => {
@@ -287,18 +271,31 @@ describe('ranking possible duplicates', () => {
   it('gives the first summaries of the full ranking, whatever the limit', async () => {
     const { rankByWords } = await import('../../shared/application/search/bugSearch.ts');
     const size = 2_000;
-    const held = Uint32Array.from({ length: size }, () => (random() < 0.3 ? 1 + Math.floor(random() * 15) : 0));
     const ids = Int32Array.from({ length: size }, (_, slot) => 10 + slot);
-    // Expected from first principles: inverse document frequency over the summaries that hold any word.
-    const holders = [...held.keys()].filter((slot) => held[slot] !== 0);
-    const frequency = [0, 1, 2, 3].map((w) => holders.filter((slot) => held[slot]! & (1 << w)).length);
-    const weight = frequency.map((count) => Math.log(1 + size / (1 + count)));
-    const score = (slot: number) => [0, 1, 2, 3].reduce((sum, w) => sum + (held[slot]! & (1 << w) ? weight[w]! : 0), 0);
-    const ranked = holders.sort((a, b) => score(b) - score(a) || ids[b]! - ids[a]!);
-    // Candidates in any order: the ranking does not depend on it.
-    const candidates = [...holders].reverse();
-    for (const limit of [1, 5, 10, 70, 80, 500, 5_000]) {
-      expect(rankByWords(held, candidates, 4, ids, size, limit), String(limit)).toEqual(ranked.slice(0, limit));
-    }
+    // Which of 4 words each summary holds (a bit each): about 3 summaries in 10 hold any.
+    const masks = fc.oneof(
+      { arbitrary: fc.constant(0), weight: 7 },
+      { arbitrary: fc.integer({ min: 1, max: 15 }), weight: 3 },
+    );
+    fc.assert(
+      fc.property(fc.array(masks, { minLength: size, maxLength: size }), (masksOfSlots) => {
+        const held = Uint32Array.from(masksOfSlots);
+        // Expected from first principles: inverse document frequency over the summaries that hold any word.
+        const holders = [...held.keys()].filter((slot) => held[slot] !== 0);
+        const frequency = [0, 1, 2, 3].map((w) => holders.filter((slot) => held[slot]! & (1 << w)).length);
+        const weight = frequency.map((count) => Math.log(1 + size / (1 + count)));
+        const score = (slot: number) =>
+          [0, 1, 2, 3].reduce((sum, w) => sum + (held[slot]! & (1 << w) ? weight[w]! : 0), 0);
+        const ranked = holders.sort((a, b) => score(b) - score(a) || ids[b]! - ids[a]!);
+        // Candidates in any order: the ranking does not depend on it.
+        const candidates = [...holders].reverse();
+        // Both ways of ranking: a short list (limit * 8 below the candidates) and sorting them all.
+        const eighth = Math.floor(holders.length / 8);
+        for (const limit of [1, 5, 10, 70, 80, eighth, eighth + 1, 500, 5_000]) {
+          expect(rankByWords(held, candidates, 4, ids, size, limit), String(limit)).toEqual(ranked.slice(0, limit));
+        }
+      }),
+      { numRuns: 10 },
+    );
   });
 });

@@ -1,15 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import type { Bug } from '../../shared/domain/bug/bug.ts';
+import { compileSearch } from '../../shared/domain/search/criterionCompiler.ts';
 import { parseQuicksearch } from '../../shared/domain/search/quicksearch.ts';
+import { type SearchEnvironment, TRUE } from '../../shared/domain/search/searchEnvironment.ts';
 import { commentWords, SearchIndex } from '../../shared/domain/search/searchIndex.ts';
-import {
-  candidateSlots,
-  compileSearch,
-  parseSearchTime,
-  type SearchEnvironment,
-  TRUE,
-} from '../../shared/domain/search/searchPlanner.ts';
+import { candidateSlots } from '../../shared/domain/search/searchPlanner.ts';
 import { parseSearchParameters, type SearchNode } from '../../shared/domain/search/searchQuery.ts';
+import { parseSearchTime } from '../../shared/domain/search/valueMatchers.ts';
 
 const bug = (id: number, overrides: Partial<Bug> = {}): Bug => ({
   id,

@@ -3,8 +3,6 @@ import {
   GENERIC_USER_ERROR,
   httpStatusForCode,
   INTERNAL_ERROR,
-  invalidParameter,
-  loginRequired,
   NO_SUCH_METHOD,
   QUERY_TOO_LONG,
   TrackerError,
@@ -50,17 +48,5 @@ describe('TrackerError', () => {
       httpStatus: 404,
       message: 'Bug #9999 does not exist.',
     });
-  });
-
-  it('loginRequired is code 410, HTTP 401, with the spec message', () => {
-    expect(loginRequired()).toMatchObject({
-      code: 410,
-      httpStatus: 401,
-      message: 'You must log in before using this part of Tracker.',
-    });
-  });
-
-  it('invalidParameter is the generic user error', () => {
-    expect(invalidParameter('bad')).toMatchObject({ code: 32000, httpStatus: 400, message: 'bad' });
   });
 });

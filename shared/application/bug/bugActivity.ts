@@ -3,9 +3,9 @@ import { MAX_TAG_LENGTH } from '../../domain/bug/bug.ts';
 import { parseListChange } from '../../domain/bug/bugFieldRules.ts';
 import { type Caller, isLoggedIn } from '../../domain/identity/caller.ts';
 import { toBugzillaDateTime } from '../../domain/time.ts';
+import { errors } from '../../errors.ts';
 import { commitBugWrite, loadLastVisits, putLastVisits } from '../../storage/bug/bugStore.ts';
 import { retryOnConflict } from '../../storage/transaction.ts';
-import { loginRequired, TrackerError } from '../../trackerError.ts';
 import { loadBugCatalog } from './bugContext.ts';
 import { visibleBugs } from './bugs.ts';
 
@@ -13,17 +13,17 @@ import { visibleBugs } from './bugs.ts';
 
 function checkTag(value: unknown): string {
   const tag = String(value ?? '').trim();
-  if (tag === '') throw new TrackerError(32000, 'A tag cannot be empty.');
+  if (tag === '') throw errors.invalidParameter('A tag cannot be empty.');
   if (tag.length > MAX_TAG_LENGTH)
-    throw new TrackerError(32000, `The tag '${tag.slice(0, 50)}' is too long: at most ${MAX_TAG_LENGTH} characters.`);
+    throw errors.invalidParameter(`The tag '${tag.slice(0, 50)}' is too long: at most ${MAX_TAG_LENGTH} characters.`);
   if (/[,\s]/.test(tag) || /[\u0000-\u001f\u007f]/.test(tag))
-    throw new TrackerError(32000, `The tag '${tag}' contains a comma, a space or a control character.`);
+    throw errors.invalidParameter(`The tag '${tag}' contains a comma, a space or a control character.`);
   return tag;
 }
 
 /** PUT /rest/bug/{id}/tags: `{add, remove}`; answers `{changes: {bugId: {added, removed}}}` as Bugzilla's update_tags. */
 export async function updateBugTags(caller: Caller, references: ReadonlyArray<string | number>, change: unknown) {
-  if (!isLoggedIn(caller)) throw loginRequired();
+  if (!isLoggedIn(caller)) throw errors.loginRequired();
   const tags = parseListChange('tags', change, checkTag);
   const me = String(caller.user.id);
   const bugCatalog = await loadBugCatalog();
@@ -55,8 +55,7 @@ const isInvolved = (bug: Bug, userId: number) =>
 
 function requireInvolved(bug: Bug, userId: number): void {
   if (!isInvolved(bug, userId))
-    throw new TrackerError(
-      1300,
+    throw errors.userNotInvolved(
       `You are not involved with bug ${bug.id}: only its reporter, assignee, QA contact and CC list keep last visits.`,
     );
 }
@@ -68,8 +67,8 @@ const lastVisitView = (visit: { bugId: number; lastVisitTs: string }) => ({
 
 /** POST /rest/bug_user_last_visit[/{id}]: records now as the caller's last visit of each bug. */
 export async function recordLastVisits(caller: Caller, references: ReadonlyArray<string | number>) {
-  if (!isLoggedIn(caller)) throw loginRequired();
-  if (references.length === 0) throw new TrackerError(50, 'You must give the ids of the bugs you visited.');
+  if (!isLoggedIn(caller)) throw errors.loginRequired();
+  if (references.length === 0) throw errors.missingParameter('You must give the ids of the bugs you visited.');
   const bugCatalog = await loadBugCatalog();
   const bugs = await visibleBugs(caller, references, bugCatalog);
   for (const { bug } of bugs) requireInvolved(bug, caller.user.id);
@@ -86,7 +85,7 @@ export async function recordLastVisits(caller: Caller, references: ReadonlyArray
 
 /** GET /rest/bug_user_last_visit[/{id}]: the caller's visits of these bugs, or their 20 latest. */
 export async function lastVisits(caller: Caller, references: ReadonlyArray<string | number>) {
-  if (!isLoggedIn(caller)) throw loginRequired();
+  if (!isLoggedIn(caller)) throw errors.loginRequired();
   const nowSeconds = Math.floor(Date.now() / 1000);
   const stored = (await loadLastVisits(caller.user.id)).filter((visit) => visit.expiresAt > nowSeconds);
   if (references.length === 0) {

@@ -9,7 +9,7 @@ import type { Caller, UserAccount } from '../../domain/identity/caller.ts';
 import { toBugzillaDateTime } from '../../domain/time.ts';
 import { loadCustomFields } from '../../storage/catalog/fieldStore.ts';
 import { loadKeywords } from '../../storage/catalog/keywordStore.ts';
-import { findUserIdByLogin, getUsers } from '../../storage/identity/identityStore.ts';
+import { findUserIdByLogin, getUsers } from '../../storage/identity/userStore.ts';
 import { oncePerRequest } from '../../storage/requestScope.ts';
 import { type CatalogSnapshot, loadCatalog, visibleProductIds } from '../catalog/catalogContext.ts';
 
@@ -82,9 +82,9 @@ export function bugEnvironment(
     keywords: bugCatalog.keywords,
     parameters: catalog.parameters,
     findUserId: (login) => userIds.get(login.trim().toLowerCase()),
-    userId(login, field, code = 51) {
+    userId(login, field, error) {
       const id = userIds.get(login.trim().toLowerCase());
-      if (id === undefined) throw unknownUser(login, field, code);
+      if (id === undefined) throw unknownUser(login, field, error);
       return id;
     },
     loginOf: (id) => (id === null ? '' : (users.get(id)?.login ?? '')),

@@ -10,16 +10,12 @@ import {
   requestedCommentPrivacy,
 } from '../../domain/bug/bugComments.ts';
 import { planNewBug } from '../../domain/bug/bugCreation.ts';
-import {
-  applyBugUpdate,
-  relatedBugIds,
-  syncRelations,
-  type UpdateOutcome,
-  type WorkingSet,
-} from '../../domain/bug/bugUpdate.ts';
+import { applyBugUpdate } from '../../domain/bug/bugUpdate.ts';
 import { bugView } from '../../domain/bug/bugView.ts';
+import { relatedBugIds, syncRelations, type UpdateOutcome, type WorkingSet } from '../../domain/bug/bugWorkingSet.ts';
 import type { FieldSelection } from '../../domain/fieldSelection.ts';
 import { type Caller, isLoggedIn } from '../../domain/identity/caller.ts';
+import { errors } from '../../errors.ts';
 import { loadAttachmentsOfBug, setCommentPrivacy } from '../../storage/bug/attachmentStore.ts';
 import {
   commitBugWrite,
@@ -33,7 +29,7 @@ import {
 } from '../../storage/bug/bugStore.ts';
 import { allocateId, allocateIds } from '../../storage/counterStore.ts';
 import { retryOnConflict } from '../../storage/transaction.ts';
-import { loginRequired, TrackerError } from '../../trackerError.ts';
+import { TrackerError } from '../../trackerError.ts';
 import { groupNameIn } from '../catalog/catalogContext.ts';
 import {
   type BugCatalog,
@@ -56,10 +52,9 @@ const orGroups = (bugCatalog: VisibilityContext) => bugCatalog.catalog.parameter
 export async function resolveBugId(reference: string | number): Promise<number> {
   const text = String(reference).trim();
   if (/^\d+$/.test(text) && Number(text) > 0 && Number.isSafeInteger(Number(text))) return Number(text);
-  if (text === '' || /[,\s]/.test(text) || text.length > 40)
-    throw new TrackerError(100, `'${text}' is not a valid bug number nor an alias to a bug.`);
+  if (text === '' || /[,\s]/.test(text) || text.length > 40) throw errors.invalidBugReference(text);
   const id = await findBugIdByAlias(text);
-  if (id === null) throw new TrackerError(100, `'${text}' is not a valid bug number nor an alias to a bug.`);
+  if (id === null) throw errors.invalidBugReference(text);
   return id;
 }
 
@@ -73,14 +68,9 @@ export function visibleBug(
   bugId: number,
   bugCatalog: VisibilityContext,
 ): StoredBug {
-  if (!stored) throw new TrackerError(101, `Bug #${bugId} does not exist.`);
+  if (!stored) throw errors.bugNotFound(bugId);
   if (!canSeeBug(caller, stored.bug, groupNameIn(bugCatalog.catalog), orGroups(bugCatalog))) {
-    throw isLoggedIn(caller)
-      ? new TrackerError(102, `You are not authorized to access bug #${bugId}.`)
-      : new TrackerError(
-          102,
-          `You are not authorized to access bug #${bugId}. To see this bug, you must first log in to an account with the appropriate permissions.`,
-        );
+    throw isLoggedIn(caller) ? errors.bugAccessDenied(bugId) : errors.bugAccessDeniedLoggedOut(bugId);
   }
   return stored;
 }
@@ -320,7 +310,7 @@ async function assertNoDependencyLoop(
     let frontier = [...(working.get(root)?.dependsOn ?? [])];
     while (frontier.length > 0) {
       if (frontier.includes(root))
-        throw new TrackerError(116, `Making these changes would create a dependency loop involving bug ${root}.`);
+        throw errors.dependencyLoop(`Making these changes would create a dependency loop involving bug ${root}.`);
       const unknown = frontier.filter((id) => !working.has(id) && !seen.has(id));
       const loaded = unknown.length > 0 ? await loadBugs(unknown) : new Map<number, StoredBug>();
       const next: number[] = [];
@@ -345,11 +335,7 @@ async function assertNoDuplicateLoop(working: WorkingSet, links: UpdateOutcome['
     let current: number | null = dupeOf;
     const seen = new Set<number>();
     while (current !== null && !seen.has(current)) {
-      if (current === bugId)
-        throw new TrackerError(
-          118,
-          `Marking bug ${bugId} as a duplicate of bug ${dupeOf} would create a loop of duplicates.`,
-        );
+      if (current === bugId) throw errors.duplicateLoop(bugId, dupeOf);
       seen.add(current);
       const bug: Bug | undefined = working.get(current) ?? (await loadBugs([current])).get(current)?.bug;
       current = bug?.dupeOf ?? null;
@@ -376,7 +362,7 @@ export async function createBug(
   input: Record<string, unknown>,
   filedVia: string,
 ): Promise<{ id: number }> {
-  if (!isLoggedIn(caller)) throw loginRequired();
+  if (!isLoggedIn(caller)) throw errors.loginRequired();
   const [bugCatalog, userIds] = await Promise.all([loadBugCatalog(), resolveLogins(loginsIn(input))]);
   const flagCount = flagInputCount(input);
   const flagIds = flagCount > 0 ? await allocateIds('flag', flagCount) : [];
@@ -425,14 +411,15 @@ export async function updateBugs(
   references: ReadonlyArray<string | number>,
   input: Record<string, unknown>,
 ) {
-  if (!isLoggedIn(caller)) throw loginRequired();
+  if (!isLoggedIn(caller)) throw errors.loginRequired();
   const [bugCatalog, userIds, targetIds] = await Promise.all([
     loadBugCatalog(),
     resolveLogins(loginsIn(input)),
     Promise.all(references.map(resolveBugId)),
   ]);
   const targets = [...new Set(targetIds)];
-  if (targets.length === 0) throw new TrackerError(50, 'You must give the id or alias of at least one bug to update.');
+  if (targets.length === 0)
+    throw errors.missingParameter('You must give the id or alias of at least one bug to update.');
   const flagCount = flagInputCount(input) * targets.length;
   const flagIds = flagCount > 0 ? await allocateIds('flag', flagCount) : [];
   const privacy = requestedCommentPrivacy(input.comment_is_private);

@@ -12,8 +12,10 @@ import {
 } from '../../domain/bug/commentTags.ts';
 import type { FieldSelection, ResourceFields } from '../../domain/fieldSelection.ts';
 import { type Caller, isLoggedIn } from '../../domain/identity/caller.ts';
+import { asList } from '../../domain/inputValues.ts';
 import type { Parameters } from '../../domain/instance/parameters.ts';
 import { toBugzillaDateTime } from '../../domain/time.ts';
+import { errors } from '../../errors.ts';
 import { attachmentSummaries } from '../../storage/bug/attachmentStore.ts';
 import { commitBugWrite, loadBugs, type StoredComment } from '../../storage/bug/bugStore.ts';
 import {
@@ -25,9 +27,8 @@ import {
   tagConflict,
 } from '../../storage/bug/commentStore.ts';
 import { allocateIds } from '../../storage/counterStore.ts';
-import { listGroups } from '../../storage/identity/identityStore.ts';
+import { listGroups } from '../../storage/identity/groupStore.ts';
 import { loadParameters } from '../../storage/instance/parameterStore.ts';
-import { loginRequired, TrackerError } from '../../trackerError.ts';
 import { loadBugCatalog, usersById } from './bugContext.ts';
 import { commentView, resolveBugId, type VisibilityContext, visibleBug, visibleBugs, withFreshReads } from './bugs.ts';
 
@@ -51,7 +52,7 @@ export async function visibilityContext(): Promise<VisibilityContext & { paramet
 export function parseObjectId(value: unknown, what: string): number {
   const text = String(value ?? '').trim();
   if (!/^\d+$/.test(text) || Number(text) <= 0 || !Number.isSafeInteger(Number(text))) {
-    throw new TrackerError(52, `Invalid ${what} '${text}': it must be an integer greater than zero.`);
+    throw errors.invalidValue(`Invalid ${what} '${text}': it must be an integer greater than zero.`);
   }
   return Number(text);
 }
@@ -80,12 +81,12 @@ export async function getComments(caller: Caller, request: CommentRequest, field
 
   // Comments named by id: each must exist (111), be on a visible bug (102), and be readable (110).
   const missing = commentIds.find((id) => !byId.has(id));
-  if (missing !== undefined) throw new TrackerError(111, `There is no comment with the id ${missing}.`);
+  if (missing !== undefined) throw errors.commentNotFound(missing);
   const named = commentIds.map((id) => byId.get(id)!);
   const namedBugs = await loadBugs([...new Set(named.map((comment) => comment.bugId))]);
   for (const comment of named) {
     visibleBug(caller, namedBugs.get(comment.bugId), comment.bugId, context);
-    if (!mayReadComment(caller, parameters, comment)) throw new TrackerError(110, `Comment ${comment.id} is private.`);
+    if (!mayReadComment(caller, parameters, comment)) throw errors.privateComment(comment.id);
   }
 
   const since = request.newSince === undefined ? undefined : Date.parse(request.newSince);
@@ -139,11 +140,10 @@ export interface CommentInput {
 /** The text of a new comment: 50 when there is none, 114 when it is too long. */
 export function checkCommentBody(value: unknown): string {
   if (value === undefined || value === null || (typeof value === 'string' && value.trim() === '')) {
-    throw new TrackerError(50, 'You must enter a comment: the comment parameter is required and may not be empty.');
+    throw errors.missingParameter('You must enter a comment: the comment parameter is required and may not be empty.');
   }
-  if (typeof value !== 'string') throw new TrackerError(32000, 'The comment must be text.');
-  if (value.length > MAX_COMMENT_LENGTH)
-    throw new TrackerError(114, `The comment is too long: at most ${MAX_COMMENT_LENGTH} characters.`);
+  if (typeof value !== 'string') throw errors.commentNotText();
+  if (value.length > MAX_COMMENT_LENGTH) throw errors.commentOverLength(MAX_COMMENT_LENGTH);
   return value;
 }
 
@@ -182,18 +182,17 @@ export async function addComment(
   references: ReadonlyArray<string | number>,
   input: CommentInput,
 ): Promise<{ id: number }> {
-  if (!isLoggedIn(caller)) throw loginRequired();
+  if (!isLoggedIn(caller)) throw errors.loginRequired();
   const bugCatalog = await loadBugCatalog();
   const { parameters } = bugCatalog.catalog;
   const targets = await visibleBugs(caller, references, bugCatalog);
-  if (targets.length === 0) throw new TrackerError(50, 'You must give the id or alias of the bug to comment on.');
+  if (targets.length === 0) throw errors.missingParameter('You must give the id or alias of the bug to comment on.');
   const text = checkCommentBody(input.comment);
   const isPrivate = input.is_private === true;
   const isMarkdown = input.is_markdown === true;
   if (isPrivate && !isInsider(caller, parameters))
-    throw new TrackerError(113, 'You are not allowed to make comments private.');
-  if (isMarkdown && parameters.markdown_enabled !== '1')
-    throw new TrackerError(140, 'Markdown is disabled on this installation.');
+    throw errors.notInsider('You are not allowed to make comments private.');
+  if (isMarkdown && parameters.markdown_enabled !== '1') throw errors.markdownDisabled();
   // Hours worked count only for the time-tracking group; from anyone else they are ignored (the spec).
   const hours =
     isTimeTracker(caller, parameters) &&
@@ -215,7 +214,7 @@ export async function addComment(
       const { bug, rev } = visibleBug(caller, stored.get(id), id, bugCatalog);
       const record = bugCatalog.catalog.products.find((candidate) => candidate.product.id === bug.productId);
       if (!record || !mayEditProductBugs(caller, record, groupName))
-        throw new TrackerError(109, `You are not allowed to comment on bug ${id}.`);
+        throw errors.bugEditDenied(`You are not allowed to comment on bug ${id}.`);
       const next = withComment(bug, isPrivate, hours, now);
       comments.push({
         id: commentIds[index],
@@ -240,9 +239,6 @@ export async function addComment(
 
 // ---- tags ------------------------------------------------------------------------------------
 
-const asList = (value: unknown): unknown[] =>
-  Array.isArray(value) ? value : value === undefined || value === null || value === '' ? [] : [value];
-
 /** PUT /rest/bug/comment/{comment_id}/tags: the comment's tags afterwards, sorted. */
 export async function updateCommentTags(
   caller: Caller,
@@ -250,7 +246,7 @@ export async function updateCommentTags(
   add: unknown,
   remove: unknown,
 ): Promise<string[]> {
-  if (!isLoggedIn(caller)) throw loginRequired();
+  if (!isLoggedIn(caller)) throw errors.loginRequired();
   const context = await visibilityContext();
   assertMayTagComments(caller, context.parameters);
   const commentId = parseObjectId(commentIdValue, 'comment id');
@@ -258,10 +254,9 @@ export async function updateCommentTags(
   const toRemove = asList(remove).map(checkCommentTag);
   for (let attempt = 1; ; attempt++) {
     const comment = (await loadCommentsById([commentId])).get(commentId);
-    if (!comment) throw new TrackerError(111, `There is no comment with the id ${commentId}.`);
+    if (!comment) throw errors.commentNotFound(commentId);
     visibleBug(caller, (await loadBugs([comment.bugId])).get(comment.bugId), comment.bugId, context);
-    if (!mayReadComment(caller, context.parameters, comment))
-      throw new TrackerError(110, `Comment ${comment.id} is private.`);
+    if (!mayReadComment(caller, context.parameters, comment)) throw errors.privateComment(comment.id);
     const change = changeCommentTags(comment.tags, toAdd, toRemove);
     if (change.added.length === 0 && change.removed.length === 0) return sortTags(comment.tags);
     try {
@@ -276,7 +271,7 @@ export async function updateCommentTags(
 
 /** GET /rest/bug/comment/tags/{query}. */
 export async function searchCommentTags(caller: Caller, query: string, limit?: number): Promise<string[]> {
-  if (!isLoggedIn(caller)) throw loginRequired();
+  if (!isLoggedIn(caller)) throw errors.loginRequired();
   assertMayTagComments(caller, await loadParameters());
   const max = limit === undefined || limit <= 0 ? DEFAULT_TAG_SEARCH_LIMIT : limit;
   return searchTags(query.trim(), max);

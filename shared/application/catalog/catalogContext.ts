@@ -10,11 +10,12 @@ import {
 } from '../../domain/catalog/productRules.ts';
 import type { Caller } from '../../domain/identity/caller.ts';
 import type { Parameters } from '../../domain/instance/parameters.ts';
+import { errors } from '../../errors.ts';
 import { loadFlagTypes } from '../../storage/catalog/flagTypeStore.ts';
 import { loadClassifications, loadProducts } from '../../storage/catalog/productStore.ts';
-import { type GroupRecord, getUsers, listGroups } from '../../storage/identity/identityStore.ts';
+import { type GroupRecord, listGroups } from '../../storage/identity/groupStore.ts';
+import { getUsers } from '../../storage/identity/userStore.ts';
 import { loadParameters } from '../../storage/instance/parameterStore.ts';
-import { TrackerError } from '../../trackerError.ts';
 
 /**
  * One read of the catalogue for a request: products (with components, versions, milestones and
@@ -90,8 +91,7 @@ export async function productViews(caller: Caller, catalog: CatalogSnapshot, rec
 }
 
 const notAuthorized = (what: string) =>
-  new TrackerError(
-    304,
+  errors.authorizationRequired(
     `Sorry, you are not authorized to ${what}: that needs the editcomponents group, or editcomponents rights on the product.`,
   );
 

@@ -2,14 +2,16 @@ import type { Classification } from '../../domain/catalog/catalog.ts';
 import type { Caller } from '../../domain/identity/caller.ts';
 import { checkNameCharacters } from '../../domain/inputLimits.ts';
 import { AUDIT_CLASS } from '../../domain/instance/audit.ts';
+import { errors } from '../../errors.ts';
 import { putClassification, putNewClassification } from '../../storage/catalog/productStore.ts';
 import { allocateId } from '../../storage/counterStore.ts';
 import { recordAudit } from '../../storage/instance/auditStore.ts';
 import { retryOnConflict, WriteTransaction } from '../../storage/transaction.ts';
-import { TrackerError } from '../../trackerError.ts';
 import { loadCatalog, visibleProductIds } from './catalogContext.ts';
 
 /** Classifications: Bugzilla's `GET /rest/classification/{id_or_name}`, plus create and update (editclassifications). */
+const MAX_CLASSIFICATION_NAME_LENGTH = 64;
+
 function findClassification(classifications: readonly Classification[], reference: string): Classification | undefined {
   return (
     (/^\d+$/.test(reference)
@@ -22,8 +24,9 @@ function findClassification(classifications: readonly Classification[], referenc
 function checkName(name: string | undefined): string {
   const trimmed = (name ?? '').trim();
   checkNameCharacters(trimmed, 'classification name');
-  if (trimmed === '') throw new TrackerError(32000, 'You must enter a name for the classification.');
-  if (trimmed.length > 64) throw new TrackerError(32000, 'The name of a classification is limited to 64 characters.');
+  if (trimmed === '') throw errors.nameRequired('classification');
+  if (trimmed.length > MAX_CLASSIFICATION_NAME_LENGTH)
+    throw errors.nameTooLong('classification', MAX_CLASSIFICATION_NAME_LENGTH);
   return trimmed;
 }
 
@@ -32,7 +35,7 @@ export async function getClassifications(caller: Caller, references: readonly st
   const visible = new Set(visibleProductIds(caller, catalog));
   const found = references.map((reference) => {
     const classification = findClassification(catalog.classifications, reference);
-    if (!classification) throw new TrackerError(51, `There is no classification named or numbered '${reference}'.`);
+    if (!classification) throw errors.notFoundByNameOrNumber('classification', reference);
     return classification;
   });
   return {
@@ -59,7 +62,7 @@ export async function createClassification(
   const catalog = await loadCatalog();
   const name = checkName(input.name);
   if (findClassification(catalog.classifications, name)?.name.toLowerCase() === name.toLowerCase()) {
-    throw new TrackerError(32000, `A classification named ${name} already exists.`);
+    throw errors.nameTaken('classification', name);
   }
   const id = await allocateId('classification');
   const transaction = new WriteTransaction();
@@ -96,7 +99,7 @@ async function updateClassificationOnce(
 ) {
   const catalog = await loadCatalog();
   const previous = findClassification(catalog.classifications, reference);
-  if (!previous) throw new TrackerError(51, `There is no classification named or numbered '${reference}'.`);
+  if (!previous) throw errors.notFoundByNameOrNumber('classification', reference);
   const next: Classification = {
     ...previous,
     name: input.name !== undefined ? checkName(input.name) : previous.name,
@@ -109,7 +112,7 @@ async function updateClassificationOnce(
       (other) => other.id !== previous.id && other.name.toLowerCase() === next.name.toLowerCase(),
     )
   ) {
-    throw new TrackerError(32000, `A classification named ${next.name} already exists.`);
+    throw errors.nameTaken('classification', next.name);
   }
   const changes: Record<string, { removed: string; added: string }> = {};
   if (next.name !== previous.name) changes.name = { removed: previous.name, added: next.name };

@@ -3,13 +3,13 @@ import { checkComponentDescription, checkComponentName } from '../../domain/cata
 import { flagText } from '../../domain/changeReport.ts';
 import type { Caller } from '../../domain/identity/caller.ts';
 import { AUDIT_CLASS } from '../../domain/instance/audit.ts';
+import { errors } from '../../errors.ts';
 import { deleteComponent, putComponent, putNewComponent } from '../../storage/catalog/productStore.ts';
 import { allocateId } from '../../storage/counterStore.ts';
-import { findUserIdByLogin, getUsers } from '../../storage/identity/identityStore.ts';
+import { findUserIdByLogin, getUsers } from '../../storage/identity/userStore.ts';
 import { recordAudit } from '../../storage/instance/auditStore.ts';
 import { componentHasBugs } from '../../storage/search/bugIndexStore.ts';
 import { retryOnConflict, WriteTransaction } from '../../storage/transaction.ts';
-import { TrackerError } from '../../trackerError.ts';
 import {
   assertMayAdministerProduct,
   assertMayAdministerSomeProduct,
@@ -20,7 +20,7 @@ import {
 
 /** Components (Bugzilla 5's Component API): create, update and delete, editcomponents only. */
 
-export interface ComponentInput {
+interface ComponentInput {
   product?: string;
   name?: string;
   description?: string;
@@ -36,7 +36,7 @@ export interface ComponentInput {
 
 async function userIdOf(login: string, role: string): Promise<number> {
   const id = await findUserIdByLogin(login.trim());
-  if (id === null) throw new TrackerError(51, `There is no user named '${login}' to be the ${role}.`);
+  if (id === null) throw errors.notFound(`There is no user named '${login}' to be the ${role}.`);
   return id;
 }
 
@@ -47,9 +47,9 @@ const optionalUserId = async (
 ): Promise<number | null> => (login === undefined ? fallback : login.trim() === '' ? null : userIdOf(login, role));
 
 function productOf(catalog: CatalogSnapshot, reference: string | undefined): ProductRecord {
-  if (!reference) throw new TrackerError(106, 'You must select a product for the component.');
+  if (!reference) throw errors.invalidProduct('You must select a product for the component.');
   const record = findProduct(catalog, reference);
-  if (!record) throw new TrackerError(106, `Product '${reference}' does not exist or you don't have access to it.`);
+  if (!record) throw errors.productNotFound(reference);
   return record;
 }
 
@@ -61,9 +61,9 @@ export async function createComponent(caller: Caller, input: ComponentInput): Pr
   const name = checkComponentName(input.name);
   const description = checkComponentDescription(input.description);
   if (!input.default_assignee?.trim())
-    throw new TrackerError(32000, 'You must select a default assignee for the component.');
+    throw errors.invalidParameter('You must select a default assignee for the component.');
   if (record.components.some((component) => component.name.toLowerCase() === name.toLowerCase())) {
-    throw new TrackerError(1200, `The ${record.product.name} product already has a component named ${name}.`);
+    throw errors.componentNameTaken(record.product.name, name);
   }
   const [defaultAssigneeId, defaultQaContactId, triageOwnerId, defaultCcIds] = await Promise.all([
     userIdOf(input.default_assignee, 'default assignee'),
@@ -112,14 +112,14 @@ function findComponent(
       const component = record.components.find((candidate) => candidate.id === target.id);
       if (component) return { record, component };
     }
-    throw new TrackerError(51, `There is no component with the id ${target.id}.`);
+    throw errors.notFoundById('component', target.id);
   }
   const record = productOf(catalog, target.product);
   const component = record.components.find(
     (candidate) => candidate.name.toLowerCase() === (target.component ?? '').toLowerCase(),
   );
   if (!component)
-    throw new TrackerError(51, `The ${record.product.name} product has no component named '${target.component}'.`);
+    throw errors.notFound(`The ${record.product.name} product has no component named '${target.component}'.`);
   return { record, component };
 }
 
@@ -130,15 +130,14 @@ export function updateComponents(caller: Caller, targets: readonly ComponentTarg
 }
 
 async function updateComponentsOnce(caller: Caller, targets: readonly ComponentTarget[], input: ComponentInput) {
-  if (targets.length === 0)
-    throw new TrackerError(50, "The function requires an 'ids' or 'names' argument, and none was set.");
+  if (targets.length === 0) throw errors.idsOrNamesRequired();
   const catalog = await loadCatalog();
   assertMayAdministerSomeProduct(caller, catalog, 'edit components');
   const found = targets
     .map((target) => findComponent(catalog, target))
     .filter((entry, index, all) => all.findIndex((other) => other.component.id === entry.component.id) === index);
   if (input.name !== undefined && found.length > 1)
-    throw new TrackerError(32000, 'You cannot give several components the same name: update one component at a time.');
+    throw errors.invalidParameter('You cannot give several components the same name: update one component at a time.');
   const transaction = new WriteTransaction();
   const components = [];
   for (const { record } of found) assertMayAdministerProduct(caller, catalog, record, 'edit components');
@@ -181,7 +180,7 @@ async function planComponentUpdate(
     next.name !== previous.name &&
     record.components.some((other) => other.id !== previous.id && other.name.toLowerCase() === next.name.toLowerCase())
   ) {
-    throw new TrackerError(1200, `The ${record.product.name} product already has a component named ${next.name}.`);
+    throw errors.componentNameTaken(record.product.name, next.name);
   }
   const users = await getUsers(
     [
@@ -233,14 +232,12 @@ async function removeComponentOnce(caller: Caller, target: ComponentTarget) {
   const { record, component } = findComponent(catalog, target);
   assertMayAdministerProduct(caller, catalog, record, 'delete components');
   if (record.components.length === 1) {
-    throw new TrackerError(
-      1201,
+    throw errors.lastComponent(
       `${component.name} is the only component of ${record.product.name}; a product must keep at least one.`,
     );
   }
   if (await componentHasBugs(component.id)) {
-    throw new TrackerError(
-      1202,
+    throw errors.componentHasBugs(
       `The component ${component.name} has bugs; move them elsewhere, or disable the component instead.`,
     );
   }

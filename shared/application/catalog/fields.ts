@@ -20,6 +20,7 @@ import {
 } from '../../domain/catalog/fieldViews.ts';
 import type { Caller } from '../../domain/identity/caller.ts';
 import { AUDIT_CLASS } from '../../domain/instance/audit.ts';
+import { errors } from '../../errors.ts';
 import {
   loadCustomFields,
   putCustomField,
@@ -30,7 +31,6 @@ import { loadKeywords } from '../../storage/catalog/keywordStore.ts';
 import { allocateId } from '../../storage/counterStore.ts';
 import { recordAudit } from '../../storage/instance/auditStore.ts';
 import { retryOnConflict, WriteTransaction } from '../../storage/transaction.ts';
-import { TrackerError } from '../../trackerError.ts';
 import { loadCatalog, visibleProductIds } from './catalogContext.ts';
 
 /**
@@ -61,10 +61,9 @@ async function hiddenProductNames(caller: Caller): Promise<Set<string>> {
 
 const EMPTY_CATALOG: FieldCatalog = { classifications: [], products: [], keywords: [] };
 
-const unknownField = (reference: string | number) =>
-  new TrackerError(51, `There is no bug field with the id or name '${reference}'.`);
+const unknownField = (reference: string | number) => errors.notFoundByIdOrName('bug field', reference);
 
-export interface FieldQuery {
+interface FieldQuery {
   ids: number[];
   names: string[];
   /** False when the caller excluded `values`: the catalogue is then not read at all. */
@@ -102,18 +101,17 @@ export async function getLegalValues(caller: Caller, reference: string, productI
   const fields = allFields((await loadCustomFields()).map((stored) => stored.field));
   const name = storedFieldName(reference);
   const field = /^\d+$/.test(reference) ? findField(fields, Number(reference)) : findField(fields, name);
-  const notDropDown = () => new TrackerError(108, `'${reference}' is not the name of a drop-down bug field.`);
+  const notDropDown = () => errors.invalidFieldName(`'${reference}' is not the name of a drop-down bug field.`);
   if (!field) throw notDropDown();
   const catalog = readsCatalog(field) ? await fieldCatalog(caller) : EMPTY_CATALOG;
   if (needsProduct(field)) {
     if (productId === undefined || productId.trim() === '') {
-      throw new TrackerError(50, `The values of ${field.name} belong to products: give a product_id.`);
+      throw errors.missingParameter(`The values of ${field.name} belong to products: give a product_id.`);
     }
     const product = /^\d+$/.test(productId.trim())
       ? catalog.products.find((record) => record.product.id === Number(productId))
       : undefined;
-    if (!product)
-      throw new TrackerError(106, `Either the product '${productId}' does not exist or you don't have access to it.`);
+    if (!product) throw errors.productAccessDenied(productId);
     return { values: legalValueNames(field, catalog, product) ?? [] };
   }
   const values = legalValueNames(field, catalog);
@@ -136,7 +134,7 @@ export async function createField(
   const { fields, controllers } = await fieldsWithControllers();
   // Checked with a placeholder id first, so refused input does not use up ids.
   const planned = newCustomField(0, input, controllers);
-  if (findField(fields, planned.name)) throw new TrackerError(32000, `A field named ${planned.name} already exists.`);
+  if (findField(fields, planned.name)) throw errors.nameTaken('field', planned.name);
   const field = { ...planned, id: CUSTOM_FIELD_ID_OFFSET + (await allocateId('field')) };
   const transaction = new WriteTransaction();
   putNewCustomField(transaction, field);
@@ -163,12 +161,11 @@ async function updateFieldsOnce(caller: Caller, targets: { ids: number[]; names:
     const field = findField(fields, reference);
     if (!field) throw unknownField(reference);
     if (!isCustomField(field))
-      throw new TrackerError(32000, `${field.name} is a built-in field: only custom fields can be changed.`);
+      throw errors.invalidParameter(`${field.name} is a built-in field: only custom fields can be changed.`);
     const entry = stored.find((candidate) => candidate.field.id === field.id)!;
     if (!selected.includes(entry)) selected.push(entry);
   }
-  if (selected.length === 0)
-    throw new TrackerError(50, "The function requires an 'ids' or 'names' argument, and none was set.");
+  if (selected.length === 0) throw errors.idsOrNamesRequired();
   const now = new Date();
   const transaction = new WriteTransaction();
   const results = selected.map((previous) => {

@@ -18,14 +18,15 @@ import {
   type ScopeProduct,
   scopeMap,
 } from '../../domain/catalog/flagTypes.ts';
+import { EDITCOMPONENTS_GROUP } from '../../domain/catalog/productRules.ts';
 import { type Caller, inGroup } from '../../domain/identity/caller.ts';
 import { resolveGroup } from '../../domain/identity/groupMembership.ts';
 import { AUDIT_CLASS } from '../../domain/instance/audit.ts';
+import { errors } from '../../errors.ts';
 import { putFlagType, createFlagType as storeFlagType } from '../../storage/catalog/flagTypeStore.ts';
 import { allocateId } from '../../storage/counterStore.ts';
 import { recordAudit } from '../../storage/instance/auditStore.ts';
 import { retryOnConflict, WriteTransaction } from '../../storage/transaction.ts';
-import { TrackerError } from '../../trackerError.ts';
 import { type CatalogSnapshot, loadCatalog, visibleProductIds } from './catalogContext.ts';
 
 /**
@@ -33,9 +34,9 @@ import { type CatalogSnapshot, loadCatalog, visibleProductIds } from './catalogC
  * public listing of the types that apply to a product or component. Tracker adds the lookup of
  * one type by id (`GET /rest/flag_type/<id>`), with its inclusions and exclusions.
  */
-export const FLAG_TYPE_ADMIN_GROUP = 'editcomponents';
+export const FLAG_TYPE_ADMIN_GROUP = EDITCOMPONENTS_GROUP;
 
-export interface FlagTypeInput {
+interface FlagTypeInput {
   name?: string;
   description?: string;
   target_type?: string;
@@ -78,7 +79,7 @@ function groupIdOf(reference: unknown, catalog: CatalogSnapshot): number | null 
   const single = Array.isArray(reference) ? reference[reference.length - 1] : reference;
   if (single === null || single === '') return null;
   if (typeof single !== 'string' && typeof single !== 'number')
-    throw new TrackerError(32000, 'A grant or request group must be a group name.');
+    throw errors.invalidParameter('A grant or request group must be a group name.');
   return resolveGroup(typeof single === 'string' ? single.trim() : single, catalog.groups).id;
 }
 
@@ -88,8 +89,7 @@ const inGroupIdOf = (caller: Caller, catalog: CatalogSnapshot) => (groupId: numb
 };
 
 const required = (value: string | undefined, parameter: string) => {
-  if (value === undefined || value === '')
-    throw new TrackerError(50, `The function requires a '${parameter}' argument, and that argument was not set.`);
+  if (value === undefined || value === '') throw errors.argumentNotSet(parameter);
   return value;
 };
 
@@ -128,9 +128,6 @@ export async function createFlagType(caller: Caller, input: FlagTypeInput): Prom
   return { id };
 }
 
-const unknownProduct = (name: string) =>
-  new TrackerError(106, `Either the product '${name}' does not exist or you don't have access to it.`);
-
 /**
  * `GET /rest/flag_type/<product>[/<component>]`: `{bug, attachment}`, the types that apply to
  * the component, or to some component of the product. A segment of digits that names no
@@ -153,11 +150,7 @@ export async function getFlagTypes(caller: Caller, query: { product: string; com
       );
     }
     const component = record.components.find((candidate) => sameName(candidate.name, query.component!));
-    if (!component)
-      throw new TrackerError(
-        51,
-        `There is no component named '${query.component}' in the product '${record.product.name}'.`,
-      );
+    if (!component) throw errors.notFoundInProduct('component', query.component, record.product.name);
     return flagTypesByTarget(
       catalog.flagTypes.filter((type) => appliesTo(type, productId, component.id)),
       inGroupId,
@@ -167,7 +160,7 @@ export async function getFlagTypes(caller: Caller, query: { product: string; com
     const type = catalog.flagTypes.find((candidate) => candidate.id === Number(query.product));
     if (type) return { flag_types: [flagTypeDetail(caller, catalog, type, visible)] };
   }
-  throw unknownProduct(query.product);
+  throw errors.productAccessDenied(query.product);
 }
 
 /** One flag type in full: the spec's object plus target_type, values and the scopes it may show. */
@@ -190,13 +183,13 @@ function targetFlagTypes(catalog: CatalogSnapshot, targets: { ids: number[]; nam
   };
   for (const id of targets.ids) {
     const type = catalog.flagTypes.find((candidate) => candidate.id === id);
-    if (!type) throw new TrackerError(51, `There is no flag type with the id ${id}.`);
+    if (!type) throw errors.notFoundById('flag type', id);
     add(type);
   }
   for (const name of targets.names) {
     // Names are not unique: a name updates every type that has it.
     const matches = catalog.flagTypes.filter((candidate) => sameName(candidate.name, name)).sort((a, b) => a.id - b.id);
-    if (matches.length === 0) throw new TrackerError(51, `There is no flag type named '${name}'.`);
+    if (matches.length === 0) throw errors.notFoundByName('flag type', name);
     matches.forEach(add);
   }
   return selected;
@@ -210,14 +203,12 @@ export function updateFlagTypes(caller: Caller, targets: { ids: number[]; names:
 async function updateFlagTypesOnce(caller: Caller, targets: { ids: number[]; names: string[] }, input: FlagTypeInput) {
   const catalog = await loadCatalog();
   const selected = targetFlagTypes(catalog, targets);
-  if (selected.length === 0)
-    throw new TrackerError(50, "The function requires an 'ids' or 'names' argument, and none was set.");
+  if (selected.length === 0) throw errors.idsOrNamesRequired();
   if (input.target_type !== undefined) {
     const targetType = checkTargetType(input.target_type);
     const other = selected.find((type) => type.targetType !== targetType);
     if (other)
-      throw new TrackerError(
-        32000,
+      throw errors.invalidParameter(
         `The flag type ${other.name} is for ${other.targetType}s: the target type of a flag type cannot be changed.`,
       );
   }

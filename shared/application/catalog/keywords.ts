@@ -10,28 +10,25 @@ import {
 import { flagText } from '../../domain/changeReport.ts';
 import type { Caller } from '../../domain/identity/caller.ts';
 import { AUDIT_CLASS } from '../../domain/instance/audit.ts';
+import { errors } from '../../errors.ts';
 import { loadKeywords, putKeyword, putNewKeyword } from '../../storage/catalog/keywordStore.ts';
 import { allocateId } from '../../storage/counterStore.ts';
 import { recordAudit } from '../../storage/instance/auditStore.ts';
 import { retryOnConflict, WriteTransaction } from '../../storage/transaction.ts';
-import { TrackerError } from '../../trackerError.ts';
 
 /** Keywords: listing (public) and administration (editkeywords). */
 
-export interface KeywordInput {
+interface KeywordInput {
   name?: string;
   description?: string;
   is_active?: boolean;
 }
 
-const duplicate = (name: string) => new TrackerError(32000, `A keyword named ${name} already exists.`);
-const unknownKeyword = (reference: string | number) =>
-  new TrackerError(51, `There is no keyword with the id or name '${reference}'.`);
-
 export async function createKeyword(caller: Caller, input: KeywordInput): Promise<{ id: number }> {
   const name = checkKeywordName(input.name);
   const description = checkKeywordDescription(input.description);
-  if ((await loadKeywords()).some((keyword) => sameKeywordName(keyword.name, name))) throw duplicate(name);
+  if ((await loadKeywords()).some((keyword) => sameKeywordName(keyword.name, name)))
+    throw errors.nameTaken('keyword', name);
   const keyword: Keyword = { id: await allocateId('keyword'), name, description, isActive: input.is_active ?? true };
   const transaction = new WriteTransaction();
   putNewKeyword(transaction, keyword);
@@ -50,7 +47,7 @@ function resolveAll(keywords: readonly Keyword[], references: ReadonlyArray<stri
   const found: Keyword[] = [];
   for (const reference of references) {
     const keyword = resolveKeyword(reference, keywords);
-    if (!keyword) throw unknownKeyword(reference);
+    if (!keyword) throw errors.notFoundByIdOrName('keyword', reference);
     if (!found.includes(keyword)) found.push(keyword);
   }
   return found;
@@ -64,10 +61,9 @@ export function updateKeywords(caller: Caller, targets: { ids: number[]; names: 
 async function updateKeywordsOnce(caller: Caller, targets: { ids: number[]; names: string[] }, input: KeywordInput) {
   const keywords = await loadKeywords();
   const selected = resolveAll(keywords, [...targets.ids, ...targets.names]);
-  if (selected.length === 0)
-    throw new TrackerError(50, "The function requires an 'ids' or 'names' argument, and none was set.");
+  if (selected.length === 0) throw errors.idsOrNamesRequired();
   if (input.name !== undefined && selected.length > 1)
-    throw new TrackerError(32000, 'You cannot give several keywords the same name.');
+    throw errors.invalidParameter('You cannot give several keywords the same name.');
   const now = new Date();
   const transaction = new WriteTransaction();
   const results = selected.map((previous) => {
@@ -81,7 +77,7 @@ async function updateKeywordsOnce(caller: Caller, targets: { ids: number[]; name
       !sameKeywordName(next.name, previous.name) &&
       keywords.some((other) => other.id !== previous.id && sameKeywordName(other.name, next.name))
     ) {
-      throw duplicate(next.name);
+      throw errors.nameTaken('keyword', next.name);
     }
     const changes: Record<string, { removed: string; added: string }> = {};
     if (next.name !== previous.name) changes.name = { removed: previous.name, added: next.name };

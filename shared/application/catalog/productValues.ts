@@ -3,11 +3,11 @@ import { checkValueName } from '../../domain/catalog/productRules.ts';
 import { flagText } from '../../domain/changeReport.ts';
 import type { Caller } from '../../domain/identity/caller.ts';
 import { AUDIT_CLASS } from '../../domain/instance/audit.ts';
+import { errors } from '../../errors.ts';
 import { type ProductValueKind, putNewProductValue, putProductValue } from '../../storage/catalog/productStore.ts';
 import { allocateId } from '../../storage/counterStore.ts';
 import { recordAudit } from '../../storage/instance/auditStore.ts';
 import { retryOnConflict, WriteTransaction } from '../../storage/transaction.ts';
-import { TrackerError } from '../../trackerError.ts';
 import {
   assertMayAdministerProduct,
   assertMayAdministerSomeProduct,
@@ -25,7 +25,7 @@ async function productFor(caller: Caller, kind: ProductValueKind, reference: str
   const catalog = await loadCatalog();
   assertMayAdministerSomeProduct(caller, catalog, `manage ${kind}s`);
   const record = findProduct(catalog, reference);
-  if (!record) throw new TrackerError(106, `Product '${reference}' does not exist or you don't have access to it.`);
+  if (!record) throw errors.productNotFound(reference);
   assertMayAdministerProduct(caller, catalog, record, `manage ${kind}s`);
   return record;
 }
@@ -42,7 +42,7 @@ export async function addProductValue(
   const record = await productFor(caller, kind, productReference);
   const name = checkValueName(kind, input.name);
   if (valuesOf(record, kind).some((value) => value.name.toLowerCase() === name.toLowerCase())) {
-    throw new TrackerError(32000, `The ${kind} '${name}' already exists for ${record.product.name}.`);
+    throw errors.productValueTaken(kind, name, record.product.name);
   }
   const id = await allocateId(kind);
   const transaction = new WriteTransaction();
@@ -87,7 +87,7 @@ async function updateProductValueOnce(
   const previous =
     values.find((value) => value.name === valueReference) ??
     (/^\d+$/.test(valueReference) ? values.find((value) => value.id === Number(valueReference)) : undefined);
-  if (!previous) throw new TrackerError(51, `${record.product.name} has no ${kind} '${valueReference}'.`);
+  if (!previous) throw errors.notFound(`${record.product.name} has no ${kind} '${valueReference}'.`);
   const next: ProductValue = {
     ...previous,
     name: input.name !== undefined ? checkValueName(kind, input.name) : previous.name,
@@ -98,17 +98,15 @@ async function updateProductValueOnce(
     next.name !== previous.name &&
     values.some((value) => value.id !== previous.id && value.name.toLowerCase() === next.name.toLowerCase())
   ) {
-    throw new TrackerError(32000, `The ${kind} '${next.name}' already exists for ${record.product.name}.`);
+    throw errors.productValueTaken(kind, next.name, record.product.name);
   }
   if (kind === 'milestone' && next.name !== previous.name && previous.name === record.product.defaultMilestone) {
-    throw new TrackerError(
-      32000,
+    throw errors.invalidParameter(
       `'${previous.name}' is the default milestone of ${record.product.name}; choose another default before renaming it.`,
     );
   }
   if (kind === 'milestone' && !next.isActive && previous.name === record.product.defaultMilestone) {
-    throw new TrackerError(
-      32000,
+    throw errors.invalidParameter(
       `'${previous.name}' is the default milestone of ${record.product.name} and cannot be disabled.`,
     );
   }

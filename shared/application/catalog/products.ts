@@ -19,6 +19,7 @@ import { flagText } from '../../domain/changeReport.ts';
 import type { Caller } from '../../domain/identity/caller.ts';
 import { resolveGroup } from '../../domain/identity/groupMembership.ts';
 import { AUDIT_CLASS, type AuditEntry } from '../../domain/instance/audit.ts';
+import { errors } from '../../errors.ts';
 import {
   deleteGroupControl,
   putGroupControl,
@@ -30,7 +31,6 @@ import {
 import { allocateId } from '../../storage/counterStore.ts';
 import { recordAudit } from '../../storage/instance/auditStore.ts';
 import { retryOnConflict, WriteTransaction } from '../../storage/transaction.ts';
-import { TrackerError } from '../../trackerError.ts';
 import {
   assertMayAdministerProduct,
   assertMayAdministerSomeProduct,
@@ -70,7 +70,7 @@ export async function getProducts(
   return { products: await productViews(caller, catalog, records) };
 }
 
-export interface GroupControlInput {
+interface GroupControlInput {
   group: string | number;
   entry?: boolean;
   membercontrol?: string;
@@ -85,7 +85,7 @@ const asControl = (value: string | undefined, fallback: ControlValue): ControlVa
   if (value === undefined) return fallback;
   const upper = value.toUpperCase() as ControlValue;
   if (!CONTROL_VALUES.includes(upper))
-    throw new TrackerError(32000, `A group control must be one of ${CONTROL_VALUES.join(', ')}, not '${value}'.`);
+    throw errors.invalidParameter(`A group control must be one of ${CONTROL_VALUES.join(', ')}, not '${value}'.`);
   return upper;
 };
 
@@ -97,7 +97,7 @@ function planGroupControl(
 ): GroupControl {
   const group = resolveGroup(input.group, catalog.groups);
   if (!group.isBugGroup)
-    throw new TrackerError(32000, `The group ${group.name} is not a bug group and cannot control products.`);
+    throw errors.invalidParameter(`The group ${group.name} is not a bug group and cannot control products.`);
   const control: GroupControl = {
     productId,
     groupId: group.id,
@@ -156,7 +156,7 @@ function applyGroupControls(
   return removed === added ? undefined : { removed, added };
 }
 
-export interface NewProductInput {
+interface NewProductInput {
   name?: string;
   description?: string;
   version?: string;
@@ -187,13 +187,12 @@ export async function createProduct(caller: Caller, input: NewProductInput): Pro
   const name = checkProductName(input.name);
   const description = checkProductDescription(input.description);
   const versionName = checkValueName('version', input.version);
-  if (findProduct(catalog, name)?.product.name.toLowerCase() === name.toLowerCase())
-    throw new TrackerError(702, `A product named ${name} already exists.`);
+  if (findProduct(catalog, name)?.product.name.toLowerCase() === name.toLowerCase()) throw errors.productExists(name);
   const classificationName = input.classification ?? DEFAULT_CLASSIFICATION;
   const classification = catalog.classifications.find(
     (candidate) => candidate.name.toLowerCase() === classificationName.toLowerCase(),
   );
-  if (!classification) throw new TrackerError(51, `There is no classification named '${classificationName}'.`);
+  if (!classification) throw errors.notFoundByName('classification', classificationName);
   const milestoneName = (input.default_milestone ?? PLACEHOLDER_MILESTONE).trim() || PLACEHOLDER_MILESTONE;
 
   const [id, versionId, milestoneId] = await Promise.all([
@@ -242,7 +241,7 @@ export async function createProduct(caller: Caller, input: NewProductInput): Pro
   return { id };
 }
 
-export interface ProductChanges {
+interface ProductChanges {
   name?: string;
   description?: string;
   default_bug_type?: string;
@@ -268,20 +267,18 @@ async function updateProductsOnce(
   const records: ProductRecord[] = [];
   for (const reference of [...targets.ids, ...targets.names]) {
     const record = findProduct(catalog, reference);
-    if (!record) throw new TrackerError(106, `Product '${reference}' does not exist or you don't have access to it.`);
+    if (!record) throw errors.productNotFound(reference);
     if (!records.includes(record)) records.push(record);
   }
-  if (records.length === 0)
-    throw new TrackerError(50, "The function requires an 'ids' or 'names' argument, and none was set.");
+  if (records.length === 0) throw errors.idsOrNamesRequired();
   for (const record of records) assertMayAdministerProduct(caller, catalog, record, 'edit products');
   if ((changes.group_controls !== undefined || changes.classification !== undefined) && !mayEditCatalogue(caller)) {
-    throw new TrackerError(
-      304,
+    throw errors.authorizationRequired(
       'Sorry, only members of the editcomponents group may change group controls or classifications of products.',
     );
   }
   if (changes.name !== undefined && records.length > 1)
-    throw new TrackerError(700, 'You cannot give several products the same name: update one product at a time.');
+    throw errors.productNameRequired('You cannot give several products the same name: update one product at a time.');
 
   const now = new Date();
   const transaction = new WriteTransaction();
@@ -293,7 +290,7 @@ async function updateProductsOnce(
       next.name = checkProductName(changes.name);
       const clash = findProduct(catalog, next.name);
       if (clash && clash.product.id !== previous.id && clash.product.name.toLowerCase() === next.name.toLowerCase()) {
-        throw new TrackerError(702, `A product named ${next.name} already exists.`);
+        throw errors.productExists(next.name);
       }
     }
     if (changes.description !== undefined) next.description = checkProductDescription(changes.description);
@@ -303,8 +300,7 @@ async function updateProductsOnce(
     if (changes.default_milestone !== undefined) {
       const milestone = record.milestones.find((candidate) => candidate.name === changes.default_milestone?.trim());
       if (!milestone)
-        throw new TrackerError(
-          705,
+        throw errors.invalidDefaultMilestone(
           `The milestone '${changes.default_milestone}' is not a milestone of ${previous.name}; it cannot be the default.`,
         );
       next.defaultMilestone = milestone.name;
@@ -313,7 +309,7 @@ async function updateProductsOnce(
       const classification = catalog.classifications.find(
         (candidate) => candidate.name.toLowerCase() === changes.classification!.toLowerCase(),
       );
-      if (!classification) throw new TrackerError(51, `There is no classification named '${changes.classification}'.`);
+      if (!classification) throw errors.notFoundByName('classification', changes.classification);
       next.classificationId = classification.id;
     }
     const text: Array<[string, keyof Product]> = [

@@ -6,17 +6,11 @@ import { checkTextLength } from '../../domain/inputLimits.ts';
 import { AUDIT_CLASS } from '../../domain/instance/audit.ts';
 import { targetsOf } from '../../domain/objectTargets.ts';
 import { storageTimeToBugzilla, toStorageTime } from '../../domain/time.ts';
+import { errors } from '../../errors.ts';
 import { allocateId } from '../../storage/counterStore.ts';
-import {
-  createApiKey,
-  findUserIdByLogin,
-  getUsers,
-  listApiKeys,
-  loadUserWithMembership,
-  updateApiKey,
-} from '../../storage/identity/identityStore.ts';
+import { createApiKey, listApiKeys, updateApiKey } from '../../storage/identity/apiKeyStore.ts';
+import { findUserIdByLogin, getUsers, loadUserWithMembership } from '../../storage/identity/userStore.ts';
 import { retryOnConflict } from '../../storage/transaction.ts';
-import { TrackerError } from '../../trackerError.ts';
 
 /**
  * API keys, Tracker's REST stand-in for Bugzilla's preferences page: a user manages their own
@@ -25,10 +19,9 @@ import { TrackerError } from '../../trackerError.ts';
 async function ownerOf(caller: Caller, idOrName: string): Promise<number> {
   const { ids, names } = targetsOf({ id_or_name: idOrName });
   const userId = ids[0] ?? (await findUserIdByLogin(names[0]));
-  if (userId === null || (await getUsers([userId])).length === 0)
-    throw new TrackerError(51, `There is no user named or numbered '${idOrName}'.`);
+  if (userId === null || (await getUsers([userId])).length === 0) throw errors.notFoundByNameOrNumber('user', idOrName);
   if (caller.user!.id !== userId && !inGroup(caller, EDITUSERS_GROUP)) {
-    throw new TrackerError(304, "Sorry, you are not authorized to manage another user's API keys.");
+    throw errors.authorizationRequired("Sorry, you are not authorized to manage another user's API keys.");
   }
   return userId;
 }
@@ -53,10 +46,9 @@ export async function addApiKey(caller: Caller, idOrName: string, description: s
   return retryOnConflict(async () => {
     const owner = await loadUserWithMembership(userId, { consistent: true });
     const existing = await listApiKeys(userId);
-    if (!owner) throw new TrackerError(51, `There is no user named or numbered '${idOrName}'.`);
+    if (!owner) throw errors.notFoundByNameOrNumber('user', idOrName);
     if (existing.length >= MAX_API_KEYS_PER_USER) {
-      throw new TrackerError(
-        32000,
+      throw errors.invalidParameter(
         `A user can have at most ${MAX_API_KEYS_PER_USER} API keys; revoked keys count too.`,
       );
     }
@@ -109,7 +101,7 @@ async function changeApiKeyOnce(
 ) {
   const userId = await ownerOf(caller, idOrName);
   const key = (await listApiKeys(userId)).find((candidate) => candidate.id === keyId);
-  if (!key) throw new TrackerError(51, `The user has no API key with the id ${keyId}.`);
+  if (!key) throw errors.notFound(`The user has no API key with the id ${keyId}.`);
   const reported: Record<string, { removed: string; added: string }> = {};
   if (changes.revoked !== undefined && changes.revoked !== key.revoked) {
     reported.revoked = { removed: flagText(key.revoked), added: flagText(changes.revoked) };

@@ -14,20 +14,19 @@ import {
 } from '../../domain/identity/groupRules.ts';
 import { bitmapIds } from '../../domain/identity/userIdBitmap.ts';
 import { AUDIT_CLASS } from '../../domain/instance/audit.ts';
+import { errors } from '../../errors.ts';
 import { currentStamp } from '../../storage/catalog/catalogCache.ts';
 import { allocateId } from '../../storage/counterStore.ts';
 import {
   addGroupUpdate,
   directMemberIds,
   type GroupRecord,
-  getUserRecords,
   listGroups,
-  listUserLoginsConsistently,
   putNewGroup,
-} from '../../storage/identity/identityStore.ts';
+} from '../../storage/identity/groupStore.ts';
+import { getUserRecords, listUserLoginsConsistently } from '../../storage/identity/userStore.ts';
 import { recordAudit } from '../../storage/instance/auditStore.ts';
 import { retryOnConflict, WriteTransaction } from '../../storage/transaction.ts';
-import { TrackerError } from '../../trackerError.ts';
 
 /** Groups: creation and updates (creategroups) and lookup with the spec's visibility rules. */
 
@@ -45,7 +44,7 @@ export async function createGroup(caller: Caller, input: NewGroupInput): Promise
   const userRegexp = checkUserRegexp(input.user_regexp);
   const iconUrl = checkIconUrl(input.icon_url) ?? '';
   if ((await listGroups()).some((group) => group.name.toLowerCase() === name.toLowerCase())) {
-    throw new TrackerError(801, `The group ${name} already exists.`);
+    throw errors.groupExists(name);
   }
   const id = await allocateId('group');
   const now = new Date();
@@ -99,10 +98,9 @@ export function updateGroups(caller: Caller, targets: { ids: number[]; names: st
 async function updateGroupsOnce(caller: Caller, targets: { ids: number[]; names: string[] }, input: NewGroupInput) {
   const groups = await listGroups();
   const selected = targetGroups(groups, targets);
-  if (selected.length === 0)
-    throw new TrackerError(50, "The function requires an 'ids' or 'names' argument, and none was set.");
+  if (selected.length === 0) throw errors.idsOrNamesRequired();
   if (input.name !== undefined && selected.length > 1)
-    throw new TrackerError(32000, 'You cannot change the name of several groups at once.');
+    throw errors.invalidParameter('You cannot change the name of several groups at once.');
   const now = new Date();
   const transaction = new WriteTransaction();
   const updates: Array<{ previous: GroupRecord; next: GroupRecord }> = [];
@@ -117,9 +115,9 @@ async function updateGroupsOnce(caller: Caller, targets: { ids: number[]; names:
     };
     if (next.name !== previous.name) {
       if (isSystemGroup(previous.name))
-        throw new TrackerError(32000, `The group ${previous.name} is a system group and cannot be renamed.`);
+        throw errors.invalidParameter(`The group ${previous.name} is a system group and cannot be renamed.`);
       if (groups.some((group) => group.id !== previous.id && group.name.toLowerCase() === next.name.toLowerCase())) {
-        throw new TrackerError(801, `The group ${next.name} already exists.`);
+        throw errors.groupExists(next.name);
       }
     }
     const changes: Record<string, { removed: string; added: string }> = {};
@@ -156,8 +154,7 @@ async function updateGroupsOnce(caller: Caller, targets: { ids: number[]; names:
 
 export async function findGroups(caller: Caller, query: { ids?: number[]; names?: string[]; membership?: boolean }) {
   if (!mayListGroups(caller)) {
-    throw new TrackerError(
-      805,
+    throw errors.groupViewDenied(
       'You do not have permission to view groups: you need creategroups or editusers, or bless rights on a group.',
     );
   }
@@ -165,7 +162,7 @@ export async function findGroups(caller: Caller, query: { ids?: number[]; names?
   const ids = query.ids ?? [];
   const names = query.names ?? [];
   for (const name of names) {
-    if (!groups.some((group) => group.name === name)) throw new TrackerError(51, `There is no group named '${name}'.`);
+    if (!groups.some((group) => group.name === name)) throw errors.notFoundByName('group', name);
   }
   const requested =
     ids.length === 0 && names.length === 0

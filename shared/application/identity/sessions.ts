@@ -6,7 +6,7 @@ import {
 } from '../../domain/identity/authentication.ts';
 import { generateLoginToken, secretDigest } from '../../domain/identity/credentials.ts';
 import { identityDirectory } from '../../storage/identity/identityDirectory.ts';
-import { deleteLoginToken, putLoginToken } from '../../storage/identity/identityStore.ts';
+import { deleteLoginToken, putLoginToken } from '../../storage/identity/loginTokenStore.ts';
 import { loadParameters } from '../../storage/instance/parameterStore.ts';
 
 /**

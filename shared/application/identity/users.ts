@@ -7,23 +7,22 @@ import { regexpMembershipChanges } from '../../domain/identity/groupRegexps.ts';
 import { userView } from '../../domain/identity/userView.ts';
 import { AUDIT_CLASS, type AuditEntry } from '../../domain/instance/audit.ts';
 import { toStorageTime } from '../../domain/time.ts';
+import { errors } from '../../errors.ts';
 import { currentStamp } from '../../storage/catalog/catalogCache.ts';
 import { allocateId } from '../../storage/counterStore.ts';
+import { addRegexpMembersUpdate, listGroups } from '../../storage/identity/groupStore.ts';
 import {
-  addRegexpMembersUpdate,
   addUserUpdate,
   findUserIdByLogin,
   getUserRecords,
   listAllUserRecords,
-  listGroups,
   loadUserWithMembership,
   putNewUser,
   type UserRecord,
-} from '../../storage/identity/identityStore.ts';
+} from '../../storage/identity/userStore.ts';
 import { recordAudit } from '../../storage/instance/auditStore.ts';
 import { loadParameters } from '../../storage/instance/parameterStore.ts';
 import { retryOnConflict, WriteTransaction } from '../../storage/transaction.ts';
-import { TrackerError } from '../../trackerError.ts';
 
 /** Users: lookup with the spec's visibility tiers, creation and updates (editusers). */
 
@@ -38,8 +37,7 @@ export interface UserQuery {
 }
 
 const unknownUser = (name: string) =>
-  new TrackerError(
-    51,
+  errors.notFound(
     `There is no user named '${name}'. Either you mis-typed the name or that user has not yet registered for a Tracker account.`,
   );
 
@@ -82,11 +80,10 @@ export async function findUsers(caller: Caller, query: UserQuery): Promise<{ use
   const names = query.names ?? [];
   const match = query.match ?? [];
   if (ids.length === 0 && names.length === 0 && match.length === 0) {
-    throw new TrackerError(50, "The function requires an 'ids', 'names' or 'match' argument, and none was set.");
+    throw errors.missingParameter("The function requires an 'ids', 'names' or 'match' argument, and none was set.");
   }
   if (!isLoggedIn(caller) && (ids.length > 0 || match.length > 0)) {
-    throw new TrackerError(
-      505,
+    throw errors.userAccessDenied(
       'Logged-out users cannot use the "ids" or "match" arguments to this function to access any user information.',
     );
   }
@@ -96,8 +93,7 @@ export async function findUsers(caller: Caller, query: UserQuery): Promise<{ use
     ...(query.groups ?? []).map((name) => groups.find((group) => group.name === name) ?? name),
   ].map((group) => {
     if (typeof group !== 'object' || !inGroup(caller, group.name)) {
-      throw new TrackerError(
-        804,
+      throw errors.invalidGroupName(
         `The group you specified, ${typeof group === 'object' ? group.name : group}, is not valid here.`,
       );
     }
@@ -136,8 +132,7 @@ export async function createUser(
   const login = checkEmail(input.email, parameters);
   const realName = checkRealName(input.full_name);
   const password = checkPassword(input.password);
-  if ((await findUserIdByLogin(login)) !== null)
-    throw new TrackerError(500, `There is already an account with the login name ${login}.`);
+  if ((await findUserIdByLogin(login)) !== null) throw errors.accountExists(login);
   const id = await allocateId('user');
   const now = new Date();
   const passwordHash = password === undefined ? undefined : await hashPassword(password);
@@ -192,10 +187,9 @@ export function updateUsers(caller: Caller, targets: { ids: number[]; names: str
 
 async function updateUsersOnce(caller: Caller, targets: { ids: number[]; names: string[] }, changes: UserChanges) {
   const userIds = [...new Set([...targets.ids, ...(await userIdsByName(targets.names))])];
-  if (userIds.length === 0)
-    throw new TrackerError(50, "The function requires an 'ids' or 'names' argument, and none was set.");
+  if (userIds.length === 0) throw errors.idsOrNamesRequired();
   if (changes.email !== undefined && userIds.length > 1) {
-    throw new TrackerError(32000, 'You can only change the e-mail address of one user at a time.');
+    throw errors.invalidParameter('You can only change the e-mail address of one user at a time.');
   }
   const parameters = await loadParameters();
   const groups = await listGroups();
@@ -205,7 +199,7 @@ async function updateUsersOnce(caller: Caller, targets: { ids: number[]; names: 
 
   for (const userId of userIds) {
     const record = await loadUserWithMembership(userId, { consistent: true });
-    if (!record) throw new TrackerError(51, `There is no user with the id ${userId}.`);
+    if (!record) throw errors.notFoundById('user', userId);
     const { user, membership } = record;
     const reported: Record<string, { removed: string; added: string }> = {};
     const update: Parameters<typeof addUserUpdate>[1] = {
@@ -229,8 +223,7 @@ async function updateUsersOnce(caller: Caller, targets: { ids: number[]; names: 
       const login = checkEmail(changes.email, parameters);
       if (login !== user.login) {
         const owner = await findUserIdByLogin(login);
-        if (owner !== null && owner !== userId)
-          throw new TrackerError(500, `There is already an account with the login name ${login}.`);
+        if (owner !== null && owner !== userId) throw errors.accountExists(login);
         update.login = login;
         update.tokensNotBefore = now.getTime();
         await addRegexpMemberships(transaction, userId, login);
@@ -239,7 +232,7 @@ async function updateUsersOnce(caller: Caller, targets: { ids: number[]; names: 
     }
     if (changes.password !== undefined) {
       const password = checkPassword(changes.password);
-      if (password === undefined) throw new TrackerError(502, 'The new password must not be blank.');
+      if (password === undefined) throw errors.passwordTooShort('The new password must not be blank.');
       update.passwordHash = await hashPassword(password);
       update.passwordChangeRequired = changes.password_change_required ?? false;
       // As Bugzilla does, a new password logs the user out everywhere: their login tokens die

@@ -12,14 +12,9 @@ import {
   putNewProductValue,
 } from '../../storage/catalog/productStore.ts';
 import { allocateId, allocateIds } from '../../storage/counterStore.ts';
-import {
-  addRegexpMembersUpdate,
-  listGroups,
-  putMembership,
-  putNewApiKey,
-  putNewGroup,
-  putNewUser,
-} from '../../storage/identity/identityStore.ts';
+import { putNewApiKey } from '../../storage/identity/apiKeyStore.ts';
+import { addRegexpMembersUpdate, listGroups, putNewGroup } from '../../storage/identity/groupStore.ts';
+import { putMembership, putNewUser } from '../../storage/identity/userStore.ts';
 import { recordAudit } from '../../storage/instance/auditStore.ts';
 import { isInstalled, putInstallationMarker } from '../../storage/instance/installationStore.ts';
 import { initialiseParameters } from '../../storage/instance/parameterStore.ts';

@@ -3,27 +3,19 @@ import { canSeeBug, isInsider } from '../../domain/bug/bugAccess.ts';
 import { commentText, mayReadComment } from '../../domain/bug/bugComments.ts';
 import type { FieldSelection } from '../../domain/fieldSelection.ts';
 import { type Caller, inGroup } from '../../domain/identity/caller.ts';
+import { compileSearch } from '../../domain/search/criterionCompiler.ts';
 import { parseQuicksearch } from '../../domain/search/quicksearch.ts';
+import { FALSE, MAYBE, type SearchEnvironment, TRUE } from '../../domain/search/searchEnvironment.ts';
 import { evaluateSearch, keptMatches, slotsMatching } from '../../domain/search/searchEvaluation.ts';
 import { SearchIndex } from '../../domain/search/searchIndex.ts';
-import {
-  candidateSlots,
-  compileSearch,
-  FALSE,
-  MAYBE,
-  orderComparator,
-  orderNeedsUsers,
-  type SearchEnvironment,
-  TRUE,
-  userNeeds,
-  validateSearch,
-  visibilityTest,
-} from '../../domain/search/searchPlanner.ts';
+import { orderComparator, orderNeedsUsers } from '../../domain/search/searchOrdering.ts';
+import { candidateSlots, userNeeds, validateSearch } from '../../domain/search/searchPlanner.ts';
 import { and, leaf, parseSearchParameters, type SearchNode, valuesOf } from '../../domain/search/searchQuery.ts';
+import { visibilityTest } from '../../domain/search/searchVisibility.ts';
+import { errors } from '../../errors.ts';
 import { findBugIdByAlias, loadBugs, loadComments } from '../../storage/bug/bugStore.ts';
-import { findUserIdByLogin, listAllUsers } from '../../storage/identity/identityStore.ts';
+import { findUserIdByLogin, listAllUsers } from '../../storage/identity/userStore.ts';
 import { oncePerRequest } from '../../storage/requestScope.ts';
-import { TrackerError } from '../../trackerError.ts';
 import { type BugCatalog, loadBugCatalog, usersById } from '../bug/bugContext.ts';
 import { prefetchBugs } from '../bug/bugPrefetch.ts';
 import { currentSearchState } from './searchIndexHolder.ts';
@@ -67,14 +59,13 @@ function pagingOf(params: Record<string, unknown>, maximum: number): Paging {
     const raw = valuesOf(params[name])[0];
     if (raw === undefined || raw === '') return undefined;
     const value = Number(raw);
-    if (!Number.isInteger(value) || value < 0)
-      throw new TrackerError(32000, `${name} must be a whole number of zero or more.`);
+    if (!Number.isInteger(value) || value < 0) throw errors.notWholeNumber(name);
     return value;
   };
   const limit = number('limit');
   const offset = number('offset');
   if (offset !== undefined && limit === undefined)
-    throw new TrackerError(50, 'You must specify a limit when using offset.');
+    throw errors.missingParameter('You must specify a limit when using offset.');
   const countOnly = ['1', 'true', 'on'].includes(String(valuesOf(params.count_only)[0] ?? '').toLowerCase());
   const order = valuesOf(params.order).join(',') || undefined;
   return {
@@ -151,8 +142,7 @@ async function matchingSlots(
   if (undecided.length > 0) {
     // Comment text is not in the index: read the comments of the bugs still undecided.
     if (undecided.length > MAX_COMMENT_READS) {
-      throw new TrackerError(
-        32000,
+      throw errors.invalidParameter(
         `This search would read the comments of ${undecided.length} bugs; narrow it with other criteria (at most ${MAX_COMMENT_READS}).`,
       );
     }
@@ -369,7 +359,7 @@ export async function searchBugs(caller: Caller, params: Record<string, unknown>
   const paging = pagingOf(params, Number(parameters.max_search_results) || 10_000);
   const parsed = parseSearchParameters(params);
   if (parsed.criteria.length === 0 && !parsed.quicksearch && parameters.search_allow_no_criteria !== '1') {
-    throw new TrackerError(1000, 'You must enter at least one search criterion.');
+    throw errors.searchCriteriaRequired();
   }
 
   const direct = directReferences(params, parsed);
@@ -437,7 +427,7 @@ const STOP_WORDS = new Set([
 ]);
 
 /** Words of a summary that carry meaning for duplicate ranking (three letters or more, no stop words). */
-export function summaryWords(summary: string): string[] {
+function summaryWords(summary: string): string[] {
   return [
     ...new Set(
       [...summary.toLowerCase().matchAll(/[\p{L}\p{N}_]{3,}/gu)]
@@ -458,25 +448,23 @@ export async function possibleDuplicates(caller: Caller, params: Record<string, 
   const maximum = Number(parameters.max_search_results) || 10_000;
   const rawLimit = valuesOf(params.limit)[0];
   const limitNumber = rawLimit === undefined || rawLimit === '' ? 0 : Number(rawLimit);
-  if (!Number.isInteger(limitNumber) || limitNumber < 0)
-    throw new TrackerError(32000, 'limit must be a whole number of zero or more.');
+  if (!Number.isInteger(limitNumber) || limitNumber < 0) throw errors.notWholeNumber('limit');
   const limit = limitNumber === 0 || limitNumber > maximum ? maximum : limitNumber;
   const idValue = valuesOf(params.id)[0];
   let summary = valuesOf(params.summary)[0] ?? '';
   let excluded: number | undefined;
   if (idValue !== undefined && idValue !== '') {
-    if (!/^\d+$/.test(idValue.trim())) throw new TrackerError(100, `'${idValue}' is not a valid bug number.`);
+    if (!/^\d+$/.test(idValue.trim())) throw errors.invalidBugNumber(idValue);
     const id = Number(idValue);
     const stored = (await loadBugs([id])).get(id);
-    if (!stored) throw new TrackerError(101, `Bug #${id} does not exist.`);
+    if (!stored) throw errors.bugNotFound(id);
     const groupName = (groupId: number) => bugCatalog.catalog.groups.find((group) => group.id === groupId)?.name;
-    if (!canSeeBug(caller, stored.bug, groupName, parameters.or_groups === '1'))
-      throw new TrackerError(102, `You are not authorized to access bug #${id}.`);
+    if (!canSeeBug(caller, stored.bug, groupName, parameters.or_groups === '1')) throw errors.bugAccessDenied(id);
     summary = stored.bug.summary;
     excluded = id;
   }
   if (summary.trim() === '' && excluded === undefined)
-    throw new TrackerError(50, 'You must specify a summary or a bug id to find duplicates of.');
+    throw errors.missingParameter('You must specify a summary or a bug id to find duplicates of.');
   const productNames = valuesOf(params.product);
   const productIds = new Set(
     bugCatalog.catalog.products

@@ -35,7 +35,7 @@ export async function writeEmptySearchSnapshot(): Promise<SnapshotPointer> {
  * expired before a snapshot was written. Comment words and field history are not in bug items,
  * so they restart empty for the bugs rebuilt this way.
  */
-export async function rebuildSearchSnapshotFromTable(): Promise<SnapshotPointer> {
+async function rebuildSearchSnapshotFromTable(): Promise<SnapshotPointer> {
   const index = new SearchIndex();
   // Writes that land during the scan are in the change log after this mark and are replayed.
   index.highWater = Date.now() - LOG_OVERLAP_MS;

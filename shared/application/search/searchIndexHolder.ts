@@ -37,7 +37,7 @@ const RENDERED_CHARACTERS = 64_000_000;
  */
 const keeps = () => process.env.TRACKER_SEARCH_KEEP !== 'off';
 
-export interface IndexStats {
+interface IndexStats {
   loadedAt: number;
   loadMs: number;
   snapshotBugs: number;
@@ -122,10 +122,6 @@ export async function currentSearchState(): Promise<SearchState> {
 }
 
 export const currentSearchIndex = async (): Promise<SearchIndex> => (await currentSearchState()).index;
-
-export function searchIndexStats(): IndexStats | undefined {
-  return holders.get(tableName())?.stats;
-}
 
 /** Forgets this instance's index (tests of the cold path; the compactor after writing a snapshot). */
 export function dropSearchIndex(): void {

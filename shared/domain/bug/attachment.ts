@@ -1,4 +1,4 @@
-import { TrackerError } from '../../trackerError.ts';
+import { errors } from '../../errors.ts';
 import type { ResourceFields } from '../fieldSelection.ts';
 import { type Caller, isLoggedIn, type UserAccount } from '../identity/caller.ts';
 import { userDetail } from '../identity/userView.ts';
@@ -57,24 +57,27 @@ export const PATCH_CONTENT_TYPE = 'text/plain';
 export function checkContentType(value: unknown): string {
   const type = typeof value === 'string' ? value.trim() : '';
   if (type === '')
-    throw new TrackerError(601, 'You must give the content type (MIME type) of the attachment, such as text/plain.');
-  if (!MIME_TYPE.test(type)) throw new TrackerError(601, `'${type}' is not a valid MIME type.`);
+    throw errors.invalidContentType(
+      'You must give the content type (MIME type) of the attachment, such as text/plain.',
+    );
+  if (!MIME_TYPE.test(type)) throw errors.invalidContentType(`'${type}' is not a valid MIME type.`);
   return type;
 }
 
 /** A file name without any directory part, as browsers and Bugzilla keep it. */
 export function checkFileName(value: unknown): string {
   const name = (typeof value === 'string' ? value : '').replace(/^.*[/\\]/, '').trim();
-  if (name === '') throw new TrackerError(603, 'You must give a file name for the attachment.');
-  if (name.length > 255) throw new TrackerError(32000, 'The file name is too long: at most 255 characters.');
+  if (name === '') throw errors.fileNameRequired('You must give a file name for the attachment.');
+  if (name.length > 255) throw errors.invalidParameter('The file name is too long: at most 255 characters.');
   return name;
 }
 
 export function checkSummary(value: unknown): string {
   const summary = typeof value === 'string' ? value.trim() : '';
-  if (summary === '') throw new TrackerError(604, 'You must give a summary (description) of the attachment.');
+  if (summary === '')
+    throw errors.attachmentSummaryRequired('You must give a summary (description) of the attachment.');
   if (summary.length > 255)
-    throw new TrackerError(32000, 'The attachment summary is too long: at most 255 characters.');
+    throw errors.invalidParameter('The attachment summary is too long: at most 255 characters.');
   return summary;
 }
 
@@ -95,17 +98,15 @@ export function attachmentLimitKb(parameters: Parameters): { kb: number; byLambd
 
 /** Decodes `data` (base64) and checks it against the size limit: 606 for nothing, 600 for too much. */
 export function decodeData(value: unknown, parameters: Parameters): Buffer {
-  if (value === undefined || value === null || value === '')
-    throw new TrackerError(606, 'The attachment data is empty: there is nothing to attach.');
-  if (typeof value !== 'string') throw new TrackerError(32000, 'The attachment data must be base64 text.');
+  if (value === undefined || value === null || value === '') throw errors.emptyAttachment();
+  if (typeof value !== 'string') throw errors.invalidParameter('The attachment data must be base64 text.');
   const compact = value.replace(/\s+/g, '');
-  if (!isBase64(compact)) throw new TrackerError(32000, 'The attachment data is not valid base64.');
+  if (!isBase64(compact)) throw errors.invalidParameter('The attachment data is not valid base64.');
   const bytes = Buffer.from(compact, 'base64');
-  if (bytes.length === 0) throw new TrackerError(606, 'The attachment data is empty: there is nothing to attach.');
+  if (bytes.length === 0) throw errors.emptyAttachment();
   const limit = attachmentLimitKb(parameters);
   if (bytes.length > limit.kb * 1024) {
-    throw new TrackerError(
-      600,
+    throw errors.attachmentTooLarge(
       limit.byLambda
         ? `The file is too large: ${Math.ceil(bytes.length / 1024)} KB. Attachments travel inside one Lambda request of at most 6 MB, so Tracker accepts at most ${limit.kb} KB.`
         : `The file is too large: ${Math.ceil(bytes.length / 1024)} KB. Attachments may be at most ${limit.kb} KB (the maxattachmentsize parameter).`,

@@ -9,8 +9,8 @@ import { isOpenStatus } from './bugWorkflow.ts';
  * groups (with the reporter, CC, assignee and QA exceptions), product group controls (canedit,
  * editbugs, canconfirm) and the reporter/assignee/QA rules for unprivileged users.
  */
-export const EDITBUGS_GROUP = 'editbugs';
-export const CANCONFIRM_GROUP = 'canconfirm';
+const EDITBUGS_GROUP = 'editbugs';
+const CANCONFIRM_GROUP = 'canconfirm';
 
 export type GroupName = (id: number) => string | undefined;
 
@@ -70,7 +70,7 @@ export function canSeeBug(caller: Caller, bug: Bug, groupName: GroupName, orGrou
 }
 
 /** The fields that only the time-tracking group may change (Bugzilla's TIMETRACKING_FIELDS). */
-export const TIME_TRACKING_FIELDS: readonly string[] = ['estimated_time', 'remaining_time', 'deadline', 'work_time'];
+const TIME_TRACKING_FIELDS: readonly string[] = ['estimated_time', 'remaining_time', 'deadline', 'work_time'];
 
 export interface FieldPermissionContext {
   caller: Caller;

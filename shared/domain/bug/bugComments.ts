@@ -1,5 +1,6 @@
-import { TrackerError } from '../../trackerError.ts';
+import { errors } from '../../errors.ts';
 import type { Caller } from '../identity/caller.ts';
+import { truthy } from '../inputValues.ts';
 import type { Parameters } from '../instance/parameters.ts';
 import type { HistoryChange, NewComment } from './bug.ts';
 import { isInsider } from './bugAccess.ts';
@@ -51,9 +52,8 @@ export function requestedCommentPrivacy(value: unknown): Map<number, boolean> | 
   const requested = new Map<number, boolean>();
   for (const [key, flag] of Object.entries(value as Record<string, unknown>)) {
     const id = Number(key);
-    if (!/^\d+$/.test(key.trim()) || !Number.isSafeInteger(id) || id <= 0)
-      throw new TrackerError(111, `There is no comment with the id ${key}.`);
-    requested.set(id, flag === true || flag === 1 || flag === '1' || flag === 'true');
+    if (!/^\d+$/.test(key.trim()) || !Number.isSafeInteger(id) || id <= 0) throw errors.commentNotFound(key);
+    requested.set(id, truthy(flag));
   }
   return requested;
 }
@@ -75,10 +75,10 @@ export function planCommentPrivacy(
   const history: HistoryChange[] = [];
   for (const [id, isPrivate] of requested) {
     const comment = byId.get(id);
-    if (!comment) throw new TrackerError(111, `Comment ${id} is not a comment of bug ${bugId}.`);
+    if (!comment) throw errors.invalidCommentId(`Comment ${id} is not a comment of bug ${bugId}.`);
     if (comment.isPrivate === isPrivate) continue;
     if (!isInsider(caller, parameters))
-      throw new TrackerError(113, 'You are not allowed to change the privacy of comments.');
+      throw errors.notInsider('You are not allowed to change the privacy of comments.');
     changes.push({ count: comment.count, isPrivate });
     history.push({
       field_name: 'longdescs.isprivate',

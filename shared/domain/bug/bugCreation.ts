@@ -1,7 +1,8 @@
-import { TrackerError } from '../../trackerError.ts';
+import { errors } from '../../errors.ts';
 import { PLACEHOLDER_MILESTONE } from '../catalog/catalog.ts';
 import { appliesTo } from '../catalog/flagTypes.ts';
 import { inGroup } from '../identity/caller.ts';
+import { asList } from '../inputValues.ts';
 import { type Bug, MAX_COMMENT_LENGTH, type NewComment, sortedIds } from './bug.ts';
 import { hasCanConfirm, hasEditBugs, isInsider, isTimeTracker } from './bugAccess.ts';
 import type { BugEnvironment } from './bugEnvironment.ts';
@@ -18,17 +19,26 @@ import {
   checkWhiteboard,
   customFieldDefault,
 } from './bugFieldRules.ts';
-import { BUG_TYPES, OPERATING_SYSTEMS, PLATFORMS, PRIORITIES, SEVERITIES } from './bugFields.ts';
+import {
+  BUG_TYPES,
+  DEFAULT_BUG_TYPE,
+  DEFAULT_PRIORITY,
+  DEFAULT_SEVERITY,
+  OPERATING_SYSTEMS,
+  PLATFORMS,
+  PRIORITIES,
+  SEVERITIES,
+} from './bugFields.ts';
 import { applyFlagInputs, type FlagInput } from './bugFlags.ts';
 import { productGroupRules } from './bugGroups.ts';
-import { CONFIRMED, INITIAL_STATUSES, isKnownStatus, isOpenStatus, UNCONFIRMED } from './bugWorkflow.ts';
+import { CONFIRMED, INITIAL_STATUSES, isKnownStatus, isOpenStatus, NO_RESOLUTION, UNCONFIRMED } from './bugWorkflow.ts';
 
 /**
  * Filing a bug (POST /rest/bug): every field a Bugzilla 5.2 client sends, checked in Bugzilla's
  * order with its error codes, defaults from the component and product, the initial status from
  * the caller's rights, and the description as comment 0.
  */
-export const CREATE_FIELDS: readonly string[] = [
+const CREATE_FIELDS: readonly string[] = [
   'product',
   'component',
   'summary',
@@ -75,11 +85,14 @@ export interface NewBugPlan {
 
 const present = (value: unknown) =>
   value !== undefined && value !== null && !(typeof value === 'string' && value.trim() === '');
-const asList = (value: unknown): unknown[] => (Array.isArray(value) ? value : present(value) ? [value] : []);
+/** Like asList, but a string of spaces is no value either, as for every field of a new bug (`present`). */
+const presentList = (value: unknown): unknown[] => (present(value) ? asList(value) : []);
+
+const mustEnter = (what: string) => errors.missingParameter(`You must select/enter ${what}.`);
 
 function required(input: Record<string, unknown>, field: string, what: string): string {
   const value = input[field];
-  if (!present(value)) throw new TrackerError(50, `You must select/enter ${what}.`);
+  if (!present(value)) throw mustEnter(what);
   return String(Array.isArray(value) ? value[0] : value).trim();
 }
 
@@ -92,39 +105,33 @@ export function planNewBug(
   const { caller, parameters } = env;
   const me = caller.user.id;
   const unknown = Object.keys(input).filter((name) => !CREATE_FIELDS.includes(name) && !name.startsWith('cf_'));
-  if (unknown.length > 0) throw new TrackerError(53, `The parameter '${unknown[0]}' is not a field of a new bug.`);
+  if (unknown.length > 0) throw errors.unknownField(`The parameter '${unknown[0]}' is not a field of a new bug.`);
 
   // Product first: every other value is checked against it.
   const productName = required(input, 'product', 'a product');
   const record = env.products.find((candidate) => candidate.product.name.toLowerCase() === productName.toLowerCase());
   if (!record || !env.enterableProductIds.has(record.product.id)) {
-    throw new TrackerError(106, `The product '${productName}' does not exist, or you may not file bugs in it.`);
+    throw errors.invalidProduct(`The product '${productName}' does not exist, or you may not file bugs in it.`);
   }
   if (!record.product.isActive)
-    throw new TrackerError(106, `The product '${record.product.name}' is closed for new bugs.`);
+    throw errors.invalidProduct(`The product '${record.product.name}' is closed for new bugs.`);
   const groupName = env.groupName;
 
-  if (!present(input.component)) throw new TrackerError(105, 'You must select a component for the bug.');
+  if (!present(input.component)) throw errors.invalidComponent('You must select a component for the bug.');
   const componentName = String(input.component).trim();
   const component = record.components.find((candidate) => candidate.name.toLowerCase() === componentName.toLowerCase());
-  if (!component?.isActive)
-    throw new TrackerError(
-      51,
-      `There is no component named '${componentName}' in the product '${record.product.name}'.`,
-    );
+  if (!component?.isActive) throw errors.notFoundInProduct('component', componentName, record.product.name);
 
   const summary = checkSummary(input.summary);
   const versionName = required(input, 'version', 'a version');
   const version = record.versions.find(
     (candidate) => candidate.name.toLowerCase() === versionName.toLowerCase() && candidate.isActive,
   );
-  if (!version)
-    throw new TrackerError(51, `There is no version named '${versionName}' in the product '${record.product.name}'.`);
+  if (!version) throw errors.notFoundInProduct('version', versionName, record.product.name);
 
   const platformInput = input.platform ?? input.rep_platform ?? (parameters.defaultplatform || undefined);
-  if (!present(input.op_sys) && !parameters.defaultopsys)
-    throw new TrackerError(50, 'You must select/enter an operating system (op_sys).');
-  if (!present(platformInput)) throw new TrackerError(50, 'You must select/enter a platform.');
+  if (!present(input.op_sys) && !parameters.defaultopsys) throw mustEnter('an operating system (op_sys)');
+  if (!present(platformInput)) throw mustEnter('a platform');
   const opSys = checkLegalValue(
     'operating system',
     present(input.op_sys) ? input.op_sys : parameters.defaultopsys,
@@ -137,13 +144,13 @@ export function planNewBug(
   const priority =
     present(input.priority) && mayChoosePriority
       ? checkLegalValue('priority', input.priority, PRIORITIES)
-      : parameters.defaultpriority || '---';
+      : parameters.defaultpriority || DEFAULT_PRIORITY;
   const severity = present(input.severity)
     ? checkLegalValue('severity', input.severity, SEVERITIES)
-    : parameters.defaultseverity || 'enhancement';
+    : parameters.defaultseverity || DEFAULT_SEVERITY;
   const bugType = present(input.type)
     ? checkLegalValue('bug type', input.type, BUG_TYPES)
-    : component.defaultBugType || record.product.defaultBugType || parameters.default_bug_type || 'defect';
+    : component.defaultBugType || record.product.defaultBugType || parameters.default_bug_type || DEFAULT_BUG_TYPE;
 
   let targetMilestone = record.product.defaultMilestone || PLACEHOLDER_MILESTONE;
   const mayChooseMilestone = editbugs || parameters.letsubmitterchoosemilestone === '1';
@@ -152,8 +159,7 @@ export function planNewBug(
     const milestone = record.milestones.find(
       (candidate) => candidate.name.toLowerCase() === wanted.toLowerCase() && candidate.isActive,
     );
-    if (!milestone)
-      throw new TrackerError(51, `There is no milestone named '${wanted}' in the product '${record.product.name}'.`);
+    if (!milestone) throw errors.notFoundInProduct('milestone', wanted, record.product.name);
     targetMilestone = milestone.name;
   }
 
@@ -166,16 +172,16 @@ export function planNewBug(
 
   const ccIds = sortedIds([
     ...component.defaultCcIds,
-    ...asList(input.cc).map((login) => env.userId(String(login), 'cc', 504)),
+    ...presentList(input.cc).map((login) => env.userId(String(login), 'cc', 'invalidUser')),
   ]);
 
   const keywordIds = sortedIds(
-    asList(input.keywords).map((name) => {
+    presentList(input.keywords).map((name) => {
       const text = String(name).trim();
       const keyword = env.keywords.find(
         (candidate) => candidate.isActive && candidate.name.toLowerCase() === text.toLowerCase(),
       );
-      if (!keyword) throw new TrackerError(51, `There is no keyword named '${text}'.`);
+      if (!keyword) throw errors.notFoundByName('keyword', text);
       return keyword.id;
     }),
   );
@@ -185,10 +191,9 @@ export function planNewBug(
   let status: string;
   if (present(input.status)) {
     const wanted = String(input.status).trim().toUpperCase();
-    if (!isKnownStatus(wanted)) throw new TrackerError(51, `There is no status named '${input.status}'.`);
+    if (!isKnownStatus(wanted)) throw errors.notFoundByName('status', String(input.status));
     if (!INITIAL_STATUSES.includes(wanted))
-      throw new TrackerError(
-        123,
+      throw errors.illegalStatusTransition(
         `A new bug cannot be filed with the status ${wanted}: it must start in an open status (${INITIAL_STATUSES.join(', ')}).`,
       );
     status = canConfirm ? wanted : record.product.hasUnconfirmed ? UNCONFIRMED : CONFIRMED;
@@ -196,10 +201,11 @@ export function planNewBug(
   } else {
     status = canConfirm || !record.product.hasUnconfirmed ? CONFIRMED : UNCONFIRMED;
   }
-  if (present(input.resolution)) throw new TrackerError(122, 'A new bug is open, so it cannot have a resolution.');
+  if (present(input.resolution))
+    throw errors.resolutionNotAllowed('A new bug is open, so it cannot have a resolution.');
 
   const groupIds = productGroupRules(caller, record, env.groups).groupsForNewBug(
-    input.groups === undefined ? undefined : asList(input.groups).map(String),
+    input.groups === undefined ? undefined : presentList(input.groups).map(String),
   );
 
   const timeTracker = isTimeTracker(caller, parameters);
@@ -211,13 +217,12 @@ export function planNewBug(
 
   const description = input.description === undefined || input.description === null ? '' : String(input.description);
   if (description.length > MAX_COMMENT_LENGTH)
-    throw new TrackerError(114, `The description is too long: at most ${MAX_COMMENT_LENGTH} characters.`);
+    throw errors.commentTooLong(`The description is too long: at most ${MAX_COMMENT_LENGTH} characters.`);
   const isMarkdown = input.is_markdown === true;
-  if (isMarkdown && parameters.markdown_enabled !== '1')
-    throw new TrackerError(140, 'Markdown is disabled on this installation.');
+  if (isMarkdown && parameters.markdown_enabled !== '1') throw errors.markdownDisabled();
   const isPrivate = input.comment_is_private === true;
   if (isPrivate && !isInsider(caller, parameters))
-    throw new TrackerError(113, 'You are not allowed to make the description private.');
+    throw errors.notInsider('You are not allowed to make the description private.');
 
   const custom: Record<string, unknown> = {};
   for (const field of env.customFields) {
@@ -228,24 +233,24 @@ export function planNewBug(
     ) {
       custom[field.name] = checkCustomValue(field, input[field.name]);
     } else {
-      if (field.isMandatory && field.isOnBugEntry)
-        throw new TrackerError(50, `You must select/enter a value for ${field.displayName} (${field.name}).`);
+      if (field.isMandatory && field.isOnBugEntry) throw mustEnter(`a value for ${field.displayName} (${field.name})`);
       custom[field.name] = customFieldDefault(field);
     }
   }
   for (const name of Object.keys(input)) {
     if (name.startsWith('cf_') && !env.customFields.some((field) => field.name === name && !field.isObsolete)) {
-      throw new TrackerError(53, `There is no custom field named '${name}'.`);
+      throw errors.unknownField(`There is no custom field named '${name}'.`);
     }
   }
 
-  const relation = (field: string) => sortedIds(asList(input[field]).map((value) => checkBugReference(field, value)));
+  const relation = (field: string) =>
+    sortedIds(presentList(input[field]).map((value) => checkBugReference(field, value)));
   const bug: Bug = {
     id,
     alias: present(input.alias) ? checkAlias(Array.isArray(input.alias) ? input.alias[0] : input.alias) : null,
     summary,
     status,
-    resolution: '',
+    resolution: NO_RESOLUTION,
     isConfirmed: isOpenStatus(status) && status !== UNCONFIRMED,
     productId: record.product.id,
     componentId: component.id,
@@ -279,7 +284,7 @@ export function planNewBug(
     regressions: relation('regressions'),
     duplicates: [],
     dupeOf: null,
-    seeAlso: [...new Set(asList(input.see_also).map(checkSeeAlso))],
+    seeAlso: [...new Set(presentList(input.see_also).map(checkSeeAlso))],
     flags: [],
     commentCount: 1,
     attachmentCount: 0,
@@ -287,9 +292,9 @@ export function planNewBug(
     tags: {},
   };
   if (bug.dependsOn.some((other) => bug.blocks.includes(other))) {
-    throw new TrackerError(116, 'A bug cannot both depend on and block the same bug: that would be a dependency loop.');
+    throw errors.dependsOnAndBlocks();
   }
-  const flagInputs = asList(input.flags) as FlagInput[];
+  const flagInputs = presentList(input.flags) as FlagInput[];
   if (flagInputs.length > 0) {
     const types = env.flagTypes.filter(
       (type) => type.targetType === 'bug' && appliesTo(type, record.product.id, component.id),

@@ -1,4 +1,5 @@
-import { TrackerError } from '../../trackerError.ts';
+import { errors } from '../../errors.ts';
+import type { TrackerError } from '../../trackerError.ts';
 import type { ProductRecord } from '../catalog/catalog.ts';
 import type { CustomField } from '../catalog/customFields.ts';
 import type { FlagType } from '../catalog/flagTypes.ts';
@@ -24,14 +25,16 @@ export interface BugEnvironment {
   /** A user named by login in the request (resolved beforehand); undefined if there is none. */
   findUserId(login: string): number | undefined;
   /** Like findUserId, but an unknown login is Bugzilla's error for that field (51, or 504 for a new bug's CC). */
-  userId(login: string, field: string, code?: number): number;
+  userId(login: string, field: string, error?: UnknownUserError): number;
   loginOf(id: number | null): string;
   nextFlagId(): number;
 }
 
-export function unknownUser(login: string, field: string, code = 51): TrackerError {
-  return new TrackerError(
-    code,
+/** The error an unknown login answers: notFound (51) as a rule, invalidUser (504) for a new bug's CC. */
+export type UnknownUserError = 'notFound' | 'invalidUser';
+
+export function unknownUser(login: string, field: string, error: UnknownUserError = 'notFound'): TrackerError {
+  return errors[error](
     `There is no user named '${login}' (in ${field}). Either you misspelled it, or the person has not registered for a Tracker account.`,
   );
 }

@@ -1,6 +1,7 @@
-import { TrackerError } from '../../trackerError.ts';
+import { errors } from '../../errors.ts';
 import type { CustomField } from '../catalog/customFields.ts';
 import { EMPTY_SELECT_VALUE } from '../catalog/customFields.ts';
+import { asList } from '../inputValues.ts';
 import { MAX_ALIAS_LENGTH, MAX_SUMMARY_LENGTH, MAX_TIME, MAX_URL_LENGTH, MAX_WHITEBOARD_LENGTH } from './bug.ts';
 import { FIELD_TYPE, type LegalValue } from './bugFields.ts';
 
@@ -12,14 +13,13 @@ import { FIELD_TYPE, type LegalValue } from './bugFields.ts';
 /** Control characters other than tab and newlines never belong in a bug's text. */
 const CONTROL_CHARACTERS = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/;
 
-export function checkText(field: string, value: unknown, maxLength: number): string {
+function checkText(field: string, value: unknown, maxLength: number): string {
   if (value === null || value === undefined) return '';
   if (typeof value !== 'string' && typeof value !== 'number')
-    throw new TrackerError(32000, `The ${field} must be text.`);
+    throw errors.invalidParameter(`The ${field} must be text.`);
   const text = String(value);
-  if (CONTROL_CHARACTERS.test(text)) throw new TrackerError(32000, `The ${field} contains control characters.`);
-  if (text.length > maxLength)
-    throw new TrackerError(104, `The ${field} is too long: at most ${maxLength} characters.`);
+  if (CONTROL_CHARACTERS.test(text)) throw errors.invalidParameter(`The ${field} contains control characters.`);
+  if (text.length > maxLength) throw errors.fieldTooLong(`The ${field} is too long: at most ${maxLength} characters.`);
   return text;
 }
 
@@ -27,7 +27,7 @@ export function checkSummary(value: unknown): string {
   const summary = checkText('summary', value, MAX_SUMMARY_LENGTH)
     .replace(/[\r\n\t]+/g, ' ')
     .trim();
-  if (summary === '') throw new TrackerError(107, 'You must enter a summary for this bug.');
+  if (summary === '') throw errors.summaryRequired();
   return summary;
 }
 
@@ -39,16 +39,12 @@ export function checkAlias(value: unknown): string | null {
   const alias = checkText('alias', value, Number.MAX_SAFE_INTEGER).trim();
   if (alias === '') return null;
   if (alias.length > MAX_ALIAS_LENGTH)
-    throw new TrackerError(
-      103,
-      `The alias '${alias.slice(0, 50)}' is too long: at most ${MAX_ALIAS_LENGTH} characters.`,
-    );
+    throw errors.invalidAlias(`The alias '${alias.slice(0, 50)}' is too long: at most ${MAX_ALIAS_LENGTH} characters.`);
   if (/^\d+$/.test(alias))
-    throw new TrackerError(
-      103,
+    throw errors.invalidAlias(
       `The alias '${alias}' is all digits: an alias must contain a letter so it cannot be mistaken for a bug id.`,
     );
-  if (/[,\s]/.test(alias)) throw new TrackerError(103, `The alias '${alias}' contains a comma or a space.`);
+  if (/[,\s]/.test(alias)) throw errors.invalidAlias(`The alias '${alias}' contains a comma or a space.`);
   return alias;
 }
 
@@ -61,7 +57,7 @@ export function checkLegalValue(
   const text = String(value ?? '').trim();
   const names = legal.map((entry) => (typeof entry === 'string' ? entry : entry.name));
   const found = names.find((name) => name === text) ?? names.find((name) => name.toLowerCase() === text.toLowerCase());
-  if (found === undefined) throw new TrackerError(51, `There is no ${field} named '${text}'.`);
+  if (found === undefined) throw errors.notFoundByName(field, text);
   return found;
 }
 
@@ -70,9 +66,9 @@ export function checkHours(field: string, value: unknown): number {
   const number =
     typeof value === 'number' ? value : typeof value === 'string' && value.trim() !== '' ? Number(value) : NaN;
   if (!Number.isFinite(number))
-    throw new TrackerError(52, `The ${field} must be a number of hours, not '${String(value)}'.`);
-  if (number < 0) throw new TrackerError(32000, `The ${field} cannot be negative.`);
-  if (number > MAX_TIME) throw new TrackerError(54, `The ${field} is too large: at most ${MAX_TIME}.`);
+    throw errors.invalidValue(`The ${field} must be a number of hours, not '${String(value)}'.`);
+  if (number < 0) throw errors.invalidParameter(`The ${field} cannot be negative.`);
+  if (number > MAX_TIME) throw errors.numberTooLarge(`The ${field} is too large: at most ${MAX_TIME}.`);
   return Math.round(number * 100) / 100;
 }
 
@@ -86,7 +82,7 @@ export function checkDate(field: string, value: unknown): string | null {
   if (value === null || value === undefined || value === '') return null;
   const text = String(value).trim();
   if (!/^\d{4}-\d{2}-\d{2}([ T]\d{2}:\d{2}(:\d{2})?Z?)?$/.test(text) || !isRealDate(text)) {
-    throw new TrackerError(56, `'${text}' is not a valid date for ${field}: use YYYY-MM-DD.`);
+    throw errors.invalidDate(`'${text}' is not a valid date for ${field}: use YYYY-MM-DD.`);
   }
   return text.slice(0, 10);
 }
@@ -94,23 +90,17 @@ export function checkDate(field: string, value: unknown): string | null {
 /** A see-also entry: an absolute http(s) URL (Bugzilla's bug_url_invalid, 112, otherwise). */
 export function checkSeeAlso(value: unknown): string {
   const text = String(value ?? '').trim();
-  let url: URL;
-  try {
-    url = new URL(text);
-  } catch {
-    throw new TrackerError(112, `'${text}' is not a valid URL to a bug: see_also takes http or https URLs.`);
-  }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:')
-    throw new TrackerError(112, `'${text}' is not a valid URL to a bug: see_also takes http or https URLs.`);
-  if (text.length > 255) throw new TrackerError(112, 'A see_also URL can be at most 255 characters long.');
+  const protocol = URL.canParse(text) ? new URL(text).protocol : '';
+  if (protocol !== 'http:' && protocol !== 'https:')
+    throw errors.invalidSeeAlso(`'${text}' is not a valid URL to a bug: see_also takes http or https URLs.`);
+  if (text.length > 255) throw errors.invalidSeeAlso('A see_also URL can be at most 255 characters long.');
   return text;
 }
 
 /** A bug id named in a relation: a positive integer (100 for anything else, as an unknown alias). */
 export function checkBugReference(field: string, value: unknown): number {
   const text = String(value ?? '').trim();
-  if (!/^\d+$/.test(text) || Number(text) <= 0)
-    throw new TrackerError(100, `'${text}' in ${field} is not a valid bug id.`);
+  if (!/^\d+$/.test(text) || Number(text) <= 0) throw errors.invalidRelatedBugId(text, field);
   return Number(text);
 }
 
@@ -145,12 +135,7 @@ export function checkCustomValue(field: CustomField, value: unknown): unknown {
       ]);
     }
     case FIELD_TYPE.MULTI_SELECT: {
-      const values = Array.isArray(value)
-        ? value
-        : value === null || value === undefined || value === ''
-          ? []
-          : [value];
-      const checked = values.map((entry) =>
+      const checked = asList(value).map((entry) =>
         checkLegalValue(
           `value of ${field.name}`,
           entry,
@@ -166,21 +151,21 @@ export function checkCustomValue(field: CustomField, value: unknown): unknown {
       const text = String(value).trim();
       const date = new Date(/^\d{4}-\d{2}-\d{2} /.test(text) ? `${text.replace(' ', 'T')}Z` : text);
       if (!/^\d{4}-\d{2}-\d{2}/.test(text) || Number.isNaN(date.getTime()))
-        throw new TrackerError(56, `'${text}' is not a valid date and time for ${field.name}.`);
+        throw errors.invalidDateTime(text, field.name);
       return date.toISOString().replace(/\.\d{3}Z$/, 'Z');
     }
     case FIELD_TYPE.INTEGER: {
       if (value === null || value === undefined || value === '') return null;
       const text = String(value).trim();
       if (!/^-?\d+$/.test(text) || !Number.isSafeInteger(Number(text)))
-        throw new TrackerError(52, `The ${label} takes a whole number, not '${text}'.`);
+        throw errors.invalidValue(`The ${label} takes a whole number, not '${text}'.`);
       return Number(text);
     }
     case FIELD_TYPE.BUG_ID:
       if (value === null || value === undefined || value === '') return null;
       return checkBugReference(field.name, value);
     default:
-      throw new TrackerError(32000, `The ${label} cannot be set.`);
+      throw errors.invalidParameter(`The ${label} cannot be set.`);
   }
 }
 
@@ -194,22 +179,19 @@ export interface ListChange<T> {
   remove: T[];
 }
 
-const asArray = (value: unknown): unknown[] =>
-  Array.isArray(value) ? value : value === undefined || value === null || value === '' ? [] : [value];
-
 export function parseListChange<T>(field: string, value: unknown, item: (entry: unknown) => T): ListChange<T> {
   if (value !== null && typeof value === 'object' && !Array.isArray(value)) {
     const object = value as Record<string, unknown>;
     const unknown = Object.keys(object).filter((key) => !['add', 'remove', 'set'].includes(key));
     if (unknown.length > 0)
-      throw new TrackerError(32000, `The ${field} change takes add, remove or set, not '${unknown[0]}'.`);
+      throw errors.invalidParameter(`The ${field} change takes add, remove or set, not '${unknown[0]}'.`);
     return {
-      set: object.set === undefined ? undefined : asArray(object.set).map(item),
-      add: asArray(object.add).map(item),
-      remove: asArray(object.remove).map(item),
+      set: object.set === undefined ? undefined : asList(object.set).map(item),
+      add: asList(object.add).map(item),
+      remove: asList(object.remove).map(item),
     };
   }
-  return { set: asArray(value).map(item), add: [], remove: [] };
+  return { set: asList(value).map(item), add: [], remove: [] };
 }
 
 /** Applies a list change: `set` replaces, then `remove`, then `add` (Bugzilla's order). */
@@ -233,7 +215,6 @@ export function checkDateTimeParameter(name: string, value: string): string {
       ? `${text.replace(' ', 'T')}Z`
       : text;
   const date = new Date(normalized);
-  if (!/^\d{4}-\d{2}-\d{2}/.test(text) || Number.isNaN(date.getTime()))
-    throw new TrackerError(56, `'${text}' is not a valid date and time for ${name}.`);
+  if (!/^\d{4}-\d{2}-\d{2}/.test(text) || Number.isNaN(date.getTime())) throw errors.invalidDateTime(text, name);
   return date.toISOString().replace(/\.\d{3}Z$/, 'Z');
 }

@@ -1,4 +1,4 @@
-import { BUG_STATUSES, RESOLUTIONS } from './bugWorkflow.ts';
+import { RESOLUTIONS } from './bugWorkflow.ts';
 
 /**
  * Bugzilla's built-in bug fields, as code: every field a stock Bugzilla 5.2 lists under
@@ -65,11 +65,7 @@ export const SEVERITIES = fixedValues('blocker', 'critical', 'major', 'normal', 
 export const OPERATING_SYSTEMS = fixedValues('All', 'Windows', 'Mac OS', 'Linux', 'Other');
 export const PLATFORMS = fixedValues('All', 'PC', 'Macintosh', 'Other');
 export const BUG_TYPES = fixedValues('defect', 'enhancement', 'task');
-export const RESOLUTION_VALUES = fixedValues(...RESOLUTIONS);
-/** The statuses as a plain list (the workflow's own sort keys). */
-export const STATUS_VALUES: readonly LegalValue[] = Object.freeze(
-  BUG_STATUSES.map(({ name, sortKey }) => ({ name, sortKey })),
-);
+const RESOLUTION_VALUES = fixedValues(...RESOLUTIONS);
 
 export const DEFAULT_PRIORITY = '---';
 export const DEFAULT_SEVERITY = 'enhancement';
@@ -175,7 +171,7 @@ export const BUILT_IN_FIELDS: readonly BuiltInField[] = Object.freeze([
 export const CUSTOM_FIELD_ID_OFFSET = 1000;
 
 /** Fields whose values belong to a product: `value_field` is `product`, and Legal Values needs one. */
-export const PRODUCT_SPECIFIC_FIELDS: readonly string[] = Object.freeze(['component', 'version', 'target_milestone']);
+const PRODUCT_SPECIFIC_FIELDS: readonly string[] = Object.freeze(['component', 'version', 'target_milestone']);
 
 export const isProductSpecific = (name: string): boolean => PRODUCT_SPECIFIC_FIELDS.includes(name);
 
@@ -189,7 +185,7 @@ export function findBuiltInField(idOrName: number | string): BuiltInField | unde
  * The names bug calls use (`status`, `platform`, `summary`...) for the stored field names
  * (`bug_status`, `rep_platform`, `short_desc`...): Legal Values takes either, as Bugzilla does.
  */
-export const API_FIELD_NAMES: Readonly<Record<string, string>> = Object.freeze({
+const API_FIELD_NAMES: Readonly<Record<string, string>> = Object.freeze({
   id: 'bug_id',
   summary: 'short_desc',
   platform: 'rep_platform',

@@ -1,4 +1,4 @@
-import { TrackerError } from '../../trackerError.ts';
+import { errors } from '../../errors.ts';
 import type { FlagType } from '../catalog/flagTypes.ts';
 import type { BugFlag, FlagStatus } from './bug.ts';
 
@@ -35,8 +35,7 @@ function findType(input: FlagInput, rules: FlagRules, allTypes: readonly FlagTyp
     const type = rules.types.find((candidate) => candidate.id === Number(input.type_id));
     if (!type) {
       const exists = allTypes.some((candidate) => candidate.id === Number(input.type_id));
-      throw new TrackerError(
-        51,
+      throw errors.notFound(
         exists
           ? `The flag type ${input.type_id} does not apply to this bug's product and component.`
           : `There is no flag type with the id '${input.type_id}'.`,
@@ -47,9 +46,11 @@ function findType(input: FlagInput, rules: FlagRules, allTypes: readonly FlagTyp
   const name = String(input.name ?? '');
   const matches = rules.types.filter((candidate) => candidate.name === name);
   if (matches.length === 0)
-    throw new TrackerError(51, `There is no flag type named '${name}' for this bug's product and component.`);
+    throw errors.notFound(`There is no flag type named '${name}' for this bug's product and component.`);
   if (matches.length > 1)
-    throw new TrackerError(133, `The flag type name '${name}' matches several flag types; give the type_id instead.`);
+    throw errors.flagTypeNotUnique(
+      `The flag type name '${name}' matches several flag types; give the type_id instead.`,
+    );
   return matches[0];
 }
 
@@ -58,14 +59,9 @@ function checkPermission(type: FlagType, status: string, rules: FlagRules, previ
   const mayRequest = mayGrant || type.requestGroupId === null || rules.inGroupId(type.requestGroupId);
   const needsGrant =
     status === '+' || status === '-' || (status === 'X' && previous !== undefined && previous.status !== '?');
-  if (needsGrant && !mayGrant) {
-    throw new TrackerError(
-      130,
-      `You are not allowed to ${status === 'X' ? 'clear' : status === '+' ? 'grant' : 'deny'} the flag '${type.name}'.`,
-    );
-  }
-  if (!needsGrant && !mayRequest)
-    throw new TrackerError(130, `You are not allowed to request the flag '${type.name}'.`);
+  if (needsGrant ? mayGrant : mayRequest) return;
+  const action = !needsGrant ? 'request' : status === 'X' ? 'clear' : status === '+' ? 'grant' : 'deny';
+  throw errors.flagChangeDenied(`You are not allowed to ${action} the flag '${type.name}'.`);
 }
 
 /** Applies flag inputs in order; returns the bug's (or attachment's) flags afterwards. */
@@ -78,34 +74,31 @@ export function applyFlagInputs(
   let flags = [...current];
   for (const input of inputs) {
     if (input === null || typeof input !== 'object')
-      throw new TrackerError(32000, 'Each flag must be an object with a status and a name, type_id or id.');
+      throw errors.invalidParameter('Each flag must be an object with a status and a name, type_id or id.');
     const status = input.status === undefined ? undefined : String(input.status);
     if (status === undefined || !STATUSES.includes(status)) {
-      throw new TrackerError(129, `The flag status '${status ?? ''}' is invalid: use ?, +, - or X.`);
+      throw errors.invalidFlagStatus(`The flag status '${status ?? ''}' is invalid: use ?, +, - or X.`);
     }
     let existing: BugFlag | undefined;
     let type: FlagType;
     if (input.id !== undefined && !input.new) {
       existing = flags.find((flag) => flag.id === Number(input.id));
-      if (!existing) throw new TrackerError(51, `There is no flag with the id '${input.id}' here.`);
+      if (!existing) throw errors.notFound(`There is no flag with the id '${input.id}' here.`);
       const known = allTypes.find((candidate) => candidate.id === existing!.typeId);
-      if (!known) throw new TrackerError(51, `The flag ${input.id} has an unknown type.`);
+      if (!known) throw errors.notFound(`The flag ${input.id} has an unknown type.`);
       type = known;
     } else {
       if (input.type_id === undefined && (input.name === undefined || input.name === '')) {
-        throw new TrackerError(32000, 'A flag needs a name, a type_id or an id.');
+        throw errors.invalidParameter('A flag needs a name, a type_id or an id.');
       }
       type = findType(input, rules, allTypes);
       if (!input.new) {
         const ofType = flags.filter((flag) => flag.typeId === type.id);
         if (ofType.length > 1)
-          throw new TrackerError(
-            132,
-            `The flag '${type.name}' is set several times; give the id of the one to change.`,
-          );
+          throw errors.flagNotUnique(`The flag '${type.name}' is set several times; give the id of the one to change.`);
         existing = ofType[0];
       } else if (!type.isMultiplicable && flags.some((flag) => flag.typeId === type.id)) {
-        throw new TrackerError(32000, `The flag '${type.name}' can be set only once here.`);
+        throw errors.invalidParameter(`The flag '${type.name}' can be set only once here.`);
       }
     }
 
@@ -116,18 +109,19 @@ export function applyFlagInputs(
       continue;
     }
     if (!existing && !type.isActive)
-      throw new TrackerError(134, `The flag type '${type.name}' is inactive and cannot be used for new flags.`);
+      throw errors.inactiveFlagType(`The flag type '${type.name}' is inactive and cannot be used for new flags.`);
     if (status === '?' && !type.isRequestable)
-      throw new TrackerError(129, `The flag '${type.name}' cannot be requested.`);
+      throw errors.invalidFlagStatus(`The flag '${type.name}' cannot be requested.`);
 
     let requesteeId: number | null = null;
     const requestee = input.requestee === undefined || input.requestee === null ? '' : String(input.requestee).trim();
     if (requestee !== '' && status === '?') {
       if (!type.isRequesteeble)
-        throw new TrackerError(131, `The flag '${type.name}' cannot be requested from a specific person.`);
+        throw errors.flagNotRequestableFromPerson(
+          `The flag '${type.name}' cannot be requested from a specific person.`,
+        );
       const id = rules.userIdOf(requestee);
-      if (id === undefined)
-        throw new TrackerError(51, `There is no user named '${requestee}' to request the flag from.`);
+      if (id === undefined) throw errors.notFound(`There is no user named '${requestee}' to request the flag from.`);
       requesteeId = id;
     }
     if (existing && existing.status === status && existing.requesteeId === requesteeId) continue;

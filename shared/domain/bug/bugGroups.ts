@@ -1,4 +1,4 @@
-import { TrackerError } from '../../trackerError.ts';
+import { errors } from '../../errors.ts';
 import type { ControlValue, ProductRecord } from '../catalog/catalog.ts';
 import { type Caller, type GroupSummary, inGroup } from '../identity/caller.ts';
 
@@ -26,8 +26,7 @@ export function productGroupRules(caller: Caller, record: ProductRecord, groups:
   const resolve = (name: string): number => {
     const group = groups.find((candidate) => candidate.name === name || String(candidate.id) === name);
     if (!group || !activeBugGroup(group.id))
-      throw new TrackerError(
-        120,
+      throw errors.invalidBugGroup(
         `There is no bug group named '${name}', or it cannot restrict bugs of the product ${record.product.name}.`,
       );
     return group.id;
@@ -45,10 +44,7 @@ export function productGroupRules(caller: Caller, record: ProductRecord, groups:
           : requested.map((name) => {
               const id = resolve(name);
               if (!settable.includes(id) && !mandatory.includes(id)) {
-                throw new TrackerError(
-                  120,
-                  `The group '${name}' is not allowed to restrict bugs of the product ${record.product.name}.`,
-                );
+                throw errors.bugGroupNotAllowed(name, record.product.name);
               }
               return id;
             });

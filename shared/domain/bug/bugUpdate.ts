@@ -1,10 +1,10 @@
-import { TrackerError } from '../../trackerError.ts';
+import { errors } from '../../errors.ts';
 import type { ProductRecord } from '../catalog/catalog.ts';
 import { appliesTo } from '../catalog/flagTypes.ts';
 import { inGroup } from '../identity/caller.ts';
-import { type Bug, type HistoryChange, MAX_COMMENT_LENGTH, type NewComment, sortedIds } from './bug.ts';
+import { asList, truthy } from '../inputValues.ts';
+import { type Bug, MAX_COMMENT_LENGTH, sortedIds } from './bug.ts';
 import {
-  canSeeBug,
   type FieldPermissionContext,
   hasEditBugs,
   isInsider,
@@ -33,61 +33,16 @@ import {
 import { BUG_TYPES, OPERATING_SYSTEMS, PLATFORMS, PRIORITIES, SEVERITIES } from './bugFields.ts';
 import { applyFlagInputs, type FlagInput } from './bugFlags.ts';
 import { productGroupRules } from './bugGroups.ts';
-import {
-  canChangeStatus,
-  canonicalStatus,
-  DUPLICATE,
-  isKnownResolution,
-  isKnownStatus,
-  isOpenStatus,
-  RESOLVED,
-  UNCONFIRMED,
-} from './bugWorkflow.ts';
+import { applyStatusChange } from './bugStatusChange.ts';
+import { RELATIONS, requireVisible, syncRelations, type UpdateOutcome, type WorkingSet } from './bugWorkingSet.ts';
 
 /**
- * Changing bugs (PUT /rest/bug): the request is applied to a working set of bugs (the bugs
- * named plus every bug a relation touches), so the reverse side of every relation, the
- * duplicate's target and several bugs of one request all change together, and one transaction
- * then writes exactly what changed. A refusal anywhere throws before anything is written.
+ * Changing bugs (PUT /rest/bug): every field of the request is checked and applied to the bug in
+ * the working set (bugWorkingSet.ts), status and duplicates by bugStatusChange.ts, and who may
+ * change each field is checked last. A refusal anywhere throws before anything is written.
  */
-export type WorkingSet = Map<number, Bug>;
-
-export interface UpdateOutcome {
-  comments: NewComment[];
-  /** Bugs whose dependencies grew: the writer must prove they form no loop. */
-  dependencyRoots: number[];
-  /** Bugs newly marked duplicates: the writer must prove the chain of duplicates has no loop. */
-  duplicateLinks: Array<{ bugId: number; dupeOf: number }>;
-  /** Changes that go to the history but never to `changes` (work_time). */
-  extraHistory: Map<number, HistoryChange[]>;
-}
-
-const RELATIONS = [
-  ['depends_on', 'dependsOn', 'blocks'],
-  ['blocks', 'blocks', 'dependsOn'],
-  ['regressed_by', 'regressedBy', 'regressions'],
-  ['regressions', 'regressions', 'regressedBy'],
-] as const;
-type RelationKey = 'dependsOn' | 'blocks' | 'regressedBy' | 'regressions';
 
 const present = (value: unknown) => value !== undefined && value !== null;
-const asList = (value: unknown): unknown[] =>
-  Array.isArray(value) ? value : value === undefined || value === null || value === '' ? [] : [value];
-
-/** Bug ids a request may touch besides its targets, so the caller can load them first. */
-export function relatedBugIds(input: Record<string, unknown>, bug: Bug): number[] {
-  const ids = new Set<number>();
-  for (const [field, key] of RELATIONS) {
-    if (input[field] === undefined) continue;
-    const change = parseListChange(field, input[field], (value) => checkBugReference(field, value));
-    for (const id of [...change.add, ...change.remove, ...(change.set ?? [])]) ids.add(id);
-    for (const id of bug[key]) ids.add(id);
-  }
-  if (present(input.dupe_of) && input.dupe_of !== '') ids.add(checkBugReference('dupe_of', input.dupe_of));
-  if (bug.dupeOf !== null) ids.add(bug.dupeOf);
-  ids.delete(bug.id);
-  return [...ids];
-}
 
 function commentInput(
   input: Record<string, unknown>,
@@ -97,11 +52,10 @@ function commentInput(
   if (typeof raw === 'string')
     return { body: raw, isPrivate: input.comment_is_private === true, isMarkdown: input.is_markdown === true };
   if (typeof raw !== 'object' || Array.isArray(raw))
-    throw new TrackerError(32000, 'The comment must be an object such as {"body": "..."}.');
+    throw errors.invalidParameter('The comment must be an object such as {"body": "..."}.');
   const object = raw as Record<string, unknown>;
   const body = object.body ?? object.comment ?? '';
-  if (typeof body !== 'string') throw new TrackerError(32000, 'The comment body must be text.');
-  const truthy = (value: unknown) => value === true || value === 1 || value === '1' || value === 'true';
+  if (typeof body !== 'string') throw errors.invalidParameter('The comment body must be text.');
   return { body, isPrivate: truthy(object.is_private), isMarkdown: truthy(object.is_markdown) };
 }
 
@@ -131,7 +85,7 @@ export function applyBugUpdate(
   const recordOf = (productId: number) => env.products.find((candidate) => candidate.product.id === productId)!;
   const oldRecord = recordOf(current.productId);
   if (!mayEditProductBugs(caller, oldRecord, env.groupName)) {
-    throw new TrackerError(109, `You are not allowed to edit bugs of the product ${oldRecord.product.name}.`);
+    throw errors.bugEditDenied(`You are not allowed to edit bugs of the product ${oldRecord.product.name}.`);
   }
   const next: Bug = structuredClone(current);
   const timeTracker = isTimeTracker(caller, parameters);
@@ -142,7 +96,7 @@ export function applyBugUpdate(
     const wanted = String(input.product).trim();
     const target = env.products.find((candidate) => candidate.product.name.toLowerCase() === wanted.toLowerCase());
     if (!target || !env.enterableProductIds.has(target.product.id))
-      throw new TrackerError(106, `The product '${wanted}' does not exist, or you may not move bugs into it.`);
+      throw errors.invalidProduct(`The product '${wanted}' does not exist, or you may not move bugs into it.`);
     record = target;
     next.productId = target.product.id;
     const rules = productGroupRules(caller, target, env.groups);
@@ -157,15 +111,14 @@ export function applyBugUpdate(
     const name = present(wanted) ? String(wanted).trim() : keep;
     const found = values.find((value) => value.name.toLowerCase() === name.toLowerCase());
     if (!found) {
-      throw new TrackerError(
-        present(wanted) ? 51 : 32000,
-        present(wanted)
-          ? `There is no ${what} named '${name}' in the product '${record.product.name}'.`
-          : `The product '${record.product.name}' has no ${what} named '${keep}': choose one for the bug with '${what === 'milestone' ? 'target_milestone' : what}'.`,
+      if (present(wanted)) throw errors.notFoundInProduct(what, name, record.product.name);
+      const field = what === 'milestone' ? 'target_milestone' : what;
+      throw errors.invalidParameter(
+        `The product '${record.product.name}' has no ${what} named '${keep}': choose one for the bug with '${field}'.`,
       );
     }
     if (!found.isActive && found.name !== keep)
-      throw new TrackerError(51, `The ${what} '${found.name}' of the product '${record.product.name}' is inactive.`);
+      throw errors.notFound(`The ${what} '${found.name}' of the product '${record.product.name}' is inactive.`);
     return found.name;
   };
   const oldComponentName = oldRecord.components.find((component) => component.id === current.componentId)?.name ?? '';
@@ -208,7 +161,7 @@ export function applyBugUpdate(
   }
   for (const name of Object.keys(input)) {
     if (name.startsWith('cf_') && !env.customFields.some((field) => field.name === name && !field.isObsolete))
-      throw new TrackerError(51, `There is no custom field named '${name}'.`);
+      throw errors.notFoundByName('custom field', name);
   }
 
   // ---- people ----
@@ -229,12 +182,12 @@ export function applyBugUpdate(
     const change = parseListChange('keywords', input.keywords, (name) => {
       const text = String(name).trim();
       const keyword = env.keywords.find((candidate) => candidate.name.toLowerCase() === text.toLowerCase());
-      if (!keyword) throw new TrackerError(51, `There is no keyword named '${text}'.`);
+      if (!keyword) throw errors.notFoundByName('keyword', text);
       return keyword.id;
     });
     for (const id of [...change.add, ...(change.set ?? [])]) {
       if (!env.keywords.find((keyword) => keyword.id === id)?.isActive && !current.keywordIds.includes(id))
-        throw new TrackerError(51, `The keyword ${names.keyword(id)} is inactive.`);
+        throw errors.notFound(`The keyword ${names.keyword(id)} is inactive.`);
     }
     next.keywordIds = sortedIds(applyListChange(next.keywordIds, change));
   }
@@ -244,19 +197,15 @@ export function applyBugUpdate(
     const wanted = applyListChange(next.groupIds, change);
     for (const groupId of wanted.filter((id) => !next.groupIds.includes(id))) {
       if (!rules.settable.includes(groupId) && !rules.mandatory.includes(groupId))
-        throw new TrackerError(
-          120,
-          `The group '${names.group(groupId)}' is not allowed to restrict bugs of the product ${record.product.name}.`,
-        );
+        throw errors.bugGroupNotAllowed(names.group(groupId), record.product.name);
     }
     for (const groupId of next.groupIds.filter((id) => !wanted.includes(id))) {
       if (rules.mandatory.includes(groupId))
-        throw new TrackerError(
-          120,
+        throw errors.invalidBugGroup(
           `The group '${names.group(groupId)}' is mandatory for bugs of the product ${record.product.name} and cannot be removed.`,
         );
       if (!rules.settable.includes(groupId) && rules.allows(groupId) && !hasEditBugs(caller, record, env.groupName))
-        throw new TrackerError(120, `You may not remove the group '${names.group(groupId)}' from this bug.`);
+        throw errors.invalidBugGroup(`You may not remove the group '${names.group(groupId)}' from this bug.`);
     }
     next.groupIds = sortedIds(wanted);
   }
@@ -271,18 +220,16 @@ export function applyBugUpdate(
     const change: ListChange<number> = parseListChange(field, input[field], (value) => checkBugReference(field, value));
     const wanted = sortedIds(applyListChange(next[key], change));
     if (wanted.includes(bugId)) {
-      throw new TrackerError(
-        field === 'depends_on' || field === 'blocks' ? 116 : 32000,
-        `A bug cannot be in its own ${field} list.`,
-      );
+      const ownListError =
+        field === 'depends_on' || field === 'blocks' ? errors.dependencyLoop : errors.invalidParameter;
+      throw ownListError(`A bug cannot be in its own ${field} list.`);
     }
     for (const other of wanted.filter((id) => !next[key].includes(id))) requireVisible(env, working, other, field);
     next[key] = wanted;
   }
-  if (next.dependsOn.some((other) => next.blocks.includes(other)))
-    throw new TrackerError(116, 'A bug cannot both depend on and block the same bug: that would be a dependency loop.');
+  if (next.dependsOn.some((other) => next.blocks.includes(other))) throw errors.dependsOnAndBlocks();
   if (next.regressedBy.some((other) => next.regressions.includes(other)))
-    throw new TrackerError(32000, 'A bug cannot both be regressed by and cause the same bug.');
+    throw errors.invalidParameter('A bug cannot both be regressed by and cause the same bug.');
   if (
     next.dependsOn.some((id) => !current.dependsOn.includes(id)) ||
     next.blocks.some((id) => !current.blocks.includes(id))
@@ -291,7 +238,7 @@ export function applyBugUpdate(
 
   // ---- status, resolution, duplicates ----
   const comment = commentInput(input);
-  applyWorkflow(env, working, next, current, input, outcome, comment?.body ?? '');
+  applyStatusChange(env, working, next, current, input, outcome);
 
   // ---- flags ----
   if (input.flags !== undefined) {
@@ -316,12 +263,9 @@ export function applyBugUpdate(
   // ---- the comment ----
   const dupeNotice = outcome.comments.find((entry) => entry.bugId === bugId && entry.commentType === 'dupe_of');
   if (comment && comment.body.trim() !== '') {
-    if (comment.body.length > MAX_COMMENT_LENGTH)
-      throw new TrackerError(114, `The comment is too long: at most ${MAX_COMMENT_LENGTH} characters.`);
-    if (comment.isPrivate && !isInsider(caller, parameters))
-      throw new TrackerError(113, 'You are not allowed to make comments private.');
-    if (comment.isMarkdown && parameters.markdown_enabled !== '1')
-      throw new TrackerError(140, 'Markdown is disabled on this installation.');
+    if (comment.body.length > MAX_COMMENT_LENGTH) throw errors.commentOverLength(MAX_COMMENT_LENGTH);
+    if (comment.isPrivate && !isInsider(caller, parameters)) throw errors.privateCommentsDenied();
+    if (comment.isMarkdown && parameters.markdown_enabled !== '1') throw errors.markdownDisabled();
     if (dupeNotice)
       Object.assign(dupeNotice, {
         rawText: comment.body,
@@ -370,154 +314,6 @@ export function applyBugUpdate(
   return outcome;
 }
 
-function requireVisible(env: BugEnvironment, working: WorkingSet, otherId: number, field: string): Bug {
-  const other = working.get(otherId);
-  if (!other) throw new TrackerError(101, `Bug #${otherId} (in ${field}) does not exist.`);
-  if (!canSeeBug(env.caller, other, env.groupName, env.parameters.or_groups === '1'))
-    throw new TrackerError(102, `You are not authorized to access bug #${otherId} (in ${field}).`);
-  return other;
-}
-
-function applyWorkflow(
-  env: BugEnvironment,
-  working: WorkingSet,
-  next: Bug,
-  current: Bug,
-  input: Record<string, unknown>,
-  outcome: UpdateOutcome,
-  _body: string,
-): void {
-  const me = env.caller.user.id;
-  const wantsDupe = present(input.dupe_of) && input.dupe_of !== '';
-  const statusInput = present(input.status) ? canonicalStatus(String(input.status), current.status) : undefined;
-  const resolutionInput =
-    input.resolution === undefined
-      ? undefined
-      : String(input.resolution ?? '')
-          .trim()
-          .toUpperCase();
-
-  if (statusInput !== undefined) {
-    if (!isKnownStatus(statusInput)) throw new TrackerError(51, `There is no status named '${input.status}'.`);
-    if (!canChangeStatus(current.status, statusInput))
-      throw new TrackerError(123, `A bug cannot move from ${current.status} to ${statusInput}.`);
-  }
-  if (resolutionInput !== undefined && resolutionInput !== '' && !isKnownResolution(resolutionInput))
-    throw new TrackerError(51, `There is no resolution named '${input.resolution}'.`);
-
-  if (wantsDupe) {
-    const target = checkBugReference('dupe_of', input.dupe_of);
-    if (target === current.id) throw new TrackerError(118, 'A bug cannot be marked as a duplicate of itself.');
-    const targetBug = requireVisible(env, working, target, 'dupe_of');
-    if (statusInput !== undefined && isOpenStatus(statusInput))
-      throw new TrackerError(32000, 'A bug marked as a duplicate cannot stay open.');
-    if (resolutionInput !== undefined && resolutionInput !== DUPLICATE)
-      throw new TrackerError(32000, 'A bug marked as a duplicate must have the resolution DUPLICATE.');
-    if (next.dupeOf !== target) {
-      if (isOpenStatus(next.status)) {
-        const status = statusInput ?? (env.parameters.duplicate_or_move_bug_status || RESOLVED);
-        if (!canChangeStatus(current.status, status))
-          throw new TrackerError(123, `A bug cannot move from ${current.status} to ${status}.`);
-        next.status = status;
-      } else if (statusInput !== undefined) next.status = statusInput;
-      next.resolution = DUPLICATE;
-      unlinkDuplicate(working, next);
-      next.dupeOf = target;
-      const updatedTarget = structuredClone(working.get(target) ?? targetBug);
-      updatedTarget.duplicates = sortedIds([...updatedTarget.duplicates, current.id]);
-      if (!updatedTarget.ccIds.includes(current.reporterId))
-        updatedTarget.ccIds = sortedIds([...updatedTarget.ccIds, current.reporterId]);
-      working.set(target, updatedTarget);
-      outcome.duplicateLinks.push({ bugId: current.id, dupeOf: target });
-      outcome.comments.push({
-        bugId: current.id,
-        creatorId: me,
-        rawText: '',
-        isPrivate: false,
-        isMarkdown: false,
-        workTime: 0,
-        creationTime: env.now,
-        commentType: 'dupe_of',
-        extraData: target,
-      });
-      outcome.comments.push({
-        bugId: target,
-        creatorId: me,
-        rawText: '',
-        isPrivate: false,
-        isMarkdown: false,
-        workTime: 0,
-        creationTime: env.now,
-        commentType: 'has_dupe',
-        extraData: current.id,
-      });
-    }
-    return;
-  }
-
-  if (statusInput !== undefined && statusInput !== current.status) {
-    next.status = statusInput;
-    if (isOpenStatus(statusInput)) {
-      if (resolutionInput) throw new TrackerError(122, `An open bug cannot have a resolution (${resolutionInput}).`);
-      next.resolution = '';
-      unlinkDuplicate(working, next);
-    } else if (isOpenStatus(current.status)) {
-      if (!resolutionInput) throw new TrackerError(121, `A bug moved to ${statusInput} needs a resolution.`);
-      if (resolutionInput === DUPLICATE)
-        throw new TrackerError(119, 'To mark a bug as a duplicate, give the bug it duplicates in dupe_of.');
-      next.resolution = resolutionInput;
-    } else if (resolutionInput !== undefined) {
-      setClosedResolution(working, next, resolutionInput);
-    }
-  } else if (resolutionInput !== undefined && resolutionInput !== current.resolution) {
-    if (isOpenStatus(next.status))
-      throw new TrackerError(122, `The bug is open (${next.status}), so it cannot have a resolution.`);
-    setClosedResolution(working, next, resolutionInput);
-  }
-  if (isOpenStatus(next.status) && next.status !== UNCONFIRMED) next.isConfirmed = true;
-}
-
-function setClosedResolution(working: WorkingSet, next: Bug, resolution: string): void {
-  if (resolution === '') throw new TrackerError(121, `A ${next.status} bug needs a resolution.`);
-  if (resolution === DUPLICATE && next.dupeOf === null)
-    throw new TrackerError(119, 'To mark a bug as a duplicate, give the bug it duplicates in dupe_of.');
-  if (resolution !== DUPLICATE) unlinkDuplicate(working, next);
-  next.resolution = resolution;
-}
-
-/** Takes a bug off its duplicate target's list when it stops being a duplicate. */
-function unlinkDuplicate(working: WorkingSet, next: Bug): void {
-  if (next.dupeOf === null) return;
-  const target = working.get(next.dupeOf);
-  if (target) working.set(target.id, { ...target, duplicates: target.duplicates.filter((id) => id !== next.id) });
-  next.dupeOf = null;
-}
-
-/** Keeps both sides of every relation in step: A depends on B exactly when B blocks A. */
-export function syncRelations(working: WorkingSet, before: Bug, after: Bug): void {
-  const pairs: Array<[RelationKey, RelationKey]> = [
-    ['dependsOn', 'blocks'],
-    ['blocks', 'dependsOn'],
-    ['regressedBy', 'regressions'],
-    ['regressions', 'regressedBy'],
-  ];
-  for (const [key, reverse] of pairs) {
-    const added = after[key].filter((id) => !before[key].includes(id));
-    const removed = before[key].filter((id) => !after[key].includes(id));
-    for (const id of added) {
-      const other = working.get(id);
-      if (!other) throw new TrackerError(101, `Bug #${id} does not exist.`);
-      if (!other[reverse].includes(after.id))
-        working.set(id, { ...other, [reverse]: sortedIds([...other[reverse], after.id]) });
-    }
-    for (const id of removed) {
-      const other = working.get(id);
-      if (other?.[reverse].includes(after.id))
-        working.set(id, { ...other, [reverse]: other[reverse].filter((entry) => entry !== after.id) });
-    }
-  }
-}
-
 /** Bugzilla's check_can_change_field for every field this request changes on the bug itself. */
 function checkPermissions(
   context: FieldPermissionContext,
@@ -534,15 +330,13 @@ function checkPermissions(
         (login) => login !== '' && login !== myLogin,
       );
       if (others.length === 0) continue;
-      throw new TrackerError(
-        115,
+      throw errors.fieldChangeDenied(
         'You may add or remove only yourself on the CC list of this bug; changing others needs the reporter, assignee, QA contact or editbugs rights.',
       );
     }
     const checkedField = field === 'dupe_of' ? 'resolution' : field;
     if (!mayChangeField(context, checkedField, change.removed, change.added)) {
-      throw new TrackerError(
-        115,
+      throw errors.fieldChangeDenied(
         `You tried to change the ${field} field from '${change.removed}' to '${change.added}', but only ${whoMayChange(field)} may make this change.`,
       );
     }

@@ -15,14 +15,14 @@ import { isOpenStatus } from './bugWorkflow.ts';
  * cut to their local part for logged-out callers when `webservice_email_filter` is on.
  */
 /** Private comments are neither shown nor counted for those outside the insider group. */
-export const visibleCommentCount = (bug: Bug, caller: Caller, parameters: Parameters): number =>
+const visibleCommentCount = (bug: Bug, caller: Caller, parameters: Parameters): number =>
   bug.commentCount - (isInsider(caller, parameters) ? 0 : (bug.privateCommentCount ?? 0));
 
 /** The caller's own personal tags of a bug, sorted (none for a logged-out caller). */
 export const viewerTags = (bug: Bug, caller: Caller): string[] =>
   isLoggedIn(caller) ? [...(bug.tags[String(caller.user.id)] ?? [])].sort() : [];
 
-export const BUG_EXTRA_FIELDS: readonly string[] = [
+const BUG_EXTRA_FIELDS: readonly string[] = [
   'attachments',
   'comments',
   'counts',

@@ -1,4 +1,4 @@
-import { TrackerError } from '../../trackerError.ts';
+import { errors } from '../../errors.ts';
 import { type Caller, inGroup, isLoggedIn } from '../identity/caller.ts';
 import type { Parameters } from '../instance/parameters.ts';
 
@@ -7,8 +7,8 @@ import type { Parameters } from '../instance/parameters.ts';
  * members of `comment_taggers_group` put on comments. Unlike personal bug tags they are shared:
  * everyone who can read the comment sees them.
  */
-export const MIN_COMMENT_TAG_LENGTH = 3;
-export const MAX_COMMENT_TAG_LENGTH = 24;
+const MIN_COMMENT_TAG_LENGTH = 3;
+const MAX_COMMENT_TAG_LENGTH = 24;
 export const DEFAULT_TAG_SEARCH_LIMIT = 10;
 
 /** Letters, digits and a few punctuation marks: a tag must survive comma- and space-separated lists. */
@@ -17,9 +17,9 @@ const TAG = /^[\p{L}\p{N}_.-]+$/u;
 /** 125 unless tagging is switched on (a group is named) and the caller is in that group. */
 export function assertMayTagComments(caller: Caller, parameters: Parameters): void {
   const group = parameters.comment_taggers_group ?? '';
-  if (group === '') throw new TrackerError(125, 'Comment tagging is disabled on this installation.');
+  if (group === '') throw errors.commentTaggingDisabled('Comment tagging is disabled on this installation.');
   if (!isLoggedIn(caller) || !inGroup(caller, group)) {
-    throw new TrackerError(125, `Comment tagging is only available to members of the ${group} group.`);
+    throw errors.commentTaggingDisabled(`Comment tagging is only available to members of the ${group} group.`);
   }
 }
 
@@ -27,15 +27,15 @@ export function assertMayTagComments(caller: Caller, parameters: Parameters): vo
 export function checkCommentTag(value: unknown): string {
   const tag = typeof value === 'string' || typeof value === 'number' ? String(value).trim() : '';
   if (tag.length < MIN_COMMENT_TAG_LENGTH)
-    throw new TrackerError(
-      127,
+    throw errors.commentTagTooShort(
       `The comment tag '${tag}' is too short: at least ${MIN_COMMENT_TAG_LENGTH} characters.`,
     );
   if (tag.length > MAX_COMMENT_TAG_LENGTH)
-    throw new TrackerError(128, `The comment tag '${tag}' is too long: at most ${MAX_COMMENT_TAG_LENGTH} characters.`);
+    throw errors.commentTagTooLong(
+      `The comment tag '${tag}' is too long: at most ${MAX_COMMENT_TAG_LENGTH} characters.`,
+    );
   if (!TAG.test(tag))
-    throw new TrackerError(
-      126,
+    throw errors.invalidCommentTag(
       `The comment tag '${tag}' contains characters that are not allowed: use letters, digits, '_', '.' and '-'.`,
     );
   return tag;

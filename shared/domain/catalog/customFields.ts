@@ -1,4 +1,4 @@
-import { TrackerError } from '../../trackerError.ts';
+import { errors } from '../../errors.ts';
 import { FIELD_TYPE, type FieldType, isSelectType } from '../bug/bugFields.ts';
 import { flagText } from '../changeReport.ts';
 import { checkNameCharacters } from '../inputLimits.ts';
@@ -8,7 +8,7 @@ import { checkNameCharacters } from '../inputLimits.ts';
  * editfields page: the field, its rules, and the legal values of select fields. Pure: callers
  * pass in how to look up the fields that may control visibility.
  */
-export interface CustomFieldValue {
+interface CustomFieldValue {
   name: string;
   sortKey: number;
   /** Values of the field's `valueField` for which this value is offered; empty: always. */
@@ -31,7 +31,7 @@ export interface CustomField {
 }
 
 /** Types a custom field may have: every type of the spec but 0 (unknown), 7 (See Also) and 8 (keywords). */
-export const CUSTOM_FIELD_TYPES: readonly FieldType[] = Object.freeze([
+const CUSTOM_FIELD_TYPES: readonly FieldType[] = Object.freeze([
   FIELD_TYPE.FREETEXT,
   FIELD_TYPE.SINGLE_SELECT,
   FIELD_TYPE.MULTI_SELECT,
@@ -44,38 +44,38 @@ export const CUSTOM_FIELD_TYPES: readonly FieldType[] = Object.freeze([
 
 /** A single-select field's value when none is chosen, as in Bugzilla: always present, first. */
 export const EMPTY_SELECT_VALUE = '---';
-export const MAX_FIELD_NAME_LENGTH = 64;
-export const MAX_DISPLAY_NAME_LENGTH = 255;
-export const MAX_VALUE_LENGTH = 64;
+const MAX_FIELD_NAME_LENGTH = 64;
+const MAX_DISPLAY_NAME_LENGTH = 255;
+const MAX_VALUE_LENGTH = 64;
 
-const invalid = (message: string) => new TrackerError(32000, message);
-
-export function checkCustomFieldName(name: string | undefined): string {
+function checkCustomFieldName(name: string | undefined): string {
   const trimmed = (name ?? '').trim();
-  if (trimmed === '') throw invalid('You must enter a name for the field.');
+  if (trimmed === '') throw errors.nameRequired('field');
   if (!/^cf_[a-z0-9_]+$/.test(trimmed)) {
-    throw invalid(
+    throw errors.invalidParameter(
       `The field name '${trimmed}' is invalid: custom field names start with 'cf_' and hold only lowercase letters, digits and underscores.`,
     );
   }
   if (trimmed.length > MAX_FIELD_NAME_LENGTH)
-    throw invalid(`Field names can be at most ${MAX_FIELD_NAME_LENGTH} characters long.`);
+    throw errors.invalidParameter(`Field names can be at most ${MAX_FIELD_NAME_LENGTH} characters long.`);
   return trimmed;
 }
 
-export function checkDisplayName(displayName: string | undefined): string {
+function checkDisplayName(displayName: string | undefined): string {
   const trimmed = (displayName ?? '').trim();
   checkNameCharacters(trimmed, 'display name');
-  if (trimmed === '') throw invalid('You must enter a description (display_name) for the field.');
+  if (trimmed === '') throw errors.invalidParameter('You must enter a description (display_name) for the field.');
   if (trimmed.length > MAX_DISPLAY_NAME_LENGTH)
-    throw invalid(`Field descriptions can be at most ${MAX_DISPLAY_NAME_LENGTH} characters long.`);
+    throw errors.invalidParameter(`Field descriptions can be at most ${MAX_DISPLAY_NAME_LENGTH} characters long.`);
   return trimmed;
 }
 
-export function checkCustomFieldType(type: number | undefined): FieldType {
-  if (type === undefined) throw invalid("The parameter 'type' is required.");
+function checkCustomFieldType(type: number | undefined): FieldType {
+  if (type === undefined) throw errors.invalidParameter("The parameter 'type' is required.");
   if (!CUSTOM_FIELD_TYPES.includes(type as FieldType)) {
-    throw invalid(`Custom fields cannot have type ${type}; the types are ${CUSTOM_FIELD_TYPES.join(', ')}.`);
+    throw errors.invalidParameter(
+      `Custom fields cannot have type ${type}; the types are ${CUSTOM_FIELD_TYPES.join(', ')}.`,
+    );
   }
   return type as FieldType;
 }
@@ -104,12 +104,12 @@ export interface CustomFieldInput {
 
 function checkValueName(type: FieldType, name: string): string {
   const trimmed = name.trim();
-  if (trimmed === '') throw invalid('A legal value of a field cannot be blank.');
+  if (trimmed === '') throw errors.invalidParameter('A legal value of a field cannot be blank.');
   checkNameCharacters(trimmed, 'field value');
   if (trimmed.length > MAX_VALUE_LENGTH)
-    throw invalid(`Field values can be at most ${MAX_VALUE_LENGTH} characters long: '${trimmed}'.`);
+    throw errors.invalidParameter(`Field values can be at most ${MAX_VALUE_LENGTH} characters long: '${trimmed}'.`);
   if (type === FIELD_TYPE.MULTI_SELECT && trimmed.includes(','))
-    throw invalid(`Values of a multiple-selection field cannot contain commas: '${trimmed}'.`);
+    throw errors.invalidParameter(`Values of a multiple-selection field cannot contain commas: '${trimmed}'.`);
   return trimmed;
 }
 
@@ -119,16 +119,18 @@ function checkController(
   controllers: ControllerValues,
   what: string,
 ): readonly string[] {
-  if (controller === fieldName) throw invalid(`The field ${fieldName} cannot be its own ${what}.`);
+  if (controller === fieldName) throw errors.invalidParameter(`The field ${fieldName} cannot be its own ${what}.`);
   const legal = controllers(controller);
-  if (legal === undefined) throw invalid(`The ${what} '${controller}' must be an existing drop-down field.`);
+  if (legal === undefined)
+    throw errors.invalidParameter(`The ${what} '${controller}' must be an existing drop-down field.`);
   return legal;
 }
 
 function checkControllerValues(controller: string, values: readonly string[], legal: readonly string[]): string[] {
   const unique = [...new Set(values.map((value) => value.trim()))];
   for (const value of unique) {
-    if (!legal.includes(value)) throw invalid(`'${value}' is not a legal value of the field ${controller}.`);
+    if (!legal.includes(value))
+      throw errors.invalidParameter(`'${value}' is not a legal value of the field ${controller}.`);
   }
   return unique;
 }
@@ -141,12 +143,14 @@ function checkVisibility(
   controllers: ControllerValues,
 ) {
   if (visibilityField === null) {
-    if (visibilityValues.length > 0) throw invalid('visibility_values need a visibility_field.');
+    if (visibilityValues.length > 0) throw errors.invalidParameter('visibility_values need a visibility_field.');
     return { visibilityField: null, visibilityValues: [] };
   }
   const legal = checkController(fieldName, visibilityField, controllers, 'visibility_field');
   if (visibilityValues.length === 0)
-    throw invalid(`Name the values of ${visibilityField} for which the field shows, in visibility_values.`);
+    throw errors.invalidParameter(
+      `Name the values of ${visibilityField} for which the field shows, in visibility_values.`,
+    );
   return { visibilityField, visibilityValues: checkControllerValues(visibilityField, visibilityValues, legal) };
 }
 
@@ -161,7 +165,7 @@ function toValue(
   const name = checkValueName(type, given.name ?? '');
   const visibility = given.visibility_values ?? [];
   if (visibility.length > 0 && valueField === null)
-    throw invalid(`The value '${name}' has visibility_values, but the field has no value_field.`);
+    throw errors.invalidParameter(`The value '${name}' has visibility_values, but the field has no value_field.`);
   const legal = valueField === null ? [] : (controllers(valueField) ?? []);
   return {
     name,
@@ -190,7 +194,7 @@ function addValues(
     const value = toValue(field.type, input, field.valueField, controllers, nextSortKey);
     if (skipEmptyValue && value.name === EMPTY_SELECT_VALUE) continue;
     if (values.some((other) => sameValue(other.name, value.name)))
-      throw invalid(`The value '${value.name}' already exists for this field.`);
+      throw errors.invalidParameter(`The value '${value.name}' already exists for this field.`);
     values.push(value);
   }
   return values;
@@ -208,11 +212,10 @@ export function newCustomField(
   const type = checkCustomFieldType(input.type);
   const valueField = input.value_field ?? null;
   if (valueField !== null) {
-    if (!isSelectType(type)) throw invalid('Only drop-down fields can have a value_field.');
+    if (!isSelectType(type)) throw errors.onlyDropDownsHaveValueField();
     checkController(name, valueField, controllers, 'value_field');
   }
-  if (!isSelectType(type) && (input.values ?? []).length > 0)
-    throw invalid('Only drop-down fields (types 2 and 3) have legal values.');
+  if (!isSelectType(type) && (input.values ?? []).length > 0) throw errors.onlyDropDownsHaveValues();
   const initial: CustomFieldValue[] =
     type === FIELD_TYPE.SINGLE_SELECT ? [{ name: EMPTY_SELECT_VALUE, sortKey: 0, visibilityValues: [] }] : [];
   return {
@@ -251,13 +254,13 @@ export function updateCustomField(
   controllers: ControllerValues,
 ): { next: CustomField; changes: FieldChanges } {
   if (input.name !== undefined && input.name.trim() !== previous.name)
-    throw invalid(`Fields cannot be renamed; ${previous.name} keeps its name.`);
+    throw errors.invalidParameter(`Fields cannot be renamed; ${previous.name} keeps its name.`);
   if (input.type !== undefined && input.type !== previous.type)
-    throw invalid(`The type of the field ${previous.name} cannot be changed.`);
+    throw errors.invalidParameter(`The type of the field ${previous.name} cannot be changed.`);
 
   const valueField = input.value_field === undefined ? previous.valueField : input.value_field;
   if (valueField !== null && valueField !== previous.valueField) {
-    if (!isSelectType(previous.type)) throw invalid('Only drop-down fields can have a value_field.');
+    if (!isSelectType(previous.type)) throw errors.onlyDropDownsHaveValueField();
     checkController(previous.name, valueField, controllers, 'value_field');
   }
   const visibilityField = input.visibility_field === undefined ? previous.visibilityField : input.visibility_field;
@@ -275,13 +278,15 @@ export function updateCustomField(
   }
   const removals = [...new Set((input.values?.remove ?? []).map((name) => name.trim()))];
   if (removals.length > 0 || (input.values?.add ?? []).length > 0) {
-    if (!isSelectType(previous.type)) throw invalid('Only drop-down fields (types 2 and 3) have legal values.');
+    if (!isSelectType(previous.type)) throw errors.onlyDropDownsHaveValues();
   }
   for (const name of removals) {
     if (previous.type === FIELD_TYPE.SINGLE_SELECT && name === EMPTY_SELECT_VALUE)
-      throw invalid(`The value '${EMPTY_SELECT_VALUE}' is the default of ${previous.name} and cannot be removed.`);
+      throw errors.invalidParameter(
+        `The value '${EMPTY_SELECT_VALUE}' is the default of ${previous.name} and cannot be removed.`,
+      );
     if (!values.some((value) => value.name === name))
-      throw invalid(`The field ${previous.name} has no value '${name}'.`);
+      throw errors.invalidParameter(`The field ${previous.name} has no value '${name}'.`);
   }
   values = values.filter((value) => !removals.includes(value.name));
   values = addValues({ type: previous.type, valueField }, values, input.values?.add ?? [], controllers);

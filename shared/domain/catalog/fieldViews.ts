@@ -66,7 +66,7 @@ function workflowValues() {
   ];
 }
 
-export function sortedClassifications(classifications: readonly Classification[]): Classification[] {
+function sortedClassifications(classifications: readonly Classification[]): Classification[] {
   if (classifications.length === 0) return [{ id: 1, name: DEFAULT_CLASSIFICATION, description: '', sortKey: 0 }];
   return [...classifications].sort(bySortKeyThenName);
 }

@@ -1,4 +1,4 @@
-import { TrackerError } from '../../trackerError.ts';
+import { errors } from '../../errors.ts';
 import { flagText } from '../changeReport.ts';
 import { checkNameCharacters } from '../inputLimits.ts';
 
@@ -72,13 +72,13 @@ export function flagTypesOfComponent(types: readonly FlagType[], productId: numb
 // ---- administration (FlagType.create / FlagType.update) -------------------------------------
 
 /** Bugzilla's limits: names of at most 50 characters without spaces or commas; a smallint sort key. */
-export const MAX_FLAG_TYPE_NAME_LENGTH = 50;
-export const MAX_CC_LIST_LENGTH = 200;
-export const MAX_SORT_KEY = 32767;
+const MAX_FLAG_TYPE_NAME_LENGTH = 50;
+const MAX_CC_LIST_LENGTH = 200;
+const MAX_SORT_KEY = 32767;
 /** Bugzilla's name for "every product" / "every component" in inclusions and exclusions (id 0). */
 export const ANY = '__Any__';
-export const TARGET_TYPES = ['bug', 'attachment'] as const;
-export type TargetType = (typeof TARGET_TYPES)[number];
+const TARGET_TYPES = ['bug', 'attachment'] as const;
+type TargetType = (typeof TARGET_TYPES)[number];
 
 /**
  * Error codes (Bugzilla 5's FlagType API): 50 a missing name or description, 1101 an invalid
@@ -88,10 +88,9 @@ export type TargetType = (typeof TARGET_TYPES)[number];
  */
 export function checkFlagTypeName(name: string | undefined): string {
   const trimmed = (name ?? '').trim();
-  checkNameCharacters(trimmed, 'flag type name', 1101);
+  checkNameCharacters(trimmed, 'flag type name', errors.invalidFlagTypeName);
   if (trimmed === '' || /[\s,]/.test(trimmed) || trimmed.length > MAX_FLAG_TYPE_NAME_LENGTH) {
-    throw new TrackerError(
-      1101,
+    throw errors.invalidFlagTypeName(
       `The name '${trimmed}' is invalid: a flag type name must be non-blank, contain no spaces or commas and be at most ${MAX_FLAG_TYPE_NAME_LENGTH} characters long.`,
     );
   }
@@ -100,7 +99,7 @@ export function checkFlagTypeName(name: string | undefined): string {
 
 export function checkFlagTypeDescription(description: string | undefined): string {
   const trimmed = (description ?? '').trim();
-  if (trimmed === '') throw new TrackerError(1102, 'You must enter a description for the flag type.');
+  if (trimmed === '') throw errors.flagTypeDescriptionRequired('You must enter a description for the flag type.');
   return trimmed;
 }
 
@@ -114,15 +113,17 @@ const ADDRESS =
 export function checkCcList(value: unknown): string {
   if (value === undefined || value === null) return '';
   if (Array.isArray(value) ? !value.every((item) => typeof item === 'string') : typeof value !== 'string') {
-    throw new TrackerError(32000, 'cc_list must be a string of comma-separated e-mail addresses.');
+    throw errors.invalidParameter('cc_list must be a string of comma-separated e-mail addresses.');
   }
   const text = Array.isArray(value) ? value.join(', ') : (value as string);
   if (text.length > MAX_CC_LIST_LENGTH)
-    throw new TrackerError(1103, `The CC list of a flag type can be at most ${MAX_CC_LIST_LENGTH} characters long.`);
+    throw errors.flagTypeCcListTooLong(
+      `The CC list of a flag type can be at most ${MAX_CC_LIST_LENGTH} characters long.`,
+    );
   const addresses = text.split(/[,\s]+/).filter(Boolean);
   for (const address of addresses) {
     if (!ADDRESS.test(address))
-      throw new TrackerError(501, `The e-mail address '${address}' in the CC list is not a legal e-mail address.`);
+      throw errors.invalidEmail(`The e-mail address '${address}' in the CC list is not a legal e-mail address.`);
   }
   return addresses.join(', ');
 }
@@ -137,8 +138,7 @@ export function checkSortKey(value: unknown): number {
         ? Number(single)
         : NaN;
   if (!Number.isInteger(number) || number < 0 || number > MAX_SORT_KEY) {
-    throw new TrackerError(
-      1104,
+    throw errors.invalidSortKey(
       `The sort key '${String(single)}' is invalid: it must be a whole number from 0 to ${MAX_SORT_KEY}.`,
     );
   }
@@ -148,7 +148,7 @@ export function checkSortKey(value: unknown): number {
 export function checkTargetType(value: string | undefined): TargetType {
   const lowered = (value ?? 'bug').trim().toLowerCase();
   if (!(TARGET_TYPES as readonly string[]).includes(lowered))
-    throw new TrackerError(32000, `The target type must be 'bug' or 'attachment', not '${value}'.`);
+    throw errors.invalidParameter(`The target type must be 'bug' or 'attachment', not '${value}'.`);
   return lowered as TargetType;
 }
 
@@ -161,11 +161,8 @@ export interface ScopeProduct {
   components: ReadonlyArray<{ id: number; name: string }>;
 }
 
-const unknownProduct = (name: string) =>
-  new TrackerError(106, `Either the product '${name}' does not exist or you don't have access to it.`);
 const malformedScope = (item: unknown) =>
-  new TrackerError(
-    32000,
+  errors.invalidParameter(
     `Invalid inclusion or exclusion ${JSON.stringify(item)}: give "Product", "Product:Component", {"product": ..., "component": ...} or {"Product": ["Component", ...]}.`,
   );
 
@@ -184,11 +181,10 @@ function scopeOf(
     return { productId: 0, componentId: 0 };
   }
   const product = products.find((candidate) => sameName(candidate.name, productName));
-  if (!product) throw unknownProduct(productName);
+  if (!product) throw errors.productAccessDenied(productName);
   if (component === undefined) return { productId: product.id, componentId: 0 };
   const found = product.components.find((candidate) => sameName(candidate.name, component));
-  if (!found)
-    throw new TrackerError(51, `There is no component named '${component}' in the product '${product.name}'.`);
+  if (!found) throw errors.notFoundInProduct('component', component, product.name);
   return { productId: product.id, componentId: found.id };
 }
 
@@ -215,7 +211,8 @@ function scopeOfText(products: readonly ScopeProduct[], text: string): FlagScope
         product.components.some((component) => sameName(component.name, componentName)),
     );
   const chosen = splits.find(resolves) ?? splits[0];
-  if (!chosen) throw unknownProduct(trimmed.includes(':') ? trimmed.slice(0, trimmed.indexOf(':')) : trimmed);
+  if (!chosen)
+    throw errors.productAccessDenied(trimmed.includes(':') ? trimmed.slice(0, trimmed.indexOf(':')) : trimmed);
   return scopeOf(products, chosen[0], chosen[1], text);
 }
 
@@ -244,7 +241,7 @@ function scopesOfItem(products: readonly ScopeProduct[], item: unknown): FlagSco
 const scopeKey = (scope: FlagScope) => `${scope.productId}:${scope.componentId}`;
 
 /** Scopes without duplicates, ordered by product then component id. */
-export function normalizeScopes(scopes: readonly FlagScope[]): FlagScope[] {
+function normalizeScopes(scopes: readonly FlagScope[]): FlagScope[] {
   const unique = new Map(
     scopes.map((scope) => [scopeKey(scope), { productId: scope.productId, componentId: scope.componentId }]),
   );
@@ -265,9 +262,7 @@ export function parseScopes(value: unknown, products: readonly ScopeProduct[]): 
 }
 
 /** An update's inclusions or exclusions: a list replaces; `{add, remove}` (or `{set}`) edits. */
-export type ScopeChange =
-  | { kind: 'replace'; scopes: FlagScope[] }
-  | { kind: 'edit'; add: FlagScope[]; remove: FlagScope[] };
+type ScopeChange = { kind: 'replace'; scopes: FlagScope[] } | { kind: 'edit'; add: FlagScope[]; remove: FlagScope[] };
 
 const CHANGE_KEYS = ['add', 'remove', 'set'];
 

@@ -1,4 +1,4 @@
-import { TrackerError } from '../../trackerError.ts';
+import { errors } from '../../errors.ts';
 import { checkNameCharacters } from '../inputLimits.ts';
 
 /**
@@ -7,7 +7,7 @@ import { checkNameCharacters } from '../inputLimits.ts';
  * list is written comma-and-space separated).
  */
 export const EDITKEYWORDS_GROUP = 'editkeywords';
-export const MAX_KEYWORD_NAME_LENGTH = 64;
+const MAX_KEYWORD_NAME_LENGTH = 64;
 
 export interface Keyword {
   /** Revision when read (see catalog.ts Revised). */
@@ -21,17 +21,17 @@ export interface Keyword {
 export function checkKeywordName(name: string | undefined): string {
   const trimmed = (name ?? '').trim();
   checkNameCharacters(trimmed, 'keyword name');
-  if (trimmed === '') throw new TrackerError(32000, 'You must enter a non-blank name for the keyword.');
+  if (trimmed === '') throw errors.invalidParameter('You must enter a non-blank name for the keyword.');
   if (/[\s,]/.test(trimmed))
-    throw new TrackerError(32000, `You may not use commas or whitespace in a keyword name: '${trimmed}'.`);
+    throw errors.invalidParameter(`You may not use commas or whitespace in a keyword name: '${trimmed}'.`);
   if (trimmed.length > MAX_KEYWORD_NAME_LENGTH)
-    throw new TrackerError(32000, `Keyword names can be at most ${MAX_KEYWORD_NAME_LENGTH} characters long.`);
+    throw errors.invalidParameter(`Keyword names can be at most ${MAX_KEYWORD_NAME_LENGTH} characters long.`);
   return trimmed;
 }
 
 export function checkKeywordDescription(description: string | undefined): string {
   const trimmed = (description ?? '').trim();
-  if (trimmed === '') throw new TrackerError(32000, 'You must enter a non-blank description of the keyword.');
+  if (trimmed === '') throw errors.invalidParameter('You must enter a non-blank description of the keyword.');
   return trimmed;
 }
 

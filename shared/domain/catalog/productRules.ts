@@ -1,4 +1,4 @@
-import { TrackerError } from '../../trackerError.ts';
+import { errors } from '../../errors.ts';
 import { type Caller, inGroup } from '../identity/caller.ts';
 import { checkNameCharacters } from '../inputLimits.ts';
 import type { Classification, ControlValue, GroupControl, ProductRecord, ProductValue } from './catalog.ts';
@@ -11,37 +11,37 @@ import { type FlagType, flagTypesOfComponent } from './flagTypes.ts';
  */
 export const EDITCOMPONENTS_GROUP = 'editcomponents';
 export const EDITCLASSIFICATIONS_GROUP = 'editclassifications';
-export const MAX_PRODUCT_NAME_LENGTH = 64;
-export const MAX_COMPONENT_NAME_LENGTH = 64;
-export const MAX_VALUE_NAME_LENGTH = 64;
+const MAX_PRODUCT_NAME_LENGTH = 64;
+const MAX_COMPONENT_NAME_LENGTH = 64;
+const MAX_VALUE_NAME_LENGTH = 64;
 
 export function checkProductName(name: string | undefined): string {
   const trimmed = (name ?? '').trim();
   checkNameCharacters(trimmed, 'product name');
-  if (trimmed === '') throw new TrackerError(700, 'You must enter a name for the product.');
+  if (trimmed === '') throw errors.productNameRequired('You must enter a name for the product.');
   if (trimmed.length > MAX_PRODUCT_NAME_LENGTH)
-    throw new TrackerError(701, `The name of a product is limited to ${MAX_PRODUCT_NAME_LENGTH} characters.`);
+    throw errors.productNameTooLong(`The name of a product is limited to ${MAX_PRODUCT_NAME_LENGTH} characters.`);
   return trimmed;
 }
 
 export function checkProductDescription(description: string | undefined): string {
   const trimmed = (description ?? '').trim();
-  if (trimmed === '') throw new TrackerError(703, 'You must enter a description for the product.');
+  if (trimmed === '') throw errors.productDescriptionRequired('You must enter a description for the product.');
   return trimmed;
 }
 
 export function checkComponentName(name: string | undefined): string {
   const trimmed = (name ?? '').trim();
   checkNameCharacters(trimmed, 'component name');
-  if (trimmed === '') throw new TrackerError(32000, 'You must enter a name for the component.');
+  if (trimmed === '') throw errors.nameRequired('component');
   if (trimmed.length > MAX_COMPONENT_NAME_LENGTH)
-    throw new TrackerError(105, `The name of a component is limited to ${MAX_COMPONENT_NAME_LENGTH} characters.`);
+    throw errors.invalidComponent(`The name of a component is limited to ${MAX_COMPONENT_NAME_LENGTH} characters.`);
   return trimmed;
 }
 
 export function checkComponentDescription(description: string | undefined): string {
   const trimmed = (description ?? '').trim();
-  if (trimmed === '') throw new TrackerError(32000, 'You must enter a description for the component.');
+  if (trimmed === '') throw errors.invalidParameter('You must enter a description for the component.');
   return trimmed;
 }
 
@@ -51,20 +51,15 @@ export function checkValueName(kind: 'version' | 'milestone', name: string | und
   checkNameCharacters(trimmed, 'version or milestone name');
   if (trimmed === '') {
     throw kind === 'version'
-      ? new TrackerError(704, 'You must enter a version for the product.')
-      : new TrackerError(32000, 'You must enter a name for the milestone.');
+      ? errors.productVersionRequired('You must enter a version for the product.')
+      : errors.nameRequired('milestone');
   }
-  if (trimmed.length > MAX_VALUE_NAME_LENGTH)
-    throw new TrackerError(32000, `The name of a ${kind} is limited to ${MAX_VALUE_NAME_LENGTH} characters.`);
+  if (trimmed.length > MAX_VALUE_NAME_LENGTH) throw errors.nameTooLong(kind, MAX_VALUE_NAME_LENGTH);
   return trimmed;
 }
 
 /** Searchable ("selectable"): no mandatory group control whose group the caller lacks. */
-export function isSelectable(
-  caller: Caller,
-  record: ProductRecord,
-  groupName: (id: number) => string | undefined,
-): boolean {
+function isSelectable(caller: Caller, record: ProductRecord, groupName: (id: number) => string | undefined): boolean {
   return record.groupControls.every((control) => {
     if (control.memberControl !== 'MANDATORY') return true;
     const name = groupName(control.groupId);
@@ -76,7 +71,7 @@ export function isSelectable(
  * Enterable: open for bugs, the caller is in every entry group, and there is something to file
  * against (an active component and version, and milestone when milestones are used).
  */
-export function isEnterable(
+function isEnterable(
   caller: Caller,
   record: ProductRecord,
   groupName: (id: number) => string | undefined,
@@ -121,7 +116,7 @@ const valueView = (value: ProductValue) => ({
   is_active: value.isActive,
 });
 
-export interface ProductViewContext {
+interface ProductViewContext {
   classifications: readonly Classification[];
   loginOf: (userId: number | null) => string;
   flagTypes: readonly FlagType[];
@@ -164,7 +159,7 @@ export function productView(record: ProductRecord, context: ProductViewContext):
   return view;
 }
 
-export function groupControlView(control: GroupControl, groupName: (id: number) => string | undefined) {
+function groupControlView(control: GroupControl, groupName: (id: number) => string | undefined) {
   return {
     group: groupName(control.groupId) ?? String(control.groupId),
     entry: control.entry,
@@ -183,12 +178,12 @@ export const CONTROL_VALUES: readonly ControlValue[] = ['NA', 'SHOWN', 'DEFAULT'
 export function checkControls(member: ControlValue, other: ControlValue): void {
   const rank = (value: ControlValue) => CONTROL_VALUES.indexOf(value);
   if (member === 'NA' && other !== 'NA')
-    throw new TrackerError(32000, 'When members have no control (NA), others must have none either.');
+    throw errors.invalidParameter('When members have no control (NA), others must have none either.');
   if (member === 'MANDATORY' && other !== 'MANDATORY' && other !== 'NA') {
-    throw new TrackerError(32000, 'When the group is mandatory for members, it must be mandatory or NA for others.');
+    throw errors.invalidParameter('When the group is mandatory for members, it must be mandatory or NA for others.');
   }
   if (rank(other) > rank(member) && member !== 'NA')
-    throw new TrackerError(32000, 'Others cannot have a stronger control than members.');
+    throw errors.invalidParameter('Others cannot have a stronger control than members.');
 }
 
 export const mayEditCatalogue = (caller: Caller) => inGroup(caller, EDITCOMPONENTS_GROUP);

@@ -1,4 +1,4 @@
-import { TrackerError } from '../../trackerError.ts';
+import { errors } from '../../errors.ts';
 import { checkNameCharacters } from '../inputLimits.ts';
 import type { Parameters } from '../instance/parameters.ts';
 import { regexpProblem, safeRegexpTest } from '../safeRegexp.ts';
@@ -13,16 +13,15 @@ export const MAX_LOGIN_LENGTH = 255;
 
 export function checkEmail(email: string, parameters: Parameters): string {
   const trimmed = email.trim();
-  if (trimmed === '') throw new TrackerError(50, 'You must enter an e-mail address for the new account.');
-  checkNameCharacters(trimmed, 'e-mail address', 501);
+  if (trimmed === '') throw errors.missingParameter('You must enter an e-mail address for the new account.');
+  checkNameCharacters(trimmed, 'e-mail address', errors.invalidEmail);
   // The administrator's pattern runs in linear time (safeRegexp.ts); a broken one falls back to a plain shape check.
   const matches =
     regexpProblem(parameters.emailregexp) === null
       ? safeRegexpTest(parameters.emailregexp, trimmed)
       : /^[^@\s]+@[^@\s]+\.[^@\s]+$/.test(trimmed);
   if (trimmed.length > MAX_LOGIN_LENGTH || /[\s,]/.test(trimmed) || !matches) {
-    throw new TrackerError(
-      501,
+    throw errors.invalidEmail(
       `The e-mail address you entered (${trimmed}) didn't pass our syntax checking for a legal email address. ${parameters.emailregexpdesc ?? ''}`.trim(),
     );
   }
@@ -34,16 +33,16 @@ export function checkPassword(password: string | undefined): string | undefined 
   const trimmed = password?.trim() ?? '';
   if (trimmed === '') return undefined;
   if (trimmed.length < MIN_PASSWORD_LENGTH) {
-    throw new TrackerError(502, `The password must be at least ${MIN_PASSWORD_LENGTH} characters long.`);
+    throw errors.passwordTooShort(`The password must be at least ${MIN_PASSWORD_LENGTH} characters long.`);
   }
   if (trimmed.length > MAX_PASSWORD_LENGTH)
-    throw new TrackerError(503, `The password must be at most ${MAX_PASSWORD_LENGTH} characters long.`);
+    throw errors.passwordTooLong(`The password must be at most ${MAX_PASSWORD_LENGTH} characters long.`);
   return trimmed;
 }
 
 export function checkRealName(name: string | undefined): string {
   const trimmed = (name ?? '').trim();
   checkNameCharacters(trimmed, 'real name');
-  if (trimmed.length > 255) throw new TrackerError(32000, 'The real name must be at most 255 characters long.');
+  if (trimmed.length > 255) throw errors.invalidParameter('The real name must be at most 255 characters long.');
   return trimmed;
 }

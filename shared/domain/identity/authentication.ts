@@ -1,4 +1,5 @@
-import { TrackerError } from '../../trackerError.ts';
+import { errors } from '../../errors.ts';
+import type { TrackerError } from '../../trackerError.ts';
 import { ANONYMOUS, type Caller, callerFor, type GroupSummary, type Membership, type UserAccount } from './caller.ts';
 import { passwordDecoy, secretDigest, verifyPassword } from './credentials.ts';
 
@@ -101,27 +102,11 @@ export interface IdentityDirectory {
   listGroups(): Promise<GroupSummary[]>;
 }
 
-export const invalidApiKey = () =>
-  new TrackerError(306, 'The API key you specified is invalid. Please check that you typed it correctly.');
-export const invalidToken = () =>
-  new TrackerError(32000, 'The token you specified is invalid or has expired. Please log in again to get a new token.');
-/**
- * One answer for a wrong password, an unknown login and a locked account, so that neither the
- * answer nor its timing tells which logins exist.
- */
-export const invalidLogin = () =>
-  new TrackerError(
-    300,
-    'The username or password you entered is not valid. After too many failed attempts an account accepts no password for 30 minutes; an API key still works.',
-  );
-export const loginDisabled = (reason: string) =>
-  new TrackerError(301, `Your account has been disabled by an administrator.${reason ? ` ${reason}` : ''}`);
-
 /** A stamp of last use at most this often, so a busy key costs no write per request. */
 const LAST_USED_GRANULARITY_MS = 60_000;
 
 function activeCaller(record: UserRecord, groups: readonly GroupSummary[]): Caller {
-  if (record.user.disabledText) throw loginDisabled(record.user.disabledText);
+  if (record.user.disabledText) throw errors.accountDisabled(record.user.disabledText);
   return callerFor(record.user, record.membership, groups);
 }
 
@@ -155,8 +140,8 @@ export async function authenticate(
       const digest = secretDigest(credentials.key);
       startGroupsRead(directory);
       const key = await directory.findApiKey(digest);
-      if (!key || key.revoked) throw invalidApiKey();
-      const caller = await callerForUserId(directory, key.userId, invalidApiKey);
+      if (!key || key.revoked) throw errors.invalidApiKey();
+      const caller = await callerForUserId(directory, key.userId, errors.invalidApiKey);
       if (!key.lastUsedAt || now.getTime() - Date.parse(key.lastUsedAt) > LAST_USED_GRANULARITY_MS) {
         await directory.markApiKeyUsed(digest, now.toISOString()).catch(() => undefined);
       }
@@ -166,12 +151,12 @@ export async function authenticate(
       startGroupsRead(directory);
       const token = await directory.findLoginToken(secretDigest(credentials.token));
       // DynamoDB's TTL deletes expired items lazily, so expiry is checked here too.
-      if (!token || token.expiresAt * 1000 <= now.getTime()) throw invalidToken();
+      if (!token || token.expiresAt * 1000 <= now.getTime()) throw errors.invalidToken();
       const [record, groups] = await Promise.all([
         directory.loadUserWithMembership(token.userId),
         directory.listGroups(),
       ]);
-      if (!record || token.createdAt < (record.user.tokensNotBefore ?? 0)) throw invalidToken();
+      if (!record || token.createdAt < (record.user.tokensNotBefore ?? 0)) throw errors.invalidToken();
       return activeCaller(record, groups);
     }
     case 'password':
@@ -181,12 +166,6 @@ export async function authenticate(
       );
   }
 }
-
-export const passwordChangeRequired = () =>
-  new TrackerError(
-    305,
-    'Your password is correct, but you must change it before you can log in. Ask an administrator to set a new one.',
-  );
 
 /**
  * Checks a login and password, with Bugzilla's lockout after max_login_attempts failures. The
@@ -212,9 +191,9 @@ export async function verifyLogin(
     password,
     (claimed ? record?.user.passwordHash : undefined) ?? (await passwordDecoy()),
   );
-  if (!record || !claimed || !valid) throw invalidLogin();
+  if (!record || !claimed || !valid) throw errors.invalidLogin();
   await directory.clearLoginFailures(record.user.id);
-  if (record.user.disabledText) throw loginDisabled(record.user.disabledText);
-  if (record.user.passwordChangeRequired) throw passwordChangeRequired();
+  if (record.user.disabledText) throw errors.accountDisabled(record.user.disabledText);
+  if (record.user.passwordChangeRequired) throw errors.passwordChangeRequired();
   return record;
 }

@@ -1,4 +1,4 @@
-import { TrackerError } from '../../trackerError.ts';
+import { errors } from '../../errors.ts';
 import type { Caller, GroupSummary } from './caller.ts';
 import { ADMIN_GROUP, canBless, inGroup } from './caller.ts';
 
@@ -25,7 +25,7 @@ export function resolveGroup(reference: string | number, groups: readonly GroupS
       ? groups.find((group) => group.id === Number(reference))
       : undefined;
   const found = byId ?? groups.find((group) => group.name === String(reference));
-  if (!found) throw new TrackerError(51, `There is no group named or numbered '${reference}'.`);
+  if (!found) throw errors.notFoundByNameOrNumber('group', reference);
   return found;
 }
 
@@ -47,8 +47,7 @@ export function planMembership(
     (references ?? []).map((reference) => {
       const group = resolveGroup(reference, groups);
       if (!mayChange(caller, group, kind)) {
-        throw new TrackerError(
-          304,
+        throw errors.authorizationRequired(
           `You are not authorized to change ${kind === 'groups' ? 'membership of' : 'bless rights on'} the group '${group.name}'.`,
         );
       }

@@ -1,4 +1,4 @@
-import { TrackerError } from '../../trackerError.ts';
+import { errors } from '../../errors.ts';
 import { checkTextLength } from '../inputLimits.ts';
 import { regexpProblem, safeRegexpTest } from '../safeRegexp.ts';
 import type { GroupSummary } from './caller.ts';
@@ -20,8 +20,7 @@ export function checkUserRegexp(pattern: string | undefined): string {
   checkTextLength(trimmed, 'user_regexp', 255);
   const problem = regexpProblem(trimmed);
   if (problem) {
-    throw new TrackerError(
-      803,
+    throw errors.invalidGroupRegexp(
       `The regular expression you entered is invalid (${problem}); backreferences and lookaround are not supported: ${trimmed}`,
     );
   }

@@ -1,4 +1,4 @@
-import { TrackerError } from '../../trackerError.ts';
+import { errors } from '../../errors.ts';
 import { checkNameCharacters, checkTextLength } from '../inputLimits.ts';
 import { SYSTEM_GROUPS } from '../instance/installation.ts';
 import { type Caller, canBless, type GroupSummary, inGroup, nickFor, type UserAccount } from './caller.ts';
@@ -10,16 +10,16 @@ export const MAX_GROUP_NAME_LENGTH = 255;
 export function checkGroupName(name: string | undefined): string {
   const trimmed = (name ?? '').trim();
   checkNameCharacters(trimmed, 'group name');
-  if (trimmed === '') throw new TrackerError(800, 'You must enter a name for the group.');
+  if (trimmed === '') throw errors.groupNameRequired('You must enter a name for the group.');
   if (trimmed.length > MAX_GROUP_NAME_LENGTH)
-    throw new TrackerError(32000, `Group names can be at most ${MAX_GROUP_NAME_LENGTH} characters long.`);
-  if (/,/.test(trimmed)) throw new TrackerError(32000, 'Group names cannot contain commas.');
+    throw errors.invalidParameter(`Group names can be at most ${MAX_GROUP_NAME_LENGTH} characters long.`);
+  if (/,/.test(trimmed)) throw errors.invalidParameter('Group names cannot contain commas.');
   return trimmed;
 }
 
 export function checkGroupDescription(description: string | undefined): string {
   const trimmed = (description ?? '').trim();
-  if (trimmed === '') throw new TrackerError(802, 'You must enter a description for the group.');
+  if (trimmed === '') throw errors.groupDescriptionRequired('You must enter a description for the group.');
   return trimmed;
 }
 

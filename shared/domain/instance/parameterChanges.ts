@@ -1,4 +1,4 @@
-import { TrackerError } from '../../trackerError.ts';
+import { errors } from '../../errors.ts';
 import { flagText } from '../changeReport.ts';
 import { regexpProblem } from '../safeRegexp.ts';
 import { DEFAULT_PARAMETERS, type ParameterChange, type Parameters } from './parameters.ts';
@@ -93,7 +93,7 @@ function asParameterValue(name: string, value: unknown): string {
   if (typeof value === 'boolean') return flagText(value);
   if (typeof value === 'number' && Number.isFinite(value)) return String(value);
   if (typeof value === 'string') return value;
-  throw new TrackerError(32000, `The value of the parameter '${name}' must be a string, a number or a boolean.`);
+  throw errors.invalidParameter(`The value of the parameter '${name}' must be a string, a number or a boolean.`);
 }
 
 /**
@@ -105,20 +105,19 @@ export function planParameterUpdate(
   requested: Record<string, unknown>,
 ): Record<string, ParameterChange> {
   const names = Object.keys(requested);
-  if (names.length === 0) throw new TrackerError(50, 'You must name at least one parameter to change.');
+  if (names.length === 0) throw errors.missingParameter('You must name at least one parameter to change.');
   const changes: Record<string, ParameterChange> = {};
   for (const name of names.sort()) {
     if (!Object.hasOwn(DEFAULT_PARAMETERS, name))
-      throw new TrackerError(32000, `There is no parameter named '${name}'.`);
+      throw errors.invalidParameter(`There is no parameter named '${name}'.`);
     const value = asParameterValue(name, requested[name]);
     const limit = LONG_PARAMETERS.has(name) ? MAX_LONG_PARAMETER_LENGTH : MAX_PARAMETER_LENGTH;
     if (value.length > limit)
-      throw new TrackerError(
-        32000,
+      throw errors.invalidParameter(
         `The parameter '${name}' can be at most ${limit} characters long (it has ${value.length}).`,
       );
     const problem = Object.hasOwn(RULES, name) ? RULES[name](value) : null;
-    if (problem) throw new TrackerError(32000, `The parameter '${name}' ${problem}.`);
+    if (problem) throw errors.invalidParameter(`The parameter '${name}' ${problem}.`);
     const before = Object.hasOwn(current, name) ? current[name] : DEFAULT_PARAMETERS[name];
     if (before !== value) changes[name] = { removed: before, added: value };
   }

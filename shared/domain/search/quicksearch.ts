@@ -133,7 +133,7 @@ const CLOSED_STATUSES = BUG_STATUSES.filter((status) => !status.isOpen).map((sta
 const OPEN_STATUSES = BUG_STATUSES.filter((status) => status.isOpen).map((status) => status.name);
 
 /** Splits into words, keeping "quoted phrases" (and field:"quoted values") whole. */
-export function quicksearchWords(text: string): string[] {
+function quicksearchWords(text: string): string[] {
   const words: string[] = [];
   const pattern = /(?:[^\s"]*"[^"]*"?[^\s"]*)+|[^\s"]+/g;
   for (const match of text.matchAll(pattern)) words.push(match[0]);

@@ -1,5 +1,7 @@
+import { compileLeaf } from './criterionCompiler.ts';
+import { leafKernel, lookUpSlots } from './criterionKernels.ts';
 import { slotsWhereTrue } from './leafTables.ts';
-import { compileLeaf, FALSE, leafKernel, lookUpSlots, MAYBE, type SearchEnvironment, TRUE } from './searchPlanner.ts';
+import { FALSE, MAYBE, type SearchEnvironment, TRUE } from './searchEnvironment.ts';
 import type { SearchNode } from './searchQuery.ts';
 
 /**

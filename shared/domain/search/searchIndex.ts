@@ -1,6 +1,8 @@
 import type { Bug, HistoryEntry } from '../bug/bug.ts';
 import { LeafTables } from './leafTables.ts';
 import { TrigramIndex } from './trigramIndex.ts';
+import { Vocabulary } from './vocabulary.ts';
+import { addWords, decodePostings, encodePostings, removeSlot } from './wordPostings.ts';
 
 /**
  * The in-memory search index of one function instance (docs/data-model.md §8.7): every bug's
@@ -57,31 +59,7 @@ export function commentWords(texts: readonly string[]): string[] {
   return [...words];
 }
 
-/** Interns the strings of a small vocabulary: each distinct value gets a small code. */
-export class Vocabulary {
-  readonly values: string[] = [];
-  private readonly codes = new Map<string, number>();
-  private readonly lowerCodes = new Map<string, number[]>();
-
-  code(value: string): number {
-    let code = this.codes.get(value);
-    if (code === undefined) {
-      code = this.values.length;
-      this.values.push(value);
-      this.codes.set(value, code);
-      const lower = value.toLowerCase();
-      this.lowerCodes.set(lower, [...(this.lowerCodes.get(lower) ?? []), code]);
-    }
-    return code;
-  }
-
-  /** Codes of every stored spelling that equals `value` ignoring case. */
-  codesOf(value: string): number[] {
-    return this.lowerCodes.get(value.toLowerCase()) ?? [];
-  }
-}
-
-export const CODE_COLUMNS = [
+const CODE_COLUMNS = [
   'status',
   'resolution',
   'priority',
@@ -95,7 +73,7 @@ export const CODE_COLUMNS = [
 ] as const;
 export type CodeColumn = (typeof CODE_COLUMNS)[number];
 
-export const LIST_COLUMNS = [
+const LIST_COLUMNS = [
   'ccIds',
   'keywordIds',
   'groupIds',
@@ -107,64 +85,37 @@ export const LIST_COLUMNS = [
 ] as const;
 export type ListColumn = (typeof LIST_COLUMNS)[number];
 
+/** The typed-array columns, one number per bug: grown together, and each a list of numbers in the snapshot. */
+const NUMBER_COLUMNS = [
+  'id',
+  'rev',
+  'productId',
+  'componentId',
+  'assigneeId',
+  'reporterId',
+  'qaContactId',
+  'dupeOf',
+  'commentCount',
+  'attachmentCount',
+  'creationTime',
+  'lastChangeTime',
+  'deadline',
+  'estimatedTime',
+  'remainingTime',
+  'actualTime',
+  'bits',
+] as const;
+
+/** The bits of the `bits` column: a bug's yes/no fields, one bit each. */
+export const CONFIRMED_BIT = 1;
+export const CC_ACCESSIBLE_BIT = 2;
+export const CREATOR_ACCESSIBLE_BIT = 4;
+
 const EMPTY: readonly number[] = Object.freeze([]);
 const NO_CHANGES: readonly IndexedChange[] = Object.freeze([]);
 
 const timeOf = (text: string | null | undefined): number =>
   text ? Date.parse(text.includes('T') ? text : `${text.replace(' ', 'T')}Z`) : Number.NaN;
-
-function addWords(target: Map<string, number[]>, words: readonly string[] | undefined, slot: number): void {
-  for (const word of words ?? []) {
-    const slots = target.get(word);
-    if (!slots) target.set(word, [slot]);
-    // Lists grow in slot order (a new bug takes the next slot), so the common case is one compare;
-    // only a comment on an older bug searches the list.
-    else if (slots[slots.length - 1] < slot || (slots[slots.length - 1] !== slot && !slots.includes(slot)))
-      slots.push(slot);
-  }
-}
-
-/**
- * Takes a bug out of every posting list: a pass over the whole vocabulary, paid only when a
- * comment's privacy changes, which is rare.
- */
-function removeSlot(target: Map<string, number[]>, slot: number): void {
-  for (const [word, slots] of target) {
-    const at = slots.indexOf(slot);
-    if (at < 0) continue;
-    if (slots.length === 1) target.delete(word);
-    else slots.splice(at, 1);
-  }
-}
-
-/**
- * Posting lists hold slots (a search counts matches in arrays indexed by slot, with no lookup per
- * posting); the snapshot keeps bug ids, as deltas of sorted ids: small numbers, so it stays small,
- * and independent of the order an instance happened to apply bugs in.
- */
-const encodePostings = (map: Map<string, number[]>, ids: Int32Array) =>
-  Object.fromEntries(
-    [...map].map(([word, slots]) => {
-      const sorted = slots.map((slot) => ids[slot]!).sort((a, b) => a - b);
-      return [word, sorted.map((id, position) => (position === 0 ? id : id - sorted[position - 1]))];
-    }),
-  );
-function decodePostings(
-  encoded: Record<string, number[]> | undefined,
-  target: Map<string, number[]>,
-  slotOf: (id: number) => number | undefined,
-): void {
-  for (const [word, deltas] of Object.entries(encoded ?? {})) {
-    let id = 0;
-    const slots: number[] = [];
-    for (const delta of deltas) {
-      id += delta;
-      const slot = slotOf(id);
-      if (slot !== undefined) slots.push(slot);
-    }
-    target.set(word, slots);
-  }
-}
 
 /** Changes remembered for updating kept results; past this, they are computed afresh. */
 const MAX_JOURNAL = 20_000;
@@ -200,7 +151,7 @@ export class SearchIndex {
   estimatedTime = new Float64Array(1024);
   remainingTime = new Float64Array(1024);
   actualTime = new Float64Array(1024);
-  /** Bit 0 isConfirmed, bit 1 isCcAccessible, bit 2 isCreatorAccessible. */
+  /** isConfirmed, isCcAccessible and isCreatorAccessible, as CONFIRMED_BIT, CC_ACCESSIBLE_BIT, CREATOR_ACCESSIBLE_BIT. */
   bits = new Uint8Array(1024);
   /** 1 for a bug in at least one group: only those need the visibility rule (derived, not in the snapshot). */
   restricted = new Uint8Array(1024);
@@ -342,7 +293,10 @@ export class SearchIndex {
     this.estimatedTime[slot] = bug.estimatedTime ?? 0;
     this.remainingTime[slot] = bug.remainingTime ?? 0;
     this.actualTime[slot] = bug.actualTime ?? 0;
-    this.bits[slot] = (bug.isConfirmed ? 1 : 0) | (bug.isCcAccessible ? 2 : 0) | (bug.isCreatorAccessible ? 4 : 0);
+    this.bits[slot] =
+      (bug.isConfirmed ? CONFIRMED_BIT : 0) |
+      (bug.isCcAccessible ? CC_ACCESSIBLE_BIT : 0) |
+      (bug.isCreatorAccessible ? CREATOR_ACCESSIBLE_BIT : 0);
     for (const column of CODE_COLUMNS)
       this.codes[column][slot] = this.vocabularies[column].code(String(bug[column] ?? ''));
     const summaryChanged = this.summary[slot] !== bug.summary;
@@ -414,25 +368,7 @@ export class SearchIndex {
 
   private ensureCapacity(size: number): void {
     if (size <= this.id.length) return;
-    for (const name of [
-      'id',
-      'rev',
-      'productId',
-      'componentId',
-      'assigneeId',
-      'reporterId',
-      'qaContactId',
-      'dupeOf',
-      'commentCount',
-      'attachmentCount',
-      'creationTime',
-      'lastChangeTime',
-      'deadline',
-      'estimatedTime',
-      'remainingTime',
-      'actualTime',
-      'bits',
-    ] as const) {
+    for (const name of NUMBER_COLUMNS) {
       (this as Record<string, unknown>)[name] = grow(this[name] as Int32Array, size);
     }
     for (const column of CODE_COLUMNS) this.codes[column] = grow(this.codes[column], size);
@@ -451,29 +387,7 @@ export class SearchIndex {
       version: 1,
       highWater: this.highWater,
       size: n,
-      numbers: Object.fromEntries(
-        (
-          [
-            'id',
-            'rev',
-            'productId',
-            'componentId',
-            'assigneeId',
-            'reporterId',
-            'qaContactId',
-            'dupeOf',
-            'commentCount',
-            'attachmentCount',
-            'creationTime',
-            'lastChangeTime',
-            'deadline',
-            'estimatedTime',
-            'remainingTime',
-            'actualTime',
-            'bits',
-          ] as const
-        ).map((name) => [name, take(this[name])]),
-      ),
+      numbers: Object.fromEntries(NUMBER_COLUMNS.map((name) => [name, take(this[name])])),
       codes: Object.fromEntries(
         CODE_COLUMNS.map((column) => [
           column,

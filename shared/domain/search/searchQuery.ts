@@ -1,4 +1,4 @@
-import { TrackerError } from '../../trackerError.ts';
+import { errors } from '../../errors.ts';
 import { nameTable } from '../nameTable.ts';
 
 /**
@@ -7,7 +7,7 @@ import { nameTable } from '../nameTable.ts';
  * `bugzilla` command send (`bug_status`, `short_desc` + `short_desc_type`, `email1`/`emailtype1`,
  * `chfield*`, `keywords_type`, ...), advanced search (`f1/o1/v1`, `n1`, `j_top`, `OP`/`CP`) and
  * quicksearch (quicksearch.ts). Field names here are Bugzilla's column names (`bug_status`,
- * `short_desc`, ...); searchPlanner.ts evaluates the tree against the search index.
+ * `short_desc`, ...); searchEvaluation.ts and criterionCompiler.ts evaluate the tree over the search index.
  */
 export type SearchNode =
   | { kind: 'and' | 'or'; children: SearchNode[]; negate?: boolean }
@@ -26,7 +26,7 @@ export const leaf = (field: string, op: string, value: string, negate = false): 
 export const TRUE: SearchNode = { kind: 'const', value: true };
 
 /** Bugzilla's operators; the `no`/`not` forms are the positive form negated. */
-export const OPERATORS = new Set([
+const OPERATORS = new Set([
   'equals',
   'notequals',
   'anyexact',
@@ -55,7 +55,7 @@ export const OPERATORS = new Set([
   'matches',
   'notmatches',
 ]);
-export const NEGATED: Readonly<Record<string, string>> = nameTable({
+const NEGATED: Readonly<Record<string, string>> = nameTable({
   notequals: 'equals',
   notsubstring: 'substring',
   nowordssubstr: 'anywordssubstr',
@@ -196,7 +196,7 @@ export const valuesOf = (value: unknown): string[] =>
 const first = (params: Record<string, unknown>, name: string): string | undefined => valuesOf(params[name])[0];
 
 function checkOperator(op: string): string {
-  if (!OPERATORS.has(op)) throw new TrackerError(68000, `Invalid operator '${op}'.`);
+  if (!OPERATORS.has(op)) throw errors.unknownSearchOperator(op);
   return op;
 }
 
@@ -209,7 +209,7 @@ const splitList = (values: string[]) =>
 
 function idCriterion(values: string[]): SearchNode {
   const ids = splitList(values);
-  for (const id of ids) if (!/^\d+$/.test(id)) throw new TrackerError(32000, `'${id}' is not a bug id.`);
+  for (const id of ids) if (!/^\d+$/.test(id)) throw errors.invalidParameter(`'${id}' is not a bug id.`);
   return leaf('bug_id', 'anyexact', ids.join(','));
 }
 

@@ -1,6 +1,7 @@
 import type { MiddlewareObj } from '@middy/core';
 import { inGroup, isLoggedIn } from '../../domain/identity/caller.ts';
-import { loginRequired, type TrackerError } from '../../trackerError.ts';
+import { errors } from '../../errors.ts';
+import type { TrackerError } from '../../trackerError.ts';
 import { stateOf, type TrackerRequest } from '../requestState.ts';
 
 /**
@@ -23,10 +24,10 @@ export const authorizeCaller = (access: Access, options: AuthorizeOptions): Midd
     const { caller } = stateOf(request as TrackerRequest);
     if (access === 'public') {
       if (!isLoggedIn(caller) && !options.loginExempt && (await options.installationRequiresLogin()))
-        throw loginRequired();
+        throw errors.loginRequired();
       return;
     }
-    if (!isLoggedIn(caller)) throw loginRequired();
+    if (!isLoggedIn(caller)) throw errors.loginRequired();
     if (access !== 'login' && !inGroup(caller, access.group)) throw access.denied();
   },
 });

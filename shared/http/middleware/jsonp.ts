@@ -1,5 +1,5 @@
 import type { MiddlewareObj } from '@middy/core';
-import { GENERIC_USER_ERROR, TrackerError } from '../../trackerError.ts';
+import { errors } from '../../errors.ts';
 import { header, stateOf, type TrackerRequest } from '../requestState.ts';
 
 /** A dotted JavaScript identifier path; anything else in a callback would be an XSS hole. */
@@ -15,8 +15,7 @@ export const jsonp = (): MiddlewareObj => ({
     state.params = rest;
     if (callback === undefined) return;
     if (typeof callback !== 'string' || callback.length > MAX_CALLBACK_LENGTH || !CALLBACK.test(callback)) {
-      throw new TrackerError(
-        GENERIC_USER_ERROR,
+      throw errors.invalidParameter(
         'The callback must be a JavaScript identifier, optionally dotted (letters, digits, _ and $, not starting with a digit).',
       );
     }

@@ -1,6 +1,6 @@
 import type { MiddlewareObj } from '@middy/core';
 import { checkInputLimits } from '../../domain/inputLimits.ts';
-import { GENERIC_USER_ERROR, TrackerError } from '../../trackerError.ts';
+import { errors } from '../../errors.ts';
 import { header, stateOf, type TrackerRequest } from '../requestState.ts';
 
 /**
@@ -18,8 +18,6 @@ export function parseQueryString(raw: string | undefined): Record<string, string
   return params;
 }
 
-const badInput = (message: string) => new TrackerError(GENERIC_USER_ERROR, message);
-
 function parseBody(request: TrackerRequest): Record<string, unknown> {
   const { event } = request;
   if (!event.body) return {};
@@ -27,16 +25,18 @@ function parseBody(request: TrackerRequest): Record<string, unknown> {
   if (text.trim() === '') return {};
   const contentType = header(event, 'content-type') ?? '';
   if (contentType && !/^application\/([\w.+-]+\+)?json\b/i.test(contentType)) {
-    throw badInput(`Tracker accepts only JSON request bodies (Content-Type: application/json), not '${contentType}'.`);
+    throw errors.invalidParameter(
+      `Tracker accepts only JSON request bodies (Content-Type: application/json), not '${contentType}'.`,
+    );
   }
   let body: unknown;
   try {
     body = JSON.parse(text);
   } catch (error) {
-    throw badInput(`The request body is not valid JSON: ${(error as Error).message}`);
+    throw errors.invalidParameter(`The request body is not valid JSON: ${(error as Error).message}`);
   }
   if (body === null || typeof body !== 'object' || Array.isArray(body)) {
-    throw badInput('The request body must be a JSON object.');
+    throw errors.invalidParameter('The request body must be a JSON object.');
   }
   return body as Record<string, unknown>;
 }

@@ -1,5 +1,5 @@
 import type { MiddlewareObj } from '@middy/core';
-import { QUERY_TOO_LONG, TrackerError } from '../../trackerError.ts';
+import { errors } from '../../errors.ts';
 import type { TrackerRequest } from '../requestState.ts';
 
 /** Bugzilla's 10 KB query-string limit; over it the client must split its request (HTTP 414). */
@@ -9,8 +9,7 @@ export const queryLimit = (): MiddlewareObj => ({
   before: (request) => {
     const query = (request as TrackerRequest).event.rawQueryString ?? '';
     if (Buffer.byteLength(query, 'utf8') > MAX_QUERY_BYTES) {
-      throw new TrackerError(
-        QUERY_TOO_LONG,
+      throw errors.queryTooLong(
         `The query string is longer than ${MAX_QUERY_BYTES} bytes. Split the request into several smaller ones.`,
       );
     }

@@ -1,6 +1,7 @@
 import type { MiddlewareObj } from '@middy/core';
 import type * as z from 'zod';
-import { GENERIC_USER_ERROR, TrackerError } from '../../trackerError.ts';
+import { errors } from '../../errors.ts';
+import type { TrackerError } from '../../trackerError.ts';
 import { stateOf, type TrackerRequest } from '../requestState.ts';
 
 /** How an endpoint turns a schema failure into its own error code, where the spec gives one. */
@@ -23,6 +24,6 @@ export const validateInput = (schema: z.ZodType, invalidInput?: InvalidInput): M
     }
     const issue = result.error.issues[0];
     const parameter = issue.path.length > 0 ? issue.path.join('.') : 'input';
-    throw invalidInput?.(issue, parameter) ?? new TrackerError(GENERIC_USER_ERROR, describeIssue(issue, parameter));
+    throw invalidInput?.(issue, parameter) ?? errors.invalidParameter(describeIssue(issue, parameter));
   },
 });

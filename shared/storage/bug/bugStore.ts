@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { GetCommand, PutCommand, ScanCommand } from '@aws-sdk/lib-dynamodb';
 import type { Bug, HistoryEntry, NewComment } from '../../domain/bug/bug.ts';
-import { TrackerError } from '../../trackerError.ts';
+import { errors } from '../../errors.ts';
 import { deepFreeze } from '../deepFreeze.ts';
 import { documentClient, tableName } from '../dynamoClient.ts';
 import { readItem, readItems } from '../itemReads.ts';
@@ -82,13 +82,13 @@ export interface BugWrite {
 }
 
 const aliasTaken = (alias: string) => () =>
-  new TrackerError(103, `The alias '${alias}' is already in use by another bug.`);
+  errors.invalidAlias(`The alias '${alias}' is already in use by another bug.`);
 
 /** One transaction for a whole bug change: the bugs, their alias guards, comments, history and search change log. */
 export async function commitBugWrite(write: BugWrite): Promise<void> {
   const transaction = new WriteTransaction();
   for (const bug of write.created) {
-    transaction.putNew(bugItem(bug, 1), () => new TrackerError(32000, `Bug ${bug.id} already exists.`));
+    transaction.putNew(bugItem(bug, 1), () => errors.invalidParameter(`Bug ${bug.id} already exists.`));
     if (bug.alias) transaction.putNew({ ...bugKeys.aliasGuard(bug.alias), bugId: bug.id }, aliasTaken(bug.alias));
   }
   for (const { bug, rev, previousAlias } of write.updated) {

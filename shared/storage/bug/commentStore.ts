@@ -1,6 +1,6 @@
 import { DeleteCommand } from '@aws-sdk/lib-dynamodb';
 import type { Attachment } from '../../domain/bug/attachment.ts';
-import { TrackerError } from '../../trackerError.ts';
+import { errors } from '../../errors.ts';
 import { deepFreeze } from '../deepFreeze.ts';
 import { documentClient, tableName } from '../dynamoClient.ts';
 import { attachmentKeys, bugKeys } from '../keys.ts';
@@ -146,7 +146,6 @@ export async function searchCommentTags(text: string, limit: number): Promise<st
 }
 
 export const tagConflict = () =>
-  new TrackerError(
-    32000,
+  errors.invalidParameter(
     'The tags of this comment were changed by someone else at this very moment. Nothing was saved; please try again.',
   );

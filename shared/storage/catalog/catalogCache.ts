@@ -60,7 +60,7 @@ export function stampIncrement(touches: { catalog: boolean; users: boolean }) {
   };
 }
 
-export interface InstanceStamp {
+interface InstanceStamp {
   /** Catalogue, group and parameter writes. */
   catalog: number;
   /** User item writes. */
@@ -108,9 +108,4 @@ export function cachedCatalogRead<T>(name: string, load: () => Promise<T>): Prom
     }
     return pending;
   });
-}
-
-/** For tests: forget everything this instance cached. */
-export function clearCatalogCache(): void {
-  cache = undefined;
 }

@@ -1,5 +1,5 @@
 import type { CustomField } from '../../domain/catalog/customFields.ts';
-import { TrackerError } from '../../trackerError.ts';
+import { errors } from '../../errors.ts';
 import { catalogKeys } from '../keys.ts';
 import { queryPartition } from '../tableReads.ts';
 import type { WriteTransaction } from '../transaction.ts';
@@ -36,7 +36,7 @@ function toItem(field: CustomField, revision: number): Record<string, unknown> &
 }
 
 export function putNewCustomField(transaction: WriteTransaction, field: CustomField): void {
-  transaction.putNew(toItem(field, 1), () => new TrackerError(32000, `A field named ${field.name} already exists.`));
+  transaction.putNew(toItem(field, 1), () => errors.nameTaken('field', field.name));
 }
 
 export function putCustomField(transaction: WriteTransaction, previous: StoredCustomField, next: CustomField): void {

@@ -1,6 +1,6 @@
 import type { FlagScope, FlagType } from '../../domain/catalog/flagTypes.ts';
 import type { AuditEntry } from '../../domain/instance/audit.ts';
-import { TrackerError } from '../../trackerError.ts';
+import { errors } from '../../errors.ts';
 import { recordAudit } from '../instance/auditStore.ts';
 import { catalogKeys } from '../keys.ts';
 import { queryPartition } from '../tableReads.ts';
@@ -61,10 +61,9 @@ const itemOf = (flagType: FlagType) => ({
   exclusions: flagType.exclusions.map(({ productId, componentId }) => ({ productId, componentId })),
 });
 
-export function putNewFlagType(transaction: WriteTransaction, flagType: FlagType): void {
-  transaction.putNew(
-    itemOf(flagType),
-    () => new TrackerError(32000, `A flag type with the id ${flagType.id} already exists.`),
+function putNewFlagType(transaction: WriteTransaction, flagType: FlagType): void {
+  transaction.putNew(itemOf(flagType), () =>
+    errors.invalidParameter(`A flag type with the id ${flagType.id} already exists.`),
   );
 }
 

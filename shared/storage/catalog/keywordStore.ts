@@ -1,5 +1,5 @@
 import type { Keyword } from '../../domain/catalog/keywords.ts';
-import { TrackerError } from '../../trackerError.ts';
+import { errors } from '../../errors.ts';
 import { catalogKeys } from '../keys.ts';
 import { queryPartition } from '../tableReads.ts';
 import type { WriteTransaction } from '../transaction.ts';
@@ -23,7 +23,7 @@ export function loadKeywords(): Promise<Keyword[]> {
   );
 }
 
-const duplicate = (name: string) => () => new TrackerError(32000, `A keyword named ${name} already exists.`);
+const duplicate = (name: string) => () => errors.nameTaken('keyword', name);
 
 export function putNewKeyword(transaction: WriteTransaction, keyword: Keyword): void {
   transaction.putNew(

@@ -6,7 +6,7 @@ import type {
   ProductRecord,
   ProductValue,
 } from '../../domain/catalog/catalog.ts';
-import { TrackerError } from '../../trackerError.ts';
+import { errors } from '../../errors.ts';
 import { catalogKeys } from '../keys.ts';
 import { queryPartition } from '../tableReads.ts';
 import type { WriteTransaction } from '../transaction.ts';
@@ -58,7 +58,7 @@ async function readProducts(): Promise<ProductRecord[]> {
 // ---- writes (added to a caller's transaction, with their uniqueness guards) ---------------
 
 export function putNewClassification(transaction: WriteTransaction, classification: Classification): void {
-  const duplicate = () => new TrackerError(32000, `A classification named ${classification.name} already exists.`);
+  const duplicate = () => errors.nameTaken('classification', classification.name);
   transaction.putNew(
     {
       ...catalogKeys.classificationNameGuard(classification.name),
@@ -78,7 +78,7 @@ export function putClassification(transaction: WriteTransaction, previous: Class
     transaction.delete(catalogKeys.classificationNameGuard(previous.name));
     transaction.putNew(
       { ...catalogKeys.classificationNameGuard(next.name), type: 'classificationName', classificationId: next.id },
-      () => new TrackerError(32000, `A classification named ${next.name} already exists.`),
+      () => errors.nameTaken('classification', next.name),
     );
   }
   transaction.putAtRevision(
@@ -87,7 +87,7 @@ export function putClassification(transaction: WriteTransaction, previous: Class
   );
 }
 
-const duplicateProduct = (name: string) => () => new TrackerError(702, `A product named ${name} already exists.`);
+const duplicateProduct = (name: string) => () => errors.productExists(name);
 
 export function putNewProduct(transaction: WriteTransaction, product: Product): void {
   transaction.putNew(
@@ -123,7 +123,7 @@ export function touchProduct(transaction: WriteTransaction, product: Product): v
 }
 
 const duplicateComponent = (name: string) => () =>
-  new TrackerError(1200, `A component named ${name} already exists in this product.`);
+  errors.componentExists(`A component named ${name} already exists in this product.`);
 
 export function putNewComponent(transaction: WriteTransaction, component: Component): void {
   transaction.putNew(
@@ -168,7 +168,7 @@ const valueKeys = {
 };
 
 const duplicateValue = (kind: ProductValueKind, name: string) => () =>
-  new TrackerError(32000, `The ${kind} '${name}' already exists for this product.`);
+  errors.productValueTaken(kind, name, 'this product');
 
 export function putNewProductValue(transaction: WriteTransaction, kind: ProductValueKind, value: ProductValue): void {
   const { item, guard } = valueKeys[kind];

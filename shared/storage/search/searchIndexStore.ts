@@ -21,7 +21,7 @@ import type { WriteTransaction } from '../transaction.ts';
  */
 export const LOG_OVERLAP_MS = 10_000;
 /** The change log outlives any snapshot by far (the compactor writes one every few minutes). */
-export const LOG_RETENTION_DAYS = 3;
+const LOG_RETENTION_DAYS = 3;
 const CHUNK_BYTES = 350_000;
 
 const HOUR_MS = 3_600_000;
@@ -197,6 +197,3 @@ export async function writeSnapshot(columns: SnapshotColumns): Promise<SnapshotP
   }
   return pointer;
 }
-
-export const snapshotBytes = async (columns: SnapshotColumns): Promise<number> =>
-  (await promisify(gzip)(Buffer.from(JSON.stringify(columns)))).length;

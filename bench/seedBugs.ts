@@ -1,0 +1,230 @@
+/**
+ * The seed tool's bugs, generated in memory from the catalogue: a skewed status mix, CCs, keywords,
+ * dependencies, duplicates, flags, comments and history, with both sides of every relation filled.
+ */
+import type { Bug, BugFlag, HistoryEntry } from '../shared/domain/bug/bug.ts';
+import { toBugzillaDateTime } from '../shared/domain/time.ts';
+import type { StoredComment } from '../shared/storage/bug/bugStore.ts';
+import type { SeededCatalogue } from './seedCatalogue.ts';
+import type { Random } from './seedRandom.ts';
+import {
+  COMMENT_LINES,
+  CONTEXTS,
+  OSES,
+  PLATFORMS,
+  PRIORITIES,
+  PROBLEMS,
+  SEVERITIES,
+  SUBJECTS,
+} from './seedVocabulary.ts';
+
+export interface GeneratedBugs {
+  bugs: Bug[];
+  /** Each bug's comments and history, by the bug's position in `bugs`. */
+  commentsOf: StoredComment[][];
+  historyOf: HistoryEntry[][];
+}
+
+/** How many comments each bug gets (the description included), drawn before the comment ids are allocated. */
+export function planCommentCounts(rng: Random, bugCount: number): number[] {
+  return Array.from(
+    { length: bugCount },
+    () =>
+      1 +
+      rng.weighted<number>([
+        [0, 30],
+        [1, 30],
+        [2, 20],
+        [3, 10],
+        [5, 7],
+        [9, 3],
+      ]),
+  );
+}
+
+/** The ids come from the table's counters; `catalogue.products` counts the bugs each one gets. */
+export function generateBugs(
+  rng: Random,
+  catalogue: SeededCatalogue,
+  ids: { bugIds: number[]; commentPlan: number[]; commentIds: number[]; flagIds: number[] },
+): GeneratedBugs {
+  const { bugIds, commentPlan, commentIds, flagIds } = ids;
+  const { products, userIds, keywordIds, flagTypeIds, securityGroup } = catalogue;
+  const bugCount = bugIds.length;
+  const firstBug = bugIds[0];
+  let nextComment = 0;
+  let nextFlag = 0;
+  const epoch = Date.parse('2019-01-01T00:00:00Z');
+  const span = Date.now() - 86_400_000 - epoch;
+  const bugs: Bug[] = [];
+  const commentsOf: StoredComment[][] = [];
+  const historyOf: HistoryEntry[][] = [];
+  const time = (ms: number) => toBugzillaDateTime(new Date(ms));
+  for (let n = 0; n < bugCount; n++) {
+    const id = bugIds[n];
+    const product = rng.weighted(products.map((entry) => [entry, entry.weight] as [typeof entry, number]));
+    product.count++;
+    const created = epoch + Math.floor((span * n) / bugCount) + rng.int(3_600_000);
+    const status = rng.weighted<string>([
+      ['RESOLVED', 35],
+      ['VERIFIED', 15],
+      ['CONFIRMED', 30],
+      ['UNCONFIRMED', 12],
+      ['IN_PROGRESS', 8],
+    ]);
+    const open = status === 'CONFIRMED' || status === 'UNCONFIRMED' || status === 'IN_PROGRESS';
+    let resolution = open
+      ? ''
+      : rng.weighted<string>([
+          ['FIXED', 55],
+          ['INVALID', 15],
+          ['WONTFIX', 10],
+          ['WORKSFORME', 10],
+          ['DUPLICATE', 10],
+        ]);
+    const reporterId = rng.skewed(userIds, 2);
+    const assigneeId = rng.skewed(userIds, 1.4);
+    const ccIds = [
+      ...new Set(
+        Array.from(
+          {
+            length: rng.weighted<number>([
+              [0, 40],
+              [1, 25],
+              [2, 15],
+              [3, 10],
+              [5, 10],
+            ]),
+          },
+          () => rng.skewed(userIds),
+        ),
+      ),
+    ].sort((a, b) => a - b);
+    const summary = `${rng.pick(SUBJECTS)} ${rng.pick(PROBLEMS)} ${rng.pick(CONTEXTS)}`;
+    const keywords =
+      rng.next() < 0.25
+        ? [...new Set(Array.from({ length: 1 + rng.int(2) }, () => rng.skewed(keywordIds)))].sort((a, b) => a - b)
+        : [];
+    let dupeOf: number | null = null;
+    if (resolution === 'DUPLICATE') {
+      if (n > 10) dupeOf = bugIds[rng.int(n)];
+      else resolution = 'FIXED';
+    }
+    const dependsOn =
+      n > 10 && rng.next() < 0.08
+        ? [...new Set([bugIds[rng.int(n)], ...(rng.next() < 0.3 ? [bugIds[rng.int(n)]] : [])])].sort((a, b) => a - b)
+        : [];
+    const changed = Math.min(Date.now() - 60_000, created + rng.int(200) * 86_400_000);
+    const flags: BugFlag[] =
+      rng.next() < 0.12
+        ? [
+            {
+              id: flagIds[nextFlag++ % flagIds.length],
+              typeId: rng.pick(flagTypeIds),
+              status: rng.pick(['?', '+', '-'] as const),
+              setterId: reporterId,
+              requesteeId: null,
+              creationDate: time(created),
+              modificationDate: time(changed),
+            },
+          ]
+        : [];
+    const comments: StoredComment[] = [];
+    let at = created;
+    for (let count = 0; count < commentPlan[n]; count++) {
+      const text =
+        count === 0
+          ? `${summary}.\n\nSteps to reproduce:\n1. ${rng.pick(COMMENT_LINES)}\n2. Open the ${rng.pick(SUBJECTS).toLowerCase()} ${rng.pick(CONTEXTS)}.\n\nExpected: it works. Actual: it ${rng.pick(PROBLEMS)}.`
+          : `${rng.pick(COMMENT_LINES)} ${rng.pick(COMMENT_LINES)}`;
+      comments.push({
+        id: commentIds[nextComment++],
+        bugId: id,
+        count,
+        creatorId: count === 0 ? reporterId : rng.skewed(userIds),
+        rawText: text,
+        isPrivate: count > 0 && rng.next() < 0.03,
+        isMarkdown: false,
+        workTime: 0,
+        creationTime: time(at),
+        attachmentId: null,
+        tags: [],
+      });
+      at = Math.min(changed, at + rng.int(5 * 86_400_000));
+    }
+    const history: HistoryEntry[] = [];
+    if (status !== 'UNCONFIRMED' && status !== 'CONFIRMED') {
+      history.push({
+        bugId: id,
+        when: time(changed),
+        whoId: assigneeId,
+        changes: [
+          { field_name: 'status', removed: 'CONFIRMED', added: status },
+          ...(resolution ? [{ field_name: 'resolution', removed: '', added: resolution }] : []),
+        ],
+      });
+    }
+    bugs.push({
+      id,
+      alias: rng.next() < 0.01 ? `seed-${id}` : null,
+      summary,
+      status,
+      resolution,
+      isConfirmed: status !== 'UNCONFIRMED',
+      productId: product.id,
+      componentId: rng.skewed(product.components, 1.3),
+      version: 'unspecified',
+      targetMilestone: '---',
+      bugType: rng.weighted<string>([
+        ['defect', 75],
+        ['enhancement', 18],
+        ['task', 7],
+      ]),
+      priority: rng.skewed(PRIORITIES),
+      severity: rng.skewed(SEVERITIES, 1.3),
+      platform: rng.skewed(PLATFORMS),
+      opSys: rng.skewed(OSES),
+      assigneeId,
+      reporterId,
+      qaContactId: rng.next() < 0.2 ? rng.skewed(userIds) : null,
+      url: rng.next() < 0.1 ? `https://example.com/report/${id}` : '',
+      whiteboard:
+        rng.next() < 0.1 ? rng.pick(['[needs-triage]', '[fixed-in-nightly]', '[qa+]', '[ux]', '[good-first-bug]']) : '',
+      deadline: null,
+      creationTime: time(created),
+      lastChangeTime: time(changed),
+      filedVia: 'api',
+      isCcAccessible: true,
+      isCreatorAccessible: true,
+      estimatedTime: 0,
+      remainingTime: 0,
+      actualTime: 0,
+      ccIds,
+      keywordIds: keywords,
+      groupIds: product.secure ? [securityGroup] : [],
+      dependsOn,
+      blocks: [],
+      regressedBy: [],
+      regressions: [],
+      duplicates: [],
+      dupeOf,
+      seeAlso: [],
+      flags,
+      commentCount: comments.length,
+      attachmentCount: 0,
+      custom: {},
+      tags: {},
+    });
+    commentsOf.push(comments);
+    historyOf.push(history);
+  }
+  // The other side of every relation.
+  for (const bug of bugs) {
+    for (const other of bug.dependsOn) bugs[other - firstBug].blocks.push(bug.id);
+    if (bug.dupeOf !== null) bugs[bug.dupeOf - firstBug].duplicates.push(bug.id);
+  }
+  for (const bug of bugs) {
+    bug.blocks = [...new Set(bug.blocks)].sort((a, b) => a - b);
+    bug.duplicates = [...new Set(bug.duplicates)].sort((a, b) => a - b);
+  }
+  return { bugs, commentsOf, historyOf };
+}

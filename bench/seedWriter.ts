@@ -1,0 +1,68 @@
+/**
+ * Writes generated bugs straight to the table with parallel BatchWriteItem (far faster than the
+ * API), then one search snapshot for all of them, since bulk writes bypass the change log.
+ */
+import { BatchWriteCommand } from '@aws-sdk/lib-dynamodb';
+import { commentWords, SearchIndex } from '../shared/domain/search/searchIndex.ts';
+import { bulkBugItems } from '../shared/storage/bug/bugStore.ts';
+import { documentClient, tableName } from '../shared/storage/dynamoClient.ts';
+import { writeSnapshot } from '../shared/storage/search/searchIndexStore.ts';
+import type { GeneratedBugs } from './seedBugs.ts';
+
+async function batchWriteAll(items: Array<Record<string, unknown>>, concurrency = 12): Promise<void> {
+  let next = 0;
+  const worker = async () => {
+    while (next < items.length) {
+      const start = next;
+      next += 25;
+      let pending: Record<string, unknown[]> | undefined = {
+        [tableName()]: items.slice(start, start + 25).map((Item) => ({ PutRequest: { Item } })),
+      };
+      for (let attempt = 0; pending && Object.keys(pending).length > 0; attempt++) {
+        const result = await documentClient().send(new BatchWriteCommand({ RequestItems: pending as never }));
+        pending = result.UnprocessedItems as Record<string, unknown[]> | undefined;
+        if (pending && Object.keys(pending).length > 0)
+          await new Promise((resolve) => setTimeout(resolve, 20 * attempt));
+      }
+    }
+  };
+  await Promise.all(Array.from({ length: concurrency }, worker));
+}
+
+/** The bugs with their comments and history, 2,000 bugs at a time; answers the number of items written. */
+export async function writeBugs(
+  { bugs, commentsOf, historyOf }: GeneratedBugs,
+  log: (message: string) => void,
+  started: number,
+): Promise<number> {
+  const bugCount = bugs.length;
+  let written = 0;
+  for (let start = 0; start < bugCount; start += 2_000) {
+    const items = bugs
+      .slice(start, start + 2_000)
+      .flatMap((bug, offset) => bulkBugItems(bug, commentsOf[start + offset], historyOf[start + offset]));
+    await batchWriteAll(items);
+    written += items.length;
+    if ((start / 2_000) % 10 === 9)
+      log(`  ${start + 2_000} bugs (${written} items, ${((performance.now() - started) / 1000).toFixed(0)} s)`);
+  }
+  return written;
+}
+
+/** One search snapshot for all of them: bulk writes bypass the change log. */
+export async function writeSearchSnapshot({ bugs, commentsOf, historyOf }: GeneratedBugs) {
+  const index = new SearchIndex();
+  index.highWater = Date.now();
+  bugs.forEach((bug, n) => {
+    index.apply({
+      bug,
+      rev: 1,
+      history: historyOf[n],
+      words: commentWords(commentsOf[n].filter((comment) => !comment.isPrivate).map((comment) => comment.rawText)),
+      privateWords: commentWords(
+        commentsOf[n].filter((comment) => comment.isPrivate).map((comment) => comment.rawText),
+      ),
+    });
+  });
+  return writeSnapshot(index.toSnapshot());
+}

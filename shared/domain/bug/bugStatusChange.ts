@@ -1,0 +1,127 @@
+import { errors } from '../../errors.ts';
+import { type Bug, sortedIds } from './bug.ts';
+import type { BugEnvironment } from './bugEnvironment.ts';
+import { checkBugReference } from './bugFieldRules.ts';
+import {
+  canChangeStatus,
+  canonicalStatus,
+  DUPLICATE,
+  isKnownResolution,
+  isKnownStatus,
+  isOpenStatus,
+  NO_RESOLUTION,
+  RESOLVED,
+  UNCONFIRMED,
+} from './bugWorkflow.ts';
+import { requireVisible, type UpdateOutcome, unlinkDuplicate, type WorkingSet } from './bugWorkingSet.ts';
+
+/**
+ * A bug update's status, resolution and duplicate: Bugzilla's workflow rules (legal transitions,
+ * a closed bug needs a resolution, an open one has none), and marking a duplicate, which also
+ * changes its target and leaves a comment on both bugs.
+ */
+
+const present = (value: unknown) => value !== undefined && value !== null;
+
+export function applyStatusChange(
+  env: BugEnvironment,
+  working: WorkingSet,
+  next: Bug,
+  current: Bug,
+  input: Record<string, unknown>,
+  outcome: UpdateOutcome,
+): void {
+  const me = env.caller.user.id;
+  const wantsDupe = present(input.dupe_of) && input.dupe_of !== '';
+  const statusInput = present(input.status) ? canonicalStatus(String(input.status), current.status) : undefined;
+  const resolutionInput =
+    input.resolution === undefined
+      ? undefined
+      : String(input.resolution ?? '')
+          .trim()
+          .toUpperCase();
+
+  if (statusInput !== undefined) {
+    if (!isKnownStatus(statusInput)) throw errors.notFoundByName('status', String(input.status));
+    if (!canChangeStatus(current.status, statusInput)) throw errors.statusChangeDenied(current.status, statusInput);
+  }
+  if (resolutionInput !== undefined && resolutionInput !== NO_RESOLUTION && !isKnownResolution(resolutionInput))
+    throw errors.notFoundByName('resolution', String(input.resolution));
+
+  if (wantsDupe) {
+    const target = checkBugReference('dupe_of', input.dupe_of);
+    if (target === current.id) throw errors.duplicateOfItself();
+    const targetBug = requireVisible(env, working, target, 'dupe_of');
+    if (statusInput !== undefined && isOpenStatus(statusInput))
+      throw errors.invalidParameter('A bug marked as a duplicate cannot stay open.');
+    if (resolutionInput !== undefined && resolutionInput !== DUPLICATE)
+      throw errors.invalidParameter('A bug marked as a duplicate must have the resolution DUPLICATE.');
+    if (next.dupeOf !== target) {
+      if (isOpenStatus(next.status)) {
+        const status = statusInput ?? (env.parameters.duplicate_or_move_bug_status || RESOLVED);
+        if (!canChangeStatus(current.status, status)) throw errors.statusChangeDenied(current.status, status);
+        next.status = status;
+      } else if (statusInput !== undefined) next.status = statusInput;
+      next.resolution = DUPLICATE;
+      unlinkDuplicate(working, next);
+      next.dupeOf = target;
+      const updatedTarget = structuredClone(working.get(target) ?? targetBug);
+      updatedTarget.duplicates = sortedIds([...updatedTarget.duplicates, current.id]);
+      if (!updatedTarget.ccIds.includes(current.reporterId))
+        updatedTarget.ccIds = sortedIds([...updatedTarget.ccIds, current.reporterId]);
+      working.set(target, updatedTarget);
+      outcome.duplicateLinks.push({ bugId: current.id, dupeOf: target });
+      outcome.comments.push({
+        bugId: current.id,
+        creatorId: me,
+        rawText: '',
+        isPrivate: false,
+        isMarkdown: false,
+        workTime: 0,
+        creationTime: env.now,
+        commentType: 'dupe_of',
+        extraData: target,
+      });
+      outcome.comments.push({
+        bugId: target,
+        creatorId: me,
+        rawText: '',
+        isPrivate: false,
+        isMarkdown: false,
+        workTime: 0,
+        creationTime: env.now,
+        commentType: 'has_dupe',
+        extraData: current.id,
+      });
+    }
+    return;
+  }
+
+  if (statusInput !== undefined && statusInput !== current.status) {
+    next.status = statusInput;
+    if (isOpenStatus(statusInput)) {
+      if (resolutionInput)
+        throw errors.resolutionNotAllowed(`An open bug cannot have a resolution (${resolutionInput}).`);
+      next.resolution = NO_RESOLUTION;
+      unlinkDuplicate(working, next);
+    } else if (isOpenStatus(current.status)) {
+      if (!resolutionInput) throw errors.resolutionRequired(`A bug moved to ${statusInput} needs a resolution.`);
+      if (resolutionInput === DUPLICATE) throw errors.duplicateTargetRequired();
+      next.resolution = resolutionInput;
+    } else if (resolutionInput !== undefined) {
+      setClosedResolution(working, next, resolutionInput);
+    }
+  } else if (resolutionInput !== undefined && resolutionInput !== current.resolution) {
+    if (isOpenStatus(next.status))
+      throw errors.resolutionNotAllowed(`The bug is open (${next.status}), so it cannot have a resolution.`);
+    setClosedResolution(working, next, resolutionInput);
+  }
+  if (isOpenStatus(next.status) && next.status !== UNCONFIRMED) next.isConfirmed = true;
+}
+
+function setClosedResolution(working: WorkingSet, next: Bug, resolution: string): void {
+  if (resolution === NO_RESOLUTION) throw errors.resolutionRequired(`A ${next.status} bug needs a resolution.`);
+  if (resolution === DUPLICATE && next.dupeOf === null) throw errors.duplicateTargetRequired();
+  if (resolution !== DUPLICATE) unlinkDuplicate(working, next);
+  next.resolution = resolution;
+}

@@ -1,0 +1,316 @@
+/**
+ * Compiles a search tree (searchQuery.ts) into a test of one row of the index (searchIndex.ts).
+ * Names (products, users, keywords, groups, flag types) are resolved to ids up front, so the
+ * per-row work is array reads and comparisons. Comment text is not in the index: those criteria
+ * answer MAYBE until the comments of the rows still undecided are read (commentCriteria.ts).
+ */
+import { errors } from '../../errors.ts';
+import { columnCriterion } from './columnCriteria.ts';
+import { commentTest } from './commentCriteria.ts';
+import { idSetTest, userIdTest } from './criterionNames.ts';
+import { changeTest } from './historyCriteria.ts';
+import {
+  always,
+  bool,
+  FALSE,
+  MAYBE,
+  negated,
+  type RowTest,
+  type SearchEnvironment,
+  TRUE,
+  type Truth,
+} from './searchEnvironment.ts';
+import { COMMENT_FIELDS, canonicalField, ID_LIST_FIELDS, KEYWORD_TEXT_OPERATORS } from './searchFields.ts';
+import { CC_ACCESSIBLE_BIT, CONFIRMED_BIT, CREATOR_ACCESSIBLE_BIT } from './searchIndex.ts';
+import type { SearchNode } from './searchQuery.ts';
+import { numberMatcher, textMatcher, timeMatcher } from './valueMatchers.ts';
+
+/** A criterion over one family of fields; null for a field of another family. */
+type FamilyTest = (env: SearchEnvironment, field: string, op: string, value: string) => RowTest | null;
+
+const CHANGE_OPERATORS: ReadonlySet<string> = new Set([
+  'changedbefore',
+  'changedafter',
+  'changedfrom',
+  'changedto',
+  'changedby',
+  'changedrange',
+]);
+
+/** One criterion's test of a row, without its negation (compileSearch and searchEvaluation.ts apply that). */
+export function compileLeaf(env: SearchEnvironment, rawField: string, op: string, value: string): RowTest {
+  const field = canonicalField(rawField);
+  if (CHANGE_OPERATORS.has(op)) return changeTest(env, field, op, value);
+  if (COMMENT_FIELDS.has(field)) return commentTest(env, field, op, value);
+  const column = columnCriterion(env, field, op, value);
+  if (column) return (slot) => (column.table()[column.column[slot]!] ?? FALSE) as Truth;
+  for (const family of FIELD_FAMILIES) {
+    const test = family(env, field, op, value);
+    if (test) return test;
+  }
+  throw errors.unusableSearchField(rawField);
+}
+
+/** 1 when the bug's yes/no field stored as `bit` of the index's `bits` is set. */
+const bitValue = (bits: number, bit: number): number => ((bits & bit) === 0 ? 0 : 1);
+
+const numberTest: FamilyTest = (env, field, op, value) => {
+  const { index } = env;
+  switch (field) {
+    case 'bug_id': {
+      if (op === 'anyexact' || op === 'equals') {
+        const ids = new Set(value.split(',').map((part) => Number(part.trim())));
+        return (slot) => bool(ids.has(index.id[slot]));
+      }
+      const test = numberMatcher(op, value);
+      return (slot) => bool(test(index.id[slot]));
+    }
+    case 'longdescs.count': {
+      const test = numberMatcher(op, value);
+      return (slot) => bool(test(index.commentCount[slot]));
+    }
+    case 'attachments.count': {
+      const test = numberMatcher(op, value);
+      return (slot) => bool(test(index.attachmentCount[slot]));
+    }
+    case 'estimated_time': {
+      const test = numberMatcher(op, value);
+      return (slot) => bool(test(index.estimatedTime[slot]));
+    }
+    case 'remaining_time': {
+      const test = numberMatcher(op, value);
+      return (slot) => bool(test(index.remainingTime[slot]));
+    }
+    case 'work_time': {
+      const test = numberMatcher(op, value);
+      return (slot) => bool(test(index.actualTime[slot]));
+    }
+    case 'everconfirmed': {
+      const test = numberMatcher(op, value);
+      return (slot) => bool(test(bitValue(index.bits[slot], CONFIRMED_BIT)));
+    }
+    case 'cclist_accessible': {
+      const test = numberMatcher(op, value);
+      return (slot) => bool(test(bitValue(index.bits[slot], CC_ACCESSIBLE_BIT)));
+    }
+    case 'reporter_accessible': {
+      const test = numberMatcher(op, value);
+      return (slot) => bool(test(bitValue(index.bits[slot], CREATOR_ACCESSIBLE_BIT)));
+    }
+    case 'votes': {
+      const test = numberMatcher(op, value);
+      return () => bool(test(0));
+    }
+    case 'days_elapsed': {
+      const test = numberMatcher(op, value);
+      return (slot) => bool(test(Math.floor((env.now - index.lastChangeTime[slot]) / 86_400_000)));
+    }
+    case 'dup_id': {
+      if (op === 'isempty') return (slot) => bool(index.dupeOf[slot] === 0);
+      if (op === 'isnotempty') return (slot) => bool(index.dupeOf[slot] !== 0);
+      const test = numberMatcher(op, value);
+      return (slot) => bool(index.dupeOf[slot] !== 0 && test(index.dupeOf[slot]));
+    }
+    default:
+      return null;
+  }
+};
+
+const textTest: FamilyTest = (env, field, op, value) => {
+  const { index } = env;
+  switch (field) {
+    case 'short_desc': {
+      if (op === 'substring') {
+        const lower = value.toLowerCase();
+        return (slot) => bool(index.summaryLower[slot].includes(lower));
+      }
+      const test = textMatcher(op, value);
+      return (slot) => bool(test(index.summary[slot]));
+    }
+    case 'bug_file_loc': {
+      const test = textMatcher(op, value);
+      return (slot) => bool(test(index.url[slot]));
+    }
+    default:
+      break;
+  }
+  if (field.startsWith('cf_')) {
+    const test = textMatcher(op, value);
+    return (slot) => {
+      const actual = index.custom[slot]?.[field];
+      if (Array.isArray(actual))
+        return op === 'isempty' ? bool(actual.length === 0) : bool(actual.some((entry) => test(String(entry))));
+      return bool(test(actual === undefined || actual === null ? '' : String(actual)));
+    };
+  }
+  return null;
+};
+
+const timeTest: FamilyTest = (env, field, op, value) => {
+  const { index } = env;
+  switch (field) {
+    case 'creation_ts': {
+      const test = timeMatcher(op, value, env.now);
+      return (slot) => bool(test(index.creationTime[slot]));
+    }
+    case 'delta_ts': {
+      const test = timeMatcher(op, value, env.now);
+      return (slot) => bool(test(index.lastChangeTime[slot]));
+    }
+    case 'deadline': {
+      const test = timeMatcher(op, value, env.now);
+      return (slot) => bool(test(index.deadline[slot]));
+    }
+    default:
+      return null;
+  }
+};
+
+const userTest: FamilyTest = (env, field, op, value) => {
+  const { index } = env;
+  switch (field) {
+    case 'assigned_to': {
+      const test = userIdTest(env, op, value);
+      return (slot) => bool(test(index.assigneeId[slot]));
+    }
+    case 'reporter': {
+      const test = userIdTest(env, op, value);
+      return (slot) => bool(test(index.reporterId[slot]));
+    }
+    case 'qa_contact': {
+      const test = userIdTest(env, op, value);
+      return (slot) => bool(test(index.qaContactId[slot]));
+    }
+    case 'cc': {
+      const test = userIdTest(env, op, value);
+      return anyOf(op, (slot) => index.lists.ccIds[slot], test);
+    }
+    case 'setters.login_name': {
+      const test = userIdTest(env, op, value);
+      return anyOf(
+        op,
+        (slot) => index.flags[slot],
+        (flag) => test(flag.setterId),
+      );
+    }
+    case 'requestees.login_name': {
+      const test = userIdTest(env, op, value);
+      return anyOf(
+        op,
+        (slot) => index.flags[slot],
+        (flag) => test(flag.requesteeId ?? 0),
+      );
+    }
+    case 'triage_owner': {
+      const owner = userIdTest(env, op, value);
+      const components = new Set(
+        env.products
+          .flatMap((record) => record.components)
+          .filter((component) => owner(component.triageOwnerId ?? 0))
+          .map((component) => component.id),
+      );
+      return (slot) => bool(components.has(index.componentId[slot]));
+    }
+    default:
+      return null;
+  }
+};
+
+/** Multi-valued fields: keywords, groups, flags, see-also URLs, personal tags and bug relations. */
+const listTest: FamilyTest = (env, field, op, value) => {
+  const { index } = env;
+  switch (field) {
+    case 'keywords': {
+      const names = new Map(env.keywords.map((keyword) => [keyword.id, keyword.name]));
+      if (KEYWORD_TEXT_OPERATORS.has(op)) {
+        // Bugzilla matches these against the bug's keywords as one comma-separated text.
+        const test = textMatcher(op, value);
+        return (slot) => bool(test(index.lists.keywordIds[slot].map((id) => names.get(id) ?? '').join(', ')));
+      }
+      const test = idSetTest(env.keywords, op, value);
+      return anyOf(op, (slot) => index.lists.keywordIds[slot], test);
+    }
+    case 'bug_group': {
+      const test = idSetTest(env.groups, op, value);
+      return anyOf(op, (slot) => index.lists.groupIds[slot], test);
+    }
+    case 'flagtypes.name': {
+      const names = new Map(env.flagTypes.map((type) => [type.id, type.name]));
+      const test = textMatcher(op, value);
+      return anyOf(
+        op,
+        (slot) => index.flags[slot],
+        (flag) => test(`${names.get(flag.typeId) ?? ''}${flag.status}`),
+      );
+    }
+    case 'see_also': {
+      const test = textMatcher(op, value);
+      return anyOf(op, (slot) => index.seeAlso[slot], test);
+    }
+    case 'tag': {
+      const me = String(env.callerId);
+      const test = textMatcher(op, value);
+      return anyOf(op, (slot) => index.tags[slot]?.[me] ?? [], test);
+    }
+    default:
+      break;
+  }
+  const list = ID_LIST_FIELDS[field];
+  if (list) {
+    const test = numberMatcher(op === 'anyexact' ? 'anyexact' : op, value);
+    if (op === 'anyexact') {
+      const ids = new Set(value.split(',').map((part) => Number(part.trim())));
+      return anyOf(
+        op,
+        (slot) => index.lists[list][slot],
+        (id) => ids.has(id),
+      );
+    }
+    return anyOf(op, (slot) => index.lists[list][slot], test);
+  }
+  return null;
+};
+
+const FIELD_FAMILIES: readonly FamilyTest[] = [numberTest, textTest, timeTest, userTest, listTest];
+
+/** A multi-valued field: a positive operator holds when any element matches; isempty when none exist. */
+function anyOf<T>(op: string, elements: (slot: number) => readonly T[], test: (element: T) => boolean): RowTest {
+  if (op === 'isempty') return (slot) => bool(elements(slot).length === 0);
+  if (op === 'isnotempty') return (slot) => bool(elements(slot).length > 0);
+  return (slot) => bool(elements(slot).some(test));
+}
+
+/** A whole tree as one row test: the second pass, once the undecided rows' comments are read. */
+export function compileSearch(env: SearchEnvironment, node: SearchNode): RowTest {
+  if (node.kind === 'const') return always(bool(node.value));
+  if (node.kind === 'leaf') {
+    const test = compileLeaf(env, node.field, node.op, node.value);
+    return node.negate ? negated(test) : test;
+  }
+  const children = node.children.map((child) => compileSearch(env, child));
+  let test: RowTest;
+  if (children.length === 0) test = always(TRUE);
+  else if (children.length === 1) test = children[0];
+  else if (node.kind === 'and') {
+    test = (slot) => {
+      let result: Truth = TRUE;
+      for (const child of children) {
+        const value = child(slot);
+        if (value === FALSE) return FALSE;
+        if (value === MAYBE) result = MAYBE;
+      }
+      return result;
+    };
+  } else {
+    test = (slot) => {
+      let result: Truth = FALSE;
+      for (const child of children) {
+        const value = child(slot);
+        if (value === TRUE) return TRUE;
+        if (value === MAYBE) result = MAYBE;
+      }
+      return result;
+    };
+  }
+  return node.negate ? negated(test) : test;
+}

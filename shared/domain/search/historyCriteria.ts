@@ -1,0 +1,60 @@
+/**
+ * Criteria over a bug's history (changedbefore/after/from/to/by, changedrange): each field's
+ * changes as the index keeps them, and the bug's creation for `[Bug creation]`.
+ */
+import { userIdTest } from './criterionNames.ts';
+import { bool, type RowTest, type SearchEnvironment, TRUE } from './searchEnvironment.ts';
+import { HISTORY_NAMES } from './searchFields.ts';
+import { parseSearchTime, textMatcher } from './valueMatchers.ts';
+
+/** A history criterion's test of a row; `field` is a column name, or `*` for any field. */
+export function changeTest(env: SearchEnvironment, field: string, op: string, value: string): RowTest {
+  const { index } = env;
+  const creation = field === '[Bug creation]' || field === 'creation_ts';
+  const historyName = HISTORY_NAMES[field] ?? field;
+  const matchesField = field === '*' ? () => true : (name: string) => name === historyName || name === field;
+  if (op === 'changedrange') {
+    const [from, to, wanted] = value.split('|');
+    const start = from ? parseSearchTime(from, env.now) : -Infinity;
+    const end = to ? parseSearchTime(to, env.now) : Infinity;
+    const inRange = (ms: number) => ms >= start && ms <= end;
+    const added = wanted ? textMatcher('equals', wanted) : () => true;
+    return (slot) => {
+      if ((creation || field === '*') && !wanted && inRange(index.creationTime[slot])) return TRUE;
+      return bool(
+        index.changes[slot].some((change) => matchesField(change.field) && inRange(change.at) && added(change.added)),
+      );
+    };
+  }
+  if (creation && (op === 'changedbefore' || op === 'changedafter')) {
+    const at = parseSearchTime(value, env.now);
+    return (slot) => bool(op === 'changedbefore' ? index.creationTime[slot] < at : index.creationTime[slot] > at);
+  }
+  switch (op) {
+    case 'changedbefore':
+    case 'changedafter': {
+      const at = parseSearchTime(value, env.now);
+      return (slot) =>
+        bool(
+          index.changes[slot].some(
+            (change) => matchesField(change.field) && (op === 'changedbefore' ? change.at < at : change.at > at),
+          ),
+        );
+    }
+    case 'changedfrom':
+    case 'changedto': {
+      const lower = value.toLowerCase();
+      const hit = (text: string) => text.toLowerCase() === lower || text.toLowerCase().split(', ').includes(lower);
+      return (slot) =>
+        bool(
+          index.changes[slot].some(
+            (change) => matchesField(change.field) && hit(op === 'changedfrom' ? change.removed : change.added),
+          ),
+        );
+    }
+    default: {
+      const who = userIdTest(env, 'equals', value);
+      return (slot) => bool(index.changes[slot].some((change) => matchesField(change.field) && who(change.who)));
+    }
+  }
+}

@@ -1,0 +1,161 @@
+/**
+ * The tests of one value (a text, a number, a time) that each operator means, shared by every
+ * field of that kind; negation is the caller's. Also Bugzilla's relative dates (`-1d`, `Now`).
+ */
+import { errors } from '../../errors.ts';
+import { regexpProblem, safeRegexpTest } from '../safeRegexp.ts';
+
+const WORD_SPLIT = /[\s,]+/;
+export const wordsOf = (value: string) => value.toLowerCase().split(WORD_SPLIT).filter(Boolean);
+const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+/**
+ * A user's pattern, matched with RE2 (safeRegexp.ts): linear time whatever the pattern, so one
+ * search with a pathological regexp cannot stall the instance over 100,000 rows. Patterns RE2
+ * cannot run (backreferences, lookaround; MySQL's REGEXP has none either) are refused.
+ */
+function compileRegExp(value: string): (text: string) => boolean {
+  const problem = regexpProblem(value);
+  if (problem) throw errors.invalidParameter(`The regular expression '${value}' is not valid: ${problem}`);
+  return (text) => safeRegexpTest(value, text, { caseInsensitive: true });
+}
+
+/** Bugzilla's relative dates (`-1d`, `-2w`, `-3h`, `-1m`, `-1y`, `Now`) and absolute ones, in ms. */
+export function parseSearchTime(value: string, now: number): number {
+  const text = value.trim();
+  if (text === '') return Number.NaN;
+  if (/^now$/i.test(text)) return now;
+  const relative = /^-?(\d+)([hdwmy])$/i.exec(text);
+  if (relative) {
+    const amount = Number(relative[1]);
+    const unit = relative[2].toLowerCase();
+    const date = new Date(now);
+    if (unit === 'h') return now - amount * 3_600_000;
+    if (unit === 'd') date.setUTCDate(date.getUTCDate() - amount);
+    if (unit === 'w') date.setUTCDate(date.getUTCDate() - 7 * amount);
+    if (unit === 'm') date.setUTCMonth(date.getUTCMonth() - amount);
+    if (unit === 'y') date.setUTCFullYear(date.getUTCFullYear() - amount);
+    // Whole days and longer start at midnight, as Bugzilla's do.
+    if (unit !== 'h') date.setUTCHours(0, 0, 0, 0);
+    return date.getTime();
+  }
+  if (/^\d{4}-\d{2}-\d{2}$/.test(text)) return Date.parse(`${text}T00:00:00Z`);
+  if (/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}(:\d{2})?$/.test(text)) return Date.parse(`${text.replace(' ', 'T')}Z`);
+  if (/^\d{8}T\d{2}:\d{2}:\d{2}$/.test(text))
+    return Date.parse(`${text.slice(0, 4)}-${text.slice(4, 6)}-${text.slice(6, 8)}T${text.slice(9)}Z`);
+  const parsed = Date.parse(text);
+  if (Number.isNaN(parsed)) throw errors.invalidDate(`'${value}' is not a legal date.`);
+  return parsed;
+}
+
+/** A test of one string value for a positive operator (negation is applied by the caller). */
+export function textMatcher(op: string, value: string): (text: string) => boolean {
+  const lower = value.toLowerCase();
+  switch (op) {
+    case 'equals':
+      return (text) => text.toLowerCase() === lower;
+    case 'anyexact': {
+      const set = new Set(lower.split(',').map((part) => part.trim()));
+      return (text) => set.has(text.toLowerCase());
+    }
+    case 'substring':
+      return (text) => text.toLowerCase().includes(lower);
+    case 'casesubstring':
+      return (text) => text.includes(value);
+    case 'anywordssubstr': {
+      const words = wordsOf(value);
+      return (text) => {
+        const t = text.toLowerCase();
+        return words.some((word) => t.includes(word));
+      };
+    }
+    case 'allwordssubstr': {
+      const words = wordsOf(value);
+      return (text) => {
+        const t = text.toLowerCase();
+        return words.every((word) => t.includes(word));
+      };
+    }
+    case 'regexp':
+      return compileRegExp(value);
+    case 'anywords':
+    case 'allwords': {
+      const patterns = wordsOf(value).map(
+        (word) => new RegExp(`(^|[^\\p{L}\\p{N}_])${escapeRegExp(word)}($|[^\\p{L}\\p{N}_])`, 'iu'),
+      );
+      return op === 'anywords'
+        ? (text) => patterns.some((pattern) => pattern.test(text))
+        : (text) => patterns.length > 0 && patterns.every((pattern) => pattern.test(text));
+    }
+    case 'lessthan':
+    case 'lessthaneq':
+    case 'greaterthan':
+    case 'greaterthaneq': {
+      const numeric = value.trim() !== '' && Number.isFinite(Number(value));
+      return (text) => {
+        const order =
+          numeric && text.trim() !== '' && Number.isFinite(Number(text))
+            ? Math.sign(Number(text) - Number(value))
+            : Math.sign(text.localeCompare(value));
+        return op === 'lessthan'
+          ? order < 0
+          : op === 'lessthaneq'
+            ? order <= 0
+            : op === 'greaterthan'
+              ? order > 0
+              : order >= 0;
+      };
+    }
+    case 'isempty':
+      return (text) => text === '';
+    case 'isnotempty':
+      return (text) => text !== '';
+    default:
+      throw errors.invalidOperator(op);
+  }
+}
+
+export function numberMatcher(op: string, value: string): (number: number) => boolean {
+  if (
+    ['lessthan', 'lessthaneq', 'greaterthan', 'greaterthaneq', 'equals'].includes(op) &&
+    value.trim() !== '' &&
+    Number.isFinite(Number(value))
+  ) {
+    const target = Number(value);
+    if (op === 'equals') return (n) => n === target;
+    return op === 'lessthan'
+      ? (n) => n < target
+      : op === 'lessthaneq'
+        ? (n) => n <= target
+        : op === 'greaterthan'
+          ? (n) => n > target
+          : (n) => n >= target;
+  }
+  const text = textMatcher(op, value);
+  return (n) => text(String(n));
+}
+
+export function timeMatcher(op: string, value: string, now: number): (ms: number) => boolean {
+  if (op === 'isempty') return (ms) => Number.isNaN(ms);
+  if (op === 'isnotempty') return (ms) => !Number.isNaN(ms);
+  if (['equals', 'lessthan', 'lessthaneq', 'greaterthan', 'greaterthaneq', 'anyexact'].includes(op)) {
+    const targets = (op === 'anyexact' ? value.split(',') : [value]).map((part) => parseSearchTime(part, now));
+    const target = targets[0];
+    switch (op) {
+      case 'equals':
+        return (ms) => ms === target;
+      case 'anyexact':
+        return (ms) => targets.includes(ms);
+      case 'lessthan':
+        return (ms) => ms < target;
+      case 'lessthaneq':
+        return (ms) => ms <= target;
+      case 'greaterthan':
+        return (ms) => ms > target;
+      default:
+        return (ms) => ms >= target;
+    }
+  }
+  const text = textMatcher(op, value);
+  return (ms) => !Number.isNaN(ms) && text(new Date(ms).toISOString().replace('T', ' ').slice(0, 19));
+}
