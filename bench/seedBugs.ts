@@ -172,8 +172,8 @@ export function generateBugs(
       isConfirmed: status !== 'UNCONFIRMED',
       productId: product.id,
       componentId: rng.skewed(product.components, 1.3),
-      version: 'unspecified',
-      targetMilestone: '---',
+      versionId: product.versionId,
+      targetMilestoneId: product.milestoneId,
       bugType: rng.weighted<string>([
         ['defect', 75],
         ['enhancement', 18],

@@ -14,6 +14,9 @@ export interface SeededProduct {
   id: number;
   name: string;
   components: number[];
+  /** The ids of its version `unspecified` and milestone `---`, which every generated bug has. */
+  versionId: number;
+  milestoneId: number;
   /** How likely a generated bug is to land in this product. */
   weight: number;
   secure: boolean;
@@ -85,14 +88,7 @@ export async function createCatalogue(options: ApiTarget, userCount: number): Pr
       })
     ).id as number,
   ];
-  const products: Array<{
-    id: number;
-    name: string;
-    components: number[];
-    weight: number;
-    secure: boolean;
-    count: number;
-  }> = [];
+  const products: SeededProduct[] = [];
   for (const [index, [name, components]] of PRODUCTS.entries()) {
     const secure = name === SECURE_PRODUCT;
     await api(options, 'POST', '/product', {
@@ -122,10 +118,24 @@ export async function createCatalogue(options: ApiTarget, userCount: number): Pr
       );
     }
     // Product sizes vary a lot, as in real trackers: a few large products, a long tail.
-    products.push({ id: 0, name, components: componentIds, weight: 1 / (index + 1) ** 1.6, secure, count: 0 });
+    products.push({
+      id: 0,
+      name,
+      components: componentIds,
+      versionId: 0,
+      milestoneId: 0,
+      weight: 1 / (index + 1) ** 1.6,
+      secure,
+      count: 0,
+    });
   }
-  const catalogue = await api(options, 'GET', `/product?type=accessible&include_fields=id,name`);
-  for (const product of products)
-    product.id = catalogue.products.find((entry: { name: string }) => entry.name === product.name).id;
+  const catalogue = await api(options, 'GET', `/product?type=accessible&include_fields=id,name,versions,milestones`);
+  type Named = { id: number; name: string };
+  for (const product of products) {
+    const found = catalogue.products.find((entry: Named) => entry.name === product.name);
+    product.id = found.id;
+    product.versionId = found.versions.find((value: Named) => value.name === 'unspecified').id;
+    product.milestoneId = found.milestones.find((value: Named) => value.name === '---').id;
+  }
   return { securityGroup, userIds, keywordIds, flagTypeIds, products };
 }

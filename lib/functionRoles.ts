@@ -12,7 +12,11 @@ import type { TrackerStorage } from './trackerStorage.ts';
 /** Lets a function write its logs (to its own log group); nothing else. */
 export const BASIC_EXECUTION_POLICY = 'service-role/AWSLambdaBasicExecutionRole';
 
-/** Partition-key patterns that authentication writes to (see shared/storage/keys.ts: apiKey, loginFailures). */
+/**
+ * Partition-key patterns that authentication writes to (see shared/storage/keys.ts: apiKey,
+ * loginFailures). The failure items of one account, one per client address, all sit in its
+ * `LOGINFAIL#<uid>` partition, so the pattern covers them whatever the address.
+ */
 export const AUTHENTICATION_WRITE_PARTITIONS = ['APIKEY#*', 'LOGINFAIL#*'];
 
 /** Shared roles by table access and, for the functions that handle attachment bodies, the bucket. */

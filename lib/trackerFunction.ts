@@ -14,6 +14,11 @@ import type { Construct } from 'constructs';
 export const FUNCTION_RUNTIME = lambda.Runtime.NODEJS_22_X;
 export const FUNCTION_ARCHITECTURE = lambda.Architecture.ARM_64;
 export const FUNCTION_MEMORY_MB = 512;
+/**
+ * Every DynamoDB and S3 call gives up well before this (shared/storage/sdkTimeouts.ts: attempts ×
+ * request timeout plus the retry waits, checked against this value by test/unit/sdkTimeouts.test.ts),
+ * so a stalled service gets the caller a 500 envelope, not Lambda's bare timeout.
+ */
 export const FUNCTION_TIMEOUT = Duration.seconds(10);
 export const LOG_RETENTION = logs.RetentionDays.ONE_MONTH;
 /** Set in every function's environment. No NODE_OPTIONS: source maps are read only when an error is logged. */

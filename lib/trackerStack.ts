@@ -12,6 +12,7 @@ import { CfnOutput, CfnParameter, CustomResource, Duration, RemovalPolicy, Stack
 import { HttpMethod as ApiMethod, type CfnStage, HttpApi } from 'aws-cdk-lib/aws-apigatewayv2';
 import * as events from 'aws-cdk-lib/aws-events';
 import * as eventTargets from 'aws-cdk-lib/aws-events-targets';
+import * as iam from 'aws-cdk-lib/aws-iam';
 import type { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
 import * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
 import { Provider } from 'aws-cdk-lib/custom-resources';
@@ -32,6 +33,13 @@ export const SEARCH_INDEX_MODULES: readonly string[] = ['bug/searchBugs', 'bug/p
 export const SEARCH_FUNCTION_MEMORY_MB = 1536;
 export const SEARCH_COMPACTOR_MODULE = 'search/compactSearchIndex';
 export const SEARCH_COMPACTION_MINUTES = 10;
+/** The scheduled attachment orphan sweep (shared/application/bug/attachmentSweep.ts). */
+export const ATTACHMENT_SWEEP_MODULE = 'attachment/sweepOrphanBodies';
+export const ATTACHMENT_SWEEP_HOURS = 24;
+/** Listing the bucket is the long part: 15 minutes (Lambda's most) covers millions of bodies. */
+export const ATTACHMENT_SWEEP_TIMEOUT = Duration.minutes(15);
+/** The table partitions the sweep reads and claims: attachment pointers (shared/storage/keys.ts). */
+export const ATTACHMENT_SWEEP_PARTITIONS = ['ATTACHMENT#*'];
 
 /** Environment of the bootstrap function, besides the table and bucket names. */
 export const BOOTSTRAP_ENV = {
@@ -76,6 +84,8 @@ export class TrackerStack extends Stack {
   readonly functions: ReadonlyMap<string, NodejsFunction>;
   /** The scheduled search snapshot compactor (not an API route). */
   readonly searchCompactor: NodejsFunction;
+  /** The scheduled attachment orphan sweep (not an API route). */
+  readonly attachmentSweep: NodejsFunction;
 
   constructor(scope: Construct, id: string, props: TrackerStackProps = {}) {
     super(scope, id, props);
@@ -144,6 +154,45 @@ export class TrackerStack extends Stack {
       schedule: events.Schedule.rate(Duration.minutes(SEARCH_COMPACTION_MINUTES)),
       targets: [new eventTargets.LambdaFunction(compactor, { retryAttempts: 0 })],
     });
+
+    // --- Attachment orphan sweep ------------------------------------------------------------
+    // Deletes bodies whose upload died before its metadata's transaction (docs/data-model.md §3).
+    // Its own role with only what it does: list and delete bodies, and read and claim attachment
+    // pointers (BatchGetItem and a conditional PutItem, on `ATTACHMENT#` partitions only).
+    const sweepRole = this.roles.dedicatedRole('AttachmentSweepRole', 'none', 'Tracker attachment orphan sweep');
+    sweepRole.addToPolicy(
+      new iam.PolicyStatement({
+        actions: ['s3:ListBucket'],
+        resources: [bucket.bucketArn],
+        conditions: { StringLike: { 's3:prefix': ['attachments/*'] } },
+      }),
+    );
+    sweepRole.addToPolicy(
+      new iam.PolicyStatement({ actions: ['s3:DeleteObject'], resources: [bucket.arnForObjects('attachments/*')] }),
+    );
+    sweepRole.addToPolicy(
+      new iam.PolicyStatement({
+        actions: ['dynamodb:BatchGetItem', 'dynamodb:PutItem'],
+        resources: [table.tableArn],
+        conditions: { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': ATTACHMENT_SWEEP_PARTITIONS } },
+      }),
+    );
+    const sweep = createTrackerFunction(this, 'AttachmentSweepFunction', {
+      projectRoot,
+      module: ATTACHMENT_SWEEP_MODULE,
+      environment: { [ENV.table]: table.tableName, [ENV.bucket]: bucket.bucketName },
+      role: sweepRole,
+      logGroup,
+      timeout: ATTACHMENT_SWEEP_TIMEOUT,
+    });
+    this.attachmentSweep = sweep;
+    new events.Rule(this, 'AttachmentSweepSchedule', {
+      description: 'Tracker: delete attachment bodies that no attachment refers to',
+      schedule: events.Schedule.rate(Duration.hours(ATTACHMENT_SWEEP_HOURS)),
+      // A missed run is made up by the next one.
+      targets: [new eventTargets.LambdaFunction(sweep, { retryAttempts: 0 })],
+    });
+
     this.functions = functions;
     const functionFor = (module: string): NodejsFunction => {
       const fn = functions.get(module);

@@ -1,10 +1,14 @@
+import { isUtf8 } from 'node:buffer';
 import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { dirname, join } from 'node:path';
+import type { Duplex } from 'node:stream';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
+import { MAX_QUERY_BYTES } from '../shared/http/middleware/queryLimit.ts';
 import { RouteMatcher } from '../shared/http/routeMatcher.ts';
 import { type HttpMethod, platformHandlers, routes } from '../shared/routes.ts';
+import { QUERY_TOO_LONG } from '../shared/trackerError.ts';
 
 /**
  * A small API Gateway (HTTP API, payload format 2.0) for local use and tests: it routes with the
@@ -88,7 +92,11 @@ export function buildEvent(
     // API Gateway joins repeated keys with commas here; handlers read rawQueryString instead.
     queryStringParameters[key] = key in queryStringParameters ? `${queryStringParameters[key]},${value}` : value;
   }
-  const isText = request.body.length === 0 || TEXT_TYPES.test(headers['content-type'] ?? 'application/json');
+  // API Gateway does not say what it does with a text body that is not UTF-8; the emulator hands
+  // such bytes over as binary (base64), so the function sees them as sent and can refuse them.
+  const isText =
+    request.body.length === 0 ||
+    (TEXT_TYPES.test(headers['content-type'] ?? 'application/json') && isUtf8(request.body));
   const now = new Date();
   return {
     version: '2.0',
@@ -135,14 +143,61 @@ function writeResult(response: ServerResponse, result: APIGatewayProxyStructured
   response.end(body);
 }
 
+/** The headers and source address of the event: the socket's address unless a test names another. */
+function clientAddress(
+  request: IncomingMessage,
+  testHeader: string | undefined,
+): { headers: IncomingMessage['headers']; sourceIp?: string } {
+  const name = testHeader?.toLowerCase();
+  const named = name ? request.headers[name] : undefined;
+  if (!name || typeof named !== 'string') return { headers: request.headers, sourceIp: request.socket.remoteAddress };
+  const { [name]: _taken, ...headers } = request.headers;
+  return { headers, sourceIp: named };
+}
+
+/** How much request line and headers the emulator reads; API Gateway itself takes 10,240 bytes (docs/api.md). */
+const MAX_HEAD_BYTES = 64 * 1024;
+
+/**
+ * A request Node refuses before any handler runs. Its default answer to an over-long request line
+ * or header block is a bare 431; the emulator answers the JSON 414 a long query string gets from
+ * the functions (queryLimit.ts), since which of the two overflowed cannot be told at this point
+ * and a long query string is what a client sends by mistake (a search with thousands of ids).
+ */
+function answerMalformedRequest(error: NodeJS.ErrnoException, socket: Duplex): void {
+  if (!socket.writable || error.code === 'ECONNRESET') {
+    socket.destroy();
+    return;
+  }
+  if (error.code !== 'HPE_HEADER_OVERFLOW') {
+    socket.end('HTTP/1.1 400 Bad Request\r\nConnection: close\r\nContent-Length: 0\r\n\r\n');
+    return;
+  }
+  const body = JSON.stringify({
+    error: true,
+    code: QUERY_TOO_LONG,
+    message: `The request line and headers are longer than ${MAX_HEAD_BYTES} bytes; a query string may have at most ${MAX_QUERY_BYTES}. Split the request into several smaller ones.`,
+  });
+  socket.end(
+    `HTTP/1.1 414 URI Too Long\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+  );
+}
+
 export interface EmulatorOptions {
   port: number;
   host?: string;
+  /**
+   * Tests only (test/support/testApp.ts): a request header whose value replaces the socket's
+   * address as `requestContext.http.sourceIp`, so a test can log in from several addresses. It is
+   * taken out of the event's headers. `npm start` never sets it, and the deployed code reads the
+   * address API Gateway took from the connection, never a header.
+   */
+  testSourceIpHeader?: string;
 }
 
 export async function startApiGateway(options: EmulatorOptions): Promise<{ server: Server; url: string }> {
   const matcher = new RouteMatcher(routes);
-  const server = createServer({ maxHeaderSize: 64 * 1024 }, async (request, response) => {
+  const server = createServer({ maxHeaderSize: MAX_HEAD_BYTES }, async (request, response) => {
     const requestId = randomUUID();
     try {
       const method = (request.method ?? 'GET').toUpperCase();
@@ -160,7 +215,7 @@ export async function startApiGateway(options: EmulatorOptions): Promise<{ serve
           ? 'OPTIONS /{proxy+}'
           : '$default';
       const event = buildEvent(
-        { method, url: request.url ?? '/', headers: request.headers, body, sourceIp: request.socket.remoteAddress },
+        { method, url: request.url ?? '/', body, ...clientAddress(request, options.testSourceIpHeader) },
         routeKey,
         match?.pathParameters,
         requestId,
@@ -186,6 +241,7 @@ export async function startApiGateway(options: EmulatorOptions): Promise<{ serve
         .end(JSON.stringify({ message: 'Internal Server Error' }));
     }
   });
+  server.on('clientError', answerMalformedRequest);
   const host = options.host ?? '127.0.0.1';
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);

@@ -2,13 +2,15 @@ import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { mkdirSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { createServer, Socket } from 'node:net';
-import { dirname, join } from 'node:path';
+import { delimiter, dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import S3rver from 's3rver';
 
 /**
  * The local stand-ins for AWS: the real DynamoDB Local jar (shipped inside the npm package
- * amplify-dynamodb-simulator, run with our own `java -jar` because the package's launcher is
- * broken) and s3rver. Both keep their data on disk unless asked to run in memory.
+ * amplify-dynamodb-simulator, run with our own `java` command because the package's launcher is
+ * broken) and s3rver. Both keep their data on disk unless asked to run in memory, and both listen
+ * on 127.0.0.1 only: neither checks who calls (README, "Running locally").
  */
 export interface LocalEngines {
   dynamodbEndpoint: string;
@@ -48,9 +50,28 @@ function dynamodbJarDirectory(): string {
   return join(dirname(require.resolve('amplify-dynamodb-simulator/package.json')), 'emulator');
 }
 
-function assertJava(): void {
-  const probe = spawnSync('java', ['-version'], { stdio: 'ignore' });
+/** Java's modules; whether it has jdk.compiler tells whether it runs DynamoDbLocalOnLoopback.java. */
+function javaModules(): string {
+  const probe = spawnSync('java', ['--list-modules'], { encoding: 'utf8' });
   if (probe.error || probe.status !== 0) throw new JavaMissingError();
+  return probe.stdout;
+}
+
+/**
+ * How to run the jar: through DynamoDbLocalOnLoopback.java, which binds it to 127.0.0.1 (the jar
+ * itself listens on every interface and has no option for it). A Java without a compiler cannot
+ * run a source file; it then runs the jar as it is, and says so.
+ */
+function dynamodbLauncher(jarDirectory: string): string[] {
+  const jar = join(jarDirectory, 'DynamoDBLocal.jar');
+  if (javaModules().includes('jdk.compiler@')) {
+    const classPath = [jar, join(jarDirectory, 'DynamoDBLocal_lib', '*')].join(delimiter);
+    return ['-cp', classPath, join(dirname(fileURLToPath(import.meta.url)), 'DynamoDbLocalOnLoopback.java')];
+  }
+  console.warn(
+    'DynamoDB Local listens on every network interface: this Java has no jdk.compiler module to bind it to 127.0.0.1. Install a full JDK (openjdk-17-jdk-headless) or keep this machine off untrusted networks.',
+  );
+  return ['-jar', jar];
 }
 
 async function waitForPort(port: number, child: ChildProcess, timeoutMs: number): Promise<void> {
@@ -73,8 +94,8 @@ async function waitForPort(port: number, child: ChildProcess, timeoutMs: number)
 }
 
 async function startDynamodb(port: number, dataDir: string | undefined): Promise<ChildProcess> {
-  assertJava();
   const jarDirectory = dynamodbJarDirectory();
+  const launcher = dynamodbLauncher(jarDirectory);
   const storage = dataDir ? ['-dbPath', dataDir] : ['-inMemory'];
   if (dataDir) mkdirSync(dataDir, { recursive: true });
   const child = spawn(
@@ -82,8 +103,7 @@ async function startDynamodb(port: number, dataDir: string | undefined): Promise
     [
       `-Djava.library.path=${join(jarDirectory, 'DynamoDBLocal_lib')}`,
       '-Xmx512m',
-      '-jar',
-      join(jarDirectory, 'DynamoDBLocal.jar'),
+      ...launcher,
       '-sharedDb',
       '-disableTelemetry',
       '-port',
@@ -107,6 +127,7 @@ export async function startEngines(options: EngineOptions = {}): Promise<LocalEn
     : (options.scratchDir ?? join(process.cwd(), '.data', 'scratch-s3'));
   mkdirSync(s3Directory, { recursive: true });
   const s3 = new S3rver({
+    // s3rver serves any object to a request without a signature: never beyond this machine.
     address: '127.0.0.1',
     port: s3Port,
     directory: s3Directory,

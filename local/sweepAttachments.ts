@@ -1,8 +1,11 @@
 /**
  * `npm run sweep:attachments`: removes attachment bodies that no metadata refers to (left only
  * when a process died between the S3 put and the DynamoDB transaction; see
- * shared/application/bug/attachmentCreation.ts). Bodies younger than an hour are left alone, since their
- * transaction may still be under way; SWEEP_MIN_AGE_MINUTES changes that.
+ * shared/application/bug/attachmentCreation.ts). The stack runs the same sweep once a day. Bodies
+ * younger than an hour are left alone, since their transaction may still be under way;
+ * SWEEP_MIN_AGE_MINUTES changes that. Even a short age is safe: the sweep claims an id before
+ * deleting its body, so an upload still in flight is refused (and can be sent again) rather than
+ * stored without its body (attachmentSweep.ts).
  *
  * Against AWS: TRACKER_TABLE=<table> TRACKER_BUCKET=<bucket> npm run sweep:attachments (default
  * credentials). Against `npm start`'s engines, also set TRACKER_DYNAMODB_ENDPOINT and

@@ -149,6 +149,8 @@ export const errors = {
     byMessage.illegalStatusTransition(`A bug cannot move from ${from} to ${to}.`),
   dependsOnAndBlocks: () =>
     byMessage.dependencyLoop('A bug cannot both depend on and block the same bug: that would be a dependency loop.'),
+  regressedByAndRegressions: () =>
+    byMessage.invalidParameter('A bug cannot both be regressed by and cause the same bug.'),
   bugGroupNotAllowed: (group: string, product: string) =>
     byMessage.invalidBugGroup(`The group '${group}' is not allowed to restrict bugs of the product ${product}.`),
   invalidDateTime: (text: string, field: string) =>
@@ -168,6 +170,16 @@ export const errors = {
   attachmentNotFound: (id: number) => byMessage.invalidParameter(`There is no attachment with the id ${id}.`),
   privateAttachment: (id: number) =>
     byMessage.authorizationRequired(`Sorry, you are not authorized to access attachment ${id}: it is private.`),
+  /** Bugzilla's flag_requestee_unauthorized (no code of its own: 32000). Bug 0 is a bug not yet filed. */
+  flagRequesteeUnauthorized: (requestee: string, flag: string, bugId: number, attachmentId?: number) =>
+    byMessage.invalidParameter(
+      `You asked ${requestee} for '${flag}' on ${bugId > 0 ? `bug ${bugId}` : 'the new bug'}${attachmentId ? `, attachment ${attachmentId}` : ''}, but that bug is restricted to groups ${requestee} is not in, so they cannot see it. Ask someone else, or let them see the bug (for example by adding them to its CC list, if the bug is open to its CC list).`,
+    ),
+  /** Bugzilla's flag_requestee_unauthorized_attachment (32000). */
+  flagRequesteeUnauthorizedAttachment: (requestee: string, flag: string, bugId: number, attachmentId: number) =>
+    byMessage.invalidParameter(
+      `You asked ${requestee} for '${flag}' on bug ${bugId}, attachment ${attachmentId}, but that attachment is private to the insider group and ${requestee} is not in it. Ask someone else, or ask an administrator to add them to that group.`,
+    ),
   // Search:
   notWholeNumber: (name: string) => byMessage.invalidParameter(`${name} must be a whole number of zero or more.`),
   unusableSearchField: (field: string) => byMessage.invalidFieldName(`Can't use ${field} as a field name.`),
@@ -209,7 +221,7 @@ export const errors = {
   /** One answer for a wrong password, an unknown login and a locked account, so none reveals a login. */
   invalidLogin: () =>
     byMessage.invalidLogin(
-      'The username or password you entered is not valid. After too many failed attempts an account accepts no password for 30 minutes; an API key still works.',
+      'The username or password you entered is not valid. After too many failed attempts from one address an account accepts no password from there for 30 minutes; an API key still works.',
     ),
   accountDisabled: (reason: string) =>
     byMessage.accountDisabled(`Your account has been disabled by an administrator.${reason ? ` ${reason}` : ''}`),

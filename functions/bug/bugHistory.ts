@@ -1,6 +1,6 @@
 import * as z from 'zod';
 import { prefetchHistory } from '../../shared/application/bug/bugPrefetch.ts';
-import { getBugHistory } from '../../shared/application/bug/bugs.ts';
+import { getBugHistory } from '../../shared/application/bug/bugReading.ts';
 import { checkDateTimeParameter } from '../../shared/domain/bug/bugFieldRules.ts';
 import { defineEndpoint } from '../../shared/http/endpoint.ts';
 import { text } from '../../shared/http/inputSchemas.ts';

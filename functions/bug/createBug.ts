@@ -1,6 +1,6 @@
 import * as z from 'zod';
 import { prefetchNewBug } from '../../shared/application/bug/bugPrefetch.ts';
-import { createBug } from '../../shared/application/bug/bugs.ts';
+import { createBug } from '../../shared/application/bug/bugWriting.ts';
 import { defineEndpoint } from '../../shared/http/endpoint.ts';
 
 /** POST /rest/bug: every field is checked by the bug rules (bugCreation.ts), each with Bugzilla's code. */

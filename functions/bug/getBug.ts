@@ -1,6 +1,6 @@
 import * as z from 'zod';
 import { prefetchBugs } from '../../shared/application/bug/bugPrefetch.ts';
-import { getBugs } from '../../shared/application/bug/bugs.ts';
+import { getBugs } from '../../shared/application/bug/bugReading.ts';
 import { bugResourceFields } from '../../shared/domain/bug/bugView.ts';
 import { defineEndpoint } from '../../shared/http/endpoint.ts';
 import { flag } from '../../shared/http/inputSchemas.ts';

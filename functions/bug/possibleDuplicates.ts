@@ -1,5 +1,6 @@
 import * as z from 'zod';
-import { possibleDuplicates, prefetchSearchIndex } from '../../shared/application/search/bugSearch.ts';
+import { prefetchSearchIndex } from '../../shared/application/search/bugSearch.ts';
+import { possibleDuplicates } from '../../shared/application/search/possibleDuplicates.ts';
 import { bugResourceFields } from '../../shared/domain/bug/bugView.ts';
 import { defineEndpoint } from '../../shared/http/endpoint.ts';
 

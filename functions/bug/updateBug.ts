@@ -1,6 +1,6 @@
 import * as z from 'zod';
 import { prefetchBugUpdate } from '../../shared/application/bug/bugPrefetch.ts';
-import { updateBugs } from '../../shared/application/bug/bugs.ts';
+import { updateBugs } from '../../shared/application/bug/bugWriting.ts';
 import { defineEndpoint } from '../../shared/http/endpoint.ts';
 import { bugReferences, prefetchNamedBugs, referencesOf } from './bugInput.ts';
 

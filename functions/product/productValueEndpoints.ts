@@ -1,8 +1,8 @@
 import * as z from 'zod';
+import type { ProductValueKind } from '../../shared/application/catalog/productValues.ts';
 import { addProductValue, updateProductValue } from '../../shared/application/catalog/productValues.ts';
 import { defineEndpoint } from '../../shared/http/endpoint.ts';
 import { flag, integer, text } from '../../shared/http/inputSchemas.ts';
-import type { ProductValueKind } from '../../shared/storage/catalog/productStore.ts';
 
 /** Tracker's version and milestone administration, one shape for both kinds. */
 /** `id_or_name` is the product, from the path. */

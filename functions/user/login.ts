@@ -3,6 +3,7 @@ import { logIn } from '../../shared/application/identity/sessions.ts';
 import { errors } from '../../shared/errors.ts';
 import { defineEndpoint } from '../../shared/http/endpoint.ts';
 import { text } from '../../shared/http/inputSchemas.ts';
+import { sourceIp } from '../../shared/http/requestState.ts';
 
 export const handler = defineEndpoint({
   access: 'public',
@@ -10,5 +11,5 @@ export const handler = defineEndpoint({
   authentication: 'skip',
   input: z.object({ login: text().pipe(z.string().min(1)), password: text() }),
   invalidInput: (_issue, parameter) => errors.argumentNotSet(parameter),
-  run: ({ input }) => logIn(input.login, input.password),
+  run: ({ input, event }) => logIn(input.login, input.password, sourceIp(event)),
 });

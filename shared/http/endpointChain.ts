@@ -7,12 +7,14 @@ import type { Caller } from '../domain/identity/caller.ts';
 import { inRequestScope } from '../storage/requestScope.ts';
 import { authenticateCaller } from './middleware/authenticateCaller.ts';
 import { type Access, authorizeCaller } from './middleware/authorizeCaller.ts';
+import { decodeInput } from './middleware/decodeInput.ts';
 import { errorEnvelope } from './middleware/errorEnvelope.ts';
 import { formatResponse } from './middleware/formatResponse.ts';
 import { jsonp } from './middleware/jsonp.ts';
 import { parseInput } from './middleware/parseInput.ts';
 import { prefetchReads } from './middleware/prefetchReads.ts';
 import { queryLimit } from './middleware/queryLimit.ts';
+import { refuseAnonymousWrite } from './middleware/refuseAnonymousWrite.ts';
 import { requestLog } from './middleware/requestLog.ts';
 import { type ResponseFields, selectFields } from './middleware/selectFields.ts';
 import { type InvalidInput, validateInput } from './middleware/validateInput.ts';
@@ -67,7 +69,8 @@ export interface EndpointDependencies {
 /**
  * Builds a Lambda handler from an endpoint definition, wrapped in the shared middleware chain.
  * Order matters: `before` runs top to bottom, `after` and `onError` bottom to top, so errors are
- * enveloped, then formatted, then logged.
+ * enveloped, then formatted, then logged. Input is bounded (queryLimit, decodeInput) before it is
+ * parsed, and an anonymous write refused before its body is parsed (refuseAnonymousWrite).
  *
  * This is the chain itself, with what it reads supplied by the caller: endpoint.ts wires the DynamoDB
  * stores statically, storelessEndpoint.ts lazily. This module imports no store, so a bundle gets
@@ -93,6 +96,8 @@ export function buildEndpoint<Schema extends z.ZodType>(
     .use(formatResponse())
     .use(errorEnvelope())
     .use(queryLimit())
+    .use(decodeInput())
+    .use(refuseAnonymousWrite(definition.access !== 'public' && definition.authentication !== 'skip'))
     .use(parseInput({ longText: definition.longText }))
     .use(jsonp())
     .use(selectFields(definition.responseFields))

@@ -6,6 +6,8 @@ import { ANONYMOUS, type Caller } from '../domain/identity/caller.ts';
 /** What the middleware chain learns about one request, shared along the chain. */
 export interface RequestState {
   startedAt: number;
+  /** The JSON body as text, checked by decodeInput but not parsed yet, and its top-level member names. */
+  body?: { text: string; memberNames: readonly string[] };
   /** Path parameters, query string and JSON body merged (query over body, path over both). */
   params: Record<string, unknown>;
   caller: Caller;
@@ -39,6 +41,14 @@ export function stateOf(request: TrackerRequest): RequestState {
 export function header(event: APIGatewayProxyEventV2, name: string): string | undefined {
   const headers = event.headers ?? {};
   return headers[name] ?? Object.entries(headers).find(([key]) => key.toLowerCase() === name)?.[1];
+}
+
+/**
+ * The client address API Gateway saw on the connection. Headers such as X-Forwarded-For are
+ * written by the client and are never read for this.
+ */
+export function sourceIp(event: APIGatewayProxyEventV2): string | undefined {
+  return event.requestContext?.http?.sourceIp;
 }
 
 export function lowerCaseHeaders(event: APIGatewayProxyEventV2): Record<string, string | undefined> {

@@ -15,10 +15,10 @@ const lazyDirectory: IdentityDirectory = {
   findApiKey: async (digest) => (await stores()).identityDirectory.findApiKey(digest),
   markApiKeyUsed: async (digest, at) => (await stores()).identityDirectory.markApiKeyUsed(digest, at),
   findLoginToken: async (digest) => (await stores()).identityDirectory.findLoginToken(digest),
-  claimLoginAttempt: async (userId, now, maxAttempts) =>
-    (await stores()).identityDirectory.claimLoginAttempt(userId, now, maxAttempts),
-  decoyLoginAttempt: async () => (await stores()).identityDirectory.decoyLoginAttempt(),
-  clearLoginFailures: async (userId) => (await stores()).identityDirectory.clearLoginFailures(userId),
+  claimLoginAttempt: async (userId, source, now, maxAttempts) =>
+    (await stores()).identityDirectory.claimLoginAttempt(userId, source, now, maxAttempts),
+  decoyLoginAttempt: async (source) => (await stores()).identityDirectory.decoyLoginAttempt(source),
+  clearLoginFailures: async (userId, source) => (await stores()).identityDirectory.clearLoginFailures(userId, source),
   maxLoginAttempts: async () => (await stores()).identityDirectory.maxLoginAttempts(),
   findUserIdByLogin: async (login) => (await stores()).identityDirectory.findUserIdByLogin(login),
   loadUserWithMembership: async (userId) => (await stores()).identityDirectory.loadUserWithMembership(userId),

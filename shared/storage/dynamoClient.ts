@@ -1,6 +1,7 @@
 import { DynamoDBClient, type DynamoDBClientConfig } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { forgetRequestReads } from './requestScope.ts';
+import { sdkTimeouts } from './sdkTimeouts.ts';
 import { ENV } from './tableSchema.ts';
 
 /**
@@ -19,6 +20,7 @@ let readClient: DynamoDBClient | undefined;
  */
 const QUIET_LOGGER = { trace() {}, debug() {}, warn() {}, error() {} } as unknown as import('@smithy/types').Logger;
 
+/** Connection and request timeouts with a retry budget that fits the function's timeout (sdkTimeouts.ts). */
 function clientConfig(): DynamoDBClientConfig {
   const endpoint = process.env[ENV.dynamodbEndpoint];
   return endpoint
@@ -27,8 +29,9 @@ function clientConfig(): DynamoDBClientConfig {
         region: process.env.AWS_REGION ?? 'local',
         credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
         logger: QUIET_LOGGER,
+        ...sdkTimeouts(),
       }
-    : { logger: QUIET_LOGGER };
+    : { logger: QUIET_LOGGER, ...sdkTimeouts() };
 }
 
 const READ_COMMANDS: ReadonlySet<string> = new Set([

@@ -54,7 +54,8 @@ export const keys = {
   /** gsi1: a user's live login tokens, so disabling an account can end them all. */
   loginTokensOfUser: (userId: number) => ({ gsi1pk: `USER#${userId}#TOKENS`, gsi1sk: 'TOKEN' }),
 
-  loginFailures: (userId: number): ItemKey => ({ pk: `LOGINFAIL#${userId}`, sk: 'LOGINFAIL' }),
+  /** One item per account and client address (loginThrottle.ts `failureSource`). */
+  loginFailures: (userId: number, source: string): ItemKey => ({ pk: `LOGINFAIL#${userId}`, sk: `FROM#${source}` }),
   groupMembersIndex: (groupId: number) => `GROUP#${groupId}#MEMBERS`,
 
   auditEntry: (auditClass: string, at: string, unique: string): ItemKey => ({

@@ -77,7 +77,11 @@ describe('1. login throttling under a parallel attack', () => {
       const victim = await createAccount('counted');
       await Promise.all(Array.from({ length: 20 }, (_, index) => login(victim, `guess-${index}`)));
       const item = await documentClient().send(
-        new GetCommand({ TableName: tableName(), Key: keys.loginFailures(victim.id), ConsistentRead: true }),
+        new GetCommand({
+          TableName: tableName(),
+          Key: keys.loginFailures(victim.id, '127.0.0.1'),
+          ConsistentRead: true,
+        }),
       );
       expect(item.Item?.failures).toHaveLength(5);
     },

@@ -24,6 +24,9 @@ export interface ApiResponse<T = any> {
   body: T;
 }
 
+/** The header the test emulator reads the client address from (`CallOptions.from`). */
+const TEST_SOURCE_IP_HEADER = 'x-test-source-ip';
+
 export async function startTestApp(): Promise<TestApp> {
   const suffix = randomBytes(6).toString('hex');
   process.env[ENV.table] = `tracker-test-${suffix}`;
@@ -43,7 +46,7 @@ export async function startTestApp(): Promise<TestApp> {
     adminApiKey: admin.apiKey,
   });
   if (!installation.created) throw new Error('the test table was not fresh');
-  const { server, url } = await startApiGateway({ port: 0 });
+  const { server, url } = await startApiGateway({ port: 0, testSourceIpHeader: TEST_SOURCE_IP_HEADER });
   return {
     url,
     admin: { ...admin, id: installation.adminId },
@@ -63,6 +66,8 @@ export interface CallOptions {
   rawBody?: string;
   headers?: Record<string, string>;
   apiKey?: string;
+  /** The client address API Gateway would see (the test emulator's `testSourceIpHeader`); 127.0.0.1 otherwise. */
+  from?: string;
 }
 
 /** One HTTP call to the app; the body is parsed as JSON when it is JSON. */
@@ -82,6 +87,7 @@ export async function call<T = any>(
   }
   const headers: Record<string, string> = { ...(options.headers ?? {}) };
   if (options.apiKey) headers['X-BUGZILLA-API-KEY'] = options.apiKey;
+  if (options.from) headers[TEST_SOURCE_IP_HEADER] = options.from;
   let body: string | undefined = options.rawBody;
   if (options.body !== undefined) {
     body = JSON.stringify(options.body);

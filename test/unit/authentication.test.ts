@@ -8,7 +8,7 @@ import {
 import { ANONYMOUS, type Caller } from '../../shared/domain/identity/caller.ts';
 import { secretDigest } from '../../shared/domain/identity/credentials.ts';
 import { TrackerError } from '../../shared/trackerError.ts';
-import { InMemoryDirectory } from './support/inMemoryDirectory.ts';
+import { failureKey, InMemoryDirectory } from './support/inMemoryDirectory.ts';
 
 describe('CREDENTIAL_PARAMS', () => {
   it('lists every parameter that carries an API key, a token, a login or a password', () => {
@@ -152,6 +152,9 @@ describe('extractCredentials', () => {
 
 describe('authenticate', () => {
   const NOW = new Date('2025-06-01T12:00:00Z');
+  /** The client addresses requests come from (documentation ranges). */
+  const HOME = '192.0.2.10';
+  const AWAY = '198.51.100.7';
   const directory = new InMemoryDirectory()
     .addGroup(1, 'admin')
     .addGroup(2, 'editbugs')
@@ -170,8 +173,8 @@ describe('authenticate', () => {
       .addToken('10-expiring-now', 10, NOW);
   });
 
-  async function errorOf(credentials: Credentials, dir = directory): Promise<TrackerError> {
-    const error = await authenticate(credentials, dir, NOW).then(
+  async function errorOf(credentials: Credentials, dir = directory, from = HOME): Promise<TrackerError> {
+    const error = await authenticate(credentials, dir, NOW, from).then(
       () => null,
       (thrown: unknown) => thrown,
     );
@@ -185,12 +188,12 @@ describe('authenticate', () => {
   };
 
   it('answers ANONYMOUS without credentials', async () => {
-    expect(await authenticate(null, directory, NOW)).toBe(ANONYMOUS);
+    expect(await authenticate(null, directory, NOW, HOME)).toBe(ANONYMOUS);
   });
 
   describe('with an API key', () => {
     it('returns the key owner with their groups', async () => {
-      expectJane(await authenticate({ kind: 'apiKey', key: 'jane-key' }, directory, NOW));
+      expectJane(await authenticate({ kind: 'apiKey', key: 'jane-key' }, directory, NOW, HOME));
     });
 
     it.each(['revoked-key', 'no-such-key', 'orphan-key'])('refuses %s with code 306', async (key) => {
@@ -215,32 +218,32 @@ describe('authenticate', () => {
 
     it('records the first use', async () => {
       const dir = await keyDirectory(null);
-      await authenticate({ kind: 'apiKey', key: 'k' }, dir, NOW);
+      await authenticate({ kind: 'apiKey', key: 'k' }, dir, NOW, HOME);
       expect(dir.markedUsed).toEqual([{ digest: secretDigest('k'), at: NOW.toISOString() }]);
     });
 
     it('records a use when the last one is older than a minute', async () => {
       const dir = await keyDirectory(new Date(NOW.getTime() - 61_000).toISOString());
-      await authenticate({ kind: 'apiKey', key: 'k' }, dir, NOW);
+      await authenticate({ kind: 'apiKey', key: 'k' }, dir, NOW, HOME);
       expect(dir.markedUsed).toHaveLength(1);
     });
 
     it('does not record a use within a minute of the last one', async () => {
       const dir = await keyDirectory(new Date(NOW.getTime() - 30_000).toISOString());
-      await authenticate({ kind: 'apiKey', key: 'k' }, dir, NOW);
+      await authenticate({ kind: 'apiKey', key: 'k' }, dir, NOW, HOME);
       expect(dir.markedUsed).toEqual([]);
     });
 
     it('still authenticates when recording the use fails', async () => {
       const dir = await keyDirectory(null);
       dir.markApiKeyUsed = () => Promise.reject(new Error('throttled'));
-      expect((await authenticate({ kind: 'apiKey', key: 'k' }, dir, NOW)).user?.id).toBe(1);
+      expect((await authenticate({ kind: 'apiKey', key: 'k' }, dir, NOW, HOME)).user?.id).toBe(1);
     });
   });
 
   describe('with a login token', () => {
     it('returns the token owner', async () => {
-      expectJane(await authenticate({ kind: 'token', token: '10-valid' }, directory, NOW));
+      expectJane(await authenticate({ kind: 'token', token: '10-valid' }, directory, NOW, HOME));
     });
 
     it.each(['10-expired', '10-expiring-now', '10-unknown'])('refuses %s with code 32000', async (token) => {
@@ -255,7 +258,7 @@ describe('authenticate', () => {
       dir.addToken('old', 1, new Date(NOW.getTime() + 3_600_000), new Date(NOW.getTime() - 2000));
       dir.addToken('new', 1, new Date(NOW.getTime() + 3_600_000), new Date(NOW.getTime() - 500));
       expect((await errorOf({ kind: 'token', token: 'old' }, dir)).code).toBe(32000);
-      expect((await authenticate({ kind: 'token', token: 'new' }, dir, NOW)).user?.id).toBe(1);
+      expect((await authenticate({ kind: 'token', token: 'new' }, dir, NOW, HOME)).user?.id).toBe(1);
     });
 
     it("refuses a disabled user's token with code 301", async () => {
@@ -279,7 +282,7 @@ describe('authenticate', () => {
     });
 
     it('returns the user when the password is right', async () => {
-      const caller = await authenticate(login('correct horse'), await userDirectory(), NOW);
+      const caller = await authenticate(login('correct horse'), await userDirectory(), NOW, HOME);
       expect(caller.user?.id).toBe(1);
       expect([...caller.groups]).toEqual(['editbugs']);
     });
@@ -299,7 +302,7 @@ describe('authenticate', () => {
       expect(dir.failures.size).toBe(0);
       await errorOf(login('wrong'), dir);
       expect(dir.decoyClaims).toBe(1);
-      expect(dir.failures.get(1)).toHaveLength(1);
+      expect(dir.failures.get(failureKey(1, HOME))).toHaveLength(1);
     });
 
     it('refuses a user without a password', async () => {
@@ -323,30 +326,56 @@ describe('authenticate', () => {
     it('records failures and clears them after a successful login', async () => {
       const dir = await userDirectory();
       await errorOf(login('wrong'), dir);
-      expect(dir.failures.get(1)).toEqual([NOW.getTime()]);
-      await authenticate(login('correct horse'), dir, NOW);
-      expect(dir.failures.has(1)).toBe(false);
+      expect(dir.failures.get(failureKey(1, HOME))).toEqual([NOW.getTime()]);
+      await authenticate(login('correct horse'), dir, NOW, HOME);
+      expect(dir.failures.has(failureKey(1, HOME))).toBe(false);
     });
 
     it('keeps only failures inside the lockout window when it records a new one', async () => {
       const dir = await userDirectory();
-      dir.failures.set(1, [NOW.getTime() - 45 * 60_000, NOW.getTime() - 10_000]);
+      dir.failures.set(failureKey(1, HOME), [NOW.getTime() - 45 * 60_000, NOW.getTime() - 10_000]);
       await errorOf(login('wrong'), dir);
-      expect(dir.failures.get(1)).toEqual([NOW.getTime() - 10_000, NOW.getTime()]);
+      expect(dir.failures.get(failureKey(1, HOME))).toEqual([NOW.getTime() - 10_000, NOW.getTime()]);
     });
 
-    it('locks the account after max_login_attempts recent failures, even with the right password', async () => {
+    it('locks the account for an address after max_login_attempts recent failures from it, even with the right password', async () => {
       const dir = await userDirectory();
       dir.maxAttempts = 2;
-      dir.failures.set(1, [NOW.getTime() - 60_000, NOW.getTime() - 30_000]);
+      dir.failures.set(failureKey(1, HOME), [NOW.getTime() - 60_000, NOW.getTime() - 30_000]);
       const error = await errorOf(login('correct horse'), dir);
       // Answered exactly as a wrong password or an unknown login, so a lock reveals no account.
       expect(error.code).toBe(300);
       expect(error.message).toBe((await errorOf(login('x', 'nobody@example.com'), dir)).message);
-      expect(dir.failures.get(1)).toHaveLength(2);
+      expect(dir.failures.get(failureKey(1, HOME))).toHaveLength(2);
       // Failures older than the 30-minute window no longer count.
-      dir.failures.set(1, [NOW.getTime() - 31 * 60_000, NOW.getTime() - 30_000]);
-      expect((await authenticate(login('correct horse'), dir, NOW)).user?.id).toBe(1);
+      dir.failures.set(failureKey(1, HOME), [NOW.getTime() - 31 * 60_000, NOW.getTime() - 30_000]);
+      expect((await authenticate(login('correct horse'), dir, NOW, HOME)).user?.id).toBe(1);
+    });
+
+    it("does not let failures from one address lock the account's owner out at another (issue 22 #6)", async () => {
+      const dir = await userDirectory();
+      for (let attempt = 0; attempt < dir.maxAttempts + 3; attempt++) {
+        expect((await errorOf(login(`guess-${attempt}`), dir, AWAY)).code).toBe(300);
+      }
+      // Locked from the attacker's address, even for the right password...
+      expect((await errorOf(login('correct horse'), dir, AWAY)).code).toBe(300);
+      expect(dir.failures.get(failureKey(1, AWAY))).toHaveLength(dir.maxAttempts);
+      // ...but the owner logs in from elsewhere, and that success leaves the attacker's count alone.
+      expect((await authenticate(login('correct horse'), dir, NOW, HOME)).user?.id).toBe(1);
+      expect(dir.failures.get(failureKey(1, AWAY))).toHaveLength(dir.maxAttempts);
+      expect((await errorOf(login('correct horse'), dir, AWAY)).code).toBe(300);
+    });
+
+    it('counts every address of an IPv6 /64 as one, and an IPv4-mapped address as its IPv4 address', async () => {
+      const dir = await userDirectory();
+      dir.maxAttempts = 2;
+      await errorOf(login('a'), dir, '2001:db8:1:2::1');
+      await errorOf(login('b'), dir, '2001:db8:1:2:ffff:ffff:ffff:ffff');
+      expect((await errorOf(login('correct horse'), dir, '2001:0db8:0001:0002:abcd::9')).code).toBe(300);
+      expect((await authenticate(login('correct horse'), dir, NOW, '2001:db8:1:3::1')).user?.id).toBe(1);
+      await errorOf(login('c'), dir, '::ffff:192.0.2.99');
+      await errorOf(login('d'), dir, '192.0.2.99');
+      expect((await errorOf(login('correct horse'), dir, '192.0.2.99')).code).toBe(300);
     });
   });
 });

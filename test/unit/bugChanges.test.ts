@@ -3,10 +3,13 @@ import type { Bug, BugFlag } from '../../shared/domain/bug/bug.ts';
 import { type BugNames, diffBugs, historyChanges, mergeHistory } from '../../shared/domain/bug/bugChanges.ts';
 import { applyFlagInputs, type FlagRules } from '../../shared/domain/bug/bugFlags.ts';
 import type { FlagType } from '../../shared/domain/catalog/flagTypes.ts';
+import { DEFAULT_PARAMETERS } from '../../shared/domain/instance/parameters.ts';
 
 const names: BugNames = {
   product: (id) => `Product${id}`,
   component: (id) => `Component${id}`,
+  version: (id) => `Version${id}`,
+  milestone: (id) => `Milestone${id}`,
   login: (id) => (id === null ? '' : `user${id}@example.com`),
   keyword: (id) => `kw${id}`,
   group: (id) => `group${id}`,
@@ -22,8 +25,8 @@ const bug: Bug = {
   isConfirmed: true,
   productId: 1,
   componentId: 1,
-  version: '1.0',
-  targetMilestone: '---',
+  versionId: 1,
+  targetMilestoneId: 1,
   bugType: 'defect',
   priority: '---',
   severity: 'normal',
@@ -137,6 +140,16 @@ describe('flag rules', () => {
     callerId: 7,
     inGroupId: () => inGroup,
     userIdOf: (login) => (login === 'known@example.com' ? 8 : undefined),
+    requestees: {
+      bug,
+      requestee: (id) => ({
+        user: { id, login: '', realName: '', disabledText: '', emailEnabled: true },
+        groups: new Set(),
+        blessGroups: new Set(),
+      }),
+      groupName: () => undefined,
+      parameters: DEFAULT_PARAMETERS,
+    },
     now: '2026-01-01T00:00:00Z',
     nextFlagId: () => nextId++,
   });

@@ -8,16 +8,19 @@ import {
   CUSTOM_FIELDS,
   callerAs,
   customField,
+  type EnvironmentOptions,
   FLAG_TYPE,
   fileBug,
   GROUP,
   KEYWORD,
   loginOf,
+  milestoneId,
   NEW_BUG_ID,
   NOW,
   PRODUCT,
   PRODUCTS,
   USER,
+  versionId,
 } from './support/bugCatalogue.ts';
 
 /**
@@ -25,7 +28,7 @@ import {
  * the caller's rights change, and every refusal with Bugzilla's code and message.
  */
 
-const admin = () => bugEnvironment();
+const admin = (options: EnvironmentOptions = {}) => bugEnvironment(options);
 /** An ordinary logged-in user: no editbugs, no canconfirm, no time tracking, not an insider. */
 const ordinary = (parameters = {}) => bugEnvironment({ caller: callerAs('reporter'), parameters });
 const refusal = (action: () => unknown) => {
@@ -45,8 +48,8 @@ describe('what a new bug gets when fields are left out', () => {
       isConfirmed: true,
       productId: PRODUCT.widgets,
       componentId: COMPONENT.core,
-      version: 'unspecified',
-      targetMilestone: '---',
+      versionId: versionId(PRODUCT.widgets, 'unspecified'),
+      targetMilestoneId: milestoneId(PRODUCT.widgets, '---'),
       bugType: 'defect',
       priority: '---',
       severity: 'enhancement',
@@ -152,12 +155,13 @@ describe('what a new bug gets when fields are left out', () => {
 
   it("starts in the product's default milestone unless the caller may and does choose one", () => {
     const gadgets = { product: 'Gadgets', component: 'Engine', version: '2.0' };
-    expect(fileBug(admin(), gadgets).bug.targetMilestone).toBe('G1');
-    expect(fileBug(admin(), { ...gadgets, target_milestone: 'g2' }).bug.targetMilestone).toBe('G2');
+    const [g1, g2] = [milestoneId(PRODUCT.gadgets, 'G1'), milestoneId(PRODUCT.gadgets, 'G2')];
+    expect(fileBug(admin(), gadgets).bug.targetMilestoneId).toBe(g1);
+    expect(fileBug(admin(), { ...gadgets, target_milestone: 'g2' }).bug.targetMilestoneId).toBe(g2);
     const noChoice = ordinary({ letsubmitterchoosemilestone: '0' });
-    expect(fileBug(noChoice, { ...gadgets, target_milestone: 'G2' }).bug.targetMilestone).toBe('G1');
+    expect(fileBug(noChoice, { ...gadgets, target_milestone: 'G2' }).bug.targetMilestoneId).toBe(g1);
     const unused = bugEnvironment({ parameters: { usetargetmilestone: '0' } });
-    expect(fileBug(unused, { ...gadgets, target_milestone: 'G2' }).bug.targetMilestone).toBe('G1');
+    expect(fileBug(unused, { ...gadgets, target_milestone: 'G2' }).bug.targetMilestoneId).toBe(g1);
   });
 
   it('ignores the priority of a submitter who may not choose it', () => {
@@ -185,7 +189,7 @@ describe('what a new bug gets when fields are left out', () => {
     expect(bug).toMatchObject({
       productId: PRODUCT.widgets,
       componentId: COMPONENT.core,
-      version: 'unspecified',
+      versionId: versionId(PRODUCT.widgets, 'unspecified'),
       opSys: 'Linux',
       platform: 'PC',
       priority: 'High',
@@ -245,6 +249,20 @@ describe('who files the bug changes its status and people', () => {
     expect(
       fileBug(editor, { assigned_to: loginOf('stranger'), qa_contact: loginOf('editor'), status: 'IN_PROGRESS' }).bug,
     ).toMatchObject({ status: 'IN_PROGRESS', isConfirmed: true, assigneeId: USER.stranger, qaContactId: USER.editor });
+  });
+
+  it("reads the old workflow's status names as updates do, and still refuses CLOSED (123)", () => {
+    const confirmer = bugEnvironment({ caller: callerAs('confirmer', ['canconfirm']) });
+    const cases: Array<[string, string]> = [
+      ['NEW', 'CONFIRMED'],
+      ['assigned', 'IN_PROGRESS'],
+      [' REOPENED ', 'CONFIRMED'],
+    ];
+    for (const [asked, filed] of cases)
+      expect({ asked, status: fileBug(confirmer, { status: asked }).bug.status }).toEqual({ asked, status: filed });
+    // An ordinary user's choice is still ignored.
+    expect(fileBug(ordinary(), { status: 'NEW' }).bug.status).toBe('UNCONFIRMED');
+    expect(refusal(() => fileBug(confirmer, { status: 'CLOSED' })).code).toBe(123);
   });
 
   it('takes time tracking only from the time-tracking group, remaining time defaulting to the estimate', () => {
@@ -320,6 +338,27 @@ describe('refusing a new bug', () => {
     ];
     for (const [overrides, message] of cases)
       expect({ overrides, ...refusal(() => fileBug(admin(), overrides)) }).toEqual({ overrides, code: 51, message });
+  });
+
+  it('refuses a default priority or severity that is not a legal value (51), as it does a default op_sys', () => {
+    // Parameters are checked when changed; these are values stored before that.
+    const cases: Array<[Record<string, string>, Record<string, unknown>, string]> = [
+      [{ defaultpriority: 'Urgent' }, {}, "There is no priority named 'Urgent'."],
+      [{ defaultseverity: 'huge' }, {}, "There is no severity named 'huge'."],
+      [{ defaultopsys: 'BeOS' }, { op_sys: undefined }, "There is no operating system named 'BeOS'."],
+    ];
+    for (const [parameters, overrides, message] of cases)
+      expect({ parameters, ...refusal(() => fileBug(admin({ parameters }), overrides)) }).toEqual({
+        parameters,
+        code: 51,
+        message,
+      });
+    // A value given by the caller replaces the default, so the default is not needed.
+    const stored = { defaultpriority: 'Urgent', defaultseverity: 'huge' };
+    expect(fileBug(admin({ parameters: stored }), { priority: 'High', severity: 'minor' }).bug).toMatchObject({
+      priority: 'High',
+      severity: 'minor',
+    });
   });
 
   it('refuses a closed status (123) and any resolution (122): a new bug is open', () => {

@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import type { BugFlag } from '../../shared/domain/bug/bug.ts';
 import { applyFlagInputs, type FlagInput, type FlagRules } from '../../shared/domain/bug/bugFlags.ts';
 import type { FlagType } from '../../shared/domain/catalog/flagTypes.ts';
+import { DEFAULT_PARAMETERS } from '../../shared/domain/instance/parameters.ts';
 import { TrackerError } from '../../shared/trackerError.ts';
 import { trackerErrorOf } from '../support/trackerErrorOf.ts';
 import {
@@ -16,6 +17,7 @@ import {
   NOW,
   USER,
   updateBug,
+  userAsCaller,
 } from './support/bugCatalogue.ts';
 
 /**
@@ -44,6 +46,12 @@ function rules(groups: number[] = [GRANTERS, REQUESTERS], types: FlagType[] = TY
     callerId: 7,
     inGroupId: (groupId) => groups.includes(groupId),
     userIdOf: (login) => KNOWN[login],
+    requestees: {
+      bug: aBug(1),
+      requestee: (id) => userAsCaller(id),
+      groupName: () => undefined,
+      parameters: DEFAULT_PARAMETERS,
+    },
     now: LATER,
     nextFlagId: () => next++,
   };

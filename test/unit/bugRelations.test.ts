@@ -130,6 +130,17 @@ describe('a new bug’s relations', () => {
     ]);
   });
 
+  it('cannot both be regressed by and cause the same bug (32000), as an update refuses it', () => {
+    expect(refusal(() => fileBug(admin(), { regressed_by: [5], regressions: ['6', 5] }))).toEqual({
+      code: 32000,
+      message: 'A bug cannot both be regressed by and cause the same bug.',
+    });
+    expect(fileBug(admin(), { regressed_by: [5], regressions: [6] }).bug).toMatchObject({
+      regressedBy: [5],
+      regressions: [6],
+    });
+  });
+
   it('cannot name a bug that is not in the working set (101)', () => {
     const { bug } = fileBug(admin(), { blocks: [7] });
     const working = workingSetOf([bug]);

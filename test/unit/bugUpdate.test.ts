@@ -10,12 +10,15 @@ import {
   GROUP,
   KEYWORD,
   loginOf,
+  milestoneId,
+  NAMES,
   NOW,
   PRODUCT,
   PRODUCTS,
   USER,
   type UserName,
   updateBug,
+  versionId,
 } from './support/bugCatalogue.ts';
 
 /**
@@ -239,8 +242,8 @@ describe('people, keywords, groups and see-also', () => {
     const gadget = aBug(2, {
       productId: PRODUCT.gadgets,
       componentId: COMPONENT.engine,
-      version: '2.0',
-      targetMilestone: 'G1',
+      versionId: versionId(PRODUCT.gadgets, '2.0'),
+      targetMilestoneId: milestoneId(PRODUCT.gadgets, 'G1'),
       groupIds: [GROUP.internal],
     });
     expect(refusal(() => change({ groups: [] }, gadget))).toEqual({
@@ -263,12 +266,15 @@ describe('people, keywords, groups and see-also', () => {
 
 describe('moving a bug to another product', () => {
   it("keeps the component of the same name, takes the product's default milestone and its mandatory groups", () => {
-    const { bug, changes } = change({ product: 'gadgets', version: '2.0' }, aBug(1, { targetMilestone: 'M1' }));
+    const { bug, changes } = change(
+      { product: 'gadgets', version: '2.0' },
+      aBug(1, { targetMilestoneId: milestoneId(PRODUCT.widgets, 'M1') }),
+    );
     expect(bug).toMatchObject({
       productId: PRODUCT.gadgets,
       componentId: COMPONENT.gadgetCore,
-      version: '2.0',
-      targetMilestone: 'G1',
+      versionId: versionId(PRODUCT.gadgets, '2.0'),
+      targetMilestoneId: milestoneId(PRODUCT.gadgets, 'G1'),
       groupIds: [GROUP.internal],
     });
     expect(changes).toEqual({
@@ -281,7 +287,7 @@ describe('moving a bug to another product', () => {
 
   it('drops groups the new product does not allow, and keeps a version both products have', () => {
     const { bug } = change({ product: 'Gadgets' }, aBug(1, { groupIds: [GROUP.secret] }));
-    expect(bug).toMatchObject({ version: 'unspecified', groupIds: [GROUP.internal] });
+    expect(bug).toMatchObject({ versionId: versionId(PRODUCT.gadgets, 'unspecified'), groupIds: [GROUP.internal] });
   });
 
   it('asks for a component when the new product has none of that name, and refuses unknown or closed ones', () => {
@@ -309,7 +315,11 @@ describe('moving a bug to another product', () => {
     });
     expect(refusal(() => change({ version: '0.9' })).code).toBe(51);
     expect(refusal(() => change({ target_milestone: 'M0' })).code).toBe(51);
-    const old = aBug(1, { version: '0.9', targetMilestone: 'M0', componentId: COMPONENT.legacy });
+    const old = aBug(1, {
+      versionId: versionId(PRODUCT.widgets, '0.9'),
+      targetMilestoneId: milestoneId(PRODUCT.widgets, 'M0'),
+      componentId: COMPONENT.legacy,
+    });
     expect(change({ version: '0.9', target_milestone: 'm0', component: 'Legacy' }, old).changes).toEqual({});
   });
 });
@@ -352,6 +362,33 @@ describe('who may change what', () => {
     }
     const confirmed = change({ status: 'CONFIRMED' }, unconfirmed, as('confirmer', ['canconfirm'])).bug;
     expect(confirmed).toMatchObject({ status: 'CONFIRMED', isConfirmed: true });
+  });
+
+  it('needs canconfirm to confirm a never-confirmed bug by way of a closed status, or to unconfirm a confirmed one', () => {
+    // The reporter closes their unconfirmed bug (allowed), then reopens it as CONFIRMED: that confirms it.
+    const unconfirmed = aBug(1, { status: 'UNCONFIRMED', isConfirmed: false });
+    const closed = change({ status: 'RESOLVED', resolution: 'INVALID' }, unconfirmed, reporter).bug;
+    expect(closed).toMatchObject({ status: 'RESOLVED', isConfirmed: false });
+    expect(denied({ status: 'CONFIRMED' }, reporter, closed)).toEqual({
+      code: 115,
+      message:
+        "You tried to change the status field from 'RESOLVED' to 'CONFIRMED', but only the bug's assignee, its QA contact or a user with editbugs or canconfirm rights may make this change.",
+    });
+    expect(denied({ status: 'CONFIRMED' }, as('assignee'), closed).code).toBe(115);
+    for (const env of [as('reporter', ['canconfirm']), as('editor', ['editbugs'])])
+      expect(change({ status: 'CONFIRMED' }, closed, env).bug).toMatchObject({
+        status: 'CONFIRMED',
+        isConfirmed: true,
+      });
+    // Reopening it as UNCONFIRMED confirms nothing: the reporter may.
+    expect(change({ status: 'UNCONFIRMED' }, closed, reporter).bug.status).toBe('UNCONFIRMED');
+
+    // A confirmed bug moved back to UNCONFIRMED is unconfirmed: Bugzilla asks canconfirm of everyone, assignee included.
+    const fixed = aBug(1, { status: 'RESOLVED', resolution: 'FIXED', isConfirmed: true });
+    for (const name of ['reporter', 'assignee'] as const)
+      expect({ name, code: denied({ status: 'UNCONFIRMED' }, as(name), fixed).code }).toEqual({ name, code: 115 });
+    expect(change({ status: 'UNCONFIRMED' }, fixed, as('reporter', ['canconfirm'])).bug.status).toBe('UNCONFIRMED');
+    expect(change({ status: 'CONFIRMED' }, fixed, reporter).bug.status).toBe('CONFIRMED');
   });
 
   it('gives the QA contact no rights when the installation does not use QA contacts', () => {
@@ -421,8 +458,8 @@ describe('properties of any update', () => {
     alias: fc.constantFrom(null, 'an-alias'),
     ccIds: fc.subarray([USER.watcher, USER.editor, USER.stranger]),
     keywordIds: fc.subarray([KEYWORD.crash, KEYWORD.regression, KEYWORD.obsolete]),
-    targetMilestone: fc.constantFrom('---', 'M1', 'M0'),
-    version: fc.constantFrom('unspecified', '1.0', '0.9'),
+    targetMilestoneId: fc.constantFrom('---', 'M1', 'M0').map((name) => milestoneId(PRODUCT.widgets, name)),
+    versionId: fc.constantFrom('unspecified', '1.0', '0.9').map((name) => versionId(PRODUCT.widgets, name)),
     whiteboard: fc.constantFrom('', 'triaged'),
     assigneeId: fc.constantFrom(USER.assignee, USER.editor),
     qaContactId: fc.constantFrom(USER.qa, null),
@@ -449,8 +486,8 @@ describe('properties of any update', () => {
         alias: fc.constant(bug.alias ?? ''),
         cc: fc.constant(bug.ccIds.map(loginFor)),
         keywords: fc.constant({ set: bug.keywordIds.map((id) => names[id].toUpperCase()) }),
-        target_milestone: shout(bug.targetMilestone),
-        version: shout(bug.version),
+        target_milestone: shout(NAMES.milestone(bug.targetMilestoneId)),
+        version: shout(NAMES.version(bug.versionId)),
         whiteboard: fc.constant(bug.whiteboard),
         assigned_to: fc.constant(loginFor(bug.assigneeId).toUpperCase()),
         qa_contact: fc.constant(loginFor(bug.qaContactId)),

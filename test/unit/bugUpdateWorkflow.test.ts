@@ -261,13 +261,34 @@ describe('duplicates', () => {
     });
   });
 
-  it('closes a duplicate in the status the installation names, refused where the workflow forbids it (123)', () => {
-    const verifying = bugEnvironment({ parameters: { duplicate_or_move_bug_status: 'VERIFIED' } });
-    expect(refusal(() => move(aBug(1), { dupe_of: 2 }, [target()], verifying))).toEqual({
+  it('closes an open duplicate in RESOLVED whatever unusable duplicate status was stored, never leaving it open', () => {
+    // Parameters are checked when changed (DUPLICATE_STATUSES); these are values saved before that.
+    for (const stored of ['IN_PROGRESS', 'VERIFIED', 'garbage', '']) {
+      const env = bugEnvironment({ parameters: { duplicate_or_move_bug_status: stored } });
+      for (const status of ['UNCONFIRMED', 'CONFIRMED', 'IN_PROGRESS']) {
+        const { bug } = move(aBug(1, { status }), { dupe_of: 2 }, [target()], env);
+        expect({ stored, status, bug: { status: bug.status, resolution: bug.resolution, dupeOf: bug.dupeOf } }).toEqual(
+          { stored, status, bug: { status: 'RESOLVED', resolution: 'DUPLICATE', dupeOf: 2 } },
+        );
+      }
+      expect(move(closed('FIXED', { status: 'VERIFIED' }), { dupe_of: 2 }, [target()], env).bug.status).toBe(
+        'VERIFIED',
+      );
+    }
+  });
+
+  it('applies the closed status sent with the target the bug already duplicates', () => {
+    const dupe = closed('DUPLICATE', { dupeOf: 2 });
+    const result = move(dupe, { dupe_of: 2, status: 'VERIFIED' }, [aBug(2, { duplicates: [1] })]);
+    expect(result.changes).toEqual({ status: { removed: 'RESOLVED', added: 'VERIFIED' } });
+    expect(result.bug).toMatchObject({ status: 'VERIFIED', resolution: 'DUPLICATE', dupeOf: 2 });
+    expect(result.outcome.comments).toEqual([]);
+    expect(result.outcome.duplicateLinks).toEqual([]);
+    const verified = closed('DUPLICATE', { status: 'VERIFIED', dupeOf: 2 });
+    expect(refusal(() => move(verified, { dupe_of: 2, status: 'RESOLVED' }, [aBug(2, { duplicates: [1] })]))).toEqual({
       code: 123,
-      message: 'A bug cannot move from CONFIRMED to VERIFIED.',
+      message: 'A bug cannot move from VERIFIED to RESOLVED.',
     });
-    expect(move(closed('FIXED'), { dupe_of: 2 }, [target()], verifying).bug.status).toBe('RESOLVED');
   });
 
   it('lets only people who may change the resolution mark a duplicate (115)', () => {

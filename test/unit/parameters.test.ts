@@ -137,6 +137,37 @@ describe('planParameterUpdate', () => {
     },
   );
 
+  // Bugzilla checks these against the legal values (Config/BugFields.pm) and the closed statuses
+  // (Config/BugChange.pm); Tracker's workflow lets every open status reach only RESOLVED.
+  it.each<[string, string]>([
+    ['defaultpriority', 'Urgent'],
+    ['defaultpriority', 'high'],
+    ['defaultseverity', 'huge'],
+    ['defaultplatform', 'Amiga'],
+    ['defaultopsys', 'BeOS'],
+    ['duplicate_or_move_bug_status', 'IN_PROGRESS'],
+    ['duplicate_or_move_bug_status', 'VERIFIED'],
+    ['duplicate_or_move_bug_status', 'garbage'],
+    ['duplicate_or_move_bug_status', ''],
+  ])('refuses %s = %j, naming the legal values', (name, value) => {
+    const error = trackerErrorOf(() => planParameterUpdate(current, { [name]: value }));
+    expect(error.code).toBe(32000);
+    expect(error.message).toContain(`'${name}'`);
+    expect(error.message).toMatch(/one of|may move to: RESOLVED/);
+  });
+
+  it.each<[string, string]>([
+    ['defaultpriority', 'High'],
+    ['defaultseverity', 'blocker'],
+    ['defaultplatform', ''],
+    ['defaultplatform', 'PC'],
+    ['defaultopsys', 'Mac OS'],
+    ['duplicate_or_move_bug_status', 'RESOLVED'],
+  ])('accepts %s = %j', (name, value) => {
+    const configured = { ...current, defaultplatform: 'All', duplicate_or_move_bug_status: 'x' };
+    expect(planParameterUpdate(configured, { [name]: value })[name].added).toBe(value);
+  });
+
   it('plans nothing when any requested change is invalid', () => {
     expect(() => planParameterUpdate(current, { maintainer: 'boss@example.com', requirelogin: 'maybe' })).toThrow(
       TrackerError,

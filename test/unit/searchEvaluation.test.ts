@@ -37,8 +37,8 @@ const bug = (id: number, content: Content): Bug => ({
   isConfirmed: true,
   productId: 1 + (id % 3),
   componentId: 10 + (id % 5),
-  version: 'unspecified',
-  targetMilestone: '---',
+  versionId: 1,
+  targetMilestoneId: 1,
   bugType: 'defect',
   priority: content.priority,
   severity: 'normal',
@@ -269,7 +269,7 @@ describe('criterion-at-a-time search evaluation', () => {
 
 describe('ranking possible duplicates', () => {
   it('gives the first summaries of the full ranking, whatever the limit', async () => {
-    const { rankByWords } = await import('../../shared/application/search/bugSearch.ts');
+    const { rankByWords } = await import('../../shared/application/search/possibleDuplicates.ts');
     const size = 2_000;
     const ids = Int32Array.from({ length: size }, (_, slot) => 10 + slot);
     // Which of 4 words each summary holds (a bit each): about 3 summaries in 10 hold any.

@@ -17,8 +17,8 @@ const bug = (id: number, overrides: Partial<Bug> = {}): Bug => ({
   isConfirmed: true,
   productId: 1,
   componentId: 1,
-  version: 'unspecified',
-  targetMilestone: '---',
+  versionId: 1,
+  targetMilestoneId: 1,
   bugType: 'defect',
   priority: '---',
   severity: 'normal',
@@ -112,6 +112,61 @@ describe('the search index', () => {
     expect(copy.slotOfAlias('ONE')).toBe(0);
     expect(matching(copy, { kind: 'leaf', field: 'content', op: 'anywords', value: 'parser' })).toEqual([1]);
     expect(matching(copy, { kind: 'leaf', field: 'bug_status', op: 'changedto', value: 'CONFIRMED' })).toEqual([1]);
+  });
+
+  it('reads a snapshot of version 1, which held versions and milestones by name, as ids', () => {
+    const index = new SearchIndex();
+    index.apply({ bug: bug(1, { productId: 1 }), rev: 1 });
+    index.apply({ bug: bug(2, { productId: 2 }), rev: 1 });
+    const { numbers, codes, ...rest } = index.toSnapshot();
+    const { versionId, targetMilestoneId, ...otherNumbers } = numbers;
+    const legacy = {
+      ...rest,
+      version: 1 as const,
+      numbers: otherNumbers,
+      codes: {
+        ...codes,
+        version: { values: ['1.0', 'unspecified'], codes: [0, 1] },
+        targetMilestone: { values: ['---'], codes: [0, 0] },
+      },
+    };
+    const names: Record<string, number> = { 'version:1:1.0': 11, 'version:2:unspecified': 21, 'milestone:1:---': 12 };
+    const copy = SearchIndex.fromSnapshot(
+      legacy,
+      (kind, productId, name) => names[`${kind}:${productId}:${name}`] ?? 0,
+    );
+    expect([...copy.versionId.subarray(0, 2)]).toEqual([11, 21]);
+    expect([...copy.targetMilestoneId.subarray(0, 2)]).toEqual([12, 0]);
+    expect(copy.toSnapshot().version).toBe(2);
+  });
+});
+
+describe('versions and milestones', () => {
+  const products = [1, 2].map((id) => ({
+    product: { id, name: `P${id}`, description: '', isActive: true, defaultMilestone: '---', classificationId: 1 },
+    components: [],
+    versions: [{ id: id * 10, productId: id, name: id === 1 ? '1.0' : '1.0-beta', sortKey: 0, isActive: true }],
+    milestones: [{ id: id * 10 + 1, productId: id, name: 'M1', sortKey: 0, isActive: true }],
+    groupControls: [],
+  })) as unknown as SearchEnvironment['products'];
+
+  it('match the names the catalogue gives the ids now, so a rename needs no change to the index', () => {
+    const index = new SearchIndex();
+    index.apply({ bug: bug(1, { productId: 1, versionId: 10, targetMilestoneId: 11 }), rev: 1 });
+    index.apply({ bug: bug(2, { productId: 2, versionId: 20, targetMilestoneId: 21 }), rev: 1 });
+    const env = (list: SearchEnvironment['products']) => ({ ...environment(index), products: list });
+    const find = (list: SearchEnvironment['products'], field: string, value: string, op = 'equals') => {
+      const test = compileSearch(env(list), { kind: 'leaf', field, op, value });
+      return [0, 1].filter((slot) => test(slot) === TRUE).map((slot) => index.id[slot]);
+    };
+    expect(find(products, 'version', '1.0')).toEqual([1]);
+    expect(find(products, 'version', '1.0', 'substring')).toEqual([1, 2]);
+    expect(find(products, 'target_milestone', 'M1')).toEqual([1, 2]);
+    const renamed = products.map((record) =>
+      record.product.id === 1 ? { ...record, versions: [{ ...record.versions[0], name: '1.5' }] } : record,
+    );
+    expect(find(renamed, 'version', '1.0')).toEqual([]);
+    expect(find(renamed, 'version', '1.5')).toEqual([1]);
   });
 });
 

@@ -17,6 +17,9 @@ import { BUNDLE_ALIASES, BUNDLING, bundlingFor, ESM_REQUIRE_BANNER, entryFor } f
 import {
   API_BURST_LIMIT_CONTEXT,
   API_RATE_LIMIT_CONTEXT,
+  ATTACHMENT_SWEEP_HOURS,
+  ATTACHMENT_SWEEP_MODULE,
+  ATTACHMENT_SWEEP_PARTITIONS,
   BOOTSTRAP_ENV,
   BOOTSTRAP_NONCE_CONTEXT,
   DEFAULT_API_BURST_LIMIT,
@@ -64,7 +67,8 @@ function stubProjectRoot(routeRows: readonly RouteDefinition[]): string {
   const root = fs.mkdtempSync(path.join(os.tmpdir(), 'tracker-cdk-test-'));
   tempRoots.push(root);
   fs.copyFileSync(path.join(PROJECT_ROOT, 'package-lock.json'), path.join(root, 'package-lock.json'));
-  for (const module of [...planHandlers(routeRows).map((plan) => plan.module), SEARCH_COMPACTOR_MODULE]) {
+  const scheduled = [SEARCH_COMPACTOR_MODULE, ATTACHMENT_SWEEP_MODULE];
+  for (const module of [...planHandlers(routeRows).map((plan) => plan.module), ...scheduled]) {
     const entry = entryFor(root, module);
     fs.mkdirSync(path.dirname(entry), { recursive: true });
     fs.writeFileSync(entry, 'export const handler = async () => ({ statusCode: 200 });\n');
@@ -255,8 +259,9 @@ function expectSharedRoles(
       `arn:\${AWS::Partition}:iam::aws:policy/${BASIC_EXECUTION_POLICY}`,
     ]);
   }
-  // The shared roles, the bootstrap's, and the custom-resource framework's: none per function.
-  expect(resourcesOfType(json, 'AWS::IAM::Role')).toHaveLength(roleByAccess.size + 2);
+  // The shared roles, the bootstrap's, the attachment sweep's and the custom-resource framework's:
+  // none per function.
+  expect(resourcesOfType(json, 'AWS::IAM::Role')).toHaveLength(roleByAccess.size + 3);
 }
 
 /**
@@ -431,11 +436,15 @@ describe('Tracker stack', () => {
       );
 
       expect(ours.map(([id]) => id).sort()).toEqual(
-        [...fnIds.values(), logicalIdOf(synthesized.stack, synthesized.stack.searchCompactor)].sort(),
+        [
+          ...fnIds.values(),
+          logicalIdOf(synthesized.stack, synthesized.stack.searchCompactor),
+          logicalIdOf(synthesized.stack, synthesized.stack.attachmentSweep),
+        ].sort(),
       );
-      // + the bootstrap and the scheduled search compactor.
+      // + the bootstrap, the scheduled search compactor and the scheduled attachment sweep.
       expect(ours).toHaveLength(
-        new Set(routes.map((row) => row.handler)).size + Object.keys(platformHandlers).length + 2,
+        new Set(routes.map((row) => row.handler)).size + Object.keys(platformHandlers).length + 3,
       );
       expect(framework).toHaveLength(1); // Provider without isComplete: framework-onEvent only.
       expect(all).toHaveLength(ours.length + framework.length);
@@ -700,6 +709,98 @@ describe('Tracker stack', () => {
     });
   });
 
+  describe('scheduled functions', () => {
+    /** The one EventBridge rule that targets the function, and its one invoke permission. */
+    const scheduleOf = (fnId: string) => {
+      const rules = resourcesOfType(json, 'AWS::Events::Rule').filter(([, rule]) =>
+        rule.Properties.Targets.some((target: Json) => referencedId(target.Arn) === fnId),
+      );
+      expect(rules, fnId).toHaveLength(1);
+      const [ruleId, rule] = rules[0]!;
+      const permissions = resourcesOfType(json, 'AWS::Lambda::Permission').filter(
+        ([, permission]) => referencedId(permission.Properties.FunctionName) === fnId,
+      );
+      expect(permissions, fnId).toHaveLength(1);
+      expect(permissions[0]![1].Properties).toMatchObject({
+        Action: 'lambda:InvokeFunction',
+        Principal: 'events.amazonaws.com',
+        SourceArn: { 'Fn::GetAtt': [ruleId, 'Arn'] },
+      });
+      return rule.Properties;
+    };
+
+    it('runs the search compactor every 10 minutes, outside the API', () => {
+      const fnId = logicalIdOf(synthesized.stack, synthesized.stack.searchCompactor);
+      expect(scheduleOf(fnId)).toMatchObject({ ScheduleExpression: 'rate(10 minutes)', State: 'ENABLED' });
+      expect(routedFunctionIds(json).has(fnId)).toBe(false);
+    });
+
+    it(`runs the attachment orphan sweep every ${ATTACHMENT_SWEEP_HOURS} hours, outside the API, for up to 15 minutes`, () => {
+      const fnId = logicalIdOf(synthesized.stack, synthesized.stack.attachmentSweep);
+      const [[tableId]] = resourcesOfType(json, 'AWS::DynamoDB::Table');
+      const [[bucketId]] = resourcesOfType(json, 'AWS::S3::Bucket');
+      expect(json.Resources[fnId].Properties).toMatchObject({
+        Description: `Tracker ${ATTACHMENT_SWEEP_MODULE}`,
+        Runtime: 'nodejs22.x',
+        Architectures: ['arm64'],
+        Handler: 'index.handler',
+        Timeout: 900,
+        Environment: { Variables: { [ENV.table]: { Ref: tableId }, [ENV.bucket]: { Ref: bucketId } } },
+      });
+      expect(scheduleOf(fnId)).toMatchObject({
+        ScheduleExpression: 'rate(1 day)',
+        State: 'ENABLED',
+        // A missed run is made up by the next one.
+        Targets: [expect.objectContaining({ RetryPolicy: { MaximumRetryAttempts: 0 } })],
+      });
+      expect(routedFunctionIds(json).has(fnId)).toBe(false);
+    });
+
+    it('gives the sweep a role of its own: list and delete bodies, read and claim attachment pointers, nothing else', () => {
+      const fnId = logicalIdOf(synthesized.stack, synthesized.stack.attachmentSweep);
+      const roleId = roleOf(json, fnId);
+      for (const [module, otherId] of fnIds) expect(roleOf(json, otherId), module).not.toBe(roleId);
+      expect(json.Resources[roleId].Properties.ManagedPolicyArns.map(joined)).toEqual([
+        `arn:\${AWS::Partition}:iam::aws:policy/${BASIC_EXECUTION_POLICY}`,
+      ]);
+      const [[tableId]] = resourcesOfType(json, 'AWS::DynamoDB::Table');
+      const [[bucketId]] = resourcesOfType(json, 'AWS::S3::Bucket');
+      const statements = resourcesOfType(json, 'AWS::IAM::Policy')
+        .filter(([, policy]) => (policy.Properties.Roles ?? []).some((role: Json) => referencedId(role) === roleId))
+        .flatMap(([, policy]) => policy.Properties.PolicyDocument.Statement as Json[]);
+      expect(statements).toEqual([
+        {
+          Action: 's3:ListBucket',
+          Effect: 'Allow',
+          Resource: { 'Fn::GetAtt': [bucketId, 'Arn'] },
+          Condition: { StringLike: { 's3:prefix': ['attachments/*'] } },
+        },
+        {
+          Action: 's3:DeleteObject',
+          Effect: 'Allow',
+          Resource: { 'Fn::Join': ['', [{ 'Fn::GetAtt': [bucketId, 'Arn'] }, '/attachments/*']] },
+        },
+        {
+          Action: ['dynamodb:BatchGetItem', 'dynamodb:PutItem'],
+          Effect: 'Allow',
+          Resource: { 'Fn::GetAtt': [tableId, 'Arn'] },
+          Condition: { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': ATTACHMENT_SWEEP_PARTITIONS } },
+        },
+      ]);
+      expect(ATTACHMENT_SWEEP_PARTITIONS).toEqual(['ATTACHMENT#*']);
+      // Outside the pointer partitions: no table access at all; and never reading or writing a body.
+      const unscoped = allowedActions(json, fnId);
+      for (const action of [
+        ...DYNAMODB_READS,
+        ...FORBIDDEN_TO_READERS,
+        'dynamodb:Scan',
+        's3:GetObject',
+        's3:PutObject',
+      ])
+        expect(allows(unscoped, action), action).toBe(false);
+    });
+  });
+
   describe('deploy-time bootstrap', () => {
     it('generates the first administrator API key in Secrets Manager and outputs its ARN', () => {
       const secrets = resourcesOfType(json, 'AWS::SecretsManager::Secret');
@@ -827,16 +928,20 @@ describe('Tracker stack at the size of the full product', () => {
     const count = (type: string) => resourcesOfType(json, type).length;
     const routedFunctions = MODULES + Object.keys(platformHandlers).length;
     const functions =
-      routedFunctions + 1 /* bootstrap */ + 1 /* search compactor */ + 1; /* custom-resource framework */
+      routedFunctions +
+      1 /* bootstrap */ +
+      1 /* search compactor */ +
+      1 /* attachment sweep */ +
+      1; /* custom-resource framework */
     expect(count('AWS::Lambda::Function')).toBe(functions);
     expect(count('AWS::Logs::LogGroup')).toBe(1);
     expect(count('AWS::ApiGatewayV2::Integration')).toBe(routedFunctions);
-    expect(count('AWS::Lambda::Permission')).toBe(routedFunctions + 1); // + the compactor's schedule
+    expect(count('AWS::Lambda::Permission')).toBe(routedFunctions + 2); // + the two schedules
     expect(count('AWS::ApiGatewayV2::Route')).toBe(ROWS + GET_ROWS + 2); // + HEAD per GET, OPTIONS, $default
-    // Shared per access level (none, read, readWrite), the bootstrap's and the framework's.
-    expect(count('AWS::IAM::Role')).toBe(5);
+    // Shared per access level (none, read, readWrite), the bootstrap's, the sweep's and the framework's.
+    expect(count('AWS::IAM::Role')).toBe(6);
     // 'none' needs no policy of its own (only the managed basic-execution policy).
-    expect(count('AWS::IAM::Policy')).toBe(4);
+    expect(count('AWS::IAM::Policy')).toBe(5);
     expect(Object.keys(json.Resources).length).toBeLessThan(RESOURCE_BUDGET);
   });
 

@@ -19,6 +19,7 @@ import {
 import type { Bug, HistoryChange, HistoryEntry } from '../../domain/bug/bug.ts';
 import { isInsider } from '../../domain/bug/bugAccess.ts';
 import { applyFlagInputs, type FlagInput } from '../../domain/bug/bugFlags.ts';
+import { withAttachmentPrivacy } from '../../domain/bug/privateActivity.ts';
 import { type Caller, isLoggedIn } from '../../domain/identity/caller.ts';
 import { asList, truthy } from '../../domain/inputValues.ts';
 import { toBugzillaDateTime } from '../../domain/time.ts';
@@ -34,10 +35,10 @@ import {
   flagChange,
   flagRules,
   loginLookup,
-  requesteesIn,
 } from './attachmentEditing.ts';
-import { loadBugCatalog, resolveLogins } from './bugContext.ts';
-import { visibleBug, visibleBugs, withFreshReads } from './bugs.ts';
+import { loadBugCatalog, resolveRequestees } from './bugContext.ts';
+import { visibleBug, visibleBugs } from './bugVisibility.ts';
+import { withFreshReads } from './bugWriting.ts';
 import { parseObjectId, withComment } from './comments.ts';
 
 export interface NewAttachmentInput {
@@ -83,7 +84,9 @@ export async function createAttachments(
   const obsoletes = asList(input.obsoletes).map((id) => parseObjectId(id, 'attachment id in obsoletes'));
   const flagInputs = asList(input.flags) as FlagInput[];
   const bugFlagInputs = asList(input.bug_flags) as FlagInput[];
-  const userIds = await resolveLogins(requesteesIn(input.flags, input.bug_flags));
+  // Requestees with their groups: each must be able to see the bug (and a private attachment).
+  const requestees = await resolveRequestees(catalog.groups, input.flags, input.bug_flags);
+  const { userIds } = requestees;
   const sha256 = createHash('sha256').update(bytes).digest('hex');
 
   const perBugFlags = flagInputs.length + bugFlagInputs.length;
@@ -97,9 +100,17 @@ export async function createAttachments(
   const plan = (bug: Bug, existing: readonly Attachment[], index: number, now: string) => {
     let nextFlag = index * perBugFlags;
     const nextFlagId = () => flagIds[nextFlag++];
-    const attachmentFlags = flagRules(caller, catalog, bug, 'attachment', userIds, now, nextFlagId);
+    const attachmentFlags = flagRules(
+      caller,
+      catalog,
+      bug,
+      { id: attachmentIds[index], isPrivate },
+      requestees,
+      now,
+      nextFlagId,
+    );
     const flags = applyFlagInputs([], flagInputs, attachmentFlags.rules, attachmentFlags.allTypes);
-    const bugFlags = flagRules(caller, catalog, bug, 'bug', userIds, now, nextFlagId);
+    const bugFlags = flagRules(caller, catalog, bug, 'bug', requestees, now, nextFlagId);
     const newBugFlags =
       bugFlagInputs.length > 0
         ? applyFlagInputs(bug.flags, bugFlagInputs, bugFlags.rules, bugFlags.allTypes)
@@ -160,7 +171,7 @@ export async function createAttachments(
       attachment,
       comment,
       obsoleted,
-      bug: { ...next, attachmentCount: bug.attachmentCount + 1, flags: newBugFlags },
+      bug: withAttachmentPrivacy({ ...next, attachmentCount: bug.attachmentCount + 1, flags: newBugFlags }, attachment),
     };
   };
 

@@ -2,50 +2,50 @@
  * What creating and changing attachments share: the flag rules for a bug, the flag history line,
  * the optional comment's text and the right to edit the bug and its attachments.
  */
+
+import type { Attachment } from '../../domain/bug/attachment.ts';
 import type { Bug, BugFlag } from '../../domain/bug/bug.ts';
 import { MAX_COMMENT_LENGTH } from '../../domain/bug/bug.ts';
 import { hasEditBugs, mayEditProductBugs } from '../../domain/bug/bugAccess.ts';
 import { listChange } from '../../domain/bug/bugChanges.ts';
-import { flagLabel } from '../../domain/bug/bugFlags.ts';
-import { appliesTo } from '../../domain/catalog/flagTypes.ts';
+import { type FlagRules, flagLabel } from '../../domain/bug/bugFlags.ts';
+import { appliesTo, type FlagType } from '../../domain/catalog/flagTypes.ts';
 import { type Caller, inGroup, type UserAccount } from '../../domain/identity/caller.ts';
-import { asList } from '../../domain/inputValues.ts';
+import { characterCount } from '../../domain/inputLimits.ts';
 import { errors } from '../../errors.ts';
 import { groupNameIn } from '../catalog/catalogContext.ts';
-import { type BugCatalog, usersById } from './bugContext.ts';
+import { type BugCatalog, type Requestees, usersById } from './bugContext.ts';
 
 type Catalog = BugCatalog['catalog'];
 
-/** Logins named as flag requestees. */
-export function requesteesIn(...lists: unknown[]): string[] {
-  return [
-    ...new Set(
-      lists
-        .flatMap(asList)
-        .map((flag) => (flag && typeof flag === 'object' ? (flag as Record<string, unknown>).requestee : undefined))
-        .filter((login): login is string => typeof login === 'string' && login.trim() !== '')
-        .map((login) => login.trim()),
-    ),
-  ];
-}
-
+/**
+ * The flag rules for the bug's own flags (`'bug'`) or for an attachment's, given the attachment
+ * as this request leaves it: a requestee must see the bug and, if it is private, the attachment.
+ */
 export function flagRules(
   caller: Caller & { user: UserAccount },
   catalog: Catalog,
   bug: Bug,
-  target: 'bug' | 'attachment',
-  userIds: ReadonlyMap<string, number>,
+  target: 'bug' | Pick<Attachment, 'id' | 'isPrivate'>,
+  requestees: Requestees,
   now: string,
   nextFlagId: () => number,
-) {
-  const ofTarget = catalog.flagTypes.filter((type) => type.targetType === target);
+): { rules: FlagRules; allTypes: FlagType[] } {
+  const ofTarget = catalog.flagTypes.filter((type) => type.targetType === (target === 'bug' ? 'bug' : 'attachment'));
   const groupName = groupNameIn(catalog);
   return {
     rules: {
       types: ofTarget.filter((type) => appliesTo(type, bug.productId, bug.componentId)),
       callerId: caller.user.id,
       inGroupId: (groupId: number) => inGroup(caller, groupName(groupId) ?? ''),
-      userIdOf: (login: string) => userIds.get(login.trim().toLowerCase()),
+      userIdOf: (login: string) => requestees.userIds.get(login.trim().toLowerCase()),
+      requestees: {
+        bug,
+        ...(target === 'bug' ? {} : { attachment: { id: target.id, isPrivate: target.isPrivate } }),
+        requestee: (userId: number) => requestees.callers.get(userId),
+        groupName,
+        parameters: catalog.parameters,
+      },
       now,
       nextFlagId,
     },
@@ -84,7 +84,7 @@ export async function loginLookup(
 export function commentTextInput(value: unknown): string {
   if (value === undefined || value === null) return '';
   if (typeof value !== 'string') throw errors.commentNotText();
-  if (value.length > MAX_COMMENT_LENGTH) throw errors.commentOverLength(MAX_COMMENT_LENGTH);
+  if (characterCount(value) > MAX_COMMENT_LENGTH) throw errors.commentOverLength(MAX_COMMENT_LENGTH);
   return value;
 }
 

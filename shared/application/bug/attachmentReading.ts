@@ -6,6 +6,8 @@
 import {
   type Attachment,
   attachmentView,
+  contentDisposition,
+  downloadContentType,
   MAX_RESPONSE_BASE64_BYTES,
   maySeeAttachment,
 } from '../../domain/bug/attachment.ts';
@@ -21,7 +23,7 @@ import {
 import { loadBugs } from '../../storage/bug/bugStore.ts';
 import { loadFlagTypes } from '../../storage/catalog/flagTypeStore.ts';
 import { usersById } from './bugContext.ts';
-import { resolveBugId, visibleBug } from './bugs.ts';
+import { resolveBugReferences, visibleBug } from './bugVisibility.ts';
 import { parseObjectId, visibilityContext } from './comments.ts';
 
 export interface AttachmentRequest {
@@ -35,7 +37,8 @@ export async function getAttachments(caller: Caller, request: AttachmentRequest,
   const context = await visibilityContext();
   const { parameters } = context;
   // Each bug is read with its attachments in one Query; visibility is checked before anything is shown.
-  const bugIds = [...new Set(await Promise.all(request.bugs.map(resolveBugId)))];
+  const asNamed = await resolveBugReferences(request.bugs);
+  const bugIds = [...asNamed.keys()];
   // One attachment alone (what clients ask most) comes with its bug in two round trips.
   const [withAttachments, single, several] = await Promise.all([
     Promise.all(bugIds.map(loadBugWithAttachments)),
@@ -44,7 +47,7 @@ export async function getAttachments(caller: Caller, request: AttachmentRequest,
   ]);
   const byId = single ? new Map([[single.attachment.id, single.attachment]]) : several;
   const bugs = bugIds.map((id, index) => ({
-    ...visibleBug(caller, withAttachments[index].stored, id, context),
+    ...visibleBug(caller, withAttachments[index].stored, id, context, asNamed.get(id)),
     attachments: withAttachments[index].attachments,
   }));
   // Unknown attachment ids are left out, as in Bugzilla; a known one must be on a visible bug and
@@ -121,7 +124,12 @@ export async function downloadAttachment(caller: Caller, idValue: unknown) {
   const { attachment, stored } = found;
   visibleBug(caller, stored, attachment.bugId, context);
   if (!maySeeAttachment(caller, context.parameters, attachment)) throw errors.privateAttachment(id);
-  const url = await presignBody(attachment.bodyKey, attachment.fileName, attachment.contentType, DOWNLOAD_URL_SECONDS);
+  const url = await presignBody(
+    attachment.bodyKey,
+    contentDisposition(attachment.fileName),
+    downloadContentType(attachment.contentType),
+    DOWNLOAD_URL_SECONDS,
+  );
   return {
     attachments: {
       [String(id)]: {

@@ -15,6 +15,7 @@ import {
 import type { Bug, HistoryChange } from '../../domain/bug/bug.ts';
 import { isInsider } from '../../domain/bug/bugAccess.ts';
 import { applyFlagInputs, type FlagInput } from '../../domain/bug/bugFlags.ts';
+import { withAttachmentPrivacy } from '../../domain/bug/privateActivity.ts';
 import { flagText } from '../../domain/changeReport.ts';
 import { type Caller, isLoggedIn } from '../../domain/identity/caller.ts';
 import { asList, truthy } from '../../domain/inputValues.ts';
@@ -31,10 +32,10 @@ import {
   flagChange,
   flagRules,
   loginLookup,
-  requesteesIn,
 } from './attachmentEditing.ts';
-import { loadBugCatalog, resolveLogins } from './bugContext.ts';
-import { visibleBug, withFreshReads } from './bugs.ts';
+import { loadBugCatalog, resolveRequestees } from './bugContext.ts';
+import { visibleBug } from './bugVisibility.ts';
+import { withFreshReads } from './bugWriting.ts';
 import { parseObjectId, withComment } from './comments.ts';
 
 export interface AttachmentChangeInput extends Omit<NewAttachmentInput, 'data' | 'obsoletes'> {
@@ -65,7 +66,9 @@ export async function updateAttachments(caller: Caller, idValues: readonly unkno
   if (isMarkdown && parameters.markdown_enabled !== '1') throw errors.markdownDisabled();
   const flagInputs = asList(input.flags) as FlagInput[];
   const bugFlagInputs = asList(input.bug_flags) as FlagInput[];
-  const userIds = await resolveLogins(requesteesIn(input.flags, input.bug_flags));
+  // Requestees with their groups: each must be able to see the bug (and a private attachment).
+  const requestees = await resolveRequestees(catalog.groups, input.flags, input.bug_flags);
+  const { userIds } = requestees;
   const perAttachmentFlags = flagInputs.length + bugFlagInputs.length;
   const [flagIds, commentIds] = await Promise.all([
     perAttachmentFlags > 0 ? allocateIds('flag', perAttachmentFlags * ids.length) : Promise.resolve([] as number[]),
@@ -114,12 +117,13 @@ export async function updateAttachments(caller: Caller, idValues: readonly unkno
         if (wanted.isPrivate !== undefined) next.isPrivate = wanted.isPrivate;
         if (wanted.isObsolete !== undefined) next.isObsolete = wanted.isObsolete;
         if (flagInputs.length > 0) {
-          const { rules, allTypes } = flagRules(caller, catalog, bug, 'attachment', userIds, now, nextFlagId);
+          // The attachment as this change leaves it: made private, its requestees must be insiders.
+          const { rules, allTypes } = flagRules(caller, catalog, bug, next, requestees, now, nextFlagId);
           next.flags = applyFlagInputs(attachment.flags, flagInputs, rules, allTypes);
         }
         let nextBug: Bug = bug;
         if (bugFlagInputs.length > 0) {
-          const { rules, allTypes } = flagRules(caller, catalog, bug, 'bug', userIds, now, nextFlagId);
+          const { rules, allTypes } = flagRules(caller, catalog, bug, 'bug', requestees, now, nextFlagId);
           nextBug = { ...bug, flags: applyFlagInputs(bug.flags, bugFlagInputs, rules, allTypes) };
         }
 
@@ -168,11 +172,14 @@ export async function updateAttachments(caller: Caller, idValues: readonly unkno
           return { id, last_change_time: attachment.lastChangeTime, changes };
 
         next.lastChangeTime = now;
-        let after: Bug = {
-          ...nextBug,
-          lastChangeTime: now,
-          privateCommentCount: Math.max(0, (bug.privateCommentCount ?? 0) + privateDelta),
-        };
+        let after: Bug = withAttachmentPrivacy(
+          {
+            ...nextBug,
+            lastChangeTime: now,
+            privateCommentCount: Math.max(0, (bug.privateCommentCount ?? 0) + privateDelta),
+          },
+          next,
+        );
         if (comments.length > 0) after = { ...withComment(after, comments[0].isPrivate, 0, now).bug };
         // The search index replaces the bug's comment words when the creation comment changes privacy.
         const allComments = privacyChanged

@@ -2,19 +2,20 @@ import type { Bug } from '../../domain/bug/bug.ts';
 import { MAX_TAG_LENGTH } from '../../domain/bug/bug.ts';
 import { parseListChange } from '../../domain/bug/bugFieldRules.ts';
 import { type Caller, isLoggedIn } from '../../domain/identity/caller.ts';
+import { characterCount } from '../../domain/inputLimits.ts';
 import { toBugzillaDateTime } from '../../domain/time.ts';
 import { errors } from '../../errors.ts';
 import { commitBugWrite, loadLastVisits, putLastVisits } from '../../storage/bug/bugStore.ts';
 import { retryOnConflict } from '../../storage/transaction.ts';
 import { loadBugCatalog } from './bugContext.ts';
-import { visibleBugs } from './bugs.ts';
+import { visibleBugs } from './bugVisibility.ts';
 
 /** Personal tags and last visits: per-user marks on bugs that never change the bug for others. */
 
 function checkTag(value: unknown): string {
   const tag = String(value ?? '').trim();
   if (tag === '') throw errors.invalidParameter('A tag cannot be empty.');
-  if (tag.length > MAX_TAG_LENGTH)
+  if (characterCount(tag) > MAX_TAG_LENGTH)
     throw errors.invalidParameter(`The tag '${tag.slice(0, 50)}' is too long: at most ${MAX_TAG_LENGTH} characters.`);
   if (/[,\s]/.test(tag) || /[\u0000-\u001f\u007f]/.test(tag))
     throw errors.invalidParameter(`The tag '${tag}' contains a comma, a space or a control character.`);

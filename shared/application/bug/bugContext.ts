@@ -3,13 +3,15 @@ import type { Bug } from '../../domain/bug/bug.ts';
 import type { BugNames } from '../../domain/bug/bugChanges.ts';
 import { type BugEnvironment, unknownUser } from '../../domain/bug/bugEnvironment.ts';
 import type { BugViewContext } from '../../domain/bug/bugView.ts';
+import { bugValueNames } from '../../domain/catalog/bugValues.ts';
 import type { CustomField } from '../../domain/catalog/customFields.ts';
 import type { Keyword } from '../../domain/catalog/keywords.ts';
-import type { Caller, UserAccount } from '../../domain/identity/caller.ts';
+import { type Caller, callerFor, type GroupSummary, type UserAccount } from '../../domain/identity/caller.ts';
+import { asList } from '../../domain/inputValues.ts';
 import { toBugzillaDateTime } from '../../domain/time.ts';
 import { loadCustomFields } from '../../storage/catalog/fieldStore.ts';
 import { loadKeywords } from '../../storage/catalog/keywordStore.ts';
-import { findUserIdByLogin, getUsers } from '../../storage/identity/userStore.ts';
+import { findUserIdByLogin, getUserRecords, getUsers } from '../../storage/identity/userStore.ts';
 import { oncePerRequest } from '../../storage/requestScope.ts';
 import { type CatalogSnapshot, loadCatalog, visibleProductIds } from '../catalog/catalogContext.ts';
 
@@ -60,12 +62,56 @@ export async function resolveLogins(logins: readonly string[]): Promise<Map<stri
   return found;
 }
 
+/** Logins named as flag requestees, in any of these lists of flag inputs. */
+export function requesteesIn(...lists: unknown[]): string[] {
+  return [
+    ...new Set(
+      lists
+        .flatMap(asList)
+        .map((flag) => (flag && typeof flag === 'object' ? (flag as Record<string, unknown>).requestee : undefined))
+        .filter((login): login is string => typeof login === 'string' && login.trim() !== '')
+        .map((login) => login.trim()),
+    ),
+  ];
+}
+
+/**
+ * Flag requestees with their groups, by user id: who may be asked depends on what they can see.
+ * One batch read for them all, and none for users this instance holds (the user cache), as after
+ * usersById has read the people a bug request names.
+ */
+export async function loadRequestees(
+  logins: readonly string[],
+  userIds: ReadonlyMap<string, number>,
+  groups: readonly GroupSummary[],
+): Promise<Map<number, Caller>> {
+  const ids = [...new Set(logins.map((login) => userIds.get(login.trim().toLowerCase())))].filter(
+    (id): id is number => id !== undefined,
+  );
+  if (ids.length === 0) return new Map();
+  const records = await getUserRecords(ids);
+  return new Map(records.map((record) => [record.user.id, callerFor(record.user, record.membership, groups)]));
+}
+
+/** The requestees a request's flag inputs name: their ids by login, and each with their groups. */
+export interface Requestees {
+  userIds: ReadonlyMap<string, number>;
+  callers: ReadonlyMap<number, Caller>;
+}
+
+export async function resolveRequestees(groups: readonly GroupSummary[], ...flagLists: unknown[]): Promise<Requestees> {
+  const logins = requesteesIn(...flagLists);
+  const userIds = await resolveLogins(logins);
+  return { userIds, callers: await loadRequestees(logins, userIds, groups) };
+}
+
 export function bugEnvironment(
   caller: Caller & { user: UserAccount },
   bugCatalog: BugCatalog,
   userIds: ReadonlyMap<string, number>,
   users: ReadonlyMap<number, UserAccount>,
-  flagIds: number[] = [],
+  flagIds: number[],
+  requestees: ReadonlyMap<number, Caller>,
 ): BugEnvironment {
   const { catalog } = bugCatalog;
   const groupName = (id: number) => catalog.groups.find((group) => group.id === id)?.name;
@@ -88,6 +134,7 @@ export function bugEnvironment(
       return id;
     },
     loginOf: (id) => (id === null ? '' : (users.get(id)?.login ?? '')),
+    requestee: (id) => requestees.get(id),
     nextFlagId() {
       if (nextFlag >= flagIds.length) throw new Error('more flags were created than ids were allocated');
       return flagIds[nextFlag++];
@@ -124,9 +171,12 @@ export async function usersById(ids: readonly number[]): Promise<Map<number, Use
 export function bugNames(bugCatalog: BugCatalog, users: ReadonlyMap<number, UserAccount>): BugNames {
   const { catalog } = bugCatalog;
   const components = catalog.products.flatMap((record) => record.components);
+  const values = bugValueNames(catalog.products);
   return {
     product: (id) => catalog.products.find((record) => record.product.id === id)?.product.name ?? '',
     component: (id) => components.find((component) => component.id === id)?.name ?? '',
+    version: values.version,
+    milestone: values.milestone,
     login: (id) => (id === null ? '' : (users.get(id)?.login ?? '')),
     keyword: (id) => bugCatalog.keywords.find((keyword) => keyword.id === id)?.name ?? '',
     group: (id) => catalog.groups.find((group) => group.id === id)?.name ?? '',
@@ -149,6 +199,8 @@ export function bugViewContext(
     user: (id) => (id === null ? undefined : users.get(id)),
     productName: names.product,
     componentName: names.component,
+    versionName: names.version,
+    milestoneName: names.milestone,
     classificationName: (productId) => {
       const classificationId = catalog.products.find((record) => record.product.id === productId)?.product
         .classificationId;

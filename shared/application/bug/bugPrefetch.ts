@@ -2,7 +2,7 @@ import { loadBugWithAttachments } from '../../storage/bug/attachmentStore.ts';
 import { loadBugs, loadHistory } from '../../storage/bug/bugStore.ts';
 import { loadBugConversation } from '../../storage/bug/commentStore.ts';
 import { loadBugCatalog, loginsIn, resolveLogins, userIdsOf, usersById } from './bugContext.ts';
-import { resolveBugId } from './bugs.ts';
+import { resolveBugId } from './bugVisibility.ts';
 import { visibilityContext } from './comments.ts';
 
 /**

@@ -1,6 +1,6 @@
 import { renderComment } from '../../domain/bug/commentRender.ts';
 import type { Caller } from '../../domain/identity/caller.ts';
-import { visibleBugs } from './bugs.ts';
+import { visibleBugs } from './bugVisibility.ts';
 import { visibilityContext } from './comments.ts';
 
 /**

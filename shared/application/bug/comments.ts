@@ -12,6 +12,7 @@ import {
 } from '../../domain/bug/commentTags.ts';
 import type { FieldSelection, ResourceFields } from '../../domain/fieldSelection.ts';
 import { type Caller, isLoggedIn } from '../../domain/identity/caller.ts';
+import { characterCount } from '../../domain/inputLimits.ts';
 import { asList } from '../../domain/inputValues.ts';
 import type { Parameters } from '../../domain/instance/parameters.ts';
 import { toBugzillaDateTime } from '../../domain/time.ts';
@@ -30,7 +31,9 @@ import { allocateIds } from '../../storage/counterStore.ts';
 import { listGroups } from '../../storage/identity/groupStore.ts';
 import { loadParameters } from '../../storage/instance/parameterStore.ts';
 import { loadBugCatalog, usersById } from './bugContext.ts';
-import { commentView, resolveBugId, type VisibilityContext, visibleBug, visibleBugs, withFreshReads } from './bugs.ts';
+import { commentView } from './bugReading.ts';
+import { resolveBugReferences, type VisibilityContext, visibleBug, visibleBugs } from './bugVisibility.ts';
+import { withFreshReads } from './bugWriting.ts';
 
 /**
  * Comments: read them by bug or by id, add them, tag them, render them
@@ -72,12 +75,13 @@ export async function getComments(caller: Caller, request: CommentRequest, field
   const context = await visibilityContext();
   const { parameters } = context;
   // Each bug is read with its comments and attachments in one Query, visibility checked after.
-  const bugIds = [...new Set(await Promise.all(request.bugs.map(resolveBugId)))];
+  const asNamed = await resolveBugReferences(request.bugs);
+  const bugIds = [...asNamed.keys()];
   const [conversations, byId] = await Promise.all([
     Promise.all(bugIds.map(loadBugConversation)),
     loadCommentsById(commentIds),
   ]);
-  const bugs = bugIds.map((id, index) => visibleBug(caller, conversations[index].stored, id, context));
+  const bugs = bugIds.map((id, index) => visibleBug(caller, conversations[index].stored, id, context, asNamed.get(id)));
 
   // Comments named by id: each must exist (111), be on a visible bug (102), and be readable (110).
   const missing = commentIds.find((id) => !byId.has(id));
@@ -143,7 +147,7 @@ export function checkCommentBody(value: unknown): string {
     throw errors.missingParameter('You must enter a comment: the comment parameter is required and may not be empty.');
   }
   if (typeof value !== 'string') throw errors.commentNotText();
-  if (value.length > MAX_COMMENT_LENGTH) throw errors.commentOverLength(MAX_COMMENT_LENGTH);
+  if (characterCount(value) > MAX_COMMENT_LENGTH) throw errors.commentOverLength(MAX_COMMENT_LENGTH);
   return value;
 }
 

@@ -1,6 +1,6 @@
 import type { Classification } from '../../domain/catalog/catalog.ts';
 import type { Caller } from '../../domain/identity/caller.ts';
-import { checkNameCharacters } from '../../domain/inputLimits.ts';
+import { characterCount, checkNameCharacters } from '../../domain/inputLimits.ts';
 import { AUDIT_CLASS } from '../../domain/instance/audit.ts';
 import { errors } from '../../errors.ts';
 import { putClassification, putNewClassification } from '../../storage/catalog/productStore.ts';
@@ -25,7 +25,7 @@ function checkName(name: string | undefined): string {
   const trimmed = (name ?? '').trim();
   checkNameCharacters(trimmed, 'classification name');
   if (trimmed === '') throw errors.nameRequired('classification');
-  if (trimmed.length > MAX_CLASSIFICATION_NAME_LENGTH)
+  if (characterCount(trimmed) > MAX_CLASSIFICATION_NAME_LENGTH)
     throw errors.nameTooLong('classification', MAX_CLASSIFICATION_NAME_LENGTH);
   return trimmed;
 }

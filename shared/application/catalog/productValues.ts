@@ -5,6 +5,9 @@ import type { Caller } from '../../domain/identity/caller.ts';
 import { AUDIT_CLASS } from '../../domain/instance/audit.ts';
 import { errors } from '../../errors.ts';
 import { type ProductValueKind, putNewProductValue, putProductValue } from '../../storage/catalog/productStore.ts';
+
+export type { ProductValueKind };
+
 import { allocateId } from '../../storage/counterStore.ts';
 import { recordAudit } from '../../storage/instance/auditStore.ts';
 import { retryOnConflict, WriteTransaction } from '../../storage/transaction.ts';
@@ -117,6 +120,9 @@ async function updateProductValueOnce(
   if (next.isActive !== previous.isActive)
     changes.is_active = { removed: flagText(previous.isActive), added: flagText(next.isActive) };
   if (Object.keys(changes).length > 0) {
+    // One write whatever the number of bugs: bugs keep the value's id (catalog/bugValues.ts), so a
+    // rename reaches them all at once, as Bugzilla's rewrite of their column does (no history row,
+    // no new last change time). Only the default milestone is kept by name, hence the rule above.
     const transaction = new WriteTransaction();
     putProductValue(transaction, kind, previous, next);
     recordAudit(transaction, {

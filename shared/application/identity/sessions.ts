@@ -14,8 +14,14 @@ import { loadParameters } from '../../storage/instance/parameterStore.ts';
  * lifetime, `login_token_lifetime_days`), Logout kills it, Valid Login checks it against a login.
  * Tokens are stored only as hashes.
  */
-export async function logIn(login: string, password: string, now = new Date()): Promise<{ id: number; token: string }> {
-  const { user } = await verifyLogin(login, password, identityDirectory, now);
+/** `sourceIp`: the client address from the API Gateway event, for the per-address lockout. */
+export async function logIn(
+  login: string,
+  password: string,
+  sourceIp: string | undefined,
+  now = new Date(),
+): Promise<{ id: number; token: string }> {
+  const { user } = await verifyLogin(login, password, identityDirectory, now, sourceIp);
   const token = generateLoginToken(user.id);
   const lifetimeDays = Number((await loadParameters()).login_token_lifetime_days) || 30;
   await putLoginToken(secretDigest(token), {
@@ -36,6 +42,7 @@ export async function isValidLogin(
   login: string,
   headers: Record<string, string | undefined>,
   params: Record<string, unknown>,
+  sourceIp: string | undefined,
 ): Promise<boolean> {
   const credentials: Credentials | null = extractCredentials(headers, {
     ...params,
@@ -44,7 +51,7 @@ export async function isValidLogin(
   });
   if (!credentials) return false;
   try {
-    const caller = await authenticate(credentials, identityDirectory, new Date());
+    const caller = await authenticate(credentials, identityDirectory, new Date(), sourceIp);
     return caller.user !== null && caller.user.login.toLowerCase() === login.toLowerCase();
   } catch {
     return false;

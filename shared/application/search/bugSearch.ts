@@ -6,9 +6,9 @@ import { type Caller, inGroup } from '../../domain/identity/caller.ts';
 import { compileSearch } from '../../domain/search/criterionCompiler.ts';
 import { parseQuicksearch } from '../../domain/search/quicksearch.ts';
 import { FALSE, MAYBE, type SearchEnvironment, TRUE } from '../../domain/search/searchEnvironment.ts';
-import { evaluateSearch, keptMatches, slotsMatching } from '../../domain/search/searchEvaluation.ts';
+import { evaluateSearch, keptMatches } from '../../domain/search/searchEvaluation.ts';
 import { SearchIndex } from '../../domain/search/searchIndex.ts';
-import { orderComparator, orderNeedsUsers } from '../../domain/search/searchOrdering.ts';
+import { orderComparator, orderNeedsUsers, valueOrderNames } from '../../domain/search/searchOrdering.ts';
 import { candidateSlots, userNeeds, validateSearch } from '../../domain/search/searchPlanner.ts';
 import { and, leaf, parseSearchParameters, type SearchNode, valuesOf } from '../../domain/search/searchQuery.ts';
 import { visibilityTest } from '../../domain/search/searchVisibility.ts';
@@ -22,7 +22,7 @@ import { currentSearchState } from './searchIndexHolder.ts';
 import { renderSearchPage } from './searchPage.ts';
 
 /** The index and bug copies, caught up once per request (the prefetch may have started it). */
-const requestSearch = () => oncePerRequest('searchIndex', currentSearchState);
+export const requestSearch = () => oncePerRequest('searchIndex', currentSearchState);
 
 /**
  * GET /rest/bug's prefetch (endpointChain.ts): the bugs that `id=` names, read directly as
@@ -76,10 +76,10 @@ function pagingOf(params: Record<string, unknown>, maximum: number): Paging {
   };
 }
 
-const callerGroupIds = (caller: Caller, bugCatalog: BugCatalog) =>
+export const callerGroupIds = (caller: Caller, bugCatalog: BugCatalog) =>
   new Set(bugCatalog.catalog.groups.filter((group) => inGroup(caller, group.name)).map((group) => group.id));
 
-async function searchEnvironment(
+export async function searchEnvironment(
   caller: Caller,
   bugCatalog: BugCatalog,
   index: SearchIndex,
@@ -188,6 +188,7 @@ async function matchingSlots(
       login: (id) => users.get(id)?.login ?? '',
       product: (id) => products.get(id) ?? '',
       component: (id) => components.get(id) ?? '',
+      ...valueOrderNames(bugCatalog.catalog.products),
     }),
   );
 }
@@ -228,70 +229,6 @@ function countVisible(
   return count;
 }
 
-/**
- * The `limit` eligible slots whose words weigh most, best first (the newest bug first among
- * equals). A word's weight is its inverse document frequency among the eligible summaries: a word
- * found in few says more than one found in many. Typed arrays and one pass each, with no object per
- * summary: common words put tens of thousands of summaries here.
- */
-export function rankByWords(
-  held: Uint32Array,
-  candidates: readonly number[],
-  wordCount: number,
-  ids: Int32Array,
-  total: number,
-  limit: number,
-): number[] {
-  const slots = Int32Array.from(candidates);
-  const count = slots.length;
-  const frequency = new Float64Array(wordCount);
-  for (let i = 0; i < count; i++) {
-    const mask = held[slots[i]!]!;
-    for (let w = 0; w < wordCount; w++) if (mask & (1 << w)) frequency[w]++;
-  }
-  const weight = frequency.map((found) => Math.log(1 + total / (1 + found)));
-  const scores = new Float64Array(count);
-  for (let i = 0; i < count; i++) {
-    const mask = held[slots[i]!]!;
-    let score = 0;
-    for (let w = 0; w < wordCount; w++) if (mask & (1 << w)) score += weight[w]!;
-    scores[i] = score;
-  }
-  if (limit * 8 >= count) {
-    // A page of most of them (limit=0 asks for max_search_results): sort them all.
-    const order = Array.from({ length: count }, (_, i) => i).sort(
-      (a, b) => scores[b]! - scores[a]! || ids[slots[b]!]! - ids[slots[a]!]!,
-    );
-    return order.slice(0, limit).map((i) => slots[i]!);
-  }
-  // Otherwise the best `limit` by insertion into a short list, in one pass (ties: the newer bug first).
-  const best: number[] = [];
-  for (let i = 0; i < count; i++) {
-    const score = scores[i]!;
-    const id = ids[slots[i]!]!;
-    let at = best.length;
-    while (at > 0) {
-      const other = best[at - 1]!;
-      if (scores[other]! > score || (scores[other] === score && ids[slots[other]!]! > id)) break;
-      at--;
-    }
-    if (at >= limit) continue;
-    best.splice(at, 0, i);
-    if (best.length > limit) best.pop();
-  }
-  return best.map((i) => slots[i]!);
-}
-
-/** Sets a word's bit for the slots that hold it, listing each slot the first time any word marks it. */
-function markSlots(held: Uint32Array, touched: number[], slots: Int32Array, word: number): void {
-  const bit = 1 << word;
-  for (let i = 0; i < slots.length; i++) {
-    const slot = slots[i]!;
-    if (held[slot] === 0) touched.push(slot);
-    held[slot] |= bit;
-  }
-}
-
 /** Slots by bug id. Slots are mostly taken in id order already, so the sort is skipped when it has nothing to do. */
 function inIdOrder(index: SearchIndex, slots: number[]): number[] {
   for (let i = 1; i < slots.length; i++) {
@@ -326,6 +263,7 @@ async function sortBugs(bugs: readonly Bug[], order: string | undefined, bugCata
         login: (id) => users.get(id)?.login ?? '',
         product: (id) => products.get(id) ?? '',
         component: (id) => components.get(id) ?? '',
+        ...valueOrderNames(bugCatalog.catalog.products),
       }),
     );
   return slots.map((slot) => scratch.id[slot]);
@@ -394,112 +332,3 @@ export async function searchBugs(caller: Caller, params: Record<string, unknown>
 }
 
 // ---- possible duplicates ---------------------------------------------------------------------
-
-const STOP_WORDS = new Set([
-  'the',
-  'and',
-  'for',
-  'with',
-  'when',
-  'from',
-  'that',
-  'this',
-  'not',
-  'are',
-  'was',
-  'but',
-  'has',
-  'have',
-  'into',
-  'its',
-  'after',
-  'does',
-  'can',
-  'all',
-  'any',
-  'out',
-  'off',
-  'too',
-  'why',
-  'how',
-  'what',
-  'who',
-]);
-
-/** Words of a summary that carry meaning for duplicate ranking (three letters or more, no stop words). */
-function summaryWords(summary: string): string[] {
-  return [
-    ...new Set(
-      [...summary.toLowerCase().matchAll(/[\p{L}\p{N}_]{3,}/gu)]
-        .map((match) => match[0])
-        .filter((word) => !STOP_WORDS.has(word)),
-    ),
-  ];
-}
-
-/**
- * GET /rest/bug/possible_duplicates: the visible bugs whose summaries share the most words with
- * the given summary (or bug `id`'s), best first; among equals, the newest bug first. Like
- * Bugzilla's full-text ranking, a rare word counts for more than a common one.
- */
-export async function possibleDuplicates(caller: Caller, params: Record<string, unknown>, fields: FieldSelection) {
-  const bugCatalog = await loadBugCatalog();
-  const parameters = bugCatalog.catalog.parameters;
-  const maximum = Number(parameters.max_search_results) || 10_000;
-  const rawLimit = valuesOf(params.limit)[0];
-  const limitNumber = rawLimit === undefined || rawLimit === '' ? 0 : Number(rawLimit);
-  if (!Number.isInteger(limitNumber) || limitNumber < 0) throw errors.notWholeNumber('limit');
-  const limit = limitNumber === 0 || limitNumber > maximum ? maximum : limitNumber;
-  const idValue = valuesOf(params.id)[0];
-  let summary = valuesOf(params.summary)[0] ?? '';
-  let excluded: number | undefined;
-  if (idValue !== undefined && idValue !== '') {
-    if (!/^\d+$/.test(idValue.trim())) throw errors.invalidBugNumber(idValue);
-    const id = Number(idValue);
-    const stored = (await loadBugs([id])).get(id);
-    if (!stored) throw errors.bugNotFound(id);
-    const groupName = (groupId: number) => bugCatalog.catalog.groups.find((group) => group.id === groupId)?.name;
-    if (!canSeeBug(caller, stored.bug, groupName, parameters.or_groups === '1')) throw errors.bugAccessDenied(id);
-    summary = stored.bug.summary;
-    excluded = id;
-  }
-  if (summary.trim() === '' && excluded === undefined)
-    throw errors.missingParameter('You must specify a summary or a bug id to find duplicates of.');
-  const productNames = valuesOf(params.product);
-  const productIds = new Set(
-    bugCatalog.catalog.products
-      .filter((record) => productNames.some((name) => name.toLowerCase() === record.product.name.toLowerCase()))
-      .map((record) => record.product.id),
-  );
-  if (productNames.length > 0 && productIds.size === 0) return { bugs: [] };
-  // One bit per word below: a summary of Bugzilla's 255 characters rarely has more meaningful words.
-  const words = summaryWords(summary).slice(0, 32);
-  if (words.length === 0) return { bugs: [] };
-  const search = await requestSearch();
-  const { index } = search;
-  const visible = visibilityTest(
-    index,
-    caller.user?.id ?? 0,
-    callerGroupIds(caller, bugCatalog),
-    parameters.or_groups === '1',
-  );
-  // Which words each summary holds, one bit per word: each word is a summary substring criterion,
-  // whose result over the whole index is kept between searches (common words recur in every summary).
-  const env = await searchEnvironment(caller, bugCatalog, index, and([]));
-  const held = new Uint32Array(index.size);
-  const touched: number[] = [];
-  words.forEach((word, w) => {
-    markSlots(held, touched, slotsMatching(env, leaf('short_desc', 'substring', word)), w);
-  });
-  // Summaries of other products, of the bug itself, and of bugs the caller may not see are left out.
-  const candidates = touched.filter(
-    (slot) =>
-      (productIds.size === 0 || productIds.has(index.productId[slot])) &&
-      index.id[slot] !== excluded &&
-      (index.restricted[slot] === 0 || visible(slot)),
-  );
-  const page = rankByWords(held, candidates, words.length, index.id, Math.max(1, index.size), limit).map(
-    (slot) => index.id[slot],
-  );
-  return { bugs: await renderSearchPage(caller, page, fields, search) };
-}

@@ -1,6 +1,7 @@
 import { BugCopyCache } from '../../domain/search/bugCopyCache.ts';
 import { RenderedBugs } from '../../domain/search/renderedBugs.ts';
 import { type IndexDocument, SearchIndex } from '../../domain/search/searchIndex.ts';
+import { legacyValueResolver } from '../../storage/bug/legacyBugValues.ts';
 import { deepFreeze } from '../../storage/deepFreeze.ts';
 import { tableName } from '../../storage/dynamoClient.ts';
 import { LOG_OVERLAP_MS, loadSnapshot, readChangeLog } from '../../storage/search/searchIndexStore.ts';
@@ -50,7 +51,9 @@ const holders = new Map<string, Holder>();
 async function loadIndex(stats: IndexStats, copies: BugCopyCache): Promise<SearchIndex> {
   const started = performance.now();
   const snapshot = await loadSnapshot();
-  const index = snapshot ? SearchIndex.fromSnapshot(snapshot.columns) : new SearchIndex();
+  // A snapshot of version 1 held versions and milestones by name (legacyBugValues.ts).
+  const legacy = snapshot && snapshot.columns.version < 2 ? await legacyValueResolver() : undefined;
+  const index = snapshot ? SearchIndex.fromSnapshot(snapshot.columns, legacy) : new SearchIndex();
   index.leafTables.enabled = keeps();
   stats.snapshotBugs = index.size;
   await catchUp(index, stats, copies);

@@ -1,3 +1,4 @@
+import type { Bug } from '../../domain/bug/bug.ts';
 import { canSeeBug, isInsider, isTimeTracker } from '../../domain/bug/bugAccess.ts';
 import { bugResourceFields, bugView, viewerTags } from '../../domain/bug/bugView.ts';
 import type { FieldSelection } from '../../domain/fieldSelection.ts';
@@ -6,7 +7,7 @@ import { RawJson } from '../../domain/rawJson.ts';
 import { loadBugs, type StoredBug } from '../../storage/bug/bugStore.ts';
 import { currentStamp } from '../../storage/catalog/catalogCache.ts';
 import { bugViewContext, loadBugCatalog, updateToken, userIdsOf, usersById } from '../bug/bugContext.ts';
-import { getBugs } from '../bug/bugs.ts';
+import { getBugs } from '../bug/bugReading.ts';
 import { groupNameIn } from '../catalog/catalogContext.ts';
 import type { SearchState } from './searchIndexHolder.ts';
 
@@ -45,11 +46,15 @@ export async function renderSearchPage(
 
   const { rendered } = search;
   const cacheable = rendered.useStamp(stamp.catalog, stamp.users);
-  const variant = `${fields.signature}|${isLoggedIn(caller) ? 1 : 0}${isInsider(caller, parameters) ? 1 : 0}${isTimeTracker(caller, parameters) ? 1 : 0}`;
+  const insider = isInsider(caller, parameters);
+  const variant = `${fields.signature}|${isLoggedIn(caller) ? 1 : 0}${insider ? 1 : 0}${isTimeTracker(caller, parameters) ? 1 : 0}`;
+  // `counts.attachments` counts a private attachment for whoever attached it too: that viewer's text is their own.
+  const ownText = (bug: Bug) =>
+    !insider && isLoggedIn(caller) && (bug.privateAttachments ?? []).some((mark) => mark.creatorId === caller.user.id);
   const texts = new Map<number, string>();
   const missing: StoredBug[] = [];
   for (const entry of visible) {
-    const text = cacheable ? rendered.get(entry.bug.id, entry.rev, variant) : undefined;
+    const text = cacheable && !ownText(entry.bug) ? rendered.get(entry.bug.id, entry.rev, variant) : undefined;
     if (text === undefined) missing.push(entry);
     else texts.set(entry.bug.id, text);
   }
@@ -67,7 +72,7 @@ export async function renderSearchPage(
       void tags;
       const text = JSON.stringify(fields.apply(view, BUG_FIELDS));
       texts.set(bug.id, text);
-      if (cacheable) rendered.put(bug.id, rev, variant, text);
+      if (cacheable && !ownText(bug)) rendered.put(bug.id, rev, variant, text);
     }
   }
 

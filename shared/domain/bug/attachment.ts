@@ -2,6 +2,7 @@ import { errors } from '../../errors.ts';
 import type { ResourceFields } from '../fieldSelection.ts';
 import { type Caller, isLoggedIn, type UserAccount } from '../identity/caller.ts';
 import { userDetail } from '../identity/userView.ts';
+import { characterCount } from '../inputLimits.ts';
 import type { Parameters } from '../instance/parameters.ts';
 import type { BugFlag } from './bug.ts';
 import { isInsider } from './bugAccess.ts';
@@ -48,9 +49,23 @@ export const LAMBDA_ATTACHMENT_LIMIT_KB = 4_400;
  */
 export const MAX_RESPONSE_BASE64_BYTES = 6_150_000;
 
-/** Bugzilla's legal MIME types: a known top-level type and a subtype, parameters allowed. */
+/** As much as Bugzilla's column holds; S3 takes request headers of a few KB only. */
+const MAX_CONTENT_TYPE_LENGTH = 255;
+
+/**
+ * Bugzilla's legal MIME types: a known top-level type and a subtype, parameters allowed. A
+ * parameter value is printable ASCII, quoted or not, as MIME wants it (RFC 2045; other text is
+ * encoded per RFC 2231): the type becomes an HTTP header of the stored body and of its download.
+ */
 const MIME_TYPE =
-  /^(application|audio|font|image|message|model|multipart|text|video)\/[A-Za-z0-9!#$&^_.+-]+(\s*;\s*[A-Za-z0-9_.-]+=("[^"]*"|[^;\s]*))*$/i;
+  /^(application|audio|font|image|message|model|multipart|text|video)\/[A-Za-z0-9!#$&^_.+-]+( *; *[A-Za-z0-9_.-]+=("[\x20\x21\x23-\x7E]*"|[\x21\x23-\x3A\x3C-\x7E]*))*$/i;
+
+/**
+ * Control characters (C0 with tab and line breaks, DEL, C1) anywhere in a content type: a CR or
+ * LF in a header value would end the header (S3 refuses it, so the body could not be stored or
+ * downloaded), and none of them has a meaning in a MIME type.
+ */
+const CONTROL_CHARACTER = /[\u0000-\u001F\u007F-\u009F]/;
 
 export const PATCH_CONTENT_TYPE = 'text/plain';
 
@@ -60,23 +75,60 @@ export function checkContentType(value: unknown): string {
     throw errors.invalidContentType(
       'You must give the content type (MIME type) of the attachment, such as text/plain.',
     );
+  if (CONTROL_CHARACTER.test(value as string))
+    throw errors.invalidContentType('The content type (MIME type) must not contain control characters.');
+  if (type.length > MAX_CONTENT_TYPE_LENGTH)
+    throw errors.invalidContentType(
+      `The content type (MIME type) is too long: at most ${MAX_CONTENT_TYPE_LENGTH} characters.`,
+    );
   if (!MIME_TYPE.test(type)) throw errors.invalidContentType(`'${type}' is not a valid MIME type.`);
   return type;
 }
 
-/** A file name without any directory part, as browsers and Bugzilla keep it. */
+/**
+ * The type a download is served with: the stored one, unless it was stored before the rules
+ * above were strict (a CR or LF in it would break the response header), then plain bytes.
+ */
+export const downloadContentType = (stored: string): string =>
+  CONTROL_CHARACTER.test(stored) || !MIME_TYPE.test(stored) ? 'application/octet-stream' : stored;
+
+/**
+ * A file name without any directory part, as browsers and Bugzilla keep it (`[\s\S]`, not `.`:
+ * a line break before the last slash must not keep the directory).
+ */
 export function checkFileName(value: unknown): string {
-  const name = (typeof value === 'string' ? value : '').replace(/^.*[/\\]/, '').trim();
+  const name = (typeof value === 'string' ? value : '').replace(/^[\s\S]*[/\\]/, '').trim();
   if (name === '') throw errors.fileNameRequired('You must give a file name for the attachment.');
-  if (name.length > 255) throw errors.invalidParameter('The file name is too long: at most 255 characters.');
+  if (characterCount(name) > 255) throw errors.invalidParameter('The file name is too long: at most 255 characters.');
   return name;
+}
+
+/**
+ * The Content-Disposition under which an attachment downloads (RFC 6266): `filename*` gives the
+ * exact name in UTF-8, percent-encoded (RFC 8187, where `'`, `(`, `)` and `*` are encoded too),
+ * and `filename` an ASCII stand-in for clients that read only that one: accents dropped, any
+ * other character outside printable ASCII, a quote, a backslash, a slash (NFKD makes one of
+ * `／`) or `%` (which some clients decode) as `_`. The header is ASCII whatever the name: S3
+ * and HTTP carry header values as Latin-1 bytes, so a raw `报告.txt` broke the download and
+ * `résumé.pdf` arrived garbled.
+ */
+export function contentDisposition(fileName: string): string {
+  const fallback = fileName
+    .normalize('NFKD')
+    .replace(/\p{M}/gu, '')
+    .replace(/[^\x20-\x7E]|["\\/%]/gu, '_');
+  const encoded = encodeURIComponent(fileName.replace(/[\uD800-\uDFFF]/gu, '\uFFFD')).replace(
+    /['()*]/g,
+    (character) => `%${character.charCodeAt(0).toString(16).toUpperCase()}`,
+  );
+  return `attachment; filename="${fallback}"; filename*=UTF-8''${encoded}`;
 }
 
 export function checkSummary(value: unknown): string {
   const summary = typeof value === 'string' ? value.trim() : '';
   if (summary === '')
     throw errors.attachmentSummaryRequired('You must give a summary (description) of the attachment.');
-  if (summary.length > 255)
+  if (characterCount(summary) > 255)
     throw errors.invalidParameter('The attachment summary is too long: at most 255 characters.');
   return summary;
 }

@@ -1,6 +1,6 @@
 /**
  * A bug as Tracker keeps it: ids rather than names for everything that can be renamed (users,
- * products, components, keywords, groups), so a rename never rewrites bugs. Plain data; the
+ * products, components, versions, milestones, keywords, groups), so a rename never rewrites bugs. Plain data; the
  * rules that change it live in bugCreation.ts, bugUpdate.ts and bugFlags.ts, and bugView.ts
  * turns it into the spec's Bug object.
  */
@@ -27,9 +27,13 @@ export interface Bug {
   isConfirmed: boolean;
   productId: number;
   componentId: number;
-  /** Version and milestone by name, as Bugzilla stores them. */
-  version: string;
-  targetMilestone: string;
+  /**
+   * Version and milestone by id (Bugzilla stores their names and rewrites every bug on a rename:
+   * catalog/bugValues.ts). Bug items stored before carry `version`/`targetMilestone` names
+   * instead, resolved on read (storage/bug/legacyBugValues.ts).
+   */
+  versionId: number;
+  targetMilestoneId: number;
   bugType: string;
   priority: string;
   severity: string;
@@ -65,10 +69,21 @@ export interface Bug {
   /** How many of those comments are private: non-insiders are never told they exist. */
   privateCommentCount?: number;
   attachmentCount: number;
+  /**
+   * The attachments that are private now, with who attached them (privateActivity.ts): outsiders
+   * neither count them nor see nor search their history. Absent while none is private.
+   */
+  privateAttachments?: PrivateAttachmentMark[];
   /** Custom field values by field name (`cf_*`). */
   custom: Record<string, unknown>;
   /** Personal tags (not comment tags) by user id: only their owner ever sees them. */
   tags: Record<string, string[]>;
+}
+
+/** A private attachment as its bug remembers it. */
+export interface PrivateAttachmentMark {
+  id: number;
+  creatorId: number;
 }
 
 /** A comment written together with a bug change; its id is allocated by the writer. */

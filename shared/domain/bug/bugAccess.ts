@@ -2,7 +2,7 @@ import type { GroupControl, ProductRecord } from '../catalog/catalog.ts';
 import { type Caller, inGroup, isLoggedIn } from '../identity/caller.ts';
 import type { Parameters } from '../instance/parameters.ts';
 import type { Bug } from './bug.ts';
-import { isOpenStatus } from './bugWorkflow.ts';
+import { isOpenStatus, UNCONFIRMED } from './bugWorkflow.ts';
 
 /**
  * Who may see a bug and who may change which of its fields, as Bugzilla 5.2 decides it: bug
@@ -97,13 +97,13 @@ export function mayChangeField(
   if (removed === added) return true;
   if (TIME_TRACKING_FIELDS.includes(field)) return isTimeTracker(caller, parameters);
   if (hasEditBugs(caller, record, groupName)) return true;
-  const confirms =
-    field === 'status' &&
-    bug.status === 'UNCONFIRMED' &&
-    isOpenStatus(added) &&
-    added !== 'UNCONFIRMED' &&
-    !bug.isConfirmed;
-  if (confirms) return hasCanConfirm(caller, record, groupName);
+  // Bugzilla's _changes_everconfirmed: what counts is whether the bug was ever confirmed, not its
+  // current status, so a never-confirmed bug reopened (RESOLVED → CONFIRMED) is confirmed by the
+  // move; and moving a confirmed bug back to UNCONFIRMED is unconfirming it. Both need canconfirm,
+  // even from the assignee.
+  const changesConfirmation =
+    field === 'status' && (bug.isConfirmed ? added === UNCONFIRMED : isOpenStatus(added) && added !== UNCONFIRMED);
+  if (changesConfirmation) return hasCanConfirm(caller, record, groupName);
   const me = caller.user.id;
   if (bug.assigneeId === me) return true;
   if (parameters.useqacontact === '1' && bug.qaContactId === me) return true;

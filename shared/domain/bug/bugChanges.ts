@@ -10,6 +10,8 @@ import { flagLabel } from './bugFlags.ts';
 export interface BugNames {
   product(id: number): string;
   component(id: number): string;
+  version(id: number): string;
+  milestone(id: number): string;
   login(id: number | null): string;
   keyword(id: number): string;
   group(id: number): string;
@@ -46,8 +48,8 @@ export function diffBugs(before: Bug, after: Bug, names: BugNames): FieldChanges
   scalar('alias', before.alias ?? '', after.alias ?? '');
   scalar('status', before.status, after.status);
   scalar('resolution', before.resolution, after.resolution);
-  scalar('version', before.version, after.version);
-  scalar('target_milestone', before.targetMilestone, after.targetMilestone);
+  scalar('version', names.version(before.versionId), names.version(after.versionId));
+  scalar('target_milestone', names.milestone(before.targetMilestoneId), names.milestone(after.targetMilestoneId));
   scalar('type', before.bugType, after.bugType);
   scalar('priority', before.priority, after.priority);
   scalar('severity', before.severity, after.severity);

@@ -1,7 +1,9 @@
 import { errors } from '../../errors.ts';
+import { valueNamed } from '../catalog/bugValues.ts';
 import { PLACEHOLDER_MILESTONE } from '../catalog/catalog.ts';
 import { appliesTo } from '../catalog/flagTypes.ts';
 import { inGroup } from '../identity/caller.ts';
+import { characterCount } from '../inputLimits.ts';
 import { asList } from '../inputValues.ts';
 import { type Bug, MAX_COMMENT_LENGTH, type NewComment, sortedIds } from './bug.ts';
 import { hasCanConfirm, hasEditBugs, isInsider, isTimeTracker } from './bugAccess.ts';
@@ -31,7 +33,15 @@ import {
 } from './bugFields.ts';
 import { applyFlagInputs, type FlagInput } from './bugFlags.ts';
 import { productGroupRules } from './bugGroups.ts';
-import { CONFIRMED, INITIAL_STATUSES, isKnownStatus, isOpenStatus, NO_RESOLUTION, UNCONFIRMED } from './bugWorkflow.ts';
+import {
+  CONFIRMED,
+  canonicalStatus,
+  INITIAL_STATUSES,
+  isKnownStatus,
+  isOpenStatus,
+  NO_RESOLUTION,
+  UNCONFIRMED,
+} from './bugWorkflow.ts';
 
 /**
  * Filing a bug (POST /rest/bug): every field a Bugzilla 5.2 client sends, checked in Bugzilla's
@@ -141,18 +151,24 @@ export function planNewBug(
 
   const editbugs = hasEditBugs(caller, record, groupName);
   const mayChoosePriority = editbugs || parameters.letsubmitterchoosepriority === '1';
-  const priority =
-    present(input.priority) && mayChoosePriority
-      ? checkLegalValue('priority', input.priority, PRIORITIES)
-      : parameters.defaultpriority || DEFAULT_PRIORITY;
-  const severity = present(input.severity)
-    ? checkLegalValue('severity', input.severity, SEVERITIES)
-    : parameters.defaultseverity || DEFAULT_SEVERITY;
+  // The defaults are checked like op_sys and platform: a value stored before the parameters were
+  // checked must not give a bug a priority or severity that does not exist.
+  const priority = checkLegalValue(
+    'priority',
+    present(input.priority) && mayChoosePriority ? input.priority : parameters.defaultpriority || DEFAULT_PRIORITY,
+    PRIORITIES,
+  );
+  const severity = checkLegalValue(
+    'severity',
+    present(input.severity) ? input.severity : parameters.defaultseverity || DEFAULT_SEVERITY,
+    SEVERITIES,
+  );
   const bugType = present(input.type)
     ? checkLegalValue('bug type', input.type, BUG_TYPES)
     : component.defaultBugType || record.product.defaultBugType || parameters.default_bug_type || DEFAULT_BUG_TYPE;
 
-  let targetMilestone = record.product.defaultMilestone || PLACEHOLDER_MILESTONE;
+  const defaultMilestone = record.product.defaultMilestone || PLACEHOLDER_MILESTONE;
+  let targetMilestoneId = valueNamed(record.milestones, defaultMilestone)?.id ?? 0;
   const mayChooseMilestone = editbugs || parameters.letsubmitterchoosemilestone === '1';
   if (present(input.target_milestone) && mayChooseMilestone && parameters.usetargetmilestone === '1') {
     const wanted = String(input.target_milestone).trim();
@@ -160,7 +176,7 @@ export function planNewBug(
       (candidate) => candidate.name.toLowerCase() === wanted.toLowerCase() && candidate.isActive,
     );
     if (!milestone) throw errors.notFoundInProduct('milestone', wanted, record.product.name);
-    targetMilestone = milestone.name;
+    targetMilestoneId = milestone.id;
   }
 
   // Bugzilla lets only editbugs choose the assignee and QA contact of a new bug.
@@ -190,7 +206,8 @@ export function planNewBug(
   const canConfirm = hasCanConfirm(caller, record, groupName);
   let status: string;
   if (present(input.status)) {
-    const wanted = String(input.status).trim().toUpperCase();
+    // The old workflow's names (NEW, ASSIGNED, REOPENED) are read as on update.
+    const wanted = canonicalStatus(String(input.status), null);
     if (!isKnownStatus(wanted)) throw errors.notFoundByName('status', String(input.status));
     if (!INITIAL_STATUSES.includes(wanted))
       throw errors.illegalStatusTransition(
@@ -216,7 +233,7 @@ export function planNewBug(
   const deadline = timeTracker && present(input.deadline) ? checkDate('deadline', input.deadline) : null;
 
   const description = input.description === undefined || input.description === null ? '' : String(input.description);
-  if (description.length > MAX_COMMENT_LENGTH)
+  if (characterCount(description) > MAX_COMMENT_LENGTH)
     throw errors.commentTooLong(`The description is too long: at most ${MAX_COMMENT_LENGTH} characters.`);
   const isMarkdown = input.is_markdown === true;
   if (isMarkdown && parameters.markdown_enabled !== '1') throw errors.markdownDisabled();
@@ -254,8 +271,8 @@ export function planNewBug(
     isConfirmed: isOpenStatus(status) && status !== UNCONFIRMED,
     productId: record.product.id,
     componentId: component.id,
-    version: version.name,
-    targetMilestone,
+    versionId: version.id,
+    targetMilestoneId,
     bugType,
     priority,
     severity,
@@ -294,6 +311,7 @@ export function planNewBug(
   if (bug.dependsOn.some((other) => bug.blocks.includes(other))) {
     throw errors.dependsOnAndBlocks();
   }
+  if (bug.regressedBy.some((other) => bug.regressions.includes(other))) throw errors.regressedByAndRegressions();
   const flagInputs = presentList(input.flags) as FlagInput[];
   if (flagInputs.length > 0) {
     const types = env.flagTypes.filter(
@@ -307,6 +325,7 @@ export function planNewBug(
         callerId: me,
         inGroupId: (groupId) => inGroup(caller, groupName(groupId) ?? ''),
         userIdOf: (login) => env.findUserId(login),
+        requestees: { bug, requestee: (userId) => env.requestee(userId), groupName, parameters: env.parameters },
         now: env.now,
         nextFlagId: env.nextFlagId,
       },

@@ -27,6 +27,8 @@ export interface BugEnvironment {
   /** Like findUserId, but an unknown login is Bugzilla's error for that field (51, or 504 for a new bug's CC). */
   userId(login: string, field: string, error?: UnknownUserError): number;
   loginOf(id: number | null): string;
+  /** A flag requestee named in the request, with their groups (who may be asked depends on what they can see). */
+  requestee(id: number): Caller | undefined;
   nextFlagId(): number;
 }
 

@@ -1,7 +1,9 @@
 import { errors } from '../../errors.ts';
 import type { CustomField } from '../catalog/customFields.ts';
 import { EMPTY_SELECT_VALUE } from '../catalog/customFields.ts';
+import { characterCount } from '../inputLimits.ts';
 import { asList } from '../inputValues.ts';
+import { isCalendarDate, isLegalTime } from '../time.ts';
 import { MAX_ALIAS_LENGTH, MAX_SUMMARY_LENGTH, MAX_TIME, MAX_URL_LENGTH, MAX_WHITEBOARD_LENGTH } from './bug.ts';
 import { FIELD_TYPE, type LegalValue } from './bugFields.ts';
 
@@ -19,7 +21,8 @@ function checkText(field: string, value: unknown, maxLength: number): string {
     throw errors.invalidParameter(`The ${field} must be text.`);
   const text = String(value);
   if (CONTROL_CHARACTERS.test(text)) throw errors.invalidParameter(`The ${field} contains control characters.`);
-  if (text.length > maxLength) throw errors.fieldTooLong(`The ${field} is too long: at most ${maxLength} characters.`);
+  if (characterCount(text) > maxLength)
+    throw errors.fieldTooLong(`The ${field} is too long: at most ${maxLength} characters.`);
   return text;
 }
 
@@ -38,7 +41,7 @@ export const checkWhiteboard = (value: unknown): string => checkText('whiteboard
 export function checkAlias(value: unknown): string | null {
   const alias = checkText('alias', value, Number.MAX_SAFE_INTEGER).trim();
   if (alias === '') return null;
-  if (alias.length > MAX_ALIAS_LENGTH)
+  if (characterCount(alias) > MAX_ALIAS_LENGTH)
     throw errors.invalidAlias(`The alias '${alias.slice(0, 50)}' is too long: at most ${MAX_ALIAS_LENGTH} characters.`);
   if (/^\d+$/.test(alias))
     throw errors.invalidAlias(
@@ -72,16 +75,11 @@ export function checkHours(field: string, value: unknown): number {
   return Math.round(number * 100) / 100;
 }
 
-const isRealDate = (text: string) => {
-  const date = new Date(`${text.slice(0, 10)}T00:00:00Z`);
-  return !Number.isNaN(date.getTime()) && date.toISOString().slice(0, 10) === text.slice(0, 10);
-};
-
 /** A deadline: `YYYY-MM-DD` (a time part is dropped); '' or null clears it; anything else is 56. */
 export function checkDate(field: string, value: unknown): string | null {
   if (value === null || value === undefined || value === '') return null;
   const text = String(value).trim();
-  if (!/^\d{4}-\d{2}-\d{2}([ T]\d{2}:\d{2}(:\d{2})?Z?)?$/.test(text) || !isRealDate(text)) {
+  if (!/^\d{4}-\d{2}-\d{2}([ T]\d{2}:\d{2}(:\d{2})?Z?)?$/.test(text) || !isCalendarDate(text)) {
     throw errors.invalidDate(`'${text}' is not a valid date for ${field}: use YYYY-MM-DD.`);
   }
   return text.slice(0, 10);
@@ -93,7 +91,7 @@ export function checkSeeAlso(value: unknown): string {
   const protocol = URL.canParse(text) ? new URL(text).protocol : '';
   if (protocol !== 'http:' && protocol !== 'https:')
     throw errors.invalidSeeAlso(`'${text}' is not a valid URL to a bug: see_also takes http or https URLs.`);
-  if (text.length > 255) throw errors.invalidSeeAlso('A see_also URL can be at most 255 characters long.');
+  if (characterCount(text) > 255) throw errors.invalidSeeAlso('A see_also URL can be at most 255 characters long.');
   return text;
 }
 
@@ -150,8 +148,7 @@ export function checkCustomValue(field: CustomField, value: unknown): unknown {
       if (value === null || value === undefined || value === '') return null;
       const text = String(value).trim();
       const date = new Date(/^\d{4}-\d{2}-\d{2} /.test(text) ? `${text.replace(' ', 'T')}Z` : text);
-      if (!/^\d{4}-\d{2}-\d{2}/.test(text) || Number.isNaN(date.getTime()))
-        throw errors.invalidDateTime(text, field.name);
+      if (!isCalendarDate(text) || !isLegalTime(date.getTime())) throw errors.invalidDateTime(text, field.name);
       return date.toISOString().replace(/\.\d{3}Z$/, 'Z');
     }
     case FIELD_TYPE.INTEGER: {
@@ -215,6 +212,7 @@ export function checkDateTimeParameter(name: string, value: string): string {
       ? `${text.replace(' ', 'T')}Z`
       : text;
   const date = new Date(normalized);
-  if (!/^\d{4}-\d{2}-\d{2}/.test(text) || Number.isNaN(date.getTime())) throw errors.invalidDateTime(text, name);
+  // Date rolls 2024-02-30 over to March and takes years 0000 and 10000: each is 56, as in Bugzilla.
+  if (!isCalendarDate(text) || !isLegalTime(date.getTime())) throw errors.invalidDateTime(text, name);
   return date.toISOString().replace(/\.\d{3}Z$/, 'Z');
 }

@@ -1,6 +1,9 @@
 import { errors } from '../../errors.ts';
 import type { FlagType } from '../catalog/flagTypes.ts';
-import type { BugFlag, FlagStatus } from './bug.ts';
+import type { Caller } from '../identity/caller.ts';
+import type { Parameters } from '../instance/parameters.ts';
+import type { Bug, BugFlag, FlagStatus } from './bug.ts';
+import { canSeeBug, type GroupName, isInsider } from './bugAccess.ts';
 
 /**
  * Setting, requesting and clearing flags on a bug (or an attachment): Bugzilla's flag input
@@ -23,9 +26,42 @@ export interface FlagRules {
   inGroupId(groupId: number): boolean;
   /** A requestee's user id, or undefined when no such user exists. */
   userIdOf(login: string): number | undefined;
+  /** What decides who may be asked. */
+  requestees: RequesteeRules;
   now: string;
   /** Hands out a fresh flag id for each flag created. */
   nextFlagId(): number;
+}
+
+/**
+ * Who may be asked for a flag, as Bugzilla's _check_requestee decides: only someone who can see
+ * the bug, and for a flag on a private attachment only an insider. A request names its requestee
+ * in the flag, in history and in the requestee's own request list: asking someone else would
+ * tell them of a bug or attachment they may not read.
+ */
+export interface RequesteeRules {
+  /**
+   * The bug the flags are on, as this request leaves it (its groups, CC list, assignee): Bugzilla
+   * checks the stored bug, which lets a change that hides the bug ask someone who then cannot see it.
+   */
+  bug: Bug;
+  /** The attachment the flags are on, as this request leaves it; absent for a bug's own flags. */
+  attachment?: { id: number; isPrivate: boolean };
+  /** A requestee with their groups; undefined when they could not be read, and then they are refused. */
+  requestee(userId: number): Caller | undefined;
+  groupName: GroupName;
+  parameters: Parameters;
+}
+
+/** Refuses a requestee who cannot see what the flag is on (Bugzilla's two flag_requestee_unauthorized errors). */
+function assertMayBeAsked(userId: number, login: string, type: FlagType, rules: RequesteeRules): void {
+  const { bug, attachment, groupName, parameters } = rules;
+  const requestee = rules.requestee(userId);
+  const name = requestee?.user?.login ?? login;
+  if (!requestee || !canSeeBug(requestee, bug, groupName, parameters.or_groups === '1'))
+    throw errors.flagRequesteeUnauthorized(name, type.name, bug.id, attachment?.id);
+  if (attachment?.isPrivate && !isInsider(requestee, parameters))
+    throw errors.flagRequesteeUnauthorizedAttachment(name, type.name, bug.id, attachment.id);
 }
 
 const STATUSES = ['?', '+', '-', 'X'];
@@ -122,6 +158,8 @@ export function applyFlagInputs(
         );
       const id = rules.userIdOf(requestee);
       if (id === undefined) throw errors.notFound(`There is no user named '${requestee}' to request the flag from.`);
+      // As in Bugzilla, only a newly named requestee is checked: one already asked may stay asked.
+      if (id !== existing?.requesteeId) assertMayBeAsked(id, requestee, type, rules.requestees);
       requesteeId = id;
     }
     if (existing && existing.status === status && existing.requesteeId === requesteeId) continue;

@@ -6,11 +6,11 @@ import {
   canChangeStatus,
   canonicalStatus,
   DUPLICATE,
+  duplicateStatus,
   isKnownResolution,
   isKnownStatus,
   isOpenStatus,
   NO_RESOLUTION,
-  RESOLVED,
   UNCONFIRMED,
 } from './bugWorkflow.ts';
 import { requireVisible, type UpdateOutcome, unlinkDuplicate, type WorkingSet } from './bugWorkingSet.ts';
@@ -56,12 +56,14 @@ export function applyStatusChange(
       throw errors.invalidParameter('A bug marked as a duplicate cannot stay open.');
     if (resolutionInput !== undefined && resolutionInput !== DUPLICATE)
       throw errors.invalidParameter('A bug marked as a duplicate must have the resolution DUPLICATE.');
+    // An open bug closes in the installation's duplicate status; a closed one keeps its status.
+    // A status given with the request applies even when the bug already duplicates the target.
+    const status =
+      statusInput ??
+      (isOpenStatus(current.status) ? duplicateStatus(env.parameters.duplicate_or_move_bug_status) : current.status);
+    if (!canChangeStatus(current.status, status)) throw errors.statusChangeDenied(current.status, status);
+    next.status = status;
     if (next.dupeOf !== target) {
-      if (isOpenStatus(next.status)) {
-        const status = statusInput ?? (env.parameters.duplicate_or_move_bug_status || RESOLVED);
-        if (!canChangeStatus(current.status, status)) throw errors.statusChangeDenied(current.status, status);
-        next.status = status;
-      } else if (statusInput !== undefined) next.status = statusInput;
       next.resolution = DUPLICATE;
       unlinkDuplicate(working, next);
       next.dupeOf = target;

@@ -2,6 +2,7 @@ import { errors } from '../../errors.ts';
 import type { ProductRecord } from '../catalog/catalog.ts';
 import { appliesTo } from '../catalog/flagTypes.ts';
 import { inGroup } from '../identity/caller.ts';
+import { characterCount } from '../inputLimits.ts';
 import { asList, truthy } from '../inputValues.ts';
 import { type Bug, MAX_COMMENT_LENGTH, sortedIds } from './bug.ts';
 import {
@@ -107,7 +108,7 @@ export function applyBugUpdate(
     wanted: unknown,
     keep: string,
     what: string,
-  ): string => {
+  ): T => {
     const name = present(wanted) ? String(wanted).trim() : keep;
     const found = values.find((value) => value.name.toLowerCase() === name.toLowerCase());
     if (!found) {
@@ -119,21 +120,23 @@ export function applyBugUpdate(
     }
     if (!found.isActive && found.name !== keep)
       throw errors.notFound(`The ${what} '${found.name}' of the product '${record.product.name}' is inactive.`);
-    return found.name;
+    return found;
   };
   const oldComponentName = oldRecord.components.find((component) => component.id === current.componentId)?.name ?? '';
   if (present(input.component) || record !== oldRecord) {
-    const name = pickNamed(record.components, input.component, oldComponentName, 'component');
-    next.componentId = record.components.find((component) => component.name === name)!.id;
+    next.componentId = pickNamed(record.components, input.component, oldComponentName, 'component').id;
   }
+  // Versions and milestones are kept by id (catalog/bugValues.ts), and chosen or kept by name.
+  const oldVersionName = oldRecord.versions.find((value) => value.id === current.versionId)?.name ?? '';
   if (present(input.version) || record !== oldRecord)
-    next.version = pickNamed(record.versions, input.version, current.version, 'version');
+    next.versionId = pickNamed(record.versions, input.version, oldVersionName, 'version').id;
   if (present(input.target_milestone) || record !== oldRecord) {
+    const oldMilestoneName = oldRecord.milestones.find((value) => value.id === current.targetMilestoneId)?.name ?? '';
     const keep =
-      record !== oldRecord && !record.milestones.some((value) => value.name === current.targetMilestone)
+      record !== oldRecord && !record.milestones.some((value) => value.name === oldMilestoneName)
         ? record.product.defaultMilestone
-        : current.targetMilestone;
-    next.targetMilestone = pickNamed(record.milestones, input.target_milestone, keep, 'milestone');
+        : oldMilestoneName;
+    next.targetMilestoneId = pickNamed(record.milestones, input.target_milestone, keep, 'milestone').id;
   }
 
   // ---- plain fields ----
@@ -228,8 +231,7 @@ export function applyBugUpdate(
     next[key] = wanted;
   }
   if (next.dependsOn.some((other) => next.blocks.includes(other))) throw errors.dependsOnAndBlocks();
-  if (next.regressedBy.some((other) => next.regressions.includes(other)))
-    throw errors.invalidParameter('A bug cannot both be regressed by and cause the same bug.');
+  if (next.regressedBy.some((other) => next.regressions.includes(other))) throw errors.regressedByAndRegressions();
   if (
     next.dependsOn.some((id) => !current.dependsOn.includes(id)) ||
     next.blocks.some((id) => !current.blocks.includes(id))
@@ -253,6 +255,8 @@ export function applyBugUpdate(
         callerId: me,
         inGroupId: (groupId) => inGroup(caller, env.groupName(groupId) ?? ''),
         userIdOf: (login) => env.findUserId(login),
+        // The bug as this update leaves it: a requestee must be able to see it afterwards.
+        requestees: { bug: next, requestee: (userId) => env.requestee(userId), groupName: env.groupName, parameters },
         now: env.now,
         nextFlagId: env.nextFlagId,
       },
@@ -263,7 +267,7 @@ export function applyBugUpdate(
   // ---- the comment ----
   const dupeNotice = outcome.comments.find((entry) => entry.bugId === bugId && entry.commentType === 'dupe_of');
   if (comment && comment.body.trim() !== '') {
-    if (comment.body.length > MAX_COMMENT_LENGTH) throw errors.commentOverLength(MAX_COMMENT_LENGTH);
+    if (characterCount(comment.body) > MAX_COMMENT_LENGTH) throw errors.commentOverLength(MAX_COMMENT_LENGTH);
     if (comment.isPrivate && !isInsider(caller, parameters)) throw errors.privateCommentsDenied();
     if (comment.isMarkdown && parameters.markdown_enabled !== '1') throw errors.markdownDisabled();
     if (dupeNotice)

@@ -8,6 +8,7 @@ import { isInsider, isTimeTracker } from './bugAccess.ts';
 import { FIELD_TYPE } from './bugFields.ts';
 import { flagView } from './bugFlags.ts';
 import { isOpenStatus } from './bugWorkflow.ts';
+import { hiddenAttachmentCount } from './privateActivity.ts';
 
 /**
  * The spec's Bug object for one caller: names for ids, user detail objects, time tracking only
@@ -59,6 +60,9 @@ export interface BugViewContext {
   user(id: number | null): UserAccount | undefined;
   productName(id: number): string;
   componentName(id: number): string;
+  /** The current names of the bug's version and milestone (kept by id: catalog/bugValues.ts). */
+  versionName(id: number): string;
+  milestoneName(id: number): string;
   classificationName(productId: number): string;
   keywordName(id: number): string;
   groupName(id: number): string | undefined;
@@ -103,8 +107,8 @@ export function bugView(bug: Bug, context: BugViewContext, extras: BugExtras = {
     product: context.productName(bug.productId),
     component: context.componentName(bug.componentId),
     classification: context.classificationName(bug.productId),
-    version: bug.version,
-    target_milestone: bug.targetMilestone,
+    version: context.versionName(bug.versionId),
+    target_milestone: context.milestoneName(bug.targetMilestoneId),
     type: bug.bugType,
     priority: bug.priority,
     severity: bug.severity,
@@ -161,7 +165,8 @@ export function bugView(bug: Bug, context: BugViewContext, extras: BugExtras = {
   view.filed_via = bug.filedVia;
   view.tags = viewerTags(bug, caller);
   view.counts = {
-    attachments: bug.attachmentCount,
+    // As the attachments listing: private ones count for insiders and for whoever attached them.
+    attachments: bug.attachmentCount - hiddenAttachmentCount(bug, caller, parameters),
     cc: bug.ccIds.length,
     comments: visibleCommentCount(bug, caller, parameters),
     keywords: bug.keywordIds.length,

@@ -76,6 +76,26 @@ export function canChangeStatus(from: string | null, to: string): boolean {
   return transitionsFrom(from).some((transition) => transition.to === to);
 }
 
+/**
+ * The closed statuses a bug marked as a duplicate may be put in (the `duplicate_or_move_bug_status`
+ * parameter): Bugzilla accepts only a closed status, and makes every status able to move to it;
+ * Tracker's workflow is fixed, so it offers the closed statuses every open status may already
+ * move to (RESOLVED with the default workflow).
+ */
+export const DUPLICATE_STATUSES: readonly string[] = Object.freeze(
+  BUG_STATUSES.filter(
+    (target) => !target.isOpen && BUG_STATUSES.every((from) => !from.isOpen || canChangeStatus(from.name, target.name)),
+  ).map((status) => status.name),
+);
+
+/**
+ * Where a bug marked as a duplicate goes: the configured status, or RESOLVED (Bugzilla's default)
+ * when the stored value is not one of DUPLICATE_STATUSES, which only a value saved before the
+ * parameter was checked can be. A duplicate is never left open.
+ */
+export const duplicateStatus = (configured: string | undefined): string =>
+  configured !== undefined && DUPLICATE_STATUSES.includes(configured) ? configured : RESOLVED;
+
 /** Whether the move needs a comment (never, with the default workflow). */
 export function commentRequired(from: string | null, to: string): boolean {
   return transitionsFrom(from).find((transition) => transition.to === to)?.commentRequired ?? false;

@@ -1,5 +1,6 @@
 import { errors } from '../../errors.ts';
 import { type Caller, inGroup, isLoggedIn } from '../identity/caller.ts';
+import { characterCount } from '../inputLimits.ts';
 import type { Parameters } from '../instance/parameters.ts';
 
 /**
@@ -26,11 +27,11 @@ export function assertMayTagComments(caller: Caller, parameters: Parameters): vo
 /** A tag as typed, trimmed; 127 too short, 128 too long, 126 for anything but letters, digits, '_', '.', '-'. */
 export function checkCommentTag(value: unknown): string {
   const tag = typeof value === 'string' || typeof value === 'number' ? String(value).trim() : '';
-  if (tag.length < MIN_COMMENT_TAG_LENGTH)
+  if (characterCount(tag) < MIN_COMMENT_TAG_LENGTH)
     throw errors.commentTagTooShort(
       `The comment tag '${tag}' is too short: at least ${MIN_COMMENT_TAG_LENGTH} characters.`,
     );
-  if (tag.length > MAX_COMMENT_TAG_LENGTH)
+  if (characterCount(tag) > MAX_COMMENT_TAG_LENGTH)
     throw errors.commentTagTooLong(
       `The comment tag '${tag}' is too long: at most ${MAX_COMMENT_TAG_LENGTH} characters.`,
     );

@@ -1,7 +1,7 @@
 import { errors } from '../../errors.ts';
 import { FIELD_TYPE, type FieldType, isSelectType } from '../bug/bugFields.ts';
 import { flagText } from '../changeReport.ts';
-import { checkNameCharacters } from '../inputLimits.ts';
+import { characterCount, checkNameCharacters } from '../inputLimits.ts';
 
 /**
  * Custom bug fields (`cf_*`), Tracker's administration call for what Bugzilla does in its
@@ -56,7 +56,7 @@ function checkCustomFieldName(name: string | undefined): string {
       `The field name '${trimmed}' is invalid: custom field names start with 'cf_' and hold only lowercase letters, digits and underscores.`,
     );
   }
-  if (trimmed.length > MAX_FIELD_NAME_LENGTH)
+  if (characterCount(trimmed) > MAX_FIELD_NAME_LENGTH)
     throw errors.invalidParameter(`Field names can be at most ${MAX_FIELD_NAME_LENGTH} characters long.`);
   return trimmed;
 }
@@ -65,7 +65,7 @@ function checkDisplayName(displayName: string | undefined): string {
   const trimmed = (displayName ?? '').trim();
   checkNameCharacters(trimmed, 'display name');
   if (trimmed === '') throw errors.invalidParameter('You must enter a description (display_name) for the field.');
-  if (trimmed.length > MAX_DISPLAY_NAME_LENGTH)
+  if (characterCount(trimmed) > MAX_DISPLAY_NAME_LENGTH)
     throw errors.invalidParameter(`Field descriptions can be at most ${MAX_DISPLAY_NAME_LENGTH} characters long.`);
   return trimmed;
 }
@@ -106,7 +106,7 @@ function checkValueName(type: FieldType, name: string): string {
   const trimmed = name.trim();
   if (trimmed === '') throw errors.invalidParameter('A legal value of a field cannot be blank.');
   checkNameCharacters(trimmed, 'field value');
-  if (trimmed.length > MAX_VALUE_LENGTH)
+  if (characterCount(trimmed) > MAX_VALUE_LENGTH)
     throw errors.invalidParameter(`Field values can be at most ${MAX_VALUE_LENGTH} characters long: '${trimmed}'.`);
   if (type === FIELD_TYPE.MULTI_SELECT && trimmed.includes(','))
     throw errors.invalidParameter(`Values of a multiple-selection field cannot contain commas: '${trimmed}'.`);

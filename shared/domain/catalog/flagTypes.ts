@@ -1,6 +1,6 @@
 import { errors } from '../../errors.ts';
 import { flagText } from '../changeReport.ts';
-import { checkNameCharacters } from '../inputLimits.ts';
+import { characterCount, checkNameCharacters } from '../inputLimits.ts';
 
 /**
  * Flag types: what can be requested, granted or denied on bugs or attachments, and in which
@@ -89,7 +89,7 @@ type TargetType = (typeof TARGET_TYPES)[number];
 export function checkFlagTypeName(name: string | undefined): string {
   const trimmed = (name ?? '').trim();
   checkNameCharacters(trimmed, 'flag type name', errors.invalidFlagTypeName);
-  if (trimmed === '' || /[\s,]/.test(trimmed) || trimmed.length > MAX_FLAG_TYPE_NAME_LENGTH) {
+  if (trimmed === '' || /[\s,]/.test(trimmed) || characterCount(trimmed) > MAX_FLAG_TYPE_NAME_LENGTH) {
     throw errors.invalidFlagTypeName(
       `The name '${trimmed}' is invalid: a flag type name must be non-blank, contain no spaces or commas and be at most ${MAX_FLAG_TYPE_NAME_LENGTH} characters long.`,
     );
@@ -116,7 +116,7 @@ export function checkCcList(value: unknown): string {
     throw errors.invalidParameter('cc_list must be a string of comma-separated e-mail addresses.');
   }
   const text = Array.isArray(value) ? value.join(', ') : (value as string);
-  if (text.length > MAX_CC_LIST_LENGTH)
+  if (characterCount(text) > MAX_CC_LIST_LENGTH)
     throw errors.flagTypeCcListTooLong(
       `The CC list of a flag type can be at most ${MAX_CC_LIST_LENGTH} characters long.`,
     );

@@ -1,5 +1,5 @@
 import { errors } from '../../errors.ts';
-import { checkNameCharacters } from '../inputLimits.ts';
+import { characterCount, checkNameCharacters } from '../inputLimits.ts';
 
 /**
  * Keywords: the legal values of the bugs' `keywords` field, kept by members of editkeywords.
@@ -24,7 +24,7 @@ export function checkKeywordName(name: string | undefined): string {
   if (trimmed === '') throw errors.invalidParameter('You must enter a non-blank name for the keyword.');
   if (/[\s,]/.test(trimmed))
     throw errors.invalidParameter(`You may not use commas or whitespace in a keyword name: '${trimmed}'.`);
-  if (trimmed.length > MAX_KEYWORD_NAME_LENGTH)
+  if (characterCount(trimmed) > MAX_KEYWORD_NAME_LENGTH)
     throw errors.invalidParameter(`Keyword names can be at most ${MAX_KEYWORD_NAME_LENGTH} characters long.`);
   return trimmed;
 }

@@ -1,6 +1,6 @@
 import { errors } from '../../errors.ts';
 import { type Caller, inGroup } from '../identity/caller.ts';
-import { checkNameCharacters } from '../inputLimits.ts';
+import { characterCount, checkNameCharacters } from '../inputLimits.ts';
 import type { Classification, ControlValue, GroupControl, ProductRecord, ProductValue } from './catalog.ts';
 import { bySortKeyThenName } from './catalog.ts';
 import { type FlagType, flagTypesOfComponent } from './flagTypes.ts';
@@ -19,7 +19,7 @@ export function checkProductName(name: string | undefined): string {
   const trimmed = (name ?? '').trim();
   checkNameCharacters(trimmed, 'product name');
   if (trimmed === '') throw errors.productNameRequired('You must enter a name for the product.');
-  if (trimmed.length > MAX_PRODUCT_NAME_LENGTH)
+  if (characterCount(trimmed) > MAX_PRODUCT_NAME_LENGTH)
     throw errors.productNameTooLong(`The name of a product is limited to ${MAX_PRODUCT_NAME_LENGTH} characters.`);
   return trimmed;
 }
@@ -34,7 +34,7 @@ export function checkComponentName(name: string | undefined): string {
   const trimmed = (name ?? '').trim();
   checkNameCharacters(trimmed, 'component name');
   if (trimmed === '') throw errors.nameRequired('component');
-  if (trimmed.length > MAX_COMPONENT_NAME_LENGTH)
+  if (characterCount(trimmed) > MAX_COMPONENT_NAME_LENGTH)
     throw errors.invalidComponent(`The name of a component is limited to ${MAX_COMPONENT_NAME_LENGTH} characters.`);
   return trimmed;
 }
@@ -54,7 +54,7 @@ export function checkValueName(kind: 'version' | 'milestone', name: string | und
       ? errors.productVersionRequired('You must enter a version for the product.')
       : errors.nameRequired('milestone');
   }
-  if (trimmed.length > MAX_VALUE_NAME_LENGTH) throw errors.nameTooLong(kind, MAX_VALUE_NAME_LENGTH);
+  if (characterCount(trimmed) > MAX_VALUE_NAME_LENGTH) throw errors.nameTooLong(kind, MAX_VALUE_NAME_LENGTH);
   return trimmed;
 }
 

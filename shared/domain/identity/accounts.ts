@@ -1,5 +1,5 @@
 import { errors } from '../../errors.ts';
-import { checkNameCharacters } from '../inputLimits.ts';
+import { characterCount, checkNameCharacters } from '../inputLimits.ts';
 import type { Parameters } from '../instance/parameters.ts';
 import { regexpProblem, safeRegexpTest } from '../safeRegexp.ts';
 
@@ -20,7 +20,7 @@ export function checkEmail(email: string, parameters: Parameters): string {
     regexpProblem(parameters.emailregexp) === null
       ? safeRegexpTest(parameters.emailregexp, trimmed)
       : /^[^@\s]+@[^@\s]+\.[^@\s]+$/.test(trimmed);
-  if (trimmed.length > MAX_LOGIN_LENGTH || /[\s,]/.test(trimmed) || !matches) {
+  if (characterCount(trimmed) > MAX_LOGIN_LENGTH || /[\s,]/.test(trimmed) || !matches) {
     throw errors.invalidEmail(
       `The e-mail address you entered (${trimmed}) didn't pass our syntax checking for a legal email address. ${parameters.emailregexpdesc ?? ''}`.trim(),
     );
@@ -32,10 +32,10 @@ export function checkEmail(email: string, parameters: Parameters): string {
 export function checkPassword(password: string | undefined): string | undefined {
   const trimmed = password?.trim() ?? '';
   if (trimmed === '') return undefined;
-  if (trimmed.length < MIN_PASSWORD_LENGTH) {
+  if (characterCount(trimmed) < MIN_PASSWORD_LENGTH) {
     throw errors.passwordTooShort(`The password must be at least ${MIN_PASSWORD_LENGTH} characters long.`);
   }
-  if (trimmed.length > MAX_PASSWORD_LENGTH)
+  if (characterCount(trimmed) > MAX_PASSWORD_LENGTH)
     throw errors.passwordTooLong(`The password must be at most ${MAX_PASSWORD_LENGTH} characters long.`);
   return trimmed;
 }
@@ -43,6 +43,7 @@ export function checkPassword(password: string | undefined): string | undefined 
 export function checkRealName(name: string | undefined): string {
   const trimmed = (name ?? '').trim();
   checkNameCharacters(trimmed, 'real name');
-  if (trimmed.length > 255) throw errors.invalidParameter('The real name must be at most 255 characters long.');
+  if (characterCount(trimmed) > 255)
+    throw errors.invalidParameter('The real name must be at most 255 characters long.');
   return trimmed;
 }

@@ -2,6 +2,7 @@ import { errors } from '../../errors.ts';
 import type { TrackerError } from '../../trackerError.ts';
 import { ANONYMOUS, type Caller, callerFor, type GroupSummary, type Membership, type UserAccount } from './caller.ts';
 import { passwordDecoy, secretDigest, verifyPassword } from './credentials.ts';
+import { failureSource } from './loginThrottle.ts';
 
 /**
  * Turns whatever credentials a request carries into a Caller. Every form Bugzilla and the spec
@@ -88,13 +89,15 @@ export interface IdentityDirectory {
   markApiKeyUsed(digest: string, at: string): Promise<void>;
   findLoginToken(digest: string): Promise<{ userId: number; expiresAt: number; createdAt: number } | null>;
   /**
-   * Atomically takes one of the account's max_login_attempts password checks for the lockout
-   * window (counted as a failure until the login succeeds); false when none is left.
+   * Atomically takes one of the max_login_attempts password checks that the account has from
+   * this source (loginThrottle.ts `failureSource`) for the lockout window (counted as a failure
+   * until the login succeeds); false when none is left.
    */
-  claimLoginAttempt(userId: number, now: number, maxAttempts: number): Promise<boolean>;
+  claimLoginAttempt(userId: number, source: string, now: number, maxAttempts: number): Promise<boolean>;
   /** Costs what a claim costs, for an unknown login, and records nothing. */
-  decoyLoginAttempt(): Promise<void>;
-  clearLoginFailures(userId: number): Promise<void>;
+  decoyLoginAttempt(source: string): Promise<void>;
+  /** Forgets the account's failures from this source only, as Bugzilla does. */
+  clearLoginFailures(userId: number, source: string): Promise<void>;
   /** max_login_attempts, from the parameters. */
   maxLoginAttempts(): Promise<number>;
   findUserIdByLogin(login: string): Promise<number | null>;
@@ -129,10 +132,15 @@ async function callerForUserId(
   return activeCaller(record, groups);
 }
 
+/**
+ * `sourceIp` is the client address API Gateway saw (`requestContext.http.sourceIp`), never a
+ * header the client wrote: password failures are counted per account and address.
+ */
 export async function authenticate(
   credentials: Credentials | null,
   directory: IdentityDirectory,
   now: Date,
+  sourceIp: string | undefined,
 ): Promise<Caller> {
   if (!credentials) return ANONYMOUS;
   switch (credentials.kind) {
@@ -161,22 +169,25 @@ export async function authenticate(
     }
     case 'password':
       return activeCaller(
-        await verifyLogin(credentials.login, credentials.password, directory, now),
+        await verifyLogin(credentials.login, credentials.password, directory, now, sourceIp),
         await directory.listGroups(),
       );
   }
 }
 
 /**
- * Checks a login and password, with Bugzilla's lockout after max_login_attempts failures. The
- * answer for an unknown login is the same, and takes as long, as for a wrong password.
+ * Checks a login and password, with Bugzilla's lockout after max_login_attempts failures from
+ * one client address (`sourceIp`, see `authenticate`). The answer for an unknown login is the
+ * same, and takes as long, as for a wrong password.
  */
 export async function verifyLogin(
   login: string,
   password: string,
   directory: IdentityDirectory,
   now: Date,
+  sourceIp: string | undefined,
 ): Promise<UserRecord> {
+  const source = failureSource(sourceIp);
   // An unknown login goes through the same reads and writes (user id 0 never exists, the decoy
   // claim writes nothing) and the same scrypt work, then gets the same answer: neither the answer
   // nor its timing tells which logins exist.
@@ -185,14 +196,14 @@ export async function verifyLogin(
   const maxAttempts = await directory.maxLoginAttempts();
   // The attempt is counted before the password is checked: parallel guesses cannot outrun it.
   let claimed = false;
-  if (record) claimed = await directory.claimLoginAttempt(record.user.id, now.getTime(), maxAttempts);
-  else await directory.decoyLoginAttempt();
+  if (record) claimed = await directory.claimLoginAttempt(record.user.id, source, now.getTime(), maxAttempts);
+  else await directory.decoyLoginAttempt(source);
   const valid = await verifyPassword(
     password,
     (claimed ? record?.user.passwordHash : undefined) ?? (await passwordDecoy()),
   );
   if (!record || !claimed || !valid) throw errors.invalidLogin();
-  await directory.clearLoginFailures(record.user.id);
+  await directory.clearLoginFailures(record.user.id, source);
   if (record.user.disabledText) throw errors.accountDisabled(record.user.disabledText);
   if (record.user.passwordChangeRequired) throw errors.passwordChangeRequired();
   return record;

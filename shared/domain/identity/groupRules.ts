@@ -1,5 +1,5 @@
 import { errors } from '../../errors.ts';
-import { checkNameCharacters, checkTextLength } from '../inputLimits.ts';
+import { characterCount, checkNameCharacters, checkTextLength } from '../inputLimits.ts';
 import { SYSTEM_GROUPS } from '../instance/installation.ts';
 import { type Caller, canBless, type GroupSummary, inGroup, nickFor, type UserAccount } from './caller.ts';
 
@@ -11,7 +11,7 @@ export function checkGroupName(name: string | undefined): string {
   const trimmed = (name ?? '').trim();
   checkNameCharacters(trimmed, 'group name');
   if (trimmed === '') throw errors.groupNameRequired('You must enter a name for the group.');
-  if (trimmed.length > MAX_GROUP_NAME_LENGTH)
+  if (characterCount(trimmed) > MAX_GROUP_NAME_LENGTH)
     throw errors.invalidParameter(`Group names can be at most ${MAX_GROUP_NAME_LENGTH} characters long.`);
   if (/,/.test(trimmed)) throw errors.invalidParameter('Group names cannot contain commas.');
   return trimmed;

@@ -1,5 +1,8 @@
 import { errors } from '../../errors.ts';
+import { type LegalValue, OPERATING_SYSTEMS, PLATFORMS, PRIORITIES, SEVERITIES } from '../bug/bugFields.ts';
+import { DUPLICATE_STATUSES } from '../bug/bugWorkflow.ts';
 import { flagText } from '../changeReport.ts';
+import { characterCount } from '../inputLimits.ts';
 import { regexpProblem } from '../safeRegexp.ts';
 import { DEFAULT_PARAMETERS, type ParameterChange, type Parameters } from './parameters.ts';
 
@@ -26,6 +29,18 @@ const POSITIVE_INTEGER: Rule = (value) =>
 const EMAIL: Rule = (value) => (/^[^@\s]+@[^@\s]+$/.test(value) ? null : 'must be an e-mail address');
 const REGEXP: Rule = (value) =>
   regexpProblem(value) === null ? null : 'must be a valid regular expression without backreferences or lookaround';
+/** One of a field's legal values, as Bugzilla's check_priority and friends (Config/BugFields.pm) require. */
+const legalValue =
+  (field: string, legal: readonly LegalValue[], orEmpty = false): Rule =>
+  (value) =>
+    (orEmpty && value === '') || legal.some((entry) => entry.name === value)
+      ? null
+      : `must be ${orEmpty ? 'empty or ' : ''}a legal ${field}: one of ${legal.map((entry) => entry.name).join(', ')}`;
+/** Bugzilla's check_bug_status (Config/Common.pm), narrowed to the statuses Tracker's fixed workflow can reach. */
+const DUPLICATE_STATUS: Rule = (value) =>
+  DUPLICATE_STATUSES.includes(value)
+    ? null
+    : `must be a closed status every open status may move to: ${DUPLICATE_STATUSES.join(', ')}`;
 const URL_OR_EMPTY: Rule = (value) =>
   value === '' || /^https?:\/\/\S+\/$/.test(value) ? null : 'must be an http(s) URL ending in /';
 
@@ -78,6 +93,11 @@ const RULES: Record<string, Rule> = {
   urlbase: URL_OR_EMPTY,
   attachment_base: URL_OR_EMPTY,
   maintainer: EMAIL,
+  defaultpriority: legalValue('priority', PRIORITIES),
+  defaultseverity: legalValue('severity', SEVERITIES),
+  defaultplatform: legalValue('platform', PLATFORMS, true),
+  defaultopsys: legalValue('operating system', OPERATING_SYSTEMS, true),
+  duplicate_or_move_bug_status: DUPLICATE_STATUS,
 };
 
 /**
@@ -112,9 +132,10 @@ export function planParameterUpdate(
       throw errors.invalidParameter(`There is no parameter named '${name}'.`);
     const value = asParameterValue(name, requested[name]);
     const limit = LONG_PARAMETERS.has(name) ? MAX_LONG_PARAMETER_LENGTH : MAX_PARAMETER_LENGTH;
-    if (value.length > limit)
+    const characters = characterCount(value);
+    if (characters > limit)
       throw errors.invalidParameter(
-        `The parameter '${name}' can be at most ${limit} characters long (it has ${value.length}).`,
+        `The parameter '${name}' can be at most ${limit} characters long (it has ${characters}).`,
       );
     const problem = Object.hasOwn(RULES, name) ? RULES[name](value) : null;
     if (problem) throw errors.invalidParameter(`The parameter '${name}' ${problem}.`);

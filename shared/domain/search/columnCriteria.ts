@@ -11,7 +11,7 @@ import { textMatcher } from './valueMatchers.ts';
 
 /**
  * A criterion decided by a 0/1 table indexed by an integer column of the index: code columns,
- * product, component and classification (by id), whiteboard and alias (by code into their
+ * product, component, version, milestone and classification (by id), whiteboard and alias (by code into their
  * distinct values). The table is built when first asked for (an alias's values can be as many as
  * the bugs, and asking whether a criterion has a kernel must stay cheap). Null for other criteria.
  */
@@ -57,6 +57,15 @@ export function columnCriterion(
         value,
       );
       return once(index.componentId, () => idTable(components.map((component) => component.id).filter(test)));
+    }
+    case 'version':
+    case 'target_milestone': {
+      // By id, as the bugs keep them (catalog/bugValues.ts): the names are the catalogue's current ones.
+      const values = env.products.flatMap((record) => (field === 'version' ? record.versions : record.milestones));
+      const test = idSetTest(values, op, value);
+      return once(field === 'version' ? index.versionId : index.targetMilestoneId, () =>
+        idTable(values.map((entry) => entry.id).filter(test)),
+      );
     }
     case 'classification': {
       const test = idSetTest(

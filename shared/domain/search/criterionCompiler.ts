@@ -71,7 +71,10 @@ const numberTest: FamilyTest = (env, field, op, value) => {
     }
     case 'attachments.count': {
       const test = numberMatcher(op, value);
-      return (slot) => bool(test(index.attachmentCount[slot]));
+      // As counts.attachments: a private attachment counts for insiders and for whoever attached it.
+      const hidden = (slot: number) =>
+        env.insider ? 0 : index.privateAttachments[slot].filter((mark) => mark.creatorId !== env.callerId).length;
+      return (slot) => bool(test(index.attachmentCount[slot] - hidden(slot)));
     }
     case 'estimated_time': {
       const test = numberMatcher(op, value);

@@ -1,10 +1,14 @@
 /**
  * Criteria over a bug's history (changedbefore/after/from/to/by, changedrange): each field's
- * changes as the index keeps them, and the bug's creation for `[Bug creation]`.
+ * changes as the index keeps them, and the bug's creation for `[Bug creation]`. A caller outside
+ * the insider group searches only the changes they could read in the bug's history: none about an
+ * attachment that is private now, none of a comment's privacy (privateActivity.ts).
  */
+import { isInsiderActivity } from '../bug/privateActivity.ts';
 import { userIdTest } from './criterionNames.ts';
 import { bool, type RowTest, type SearchEnvironment, TRUE } from './searchEnvironment.ts';
 import { HISTORY_NAMES } from './searchFields.ts';
+import type { IndexedChange } from './searchIndex.ts';
 import { parseSearchTime, textMatcher } from './valueMatchers.ts';
 
 /** A history criterion's test of a row; `field` is a column name, or `*` for any field. */
@@ -12,7 +16,17 @@ export function changeTest(env: SearchEnvironment, field: string, op: string, va
   const { index } = env;
   const creation = field === '[Bug creation]' || field === 'creation_ts';
   const historyName = HISTORY_NAMES[field] ?? field;
-  const matchesField = field === '*' ? () => true : (name: string) => name === historyName || name === field;
+  const matchesName = field === '*' ? () => true : (name: string) => name === historyName || name === field;
+  /** Whether one of the slot's changes of the field, among those this caller may see, passes `test`. */
+  const anyChange = (slot: number, test: (change: IndexedChange) => boolean): boolean => {
+    const privateAttachments = index.privateAttachments[slot];
+    for (const change of index.changes[slot]) {
+      if (!matchesName(change.field)) continue;
+      if (!env.insider && isInsiderActivity(change.field, change.attachmentId, privateAttachments)) continue;
+      if (test(change)) return true;
+    }
+    return false;
+  };
   if (op === 'changedrange') {
     const [from, to, wanted] = value.split('|');
     const start = from ? parseSearchTime(from, env.now) : -Infinity;
@@ -21,9 +35,7 @@ export function changeTest(env: SearchEnvironment, field: string, op: string, va
     const added = wanted ? textMatcher('equals', wanted) : () => true;
     return (slot) => {
       if ((creation || field === '*') && !wanted && inRange(index.creationTime[slot])) return TRUE;
-      return bool(
-        index.changes[slot].some((change) => matchesField(change.field) && inRange(change.at) && added(change.added)),
-      );
+      return bool(anyChange(slot, (change) => inRange(change.at) && added(change.added)));
     };
   }
   if (creation && (op === 'changedbefore' || op === 'changedafter')) {
@@ -34,27 +46,17 @@ export function changeTest(env: SearchEnvironment, field: string, op: string, va
     case 'changedbefore':
     case 'changedafter': {
       const at = parseSearchTime(value, env.now);
-      return (slot) =>
-        bool(
-          index.changes[slot].some(
-            (change) => matchesField(change.field) && (op === 'changedbefore' ? change.at < at : change.at > at),
-          ),
-        );
+      return (slot) => bool(anyChange(slot, (change) => (op === 'changedbefore' ? change.at < at : change.at > at)));
     }
     case 'changedfrom':
     case 'changedto': {
       const lower = value.toLowerCase();
       const hit = (text: string) => text.toLowerCase() === lower || text.toLowerCase().split(', ').includes(lower);
-      return (slot) =>
-        bool(
-          index.changes[slot].some(
-            (change) => matchesField(change.field) && hit(op === 'changedfrom' ? change.removed : change.added),
-          ),
-        );
+      return (slot) => bool(anyChange(slot, (change) => hit(op === 'changedfrom' ? change.removed : change.added)));
     }
     default: {
       const who = userIdTest(env, 'equals', value);
-      return (slot) => bool(index.changes[slot].some((change) => matchesField(change.field) && who(change.who)));
+      return (slot) => bool(anyChange(slot, (change) => who(change.who)));
     }
   }
 }

@@ -78,8 +78,6 @@ export const CODE_FIELDS: Readonly<Record<string, CodeColumn>> = nameTable({
   bug_severity: 'severity',
   rep_platform: 'platform',
   op_sys: 'opSys',
-  version: 'version',
-  target_milestone: 'targetMilestone',
   bug_type: 'bugType',
   filed_via: 'filedVia',
 });
@@ -109,6 +107,8 @@ export const ID_LIST_FIELDS: Readonly<Record<string, ListColumn>> = nameTable({
 const OTHER_FIELDS = new Set([
   'product',
   'component',
+  'version',
+  'target_milestone',
   'classification',
   'keywords',
   'bug_group',

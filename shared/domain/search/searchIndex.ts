@@ -1,4 +1,5 @@
-import type { Bug, HistoryEntry } from '../bug/bug.ts';
+import type { Bug, HistoryEntry, PrivateAttachmentMark } from '../bug/bug.ts';
+import type { LegacyValueId } from '../catalog/bugValues.ts';
 import { LeafTables } from './leafTables.ts';
 import { TrigramIndex } from './trigramIndex.ts';
 import { Vocabulary } from './vocabulary.ts';
@@ -7,7 +8,7 @@ import { addWords, decodePostings, encodePostings, removeSlot } from './wordPost
 /**
  * The in-memory search index of one function instance (docs/data-model.md §8.7): every bug's
  * searchable fields, stored by column. Numbers and the small vocabularies (status, priority,
- * version, ...) live in typed arrays, so a criterion over 100,000 bugs is a tight loop over
+ * platform, ...) live in typed arrays, so a criterion over 100,000 bugs is a tight loop over
  * contiguous memory; free text and relations are plain arrays. Comment bodies are not here.
  *
  * Rows ("slots") are never removed (Bugzilla does not delete bugs through the API); a changed bug
@@ -22,6 +23,8 @@ export interface IndexedChange {
   who: number;
   removed: string;
   added: string;
+  /** The attachment the change is about: hidden from outsiders while it is private (privateActivity.ts). */
+  attachmentId?: number;
 }
 
 export interface IndexedFlag {
@@ -66,8 +69,6 @@ const CODE_COLUMNS = [
   'severity',
   'platform',
   'opSys',
-  'version',
-  'targetMilestone',
   'bugType',
   'filedVia',
 ] as const;
@@ -91,6 +92,8 @@ const NUMBER_COLUMNS = [
   'rev',
   'productId',
   'componentId',
+  'versionId',
+  'targetMilestoneId',
   'assigneeId',
   'reporterId',
   'qaContactId',
@@ -138,6 +141,9 @@ export class SearchIndex {
   rev = new Int32Array(1024);
   productId = new Int32Array(1024);
   componentId = new Int32Array(1024);
+  /** By id, like products and components: a rename of the value needs no change here (catalog/bugValues.ts). */
+  versionId = new Int32Array(1024);
+  targetMilestoneId = new Int32Array(1024);
   assigneeId = new Int32Array(1024);
   reporterId = new Int32Array(1024);
   /** 0 when there is none. */
@@ -192,6 +198,8 @@ export class SearchIndex {
   readonly tags: Array<Record<string, string[]> | null> = [];
   readonly custom: Array<Record<string, unknown> | null> = [];
   readonly changes: Array<readonly IndexedChange[]> = [];
+  /** The bug's private attachments now: outsiders neither count them nor find the bug by their changes. */
+  readonly privateAttachments: Array<readonly PrivateAttachmentMark[]> = [];
   /**
    * Comment words → slots of the bugs with a comment containing them (an inverted index: the
    * comment bodies themselves stay in the table). Private comments' words are kept apart, for
@@ -281,6 +289,8 @@ export class SearchIndex {
     this.productId[slot] = bug.productId;
     if (added && this.productSlots) this.addProductSlot(this.productSlots, bug.productId, slot);
     this.componentId[slot] = bug.componentId;
+    this.versionId[slot] = bug.versionId ?? 0;
+    this.targetMilestoneId[slot] = bug.targetMilestoneId ?? 0;
     this.assigneeId[slot] = bug.assigneeId;
     this.reporterId[slot] = bug.reporterId;
     this.qaContactId[slot] = bug.qaContactId ?? 0;
@@ -322,6 +332,9 @@ export class SearchIndex {
     }));
     this.tags[slot] = bug.tags && Object.keys(bug.tags).length > 0 ? bug.tags : null;
     this.custom[slot] = bug.custom && Object.keys(bug.custom).length > 0 ? bug.custom : null;
+    this.privateAttachments[slot] = bug.privateAttachments?.length
+      ? bug.privateAttachments
+      : (EMPTY as unknown as PrivateAttachmentMark[]);
     if (document.history?.length) {
       const added = document.history
         .filter((entry) => entry.bugId === bug.id)
@@ -332,6 +345,7 @@ export class SearchIndex {
             who: entry.whoId,
             removed: change.removed,
             added: change.added,
+            ...(change.attachment_id === undefined ? {} : { attachmentId: change.attachment_id }),
           })),
         );
       if (added.length > 0) this.changes[slot] = [...this.changes[slot], ...added];
@@ -384,7 +398,7 @@ export class SearchIndex {
     const take = (array: Int32Array | Float64Array | Uint8Array) =>
       Array.from(array.subarray(0, n), (value) => (Number.isNaN(value) ? null : value));
     return {
-      version: 1,
+      version: 2,
       highWater: this.highWater,
       size: n,
       numbers: Object.fromEntries(NUMBER_COLUMNS.map((name) => [name, take(this[name])])),
@@ -412,19 +426,28 @@ export class SearchIndex {
         ),
       tags: this.tags.slice(0, n).map((tags) => tags ?? 0),
       custom: this.custom.slice(0, n).map((custom) => custom ?? 0),
-      changes: this.changes
+      changes: this.changes.slice(0, n).map((changes) =>
+        changes.length
+          ? changes.map((change): SnapshotChange => {
+              const row: SnapshotChange = [change.field, change.at, change.who, change.removed, change.added];
+              if (change.attachmentId !== undefined) row.push(change.attachmentId);
+              return row;
+            })
+          : 0,
+      ),
+      privateAttachments: this.privateAttachments
         .slice(0, n)
-        .map((changes) =>
-          changes.length
-            ? changes.map((change) => [change.field, change.at, change.who, change.removed, change.added])
-            : 0,
-        ),
+        .map((marks) => (marks.length ? marks.map((mark): [number, number] => [mark.id, mark.creatorId]) : 0)),
       words: encodePostings(this.words, this.id),
       privateWords: encodePostings(this.privateWords, this.id),
     };
   }
 
-  static fromSnapshot(snapshot: SnapshotColumns): SearchIndex {
+  /**
+   * `legacyValueId` reads a snapshot of version 1, which held versions and milestones by name:
+   * the id each name stands for in the bug's product (legacyBugValues.ts).
+   */
+  static fromSnapshot(snapshot: SnapshotColumns, legacyValueId?: LegacyValueId): SearchIndex {
     const index = new SearchIndex();
     const n = snapshot.size;
     index.size = n;
@@ -438,6 +461,17 @@ export class SearchIndex {
       const { values, codes } = snapshot.codes[column];
       const remap = values.map((value) => index.vocabularies[column].code(value));
       for (let slot = 0; slot < n; slot++) index.codes[column][slot] = remap[codes[slot]!];
+    }
+    if (!snapshot.numbers.versionId && legacyValueId) {
+      const legacy = [
+        ['version', 'version', index.versionId],
+        ['targetMilestone', 'milestone', index.targetMilestoneId],
+      ] as const;
+      for (const [column, kind, ids] of legacy) {
+        const { values, codes } = snapshot.codes[column] ?? { values: [], codes: [] };
+        for (let slot = 0; slot < n; slot++)
+          ids[slot] = legacyValueId(kind, index.productId[slot], values[codes[slot] ?? -1] ?? '');
+      }
     }
     for (let slot = 0; slot < n; slot++) {
       index.slots.set(index.id[slot], slot);
@@ -461,8 +495,16 @@ export class SearchIndex {
       index.custom[slot] = snapshot.custom[slot] || null;
       const changes = snapshot.changes[slot];
       index.changes[slot] = changes
-        ? changes.map(([field, at, who, removed, added]) => ({ field, at, who, removed, added }))
+        ? changes.map(([field, at, who, removed, added, attachmentId]) =>
+            attachmentId === undefined
+              ? { field, at, who, removed, added }
+              : { field, at, who, removed, added, attachmentId },
+          )
         : NO_CHANGES;
+      const marks = snapshot.privateAttachments?.[slot];
+      index.privateAttachments[slot] = marks
+        ? marks.map(([id, creatorId]) => ({ id, creatorId }))
+        : (EMPTY as unknown as PrivateAttachmentMark[]);
     }
     const slotOf = (id: number) => index.slots.get(id);
     decodePostings(snapshot.words, index.words, slotOf);
@@ -471,8 +513,12 @@ export class SearchIndex {
   }
 }
 
+/** A change in the snapshot: field, time (ms), who, removed, added, and the attachment id when it names one. */
+type SnapshotChange = [string, number, number, string, string] | [string, number, number, string, string, number];
+
 export interface SnapshotColumns {
-  version: 1;
+  /** 2: versions and milestones by id among `numbers`; 1 held them by name among `codes`. */
+  version: 1 | 2;
   highWater: number;
   size: number;
   numbers: Record<string, Array<number | null>>;
@@ -486,7 +532,9 @@ export interface SnapshotColumns {
   flags: Array<Array<[number, string, number, number | null]> | 0>;
   tags: Array<Record<string, string[]> | 0>;
   custom: Array<Record<string, unknown> | 0>;
-  changes: Array<Array<[string, number, number, string, string]> | 0>;
+  changes: Array<SnapshotChange[] | 0>;
+  /** `[attachment id, creator id]` of each private attachment (absent from snapshots older than the field). */
+  privateAttachments?: Array<Array<[number, number]> | 0>;
   words?: Record<string, number[]>;
   privateWords?: Record<string, number[]>;
 }

@@ -4,6 +4,8 @@
  */
 import { PRIORITIES, SEVERITIES } from '../bug/bugFields.ts';
 import { BUG_STATUSES, RESOLUTIONS } from '../bug/bugWorkflow.ts';
+import { valuesById } from '../catalog/bugValues.ts';
+import type { ProductRecord } from '../catalog/catalog.ts';
 import { nameTable } from '../nameTable.ts';
 import type { CodeColumn, SearchIndex } from './searchIndex.ts';
 
@@ -44,6 +46,14 @@ export interface OrderNames {
   login(userId: number): string;
   product(productId: number): string;
   component(componentId: number): string;
+  version(versionId: number): string;
+  milestone(milestoneId: number): { sortKey: number; name: string } | undefined;
+}
+
+/** The versions and milestones of OrderNames, from the catalogue's products. */
+export function valueOrderNames(products: readonly ProductRecord[]): Pick<OrderNames, 'version' | 'milestone'> {
+  const [versions, milestones] = [valuesById(products, 'version'), valuesById(products, 'milestone')];
+  return { version: (id) => versions.get(id)?.name ?? '', milestone: (id) => milestones.get(id) };
 }
 
 /** The user ids an order needs the logins of (to sort by assignee, reporter or QA contact). */
@@ -109,10 +119,17 @@ export function orderComparator(index: SearchIndex, order: string | undefined, n
         comparator = code('opSys');
         break;
       case 'version':
-        comparator = code('version');
+        comparator = (a, b) => names.version(index.versionId[a]).localeCompare(names.version(index.versionId[b]));
         break;
       case 'target_milestone':
-        comparator = code('targetMilestone');
+        // Bugzilla's special order: the milestone's sort key, then its name.
+        comparator = (a, b) => {
+          const first = names.milestone(index.targetMilestoneId[a]);
+          const second = names.milestone(index.targetMilestoneId[b]);
+          return (
+            (first?.sortKey ?? 0) - (second?.sortKey ?? 0) || (first?.name ?? '').localeCompare(second?.name ?? '')
+          );
+        };
         break;
       case 'bug_type':
         comparator = code('bugType');

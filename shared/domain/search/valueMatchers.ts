@@ -4,6 +4,7 @@
  */
 import { errors } from '../../errors.ts';
 import { regexpProblem, safeRegexpTest } from '../safeRegexp.ts';
+import { isCalendarDate, isLegalTime } from '../time.ts';
 
 const WORD_SPLIT = /[\s,]+/;
 export const wordsOf = (value: string) => value.toLowerCase().split(WORD_SPLIT).filter(Boolean);
@@ -20,10 +21,22 @@ function compileRegExp(value: string): (text: string) => boolean {
   return (text) => safeRegexpTest(value, text, { caseInsensitive: true });
 }
 
-/** Bugzilla's relative dates (`-1d`, `-2w`, `-3h`, `-1m`, `-1y`, `Now`) and absolute ones, in ms. */
+/**
+ * Bugzilla's relative dates (`-1d`, `-2w`, `-3h`, `-1m`, `-1y`, `Now`) and absolute ones, in ms.
+ * Whatever names no instant of years 0001–9999 (an overflowing `-1000000000w`, `2024-02-30`,
+ * year 10000) is Bugzilla's illegal date (56): a bound that no bug passes would answer an empty
+ * list instead of saying the date is wrong.
+ */
 export function parseSearchTime(value: string, now: number): number {
   const text = value.trim();
   if (text === '') return Number.NaN;
+  const ms = searchTime(text, now);
+  if (!isLegalTime(ms) || (/^\d{4}-\d{2}-\d{2}/.test(text) && !isCalendarDate(text)))
+    throw errors.invalidDate(`'${value}' is not a legal date.`);
+  return ms;
+}
+
+function searchTime(text: string, now: number): number {
   if (/^now$/i.test(text)) return now;
   const relative = /^-?(\d+)([hdwmy])$/i.exec(text);
   if (relative) {
@@ -41,11 +54,11 @@ export function parseSearchTime(value: string, now: number): number {
   }
   if (/^\d{4}-\d{2}-\d{2}$/.test(text)) return Date.parse(`${text}T00:00:00Z`);
   if (/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}(:\d{2})?$/.test(text)) return Date.parse(`${text.replace(' ', 'T')}Z`);
-  if (/^\d{8}T\d{2}:\d{2}:\d{2}$/.test(text))
-    return Date.parse(`${text.slice(0, 4)}-${text.slice(4, 6)}-${text.slice(6, 8)}T${text.slice(9)}Z`);
-  const parsed = Date.parse(text);
-  if (Number.isNaN(parsed)) throw errors.invalidDate(`'${value}' is not a legal date.`);
-  return parsed;
+  if (/^\d{8}T\d{2}:\d{2}:\d{2}$/.test(text)) {
+    const dashed = `${text.slice(0, 4)}-${text.slice(4, 6)}-${text.slice(6, 8)}T${text.slice(9)}Z`;
+    return isCalendarDate(dashed) ? Date.parse(dashed) : Number.NaN;
+  }
+  return Date.parse(text);
 }
 
 /** A test of one string value for a positive operator (negation is applied by the caller). */

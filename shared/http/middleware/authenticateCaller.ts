@@ -5,7 +5,7 @@ import {
   extractCredentials,
   type IdentityDirectory,
 } from '../../domain/identity/authentication.ts';
-import { lowerCaseHeaders, stateOf, type TrackerRequest } from '../requestState.ts';
+import { lowerCaseHeaders, sourceIp, stateOf, type TrackerRequest } from '../requestState.ts';
 
 /**
  * Resolves the caller from any credential form and removes credentials from the parameters,
@@ -23,6 +23,6 @@ export const authenticateCaller = (
     const credentials = extractCredentials(lowerCaseHeaders(trackerRequest.event), state.params);
     const consumed = credentialParamsIn(state.params);
     state.params = Object.fromEntries(Object.entries(state.params).filter(([name]) => !consumed.includes(name)));
-    state.caller = await authenticate(credentials, directory(), new Date());
+    state.caller = await authenticate(credentials, directory(), new Date(), sourceIp(trackerRequest.event));
   },
 });

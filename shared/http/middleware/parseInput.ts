@@ -1,7 +1,7 @@
 import type { MiddlewareObj } from '@middy/core';
 import { checkInputLimits } from '../../domain/inputLimits.ts';
 import { errors } from '../../errors.ts';
-import { header, stateOf, type TrackerRequest } from '../requestState.ts';
+import { stateOf, type TrackerRequest } from '../requestState.ts';
 
 /**
  * Builds one parameter object per request: the JSON body, overridden by the query string (the
@@ -18,17 +18,9 @@ export function parseQueryString(raw: string | undefined): Record<string, string
   return params;
 }
 
-function parseBody(request: TrackerRequest): Record<string, unknown> {
-  const { event } = request;
-  if (!event.body) return {};
-  const text = event.isBase64Encoded ? Buffer.from(event.body, 'base64').toString('utf8') : event.body;
-  if (text.trim() === '') return {};
-  const contentType = header(event, 'content-type') ?? '';
-  if (contentType && !/^application\/([\w.+-]+\+)?json\b/i.test(contentType)) {
-    throw errors.invalidParameter(
-      `Tracker accepts only JSON request bodies (Content-Type: application/json), not '${contentType}'.`,
-    );
-  }
+/** The body decodeInput checked and kept as text, parsed: it must be a JSON object. */
+function parseBody(text: string | undefined): Record<string, unknown> {
+  if (text === undefined) return {};
   let body: unknown;
   try {
     body = JSON.parse(text);
@@ -46,13 +38,13 @@ export const parseInput = (options: { longText?: readonly string[] } = {}): Midd
   before: (request) => {
     const trackerRequest = request as TrackerRequest;
     const { event } = trackerRequest;
-    const method = event.requestContext?.http?.method ?? 'GET';
-    const body = method === 'GET' || method === 'HEAD' ? {} : parseBody(trackerRequest);
+    const state = stateOf(trackerRequest);
+    const body = parseBody(state.body?.text);
     const pathParameters = Object.fromEntries(
       Object.entries(event.pathParameters ?? {}).filter(([, value]) => value !== undefined),
     );
     const params = { ...body, ...parseQueryString(event.rawQueryString), ...pathParameters };
     checkInputLimits(params, options);
-    stateOf(trackerRequest).params = params;
+    state.params = params;
   },
 });

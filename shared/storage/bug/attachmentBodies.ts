@@ -7,6 +7,7 @@ import {
 } from '@aws-sdk/client-s3';
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
 import { attachmentKeys } from '../keys.ts';
+import { sdkTimeouts } from '../sdkTimeouts.ts';
 import { ENV } from '../tableSchema.ts';
 
 /**
@@ -18,7 +19,10 @@ export const bodyKeyOf = (bugId: number, attachmentId: number): string => attach
 
 let client: S3Client | undefined;
 
-/** One client per container. Locally TRACKER_S3_ENDPOINT points it at s3rver (path-style addressing). */
+/**
+ * One client per container. Locally TRACKER_S3_ENDPOINT points it at s3rver (path-style
+ * addressing). Timeouts and retries as for DynamoDB (sdkTimeouts.ts).
+ */
 function s3(): S3Client {
   if (!client) {
     const endpoint = process.env[ENV.s3Endpoint];
@@ -29,8 +33,9 @@ function s3(): S3Client {
             region: 'us-east-1',
             forcePathStyle: true,
             credentials: { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' },
+            ...sdkTimeouts(),
           }
-        : {},
+        : sdkTimeouts(),
     );
   }
   return client;
@@ -63,14 +68,16 @@ export async function deleteBody(key: string): Promise<void> {
   await s3().send(new DeleteObjectCommand({ Bucket: bucketName(), Key: key }));
 }
 
-/** A short-lived address from which the body downloads straight from S3, under its file name. */
+/**
+ * A short-lived address from which the body downloads straight from S3, with the headers S3 is
+ * to answer with: `disposition` (see contentDisposition in the attachment rules) and the type.
+ */
 export async function presignBody(
   key: string,
-  fileName: string,
+  disposition: string,
   contentType: string,
   expiresInSeconds: number,
 ): Promise<string> {
-  const disposition = `attachment; filename="${fileName.replace(/["\\\r\n]/g, '_')}"; filename*=UTF-8''${encodeURIComponent(fileName)}`;
   return getSignedUrl(
     s3(),
     new GetObjectCommand({

@@ -1,5 +1,6 @@
-import { GetCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import type { Attachment } from '../../domain/bug/attachment.ts';
+import { errors } from '../../errors.ts';
 import { deepFreeze } from '../deepFreeze.ts';
 import { documentClient, tableName } from '../dynamoClient.ts';
 import { attachmentKeys, bugKeys } from '../keys.ts';
@@ -7,6 +8,7 @@ import { oncePerRequest } from '../requestScope.ts';
 import { batchGetAll, queryAll } from '../tableReads.ts';
 import type { WriteTransaction } from '../transaction.ts';
 import { type StoredBug, toStoredBug } from './bugStore.ts';
+import { withValueIdsOf } from './legacyBugValues.ts';
 
 /**
  * Attachments: metadata items in the bug's collection (`BUG#<bug>` / `ATTACHMENT#<id10>`, flags
@@ -17,6 +19,9 @@ import { type StoredBug, toStoredBug } from './bugStore.ts';
  */
 
 // ---- metadata (DynamoDB) --------------------------------------------------------------------
+
+/** The `type` of a pointer item that is the orphan sweep's claim (claimOrphanBody), not an attachment's. */
+const SWEPT_BODY = 'sweptAttachmentBody';
 
 const toAttachment = (item: Record<string, unknown>): Attachment => {
   const { pk, sk, type, ...attachment } = item;
@@ -60,7 +65,7 @@ async function queryBugWithAttachments(
   });
   const bugItem = items.find((item) => item.type === 'bug');
   return {
-    stored: bugItem ? toStoredBug(bugItem) : undefined,
+    stored: bugItem ? await withValueIdsOf(toStoredBug(bugItem)) : undefined,
     attachments: items.filter((item) => item.type === 'attachment').map(toAttachment),
   };
 }
@@ -81,7 +86,7 @@ export async function loadAttachmentWithBug(
       }),
     )
   ).Item;
-  if (!pointer) return undefined;
+  if (!pointer || pointer.type === SWEPT_BODY) return undefined;
   const bugId = Number(pointer.bugId);
   const items = await queryAll({
     TableName: tableName(),
@@ -96,7 +101,7 @@ export async function loadAttachmentWithBug(
   const item = items.find((candidate) => candidate.type === 'attachment' && Number(candidate.id) === attachmentId);
   if (!item) return undefined;
   const bugItem = items.find((candidate) => candidate.type === 'bug');
-  return { attachment: toAttachment(item), stored: bugItem ? toStoredBug(bugItem) : undefined };
+  return { attachment: toAttachment(item), stored: bugItem ? await withValueIdsOf(toStoredBug(bugItem)) : undefined };
 }
 
 /** The summaries of a bug's attachments, for the "Created attachment N" comments. */
@@ -125,7 +130,9 @@ export async function loadAttachmentsById(attachmentIds: readonly number[]): Pro
           unique.map((id) => attachmentKeys.attachmentPointer(id)),
           { consistent: true },
         );
-  const located = pointers.map((pointer) => ({ id: Number(pointer.attachmentId), bugId: Number(pointer.bugId) }));
+  const located = pointers
+    .filter((pointer) => pointer.type !== SWEPT_BODY)
+    .map((pointer) => ({ id: Number(pointer.attachmentId), bugId: Number(pointer.bugId) }));
   if (located.length === 0) return new Map();
   const items =
     located.length === 1
@@ -158,6 +165,8 @@ export function putNewAttachment(transaction: WriteTransaction, attachment: Atta
     { ...attachmentKeys.attachment(attachment.bugId, attachment.id), type: 'attachment', ...attachment },
     () => new Error(`Attachment ${attachment.id} already exists.`),
   );
+  // Ids are never reused, so the pointer is taken only by the orphan sweep's claim
+  // (claimOrphanBody): this upload outlasted the sweep's age limit and its body is gone.
   transaction.putNew(
     {
       ...attachmentKeys.attachmentPointer(attachment.id),
@@ -165,7 +174,10 @@ export function putNewAttachment(transaction: WriteTransaction, attachment: Atta
       attachmentId: attachment.id,
       bugId: attachment.bugId,
     },
-    () => new Error(`Attachment ${attachment.id} already exists.`),
+    () =>
+      errors.invalidParameter(
+        'The upload took too long and its file was cleared away before it was saved. Nothing was saved; please send it again.',
+      ),
   );
 }
 
@@ -191,12 +203,46 @@ export function setCommentPrivacy(
   });
 }
 
-/** Whether metadata refers to an attachment id (the sweep's question). */
+/**
+ * The orphan sweep's claim on a body's attachment id, before it deletes the body: the id's pointer
+ * item, put only where none exists (or a claim of an earlier sweep that did not finish). A claim
+ * and an upload's metadata take the same key with `attribute_not_exists`, so exactly one of them
+ * lands: either the metadata landed first (false: the body stays) or the claim did, and the
+ * upload's transaction fails as a whole (putNewAttachment) instead of saving metadata whose body
+ * is being deleted. The claim expires after a week, long after any upload could still commit.
+ */
+export async function claimOrphanBody(attachmentId: number, bodyKey: string, now: Date): Promise<boolean> {
+  try {
+    await documentClient().send(
+      new PutCommand({
+        TableName: tableName(),
+        Item: {
+          ...attachmentKeys.attachmentPointer(attachmentId),
+          type: SWEPT_BODY,
+          bodyKey,
+          sweptAt: now.toISOString(),
+          expiresAt: Math.floor(now.getTime() / 1000) + 7 * 86_400,
+        },
+        ConditionExpression: 'attribute_not_exists(pk) OR #type = :swept',
+        ExpressionAttributeNames: { '#type': 'type' },
+        ExpressionAttributeValues: { ':swept': SWEPT_BODY },
+      }),
+    );
+    return true;
+  } catch (error) {
+    if ((error as { name?: string }).name === 'ConditionalCheckFailedException') return false;
+    throw error;
+  }
+}
+
+/** Whether metadata refers to an attachment id (the sweep's question; a sweep's claim is not metadata). */
 export async function existingAttachmentIds(attachmentIds: readonly number[]): Promise<Set<number>> {
   if (attachmentIds.length === 0) return new Set();
   const pointers = await batchGetAll(
     attachmentIds.map((id) => attachmentKeys.attachmentPointer(id)),
     { consistent: true },
   );
-  return new Set(pointers.map((pointer) => Number(pointer.attachmentId)));
+  return new Set(
+    pointers.filter((pointer) => pointer.type !== SWEPT_BODY).map((pointer) => Number(pointer.attachmentId)),
+  );
 }

@@ -10,6 +10,7 @@ import { oncePerRequest } from '../requestScope.ts';
 import { addChangeLogEntries } from '../search/searchIndexStore.ts';
 import { queryAll } from '../tableReads.ts';
 import { WriteTransaction } from '../transaction.ts';
+import { withValueIds, withValueIdsOf } from './legacyBugValues.ts';
 
 /**
  * Bugs, their comments and history, alias guards and last visits (docs/data-model.md §3). Every
@@ -46,18 +47,14 @@ const bugItem = (bug: Bug, rev: number) => ({
 
 export async function loadBug(bugId: number): Promise<StoredBug | null> {
   const item = await readItem(bugKeys.bug(bugId));
-  return item ? toStoredBug(item) : null;
+  return item ? ((await withValueIdsOf(toStoredBug(item))) ?? null) : null;
 }
 
 /** Bugs by id (strongly consistent); missing ids are absent from the map. */
 export async function loadBugs(bugIds: readonly number[]): Promise<Map<number, StoredBug>> {
   const items = await readItems([...new Set(bugIds)].map((id) => bugKeys.bug(id)));
-  return new Map(
-    items.map((item) => {
-      const stored = toStoredBug(item);
-      return [stored.bug.id, stored];
-    }),
-  );
+  const stored = await withValueIds(items.map(toStoredBug));
+  return new Map(stored.map((entry) => [entry.bug.id, entry]));
 }
 
 export async function findBugIdByAlias(alias: string): Promise<number | null> {
@@ -228,7 +225,7 @@ export async function scanAllBugs(): Promise<StoredBug[]> {
         ConsistentRead: true,
       }),
     );
-    bugs.push(...(page.Items ?? []).map(toStoredBug));
+    bugs.push(...(await withValueIds((page.Items ?? []).map(toStoredBug))));
     startKey = page.LastEvaluatedKey;
   } while (startKey);
   return bugs;

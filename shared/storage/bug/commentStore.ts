@@ -8,6 +8,7 @@ import { oncePerRequest } from '../requestScope.ts';
 import { batchGetAll, queryAll, queryPartition } from '../tableReads.ts';
 import { WriteTransaction } from '../transaction.ts';
 import { loadComment, type StoredBug, type StoredComment, toComment, toStoredBug } from './bugStore.ts';
+import { withValueIdsOf } from './legacyBugValues.ts';
 
 /**
  * Comments found by their global id, and comment tags (docs/data-model.md §3). A comment's
@@ -80,7 +81,7 @@ async function queryBugConversation(bugId: number): Promise<BugConversation> {
       });
     }
   }
-  return { stored, comments, attachments };
+  return { stored: await withValueIdsOf(stored), comments, attachments };
 }
 
 /** Someone else changed the comment's tags between this request's read and its write. */

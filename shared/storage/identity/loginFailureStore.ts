@@ -1,6 +1,8 @@
 /**
- * Failed password checks per account, for the login lockout (domain/identity/loginThrottle.ts):
- * claimed one slot at a time under a revision condition, so parallel requests cannot share a slot.
+ * Failed password checks per account and client address (`source`, domain/identity/loginThrottle.ts
+ * `failureSource`), for the login lockout: claimed one slot at a time under a revision condition,
+ * so parallel requests cannot share a slot. One item per account and address, all in the
+ * account's `LOGINFAIL#<uid>` partition (the one the read role may write, lib/functionRoles.ts).
  */
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { DeleteCommand, GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
@@ -10,19 +12,26 @@ import { loadParameters } from '../instance/parameterStore.ts';
 import { keys } from '../keys.ts';
 
 /**
- * Claims one password check for an account, counted as a failure until the login succeeds
- * (which deletes the item). The claim is a conditional UpdateItem on the revision read, so no
- * two parallel requests can take the same free slot: at most `maxAttempts` passwords are ever
- * checked per account within the lockout window, however many requests arrive at once.
- * Returns false when the account is locked. (An UpdateItem: read-only functions may update
- * only LOGINFAIL#/APIKEY# partitions, data-model §8.1.)
+ * Claims one password check for an account from one source, counted as a failure until a login
+ * from that source succeeds (which deletes the item). The claim is a conditional UpdateItem on
+ * the revision read, so no two parallel requests can take the same free slot: at most
+ * `maxAttempts` passwords are ever checked per account and source within the lockout window,
+ * however many requests arrive at once. Returns false when the account is locked for that
+ * source. (An UpdateItem: read-only functions may update only LOGINFAIL#/APIKEY# partitions,
+ * data-model §8.1.)
  */
-export async function claimLoginAttempt(userId: number, now: number, maxAttempts: number): Promise<boolean> {
+export async function claimLoginAttempt(
+  userId: number,
+  source: string,
+  now: number,
+  maxAttempts: number,
+): Promise<boolean> {
+  const key = keys.loginFailures(userId, source);
   // Each lost race means another request took a slot, so a request loses at most maxAttempts
   // times before it sees the account locked; the cap only bounds pathological cases.
   for (let attempt = 1; attempt <= Math.min(maxAttempts + 3, 30); attempt++) {
     const read = await documentClient().send(
-      new GetCommand({ TableName: tableName(), Key: keys.loginFailures(userId), ConsistentRead: true }),
+      new GetCommand({ TableName: tableName(), Key: key, ConsistentRead: true }),
     );
     const claimed = claimSlot(((read.Item?.failures as number[] | undefined) ?? []).map(Number), maxAttempts, now);
     if (!claimed) return false;
@@ -31,7 +40,7 @@ export async function claimLoginAttempt(userId: number, now: number, maxAttempts
       await documentClient().send(
         new UpdateCommand({
           TableName: tableName(),
-          Key: keys.loginFailures(userId),
+          Key: key,
           UpdateExpression: 'SET failures = :failures, expiresAt = :expires, #type = :type, #rev = :next',
           ConditionExpression: rev > 0 ? '#rev = :read' : 'attribute_not_exists(#rev)',
           ExpressionAttributeNames: { '#type': 'type', '#rev': 'rev' },
@@ -57,8 +66,8 @@ export async function claimLoginAttempt(userId: number, now: number, maxAttempts
  * What a claim costs, for a login that names no account: the same reads and a write that cannot
  * succeed, so the answer's timing does not tell which logins exist.
  */
-export async function decoyLoginAttempt(): Promise<void> {
-  const key = keys.loginFailures(0);
+export async function decoyLoginAttempt(source: string): Promise<void> {
+  const key = keys.loginFailures(0, source);
   await documentClient().send(new GetCommand({ TableName: tableName(), Key: key, ConsistentRead: true }));
   await documentClient()
     .send(
@@ -75,8 +84,9 @@ export async function decoyLoginAttempt(): Promise<void> {
     });
 }
 
-export async function clearLoginFailures(userId: number): Promise<void> {
-  await documentClient().send(new DeleteCommand({ TableName: tableName(), Key: keys.loginFailures(userId) }));
+/** Only this source's failures: a success elsewhere must not hand an attacker fresh guesses. */
+export async function clearLoginFailures(userId: number, source: string): Promise<void> {
+  await documentClient().send(new DeleteCommand({ TableName: tableName(), Key: keys.loginFailures(userId, source) }));
 }
 
 export async function maxLoginAttempts(): Promise<number> {

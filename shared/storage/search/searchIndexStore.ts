@@ -4,6 +4,7 @@ import { gunzip, gzip } from 'node:zlib';
 import { BatchWriteCommand, GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import type { Bug, HistoryEntry } from '../../domain/bug/bug.ts';
 import { commentWords, type IndexDocument, type SnapshotColumns } from '../../domain/search/searchIndex.ts';
+import { withValueIds } from '../bug/legacyBugValues.ts';
 import { documentClient, tableName } from '../dynamoClient.ts';
 import { searchKeys } from '../keys.ts';
 import { batchGetAll, queryAll, queryPartition } from '../tableReads.ts';
@@ -105,7 +106,7 @@ export async function readChangeLog(sinceMs: number): Promise<ChangeLogPage> {
       allWords: item.allWords === true,
     });
   }
-  return { documents, newest, reads: hours.length };
+  return { documents: await withValueIds(documents), newest, reads: hours.length };
 }
 
 // ---- snapshot ----------------------------------------------------------------------------------

@@ -4,6 +4,7 @@ import { planNewBug } from '../../../shared/domain/bug/bugCreation.ts';
 import { type BugEnvironment, unknownUser } from '../../../shared/domain/bug/bugEnvironment.ts';
 import { FIELD_TYPE } from '../../../shared/domain/bug/bugFields.ts';
 import { applyBugUpdate } from '../../../shared/domain/bug/bugUpdate.ts';
+import { bugValueNames } from '../../../shared/domain/catalog/bugValues.ts';
 import type { Component, GroupControl, ProductRecord, ProductValue } from '../../../shared/domain/catalog/catalog.ts';
 import type { CustomField } from '../../../shared/domain/catalog/customFields.ts';
 import type { FlagType } from '../../../shared/domain/catalog/flagTypes.ts';
@@ -163,6 +164,18 @@ export const PRODUCTS: readonly ProductRecord[] = [
   },
 ];
 
+/** The id of a product's version by name (bugs keep ids). */
+export function versionId(productId: number, name: string): number {
+  const record = PRODUCTS.find((entry) => entry.product.id === productId)!;
+  return record.versions.find((value) => value.name === name)!.id;
+}
+
+/** The id of a product's milestone by name. */
+export function milestoneId(productId: number, name: string): number {
+  const record = PRODUCTS.find((entry) => entry.product.id === productId)!;
+  return record.milestones.find((value) => value.name === name)!.id;
+}
+
 export const KEYWORD = { crash: 1, regression: 2, obsolete: 3 } as const;
 export const KEYWORDS: readonly Keyword[] = [
   { id: KEYWORD.crash, name: 'crash', description: 'crash', isActive: true },
@@ -246,6 +259,23 @@ export interface EnvironmentOptions {
   customFields?: readonly CustomField[];
   keywords?: readonly Keyword[];
   now?: string;
+  /** Flag requestees with their groups; by default everyone is in every group, so may be asked anywhere. */
+  requestee?: (id: number) => Caller | undefined;
+}
+
+/** A user as a caller, by id, in these groups (by name): a flag requestee. */
+export function userAsCaller(id: number, groups: readonly string[] = EVERY_GROUP): Caller & { user: UserAccount } {
+  return {
+    user: {
+      id,
+      login: loginById.get(id) ?? `user${id}@tracker.test`,
+      realName: '',
+      disabledText: '',
+      emailEnabled: true,
+    },
+    groups: new Set(groups),
+    blessGroups: new Set(),
+  };
 }
 
 export const NOW = '2026-03-04T05:06:07Z';
@@ -272,6 +302,7 @@ export function bugEnvironment(options: EnvironmentOptions = {}): BugEnvironment
       return id;
     },
     loginOf: (id) => (id === null ? '' : (loginById.get(id) ?? '')),
+    requestee: options.requestee ?? ((id) => userAsCaller(id)),
     nextFlagId: () => nextFlag++,
   };
 }
@@ -280,6 +311,7 @@ export function bugEnvironment(options: EnvironmentOptions = {}): BugEnvironment
 export const NAMES: BugNames = {
   product: (id) => PRODUCTS.find((record) => record.product.id === id)?.product.name ?? '',
   component: (id) => PRODUCTS.flatMap((record) => record.components).find((entry) => entry.id === id)?.name ?? '',
+  ...bugValueNames(PRODUCTS),
   login: (id) => (id === null ? '' : (loginById.get(id) ?? '')),
   keyword: (id) => KEYWORDS.find((keyword) => keyword.id === id)?.name ?? '',
   group: (id) => GROUPS.find((entry) => entry.id === id)?.name ?? '',
@@ -319,8 +351,8 @@ export function aBug(id: number, overrides: Partial<Bug> = {}): Bug {
     isConfirmed: true,
     productId: PRODUCT.widgets,
     componentId: COMPONENT.core,
-    version: 'unspecified',
-    targetMilestone: '---',
+    versionId: versionId(PRODUCT.widgets, 'unspecified'),
+    targetMilestoneId: milestoneId(PRODUCT.widgets, '---'),
     bugType: 'defect',
     priority: '---',
     severity: 'normal',

@@ -4,6 +4,8 @@ import { hashPassword, secretDigest } from '../../../shared/domain/identity/cred
 import { regexpMembershipChanges, regexpMembersOf } from '../../../shared/domain/identity/groupRegexps.ts';
 import { claimSlot } from '../../../shared/domain/identity/loginThrottle.ts';
 
+export const failureKey = (userId: number, source: string): string => `${userId} from ${source}`;
+
 /**
  * An in-memory IdentityDirectory for unit tests: users, groups, API keys, login tokens and failed
  * logins, stored as the real store keeps them (secrets by digest, passwords hashed), plus a record
@@ -14,7 +16,8 @@ export class InMemoryDirectory implements IdentityDirectory {
   readonly groups: GroupSummary[] = [];
   readonly apiKeys = new Map<string, { userId: number; revoked: boolean; lastUsedAt: string | null }>();
   readonly tokens = new Map<string, { userId: number; expiresAt: number; createdAt: number }>();
-  readonly failures = new Map<number, number[]>();
+  /** Failed logins by `failureKey(userId, source)`, as the store keeps one item per account and address. */
+  readonly failures = new Map<string, number[]>();
   readonly markedUsed: Array<{ digest: string; at: string }> = [];
   maxAttempts = 5;
 
@@ -102,20 +105,20 @@ export class InMemoryDirectory implements IdentityDirectory {
   }
 
   /** Like the DynamoDB store: the list is rewritten with the recent failures and this attempt. */
-  async claimLoginAttempt(userId: number, now: number, maxAttempts: number): Promise<boolean> {
-    const claimed = claimSlot(this.failures.get(userId) ?? [], maxAttempts, now);
-    if (claimed) this.failures.set(userId, claimed);
+  async claimLoginAttempt(userId: number, source: string, now: number, maxAttempts: number): Promise<boolean> {
+    const claimed = claimSlot(this.failures.get(failureKey(userId, source)) ?? [], maxAttempts, now);
+    if (claimed) this.failures.set(failureKey(userId, source), claimed);
     return claimed !== null;
   }
 
   decoyClaims = 0;
 
-  async decoyLoginAttempt(): Promise<void> {
+  async decoyLoginAttempt(_source: string): Promise<void> {
     this.decoyClaims++;
   }
 
-  async clearLoginFailures(userId: number): Promise<void> {
-    this.failures.delete(userId);
+  async clearLoginFailures(userId: number, source: string): Promise<void> {
+    this.failures.delete(failureKey(userId, source));
   }
 
   async maxLoginAttempts(): Promise<number> {

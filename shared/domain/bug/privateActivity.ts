@@ -1,0 +1,87 @@
+import type { Caller } from '../identity/caller.ts';
+import type { Parameters } from '../instance/parameters.ts';
+import { maySeeAttachment } from './attachment.ts';
+import type { Bug, HistoryChange, PrivateAttachmentMark } from './bug.ts';
+import { isInsider, isTimeTracker } from './bugAccess.ts';
+
+/**
+ * What the activity of a bug tells a caller outside the insider group about its private
+ * attachments and comments (docs/data-model.md §3, "What an outsider learns"). As in Bugzilla 5.2
+ * (`Bug::get_activity`, `Search::_changed_security_check`):
+ *
+ * - a change that names an attachment (its summary, file name, flags, privacy, ...) is hidden
+ *   while that attachment is private, judged by its privacy *now*, not when the change was made;
+ * - a change of a comment's privacy is hidden (Bugzilla hides the ones that made a comment
+ *   private; Tracker hides both directions: knowing whether the comment is private now would mean
+ *   reading every comment, and who made which comment public or private is insiders' business);
+ * - time-tracking changes are for the time-tracking group.
+ *
+ * The same rule serves history (GET /rest/bug/{id}/history, Get Bug's `history`, search pages)
+ * and the history criteria of search (changedby/from/to/before/after, chfield), so a change an
+ * outsider cannot read is not one they can find a bug by either.
+ */
+
+/** Bugzilla's TIMETRACKING_FIELDS as its history names them. */
+const TIME_TRACKING_FIELDS: ReadonlySet<string> = new Set([
+  'estimated_time',
+  'remaining_time',
+  'deadline',
+  'work_time',
+]);
+
+/** Who is looking at a bug's activity: what of it they may see depends on nothing else about them. */
+export interface ActivityViewer {
+  insider: boolean;
+  timeTracker: boolean;
+}
+
+export const activityViewer = (caller: Caller, parameters: Parameters): ActivityViewer => ({
+  insider: isInsider(caller, parameters),
+  timeTracker: isTimeTracker(caller, parameters),
+});
+
+/** A change only insiders may see or search by: about a private attachment, or about a comment's privacy. */
+export function isInsiderActivity(
+  field: string,
+  attachmentId: number | null | undefined,
+  privateAttachments: readonly PrivateAttachmentMark[] | undefined,
+): boolean {
+  if (field === 'longdescs.isprivate') return true;
+  return (
+    attachmentId !== undefined &&
+    attachmentId !== null &&
+    (privateAttachments ?? []).some((mark) => mark.id === attachmentId)
+  );
+}
+
+/** Whether this viewer may see one history change of this bug. */
+export function mayViewChange(
+  viewer: ActivityViewer,
+  bug: Pick<Bug, 'privateAttachments'>,
+  change: HistoryChange,
+): boolean {
+  if (TIME_TRACKING_FIELDS.has(change.field_name) && !viewer.timeTracker) return false;
+  return viewer.insider || !isInsiderActivity(change.field_name, change.attachment_id, bug.privateAttachments);
+}
+
+/**
+ * The bug after one of its attachments was created or changed: its list of private attachments
+ * follows the attachment's privacy (the key is left out while none is private).
+ */
+export function withAttachmentPrivacy(
+  bug: Bug,
+  attachment: { id: number; creatorId: number; isPrivate: boolean },
+): Bug {
+  const others = (bug.privateAttachments ?? []).filter((mark) => mark.id !== attachment.id);
+  const marks: PrivateAttachmentMark[] = attachment.isPrivate
+    ? [...others, { id: attachment.id, creatorId: attachment.creatorId }].sort((a, b) => a.id - b.id)
+    : others;
+  const { privateAttachments: _previous, ...rest } = bug;
+  return marks.length > 0 ? { ...rest, privateAttachments: marks } : rest;
+}
+
+/** How many private attachments of the bug this caller may not see (the attachments listing's rule). */
+export const hiddenAttachmentCount = (bug: Pick<Bug, 'privateAttachments'>, caller: Caller, parameters: Parameters) =>
+  (bug.privateAttachments ?? []).filter(
+    (mark) => !maySeeAttachment(caller, parameters, { isPrivate: true, creatorId: mark.creatorId }),
+  ).length;
