@@ -260,6 +260,9 @@ export class TrackerStack extends Stack {
         DeployNonce: typeof nonce === 'string' ? nonce : new Date().toISOString(),
       },
     });
+    // The importer (`npm run import -- --stack <name>`) finds the table and bucket here.
+    new CfnOutput(this, 'TableName', { description: 'DynamoDB table of the installation', value: table.tableName });
+    new CfnOutput(this, 'BucketName', { description: 'S3 bucket of attachment bodies', value: bucket.bucketName });
     new CfnOutput(this, 'AdminApiKeySecretArn', {
       description: "Secrets Manager secret holding the first administrator's API key",
       value: this.adminApiKey.secretArn,

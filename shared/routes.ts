@@ -98,6 +98,10 @@ export const routes: readonly RouteDefinition[] = [
   route('POST', '/rest/field/bug', 'field/createField'),
   route('PUT', '/rest/field/bug/{id_or_name}', 'field/updateField'),
   route('PUT', '/rest/field/bug', 'field/updateField'),
+  // The built-in fields' legal values and the workflow (Tracker's FieldValues extension; admin group).
+  route('POST', '/rest/field/bug/{id_or_name}/values', 'field/createFieldValue'),
+  route('PUT', '/rest/field/bug/{id_or_name}/values/{value}', 'field/updateFieldValue'),
+  route('PUT', '/rest/field/bug/{id_or_name}/workflow', 'field/updateWorkflow'),
   route('GET', '/rest/keyword', 'keyword/getKeywords'),
   route('GET', '/rest/keyword/{id_or_name}', 'keyword/getKeywords'),
   route('POST', '/rest/keyword', 'keyword/createKeyword'),

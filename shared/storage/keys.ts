@@ -17,6 +17,8 @@ export const keys = {
   parameters: (): ItemKey => ({ pk: 'INSTANCE', sk: 'PARAMETERS' }),
   /** The catalogue cache's version stamp (catalogCache.ts). */
   catalogStamp: (): ItemKey => ({ pk: 'INSTANCE', sk: 'CATALOG' }),
+  /** What an import from a Bugzilla brought so far (importStateStore.ts). */
+  importState: (): ItemKey => ({ pk: 'INSTANCE', sk: 'IMPORT' }),
 
   userPartition: (userId: number): string => `USER#${userId}`,
   user: (userId: number): ItemKey => ({ pk: `USER#${userId}`, sk: 'USER' }),
@@ -192,4 +194,12 @@ export const catalogKeys = {
   /** Custom field definitions (the key is also the name's uniqueness guard); built-in fields are code (bugFields.ts). */
   fieldsPartition: 'FIELDS',
   field: (name: string): ItemKey => ({ pk: 'FIELDS', sk: `FIELD#${name}` }),
+
+  /**
+   * The installation's legal values of the built-in drop-down fields (one item per field it
+   * changed, the values inside) and its bug workflow (one item); absent items: the defaults.
+   */
+  fieldValuesPartition: 'FIELDVALUES',
+  fieldValues: (field: string): ItemKey => ({ pk: 'FIELDVALUES', sk: `VALUES#${field}` }),
+  workflow: (): ItemKey => ({ pk: 'FIELDVALUES', sk: 'WORKFLOW' }),
 };

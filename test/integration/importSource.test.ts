@@ -211,7 +211,7 @@ describe('the probe', () => {
         timetracking: true,
       },
     });
-    expect(Object.keys(probe.extensions)).toEqual(['Tracker']);
+    expect(Object.keys(probe.extensions)).toEqual(['Tracker', 'FieldValues']);
     // Tracker's administrators are in every group, bug groups included, so they see every bug.
     expect(probe.hiddenBugGroups).toEqual([]);
     expect(probe.missing).toEqual([]);
@@ -533,6 +533,8 @@ function historyOf(entry: any) {
       removed: change.removed,
       added: change.added,
       attachmentId: change.attachment_id ?? null,
+      commentId: change.comment_id ?? null,
+      commentCount: change.comment_count ?? null,
     })),
   };
 }

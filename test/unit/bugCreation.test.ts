@@ -365,7 +365,7 @@ describe('refusing a new bug', () => {
     expect(refusal(() => fileBug(admin(), { status: 'RESOLVED' }))).toEqual({
       code: 123,
       message:
-        'A new bug cannot be filed with the status RESOLVED: it must start in an open status (UNCONFIRMED, CONFIRMED, IN_PROGRESS).',
+        'A new bug cannot be filed with the status RESOLVED: it must start in a status the workflow allows (UNCONFIRMED, CONFIRMED, IN_PROGRESS).',
     });
     expect(refusal(() => fileBug(admin(), { status: 'verified' })).code).toBe(123);
     expect(refusal(() => fileBug(admin(), { resolution: 'FIXED' }))).toEqual({

@@ -16,6 +16,7 @@ import {
   newCustomField,
   updateCustomField,
 } from '../../shared/domain/catalog/customFields.ts';
+import { DEFAULT_FIELD_VALUES } from '../../shared/domain/catalog/fieldValues.ts';
 import {
   allFields,
   controllerValues,
@@ -77,6 +78,7 @@ const catalog: FieldCatalog = {
     { id: 2, name: 'crash', description: 'It crashes', isActive: true },
     { id: 3, name: 'retired', description: 'No longer used', isActive: false },
   ],
+  values: DEFAULT_FIELD_VALUES,
 };
 
 /** GET /rest/field/bug on a stock Bugzilla 5.2 (test/fixtures/bugzilla-5.2/README.md). */

@@ -1,10 +1,15 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { Bug } from '../../shared/domain/bug/bug.ts';
-import { BUG_STATUSES, canChangeStatus, canonicalStatus, isOpenStatus } from '../../shared/domain/bug/bugWorkflow.ts';
+import { BUG_STATUSES } from '../../shared/domain/bug/bugWorkflow.ts';
+import { DEFAULT_FIELD_VALUES } from '../../shared/domain/catalog/fieldValues.ts';
 import { TrackerError } from '../../shared/trackerError.ts';
 import { trackerErrorOf } from '../support/trackerErrorOf.ts';
 import { aBug, bugEnvironment, callerAs, GROUP, NOW, USER, updateBug } from './support/bugCatalogue.ts';
+
+const isOpenStatus = (status: string) => DEFAULT_FIELD_VALUES.isOpen(status);
+const canChangeStatus = (from: string, to: string) => DEFAULT_FIELD_VALUES.canChange(from, to);
+const canonicalStatus = (name: string, from: string | null) => DEFAULT_FIELD_VALUES.canonicalStatus(name, from);
 
 /**
  * A bug update's status, resolution and duplicate (applyBugUpdate): the default workflow's

@@ -40,8 +40,11 @@ const BUDGET_EXCEPTIONS: Readonly<Record<string, number>> = {
   'attachment/getAttachments': S3_BUDGET,
   'attachment/downloadAttachment': S3_BUDGET,
   'comment/renderComment': 530 * 1024,
-  'bug/searchBugs': 555 * 1024,
-  'bug/possibleDuplicates': 540 * 1024,
+  // Search reads the installation's legal values and workflow (catalog/fieldValues.ts, ~5 KiB with
+  // its store and the quicksearch and ordering rules that use them): 561 and 546 KiB measured with
+  // them and the private-activity rules of the same week.
+  'bug/searchBugs': 572 * 1024,
+  'bug/possibleDuplicates': 556 * 1024,
   'user/createUser': REGEXP_BUDGET,
   'user/updateUser': REGEXP_BUDGET,
   'group/createGroup': REGEXP_BUDGET,

@@ -10,6 +10,8 @@ describe('which writes move the catalogue stamp', () => {
       catalogKeys.keyword(2),
       catalogKeys.flagType(4),
       catalogKeys.field('cf_colour'),
+      catalogKeys.fieldValues('priority'),
+      catalogKeys.workflow(),
       keys.group(5),
       keys.parameters(),
     ]) {

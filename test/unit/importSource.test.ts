@@ -388,6 +388,8 @@ describe('the readers against a recorded Bugzilla 5.2', () => {
       removed: '0',
       added: '1',
       attachmentId: 1,
+      commentId: null,
+      commentCount: null,
     });
   });
 

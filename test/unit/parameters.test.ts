@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { DEFAULT_FIELD_VALUES } from '../../shared/domain/catalog/fieldValues.ts';
 import { ANONYMOUS, type Caller } from '../../shared/domain/identity/caller.ts';
 import { planParameterUpdate } from '../../shared/domain/instance/parameterChanges.ts';
 import { DEFAULT_PARAMETERS, type Parameters, visibleParameters } from '../../shared/domain/instance/parameters.ts';
@@ -44,7 +45,13 @@ describe('visibleParameters', () => {
 
 describe('planParameterUpdate', () => {
   it('records each change with its old and new value', () => {
-    expect(planParameterUpdate(current, { maintainer: 'boss@example.com', default_search_limit: '100' })).toEqual({
+    expect(
+      planParameterUpdate(
+        current,
+        { maintainer: 'boss@example.com', default_search_limit: '100' },
+        DEFAULT_FIELD_VALUES,
+      ),
+    ).toEqual({
       maintainer: { removed: 'admin@example.com', added: 'boss@example.com' },
       default_search_limit: { removed: '500', added: '100' },
     });
@@ -52,7 +59,11 @@ describe('planParameterUpdate', () => {
 
   it('turns JSON booleans into "1"/"0" and numbers into strings', () => {
     expect(
-      planParameterUpdate(current, { requirelogin: true, allowemailchange: false, max_login_attempts: 7 }),
+      planParameterUpdate(
+        current,
+        { requirelogin: true, allowemailchange: false, max_login_attempts: 7 },
+        DEFAULT_FIELD_VALUES,
+      ),
     ).toEqual({
       requirelogin: { removed: '0', added: '1' },
       allowemailchange: { removed: '1', added: '0' },
@@ -62,21 +73,30 @@ describe('planParameterUpdate', () => {
 
   it('skips a value that does not change', () => {
     expect(
-      planParameterUpdate(current, { requirelogin: false, maintainer: 'admin@example.com', usetargetmilestone: 1 }),
+      planParameterUpdate(
+        current,
+        { requirelogin: false, maintainer: 'admin@example.com', usetargetmilestone: 1 },
+        DEFAULT_FIELD_VALUES,
+      ),
     ).toEqual({});
   });
 
   it('compares with the default when the current value is missing', () => {
-    expect(planParameterUpdate({}, { requirelogin: '1' })).toEqual({ requirelogin: { removed: '0', added: '1' } });
+    expect(planParameterUpdate({}, { requirelogin: '1' }, DEFAULT_FIELD_VALUES)).toEqual({
+      requirelogin: { removed: '0', added: '1' },
+    });
   });
 
   it('refuses an empty request with code 50', () => {
-    expect(trackerErrorOf(() => planParameterUpdate(current, {}))).toMatchObject({ code: 50, httpStatus: 400 });
+    expect(trackerErrorOf(() => planParameterUpdate(current, {}, DEFAULT_FIELD_VALUES))).toMatchObject({
+      code: 50,
+      httpStatus: 400,
+    });
   });
 
   it('refuses an unknown parameter with code 32000, even next to valid ones', () => {
     const error = trackerErrorOf(() =>
-      planParameterUpdate(current, { maintainer: 'boss@example.com', no_such_param: '1' }),
+      planParameterUpdate(current, { maintainer: 'boss@example.com', no_such_param: '1' }, DEFAULT_FIELD_VALUES),
     );
     expect(error.code).toBe(32000);
     expect(error.message).toContain('no_such_param');
@@ -88,7 +108,9 @@ describe('planParameterUpdate', () => {
   // `current[name]` the inherited function, so a change { removed: [Function], added: '1' } is planned and
   // PUT /rest/parameters would try to save it. (`__proto__` even makes `RULES[name]?.(value)` throw a TypeError: a 500.)
   it('refuses names inherited from Object.prototype as unknown parameters', () => {
-    expect(trackerErrorOf(() => planParameterUpdate(current, { hasOwnProperty: '1' })).code).toBe(32000);
+    expect(trackerErrorOf(() => planParameterUpdate(current, { hasOwnProperty: '1' }, DEFAULT_FIELD_VALUES)).code).toBe(
+      32000,
+    );
   });
 
   it.each<[string, unknown]>([
@@ -103,7 +125,7 @@ describe('planParameterUpdate', () => {
     ['mail_delivery_method', 'Carrier pigeon'],
     ['urlbase', 'ftp://tracker.example.com/'],
   ])('refuses %s = %j with code 32000 naming the parameter', (name, value) => {
-    const error = trackerErrorOf(() => planParameterUpdate(current, { [name]: value }));
+    const error = trackerErrorOf(() => planParameterUpdate(current, { [name]: value }, DEFAULT_FIELD_VALUES));
     expect(error.code).toBe(32000);
     expect(error.message).toContain(`'${name}'`);
   });
@@ -118,22 +140,26 @@ describe('planParameterUpdate', () => {
     ['announcehtml', '<b>Maintenance tonight</b>'],
   ])('accepts %s = %j', (name, value) => {
     const configured = { ...current, attachment_base: 'https://files.example.com/' };
-    expect(planParameterUpdate(configured, { [name]: value })[name].added).toBe(String(value));
+    expect(planParameterUpdate(configured, { [name]: value }, DEFAULT_FIELD_VALUES)[name].added).toBe(String(value));
   });
 
   // BUG (shared/domain/instance/parameters.ts:119, URL_OR_EMPTY): the rule's message says "must be an http(s) URL ending
   // in /" (Bugzilla's check_urlbase also requires the trailing slash, since links are built as urlbase + path),
   // but the regexp /^https?:\/\/\S+$/ does not check the ending, so a urlbase without a trailing slash is saved.
   it('refuses a urlbase that does not end in /', () => {
-    expect(trackerErrorOf(() => planParameterUpdate(current, { urlbase: 'https://tracker.example.com' })).code).toBe(
-      32000,
-    );
+    expect(
+      trackerErrorOf(() =>
+        planParameterUpdate(current, { urlbase: 'https://tracker.example.com' }, DEFAULT_FIELD_VALUES),
+      ).code,
+    ).toBe(32000);
   });
 
   it.each([null, ['1'], { value: '1' }, Number.NaN])(
     'refuses a value that is not a string, number or boolean: %j',
     (value) => {
-      expect(trackerErrorOf(() => planParameterUpdate(current, { maintainer: value })).code).toBe(32000);
+      expect(trackerErrorOf(() => planParameterUpdate(current, { maintainer: value }, DEFAULT_FIELD_VALUES)).code).toBe(
+        32000,
+      );
     },
   );
 
@@ -150,7 +176,7 @@ describe('planParameterUpdate', () => {
     ['duplicate_or_move_bug_status', 'garbage'],
     ['duplicate_or_move_bug_status', ''],
   ])('refuses %s = %j, naming the legal values', (name, value) => {
-    const error = trackerErrorOf(() => planParameterUpdate(current, { [name]: value }));
+    const error = trackerErrorOf(() => planParameterUpdate(current, { [name]: value }, DEFAULT_FIELD_VALUES));
     expect(error.code).toBe(32000);
     expect(error.message).toContain(`'${name}'`);
     expect(error.message).toMatch(/one of|may move to: RESOLVED/);
@@ -165,12 +191,12 @@ describe('planParameterUpdate', () => {
     ['duplicate_or_move_bug_status', 'RESOLVED'],
   ])('accepts %s = %j', (name, value) => {
     const configured = { ...current, defaultplatform: 'All', duplicate_or_move_bug_status: 'x' };
-    expect(planParameterUpdate(configured, { [name]: value })[name].added).toBe(value);
+    expect(planParameterUpdate(configured, { [name]: value }, DEFAULT_FIELD_VALUES)[name].added).toBe(value);
   });
 
   it('plans nothing when any requested change is invalid', () => {
-    expect(() => planParameterUpdate(current, { maintainer: 'boss@example.com', requirelogin: 'maybe' })).toThrow(
-      TrackerError,
-    );
+    expect(() =>
+      planParameterUpdate(current, { maintainer: 'boss@example.com', requirelogin: 'maybe' }, DEFAULT_FIELD_VALUES),
+    ).toThrow(TrackerError);
   });
 });

@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { Bug } from '../../shared/domain/bug/bug.ts';
+import { DEFAULT_FIELD_VALUES } from '../../shared/domain/catalog/fieldValues.ts';
 import { compileSearch } from '../../shared/domain/search/criterionCompiler.ts';
 import { type SearchEnvironment, TRUE } from '../../shared/domain/search/searchEnvironment.ts';
 import { evaluateSearch, keptMatches } from '../../shared/domain/search/searchEvaluation.ts';
@@ -99,6 +100,7 @@ const env: SearchEnvironment = {
     { id: 1, name: 'Client' },
     { id: 2, name: 'Tools' },
   ] as unknown as SearchEnvironment['classifications'],
+  values: DEFAULT_FIELD_VALUES,
   groups: [{ id: 7, name: 'secret' }] as unknown as SearchEnvironment['groups'],
   keywords: [
     { id: 1, name: 'crash' },

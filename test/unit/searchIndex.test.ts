@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Bug } from '../../shared/domain/bug/bug.ts';
+import { DEFAULT_FIELD_VALUES } from '../../shared/domain/catalog/fieldValues.ts';
 import { compileSearch } from '../../shared/domain/search/criterionCompiler.ts';
 import { parseQuicksearch } from '../../shared/domain/search/quicksearch.ts';
 import { type SearchEnvironment, TRUE } from '../../shared/domain/search/searchEnvironment.ts';
@@ -62,6 +63,7 @@ const environment = (index: SearchIndex): SearchEnvironment => ({
   callerLogin: 'me@x.test',
   products: [],
   classifications: [],
+  values: DEFAULT_FIELD_VALUES,
   groups: [],
   keywords: [],
   flagTypes: [],
@@ -284,7 +286,7 @@ describe('search parameters', () => {
 
 describe('quicksearch', () => {
   it('takes bug numbers, a leading status word and negated words', () => {
-    expect(parseQuicksearch('12, 15').node).toEqual({
+    expect(parseQuicksearch('12, 15', DEFAULT_FIELD_VALUES).node).toEqual({
       kind: 'leaf',
       field: 'bug_id',
       op: 'anyexact',
@@ -295,9 +297,9 @@ describe('quicksearch', () => {
     index.apply({ bug: bug(1, { summary: 'Toolbar crashes' }), rev: 1 });
     index.apply({ bug: bug(2, { summary: 'Toolbar is slow' }), rev: 1 });
     index.apply({ bug: bug(3, { summary: 'Toolbar crashes again', status: 'RESOLVED', resolution: 'FIXED' }), rev: 1 });
-    expect(matching(index, parseQuicksearch('toolbar -crash').node)).toEqual([2]);
-    expect(matching(index, parseQuicksearch('FIXED toolbar').node)).toEqual([3]);
-    expect(matching(index, parseQuicksearch('ALL crashes').node)).toEqual([1, 3]);
-    expect(parseQuicksearch('my-alias').alias).toBe('my-alias');
+    expect(matching(index, parseQuicksearch('toolbar -crash', DEFAULT_FIELD_VALUES).node)).toEqual([2]);
+    expect(matching(index, parseQuicksearch('FIXED toolbar', DEFAULT_FIELD_VALUES).node)).toEqual([3]);
+    expect(matching(index, parseQuicksearch('ALL crashes', DEFAULT_FIELD_VALUES).node)).toEqual([1, 3]);
+    expect(parseQuicksearch('my-alias', DEFAULT_FIELD_VALUES).alias).toBe('my-alias');
   });
 });

@@ -576,6 +576,12 @@ describe('Tracker stack', () => {
   });
 
   describe('storage', () => {
+    it('outputs the table and bucket names, which the importer reads for --stack', () => {
+      const ref = (type: string) => ({ Ref: resourcesOfType(json, type)[0][0] });
+      expect(json.Outputs.TableName.Value).toEqual(ref('AWS::DynamoDB::Table'));
+      expect(json.Outputs.BucketName.Value).toEqual(ref('AWS::S3::Bucket'));
+    });
+
     it('builds the table from tableSchema.ts: keys, every GSI with ALL projection, on-demand, PITR, TTL, retained', () => {
       const tables = resourcesOfType(json, 'AWS::DynamoDB::Table');
       expect(tables).toHaveLength(1);

@@ -127,6 +127,7 @@ export function bugEnvironment(
     customFields: bugCatalog.customFields,
     keywords: bugCatalog.keywords,
     parameters: catalog.parameters,
+    values: catalog.fieldValues,
     findUserId: (login) => userIds.get(login.trim().toLowerCase()),
     userId(login, field, error) {
       const id = userIds.get(login.trim().toLowerCase());
@@ -201,6 +202,7 @@ export function bugViewContext(
     componentName: names.component,
     versionName: names.version,
     milestoneName: names.milestone,
+    values: catalog.fieldValues,
     classificationName: (productId) => {
       const classificationId = catalog.products.find((record) => record.product.id === productId)?.product
         .classificationId;

@@ -62,7 +62,7 @@ export function commentView(
  * time-tracking group. An entry left with no change is left out.
  */
 export function historyView(
-  bug: Pick<Bug, 'privateAttachments'>,
+  bug: Pick<Bug, 'privateAttachments' | 'attachmentCount'>,
   entries: readonly HistoryEntry[],
   login: (id: number) => string,
   viewer: ActivityViewer,

@@ -8,6 +8,7 @@ import {
 import { planNewBug } from '../../domain/bug/bugCreation.ts';
 import { applyBugUpdate } from '../../domain/bug/bugUpdate.ts';
 import { relatedBugIds, syncRelations, type UpdateOutcome, type WorkingSet } from '../../domain/bug/bugWorkingSet.ts';
+import { withCurrentNames } from '../../domain/catalog/fieldValues.ts';
 import { type Caller, isLoggedIn } from '../../domain/identity/caller.ts';
 import { errors } from '../../errors.ts';
 import { setCommentPrivacy } from '../../storage/bug/attachmentStore.ts';
@@ -110,7 +111,9 @@ async function assertNoDuplicateLoop(working: WorkingSet, links: UpdateOutcome['
 
 /**
  * The bugs a write starts from, as read (strongly consistent), with their revisions; 101/102 for
- * any other, naming each bug as the caller did (`named`: an alias stays an alias).
+ * any other, naming each bug as the caller did (`named`: an alias stays an alias). Their statuses,
+ * priorities... are under their values' current names (a rename rewrote no bug item), so the
+ * write compares and records them as Bugzilla, which rewrites bugs on a rename, would.
  */
 async function readVisibleBugs(
   caller: Caller,
@@ -123,7 +126,7 @@ async function readVisibleBugs(
   const revisions = new Map<number, number>();
   for (const id of ids) {
     const found = visibleBug(caller, stored.get(id), id, bugCatalog, named?.get(id));
-    original.set(id, found.bug);
+    original.set(id, withCurrentNames(found.bug, bugCatalog.catalog.fieldValues));
     revisions.set(id, found.rev);
   }
   return { original, revisions };
@@ -207,7 +210,7 @@ export async function updateBugs(
     );
     const storedRelated = await loadBugs(relatedIds);
     for (const [id, stored] of storedRelated) {
-      original.set(id, stored.bug);
+      original.set(id, withCurrentNames(stored.bug, bugCatalog.catalog.fieldValues));
       revisions.set(id, stored.rev);
     }
     const working: WorkingSet = new Map([...original].map(([id, bug]) => [id, structuredClone(bug)]));

@@ -1,4 +1,5 @@
 import type { Classification, ProductRecord } from '../../domain/catalog/catalog.ts';
+import type { FieldValues } from '../../domain/catalog/fieldValues.ts';
 import type { FlagType } from '../../domain/catalog/flagTypes.ts';
 import {
   mayAdministerProduct,
@@ -11,6 +12,7 @@ import {
 import type { Caller } from '../../domain/identity/caller.ts';
 import type { Parameters } from '../../domain/instance/parameters.ts';
 import { errors } from '../../errors.ts';
+import { loadFieldValues } from '../../storage/catalog/fieldValueStore.ts';
 import { loadFlagTypes } from '../../storage/catalog/flagTypeStore.ts';
 import { loadClassifications, loadProducts } from '../../storage/catalog/productStore.ts';
 import { type GroupRecord, listGroups } from '../../storage/identity/groupStore.ts';
@@ -19,7 +21,8 @@ import { loadParameters } from '../../storage/instance/parameterStore.ts';
 
 /**
  * One read of the catalogue for a request: products (with components, versions, milestones and
- * group controls), classifications, groups, flag types and parameters, loaded in parallel.
+ * group controls), classifications, groups, flag types, parameters and the built-in fields' legal
+ * values with the workflow, loaded in parallel.
  */
 export interface CatalogSnapshot {
   products: ProductRecord[];
@@ -27,17 +30,20 @@ export interface CatalogSnapshot {
   groups: GroupRecord[];
   flagTypes: FlagType[];
   parameters: Parameters;
+  /** The installation's priorities, severities, statuses with their workflow, ... (catalog/fieldValues.ts). */
+  fieldValues: FieldValues;
 }
 
 export async function loadCatalog(): Promise<CatalogSnapshot> {
-  const [products, classifications, groups, flagTypes, parameters] = await Promise.all([
+  const [products, classifications, groups, flagTypes, parameters, fieldValues] = await Promise.all([
     loadProducts(),
     loadClassifications(),
     listGroups(),
     loadFlagTypes(),
     loadParameters(),
+    loadFieldValues(),
   ]);
-  return { products, classifications, groups, flagTypes, parameters };
+  return { products, classifications, groups, flagTypes, parameters, fieldValues };
 }
 
 export const groupNameIn = (catalog: Pick<CatalogSnapshot, 'groups'>) => (id: number) =>

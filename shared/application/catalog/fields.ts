@@ -6,6 +6,7 @@ import {
   updateCustomField,
   type ValueInput,
 } from '../../domain/catalog/customFields.ts';
+import { isValueField } from '../../domain/catalog/fieldValues.ts';
 import {
   type AnyField,
   allFields,
@@ -27,6 +28,7 @@ import {
   putNewCustomField,
   type StoredCustomField,
 } from '../../storage/catalog/fieldStore.ts';
+import { loadFieldValues } from '../../storage/catalog/fieldValueStore.ts';
 import { loadKeywords } from '../../storage/catalog/keywordStore.ts';
 import { allocateId } from '../../storage/counterStore.ts';
 import { recordAudit } from '../../storage/instance/auditStore.ts';
@@ -46,6 +48,7 @@ async function fieldCatalog(caller: Caller | null): Promise<FieldCatalog> {
     classifications: catalog.classifications,
     products: visible === null ? catalog.products : catalog.products.filter((record) => visible.has(record.product.id)),
     keywords,
+    values: catalog.fieldValues,
   };
 }
 
@@ -59,7 +62,13 @@ async function hiddenProductNames(caller: Caller): Promise<Set<string>> {
   );
 }
 
-const EMPTY_CATALOG: FieldCatalog = { classifications: [], products: [], keywords: [] };
+/** The fields' own values without the products, classifications and keywords (not asked for, or not needed). */
+const valuesOnly = async (): Promise<FieldCatalog> => ({
+  classifications: [],
+  products: [],
+  keywords: [],
+  values: await loadFieldValues(),
+});
 
 const unknownField = (reference: string | number) => errors.notFoundByIdOrName('bug field', reference);
 
@@ -85,7 +94,7 @@ export async function getFields(caller: Caller, query: FieldQuery) {
     }
     selected = fields.filter((field) => wanted.has(field));
   }
-  const catalog = query.withValues ? await fieldCatalog(caller) : EMPTY_CATALOG;
+  const catalog = query.withValues ? await fieldCatalog(caller) : await valuesOnly();
   const namesProducts = selected.some(
     (field) => isCustomField(field) && (field.visibilityField === 'product' || field.valueField === 'product'),
   );
@@ -103,7 +112,7 @@ export async function getLegalValues(caller: Caller, reference: string, productI
   const field = /^\d+$/.test(reference) ? findField(fields, Number(reference)) : findField(fields, name);
   const notDropDown = () => errors.invalidFieldName(`'${reference}' is not the name of a drop-down bug field.`);
   if (!field) throw notDropDown();
-  const catalog = readsCatalog(field) ? await fieldCatalog(caller) : EMPTY_CATALOG;
+  const catalog = readsCatalog(field) ? await fieldCatalog(caller) : await valuesOnly();
   if (needsProduct(field)) {
     if (productId === undefined || productId.trim() === '') {
       throw errors.missingParameter(`The values of ${field.name} belong to products: give a product_id.`);
@@ -161,7 +170,11 @@ async function updateFieldsOnce(caller: Caller, targets: { ids: number[]; names:
     const field = findField(fields, reference);
     if (!field) throw unknownField(reference);
     if (!isCustomField(field))
-      throw errors.invalidParameter(`${field.name} is a built-in field: only custom fields can be changed.`);
+      throw errors.invalidParameter(
+        isValueField(field.name)
+          ? `${field.name} is a built-in field: its values change through /rest/field/bug/${field.name}/values.`
+          : `${field.name} is a built-in field: only custom fields can be changed.`,
+      );
     const entry = stored.find((candidate) => candidate.field.id === field.id)!;
     if (!selected.includes(entry)) selected.push(entry);
   }

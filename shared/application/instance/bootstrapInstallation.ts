@@ -1,10 +1,13 @@
 import { DEFAULT_CLASSIFICATION, DEFAULT_VERSION, PLACEHOLDER_MILESTONE } from '../../domain/catalog/catalog.ts';
+import { DEFAULT_TRANSITIONS, defaultValues, VALUE_FIELDS } from '../../domain/catalog/fieldValues.ts';
 import { generateApiKey, hashPassword, secretDigest } from '../../domain/identity/credentials.ts';
 import { regexpMembersOf } from '../../domain/identity/groupRegexps.ts';
 import { AUDIT_CLASS } from '../../domain/instance/audit.ts';
 import { type AdminAccount, SYSTEM_GROUPS } from '../../domain/instance/installation.ts';
 import { DEFAULT_PARAMETERS } from '../../domain/instance/parameters.ts';
 import { toStorageTime } from '../../domain/time.ts';
+import { saveBackfillState } from '../../storage/bug/privateAttachmentsBackfillStore.ts';
+import { putFieldValues, putWorkflow } from '../../storage/catalog/fieldValueStore.ts';
 import {
   putNewClassification,
   putNewComponent,
@@ -180,6 +183,9 @@ export async function bootstrapInstallation(options: BootstrapOptions): Promise<
     at: now,
   });
   seedCatalogue(transaction, now, adminId, { classificationId, productId, componentId, versionId, milestoneId });
+  // The built-in fields' legal values and the workflow, as data administrators may change.
+  for (const field of VALUE_FIELDS) putFieldValues(transaction, field, defaultValues(field));
+  putWorkflow(transaction, DEFAULT_TRANSITIONS);
   initialiseParameters(transaction, {
     ...DEFAULT_PARAMETERS,
     maintainer: admin.login,
@@ -195,6 +201,8 @@ export async function bootstrapInstallation(options: BootstrapOptions): Promise<
   // An empty search snapshot: this installation's change log holds every bug from its first one,
   // so the search index never needs a table scan (docs/data-model.md §8.7).
   await writeEmptySearchSnapshot();
+  // No bug was stored before bugs listed their private attachments: nothing to backfill (privateActivityBackfill.ts).
+  await saveBackfillState({ done: true });
   return { created: true, admin, adminId };
 }
 

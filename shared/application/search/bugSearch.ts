@@ -1,5 +1,5 @@
 import type { Bug } from '../../domain/bug/bug.ts';
-import { canSeeBug, isInsider } from '../../domain/bug/bugAccess.ts';
+import { canSeeBug, isInsider, isTimeTracker } from '../../domain/bug/bugAccess.ts';
 import { commentText, mayReadComment } from '../../domain/bug/bugComments.ts';
 import type { FieldSelection } from '../../domain/fieldSelection.ts';
 import { type Caller, inGroup } from '../../domain/identity/caller.ts';
@@ -105,6 +105,7 @@ export async function searchEnvironment(
     callerLogin,
     products: catalog.products,
     classifications: catalog.classifications,
+    values: catalog.fieldValues,
     groups: catalog.groups,
     keywords: bugCatalog.keywords,
     flagTypes: catalog.flagTypes,
@@ -112,6 +113,7 @@ export async function searchEnvironment(
     allUsers: allUsers?.map((user) => ({ id: user.id, login: user.login, realName: user.realName })),
     now: Date.now(),
     insider: isInsider(caller, catalog.parameters),
+    timeTracker: isTimeTracker(caller, catalog.parameters),
   };
 }
 
@@ -123,7 +125,7 @@ async function matchingSlots(
   tree: SearchNode,
   paging: Pick<Paging, 'order' | 'countOnly'>,
 ): Promise<number[] | number> {
-  validateSearch(tree);
+  validateSearch(tree, { timeTracker: isTimeTracker(caller, bugCatalog.catalog.parameters) });
   const env = await searchEnvironment(caller, bugCatalog, index, tree);
   const visible = visibilityTest(
     index,
@@ -184,12 +186,18 @@ async function matchingSlots(
       .map((component) => [component.id, component.name]),
   );
   return matches.sort(
-    orderComparator(index, paging.order, {
-      login: (id) => users.get(id)?.login ?? '',
-      product: (id) => products.get(id) ?? '',
-      component: (id) => components.get(id) ?? '',
-      ...valueOrderNames(bugCatalog.catalog.products),
-    }),
+    orderComparator(
+      index,
+      paging.order,
+      {
+        login: (id) => users.get(id)?.login ?? '',
+        product: (id) => products.get(id) ?? '',
+        component: (id) => components.get(id) ?? '',
+        ...valueOrderNames(bugCatalog.catalog.products),
+        values: bugCatalog.catalog.fieldValues,
+      },
+      { insider: env.insider, timeTracker: env.timeTracker === true },
+    ),
   );
 }
 
@@ -238,7 +246,12 @@ function inIdOrder(index: SearchIndex, slots: number[]): number[] {
 }
 
 /** Direct reads in the order asked: by id, or through the index's comparator when `order` names columns. */
-async function sortBugs(bugs: readonly Bug[], order: string | undefined, bugCatalog: BugCatalog): Promise<number[]> {
+async function sortBugs(
+  caller: Caller,
+  bugs: readonly Bug[],
+  order: string | undefined,
+  bugCatalog: BugCatalog,
+): Promise<number[]> {
   const ids = bugs.map((bug) => bug.id).sort((a, b) => a - b);
   if (!order || ids.length < 2) return ids;
   const scratch = new SearchIndex();
@@ -259,12 +272,21 @@ async function sortBugs(bugs: readonly Bug[], order: string | undefined, bugCata
   const slots = bugs
     .map((_, slot) => slot)
     .sort(
-      orderComparator(scratch, order, {
-        login: (id) => users.get(id)?.login ?? '',
-        product: (id) => products.get(id) ?? '',
-        component: (id) => components.get(id) ?? '',
-        ...valueOrderNames(bugCatalog.catalog.products),
-      }),
+      orderComparator(
+        scratch,
+        order,
+        {
+          login: (id) => users.get(id)?.login ?? '',
+          product: (id) => products.get(id) ?? '',
+          component: (id) => components.get(id) ?? '',
+          ...valueOrderNames(bugCatalog.catalog.products),
+          values: bugCatalog.catalog.fieldValues,
+        },
+        {
+          insider: isInsider(caller, bugCatalog.catalog.parameters),
+          timeTracker: isTimeTracker(caller, bugCatalog.catalog.parameters),
+        },
+      ),
     );
   return slots.map((slot) => scratch.id[slot]);
 }
@@ -295,7 +317,7 @@ export async function searchBugs(caller: Caller, params: Record<string, unknown>
   const bugCatalog = await loadBugCatalog();
   const parameters = bugCatalog.catalog.parameters;
   const paging = pagingOf(params, Number(parameters.max_search_results) || 10_000);
-  const parsed = parseSearchParameters(params);
+  const parsed = parseSearchParameters(params, { timeTracker: isTimeTracker(caller, parameters) });
   if (parsed.criteria.length === 0 && !parsed.quicksearch && parameters.search_allow_no_criteria !== '1') {
     throw errors.searchCriteriaRequired();
   }
@@ -310,7 +332,7 @@ export async function searchBugs(caller: Caller, params: Record<string, unknown>
       .map((entry) => entry.bug)
       .filter((bug) => canSeeBug(caller, bug, groupName, parameters.or_groups === '1'));
     if (paging.countOnly) return { bug_count: visible.length };
-    const sorted = await sortBugs(visible, paging.order, bugCatalog);
+    const sorted = await sortBugs(caller, visible, paging.order, bugCatalog);
     return { bugs: await renderSearchPage(caller, sorted.slice(paging.offset, paging.offset + paging.limit), fields) };
   }
 
@@ -318,7 +340,7 @@ export async function searchBugs(caller: Caller, params: Record<string, unknown>
   const { index } = search;
   const criteria = [...parsed.criteria];
   if (parsed.quicksearch) {
-    const plan = parseQuicksearch(parsed.quicksearch);
+    const plan = parseQuicksearch(parsed.quicksearch, bugCatalog.catalog.fieldValues);
     const aliasSlot = plan.alias ? index.slotOfAlias(plan.alias) : undefined;
     // A lone word that is a bug's alias finds that bug, as Bugzilla's quicksearch jumps to it.
     criteria.push(aliasSlot !== undefined ? leaf('bug_id', 'equals', String(index.id[aliasSlot])) : plan.node);

@@ -6,6 +6,7 @@ import {
   type SnapshotPointer,
   writeSnapshot,
 } from '../../storage/search/searchIndexStore.ts';
+import { backfillPrivateAttachments } from '../bug/privateActivityBackfill.ts';
 import { currentSearchIndex } from './searchIndexHolder.ts';
 
 /**
@@ -15,10 +16,20 @@ import { currentSearchIndex } from './searchIndexHolder.ts';
  * so a new instance replays minutes of changes, not days, and the change log can expire.
  */
 export async function compactSearchIndex(): Promise<SnapshotPointer> {
+  // First a bounded slice of the one-time backfill of bugs' private attachment lists
+  // (privateActivityBackfill.ts); nothing once it is done. Its failure must not cost the snapshot:
+  // it goes on from its saved position next time.
+  const backfill = await backfillPrivateAttachments().catch((error: unknown) => {
+    console.error(JSON.stringify({ message: 'private attachments backfill failed', error: String(error) }));
+    return { done: false, stored: [] };
+  });
   // No snapshot at all: an installation older than the search index, whose first bugs never
   // went through the change log. Rebuild once from the bug items.
   if (!(await loadSnapshotPointer())) return rebuildSearchSnapshotFromTable();
   const index = await currentSearchIndex();
+  // The backfill does not raise revisions (the bugs did not change), so the change log does not
+  // carry its lists: they enter the index here, and with it the snapshot every new instance loads.
+  for (const { bugId, rev, marks } of backfill.stored) index.setPrivateAttachments(bugId, rev, marks);
   return writeSnapshot(index.toSnapshot());
 }
 

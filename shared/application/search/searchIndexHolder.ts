@@ -1,9 +1,11 @@
+import { knownPrivateAttachments } from '../../domain/bug/privateActivity.ts';
 import { BugCopyCache } from '../../domain/search/bugCopyCache.ts';
 import { RenderedBugs } from '../../domain/search/renderedBugs.ts';
 import { type IndexDocument, SearchIndex } from '../../domain/search/searchIndex.ts';
 import { legacyValueResolver } from '../../storage/bug/legacyBugValues.ts';
 import { deepFreeze } from '../../storage/deepFreeze.ts';
 import { tableName } from '../../storage/dynamoClient.ts';
+import { loadPrivateCommentCounts } from '../../storage/search/privateCommentCounts.ts';
 import { LOG_OVERLAP_MS, loadSnapshot, readChangeLog } from '../../storage/search/searchIndexStore.ts';
 
 /**
@@ -56,6 +58,12 @@ async function loadIndex(stats: IndexStats, copies: BugCopyCache): Promise<Searc
   const index = snapshot ? SearchIndex.fromSnapshot(snapshot.columns, legacy) : new SearchIndex();
   index.leafTables.enabled = keeps();
   stats.snapshotBugs = index.size;
+  // A snapshot older than the private comment counts: read them once, so outsiders' comment counts
+  // need no comment reads (the compactor's next snapshot holds them).
+  const unknownCounts = index.bugsWithUnknownCommentCounts();
+  if (unknownCounts.length > 0)
+    for (const [bugId, count] of await loadPrivateCommentCounts(unknownCounts))
+      index.setPrivateCommentCount(bugId, count);
   await catchUp(index, stats, copies);
   stats.loadMs = performance.now() - started;
   // One line per instance: how long a cold index took, for the logs (CloudWatch on AWS).
@@ -86,8 +94,10 @@ async function catchUp(index: SearchIndex, stats: IndexStats, copies: BugCopyCac
   const since = index.highWater === 0 ? 0 : index.highWater - LOG_OVERLAP_MS;
   const page = await readChangeLog(since);
   for (const document of page.documents) {
-    // The overlap re-reads entries already applied; only new revisions are kept.
-    if (index.apply(document)) copies.offer(deepFreeze(copyOf(document)));
+    // The overlap re-reads entries already applied; only new revisions are kept. A bug written
+    // before bugs listed their private attachments is no page's copy: read, storage completes it.
+    if (index.apply(document) && knownPrivateAttachments(document.bug) !== undefined)
+      copies.offer(deepFreeze(copyOf(document)));
   }
   index.highWater = Math.max(index.highWater, page.newest, started - SETTLED_AFTER_MS);
   stats.catchUps++;

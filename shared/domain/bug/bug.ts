@@ -71,7 +71,9 @@ export interface Bug {
   attachmentCount: number;
   /**
    * The attachments that are private now, with who attached them (privateActivity.ts): outsiders
-   * neither count them nor see nor search their history. Absent while none is private.
+   * neither count them nor see nor search their history. Empty when none is; absent only on bugs
+   * without attachments and on items stored before the list existed, which storage completes on
+   * read until the backfill has written it (knownPrivateAttachments).
    */
   privateAttachments?: PrivateAttachmentMark[];
   /** Custom field values by field name (`cf_*`). */

@@ -1,8 +1,9 @@
 import type { GroupControl, ProductRecord } from '../catalog/catalog.ts';
+import type { FieldValues } from '../catalog/fieldValues.ts';
 import { type Caller, inGroup, isLoggedIn } from '../identity/caller.ts';
 import type { Parameters } from '../instance/parameters.ts';
 import type { Bug } from './bug.ts';
-import { isOpenStatus, UNCONFIRMED } from './bugWorkflow.ts';
+import { UNCONFIRMED } from './bugWorkflow.ts';
 
 /**
  * Who may see a bug and who may change which of its fields, as Bugzilla 5.2 decides it: bug
@@ -79,6 +80,8 @@ export interface FieldPermissionContext {
   record: ProductRecord;
   groupName: GroupName;
   parameters: Parameters;
+  /** Which statuses are open (the installation's workflow). */
+  values: Pick<FieldValues, 'isOpen'>;
 }
 
 /**
@@ -93,6 +96,7 @@ export function mayChangeField(
   added: string,
 ): boolean {
   const { caller, bug, record, groupName, parameters } = context;
+  const isOpenStatus = (status: string) => context.values.isOpen(status);
   if (!isLoggedIn(caller)) return false;
   if (removed === added) return true;
   if (TIME_TRACKING_FIELDS.includes(field)) return isTimeTracker(caller, parameters);

@@ -14,34 +14,16 @@ import {
   checkCustomValue,
   checkDate,
   checkHours,
-  checkLegalValue,
   checkSeeAlso,
   checkSummary,
   checkUrl,
   checkWhiteboard,
   customFieldDefault,
 } from './bugFieldRules.ts';
-import {
-  BUG_TYPES,
-  DEFAULT_BUG_TYPE,
-  DEFAULT_PRIORITY,
-  DEFAULT_SEVERITY,
-  OPERATING_SYSTEMS,
-  PLATFORMS,
-  PRIORITIES,
-  SEVERITIES,
-} from './bugFields.ts';
+import { DEFAULT_BUG_TYPE, DEFAULT_PRIORITY, DEFAULT_SEVERITY } from './bugFields.ts';
 import { applyFlagInputs, type FlagInput } from './bugFlags.ts';
 import { productGroupRules } from './bugGroups.ts';
-import {
-  CONFIRMED,
-  canonicalStatus,
-  INITIAL_STATUSES,
-  isKnownStatus,
-  isOpenStatus,
-  NO_RESOLUTION,
-  UNCONFIRMED,
-} from './bugWorkflow.ts';
+import { NO_RESOLUTION, UNCONFIRMED } from './bugWorkflow.ts';
 
 /**
  * Filing a bug (POST /rest/bug): every field a Bugzilla 5.2 client sends, checked in Bugzilla's
@@ -142,30 +124,36 @@ export function planNewBug(
   const platformInput = input.platform ?? input.rep_platform ?? (parameters.defaultplatform || undefined);
   if (!present(input.op_sys) && !parameters.defaultopsys) throw mustEnter('an operating system (op_sys)');
   if (!present(platformInput)) throw mustEnter('a platform');
-  const opSys = checkLegalValue(
+  // Legal values are the installation's (catalog/fieldValues.ts): a disabled one is refused.
+  const { values } = env;
+  const opSys = values.check(
+    'op_sys',
     'operating system',
     present(input.op_sys) ? input.op_sys : parameters.defaultopsys,
-    OPERATING_SYSTEMS,
   );
-  const platform = checkLegalValue('platform', platformInput, PLATFORMS);
+  const platform = values.check('rep_platform', 'platform', platformInput);
 
   const editbugs = hasEditBugs(caller, record, groupName);
   const mayChoosePriority = editbugs || parameters.letsubmitterchoosepriority === '1';
   // The defaults are checked like op_sys and platform: a value stored before the parameters were
   // checked must not give a bug a priority or severity that does not exist.
-  const priority = checkLegalValue(
+  const priority = values.check(
+    'priority',
     'priority',
     present(input.priority) && mayChoosePriority ? input.priority : parameters.defaultpriority || DEFAULT_PRIORITY,
-    PRIORITIES,
   );
-  const severity = checkLegalValue(
+  const severity = values.check(
+    'bug_severity',
     'severity',
     present(input.severity) ? input.severity : parameters.defaultseverity || DEFAULT_SEVERITY,
-    SEVERITIES,
   );
+  // Products and components keep their default type by name: read as the value's current name.
   const bugType = present(input.type)
-    ? checkLegalValue('bug type', input.type, BUG_TYPES)
-    : component.defaultBugType || record.product.defaultBugType || parameters.default_bug_type || DEFAULT_BUG_TYPE;
+    ? values.check('bug_type', 'bug type', input.type)
+    : values.currentName(
+        'bug_type',
+        component.defaultBugType || record.product.defaultBugType || parameters.default_bug_type || DEFAULT_BUG_TYPE,
+      );
 
   const defaultMilestone = record.product.defaultMilestone || PLACEHOLDER_MILESTONE;
   let targetMilestoneId = valueNamed(record.milestones, defaultMilestone)?.id ?? 0;
@@ -202,22 +190,25 @@ export function planNewBug(
     }),
   );
 
-  // Status: a canconfirm user's bug starts CONFIRMED; others may only file UNCONFIRMED where the product allows it.
+  // Status (Bugzilla's _check_bug_status): a canconfirm user's bug starts in the first status a new
+  // bug may take other than UNCONFIRMED, or the one asked for; others file UNCONFIRMED where the
+  // product allows it, whatever they ask.
   const canConfirm = hasCanConfirm(caller, record, groupName);
-  let status: string;
+  const allowsUnconfirmed = record.product.hasUnconfirmed;
+  let status = values.defaultInitialStatus(canConfirm, allowsUnconfirmed);
   if (present(input.status)) {
     // The old workflow's names (NEW, ASSIGNED, REOPENED) are read as on update.
-    const wanted = canonicalStatus(String(input.status), null);
-    if (!isKnownStatus(wanted)) throw errors.notFoundByName('status', String(input.status));
-    if (!INITIAL_STATUSES.includes(wanted))
+    const wanted = values.canonicalStatus(String(input.status), null);
+    if (!values.isKnownStatus(wanted)) throw errors.notFoundByName('status', String(input.status));
+    const initial = values.initialStatuses();
+    if (!initial.includes(wanted))
       throw errors.illegalStatusTransition(
-        `A new bug cannot be filed with the status ${wanted}: it must start in an open status (${INITIAL_STATUSES.join(', ')}).`,
+        `A new bug cannot be filed with the status ${wanted}: it must start in a status the workflow allows (${initial.join(', ')}).`,
       );
-    status = canConfirm ? wanted : record.product.hasUnconfirmed ? UNCONFIRMED : CONFIRMED;
-    if (status === UNCONFIRMED && !record.product.hasUnconfirmed) status = CONFIRMED;
-  } else {
-    status = canConfirm || !record.product.hasUnconfirmed ? CONFIRMED : UNCONFIRMED;
+    if (canConfirm && (wanted !== UNCONFIRMED || allowsUnconfirmed)) status = wanted;
   }
+  if (status === undefined)
+    throw errors.illegalStatusTransition('The workflow lets no new bug be filed: it has no status a new bug may take.');
   if (present(input.resolution))
     throw errors.resolutionNotAllowed('A new bug is open, so it cannot have a resolution.');
 
@@ -235,6 +226,8 @@ export function planNewBug(
   const description = input.description === undefined || input.description === null ? '' : String(input.description);
   if (characterCount(description) > MAX_COMMENT_LENGTH)
     throw errors.commentTooLong(`The description is too long: at most ${MAX_COMMENT_LENGTH} characters.`);
+  // The workflow may require a comment to file a bug in its status: the description is that comment.
+  values.requireComment(null, status, description);
   const isMarkdown = input.is_markdown === true;
   if (isMarkdown && parameters.markdown_enabled !== '1') throw errors.markdownDisabled();
   const isPrivate = input.comment_is_private === true;
@@ -268,7 +261,7 @@ export function planNewBug(
     summary,
     status,
     resolution: NO_RESOLUTION,
-    isConfirmed: isOpenStatus(status) && status !== UNCONFIRMED,
+    isConfirmed: values.isOpen(status) && status !== UNCONFIRMED,
     productId: record.product.id,
     componentId: component.id,
     versionId: version.id,

@@ -2,6 +2,7 @@ import { errors } from '../../errors.ts';
 import type { TrackerError } from '../../trackerError.ts';
 import type { ProductRecord } from '../catalog/catalog.ts';
 import type { CustomField } from '../catalog/customFields.ts';
+import type { FieldValues } from '../catalog/fieldValues.ts';
 import type { FlagType } from '../catalog/flagTypes.ts';
 import type { Keyword } from '../catalog/keywords.ts';
 import type { Caller, GroupSummary, UserAccount } from '../identity/caller.ts';
@@ -22,6 +23,8 @@ export interface BugEnvironment {
   customFields: readonly CustomField[];
   keywords: readonly Keyword[];
   parameters: Parameters;
+  /** The installation's legal values of the built-in drop-downs and its workflow. */
+  values: FieldValues;
   /** A user named by login in the request (resolved beforehand); undefined if there is none. */
   findUserId(login: string): number | undefined;
   /** Like findUserId, but an unknown login is Bugzilla's error for that field (51, or 504 for a new bug's CC). */

@@ -5,7 +5,8 @@ import { RESOLUTIONS } from './bugWorkflow.ts';
  * `GET /rest/field/bug` (same ids, names, display names, types and mandatory flags), then the
  * fields Harmony adds that Tracker's bugs carry (`bug_type`, `regressed_by`, `regresses`), and the
  * default legal values of the select fields. Built-in fields are not stored; administrators add
- * custom fields (`cf_*`, customFields.ts), whose ids start above CUSTOM_FIELD_ID_OFFSET.
+ * custom fields (`cf_*`, customFields.ts), whose ids start above CUSTOM_FIELD_ID_OFFSET. The
+ * installation's legal values of the select fields are catalogue data (catalog/fieldValues.ts).
  */
 export const FIELD_TYPE = {
   UNKNOWN: 0,
@@ -71,8 +72,13 @@ export const DEFAULT_PRIORITY = '---';
 export const DEFAULT_SEVERITY = 'enhancement';
 export const DEFAULT_BUG_TYPE = 'defect';
 
-/** Fixed legal values by field name. */
-export const FIXED_VALUES: Readonly<Record<string, readonly LegalValue[]>> = Object.freeze({
+/**
+ * The legal values a new installation starts with, by field name. An installation's own values
+ * (administrators add, rename, sort and disable them) are catalogue data: catalog/fieldValues.ts.
+ */
+export const FIXED_VALUES: Readonly<
+  Record<'rep_platform' | 'op_sys' | 'resolution' | 'bug_severity' | 'priority' | 'bug_type', readonly LegalValue[]>
+> = Object.freeze({
   rep_platform: PLATFORMS,
   op_sys: OPERATING_SYSTEMS,
   resolution: RESOLUTION_VALUES,

@@ -2,17 +2,7 @@ import { errors } from '../../errors.ts';
 import { type Bug, sortedIds } from './bug.ts';
 import type { BugEnvironment } from './bugEnvironment.ts';
 import { checkBugReference } from './bugFieldRules.ts';
-import {
-  canChangeStatus,
-  canonicalStatus,
-  DUPLICATE,
-  duplicateStatus,
-  isKnownResolution,
-  isKnownStatus,
-  isOpenStatus,
-  NO_RESOLUTION,
-  UNCONFIRMED,
-} from './bugWorkflow.ts';
+import { DUPLICATE, NO_RESOLUTION, UNCONFIRMED } from './bugWorkflow.ts';
 import { requireVisible, type UpdateOutcome, unlinkDuplicate, type WorkingSet } from './bugWorkingSet.ts';
 
 /**
@@ -32,21 +22,29 @@ export function applyStatusChange(
   outcome: UpdateOutcome,
 ): void {
   const me = env.caller.user.id;
+  // The installation's statuses, resolutions and moves (catalog/fieldValues.ts).
+  const { values } = env;
+  const isOpenStatus = (status: string) => values.isOpen(status);
+  const canChangeStatus = (from: string, to: string) => values.canChange(from, to);
   const wantsDupe = present(input.dupe_of) && input.dupe_of !== '';
-  const statusInput = present(input.status) ? canonicalStatus(String(input.status), current.status) : undefined;
+  const statusInput = present(input.status) ? values.canonicalStatus(String(input.status), current.status) : undefined;
+  // Resolutions are matched without regard to case, as Bugzilla's lookups are, and kept as the installation names them.
+  const resolutionText = input.resolution === undefined ? undefined : String(input.resolution ?? '').trim();
   const resolutionInput =
-    input.resolution === undefined
+    resolutionText === undefined
       ? undefined
-      : String(input.resolution ?? '')
-          .trim()
-          .toUpperCase();
+      : (values.named('resolution', resolutionText)?.name ?? resolutionText.toUpperCase());
 
   if (statusInput !== undefined) {
-    if (!isKnownStatus(statusInput)) throw errors.notFoundByName('status', String(input.status));
+    if (!values.isKnownStatus(statusInput)) throw errors.notFoundByName('status', String(input.status));
     if (!canChangeStatus(current.status, statusInput)) throw errors.statusChangeDenied(current.status, statusInput);
   }
-  if (resolutionInput !== undefined && resolutionInput !== NO_RESOLUTION && !isKnownResolution(resolutionInput))
-    throw errors.notFoundByName('resolution', String(input.resolution));
+  if (resolutionInput !== undefined && resolutionInput !== NO_RESOLUTION) {
+    if (!values.named('resolution', resolutionInput))
+      throw errors.notFoundByName('resolution', String(input.resolution));
+    // A disabled resolution may stay on a bug that has it, not be given anew.
+    values.check('resolution', 'resolution', resolutionInput, current.resolution);
+  }
 
   if (wantsDupe) {
     const target = checkBugReference('dupe_of', input.dupe_of);
@@ -60,7 +58,9 @@ export function applyStatusChange(
     // A status given with the request applies even when the bug already duplicates the target.
     const status =
       statusInput ??
-      (isOpenStatus(current.status) ? duplicateStatus(env.parameters.duplicate_or_move_bug_status) : current.status);
+      (isOpenStatus(current.status)
+        ? values.duplicateStatus(env.parameters.duplicate_or_move_bug_status)
+        : current.status);
     if (!canChangeStatus(current.status, status)) throw errors.statusChangeDenied(current.status, status);
     next.status = status;
     if (next.dupeOf !== target) {

@@ -23,7 +23,6 @@ import {
   checkCustomValue,
   checkDate,
   checkHours,
-  checkLegalValue,
   checkSeeAlso,
   checkSummary,
   checkUrl,
@@ -31,7 +30,6 @@ import {
   type ListChange,
   parseListChange,
 } from './bugFieldRules.ts';
-import { BUG_TYPES, OPERATING_SYSTEMS, PLATFORMS, PRIORITIES, SEVERITIES } from './bugFields.ts';
 import { applyFlagInputs, type FlagInput } from './bugFlags.ts';
 import { productGroupRules } from './bugGroups.ts';
 import { applyStatusChange } from './bugStatusChange.ts';
@@ -142,12 +140,16 @@ export function applyBugUpdate(
   // ---- plain fields ----
   if (input.summary !== undefined) next.summary = checkSummary(input.summary);
   if (input.alias !== undefined) next.alias = aliasInput(input.alias);
-  if (input.type !== undefined) next.bugType = checkLegalValue('bug type', input.type, BUG_TYPES);
-  if (input.priority !== undefined) next.priority = checkLegalValue('priority', input.priority, PRIORITIES);
-  if (input.severity !== undefined) next.severity = checkLegalValue('severity', input.severity, SEVERITIES);
+  // The installation's legal values: a disabled one may stay on the bug, not be chosen anew.
+  const { values } = env;
+  if (input.type !== undefined) next.bugType = values.check('bug_type', 'bug type', input.type, current.bugType);
+  if (input.priority !== undefined)
+    next.priority = values.check('priority', 'priority', input.priority, current.priority);
+  if (input.severity !== undefined)
+    next.severity = values.check('bug_severity', 'severity', input.severity, current.severity);
   const platform = input.platform ?? input.rep_platform;
-  if (platform !== undefined) next.platform = checkLegalValue('platform', platform, PLATFORMS);
-  if (input.op_sys !== undefined) next.opSys = checkLegalValue('operating system', input.op_sys, OPERATING_SYSTEMS);
+  if (platform !== undefined) next.platform = values.check('rep_platform', 'platform', platform, current.platform);
+  if (input.op_sys !== undefined) next.opSys = values.check('op_sys', 'operating system', input.op_sys, current.opSys);
   if (input.url !== undefined) next.url = checkUrl(input.url);
   if (input.whiteboard !== undefined) next.whiteboard = checkWhiteboard(input.whiteboard);
   if (input.is_cc_accessible !== undefined) next.isCcAccessible = input.is_cc_accessible === true;
@@ -241,6 +243,8 @@ export function applyBugUpdate(
   // ---- status, resolution, duplicates ----
   const comment = commentInput(input);
   applyStatusChange(env, working, next, current, input, outcome);
+  // The workflow may require a comment for the move (Bugzilla's comment_required_on_change_from).
+  env.values.requireComment(current.status, next.status, comment?.body);
 
   // ---- flags ----
   if (input.flags !== undefined) {
@@ -307,7 +311,7 @@ export function applyBugUpdate(
 
   // ---- who may do all this ----
   checkPermissions(
-    { caller, bug: before, record: oldRecord, groupName: env.groupName, parameters },
+    { caller, bug: before, record: oldRecord, groupName: env.groupName, parameters, values: env.values },
     diffBugs(current, next, names),
     me,
     names,

@@ -1,4 +1,5 @@
 import type { CustomField } from '../catalog/customFields.ts';
+import type { FieldValues } from '../catalog/fieldValues.ts';
 import type { ResourceFields } from '../fieldSelection.ts';
 import { type Caller, isLoggedIn, type UserAccount } from '../identity/caller.ts';
 import { userDetail } from '../identity/userView.ts';
@@ -7,7 +8,6 @@ import type { Bug } from './bug.ts';
 import { isInsider, isTimeTracker } from './bugAccess.ts';
 import { FIELD_TYPE } from './bugFields.ts';
 import { flagView } from './bugFlags.ts';
-import { isOpenStatus } from './bugWorkflow.ts';
 import { hiddenAttachmentCount } from './privateActivity.ts';
 
 /**
@@ -63,6 +63,11 @@ export interface BugViewContext {
   /** The current names of the bug's version and milestone (kept by id: catalog/bugValues.ts). */
   versionName(id: number): string;
   milestoneName(id: number): string;
+  /**
+   * The installation's legal values: a bug shows its status, priority... by the value's current
+   * name (a copy written before a rename holds the old one) and is open as its status is.
+   */
+  values: FieldValues;
   classificationName(productId: number): string;
   keywordName(id: number): string;
   groupName(id: number): string | undefined;
@@ -80,7 +85,7 @@ export interface BugExtras {
 }
 
 export function bugView(bug: Bug, context: BugViewContext, extras: BugExtras = {}): Record<string, unknown> {
-  const { caller, parameters } = context;
+  const { caller, parameters, values } = context;
   const filterEmail = !isLoggedIn(caller) && parameters.webservice_email_filter === '1';
   const login = (id: number | null) => {
     const user = id === null ? undefined : context.user(id);
@@ -98,9 +103,9 @@ export function bugView(bug: Bug, context: BugViewContext, extras: BugExtras = {
     id: bug.id,
     alias: bug.alias,
     summary: bug.summary,
-    status: bug.status,
-    resolution: bug.resolution,
-    is_open: isOpenStatus(bug.status),
+    status: values.currentName('bug_status', bug.status),
+    resolution: values.currentName('resolution', bug.resolution),
+    is_open: values.isOpen(bug.status),
     is_confirmed: bug.isConfirmed,
     is_cc_accessible: bug.isCcAccessible,
     is_creator_accessible: bug.isCreatorAccessible,
@@ -109,11 +114,11 @@ export function bugView(bug: Bug, context: BugViewContext, extras: BugExtras = {
     classification: context.classificationName(bug.productId),
     version: context.versionName(bug.versionId),
     target_milestone: context.milestoneName(bug.targetMilestoneId),
-    type: bug.bugType,
-    priority: bug.priority,
-    severity: bug.severity,
-    platform: bug.platform,
-    op_sys: bug.opSys,
+    type: values.currentName('bug_type', bug.bugType),
+    priority: values.currentName('priority', bug.priority),
+    severity: values.currentName('bug_severity', bug.severity),
+    platform: values.currentName('rep_platform', bug.platform),
+    op_sys: values.currentName('op_sys', bug.opSys),
     assigned_to: login(bug.assigneeId),
     assigned_to_detail: detail(bug.assigneeId),
     creator: login(bug.reporterId),

@@ -1,5 +1,4 @@
-import { BUILT_IN_FIELDS, type BuiltInField, FIXED_VALUES, isSelectType } from '../bug/bugFields.ts';
-import { BUG_STATUSES, type StatusTransition, transitionsFrom } from '../bug/bugWorkflow.ts';
+import { BUILT_IN_FIELDS, type BuiltInField, isSelectType } from '../bug/bugFields.ts';
 import {
   bySortKeyThenName,
   type Classification,
@@ -8,6 +7,7 @@ import {
   type ProductValue,
 } from './catalog.ts';
 import { byValueOrder, type ControllerValues, type CustomField } from './customFields.ts';
+import type { FieldValue, FieldValues, Transition, ValueField } from './fieldValues.ts';
 import { byKeywordName, type Keyword } from './keywords.ts';
 
 /**
@@ -23,6 +23,8 @@ export interface FieldCatalog {
   /** The products whose components, versions and milestones the caller may see. */
   products: readonly ProductRecord[];
   keywords: readonly Keyword[];
+  /** The installation's legal values of the built-in drop-downs and its workflow. */
+  values: FieldValues;
   /**
    * Lowercased names of products the caller may not see: left out of visibility values, which
    * would otherwise reveal that such a product exists.
@@ -49,19 +51,29 @@ const valueView = (name: string | null, sortKey: number, visibilityValues: reado
   visibility_values: [...visibilityValues],
 });
 
-const transitionView = (transition: StatusTransition) => ({
+const transitionView = (transition: Transition) => ({
   name: transition.to,
   comment_required: transition.commentRequired,
 });
 
+/**
+ * A value of a built-in drop-down. Bugzilla 5.2 lists disabled values without saying so; Tracker
+ * adds `is_active: false` to them (only to them, so an installation that disabled nothing
+ * answers exactly as 5.2 does).
+ */
+const fieldValueView = (value: FieldValue) => ({
+  ...valueView(value.name, value.sortKey),
+  ...(value.isActive ? {} : { is_active: false }),
+});
+
 /** bug_status: a pseudo-value (`name: null`) listing the statuses a new bug may take, then the statuses. */
-function workflowValues() {
+function workflowValues(values: FieldValues) {
   return [
-    { ...valueView(null, 0), is_open: true, can_change_to: transitionsFrom(null).map(transitionView) },
-    ...BUG_STATUSES.map((status) => ({
-      ...valueView(status.name, status.sortKey),
-      is_open: status.isOpen,
-      can_change_to: transitionsFrom(status.name).map(transitionView),
+    { ...valueView(null, 0), is_open: true, can_change_to: values.transitionsFrom(null).map(transitionView) },
+    ...values.list('bug_status').map((status) => ({
+      ...fieldValueView(status),
+      is_open: status.isOpen === true,
+      can_change_to: values.transitionsFrom(status.name).map(transitionView),
     })),
   ];
 }
@@ -86,9 +98,9 @@ const activeKeywords = (keywords: readonly Keyword[]) =>
 function builtInValues(field: BuiltInField, catalog: FieldCatalog): unknown[] {
   switch (field.valueSource) {
     case 'fixed':
-      return (FIXED_VALUES[field.name] ?? []).map((value) => valueView(value.name, value.sortKey));
+      return catalog.values.list(field.name as ValueField).map(fieldValueView);
     case 'workflow':
-      return workflowValues();
+      return workflowValues(catalog.values);
     case 'classifications':
       return sortedClassifications(catalog.classifications).map((classification) =>
         valueView(classification.name, classification.sortKey),
@@ -152,7 +164,7 @@ export const EXTRA_FIELD_PROPERTIES: readonly string[] = Object.freeze(['sort_ke
 /** Whether Legal Values needs a product for the field (its values belong to products). */
 export const needsProduct = (field: AnyField): boolean => !isCustomField(field) && PER_PRODUCT.has(field.valueSource);
 
-/** Whether the field's values come from the catalogue or the keyword store rather than from code. */
+/** Whether the field's values come from the products, classifications or keywords (not the fields' own values). */
 export const readsCatalog = (field: AnyField): boolean =>
   !isCustomField(field) && !['fixed', 'workflow', 'none'].includes(field.valueSource);
 
@@ -165,10 +177,11 @@ export function legalValueNames(field: AnyField, catalog: FieldCatalog, product?
   if (isCustomField(field))
     return isSelectType(field.type) ? [...field.values].sort(byValueOrder).map((value) => value.name) : undefined;
   switch (field.valueSource) {
+    // Bugzilla's get_legal_field_values: the active values.
     case 'fixed':
-      return (FIXED_VALUES[field.name] ?? []).map((value) => value.name);
+      return catalog.values.active(field.name as ValueField).map((value) => value.name);
     case 'workflow':
-      return BUG_STATUSES.map((status) => status.name);
+      return catalog.values.active('bug_status').map((status) => status.name);
     case 'classifications':
       return sortedClassifications(catalog.classifications).map((classification) => classification.name);
     case 'products':
@@ -189,7 +202,7 @@ export function legalValueNames(field: AnyField, catalog: FieldCatalog, product?
 
 /**
  * Fields that may control a custom field's visibility or values: drop-down fields (built-in
- * type 2, custom types 2 and 3), with every value any product has.
+ * type 2, custom types 2 and 3), with every (active) value any product has.
  */
 export function controllerValues(fields: readonly AnyField[], catalog: FieldCatalog): ControllerValues {
   return (name) => {

@@ -23,6 +23,8 @@ export const AUDIT_CLASS = {
   flagType: 'Tracker::FlagType',
   keyword: 'Tracker::Keyword',
   field: 'Tracker::Field',
+  /** A legal value of a built-in field, or the workflow (object: the field's name). */
+  fieldValue: 'Tracker::Field::Choice',
 } as const;
 
 /** The latest time among the requested classes (all classes when none is named). */

@@ -1,6 +1,5 @@
 import { errors } from '../../errors.ts';
-import { type LegalValue, OPERATING_SYSTEMS, PLATFORMS, PRIORITIES, SEVERITIES } from '../bug/bugFields.ts';
-import { DUPLICATE_STATUSES } from '../bug/bugWorkflow.ts';
+import type { FieldValues, ValueField } from '../catalog/fieldValues.ts';
 import { flagText } from '../changeReport.ts';
 import { characterCount } from '../inputLimits.ts';
 import { regexpProblem } from '../safeRegexp.ts';
@@ -12,7 +11,8 @@ import { DEFAULT_PARAMETERS, type ParameterChange, type Parameters } from './par
  * checked with the linear-time regexp engine, which only the function that changes them carries.
  */
 
-type Rule = (value: string) => string | null;
+/** A parameter's rule: the problem with a value, or null; some read the installation's legal values. */
+type Rule = (value: string, values: FieldValues) => string | null;
 
 const oneOf =
   (...choices: string[]): Rule =>
@@ -29,18 +29,28 @@ const POSITIVE_INTEGER: Rule = (value) =>
 const EMAIL: Rule = (value) => (/^[^@\s]+@[^@\s]+$/.test(value) ? null : 'must be an e-mail address');
 const REGEXP: Rule = (value) =>
   regexpProblem(value) === null ? null : 'must be a valid regular expression without backreferences or lookaround';
-/** One of a field's legal values, as Bugzilla's check_priority and friends (Config/BugFields.pm) require. */
+/**
+ * One of the installation's active values of a field, as Bugzilla's check_priority and friends
+ * (Config/BugFields.pm) require.
+ */
 const legalValue =
-  (field: string, legal: readonly LegalValue[], orEmpty = false): Rule =>
-  (value) =>
-    (orEmpty && value === '') || legal.some((entry) => entry.name === value)
+  (label: string, field: ValueField, orEmpty = false): Rule =>
+  (value, values) => {
+    const legal = values.active(field).map((entry) => entry.name);
+    return (orEmpty && value === '') || legal.includes(value)
       ? null
-      : `must be ${orEmpty ? 'empty or ' : ''}a legal ${field}: one of ${legal.map((entry) => entry.name).join(', ')}`;
-/** Bugzilla's check_bug_status (Config/Common.pm), narrowed to the statuses Tracker's fixed workflow can reach. */
-const DUPLICATE_STATUS: Rule = (value) =>
-  DUPLICATE_STATUSES.includes(value)
+      : `must be ${orEmpty ? 'empty or ' : ''}a legal ${label}: one of ${legal.join(', ')}`;
+  };
+/**
+ * Bugzilla's check_bug_status (Config/Common.pm), narrowed to the closed statuses every open
+ * status may move to (the workflow editor keeps every move to the one chosen).
+ */
+const DUPLICATE_STATUS: Rule = (value, values) => {
+  const allowed = values.duplicateStatuses();
+  return allowed.includes(value)
     ? null
-    : `must be a closed status every open status may move to: ${DUPLICATE_STATUSES.join(', ')}`;
+    : `must be a closed status every open status may move to: ${allowed.join(', ')}`;
+};
 const URL_OR_EMPTY: Rule = (value) =>
   value === '' || /^https?:\/\/\S+\/$/.test(value) ? null : 'must be an http(s) URL ending in /';
 
@@ -93,10 +103,11 @@ const RULES: Record<string, Rule> = {
   urlbase: URL_OR_EMPTY,
   attachment_base: URL_OR_EMPTY,
   maintainer: EMAIL,
-  defaultpriority: legalValue('priority', PRIORITIES),
-  defaultseverity: legalValue('severity', SEVERITIES),
-  defaultplatform: legalValue('platform', PLATFORMS, true),
-  defaultopsys: legalValue('operating system', OPERATING_SYSTEMS, true),
+  defaultpriority: legalValue('priority', 'priority'),
+  defaultseverity: legalValue('severity', 'bug_severity'),
+  defaultplatform: legalValue('platform', 'rep_platform', true),
+  defaultopsys: legalValue('operating system', 'op_sys', true),
+  default_bug_type: legalValue('bug type', 'bug_type'),
   duplicate_or_move_bug_status: DUPLICATE_STATUS,
 };
 
@@ -117,12 +128,14 @@ function asParameterValue(name: string, value: unknown): string {
 }
 
 /**
- * Checks an administrator's requested changes against the current values. Unknown names and
- * invalid values are refused as a whole: nothing is saved unless everything is valid.
+ * Checks an administrator's requested changes against the current values (and the parameters that
+ * name a legal value against the installation's `values`). Unknown names and invalid values are
+ * refused as a whole: nothing is saved unless everything is valid.
  */
 export function planParameterUpdate(
   current: Parameters,
   requested: Record<string, unknown>,
+  values: FieldValues,
 ): Record<string, ParameterChange> {
   const names = Object.keys(requested);
   if (names.length === 0) throw errors.missingParameter('You must name at least one parameter to change.');
@@ -137,7 +150,7 @@ export function planParameterUpdate(
       throw errors.invalidParameter(
         `The parameter '${name}' can be at most ${limit} characters long (it has ${characters}).`,
       );
-    const problem = Object.hasOwn(RULES, name) ? RULES[name](value) : null;
+    const problem = Object.hasOwn(RULES, name) ? RULES[name](value, values) : null;
     if (problem) throw errors.invalidParameter(`The parameter '${name}' ${problem}.`);
     const before = Object.hasOwn(current, name) ? current[name] : DEFAULT_PARAMETERS[name];
     if (before !== value) changes[name] = { removed: before, added: value };

@@ -2,7 +2,7 @@
  * Criteria over an integer column of the index decided by one 0/1 table per criterion: both the
  * row tests (criterionCompiler.ts) and the whole-index kernels (criterionKernels.ts) read them.
  */
-import { BUG_STATUSES, canonicalStatus, isOpenStatus } from '../bug/bugWorkflow.ts';
+import { type FieldValues, isValueField } from '../catalog/fieldValues.ts';
 import { idSetTest, idTable } from './criterionNames.ts';
 import { FALSE, type SearchEnvironment, TRUE } from './searchEnvironment.ts';
 import { CODE_FIELDS } from './searchFields.ts';
@@ -33,11 +33,12 @@ export function columnCriterion(
   };
   const code = CODE_FIELDS[field];
   if (code) {
+    if (field === 'bug_status') return once(index.codes[code], () => statusCodes(index, env.values, op, value));
     const text = textMatcher(op, value);
+    // Bugs keep these values by name; a bug written before a rename matches by the current name.
+    const current = (entry: string) => (isValueField(field) ? env.values.currentName(field, entry) : entry);
     return once(index.codes[code], () =>
-      field === 'bug_status'
-        ? statusCodes(index, op, value)
-        : Uint8Array.from(index.vocabularies[code].values, (entry) => (text(entry) ? TRUE : FALSE)),
+      Uint8Array.from(index.vocabularies[code].values, (entry) => (text(current(entry)) ? TRUE : FALSE)),
     );
   }
   switch (field) {
@@ -91,39 +92,40 @@ export function columnCriterion(
   }
 }
 
-/** Bugzilla's statuses by name, with the legacy names scripts send and CLOSED for every closed status. */
-function statusCodes(index: SearchIndex, op: string, value: string): Uint8Array {
+/**
+ * The installation's statuses by name (as bugs show them now), with the legacy names scripts send,
+ * CLOSED for every closed status and OPEN for every open one.
+ */
+function statusCodes(index: SearchIndex, values: FieldValues, op: string, value: string): Uint8Array {
   const vocabulary = index.vocabularies.status;
   const table = new Uint8Array(vocabulary.values.length + 1);
   if (op === 'isopen') {
     vocabulary.values.forEach((status, code) => {
-      table[code] = isOpenStatus(status) ? 1 : 0;
+      table[code] = values.isOpen(status) ? 1 : 0;
     });
     return table;
   }
-  const values =
+  const current = (status: string) => values.currentName('bug_status', status);
+  const names =
     op === 'anyexact' ? value.split(',').map((part) => part.trim()) : op === 'equals' ? [value.trim()] : null;
-  if (values) {
+  if (names) {
     const wanted = new Set<string>();
-    for (const name of values) {
-      if (name.toUpperCase() === 'CLOSED')
-        for (const status of BUG_STATUSES) {
-          if (!status.isOpen) wanted.add(status.name);
-        }
-      else if (name.toUpperCase() === 'OPEN')
-        for (const status of BUG_STATUSES) {
-          if (status.isOpen) wanted.add(status.name);
-        }
-      else wanted.add(canonicalStatus(name, null).toUpperCase());
+    for (const name of names) {
+      if (name.toUpperCase() === 'CLOSED' && !values.named('bug_status', name))
+        for (const status of values.statusNames((candidate) => !candidate.isOpen)) wanted.add(status.toUpperCase());
+      else if (name.toUpperCase() === 'OPEN' && !values.named('bug_status', name))
+        for (const status of values.statusNames((candidate) => candidate.isOpen === true))
+          wanted.add(status.toUpperCase());
+      else wanted.add(values.canonicalStatus(name, null).toUpperCase());
     }
     vocabulary.values.forEach((status, code) => {
-      table[code] = wanted.has(status.toUpperCase()) ? 1 : 0;
+      table[code] = wanted.has(current(status).toUpperCase()) ? 1 : 0;
     });
     return table;
   }
   const text = textMatcher(op, value);
   vocabulary.values.forEach((status, code) => {
-    table[code] = text(status) ? 1 : 0;
+    table[code] = text(current(status)) ? 1 : 0;
   });
   return table;
 }

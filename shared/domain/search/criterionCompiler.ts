@@ -5,6 +5,7 @@
  * answer MAYBE until the comments of the rows still undecided are read (commentCriteria.ts).
  */
 import { errors } from '../../errors.ts';
+import { isTimeTrackingField } from '../bug/privateActivity.ts';
 import { columnCriterion } from './columnCriteria.ts';
 import { commentTest } from './commentCriteria.ts';
 import { idSetTest, userIdTest } from './criterionNames.ts';
@@ -21,7 +22,7 @@ import {
   type Truth,
 } from './searchEnvironment.ts';
 import { COMMENT_FIELDS, canonicalField, ID_LIST_FIELDS, KEYWORD_TEXT_OPERATORS } from './searchFields.ts';
-import { CC_ACCESSIBLE_BIT, CONFIRMED_BIT, CREATOR_ACCESSIBLE_BIT } from './searchIndex.ts';
+import { CC_ACCESSIBLE_BIT, CONFIRMED_BIT, CREATOR_ACCESSIBLE_BIT, UNKNOWN_COUNT } from './searchIndex.ts';
 import type { SearchNode } from './searchQuery.ts';
 import { numberMatcher, textMatcher, timeMatcher } from './valueMatchers.ts';
 
@@ -40,6 +41,8 @@ const CHANGE_OPERATORS: ReadonlySet<string> = new Set([
 /** One criterion's test of a row, without its negation (compileSearch and searchEvaluation.ts apply that). */
 export function compileLeaf(env: SearchEnvironment, rawField: string, op: string, value: string): RowTest {
   const field = canonicalField(rawField);
+  // Outside the time-tracking group these fields are not search fields at all (searchPlanner.ts refuses them first).
+  if (isTimeTrackingField(field) && !env.timeTracker) throw errors.unusableSearchField(rawField);
   if (CHANGE_OPERATORS.has(op)) return changeTest(env, field, op, value);
   if (COMMENT_FIELDS.has(field)) return commentTest(env, field, op, value);
   const column = columnCriterion(env, field, op, value);
@@ -67,13 +70,28 @@ const numberTest: FamilyTest = (env, field, op, value) => {
     }
     case 'longdescs.count': {
       const test = numberMatcher(op, value);
-      return (slot) => bool(test(index.commentCount[slot]));
+      if (env.insider) return (slot) => bool(test(index.commentCount[slot]));
+      // As Bugzilla and comment_count: outsiders count the comments they may read. A count the index
+      // does not know yet is decided from the comments read, as comment text is (the readable ones).
+      const comments = env.comments;
+      return (slot) => {
+        const hidden = index.privateCommentCount[slot];
+        if (hidden !== UNKNOWN_COUNT) return bool(test(index.commentCount[slot] - hidden));
+        const readable = comments?.get(index.id[slot]);
+        return readable ? bool(test(readable.length)) : MAYBE;
+      };
     }
     case 'attachments.count': {
       const test = numberMatcher(op, value);
       // As counts.attachments: a private attachment counts for insiders and for whoever attached it.
-      const hidden = (slot: number) =>
-        env.insider ? 0 : index.privateAttachments[slot].filter((mark) => mark.creatorId !== env.callerId).length;
+      // A bug whose list is unknown (stored before bugs kept it, not backfilled yet) shows outsiders none.
+      const hidden = (slot: number) => {
+        if (env.insider) return 0;
+        const marks = index.privateAttachments[slot];
+        return marks === undefined
+          ? index.attachmentCount[slot]
+          : marks.filter((mark) => mark.creatorId !== env.callerId).length;
+      };
       return (slot) => bool(test(index.attachmentCount[slot] - hidden(slot)));
     }
     case 'estimated_time': {

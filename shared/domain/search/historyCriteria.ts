@@ -1,10 +1,12 @@
 /**
  * Criteria over a bug's history (changedbefore/after/from/to/by, changedrange): each field's
- * changes as the index keeps them, and the bug's creation for `[Bug creation]`. A caller outside
- * the insider group searches only the changes they could read in the bug's history: none about an
- * attachment that is private now, none of a comment's privacy (privateActivity.ts).
+ * changes as the index keeps them, and the bug's creation for `[Bug creation]`. A caller searches
+ * only the changes they could read in the bug's history (privateActivity.ts): outside the insider
+ * group none about an attachment that is private now (or about any attachment of a bug whose list
+ * is not known yet), none of a comment's privacy; outside the time-tracking group none of a
+ * time-tracking field, even through `*`.
  */
-import { isInsiderActivity } from '../bug/privateActivity.ts';
+import { isInsiderActivity, isTimeTrackingField } from '../bug/privateActivity.ts';
 import { userIdTest } from './criterionNames.ts';
 import { bool, type RowTest, type SearchEnvironment, TRUE } from './searchEnvironment.ts';
 import { HISTORY_NAMES } from './searchFields.ts';
@@ -22,6 +24,7 @@ export function changeTest(env: SearchEnvironment, field: string, op: string, va
     const privateAttachments = index.privateAttachments[slot];
     for (const change of index.changes[slot]) {
       if (!matchesName(change.field)) continue;
+      if (!env.timeTracker && isTimeTrackingField(change.field)) continue;
       if (!env.insider && isInsiderActivity(change.field, change.attachmentId, privateAttachments)) continue;
       if (test(change)) return true;
     }

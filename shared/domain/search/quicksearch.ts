@@ -1,5 +1,5 @@
-import { PRIORITIES, SEVERITIES } from '../bug/bugFields.ts';
-import { BUG_STATUSES, RESOLUTIONS } from '../bug/bugWorkflow.ts';
+import { CLOSED_ALIAS, LEGACY_STATUS_NAMES } from '../bug/bugWorkflow.ts';
+import type { FieldValues } from '../catalog/fieldValues.ts';
 import { nameTable } from '../nameTable.ts';
 import { and, leaf, or, type SearchNode } from './searchQuery.ts';
 
@@ -13,6 +13,7 @@ import { and, leaf, or, type SearchNode } from './searchQuery.ts';
  *   value a comma-separated any-of;
  * - `:name` product or component, `@login` assignee, `!keyword` keyword, `P1`..`P5` priority
  *   (and ranges `P1-3`), severity words;
+ * - statuses, resolutions, priorities and severities are the installation's (catalog/fieldValues.ts);
  * - plain words (and `+word`, taken literally) match summary, whiteboard, alias, product,
  *   component, keywords and comment text; `-word` negates; quoted phrases are one word;
  *   `word1|word2` and `OR` combine alternatives; everything else is ANDed.
@@ -122,15 +123,18 @@ const EXACT_FIELDS = new Set([
   'bug_type',
 ]);
 
-const STATUS_NAMES = BUG_STATUSES.map((status) => status.name);
-const LEGACY_STATUSES: Readonly<Record<string, string[]>> = nameTable({
-  NEW: ['CONFIRMED'],
-  ASSIGNED: ['IN_PROGRESS'],
-  REOPENED: ['CONFIRMED'],
-  CLOSED: ['RESOLVED', 'VERIFIED'],
-});
-const CLOSED_STATUSES = BUG_STATUSES.filter((status) => !status.isOpen).map((status) => status.name);
-const OPEN_STATUSES = BUG_STATUSES.filter((status) => status.isOpen).map((status) => status.name);
+const openStatuses = (values: FieldValues) => values.statusNames((status) => status.isOpen === true);
+const closedStatuses = (values: FieldValues) => values.statusNames((status) => !status.isOpen);
+
+/**
+ * A name of Bugzilla's old workflow the installation has no status of: the statuses it became
+ * (CLOSED: every closed status), when the installation has them.
+ */
+function legacyStatuses(values: FieldValues, word: string): string[] | undefined {
+  if (word === CLOSED_ALIAS) return closedStatuses(values);
+  const target = LEGACY_STATUS_NAMES[word] && values.named('bug_status', LEGACY_STATUS_NAMES[word]);
+  return target ? [target.name] : undefined;
+}
 
 /** Splits into words, keeping "quoted phrases" (and field:"quoted values") whole. */
 function quicksearchWords(text: string): string[] {
@@ -150,17 +154,20 @@ export interface QuicksearchPlan {
 }
 
 /** A leading status word (`OPEN`, `ALL`, `FIXED,WONTFIX`, `NEW`, ...), or null if the word is not one. */
-function statusWord(word: string): SearchNode | null {
+function statusWord(word: string, values: FieldValues): SearchNode | null {
   if (word === 'ALL') return { kind: 'const', value: true };
-  if (word === 'OPEN') return leaf('bug_status', 'anyexact', OPEN_STATUSES.join(','));
+  if (word === 'OPEN') return leaf('bug_status', 'anyexact', openStatuses(values).join(','));
   const parts = word.replace(/^\+/, '').split(',').filter(Boolean);
   if (parts.length === 0 || !parts.every((part) => /^[A-Z_]+$/.test(part))) return null;
   const statuses = new Set<string>();
   const resolutions = new Set<string>();
+  const statusNames = values.statusNames();
+  const resolutionNames = values.list('resolution').map((resolution) => resolution.name);
   for (const part of parts) {
-    if (STATUS_NAMES.includes(part)) statuses.add(part);
-    else if (LEGACY_STATUSES[part]) for (const status of LEGACY_STATUSES[part]) statuses.add(status);
-    else if (RESOLUTIONS.includes(part) && part !== '') resolutions.add(part);
+    const legacy = legacyStatuses(values, part);
+    if (statusNames.includes(part)) statuses.add(part);
+    else if (legacy) for (const status of legacy) statuses.add(status);
+    else if (resolutionNames.includes(part) && part !== '') resolutions.add(part);
     else if (part === 'DUP') resolutions.add('DUPLICATE');
     else return null;
   }
@@ -169,21 +176,42 @@ function statusWord(word: string): SearchNode | null {
   if (resolutions.size > 0)
     nodes.push(
       and([
-        leaf('bug_status', 'anyexact', CLOSED_STATUSES.join(',')),
+        leaf('bug_status', 'anyexact', closedStatuses(values).join(',')),
         leaf('resolution', 'anyexact', [...resolutions].join(',')),
       ]),
     );
   return nodes.length === 1 ? nodes[0] : or(nodes);
 }
 
-const SEVERITY_WORDS = new Map<string, string>();
-for (const { name } of SEVERITIES) {
-  SEVERITY_WORDS.set(name.toLowerCase(), name);
-  SEVERITY_WORDS.set(name.toLowerCase().slice(0, 3), name);
+/** Severity names, and their first three letters, as words that find the severity. */
+function severityWords(values: FieldValues): Map<string, string> {
+  const words = new Map<string, string>();
+  for (const { name } of values.active('bug_severity')) {
+    words.set(name.toLowerCase(), name);
+    if (!words.has(name.toLowerCase().slice(0, 3))) words.set(name.toLowerCase().slice(0, 3), name);
+  }
+  return words;
+}
+
+/**
+ * Bugzilla 5.2's P1-5 syntax (Quicksearch.pm _special_field_syntax): `Pn` is the priority named
+ * Pn if there is one, or else the nth active priority in display order; `Pn-m` the priorities
+ * from one to the other.
+ */
+function priorityRange(values: FieldValues, start: number, end: number | undefined): string[] {
+  const priorities = values.active('priority').map((priority) => priority.name);
+  const position = (n: number) => {
+    const named = priorities.indexOf(`P${n}`);
+    return named >= 0 ? named : undefined;
+  };
+  const first = position(start) ?? Math.max(0, start - 1);
+  if (end === undefined) return priorities.slice(first, first + 1);
+  const last = position(end) ?? Math.max(0, Math.min(priorities.length, end) - 1);
+  return priorities.slice(Math.min(first, last), Math.max(first, last) + 1);
 }
 
 /** One word (no `|`, no leading `-`) as criteria. */
-function wordCriteria(raw: string): SearchNode {
+function wordCriteria(raw: string, values: FieldValues): SearchNode {
   const literal = raw.startsWith('+');
   const word = unquote(literal ? raw.slice(1) : raw);
   if (!literal) {
@@ -203,15 +231,16 @@ function wordCriteria(raw: string): SearchNode {
     }
     if (raw.startsWith('@') && word.length > 1) return leaf('assigned_to', 'substring', word.slice(1));
     if (raw.startsWith('!') && word.length > 1) return leaf('keywords', 'equals', word.slice(1));
-    const priority = /^[Pp]([1-5])(?:-([1-5]))?$/.exec(word);
+    const priority = /^[Pp](\d{1,4})(?:-(\d{1,4}))?$/.exec(word);
     if (priority) {
-      // Bugzilla's P1..P5 name the priorities by position: Highest, High, Normal, Low, Lowest.
-      const low = Number(priority[1]);
-      const high = Number(priority[2] ?? priority[1]);
-      const names = PRIORITIES.slice(Math.min(low, high) - 1, Math.max(low, high)).map((value) => value.name);
+      const names = priorityRange(
+        values,
+        Number(priority[1]),
+        priority[2] === undefined ? undefined : Number(priority[2]),
+      );
       return or([leaf('priority', 'anyexact', names.join(',')), ...plainWord(word)]);
     }
-    const severity = SEVERITY_WORDS.get(word.toLowerCase());
+    const severity = severityWords(values).get(word.toLowerCase());
     if (severity && word.length >= 3) return or([leaf('bug_severity', 'equals', severity), ...plainWord(word)]);
   }
   return or(plainWord(word));
@@ -231,15 +260,18 @@ function plainWord(word: string): SearchNode[] {
   return nodes;
 }
 
-function termCriteria(term: string): SearchNode {
+function termCriteria(term: string, values: FieldValues): SearchNode {
   const negate = term.startsWith('-') && term.length > 1;
   const body = negate ? term.slice(1) : term;
-  const alternatives = body.split('|').filter(Boolean).map(wordCriteria);
+  const alternatives = body
+    .split('|')
+    .filter(Boolean)
+    .map((word) => wordCriteria(word, values));
   const node = alternatives.length === 1 ? alternatives[0] : or(alternatives);
   return negate ? { kind: 'and', children: [node], negate: true } : node;
 }
 
-export function parseQuicksearch(text: string): QuicksearchPlan {
+export function parseQuicksearch(text: string, values: FieldValues): QuicksearchPlan {
   const trimmed = text.trim();
   // Bug numbers only: those bugs, whatever their status.
   if (/^#?\d+(?:[\s,]+#?\d+)*$/.test(trimmed)) {
@@ -247,9 +279,9 @@ export function parseQuicksearch(text: string): QuicksearchPlan {
     return { node: leaf('bug_id', 'anyexact', ids.join(',')) };
   }
   const words = quicksearchWords(trimmed);
-  let status: SearchNode = leaf('bug_status', 'anyexact', OPEN_STATUSES.join(','));
+  let status: SearchNode = leaf('bug_status', 'anyexact', openStatuses(values).join(','));
   if (words.length > 0) {
-    const leading = statusWord(words[0]);
+    const leading = statusWord(words[0], values);
     if (leading) {
       status = leading;
       words.shift();
@@ -264,7 +296,7 @@ export function parseQuicksearch(text: string): QuicksearchPlan {
   const clauses: SearchNode[] = [];
   let pending: SearchNode[] = [];
   groups.forEach((group, groupIndex) => {
-    const terms = group.map(termCriteria);
+    const terms = group.map((term) => termCriteria(term, values));
     if (groupIndex === 0) {
       pending = terms;
       return;

@@ -3,6 +3,7 @@
  * search needs besides the index, gathered once by the application layer before compiling.
  */
 import type { Classification, ProductRecord } from '../catalog/catalog.ts';
+import type { FieldValues } from '../catalog/fieldValues.ts';
 import type { Keyword } from '../catalog/keywords.ts';
 import type { GroupSummary } from '../identity/caller.ts';
 import type { SearchIndex } from './searchIndex.ts';
@@ -45,6 +46,8 @@ export interface SearchEnvironment {
   callerLogin: string;
   products: readonly ProductRecord[];
   classifications: readonly Classification[];
+  /** The installation's statuses, priorities...: bugs match by their values' current names. */
+  values: FieldValues;
   groups: readonly GroupSummary[];
   keywords: readonly Keyword[];
   flagTypes: ReadonlyArray<{ id: number; name: string }>;
@@ -55,6 +58,12 @@ export interface SearchEnvironment {
   now: number;
   /** May read private comments (the insider group), so their words match too. */
   insider: boolean;
+  /**
+   * In the time-tracking group: may search by estimated_time, remaining_time, work_time and
+   * deadline and by their changes (absent: not in it). Bugzilla removes those fields from search
+   * for everyone else.
+   */
+  timeTracker?: boolean;
   /** Comments of the rows being decided in the second pass (absent in the first). */
   comments?: ReadonlyMap<number, ReadonlyArray<{ text: string; creatorId: number; count: number }>>;
 }

@@ -51,7 +51,7 @@ export function slotsMatching(env: SearchEnvironment, node: SearchNode): Int32Ar
 const keptResult = (env: SearchEnvironment, node: SearchNode) =>
   [
     `${env.insider ? 1 : 0}${JSON.stringify(node)}`,
-    [env.products, env.keywords, env.groups, env.classifications],
+    [env.products, env.keywords, env.groups, env.classifications, env.values],
     (some: Int32Array, truths: Uint8Array) => truths.set(evaluateFresh(env, node, some)),
   ] as const;
 

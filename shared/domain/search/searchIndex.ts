@@ -1,4 +1,5 @@
 import type { Bug, HistoryEntry, PrivateAttachmentMark } from '../bug/bug.ts';
+import { knownPrivateAttachments } from '../bug/privateActivity.ts';
 import type { LegacyValueId } from '../catalog/bugValues.ts';
 import { LeafTables } from './leafTables.ts';
 import { TrigramIndex } from './trigramIndex.ts';
@@ -99,6 +100,7 @@ const NUMBER_COLUMNS = [
   'qaContactId',
   'dupeOf',
   'commentCount',
+  'privateCommentCount',
   'attachmentCount',
   'creationTime',
   'lastChangeTime',
@@ -115,6 +117,8 @@ export const CC_ACCESSIBLE_BIT = 2;
 export const CREATOR_ACCESSIBLE_BIT = 4;
 
 const EMPTY: readonly number[] = Object.freeze([]);
+/** A private comment count not known yet (privateCommentCount). */
+export const UNKNOWN_COUNT = -1;
 const NO_CHANGES: readonly IndexedChange[] = Object.freeze([]);
 
 const timeOf = (text: string | null | undefined): number =>
@@ -150,6 +154,12 @@ export class SearchIndex {
   qaContactId = new Int32Array(1024);
   dupeOf = new Int32Array(1024);
   commentCount = new Int32Array(1024);
+  /**
+   * How many of the bug's comments are private: outsiders count only the others (longdescs.count).
+   * UNKNOWN_COUNT for a bug read from a snapshot older than the column, until it is filled in
+   * (searchIndexHolder.ts reads the bugs' counts) or the bug is written again.
+   */
+  privateCommentCount = new Int32Array(1024);
   attachmentCount = new Int32Array(1024);
   creationTime = new Float64Array(1024);
   lastChangeTime = new Float64Array(1024);
@@ -198,8 +208,12 @@ export class SearchIndex {
   readonly tags: Array<Record<string, string[]> | null> = [];
   readonly custom: Array<Record<string, unknown> | null> = [];
   readonly changes: Array<readonly IndexedChange[]> = [];
-  /** The bug's private attachments now: outsiders neither count them nor find the bug by their changes. */
-  readonly privateAttachments: Array<readonly PrivateAttachmentMark[]> = [];
+  /**
+   * The bug's private attachments now: outsiders neither count them nor find the bug by their
+   * changes. Undefined while unknown: a bug with attachments stored before bugs listed them, until
+   * the backfill stores its list (setPrivateAttachments) or a write brings it (privateActivity.ts).
+   */
+  readonly privateAttachments: Array<readonly PrivateAttachmentMark[] | undefined> = [];
   /**
    * Comment words → slots of the bugs with a comment containing them (an inverted index: the
    * comment bodies themselves stay in the table). Private comments' words are kept apart, for
@@ -296,6 +310,7 @@ export class SearchIndex {
     this.qaContactId[slot] = bug.qaContactId ?? 0;
     this.dupeOf[slot] = bug.dupeOf ?? 0;
     this.commentCount[slot] = bug.commentCount;
+    this.privateCommentCount[slot] = bug.privateCommentCount ?? 0;
     this.attachmentCount[slot] = bug.attachmentCount ?? 0;
     this.creationTime[slot] = timeOf(bug.creationTime);
     this.lastChangeTime[slot] = timeOf(bug.lastChangeTime);
@@ -332,9 +347,8 @@ export class SearchIndex {
     }));
     this.tags[slot] = bug.tags && Object.keys(bug.tags).length > 0 ? bug.tags : null;
     this.custom[slot] = bug.custom && Object.keys(bug.custom).length > 0 ? bug.custom : null;
-    this.privateAttachments[slot] = bug.privateAttachments?.length
-      ? bug.privateAttachments
-      : (EMPTY as unknown as PrivateAttachmentMark[]);
+    const marks = knownPrivateAttachments(bug);
+    this.privateAttachments[slot] = marks?.length === 0 ? (EMPTY as unknown as PrivateAttachmentMark[]) : marks;
     if (document.history?.length) {
       const added = document.history
         .filter((entry) => entry.bugId === bug.id)
@@ -356,13 +370,47 @@ export class SearchIndex {
     }
     addWords(this.words, document.words, slot);
     addWords(this.privateWords, document.privateWords, slot);
+    this.touch(slot);
+    return true;
+  }
+
+  /** Notes a changed slot in the journal (kept results are brought up to date from it). */
+  private touch(slot: number): void {
     this.journal.push(slot);
     if (this.journal.length > MAX_JOURNAL) {
       const dropped = this.journal.length - MAX_JOURNAL / 2;
       this.journal.splice(0, dropped);
       this.journalStart += dropped;
     }
+  }
+
+  /**
+   * The list the backfill stored on a bug item without changing its revision
+   * (application/bug/privateActivityBackfill.ts): taken only while this index holds that very
+   * revision, so a newer write, which carries its own list, is never undone.
+   */
+  setPrivateAttachments(bugId: number, rev: number, marks: readonly PrivateAttachmentMark[]): boolean {
+    const slot = this.slots.get(bugId);
+    if (slot === undefined || this.rev[slot] !== rev) return false;
+    this.privateAttachments[slot] = marks.length === 0 ? (EMPTY as unknown as PrivateAttachmentMark[]) : marks;
+    this.touch(slot);
     return true;
+  }
+
+  /** Bugs whose private comment count this index does not know (a snapshot older than the column). */
+  bugsWithUnknownCommentCounts(): number[] {
+    const ids: number[] = [];
+    for (let slot = 0; slot < this.size; slot++)
+      if (this.privateCommentCount[slot] === UNKNOWN_COUNT) ids.push(this.id[slot]);
+    return ids;
+  }
+
+  /** Fills in a count bugsWithUnknownCommentCounts named, unless a write brought it meanwhile. */
+  setPrivateCommentCount(bugId: number, count: number): void {
+    const slot = this.slots.get(bugId);
+    if (slot === undefined || this.privateCommentCount[slot] !== UNKNOWN_COUNT) return;
+    this.privateCommentCount[slot] = count;
+    this.touch(slot);
   }
 
   /** Slots changed by apply(), oldest first, for results kept between searches (leafTables.ts). */
@@ -435,9 +483,15 @@ export class SearchIndex {
             })
           : 0,
       ),
+      // A known empty list of a bug with attachments is `[]`; 0 is "as the bug item without a list":
+      // none for a bug without attachments, unknown for one with them (as snapshots before `[]` wrote it).
       privateAttachments: this.privateAttachments
         .slice(0, n)
-        .map((marks) => (marks.length ? marks.map((mark): [number, number] => [mark.id, mark.creatorId]) : 0)),
+        .map((marks, slot) =>
+          marks === undefined || (marks.length === 0 && this.attachmentCount[slot] === 0)
+            ? 0
+            : marks.map((mark): [number, number] => [mark.id, mark.creatorId]),
+        ),
       words: encodePostings(this.words, this.id),
       privateWords: encodePostings(this.privateWords, this.id),
     };
@@ -457,6 +511,8 @@ export class SearchIndex {
       const target = (index as unknown as Record<string, Int32Array | Float64Array>)[name];
       for (let slot = 0; slot < n; slot++) target[slot] = values[slot] === null ? Number.NaN : values[slot]!;
     }
+    // A snapshot older than the column: outsiders' comment counts wait for the bugs' own (UNKNOWN_COUNT).
+    if (!snapshot.numbers.privateCommentCount) index.privateCommentCount.fill(UNKNOWN_COUNT, 0, n);
     for (const column of CODE_COLUMNS) {
       const { values, codes } = snapshot.codes[column];
       const remap = values.map((value) => index.vocabularies[column].code(value));
@@ -504,7 +560,9 @@ export class SearchIndex {
       const marks = snapshot.privateAttachments?.[slot];
       index.privateAttachments[slot] = marks
         ? marks.map(([id, creatorId]) => ({ id, creatorId }))
-        : (EMPTY as unknown as PrivateAttachmentMark[]);
+        : index.attachmentCount[slot] > 0
+          ? undefined
+          : (EMPTY as unknown as PrivateAttachmentMark[]);
     }
     const slotOf = (id: number) => index.slots.get(id);
     decodePostings(snapshot.words, index.words, slotOf);
@@ -533,7 +591,10 @@ export interface SnapshotColumns {
   tags: Array<Record<string, string[]> | 0>;
   custom: Array<Record<string, unknown> | 0>;
   changes: Array<SnapshotChange[] | 0>;
-  /** `[attachment id, creator id]` of each private attachment (absent from snapshots older than the field). */
+  /**
+   * `[attachment id, creator id]` of each private attachment; 0 where the bug has no list (none
+   * without attachments, unknown with them). Absent from snapshots older than the field.
+   */
   privateAttachments?: Array<Array<[number, number]> | 0>;
   words?: Record<string, number[]>;
   privateWords?: Record<string, number[]>;

@@ -1,21 +1,18 @@
 /**
  * Bugzilla's `order` parameter: its column names and aliases, and the comparator of index rows it
- * means, with Bugzilla's ranks for status, priority, severity and resolution.
+ * means. Drop-down fields sort as Bugzilla's do: by their values' sort keys, then names.
  */
-import { PRIORITIES, SEVERITIES } from '../bug/bugFields.ts';
-import { BUG_STATUSES, RESOLUTIONS } from '../bug/bugWorkflow.ts';
 import { valuesById } from '../catalog/bugValues.ts';
 import type { ProductRecord } from '../catalog/catalog.ts';
+import type { FieldValues, ValueField } from '../catalog/fieldValues.ts';
 import { nameTable } from '../nameTable.ts';
 import type { CodeColumn, SearchIndex } from './searchIndex.ts';
 
 type Comparator = (a: number, b: number) => number;
 
-const rankTable = (names: readonly string[]) => new Map(names.map((name, rank) => [name.toLowerCase(), rank]));
-const STATUS_RANK = rankTable(BUG_STATUSES.map((status) => status.name));
-const PRIORITY_RANK = rankTable(PRIORITIES.map((value) => value.name));
-const SEVERITY_RANK = rankTable(SEVERITIES.map((value) => value.name));
-const RESOLUTION_RANK = rankTable(RESOLUTIONS);
+/** A bug's comments an outsider may read (all of them while the index does not know how many are private). */
+const readableComments = (index: SearchIndex, slot: number) =>
+  index.commentCount[slot] - Math.max(0, index.privateCommentCount[slot]);
 
 /** Bugzilla's `order` names (and their display-name forms) that Tracker sorts by. */
 const ORDER_ALIASES: Readonly<Record<string, string>> = nameTable({
@@ -48,6 +45,8 @@ export interface OrderNames {
   component(componentId: number): string;
   version(versionId: number): string;
   milestone(milestoneId: number): { sortKey: number; name: string } | undefined;
+  /** The installation's legal values, whose sort keys order the drop-down fields. */
+  values: FieldValues;
 }
 
 /** The versions and milestones of OrderNames, from the catalogue's products. */
@@ -75,16 +74,42 @@ function parseOrder(order: string | undefined): Array<{ column: string; descendi
   return result;
 }
 
+/** Who sorts: an order must not rank bugs by what the caller may not see. */
+export interface OrderViewer {
+  /** Counts private comments (`longdescs.count`); outsiders sort by the comments they may read. */
+  insider: boolean;
+  /** May sort by `deadline`; for anyone else it is an unknown column, dropped. */
+  timeTracker: boolean;
+}
+
 /** A comparator of rows for Bugzilla's `order`; unknown columns are dropped, bug id breaks ties. */
-export function orderComparator(index: SearchIndex, order: string | undefined, names: OrderNames): Comparator {
+export function orderComparator(
+  index: SearchIndex,
+  order: string | undefined,
+  names: OrderNames,
+  viewer: OrderViewer,
+): Comparator {
   const parts: Comparator[] = [];
-  const code = (column: CodeColumn, rank?: Map<string, number>): Comparator => {
-    const values = index.vocabularies[column].values;
+  /**
+   * Bugzilla's order of a drop-down (map_<field>.sortkey, map_<field>.value): each stored name is
+   * ranked once by its value's sort key and current name; names no value has come last.
+   */
+  const code = (column: CodeColumn, field: ValueField): Comparator => {
+    const stored = index.vocabularies[column].values;
+    const keyed = stored.map((name, code) => {
+      const value = names.values.valueOf(field, name);
+      return { code, sortKey: value ? value.sortKey : Number.POSITIVE_INFINITY, name: value?.name ?? name };
+    });
+    keyed.sort((a, b) => a.sortKey - b.sortKey || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+    const rank = new Int32Array(stored.length);
+    keyed.forEach((entry, position) => {
+      // The same value under two stored names (one from before a rename) shares a rank.
+      const previous = keyed[position - 1];
+      rank[entry.code] =
+        previous && previous.sortKey === entry.sortKey && previous.name === entry.name ? rank[previous.code] : position;
+    });
     const codes = index.codes[column];
-    if (rank)
-      return (a, b) =>
-        (rank.get(values[codes[a]].toLowerCase()) ?? 99) - (rank.get(values[codes[b]].toLowerCase()) ?? 99);
-    return (a, b) => values[codes[a]].localeCompare(values[codes[b]]);
+    return (a, b) => rank[codes[a]] - rank[codes[b]];
   };
   const text =
     (column: string[] | Array<string | null>): Comparator =>
@@ -101,22 +126,22 @@ export function orderComparator(index: SearchIndex, order: string | undefined, n
         comparator = num(index.id);
         break;
       case 'bug_status':
-        comparator = code('status', STATUS_RANK);
+        comparator = code('status', 'bug_status');
         break;
       case 'resolution':
-        comparator = code('resolution', RESOLUTION_RANK);
+        comparator = code('resolution', 'resolution');
         break;
       case 'priority':
-        comparator = code('priority', PRIORITY_RANK);
+        comparator = code('priority', 'priority');
         break;
       case 'bug_severity':
-        comparator = code('severity', SEVERITY_RANK);
+        comparator = code('severity', 'bug_severity');
         break;
       case 'rep_platform':
-        comparator = code('platform');
+        comparator = code('platform', 'rep_platform');
         break;
       case 'op_sys':
-        comparator = code('opSys');
+        comparator = code('opSys', 'op_sys');
         break;
       case 'version':
         comparator = (a, b) => names.version(index.versionId[a]).localeCompare(names.version(index.versionId[b]));
@@ -132,7 +157,7 @@ export function orderComparator(index: SearchIndex, order: string | undefined, n
         };
         break;
       case 'bug_type':
-        comparator = code('bugType');
+        comparator = code('bugType', 'bug_type');
         break;
       case 'short_desc':
         comparator = text(index.summary);
@@ -153,10 +178,12 @@ export function orderComparator(index: SearchIndex, order: string | undefined, n
         comparator = num(index.creationTime);
         break;
       case 'deadline':
-        comparator = num(index.deadline);
+        if (viewer.timeTracker) comparator = num(index.deadline);
         break;
       case 'longdescs.count':
-        comparator = num(index.commentCount);
+        comparator = viewer.insider
+          ? num(index.commentCount)
+          : (a, b) => readableComments(index, a) - readableComments(index, b);
         break;
       case 'product':
         comparator = (a, b) => names.product(index.productId[a]).localeCompare(names.product(index.productId[b]));

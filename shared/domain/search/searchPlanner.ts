@@ -3,19 +3,26 @@
  * logins to look up, and which slots are worth testing at all (the bugs of the products it requires).
  */
 import { errors } from '../../errors.ts';
+import { isTimeTrackingField } from '../bug/privateActivity.ts';
 import { idSetTest } from './criterionNames.ts';
 import type { SearchEnvironment } from './searchEnvironment.ts';
 import { canonicalField, isSearchableField, USER_FIELDS } from './searchFields.ts';
 import type { SearchNode } from './searchQuery.ts';
 
-/** Checks every field and operator of a tree before anything is read (108, 68000). */
-export function validateSearch(node: SearchNode): void {
+/**
+ * Checks every field and operator of a tree before anything is read (108, 68000). Outside the
+ * time-tracking group its fields are no search fields, as Bugzilla removes them from its charts:
+ * criteria on them, and on their changes (`chfield`), are 108 like any unknown field.
+ */
+export function validateSearch(node: SearchNode, viewer: { timeTracker?: boolean } = {}): void {
   if (node.kind === 'const') return;
   if (node.kind === 'leaf') {
     if (!isSearchableField(node.field)) throw errors.unusableSearchField(node.field);
+    if (!viewer.timeTracker && isTimeTrackingField(canonicalField(node.field)))
+      throw errors.unusableSearchField(node.field);
     return;
   }
-  node.children.forEach(validateSearch);
+  for (const child of node.children) validateSearch(child, viewer);
 }
 
 /** Users named by the tree's user criteria: exact logins, and whether any needs the full list. */

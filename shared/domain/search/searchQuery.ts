@@ -1,4 +1,5 @@
 import { errors } from '../../errors.ts';
+import { isTimeTrackingField } from '../bug/privateActivity.ts';
 import { nameTable } from '../nameTable.ts';
 
 /**
@@ -415,8 +416,15 @@ export interface ParsedParameters {
   quicksearch?: string;
 }
 
-/** Reads a request's parameters into criteria; unknown parameters are ignored, as Bugzilla does. */
-export function parseSearchParameters(params: Record<string, unknown>): ParsedParameters {
+/**
+ * Reads a request's parameters into criteria; unknown parameters are ignored, as Bugzilla does.
+ * Outside the time-tracking group `deadline=` is one of them: Bugzilla reads the plain parameters
+ * of its search fields only, and those fields are not search fields for them (searchPlanner.ts).
+ */
+export function parseSearchParameters(
+  params: Record<string, unknown>,
+  viewer: { timeTracker?: boolean } = {},
+): ParsedParameters {
   const criteria: SearchNode[] = [];
   for (const [name, raw] of Object.entries(params)) {
     if (
@@ -444,7 +452,7 @@ export function parseSearchParameters(params: Record<string, unknown>): ParsedPa
       continue;
     }
     const field = SIMPLE_FIELDS[name];
-    if (!field) continue;
+    if (!field || (isTimeTrackingField(field) && !viewer.timeTracker)) continue;
     const node = simpleCriterion(name, field, values, params);
     if (node) criteria.push(node);
   }

@@ -9,6 +9,7 @@ import { batchGetAll, queryAll } from '../tableReads.ts';
 import type { WriteTransaction } from '../transaction.ts';
 import { type StoredBug, toStoredBug } from './bugStore.ts';
 import { withValueIdsOf } from './legacyBugValues.ts';
+import { withPrivateAttachments, withPrivateAttachmentsOf } from './legacyPrivateAttachments.ts';
 
 /**
  * Attachments: metadata items in the bug's collection (`BUG#<bug>` / `ATTACHMENT#<id10>`, flags
@@ -64,10 +65,10 @@ async function queryBugWithAttachments(
     ConsistentRead: true,
   });
   const bugItem = items.find((item) => item.type === 'bug');
-  return {
-    stored: bugItem ? await withValueIdsOf(toStoredBug(bugItem)) : undefined,
-    attachments: items.filter((item) => item.type === 'attachment').map(toAttachment),
-  };
+  const attachments = items.filter((item) => item.type === 'attachment').map(toAttachment);
+  const stored = bugItem ? await withValueIdsOf(toStoredBug(bugItem)) : undefined;
+  // The bug's attachments are all here: a bug stored without its list of private ones gets it from them.
+  return { stored: stored && (await withPrivateAttachments([stored], () => attachments))[0], attachments };
 }
 
 /**
@@ -101,7 +102,10 @@ export async function loadAttachmentWithBug(
   const item = items.find((candidate) => candidate.type === 'attachment' && Number(candidate.id) === attachmentId);
   if (!item) return undefined;
   const bugItem = items.find((candidate) => candidate.type === 'bug');
-  return { attachment: toAttachment(item), stored: bugItem ? await withValueIdsOf(toStoredBug(bugItem)) : undefined };
+  return {
+    attachment: toAttachment(item),
+    stored: bugItem ? await withPrivateAttachmentsOf(await withValueIdsOf(toStoredBug(bugItem))) : undefined,
+  };
 }
 
 /** The summaries of a bug's attachments, for the "Created attachment N" comments. */

@@ -11,6 +11,7 @@ import { addChangeLogEntries } from '../search/searchIndexStore.ts';
 import { queryAll } from '../tableReads.ts';
 import { WriteTransaction } from '../transaction.ts';
 import { withValueIds, withValueIdsOf } from './legacyBugValues.ts';
+import { withPrivateAttachments, withPrivateAttachmentsOf } from './legacyPrivateAttachments.ts';
 
 /**
  * Bugs, their comments and history, alias guards and last visits (docs/data-model.md §3). Every
@@ -47,13 +48,13 @@ const bugItem = (bug: Bug, rev: number) => ({
 
 export async function loadBug(bugId: number): Promise<StoredBug | null> {
   const item = await readItem(bugKeys.bug(bugId));
-  return item ? ((await withValueIdsOf(toStoredBug(item))) ?? null) : null;
+  return item ? ((await withPrivateAttachmentsOf(await withValueIdsOf(toStoredBug(item)))) ?? null) : null;
 }
 
 /** Bugs by id (strongly consistent); missing ids are absent from the map. */
 export async function loadBugs(bugIds: readonly number[]): Promise<Map<number, StoredBug>> {
   const items = await readItems([...new Set(bugIds)].map((id) => bugKeys.bug(id)));
-  const stored = await withValueIds(items.map(toStoredBug));
+  const stored = await withPrivateAttachments(await withValueIds(items.map(toStoredBug)));
   return new Map(stored.map((entry) => [entry.bug.id, entry]));
 }
 

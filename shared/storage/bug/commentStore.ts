@@ -9,6 +9,7 @@ import { batchGetAll, queryAll, queryPartition } from '../tableReads.ts';
 import { WriteTransaction } from '../transaction.ts';
 import { loadComment, type StoredBug, type StoredComment, toComment, toStoredBug } from './bugStore.ts';
 import { withValueIdsOf } from './legacyBugValues.ts';
+import { withPrivateAttachments } from './legacyPrivateAttachments.ts';
 
 /**
  * Comments found by their global id, and comment tags (docs/data-model.md §3). A comment's
@@ -81,7 +82,12 @@ async function queryBugConversation(bugId: number): Promise<BugConversation> {
       });
     }
   }
-  return { stored: await withValueIdsOf(stored), comments, attachments };
+  const withIds = await withValueIdsOf(stored);
+  return {
+    stored: withIds && (await withPrivateAttachments([withIds], () => attachments))[0],
+    comments,
+    attachments,
+  };
 }
 
 /** Someone else changed the comment's tags between this request's read and its write. */

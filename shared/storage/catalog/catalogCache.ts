@@ -6,7 +6,8 @@ import { insideRequest, oncePerRequest } from '../requestScope.ts';
 
 /**
  * The catalogue (classifications, products with their children, flag types, keywords, custom
- * fields), the groups and the parameters, kept by the function instance between requests.
+ * fields, the built-in fields' values and the workflow), the groups and the parameters, kept by
+ * the function instance between requests.
  *
  * Every request that needs any of them first reads one small item, `INSTANCE/CATALOG`, strongly
  * consistent; its `version` counts the transactions that ever wrote a cached item (WriteTransaction
@@ -29,6 +30,7 @@ const CACHED_PARTITIONS: ReadonlySet<string> = new Set([
   catalogKeys.keywordsPartition,
   catalogKeys.flagTypesPartition,
   catalogKeys.fieldsPartition,
+  catalogKeys.fieldValuesPartition,
   keys.groupsPartition,
 ]);
 

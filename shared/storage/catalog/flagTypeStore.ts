@@ -61,7 +61,7 @@ const itemOf = (flagType: FlagType) => ({
   exclusions: flagType.exclusions.map(({ productId, componentId }) => ({ productId, componentId })),
 });
 
-function putNewFlagType(transaction: WriteTransaction, flagType: FlagType): void {
+export function putNewFlagType(transaction: WriteTransaction, flagType: FlagType): void {
   transaction.putNew(itemOf(flagType), () =>
     errors.invalidParameter(`A flag type with the id ${flagType.id} already exists.`),
   );

@@ -214,3 +214,55 @@ export function putMembership(transaction: WriteTransaction, userId: number, gro
 export function putBlessRight(transaction: WriteTransaction, userId: number, groupId: number): void {
   transaction.put({ ...keys.blessRight(userId, groupId), type: 'blessRight', userId, groupId });
 }
+
+export function deleteMembership(transaction: WriteTransaction, userId: number, groupId: number): void {
+  transaction.delete(keys.membership(userId, groupId));
+}
+
+/** A user as an import brings it (local/import): the source's id and state, and its direct groups. */
+export interface ImportedUser extends NewUser {
+  disabledText: string;
+  emailEnabled: boolean;
+}
+
+/**
+ * Puts an imported user whole, with its login guard and membership items. The password hash is
+ * kept only when the caller passes the one the installation already had for the same person.
+ */
+export function putImportedUser(transaction: WriteTransaction, user: ImportedUser): void {
+  transaction.put({ ...keys.loginGuard(user.login), type: 'login', userId: user.id });
+  transaction.put({
+    ...keys.user(user.id),
+    ...keys.usersIndex(user.login),
+    type: 'user',
+    id: user.id,
+    login: user.login,
+    realName: user.realName,
+    passwordHash: user.passwordHash,
+    disabledText: user.disabledText,
+    emailEnabled: user.emailEnabled,
+    createdAt: user.createdAt,
+    memberOf: user.memberOf ?? [],
+    canBless: [],
+  });
+  for (const groupId of user.memberOf ?? []) putMembership(transaction, user.id, groupId);
+}
+
+/**
+ * Every item of a user's partition (the user, memberships, bless rights, API key references,
+ * last visits) with the API keys the references name and the login guard: what to delete to remove an account an
+ * import replaces, so none of its credentials lets anyone in as the user who takes its id.
+ */
+export async function accountItemKeys(userId: number, login: string): Promise<Array<{ pk: string; sk: string }>> {
+  const items = await queryAll({
+    TableName: tableName(),
+    KeyConditionExpression: 'pk = :pk',
+    ExpressionAttributeValues: { ':pk': keys.userPartition(userId) },
+    ConsistentRead: true,
+  });
+  const found = [keys.loginGuard(login), ...items.map((item) => ({ pk: String(item.pk), sk: String(item.sk) }))];
+  for (const item of items)
+    if (String(item.sk).startsWith(keys.apiKeyReferencePrefix) && item.digest)
+      found.push(keys.apiKey(String(item.digest)));
+  return found;
+}

@@ -34,17 +34,32 @@ export function initialiseParameters(transaction: WriteTransaction, values: Para
   transaction.put({ ...keys.parameters(), type: 'parameters', values });
 }
 
+/**
+ * Writes the changes if the parameters are still at `rev` and the catalogue stamp still counts
+ * `catalog` (what they were checked against: the legal values, catalogCache.ts).
+ */
 export async function saveParameterChanges(
   changes: Record<string, ParameterChange>,
   rev: number,
+  catalog: number,
   audit: AuditEntry,
 ): Promise<void> {
-  const names = Object.keys(changes);
-  if (names.length === 0) return;
-  const transaction = new WriteTransaction();
+  if (Object.keys(changes).length === 0) return;
+  const transaction = new WriteTransaction().requireStamp({ catalog });
+  updateParameters(transaction, changes, rev);
+  recordAudit(transaction, audit);
+  await transaction.commit();
+}
+
+/** Sets parameters in a transaction, if they are still at `rev` (a renamed default value carries its parameter along). */
+export function updateParameters(
+  transaction: WriteTransaction,
+  changes: Record<string, ParameterChange>,
+  rev: number,
+): void {
   const expressionNames: Record<string, string> = { '#values': 'values' };
   const expressionValues: Record<string, unknown> = {};
-  const assignments = names.map((name, index) => {
+  const assignments = Object.keys(changes).map((name, index) => {
     expressionNames[`#p${index}`] = name;
     expressionValues[`:p${index}`] = changes[name].added;
     return `#values.#p${index} = :p${index}`;
@@ -54,6 +69,4 @@ export async function saveParameterChanges(
     names: expressionNames,
     values: expressionValues,
   });
-  recordAudit(transaction, audit);
-  await transaction.commit();
 }

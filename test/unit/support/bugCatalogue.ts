@@ -7,6 +7,7 @@ import { applyBugUpdate } from '../../../shared/domain/bug/bugUpdate.ts';
 import { bugValueNames } from '../../../shared/domain/catalog/bugValues.ts';
 import type { Component, GroupControl, ProductRecord, ProductValue } from '../../../shared/domain/catalog/catalog.ts';
 import type { CustomField } from '../../../shared/domain/catalog/customFields.ts';
+import { DEFAULT_FIELD_VALUES, type FieldValues } from '../../../shared/domain/catalog/fieldValues.ts';
 import type { FlagType } from '../../../shared/domain/catalog/flagTypes.ts';
 import type { Keyword } from '../../../shared/domain/catalog/keywords.ts';
 import type { Caller, GroupSummary, UserAccount } from '../../../shared/domain/identity/caller.ts';
@@ -258,6 +259,8 @@ export interface EnvironmentOptions {
   flagTypes?: readonly FlagType[];
   customFields?: readonly CustomField[];
   keywords?: readonly Keyword[];
+  /** The installation's legal values and workflow (default: those of a new installation). */
+  values?: FieldValues;
   now?: string;
   /** Flag requestees with their groups; by default everyone is in every group, so may be asked anywhere. */
   requestee?: (id: number) => Caller | undefined;
@@ -295,6 +298,7 @@ export function bugEnvironment(options: EnvironmentOptions = {}): BugEnvironment
     customFields: options.customFields ?? CUSTOM_FIELDS,
     keywords: options.keywords ?? KEYWORDS,
     parameters: { ...DEFAULT_PARAMETERS, ...options.parameters } as Parameters,
+    values: options.values ?? DEFAULT_FIELD_VALUES,
     findUserId: (login) => idByLogin.get(login.trim().toLowerCase()),
     userId(login, field, ...error) {
       const id = idByLogin.get(login.trim().toLowerCase());

@@ -344,6 +344,9 @@ export interface HistoryChangeRecord {
   removed: string;
   added: string;
   attachmentId: number | null;
+  /** A comment's privacy change names the comment (5.2 and Tracker send both). */
+  commentId: number | null;
+  commentCount: number | null;
 }
 
 export interface HistoryEntryRecord {
@@ -356,14 +359,25 @@ export const historyEntrySchema = z.object({
   when: z.string(),
   who: z.string(),
   changes: z.array(
-    z.object({ field_name: z.string(), removed: text, added: text, attachment_id: maybeId }).transform(
-      (wire): HistoryChangeRecord => ({
-        fieldName: wire.field_name,
-        removed: wire.removed,
-        added: wire.added,
-        attachmentId: wire.attachment_id,
-      }),
-    ),
+    z
+      .object({
+        field_name: z.string(),
+        removed: text,
+        added: text,
+        attachment_id: maybeId,
+        comment_id: maybeId,
+        comment_count: maybeNumber,
+      })
+      .transform(
+        (wire): HistoryChangeRecord => ({
+          fieldName: wire.field_name,
+          removed: wire.removed,
+          added: wire.added,
+          attachmentId: wire.attachment_id,
+          commentId: wire.comment_id,
+          commentCount: wire.comment_count,
+        }),
+      ),
   ),
 });
 

@@ -1,0 +1,173 @@
+/**
+ * `npm run import -- --from <url>/rest --api-key <key> [...]` (and `npx tracker-import`): the
+ * command line of runImport.ts. It opens the target (the local installation in --data-dir, with
+ * `npm start` stopped, or a deployed stack's table and bucket), shows progress, turns Ctrl-C into
+ * "stop after the current batch" (a second Ctrl-C quits at once), prints the report and writes it
+ * as JSON with --report.
+ */
+import { writeFile } from 'node:fs/promises';
+import { ImportRefusal } from './importErrors.ts';
+import { consoleProgress } from './progress.ts';
+import { renderReport, reportJson } from './report.ts';
+
+export const USAGE = `Usage: npm run import -- --from <bugzilla>/rest --api-key <key> [options]
+       npx tracker-import --from <bugzilla>/rest --api-key <key> [options]
+
+Copies a Bugzilla (5.0, 5.2, Harmony/BMO) or a Tracker into Tracker, keeping every id and time:
+groups, users (without passwords), the catalogue, legal values and workflow, and every bug with
+its comments, attachments, flags and history. Rerun the same command to resume an interrupted
+import, or, after a finished one, to bring what changed on the source since.
+
+  --from URL          the source's REST API root, e.g. https://bugzilla.example.org/rest
+  --api-key KEY       an API key of a source administrator (or BUGZILLA_API_KEY)
+  --data-dir DIR      import into the local installation in DIR (default .data; stop npm start first)
+  --stack NAME        import into a deployed stack, with your AWS credentials and region
+  --connections N     requests in flight to the source (default 8)
+  --since TIME        only bugs changed at or after TIME (e.g. 2024-05-01T00:00:00Z)
+  --dry-run           read and convert everything, write nothing, report
+  --report FILE       also write the report as JSON to FILE
+  --allow-partial     go on with a key that is not an administrator's (the report lists what is missing)
+  --batch-size N      bugs per batch and checkpoint (default 100)
+  --help              this text
+`;
+
+export interface CliOptions {
+  from: string;
+  apiKey: string;
+  dataDir: string;
+  stack: string | null;
+  connections: number;
+  since: string | null;
+  dryRun: boolean;
+  report: string | null;
+  allowPartial: boolean;
+  batchSize: number;
+}
+
+export class UsageError extends Error {}
+
+const FLAGS = new Set(['--dry-run', '--allow-partial', '--help', '-h']);
+const VALUES = new Set([
+  '--from',
+  '--api-key',
+  '--data-dir',
+  '--stack',
+  '--connections',
+  '--since',
+  '--report',
+  '--batch-size',
+]);
+
+/** The options, or null for --help; a UsageError says what is wrong. */
+export function parseArgs(argv: readonly string[], env: NodeJS.ProcessEnv = process.env): CliOptions | null {
+  const values = new Map<string, string>();
+  const flags = new Set<string>();
+  for (let index = 0; index < argv.length; index++) {
+    const [name, inline] = argv[index].split(/=(.*)/s, 2) as [string, string | undefined];
+    if (FLAGS.has(name)) flags.add(name);
+    else if (VALUES.has(name)) {
+      const value = inline ?? argv[++index];
+      if (value === undefined || (inline === undefined && value.startsWith('--')))
+        throw new UsageError(`${name} needs a value.`);
+      values.set(name, value);
+    } else throw new UsageError(`Unknown option ${argv[index]}.`);
+  }
+  if (flags.has('--help') || flags.has('-h')) return null;
+  const from = values.get('--from');
+  if (!from) throw new UsageError('--from is required: the source REST API, e.g. https://bugzilla.example.org/rest');
+  if (!/^https?:\/\//.test(from)) throw new UsageError(`--from must be an http(s) URL, not ${from}.`);
+  const apiKey = values.get('--api-key') ?? env.BUGZILLA_API_KEY;
+  if (!apiKey) throw new UsageError('--api-key is required (or BUGZILLA_API_KEY): a key of a source administrator.');
+  if (values.has('--data-dir') && values.has('--stack')) throw new UsageError('Give --data-dir or --stack, not both.');
+  const number = (name: string, fallback: number, max: number) => {
+    const text = values.get(name);
+    if (text === undefined) return fallback;
+    const value = Number(text);
+    if (!Number.isInteger(value) || value < 1 || value > max)
+      throw new UsageError(`${name} must be a whole number from 1 to ${max}, not ${text}.`);
+    return value;
+  };
+  const since = values.get('--since') ?? null;
+  if (since !== null && !Number.isFinite(Date.parse(since)))
+    throw new UsageError(`--since must be a date and time, e.g. 2024-05-01T00:00:00Z, not ${since}.`);
+  return {
+    from: from.replace(/\/+$/, ''),
+    apiKey,
+    dataDir: values.get('--data-dir') ?? env.TRACKER_DATA_DIR ?? '.data',
+    stack: values.get('--stack') ?? null,
+    connections: number('--connections', 8, 256),
+    since: since === null ? null : new Date(since).toISOString().replace(/\.\d{3}Z$/, 'Z'),
+    dryRun: flags.has('--dry-run'),
+    report: values.get('--report') ?? null,
+    allowPartial: flags.has('--allow-partial'),
+    batchSize: number('--batch-size', 100, 500),
+  };
+}
+
+async function main(): Promise<number> {
+  let options: CliOptions | null;
+  try {
+    options = parseArgs(process.argv.slice(2));
+  } catch (error) {
+    if (!(error instanceof UsageError)) throw error;
+    process.stderr.write(`${error.message}\n\n${USAGE}`);
+    return 2;
+  }
+  if (!options) {
+    process.stdout.write(USAGE);
+    return 0;
+  }
+  process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
+  process.env.TRACKER_REQUEST_LOG = 'off';
+  const { runImport } = await import('./runImport.ts');
+  const { openLocalTarget } = await import('./target/localTarget.ts');
+  const { stackTarget } = await import('./target/stackTarget.ts');
+  const progress = consoleProgress();
+  const stop = new AbortController();
+  process.on('SIGINT', () => {
+    if (stop.signal.aborted) process.exit(130);
+    progress.log('\nStopping after the current batch (Ctrl-C again to quit at once; a rerun resumes).');
+    stop.abort();
+  });
+  const local = options.stack ? null : await openLocalTarget(options.dataDir, { create: !options.dryRun });
+  try {
+    if (local?.created)
+      progress.log(
+        `A new installation was created in ${options.dataDir}. Administrator: ${local.created.login} / ${local.created.password} / API key ${local.created.apiKey}`,
+      );
+    const target = local ?? (await stackTarget(options.stack!));
+    const report = await runImport({
+      from: options.from,
+      apiKey: options.apiKey,
+      connections: options.connections,
+      since: options.since ?? undefined,
+      dryRun: options.dryRun,
+      allowPartial: options.allowPartial,
+      batchSize: options.batchSize,
+      target,
+      signal: stop.signal,
+      progress,
+    });
+    process.stdout.write(`\n${renderReport(report)}`);
+    if (options.report) await writeFile(options.report, reportJson(report));
+    return report.interrupted ? 3 : 0;
+  } catch (error) {
+    if (error instanceof ImportRefusal) {
+      process.stderr.write(`${error.message}\nNothing was written.\n`);
+      return 2;
+    }
+    throw error;
+  } finally {
+    await local?.stop();
+  }
+}
+
+if (process.argv[1] && import.meta.url.endsWith(process.argv[1].split('/').pop()!)) {
+  main().then(
+    (code) => process.exit(code),
+    (error) => {
+      process.stderr.write(`${error instanceof Error ? (error.stack ?? error.message) : error}\n`);
+      process.exit(1);
+    },
+  );
+}

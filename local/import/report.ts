@@ -1,0 +1,155 @@
+/**
+ * The import's account of itself: counts per kind and per product, what was skipped and why
+ * (grouped by reason, with examples, so a reason that hits 10,000 bugs is one line), the bugs the
+ * source account could not see, how long each phase took. Rendered as text for the terminal and
+ * written as JSON with `--report`.
+ */
+export interface SkipGroup {
+  kind: string;
+  reason: string;
+  count: number;
+  /** The first few things skipped for this reason. */
+  examples: string[];
+}
+
+export interface PhaseTime {
+  name: string;
+  seconds: number;
+  items: number;
+}
+
+export interface ImportReport {
+  source: { url: string; kind: string; version: string; account: string | null };
+  target: string;
+  mode: 'fresh' | 'resume' | 'update';
+  dryRun: boolean;
+  /** Stopped before the end (Ctrl-C or `stopAfterBatches`): a rerun resumes after `checkpoint`. */
+  interrupted: boolean;
+  checkpoint: number;
+  /** `--since` or the last synchronised source time, for an update. */
+  since: string | null;
+  counts: Record<string, number>;
+  bugsPerProduct: Record<string, number>;
+  skipped: SkipGroup[];
+  /** Imported users: none has a password in Tracker (REST never gives them). */
+  usersWithoutPassword: number;
+  /** Bugs that exist on the source but the account may not see (fault 102), as id ranges. */
+  hiddenBugs: { count: number; ranges: string[]; groups: string[] | null };
+  /** From the probe: what an import with this key lacks, and what the source never exposes. */
+  missing: string[];
+  notExposed: string[];
+  warnings: string[];
+  phases: PhaseTime[];
+  /** A new API key for the source account, when it had no way in on the target (text report only). */
+  newApiKey?: { login: string; key: string };
+}
+
+const EXAMPLES = 10;
+
+export class ReportBuilder {
+  readonly counts: Record<string, number> = {};
+  readonly bugsPerProduct: Record<string, number> = {};
+  private readonly skips = new Map<string, SkipGroup>();
+  readonly hiddenBugIds: number[] = [];
+  readonly warnings: string[] = [];
+  readonly phases: PhaseTime[] = [];
+
+  count(kind: string, by = 1): void {
+    this.counts[kind] = (this.counts[kind] ?? 0) + by;
+  }
+
+  skip(kind: string, what: string, reason: string): void {
+    const key = `${kind}\u0000${reason}`;
+    let group = this.skips.get(key);
+    if (!group) {
+      group = { kind, reason, count: 0, examples: [] };
+      this.skips.set(key, group);
+    }
+    group.count++;
+    if (group.examples.length < EXAMPLES) group.examples.push(what);
+  }
+
+  get skipped(): SkipGroup[] {
+    return [...this.skips.values()];
+  }
+
+  bugInProduct(product: string): void {
+    this.bugsPerProduct[product] = (this.bugsPerProduct[product] ?? 0) + 1;
+  }
+}
+
+/** Consecutive ids as ranges: [1,2,3,7] → ["1-3", "7"]. */
+export function idRanges(ids: readonly number[]): string[] {
+  const sorted = [...new Set(ids)].sort((a, b) => a - b);
+  const ranges: string[] = [];
+  for (let index = 0; index < sorted.length; ) {
+    let end = index;
+    while (end + 1 < sorted.length && sorted[end + 1] === sorted[end] + 1) end++;
+    ranges.push(end === index ? String(sorted[index]) : `${sorted[index]}-${sorted[end]}`);
+    index = end + 1;
+  }
+  return ranges;
+}
+
+/** The report as an operator reads it at the end of a run. */
+export function renderReport(report: ImportReport): string {
+  const lines: string[] = [];
+  const what = report.dryRun ? 'Dry run (nothing written)' : report.interrupted ? 'Import interrupted' : 'Import done';
+  lines.push(`${what}: ${report.source.url} (${report.source.kind} ${report.source.version}) → ${report.target}`);
+  lines.push(`Mode: ${report.mode}${report.since ? ` (changes since ${report.since})` : ''}`);
+  if (report.interrupted) lines.push(`Checkpoint: bug ${report.checkpoint}; run the same command again to resume.`);
+  lines.push('', 'Counts:');
+  for (const [kind, count] of Object.entries(report.counts)) lines.push(`  ${kind}: ${count}`);
+  const products = Object.entries(report.bugsPerProduct);
+  if (products.length > 0) {
+    lines.push('', 'Bugs per product:');
+    for (const [product, count] of products.sort((a, b) => b[1] - a[1])) lines.push(`  ${product}: ${count}`);
+  }
+  if (report.usersWithoutPassword > 0)
+    lines.push(
+      '',
+      `${report.usersWithoutPassword} imported users have no password: they cannot log in with one until an administrator sets it (PUT /rest/user/<id> with password) or they are given an API key.`,
+    );
+  if (report.newApiKey)
+    lines.push(
+      '',
+      `New API key for ${report.newApiKey.login} on the target (shown once, not in the JSON report): ${report.newApiKey.key}`,
+    );
+  if (report.hiddenBugs.count > 0) {
+    lines.push(
+      '',
+      `${report.hiddenBugs.count} bugs exist on the source but the account may not see them: ${report.hiddenBugs.ranges.join(', ')}`,
+      report.hiddenBugs.groups?.length
+        ? `  Add the account to ${report.hiddenBugs.groups.join(', ')} on the source and run again to import them.`
+        : '  Add the account to the groups that restrict them on the source and run again to import them.',
+    );
+  }
+  if (report.skipped.length > 0) {
+    lines.push('', 'Skipped:');
+    for (const group of report.skipped)
+      lines.push(
+        `  ${group.kind} (${group.count}): ${group.reason}${group.examples.length > 0 ? ` — e.g. ${group.examples.join(', ')}` : ''}`,
+      );
+  }
+  if (report.missing.length > 0) {
+    lines.push('', 'Missing with this key:');
+    for (const line of report.missing) lines.push(`  - ${line}`);
+  }
+  if (report.notExposed.length > 0) {
+    lines.push('', 'Never exposed by the source over REST (not imported):');
+    for (const line of report.notExposed) lines.push(`  - ${line}`);
+  }
+  if (report.warnings.length > 0) {
+    lines.push('', 'Warnings:');
+    for (const line of report.warnings) lines.push(`  - ${line}`);
+  }
+  lines.push('', 'Phases:');
+  for (const phase of report.phases) lines.push(`  ${phase.name}: ${phase.items} in ${phase.seconds.toFixed(1)} s`);
+  return `${lines.join('\n')}\n`;
+}
+
+/** The JSON report: everything but the new API key, which a report file must not keep. */
+export function reportJson(report: ImportReport): string {
+  const { newApiKey, ...rest } = report;
+  return `${JSON.stringify({ ...rest, newApiKey: newApiKey ? { login: newApiKey.login, key: '(shown on the terminal only)' } : undefined }, null, 2)}\n`;
+}

@@ -1,0 +1,304 @@
+import { DEFAULT_PARAMETERS } from '../../shared/domain/instance/parameters.ts';
+import { toBugzillaDateTime } from '../../shared/domain/time.ts';
+import { type ImportState, saveImportState } from '../../shared/storage/instance/importStateStore.ts';
+import { ImportRefusal } from './importErrors.ts';
+import { type Progress, silentProgress } from './progress.ts';
+import { readSource, type SourceData } from './readSource.ts';
+import { type ImportReport, idRanges, ReportBuilder } from './report.ts';
+import {
+  type BugzillaClient,
+  createBugzillaClient,
+  probeSource,
+  type SourceProbe,
+  SourceProbeError,
+} from './source/index.ts';
+import { ensureAccountKey } from './target/accountKey.ts';
+import { bugBundles } from './target/bugRanges.ts';
+import { historyFieldNames } from './target/historyFields.ts';
+import { IdMaps } from './target/idMaps.ts';
+import { ImportIndex } from './target/importIndex.ts';
+import { decideMode, type ModeDecision } from './target/importMode.ts';
+import { pointStorageAt, type StorageTarget } from './target/storageTarget.ts';
+import { TargetWriter } from './target/targetWriter.ts';
+import { writeAccounts } from './target/writeAccounts.ts';
+import { type BatchIds, writeBugBatch } from './target/writeBugs.ts';
+import { type CatalogueContext, writeClassifications, writeProducts } from './target/writeCatalogue.ts';
+import { writeCustomFields, writeFlagTypes, writeKeywords } from './target/writeDefinitions.ts';
+import { writeParameters } from './target/writeParameters.ts';
+import { writeFieldValues } from './target/writeValues.ts';
+
+/**
+ * The programmatic entry of the importer (the command line is cli.ts): probes the source, checks
+ * the target, then runs the phases in the order their ids are needed — accounts (groups and
+ * users), catalogue (legal values, classifications, products, keywords, flag types, custom
+ * fields, parameters), bugs batch by batch with a checkpoint after each, and a finish (the way
+ * in, the search snapshot, the state marked finished). Every phase is repeatable, so a rerun
+ * after any stop converges on the same target.
+ */
+export interface ImportOptions {
+  /** The source's REST root (`https://bugzilla.example.org/rest`). */
+  from: string;
+  apiKey: string;
+  /** Requests in flight to the source (default 8). */
+  connections?: number;
+  /** Only bugs changed at or after this time (Bugzilla's `YYYY-MM-DDTHH:MM:SSZ`). */
+  since?: string;
+  dryRun?: boolean;
+  /** Go on with a key that is not an administrator's (the report lists what is missing). */
+  allowPartial?: boolean;
+  /** Where to write; the storage modules are pointed at it (storageTarget.ts). */
+  target: StorageTarget;
+  /** Bugs per batch (default 100). */
+  batchSize?: number;
+  /** Stop after this many bug batches, as Ctrl-C does (tests of resuming). */
+  stopAfterBatches?: number;
+  /** Aborted: stop after the current batch, leaving a checkpoint. */
+  signal?: AbortSignal;
+  progress?: Progress;
+  /** For tests: a client of the caller's (fetch stubs, retries). */
+  client?: (options: { baseUrl: string; apiKey: string; connections: number }) => BugzillaClient;
+}
+
+export async function runImport(options: ImportOptions): Promise<ImportReport> {
+  const progress = options.progress ?? silentProgress;
+  const dryRun = options.dryRun ?? false;
+  const connections = options.connections ?? 8;
+  const makeClient =
+    options.client ??
+    ((settings: { baseUrl: string; apiKey: string; connections: number; keyTransport?: SourceProbe['keyTransport'] }) =>
+      createBugzillaClient(settings));
+  const report = new ReportBuilder();
+
+  // 1. The source: what it is, whether the key works and what it may see. Nothing is written yet.
+  let probe: SourceProbe;
+  try {
+    probe = await probeSource(makeClient({ baseUrl: options.from, apiKey: options.apiKey, connections }));
+  } catch (error) {
+    if (error instanceof SourceProbeError) throw new ImportRefusal('source', error.message);
+    throw error;
+  }
+  if (!probe.capabilities.admin && !options.allowPartial)
+    throw new ImportRefusal(
+      'not-admin',
+      `The key's account (${probe.account?.login ?? 'unknown'}) is not an administrator of the source, so the import would lack:\n${probe.missing.map((line) => `  - ${line}`).join('\n')}\nUse an administrator's key, or run again with --allow-partial to import what this account can see.`,
+    );
+  const source = options.client
+    ? makeClient({ baseUrl: options.from, apiKey: options.apiKey, connections })
+    : createBugzillaClient({
+        baseUrl: options.from,
+        apiKey: options.apiKey,
+        connections,
+        keyTransport: probe.keyTransport,
+      });
+  report.warnings.push(...probe.warnings);
+
+  // 2. The target: fresh, a resume or an update of the same source; anything else is refused.
+  pointStorageAt(options.target);
+  let decision: ModeDecision;
+  try {
+    decision = await decideMode(options.from, options.since);
+  } catch (error) {
+    if (!dryRun || error instanceof ImportRefusal) throw error;
+    decision = { mode: 'fresh', state: null, since: options.since ?? null };
+    report.warnings.push(
+      `The target could not be read (${(error as Error).message}): the dry run reads as for a new one.`,
+    );
+  }
+  const writer = new TargetWriter(dryRun);
+  const timed = async <T>(name: string, run: () => Promise<T>, items: () => number): Promise<T> => {
+    const started = performance.now();
+    const result = await run();
+    report.phases.push({ name, seconds: (performance.now() - started) / 1000, items: items() });
+    return result;
+  };
+
+  // 3. Everything but the bugs is read first: the writers need ids from all of it.
+  const sourceTime = await readSourceTime(source);
+  const data = await timed(
+    'read',
+    () => readSource(source, probe, progress),
+    () => 0,
+  );
+  report.phases[report.phases.length - 1].items = data.users.length + data.products.length + data.groups.length;
+  const accountId = probe.account?.id ?? Math.min(...data.users.map((user) => user.id), 1);
+  const previous = decision.state;
+  const state: ImportState = {
+    sourceUrl: options.from,
+    sourceKind: probe.kind,
+    phasesDone: [],
+    checkpoint: decision.mode === 'resume' ? (previous?.checkpoint ?? 0) : 0,
+    indexedThrough: decision.mode === 'resume' ? (previous?.indexedThrough ?? 0) : 0,
+    lastBugId: previous?.lastBugId ?? 0,
+    startedAt: decision.mode === 'resume' && previous ? previous.startedAt : new Date().toISOString(),
+    finishedAt: null,
+    sourceTime: decision.mode === 'resume' && previous ? previous.sourceTime : sourceTime,
+    syncedThrough: previous?.syncedThrough ?? null,
+  };
+  const save = async () => {
+    if (!dryRun) await saveImportState(state);
+  };
+  await save();
+
+  const ids = new IdMaps(data.parameters?.default_bug_type || DEFAULT_PARAMETERS.default_bug_type);
+  const usersWithoutPassword = await timed(
+    'accounts',
+    async () => {
+      const phase = progress.phase('accounts', data.groups.length + data.users.length, 'groups and users');
+      const result = await writeAccounts(data.groups, data.users, {
+        ids,
+        writer,
+        report,
+        now: new Date().toISOString(),
+      });
+      phase.tick(data.groups.length + data.users.length);
+      phase.done();
+      return result.usersWithoutPassword;
+    },
+    () => data.groups.length + data.users.length,
+  );
+  state.phasesDone.push('accounts');
+
+  const firstRun = decision.mode === 'fresh' || (decision.mode === 'resume' && state.checkpoint === 0);
+  const catalogue: CatalogueContext = { ids, writer, report, firstRun, accountId };
+  await timed(
+    'catalogue',
+    async () => {
+      const phase = progress.phase('catalogue', 7, 'parts');
+      await writeFieldValues(data.fields, { writer, report });
+      phase.tick();
+      const classifications = await writeClassifications(data.classifications, catalogue);
+      phase.tick();
+      await writeProducts(data.products, classifications, catalogue);
+      phase.tick();
+      await writeKeywords(data.keywords, catalogue);
+      phase.tick();
+      await writeFlagTypes(data.flagTypes, data.products, catalogue);
+      phase.tick();
+      await writeCustomFields(data.fields, catalogue);
+      phase.tick();
+      await writeParameters(data.parameters, { writer, report, accountId });
+      phase.tick();
+      await writer.moveStamp({ catalog: true, users: false });
+      phase.done();
+    },
+    () => data.products.length,
+  );
+  state.phasesDone.push('catalogue');
+  await save();
+
+  // 4. Bugs, batch by batch, each batch a checkpoint.
+  const index = dryRun ? null : await ImportIndex.load();
+  let interrupted = false;
+  const bugsStarted = performance.now();
+  let batches = 0;
+  try {
+    if (index && state.indexedThrough < state.checkpoint) {
+      const missed = Array.from(
+        { length: state.checkpoint - state.indexedThrough },
+        (_, offset) => state.indexedThrough + 1 + offset,
+      );
+      await index.readBack(missed);
+    }
+    const plan = await bugBundles(source, decision, state, options.batchSize ?? 100);
+    state.lastBugId = plan.lastBugId;
+    const phase = progress.phase('bugs', plan.total, 'bug ids');
+    const context = {
+      ids,
+      writer,
+      report,
+      index,
+      accountId,
+      historyField: historyFieldNames(probe.kind),
+      replaceExisting: decision.mode !== 'fresh',
+      changeLog: decision.mode === 'update',
+      deriveDuplicates: probe.kind === 'bugzilla-5.0' || probe.kind === 'bugzilla-5.2',
+    };
+    const highest: BatchIds = { bug: 0, comment: 0, attachment: 0, flag: 0 };
+    for await (const { bundle, ids: read } of plan.bundles) {
+      const written = await writeBugBatch(bundle, context);
+      for (const kind of ['bug', 'comment', 'attachment', 'flag'] as const) {
+        highest[kind] = Math.max(highest[kind], written[kind]);
+        await writer.advance(kind, written[kind]);
+      }
+      if (plan.byRange) state.checkpoint = Math.max(state.checkpoint, bundle.range.to);
+      await save();
+      batches++;
+      phase.tick(read);
+      if (options.signal?.aborted || (options.stopAfterBatches !== undefined && batches >= options.stopAfterBatches)) {
+        interrupted = true;
+        break;
+      }
+    }
+    phase.done();
+  } finally {
+    report.phases.push({
+      name: 'bugs',
+      seconds: (performance.now() - bugsStarted) / 1000,
+      items: report.counts.bugs ?? 0,
+    });
+    // However the phase ended, the index holds what was written: the snapshot makes it searchable.
+    if (index && !dryRun) {
+      await index.write();
+      state.indexedThrough = state.checkpoint;
+      await save();
+    }
+  }
+
+  // 5. Finish: a way in for the operator, and the state that lets the next run update.
+  let newApiKey: ImportReport['newApiKey'];
+  if (!interrupted) {
+    state.phasesDone.push('bugs');
+    if (!dryRun) {
+      await timed(
+        'finish',
+        async () => {
+          newApiKey = (probe.account && (await ensureAccountKey(probe.account.id))) || undefined;
+          state.phasesDone.push('finish');
+          state.finishedAt = new Date().toISOString();
+          state.syncedThrough = state.sourceTime;
+          state.checkpoint = Math.max(state.checkpoint, state.lastBugId);
+          state.indexedThrough = state.checkpoint;
+          await save();
+        },
+        () => 1,
+      );
+    }
+  }
+  return {
+    source: { url: options.from, kind: probe.kind, version: probe.version, account: probe.account?.login ?? null },
+    target: options.target.description ?? `table ${options.target.table}`,
+    mode: decision.mode,
+    dryRun,
+    interrupted,
+    checkpoint: state.checkpoint,
+    since: decision.since,
+    counts: report.counts,
+    bugsPerProduct: report.bugsPerProduct,
+    skipped: report.skipped,
+    usersWithoutPassword,
+    hiddenBugs: {
+      count: new Set(report.hiddenBugIds).size,
+      ranges: idRanges(report.hiddenBugIds),
+      groups: probe.hiddenBugGroups,
+    },
+    missing: probe.missing,
+    notExposed: probe.notExposed,
+    warnings: report.warnings,
+    phases: report.phases,
+    newApiKey,
+  };
+}
+
+/** The source's clock (its database's), so an update asks for changes in the source's own time. */
+async function readSourceTime(source: BugzillaClient): Promise<string> {
+  try {
+    const answer = await source.get<{ db_time?: string; web_time?: string }>('/time');
+    const time = answer.db_time ?? answer.web_time;
+    if (time) return toBugzillaDateTime(new Date(time));
+  } catch {
+    // Older sources without /time: this machine's clock, a minute early to be safe.
+  }
+  return toBugzillaDateTime(new Date(Date.now() - 60_000));
+}
+
+export type { SourceData };

@@ -1,0 +1,75 @@
+import type { Bug, HistoryEntry } from '../../../shared/domain/bug/bug.ts';
+import { commentWords, SearchIndex } from '../../../shared/domain/search/searchIndex.ts';
+import { loadBugs, loadComments, loadHistory } from '../../../shared/storage/bug/bugStore.ts';
+import { legacyValueResolver } from '../../../shared/storage/bug/legacyBugValues.ts';
+import {
+  LOG_OVERLAP_MS,
+  loadSnapshot,
+  readChangeLog,
+  writeSnapshot,
+} from '../../../shared/storage/search/searchIndexStore.ts';
+import { chunksOf } from '../source/concurrency.ts';
+
+/**
+ * The search index of the target as the import leaves it. Bulk writes bypass the change log
+ * that search instances follow (docs/data-model.md §8.7), so, as the seed tool does, the import
+ * keeps the index itself: the target's snapshot and change log when the run starts, every bug
+ * it writes folded in as it goes (compact columns, not the bugs), and one snapshot written when
+ * the run ends, however it ends. Bugs a killed run wrote after its last snapshot are read back
+ * from the table by the next run (`readBack`).
+ */
+export class ImportIndex {
+  private constructor(private readonly index: SearchIndex) {}
+
+  static async load(): Promise<ImportIndex> {
+    const snapshot = await loadSnapshot();
+    const legacy = snapshot && snapshot.columns.version < 2 ? await legacyValueResolver() : undefined;
+    const index = snapshot ? SearchIndex.fromSnapshot(snapshot.columns, legacy) : new SearchIndex();
+    const started = Date.now();
+    const log = await readChangeLog(index.highWater === 0 ? 0 : index.highWater - LOG_OVERLAP_MS);
+    for (const document of log.documents) index.apply(document);
+    index.highWater = Math.max(index.highWater, log.newest, started - LOG_OVERLAP_MS);
+    return new ImportIndex(index);
+  }
+
+  add(
+    bug: Bug,
+    rev: number,
+    history: readonly HistoryEntry[],
+    comments: ReadonlyArray<{ rawText: string; isPrivate: boolean }>,
+  ): void {
+    const texts = (isPrivate: boolean) =>
+      comments.filter((comment) => comment.isPrivate === isPrivate).map((comment) => comment.rawText);
+    this.index.apply({
+      bug,
+      rev,
+      history: [...history],
+      words: commentWords(texts(false)),
+      privateWords: commentWords(texts(true)),
+      allWords: true,
+    });
+  }
+
+  /** Folds in bugs already in the table (written by a run that ended before its snapshot). */
+  async readBack(ids: readonly number[]): Promise<void> {
+    for (const chunk of chunksOf(ids, 100)) {
+      const stored = await loadBugs(chunk);
+      await Promise.all(
+        [...stored.values()].map(async ({ bug, rev }) => {
+          const [comments, history] = await Promise.all([loadComments(bug.id), loadHistory(bug.id)]);
+          this.add(bug, rev, history, comments);
+        }),
+      );
+    }
+  }
+
+  get size(): number {
+    return this.index.size;
+  }
+
+  async write(): Promise<void> {
+    // Entries of the change log written from now on are replayed over this snapshot.
+    this.index.highWater = Math.max(this.index.highWater, Date.now() - LOG_OVERLAP_MS);
+    await writeSnapshot(this.index.toSnapshot());
+  }
+}
