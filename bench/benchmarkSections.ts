@@ -19,3 +19,22 @@ export function mergeSearchSection(document: string, section: string): string {
   if (current) return document.replace(current, section);
   return `${document.trimEnd()}\n\n${section}\n`;
 }
+
+/** `npm run bench:import` writes its own section too, between these markers; the others keep it. */
+export const IMPORT_SECTION_START = '<!-- import-bench:start -->';
+export const IMPORT_SECTION_END = '<!-- import-bench:end -->';
+
+/** The import section of a document, or '' when it has none. */
+export function importSectionOf(document: string): string {
+  const start = document.indexOf(IMPORT_SECTION_START);
+  const end = document.indexOf(IMPORT_SECTION_END);
+  return start >= 0 && end > start ? document.slice(start, end + IMPORT_SECTION_END.length) : '';
+}
+
+/** Replaces (or appends) the import section of a document. */
+export function mergeImportSection(document: string, section: string): string {
+  const current = importSectionOf(document);
+  if (!section) return document;
+  if (current) return document.replace(current, section);
+  return `${document.trimEnd()}\n\n${section}\n`;
+}

@@ -23,7 +23,7 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync
 import os from 'node:os';
 import { dirname, join } from 'node:path';
 import { JavaMissingError, type LocalEngines, startEngines } from '../local/engines.ts';
-import { mergeSearchSection, searchSectionOf } from './benchmarkSections.ts';
+import { importSectionOf, mergeImportSection, mergeSearchSection, searchSectionOf } from './benchmarkSections.ts';
 import { seedThroughApi } from './benchSeed.ts';
 import {
   ADMIN,
@@ -239,10 +239,14 @@ async function main(): Promise<number> {
       failure,
     };
     mkdirSync(dirname(OUTPUT), { recursive: true });
-    // Keep the section that `npm run bench:search` writes.
+    // Keep the sections that `npm run bench:search` and `npm run bench:import` write.
+    const previous = existsSync(OUTPUT) ? readFileSync(OUTPUT, 'utf8') : '';
     writeFileSync(
       OUTPUT,
-      mergeSearchSection(renderReport(report), existsSync(OUTPUT) ? searchSectionOf(readFileSync(OUTPUT, 'utf8')) : ''),
+      mergeImportSection(
+        mergeSearchSection(renderReport(report), searchSectionOf(previous)),
+        importSectionOf(previous),
+      ),
     );
     log(`wrote ${OUTPUT} (${round(phases.total, 0)} s in all)`);
   } catch (error) {

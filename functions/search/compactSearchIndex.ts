@@ -3,6 +3,10 @@ import { compactSearchIndex } from '../../shared/application/search/searchCompac
 /** Scheduled (EventBridge), not an API route: writes a fresh search snapshot. */
 export const handler = async () => {
   const pointer = await compactSearchIndex();
-  console.log(JSON.stringify({ message: 'search snapshot written', ...pointer }));
+  console.log(
+    JSON.stringify(
+      pointer ? { message: 'search snapshot written', ...pointer } : { message: 'search snapshot superseded' },
+    ),
+  );
   return pointer;
 };

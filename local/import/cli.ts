@@ -28,6 +28,10 @@ import, or, after a finished one, to bring what changed on the source since.
   --report FILE       also write the report as JSON to FILE
   --allow-partial     go on with a key that is not an administrator's (the report lists what is missing)
   --batch-size N      bugs per batch and checkpoint (default 100)
+  --verify            after the import, compare every bug on both sides through the REST API
+  --verify-sample N   the same for N random bugs
+  --target-url URL    with --verify on a deployed stack: its REST root (the ApiUrl output + /rest)
+  --target-api-key K  with --target-url: a key of an administrator on the target
   --help              this text
 `;
 
@@ -42,11 +46,15 @@ export interface CliOptions {
   report: string | null;
   allowPartial: boolean;
   batchSize: number;
+  /** Compare both sides after the import: 'all', a sample size, or null for no check. */
+  verify: 'all' | number | null;
+  targetUrl: string | null;
+  targetApiKey: string | null;
 }
 
 export class UsageError extends Error {}
 
-const FLAGS = new Set(['--dry-run', '--allow-partial', '--help', '-h']);
+const FLAGS = new Set(['--dry-run', '--allow-partial', '--verify', '--help', '-h']);
 const VALUES = new Set([
   '--from',
   '--api-key',
@@ -56,6 +64,9 @@ const VALUES = new Set([
   '--since',
   '--report',
   '--batch-size',
+  '--verify-sample',
+  '--target-url',
+  '--target-api-key',
 ]);
 
 /** The options, or null for --help; a UsageError says what is wrong. */
@@ -87,6 +98,11 @@ export function parseArgs(argv: readonly string[], env: NodeJS.ProcessEnv = proc
       throw new UsageError(`${name} must be a whole number from 1 to ${max}, not ${text}.`);
     return value;
   };
+  const verifying = flags.has('--verify') || values.has('--verify-sample');
+  if (verifying && values.has('--stack') && !values.has('--target-url'))
+    throw new UsageError('--verify on a deployed stack needs --target-url and --target-api-key.');
+  if (values.has('--target-url') !== values.has('--target-api-key'))
+    throw new UsageError('--target-url and --target-api-key go together.');
   const since = values.get('--since') ?? null;
   if (since !== null && !Number.isFinite(Date.parse(since)))
     throw new UsageError(`--since must be a date and time, e.g. 2024-05-01T00:00:00Z, not ${since}.`);
@@ -101,7 +117,30 @@ export function parseArgs(argv: readonly string[], env: NodeJS.ProcessEnv = proc
     report: values.get('--report') ?? null,
     allowPartial: flags.has('--allow-partial'),
     batchSize: number('--batch-size', 100, 500),
+    verify: values.has('--verify-sample')
+      ? number('--verify-sample', 100, 1_000_000)
+      : flags.has('--verify')
+        ? 'all'
+        : null,
+    targetUrl: values.get('--target-url')?.replace(/\/+$/, '') ?? null,
+    targetApiKey: values.get('--target-api-key') ?? null,
   };
+}
+
+async function verifyImported(options: CliOptions, account: string | null, progress: { log(line: string): void }) {
+  const { verifyTarget } = await import('./verifyTarget.ts');
+  progress.log('Verifying: reading both sides through the REST API...');
+  const verification = await verifyTarget({
+    from: options.from,
+    apiKey: options.apiKey,
+    connections: options.connections,
+    sample: options.verify === 'all' ? undefined : (options.verify ?? undefined),
+    targetUrl: options.targetUrl ?? undefined,
+    targetApiKey: options.targetApiKey ?? undefined,
+    account,
+  });
+  process.stdout.write(`\n${verification.text}\n`);
+  return verification;
 }
 
 async function main(): Promise<number> {
@@ -149,8 +188,16 @@ async function main(): Promise<number> {
       progress,
     });
     process.stdout.write(`\n${renderReport(report)}`);
-    if (options.report) await writeFile(options.report, reportJson(report));
-    return report.interrupted ? 3 : 0;
+    const verification =
+      options.verify !== null && !options.dryRun && !report.interrupted
+        ? await verifyImported(options, report.source.account, progress)
+        : null;
+    if (options.report) {
+      const json = JSON.parse(reportJson(report));
+      await writeFile(options.report, `${JSON.stringify({ ...json, verification: verification?.result }, null, 2)}\n`);
+    }
+    if (report.interrupted) return 3;
+    return verification && !verification.equal ? 4 : 0;
   } catch (error) {
     if (error instanceof ImportRefusal) {
       process.stderr.write(`${error.message}\nNothing was written.\n`);

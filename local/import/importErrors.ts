@@ -3,7 +3,13 @@
  * (SourceProbeError), a key that is not an administrator's without `--allow-partial`, a target
  * that holds other bugs. Raised before anything is written.
  */
-export type ImportRefusalReason = 'source' | 'not-admin' | 'target-not-empty' | 'other-source' | 'target-missing';
+export type ImportRefusalReason =
+  | 'source'
+  | 'not-admin'
+  | 'target-not-empty'
+  | 'other-source'
+  | 'target-missing'
+  | 'verify';
 
 export class ImportRefusal extends Error {
   override readonly name = 'ImportRefusal';

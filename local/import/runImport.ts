@@ -216,10 +216,10 @@ export async function runImport(options: ImportOptions): Promise<ImportReport> {
     const highest: BatchIds = { bug: 0, comment: 0, attachment: 0, flag: 0 };
     for await (const { bundle, ids: read } of plan.bundles) {
       const written = await writeBugBatch(bundle, context);
-      for (const kind of ['bug', 'comment', 'attachment', 'flag'] as const) {
-        highest[kind] = Math.max(highest[kind], written[kind]);
-        await writer.advance(kind, written[kind]);
-      }
+      // The four counters are independent items: one round trip instead of four per batch.
+      const kinds = ['bug', 'comment', 'attachment', 'flag'] as const;
+      for (const kind of kinds) highest[kind] = Math.max(highest[kind], written[kind]);
+      await Promise.all(kinds.map((kind) => writer.advance(kind, written[kind])));
       if (plan.byRange) state.checkpoint = Math.max(state.checkpoint, bundle.range.to);
       await save();
       batches++;

@@ -129,6 +129,11 @@ export const searchKeys = {
     pk: `SEARCHLOG#${at.slice(0, 13)}`,
     sk: `${at}#${padId(bugId)}#${padId(rev)}`,
   }),
+  /** "Reload from this snapshot": an importer's notice in the change log, after its bug entries' form. */
+  snapshotNotice: (at: string, generation: string): ItemKey => ({
+    pk: `SEARCHLOG#${at.slice(0, 13)}`,
+    sk: `${at}#SNAPSHOT#${generation}`,
+  }),
   snapshotPointer: (): ItemKey => ({ pk: 'SEARCHSNAPSHOT', sk: 'CURRENT' }),
   snapshotPartition: (generation: string): string => `SEARCHSNAPSHOT#${generation}`,
   snapshotChunk: (generation: string, chunk: number): ItemKey => ({

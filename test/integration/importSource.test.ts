@@ -21,7 +21,8 @@ import {
   type UserRecord,
   workflowOf,
 } from '../../local/import/source/index.ts';
-import { createHiddenAndLockedProducts, fileTestBug, ok, userWithKey } from '../support/testAccounts.ts';
+import { type SeededInstallation, seedInstallation } from '../support/seededInstallation.ts';
+import { fileTestBug, ok } from '../support/testAccounts.ts';
 import { call, startTestApp, type TestApp } from '../support/testApp.ts';
 
 /**
@@ -35,159 +36,12 @@ let app: TestApp;
 let source: BugzillaClient;
 let probe: SourceProbe;
 const admin = () => app.admin.apiKey;
-const seeded = {
-  bugs: [] as number[],
-  hiddenBug: 0,
-  users: {} as Record<string, number>,
-  plainKey: '',
-  bodies: new Map<number, Buffer>(),
-};
-
-const BINARY = Buffer.from([0, 1, 2, 254, 255, 10, 13, 0x89, 0x50, 0x4e, 0x47]);
+let seeded: SeededInstallation;
 
 beforeAll(async () => {
   app = await startTestApp();
-  const key = admin();
-  const post = (path: string, body: unknown, apiKey = key) => ok(call(app, 'POST', path, { apiKey, body }));
-  const put = (path: string, body: unknown, apiKey = key) => ok(call(app, 'PUT', path, { apiKey, body }));
-
-  // Catalogue.
-  await post('/rest/classification', { name: 'Hardware', description: 'Things you can touch', sort_key: 7 });
-  await post('/rest/group', { name: 'testers', description: 'Test team', user_regexp: '^qa-.*@tracker\\.test$' });
-  await post('/rest/product', {
-    name: 'Widget',
-    description: 'Widgets & gadgets',
-    version: '1.0',
-    classification: 'Hardware',
-    has_unconfirmed: false,
-  });
-  await post('/rest/product/Widget/version', { name: '2.0', sort_key: 2 });
-  await post('/rest/product/Widget/milestone', { name: 'M1', sort_key: 10 });
-  await post('/rest/product/Widget/milestone', { name: 'M2', sort_key: 20, is_active: false });
-  await put('/rest/product/Widget', { default_milestone: 'M1' });
-  for (const [name, login] of [
-    ['dev', 'dev@tracker.test'],
-    ['qa-lead', 'qa-lead@tracker.test'],
-    ['gone', 'gone@tracker.test'],
-  ]) {
-    seeded.users[name] = (
-      await post('/rest/user', { email: login, full_name: `${name} person`, password: `${name}-pw-123` })
-    ).id;
-  }
-  await put(`/rest/user/${seeded.users.dev}`, { groups: { add: ['editbugs', 'testers'] } });
-  await put(`/rest/user/${seeded.users.gone}`, { login_denied_text: 'Left the company' });
-  await post('/rest/component', {
-    product: 'Widget',
-    name: 'Gears',
-    description: 'Turning parts',
-    default_assignee: 'dev@tracker.test',
-    default_qa_contact: 'qa-lead@tracker.test',
-  });
-  await post('/rest/component', {
-    product: 'Widget',
-    name: 'Springs',
-    description: 'Bouncy parts',
-    default_assignee: app.admin.login,
-  });
-  await post('/rest/keyword', { name: 'regression', description: 'It used to work' });
-  await post('/rest/field/bug', {
-    name: 'cf_browser',
-    display_name: 'Browser',
-    type: 2,
-    values: ['Firefox', 'Chrome'],
-  });
-  await post('/rest/field/bug', { name: 'cf_notes', display_name: 'Notes', type: 4 });
-  await post('/rest/flag_type', {
-    name: 'review',
-    description: 'Code review',
-    target_type: 'attachment',
-    inclusions: ['Widget:Gears'],
-    is_requesteeble: true,
-  });
-  await post('/rest/flag_type', {
-    name: 'needinfo',
-    description: 'More information needed',
-    inclusions: ['Widget'],
-    is_multiplicable: true,
-    is_requesteeble: true,
-    sort_key: 3,
-  });
-
-  // Bugs with every field, then changes for history.
-  const first = await fileTestBug(app, key, {
-    product: 'Widget',
-    component: 'Gears',
-    version: '2.0',
-    summary: 'Gears grind',
-    description: 'Steps:\n1. turn\n2. listen',
-    alias: 'grinding',
-    priority: 'High',
-    severity: 'major',
-    type: 'defect',
-    op_sys: 'Windows',
-    platform: 'PC',
-    target_milestone: 'M1',
-    url: 'https://example.com/grind',
-    whiteboard: '[triage]',
-    keywords: ['regression'],
-    cc: ['dev@tracker.test'],
-    see_also: ['https://bugs.example.org/show_bug.cgi?id=3'],
-    deadline: '2030-01-31',
-    estimated_time: 6.5,
-    cf_browser: 'Firefox',
-    cf_notes: 'Only on Mondays',
-    flags: [{ name: 'needinfo', status: '?', requestee: 'dev@tracker.test' }],
-  });
-  const second = await fileTestBug(app, key, {
-    product: 'Widget',
-    component: 'Springs',
-    version: '1.0',
-    summary: 'Springs too bouncy',
-    depends_on: [first],
-  });
-  const third = await fileTestBug(app, key, { summary: 'Same as the first' });
-  await put(`/rest/bug/${first}`, {
-    status: 'IN_PROGRESS',
-    priority: 'Highest',
-    comment: { body: 'Working on it, **really**.', is_markdown: true },
-    remaining_time: 3,
-  });
-  const privateComment = await post(`/rest/bug/${first}/comment`, {
-    comment: 'Insiders only',
-    is_private: true,
-    work_time: 1.5,
-  });
-  await put(`/rest/bug/comment/${privateComment.id}/tags`, { add: ['spam', 'needinfo'] });
-  const patch = Buffer.from('diff --git a/gear b/gear\n+oil\n');
-  const attached = await post(`/rest/bug/${first}/attachment`, {
-    file_name: 'oil.patch',
-    summary: 'Oil the gears',
-    is_patch: true,
-    data: patch.toString('base64'),
-    comment: 'Here is a fix',
-    flags: [{ name: 'review', status: '?', requestee: 'dev@tracker.test' }],
-  });
-  seeded.bodies.set(attached.ids[0], patch);
-  const image = await post(`/rest/bug/${first}/attachment`, {
-    file_name: 'screenshot.png',
-    summary: 'What it looks like',
-    content_type: 'image/png',
-    data: BINARY.toString('base64'),
-    is_private: true,
-  });
-  seeded.bodies.set(image.ids[0], BINARY);
-  await put(`/rest/bug/attachment/${attached.ids[0]}`, { is_obsolete: true, comment: 'Superseded' });
-  await put(`/rest/bug/${third}`, { dupe_of: first, comment: { body: 'Same thing.' } });
-  await put(`/rest/bug/${first}/tags`, { add: ['mine', 'later'] });
-  seeded.bugs = [first, second, third];
-
-  // A bug only the group `secret` sees (and Tracker's administrators, who are in every group).
-  await createHiddenAndLockedProducts(app);
-  const insiderKey = await userWithKey(app, 'keeper', ['secret']);
-  seeded.hiddenBug = await fileTestBug(app, insiderKey, { product: 'Hidden', component: 'Core', version: '1.0' });
-  seeded.bugs.push(seeded.hiddenBug, await fileTestBug(app, key, { summary: 'After the hidden one' }));
-
-  source = createBugzillaClient({ baseUrl: `${app.url}/rest`, apiKey: key, connections: 4 });
+  seeded = await seedInstallation(app);
+  source = createBugzillaClient({ baseUrl: `${app.url}/rest`, apiKey: admin(), connections: 4 });
   probe = await probeSource(source);
 });
 afterAll(async () => {
@@ -222,12 +76,10 @@ describe('the probe', () => {
       (caught) => caught,
     );
     expect(bad).toMatchObject({ reason: 'bad-key', message: expect.stringMatching(/not valid.*306/) });
-    const plainKey = await userWithKey(app, 'plain');
-    const plain = await probeSource(createBugzillaClient({ baseUrl: `${app.url}/rest`, apiKey: plainKey }));
+    const plain = await probeSource(createBugzillaClient({ baseUrl: `${app.url}/rest`, apiKey: seeded.plainKey }));
     expect(plain.capabilities).toMatchObject({ admin: false, editusers: false, insider: null, timetracking: null });
     expect(plain.hiddenBugGroups).toBeNull();
     expect(plain.missing.join('\n')).toMatch(/not in the admin group[\s\S]*editusers[\s\S]*private comments/);
-    seeded.plainKey = plainKey;
   });
 });
 

@@ -11,6 +11,7 @@ import {
   startAppProcess,
   testAppStorage,
 } from '../support/appProcess.ts';
+import { seedInstallation } from '../support/seededInstallation.ts';
 import { fileTestBug, ok } from '../support/testAccounts.ts';
 import { call, startTestApp, type TestApp } from '../support/testApp.ts';
 
@@ -29,9 +30,7 @@ let source: BugzillaClient;
 let target: BugzillaClient;
 const bugs = { rich: 0, plain: 0, field: 0, comment: 0, body: 0, flag: 0 };
 const seeded = {
-  privateComment: 0,
   publicComment: 0,
-  patch: 0,
   bodyAttachment: 0,
   needinfo: 0,
   bodyBytes: Buffer.alloc(0),
@@ -41,82 +40,12 @@ beforeAll(async () => {
   app = await startTestApp();
   const key = app.admin.apiKey;
   const post = (path: string, body: unknown) => ok(call(app, 'POST', path, { apiKey: key, body }));
-  const put = (path: string, body: unknown) => ok(call(app, 'PUT', path, { apiKey: key, body }));
 
-  await post('/rest/product', { name: 'Widget', description: 'Widgets', version: '1.0', has_unconfirmed: false });
-  await post('/rest/product/Widget/milestone', { name: 'M1', sort_key: 10 });
-  for (const name of ['dev', 'qa'])
-    await post('/rest/user', { email: `${name}@tracker.test`, full_name: `${name} person` });
-  await post('/rest/component', {
-    product: 'Widget',
-    name: 'Gears',
-    description: 'Turning parts',
-    default_assignee: 'dev@tracker.test',
-    default_qa_contact: 'qa@tracker.test',
-  });
-  await post('/rest/keyword', { name: 'regression', description: 'It used to work' });
-  await post('/rest/keyword', { name: 'crash', description: 'It stops' });
-  await post('/rest/field/bug', { name: 'cf_browser', display_name: 'Browser', type: 2, values: ['Firefox'] });
-  await post('/rest/flag_type', {
-    name: 'review',
-    description: 'Code review',
-    target_type: 'attachment',
-    inclusions: ['Widget'],
-    is_requesteeble: true,
-  });
-  await post('/rest/flag_type', {
-    name: 'needinfo',
-    description: 'More information needed',
-    inclusions: ['Widget'],
-    is_multiplicable: true,
-    is_requesteeble: true,
-  });
-
+  // The importer's usual installation: every field, private comments and attachments, a hidden bug.
+  const installation = await seedInstallation(app);
+  bugs.rich = installation.first;
+  bugs.plain = installation.second;
   const widget = { product: 'Widget', component: 'Gears', version: '1.0' };
-  bugs.rich = await fileTestBug(app, key, {
-    ...widget,
-    summary: 'Gears grind',
-    alias: 'grinding',
-    priority: 'High',
-    target_milestone: 'M1',
-    url: 'https://example.com/grind',
-    whiteboard: '[triage]',
-    keywords: ['regression', 'crash'],
-    cc: ['dev@tracker.test', 'qa@tracker.test'],
-    see_also: ['https://bugs.example.org/show_bug.cgi?id=3'],
-    deadline: '2030-01-31',
-    estimated_time: 6.5,
-    cf_browser: 'Firefox',
-    flags: [{ name: 'needinfo', status: '?', requestee: 'dev@tracker.test' }],
-  });
-  bugs.plain = await fileTestBug(app, key, { ...widget, summary: 'Springs', depends_on: [bugs.rich] });
-  await put(`/rest/bug/${bugs.rich}`, {
-    status: 'IN_PROGRESS',
-    comment: { body: 'Working on it, **really**.', is_markdown: true },
-    remaining_time: 3,
-  });
-  seeded.privateComment = (await post(`/rest/bug/${bugs.rich}/comment`, { comment: 'Insiders', is_private: true })).id;
-  await put(`/rest/bug/comment/${seeded.privateComment}/tags`, { add: ['spam', 'needinfo'] });
-  const patch = Buffer.from('diff --git a/gear b/gear\n+oil\n');
-  seeded.patch = (
-    await post(`/rest/bug/${bugs.rich}/attachment`, {
-      file_name: 'oil.patch',
-      summary: 'Oil the gears',
-      is_patch: true,
-      data: patch.toString('base64'),
-      comment: 'Here is a fix',
-      flags: [{ name: 'review', status: '?', requestee: 'dev@tracker.test' }],
-    })
-  ).ids[0];
-  await post(`/rest/bug/${bugs.rich}/attachment`, {
-    file_name: 'screenshot.png',
-    summary: 'What it looks like',
-    content_type: 'image/png',
-    data: Buffer.from([0, 1, 2, 254, 255, 10, 13]).toString('base64'),
-    is_private: true,
-  });
-  await put(`/rest/bug/attachment/${seeded.patch}`, { is_obsolete: true, comment: 'Superseded' });
-  await put(`/rest/bug/${bugs.rich}/tags`, { add: ['mine'] });
 
   // One bug for each change made on the target below.
   bugs.field = await fileTestBug(app, key, { ...widget, summary: 'Field to change' });
@@ -135,7 +64,7 @@ beforeAll(async () => {
   bugs.flag = await fileTestBug(app, key, {
     ...widget,
     summary: 'Flag to grant',
-    flags: [{ name: 'needinfo', status: '?', requestee: 'qa@tracker.test' }],
+    flags: [{ name: 'needinfo', status: '?', requestee: 'qa-lead@tracker.test' }],
   });
   seeded.needinfo = (await ok(call(app, 'GET', `/rest/bug/${bugs.flag}`, { apiKey: key }))).bugs[0].flags[0].id;
 
@@ -239,7 +168,7 @@ describe('verifying an import', () => {
       kind: 'flag',
       id: bugs.flag,
       field: 'bug flag needinfo',
-      source: { status: '?', setter: app.admin.login, requestee: 'qa@tracker.test' },
+      source: { status: '?', setter: app.admin.login, requestee: 'qa-lead@tracker.test' },
       target: { status: '+', setter: app.admin.login, requestee: null },
     });
     expect(result.equal).toBe(false);

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { ImportRefusal } from '../../local/import/importErrors.ts';
 import type { ImportReport } from '../../local/import/report.ts';
 import { type ImportOptions, runImport } from '../../local/import/runImport.ts';
+import { verifyTarget } from '../../local/import/verifyTarget.ts';
 import {
   type AppProcess,
   copyInstallation,
@@ -10,7 +11,8 @@ import {
   startAppProcess,
   testAppStorage,
 } from '../support/appProcess.ts';
-import { createHiddenAndLockedProducts, fileTestBug, ok, userWithKey } from '../support/testAccounts.ts';
+import { seedInstallation } from '../support/seededInstallation.ts';
+import { fileTestBug, ok } from '../support/testAccounts.ts';
 import { call, startTestApp, type TestApp } from '../support/testApp.ts';
 
 /**
@@ -29,144 +31,6 @@ let plainKey = '';
 const bugs: number[] = [];
 let hiddenBug = 0;
 const reports: ImportReport[] = [];
-
-const BINARY = Buffer.from([0, 1, 2, 254, 255, 10, 13, 0x89, 0x50, 0x4e, 0x47]);
-
-async function seedSource(app: TestApp): Promise<void> {
-  const key = app.admin.apiKey;
-  const post = (path: string, body: unknown, apiKey = key) => ok(call(app, 'POST', path, { apiKey, body }));
-  const put = (path: string, body: unknown, apiKey = key) => ok(call(app, 'PUT', path, { apiKey, body }));
-  await post('/rest/classification', { name: 'Hardware', description: 'Things you can touch', sort_key: 7 });
-  await post('/rest/group', { name: 'testers', description: 'Test team', user_regexp: '^qa-.*@tracker\\.test$' });
-  await post('/rest/product', {
-    name: 'Widget',
-    description: 'Widgets & gadgets',
-    version: '1.0',
-    classification: 'Hardware',
-    has_unconfirmed: false,
-  });
-  await post('/rest/product/Widget/version', { name: '2.0', sort_key: 2 });
-  await post('/rest/product/Widget/milestone', { name: 'M1', sort_key: 10 });
-  await post('/rest/product/Widget/milestone', { name: 'M2', sort_key: 20, is_active: false });
-  await put('/rest/product/Widget', { default_milestone: 'M1' });
-  const users: Record<string, number> = {};
-  for (const name of ['dev', 'qa-lead', 'gone'])
-    users[name] = (
-      await post('/rest/user', {
-        email: `${name}@tracker.test`,
-        full_name: `${name} person`,
-        password: `${name}-pw-123`,
-      })
-    ).id;
-  await put(`/rest/user/${users.dev}`, { groups: { add: ['editbugs', 'testers'] } });
-  await put(`/rest/user/${users.gone}`, { login_denied_text: 'Left the company' });
-  await post('/rest/component', {
-    product: 'Widget',
-    name: 'Gears',
-    description: 'Turning parts',
-    default_assignee: 'dev@tracker.test',
-    default_qa_contact: 'qa-lead@tracker.test',
-  });
-  await post('/rest/component', {
-    product: 'Widget',
-    name: 'Springs',
-    description: 'Bouncy',
-    default_assignee: app.admin.login,
-  });
-  await post('/rest/keyword', { name: 'regression', description: 'It used to work' });
-  await post('/rest/field/bug', {
-    name: 'cf_browser',
-    display_name: 'Browser',
-    type: 2,
-    values: ['Firefox', 'Chrome'],
-  });
-  await post('/rest/field/bug', { name: 'cf_notes', display_name: 'Notes', type: 4 });
-  await post('/rest/flag_type', {
-    name: 'review',
-    description: 'Code review',
-    target_type: 'attachment',
-    inclusions: ['Widget:Gears'],
-    is_requesteeble: true,
-  });
-  await post('/rest/flag_type', {
-    name: 'needinfo',
-    description: 'More information needed',
-    inclusions: ['Widget'],
-    is_multiplicable: true,
-    is_requesteeble: true,
-    sort_key: 3,
-  });
-
-  const first = await fileTestBug(app, key, {
-    product: 'Widget',
-    component: 'Gears',
-    version: '2.0',
-    summary: 'Gears grind',
-    description: 'Steps:\n1. turn\n2. listen',
-    alias: 'grinding',
-    priority: 'High',
-    severity: 'major',
-    type: 'defect',
-    op_sys: 'Windows',
-    platform: 'PC',
-    target_milestone: 'M1',
-    url: 'https://example.com/grind',
-    whiteboard: '[triage]',
-    keywords: ['regression'],
-    cc: ['dev@tracker.test'],
-    see_also: ['https://bugs.example.org/show_bug.cgi?id=3'],
-    deadline: '2030-01-31',
-    estimated_time: 6.5,
-    cf_browser: 'Firefox',
-    cf_notes: 'Only on Mondays',
-    flags: [{ name: 'needinfo', status: '?', requestee: 'dev@tracker.test' }],
-  });
-  const second = await fileTestBug(app, key, {
-    product: 'Widget',
-    component: 'Springs',
-    version: '1.0',
-    summary: 'Springs too bouncy',
-    depends_on: [first],
-  });
-  const third = await fileTestBug(app, key, { summary: 'Same as the first' });
-  await put(`/rest/bug/${first}`, {
-    status: 'IN_PROGRESS',
-    priority: 'Highest',
-    comment: { body: 'Working on it, **really**.', is_markdown: true },
-    remaining_time: 3,
-    cc: { add: ['qa-lead@tracker.test'] },
-  });
-  const privateComment = await post(`/rest/bug/${first}/comment`, { comment: 'Insiders only', is_private: true });
-  await put(`/rest/bug/comment/${privateComment.id}/tags`, { add: ['spam', 'needinfo'] });
-  const patch = Buffer.from('diff --git a/gear b/gear\n+oil\n');
-  const attached = await post(`/rest/bug/${first}/attachment`, {
-    file_name: 'oil.patch',
-    summary: 'Oil the gears',
-    is_patch: true,
-    data: patch.toString('base64'),
-    comment: 'Here is a fix',
-    flags: [{ name: 'review', status: '?', requestee: 'dev@tracker.test' }],
-  });
-  await post(`/rest/bug/${first}/attachment`, {
-    file_name: 'screenshot.png',
-    summary: 'What it looks like',
-    content_type: 'image/png',
-    data: BINARY.toString('base64'),
-    is_private: true,
-  });
-  await put(`/rest/bug/attachment/${attached.ids[0]}`, { is_obsolete: true, comment: 'Superseded' });
-  await put(`/rest/bug/${third}`, { dupe_of: first, comment: { body: 'Same thing.' } });
-  await put(`/rest/bug/${first}/tags`, { add: ['mine', 'later'] });
-  await put(`/rest/bug/${second}`, { status: 'RESOLVED', resolution: 'FIXED', keywords: { add: ['regression'] } });
-  bugs.push(first, second, third);
-
-  await createHiddenAndLockedProducts(app);
-  const insiderKey = await userWithKey(app, 'keeper', ['secret']);
-  hiddenBug = await fileTestBug(app, insiderKey, { product: 'Hidden', component: 'Core', version: '1.0' });
-  bugs.push(hiddenBug);
-  for (let n = 0; n < 3; n++) bugs.push(await fileTestBug(app, key, { summary: `Filler ${n}` }));
-  plainKey = await userWithKey(app, 'plain');
-}
 
 /** Items in a table: "nothing written" is "the same number of items". */
 async function itemCount(table: string): Promise<number> {
@@ -235,7 +99,10 @@ async function expectSameBugs(): Promise<void> {
 
 beforeAll(async () => {
   const seededApp = await startTestApp();
-  await seedSource(seededApp);
+  const seeded = await seedInstallation(seededApp, { fillers: 3 });
+  bugs.push(...seeded.bugs);
+  hiddenBug = seeded.hiddenBug;
+  plainKey = seeded.plainKey;
   sourceKey = seededApp.admin.apiKey;
   await seededApp.close();
   const storage = freshStorage();
@@ -306,6 +173,35 @@ describe('an import', () => {
   it('finds imported bugs by search (the snapshot holds them)', async () => {
     const found = await both('/rest/bug', { quicksearch: 'grind', include_fields: 'id' });
     expect(found.to.bugs).toEqual([{ id: bugs[0] }]);
+  });
+
+  it('verifies equal through both REST APIs (--verify), the target served from this process', async () => {
+    const check = await verifyTarget({
+      from: `${source.url}/rest`,
+      apiKey: sourceKey,
+      connections: 4,
+      account: target.admin.login,
+    });
+    expect(check.result.compared).toBeGreaterThanOrEqual(bugs.length);
+    expect(check.text).toContain('No differences');
+    expect(check.equal).toBe(true);
+    const sample = await verifyTarget({
+      from: `${source.url}/rest`,
+      apiKey: sourceKey,
+      connections: 4,
+      sample: 2,
+      account: target.admin.login,
+    });
+    expect(sample.result.compared).toBe(2);
+    // The key made for the check is revoked when it ends.
+    const keys = await ok(
+      call(target, 'GET', `/rest/user/${target.admin.login}/api_key`, { apiKey: target.admin.apiKey }),
+    );
+    const checkKeys = keys.api_keys.filter((key: { description: string }) =>
+      key.description.startsWith('Import verification'),
+    );
+    expect(checkKeys.length).toBe(2);
+    expect(checkKeys.every((key: { revoked: boolean }) => key.revoked)).toBe(true);
   });
 
   it('brings exactly what changed on the source with a rerun after it finished', async () => {

@@ -4,6 +4,7 @@ import { type BugNames, diffBugs, historyChanges, mergeHistory } from '../../sha
 import { applyFlagInputs, type FlagRules } from '../../shared/domain/bug/bugFlags.ts';
 import type { FlagType } from '../../shared/domain/catalog/flagTypes.ts';
 import { DEFAULT_PARAMETERS } from '../../shared/domain/instance/parameters.ts';
+import { plainBug } from './support/bugFixtures.ts';
 
 const names: BugNames = {
   product: (id) => `Product${id}`,
@@ -16,52 +17,14 @@ const names: BugNames = {
   flagType: (id) => `flag${id}`,
 };
 
-const bug: Bug = {
-  id: 1,
-  alias: null,
+const bug: Bug = plainBug(1, {
   summary: 'Crash',
-  status: 'CONFIRMED',
-  resolution: '',
-  isConfirmed: true,
-  productId: 1,
-  componentId: 1,
-  versionId: 1,
-  targetMilestoneId: 1,
-  bugType: 'defect',
-  priority: '---',
-  severity: 'normal',
-  platform: 'PC',
-  opSys: 'Linux',
   assigneeId: 2,
   reporterId: 3,
-  qaContactId: null,
-  url: '',
-  whiteboard: '',
-  deadline: null,
+  ccIds: [4],
   creationTime: '2026-01-01T00:00:00Z',
   lastChangeTime: '2026-01-01T00:00:00Z',
-  filedVia: 'api',
-  isCcAccessible: true,
-  isCreatorAccessible: true,
-  estimatedTime: 0,
-  remainingTime: 0,
-  actualTime: 0,
-  ccIds: [4],
-  keywordIds: [],
-  groupIds: [],
-  dependsOn: [],
-  blocks: [],
-  regressedBy: [],
-  regressions: [],
-  duplicates: [],
-  dupeOf: null,
-  seeAlso: [],
-  flags: [],
-  commentCount: 1,
-  attachmentCount: 0,
-  custom: {},
-  tags: {},
-};
+});
 
 describe("what changed on a bug, in Bugzilla's words", () => {
   it('names people, keywords and lists, joins several values with ", " and prints times as Bugzilla does', () => {

@@ -20,7 +20,27 @@ describe('import command line', () => {
       report: null,
       allowPartial: false,
       batchSize: 100,
+      verify: null,
+      targetUrl: null,
+      targetApiKey: null,
     });
+    expect(parseArgs([...required, '--verify'], {})).toMatchObject({ verify: 'all' });
+    expect(
+      parseArgs(
+        [
+          ...required,
+          '--stack',
+          's',
+          '--verify-sample',
+          '25',
+          '--target-url',
+          'https://t/rest/',
+          '--target-api-key',
+          'T',
+        ],
+        {},
+      ),
+    ).toMatchObject({ verify: 25, targetUrl: 'https://t/rest', targetApiKey: 'T' });
     expect(
       parseArgs(
         [
@@ -69,6 +89,10 @@ describe('import command line', () => {
       '--dry-run',
       '--report',
       '--allow-partial',
+      '--verify',
+      '--verify-sample',
+      '--target-url',
+      '--target-api-key',
     ])
       expect(USAGE).toContain(option);
   });
@@ -91,6 +115,9 @@ describe('import command line', () => {
     expect(error([...required, '--since', 'yesterday'])).toMatch(/date and time/);
     expect(error([...required, '--report'])).toMatch(/needs a value/);
     expect(error([...required, '--verbose'])).toMatch(/Unknown option --verbose/);
+    expect(error([...required, '--stack', 's', '--verify'])).toMatch(/needs --target-url/);
+    expect(error([...required, '--target-url', 'https://t/rest'])).toMatch(/go together/);
+    expect(error([...required, '--verify-sample', '0'])).toMatch(/whole number from 1/);
   });
 });
 

@@ -12,6 +12,7 @@ import { DEFAULT_PARAMETERS } from '../../shared/domain/instance/parameters.ts';
 import { compileSearch } from '../../shared/domain/search/criterionCompiler.ts';
 import { type SearchEnvironment, TRUE } from '../../shared/domain/search/searchEnvironment.ts';
 import { SearchIndex } from '../../shared/domain/search/searchIndex.ts';
+import { plainBug } from './support/bugFixtures.ts';
 
 /**
  * The rule of what a bug's activity tells a caller outside the insider group (privateActivity.ts),
@@ -28,42 +29,8 @@ const user = (id: number, groups: string[] = []): Caller => ({
   blessGroups: new Set(),
 });
 
-/** Only the fields the rules and the index read; the rest of a Bug does not matter here. */
-const bug = (id: number, overrides: Partial<Bug> = {}): Bug =>
-  ({
-    id,
-    alias: null,
-    summary: `Bug ${id}`,
-    status: 'CONFIRMED',
-    resolution: '',
-    isConfirmed: true,
-    productId: 1,
-    componentId: 1,
-    assigneeId: 1,
-    reporterId: 1,
-    qaContactId: null,
-    whiteboard: '',
-    url: '',
-    deadline: null,
-    creationTime: '2025-01-01T00:00:00Z',
-    lastChangeTime: '2025-01-02T00:00:00Z',
-    ccIds: [],
-    keywordIds: [],
-    groupIds: [],
-    dependsOn: [],
-    blocks: [],
-    regressedBy: [],
-    regressions: [],
-    duplicates: [],
-    dupeOf: null,
-    seeAlso: [],
-    flags: [],
-    commentCount: 1,
-    attachmentCount: 2,
-    custom: {},
-    tags: {},
-    ...overrides,
-  }) as Bug;
+/** With attachments, so whether it lists its private ones matters (a bug without any has none). */
+const bug = (id: number, overrides: Partial<Bug> = {}): Bug => plainBug(id, { attachmentCount: 2, ...overrides });
 
 describe('which history changes a viewer may see', () => {
   const withPrivate = { privateAttachments: [{ id: 5, creatorId: 2 }] };

@@ -8,6 +8,7 @@ import { evaluateSearch, keptMatches } from '../../shared/domain/search/searchEv
 import { SearchIndex } from '../../shared/domain/search/searchIndex.ts';
 import type { SearchNode } from '../../shared/domain/search/searchQuery.ts';
 import { TrigramIndex } from '../../shared/domain/search/trigramIndex.ts';
+import { plainBug } from './support/bugFixtures.ts';
 
 /**
  * The criterion-at-a-time evaluation (searchEvaluation.ts) must give exactly what the row-at-a-time
@@ -29,52 +30,18 @@ const contentArbitrary: fc.Arbitrary<Content> = fc.record({
   priority: fc.constantFrom('High', 'Low', '---'),
 });
 
-const bug = (id: number, content: Content): Bug => ({
-  id,
-  alias: id % 50 === 0 ? `alias-${id}` : null,
-  summary: content.summary,
-  status: content.status,
-  resolution: '',
-  isConfirmed: true,
-  productId: 1 + (id % 3),
-  componentId: 10 + (id % 5),
-  versionId: 1,
-  targetMilestoneId: 1,
-  bugType: 'defect',
-  priority: content.priority,
-  severity: 'normal',
-  platform: 'PC',
-  opSys: 'Linux',
-  assigneeId: 1 + (id % 4),
-  reporterId: 1,
-  qaContactId: null,
-  url: '',
-  whiteboard: id % 7 === 0 ? 'triage' : id % 11 === 0 ? 'Needs-Info' : '',
-  deadline: null,
-  creationTime: '2025-01-01T00:00:00Z',
-  lastChangeTime: '2025-01-02T00:00:00Z',
-  filedVia: 'api',
-  isCcAccessible: true,
-  isCreatorAccessible: true,
-  estimatedTime: 0,
-  remainingTime: 0,
-  actualTime: 0,
-  ccIds: [],
-  keywordIds: id % 4 === 0 ? [1] : id % 9 === 0 ? [2, 3] : [],
-  groupIds: id % 13 === 0 ? [7] : [],
-  dependsOn: [],
-  blocks: [],
-  regressedBy: [],
-  regressions: [],
-  duplicates: [],
-  dupeOf: null,
-  seeAlso: [],
-  flags: [],
-  commentCount: 1 + (id % 5),
-  attachmentCount: 0,
-  custom: {},
-  tags: {},
-});
+const bug = (id: number, content: Content): Bug =>
+  plainBug(id, {
+    ...content,
+    alias: id % 50 === 0 ? `alias-${id}` : null,
+    productId: 1 + (id % 3),
+    componentId: 10 + (id % 5),
+    assigneeId: 1 + (id % 4),
+    whiteboard: id % 7 === 0 ? 'triage' : id % 11 === 0 ? 'Needs-Info' : '',
+    keywordIds: id % 4 === 0 ? [1] : id % 9 === 0 ? [2, 3] : [],
+    groupIds: id % 13 === 0 ? [7] : [],
+    commentCount: 1 + (id % 5),
+  });
 
 const BASE_BUGS = 3_000;
 /** The same 3,000 bugs every run: a fixed sample, so a failure replays on the same index. */

@@ -1,5 +1,4 @@
 import { describe, expect, it } from 'vitest';
-import type { Bug } from '../../shared/domain/bug/bug.ts';
 import { DEFAULT_FIELD_VALUES } from '../../shared/domain/catalog/fieldValues.ts';
 import { compileSearch } from '../../shared/domain/search/criterionCompiler.ts';
 import { parseQuicksearch } from '../../shared/domain/search/quicksearch.ts';
@@ -8,54 +7,7 @@ import { commentWords, SearchIndex } from '../../shared/domain/search/searchInde
 import { candidateSlots } from '../../shared/domain/search/searchPlanner.ts';
 import { parseSearchParameters, type SearchNode } from '../../shared/domain/search/searchQuery.ts';
 import { parseSearchTime } from '../../shared/domain/search/valueMatchers.ts';
-
-const bug = (id: number, overrides: Partial<Bug> = {}): Bug => ({
-  id,
-  alias: null,
-  summary: `Bug number ${id}`,
-  status: 'CONFIRMED',
-  resolution: '',
-  isConfirmed: true,
-  productId: 1,
-  componentId: 1,
-  versionId: 1,
-  targetMilestoneId: 1,
-  bugType: 'defect',
-  priority: '---',
-  severity: 'normal',
-  platform: 'PC',
-  opSys: 'Linux',
-  assigneeId: 1,
-  reporterId: 1,
-  qaContactId: null,
-  url: '',
-  whiteboard: '',
-  deadline: null,
-  creationTime: '2025-01-01T00:00:00Z',
-  lastChangeTime: '2025-01-02T00:00:00Z',
-  filedVia: 'api',
-  isCcAccessible: true,
-  isCreatorAccessible: true,
-  estimatedTime: 0,
-  remainingTime: 0,
-  actualTime: 0,
-  ccIds: [],
-  keywordIds: [],
-  groupIds: [],
-  dependsOn: [],
-  blocks: [],
-  regressedBy: [],
-  regressions: [],
-  duplicates: [],
-  dupeOf: null,
-  seeAlso: [],
-  flags: [],
-  commentCount: 1,
-  attachmentCount: 0,
-  custom: {},
-  tags: {},
-  ...overrides,
-});
+import { plainBug } from './support/bugFixtures.ts';
 
 const environment = (index: SearchIndex): SearchEnvironment => ({
   index,
@@ -81,9 +33,9 @@ const matching = (index: SearchIndex, node: SearchNode) => {
 describe('the search index', () => {
   it('applies each revision once, newest wins, whatever order the change log gives', () => {
     const index = new SearchIndex();
-    expect(index.apply({ bug: bug(7, { summary: 'second' }), rev: 2 })).toBe(true);
-    expect(index.apply({ bug: bug(7, { summary: 'first' }), rev: 1 })).toBe(false);
-    expect(index.apply({ bug: bug(7, { summary: 'second' }), rev: 2 })).toBe(false);
+    expect(index.apply({ bug: plainBug(7, { summary: 'second' }), rev: 2 })).toBe(true);
+    expect(index.apply({ bug: plainBug(7, { summary: 'first' }), rev: 1 })).toBe(false);
+    expect(index.apply({ bug: plainBug(7, { summary: 'second' }), rev: 2 })).toBe(false);
     expect(index.size).toBe(1);
     expect(index.summary[index.slotOf(7)!]).toBe('second');
   });
@@ -92,7 +44,7 @@ describe('the search index', () => {
     const index = new SearchIndex();
     index.highWater = 1234;
     index.apply({
-      bug: bug(1, { alias: 'one', ccIds: [4, 5], custom: { cf_x: 'y' }, tags: { 1: ['mine'] } }),
+      bug: plainBug(1, { alias: 'one', ccIds: [4, 5], custom: { cf_x: 'y' }, tags: { 1: ['mine'] } }),
       rev: 3,
       words: commentWords(['Crash in the parser']),
       history: [
@@ -105,7 +57,7 @@ describe('the search index', () => {
       ],
     });
     index.apply({
-      bug: bug(2, { status: 'RESOLVED', resolution: 'FIXED', deadline: '2025-03-01' }),
+      bug: plainBug(2, { status: 'RESOLVED', resolution: 'FIXED', deadline: '2025-03-01' }),
       rev: 1,
       privateWords: ['secret'],
     });
@@ -118,8 +70,8 @@ describe('the search index', () => {
 
   it('reads a snapshot of version 1, which held versions and milestones by name, as ids', () => {
     const index = new SearchIndex();
-    index.apply({ bug: bug(1, { productId: 1 }), rev: 1 });
-    index.apply({ bug: bug(2, { productId: 2 }), rev: 1 });
+    index.apply({ bug: plainBug(1, { productId: 1 }), rev: 1 });
+    index.apply({ bug: plainBug(2, { productId: 2 }), rev: 1 });
     const { numbers, codes, ...rest } = index.toSnapshot();
     const { versionId, targetMilestoneId, ...otherNumbers } = numbers;
     const legacy = {
@@ -154,8 +106,8 @@ describe('versions and milestones', () => {
 
   it('match the names the catalogue gives the ids now, so a rename needs no change to the index', () => {
     const index = new SearchIndex();
-    index.apply({ bug: bug(1, { productId: 1, versionId: 10, targetMilestoneId: 11 }), rev: 1 });
-    index.apply({ bug: bug(2, { productId: 2, versionId: 20, targetMilestoneId: 21 }), rev: 1 });
+    index.apply({ bug: plainBug(1, { productId: 1, versionId: 10, targetMilestoneId: 11 }), rev: 1 });
+    index.apply({ bug: plainBug(2, { productId: 2, versionId: 20, targetMilestoneId: 21 }), rev: 1 });
     const env = (list: SearchEnvironment['products']) => ({ ...environment(index), products: list });
     const find = (list: SearchEnvironment['products'], field: string, value: string, op = 'equals') => {
       const test = compileSearch(env(list), { kind: 'leaf', field, op, value });
@@ -175,8 +127,8 @@ describe('versions and milestones', () => {
 describe('comment words', () => {
   it("replaces a bug's words when its comments' privacy changed, leaving other bugs alone", () => {
     const index = new SearchIndex();
-    index.apply({ bug: bug(1), rev: 1, words: ['secret', 'plans'] });
-    index.apply({ bug: bug(2), rev: 1, words: ['secret'] });
+    index.apply({ bug: plainBug(1), rev: 1, words: ['secret', 'plans'] });
+    index.apply({ bug: plainBug(2), rev: 1, words: ['secret'] });
     const outsider = (value: string) => matching(index, { kind: 'leaf', field: 'content', op: 'matches', value });
     const insiderEnv = { ...environment(index), insider: true };
     const insider = (value: string) => {
@@ -186,11 +138,11 @@ describe('comment words', () => {
         .map((slot) => index.id[slot]);
     };
     expect(outsider('secret')).toEqual([1, 2]);
-    index.apply({ bug: bug(1), rev: 2, words: ['plans'], privateWords: ['secret'], allWords: true });
+    index.apply({ bug: plainBug(1), rev: 2, words: ['plans'], privateWords: ['secret'], allWords: true });
     expect(outsider('secret')).toEqual([2]);
     expect(outsider('plans')).toEqual([1]);
     expect(insider('secret')).toEqual([1, 2]);
-    index.apply({ bug: bug(1), rev: 3, words: ['secret', 'plans'], privateWords: [], allWords: true });
+    index.apply({ bug: plainBug(1), rev: 3, words: ['secret', 'plans'], privateWords: [], allWords: true });
     expect(outsider('secret')).toEqual([1, 2]);
     expect(SearchIndex.fromSnapshot(JSON.parse(JSON.stringify(index.toSnapshot()))).toSnapshot()).toEqual(
       index.toSnapshot(),
@@ -212,28 +164,28 @@ describe('candidate slots', () => {
 
   it('narrows a search that requires products to their bugs, and follows bugs that move', () => {
     const index = new SearchIndex();
-    for (const id of [1, 2, 3, 4, 5]) index.apply({ bug: bug(id, { productId: (id % 3) + 1 }), rev: 1 });
+    for (const id of [1, 2, 3, 4, 5]) index.apply({ bug: plainBug(id, { productId: (id % 3) + 1 }), rev: 1 });
     expect(candidateIds(index, search({ product: 'P2' }))).toEqual([1, 4]);
     expect(candidateIds(index, search({ product: ['p3', 'P1'], bug_status: 'CONFIRMED' }))).toEqual([2, 3, 5]);
-    index.apply({ bug: bug(4, { productId: 3 }), rev: 2 });
-    index.apply({ bug: bug(6, { productId: 2 }), rev: 1 });
+    index.apply({ bug: plainBug(4, { productId: 3 }), rev: 2 });
+    index.apply({ bug: plainBug(6, { productId: 2 }), rev: 1 });
     expect(candidateIds(index, search({ product: 'P2' }))).toEqual([1, 6]);
     expect(candidateIds(index, search({ product: 'Nothing' }))).toEqual([]);
   });
 
   it('extends the lists as bugs are added after they were built, past their first capacity', () => {
     const index = new SearchIndex();
-    index.apply({ bug: bug(1, { productId: 1 }), rev: 1 });
+    index.apply({ bug: plainBug(1, { productId: 1 }), rev: 1 });
     expect(candidateIds(index, search({ product: 'P1' }))).toEqual([1]);
     const added = Array.from({ length: 150 }, (_, n) => 2 + n);
-    for (const id of added) index.apply({ bug: bug(id, { productId: (id % 2) + 1 }), rev: 1 });
+    for (const id of added) index.apply({ bug: plainBug(id, { productId: (id % 2) + 1 }), rev: 1 });
     expect(candidateIds(index, search({ product: 'P1' }))).toEqual([1, ...added.filter((id) => id % 2 === 0)]);
     expect(candidateIds(index, search({ product: ['P2', 'P1'] }))).toEqual([1, ...added]);
   });
 
   it('tests every slot when products are not required by the whole search', () => {
     const index = new SearchIndex();
-    index.apply({ bug: bug(1), rev: 1 });
+    index.apply({ bug: plainBug(1), rev: 1 });
     expect(candidateIds(index, search({ bug_status: 'CONFIRMED' }))).toBeNull();
     expect(candidateIds(index, search({ f1: 'product', o1: 'notequals', v1: 'P1' }))).toBeNull();
     expect(
@@ -294,9 +246,12 @@ describe('quicksearch', () => {
       negate: false,
     });
     const index = new SearchIndex();
-    index.apply({ bug: bug(1, { summary: 'Toolbar crashes' }), rev: 1 });
-    index.apply({ bug: bug(2, { summary: 'Toolbar is slow' }), rev: 1 });
-    index.apply({ bug: bug(3, { summary: 'Toolbar crashes again', status: 'RESOLVED', resolution: 'FIXED' }), rev: 1 });
+    index.apply({ bug: plainBug(1, { summary: 'Toolbar crashes' }), rev: 1 });
+    index.apply({ bug: plainBug(2, { summary: 'Toolbar is slow' }), rev: 1 });
+    index.apply({
+      bug: plainBug(3, { summary: 'Toolbar crashes again', status: 'RESOLVED', resolution: 'FIXED' }),
+      rev: 1,
+    });
     expect(matching(index, parseQuicksearch('toolbar -crash', DEFAULT_FIELD_VALUES).node)).toEqual([2]);
     expect(matching(index, parseQuicksearch('FIXED toolbar', DEFAULT_FIELD_VALUES).node)).toEqual([3]);
     expect(matching(index, parseQuicksearch('ALL crashes', DEFAULT_FIELD_VALUES).node)).toEqual([1, 3]);

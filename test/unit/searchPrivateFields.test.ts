@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { Bug, HistoryEntry } from '../../shared/domain/bug/bug.ts';
+import type { HistoryEntry } from '../../shared/domain/bug/bug.ts';
 import {
   hiddenAttachmentCount,
   knownPrivateAttachments,
@@ -14,51 +14,13 @@ import { SearchIndex, type SnapshotColumns, UNKNOWN_COUNT } from '../../shared/d
 import { type OrderNames, orderComparator } from '../../shared/domain/search/searchOrdering.ts';
 import { validateSearch } from '../../shared/domain/search/searchPlanner.ts';
 import { parseSearchParameters, type SearchNode } from '../../shared/domain/search/searchQuery.ts';
+import { plainBug } from './support/bugFixtures.ts';
 
 /**
  * What search and history tell callers outside the insider and time-tracking groups about what
  * those groups keep to themselves: private comments in `longdescs.count`, time-tracking fields
  * and their changes, and the private attachments of bugs stored before bugs listed them.
  */
-const bug = (id: number, overrides: Partial<Bug> = {}): Bug =>
-  ({
-    id,
-    alias: null,
-    summary: `Bug ${id}`,
-    status: 'CONFIRMED',
-    resolution: '',
-    isConfirmed: true,
-    productId: 1,
-    componentId: 1,
-    assigneeId: 1,
-    reporterId: 1,
-    qaContactId: null,
-    whiteboard: '',
-    url: '',
-    deadline: null,
-    creationTime: '2025-01-01T00:00:00Z',
-    lastChangeTime: '2025-01-02T00:00:00Z',
-    estimatedTime: 0,
-    remainingTime: 0,
-    actualTime: 0,
-    ccIds: [],
-    keywordIds: [],
-    groupIds: [],
-    dependsOn: [],
-    blocks: [],
-    regressedBy: [],
-    regressions: [],
-    duplicates: [],
-    dupeOf: null,
-    seeAlso: [],
-    flags: [],
-    commentCount: 1,
-    attachmentCount: 0,
-    custom: {},
-    tags: {},
-    ...overrides,
-  }) as Bug;
-
 interface Viewer {
   insider?: boolean;
   timeTracker?: boolean;
@@ -93,7 +55,7 @@ const copyOf = (index: SearchIndex) => SearchIndex.fromSnapshot(JSON.parse(JSON.
 describe('longdescs.count (search by number of comments)', () => {
   const index = new SearchIndex();
   // A description, a public comment and two private ones.
-  index.apply({ bug: bug(1, { commentCount: 4, privateCommentCount: 2 }), rev: 1 });
+  index.apply({ bug: plainBug(1, { commentCount: 4, privateCommentCount: 2 }), rev: 1 });
 
   it('counts only the comments the caller may read, as Bugzilla and comment_count do', () => {
     expect(found(index, {}, 'longdescs.count', 'equals', '2')).toEqual([1]);
@@ -123,8 +85,8 @@ describe('longdescs.count (search by number of comments)', () => {
 
   it('orders outsiders by the comments they may read', () => {
     const two = new SearchIndex();
-    two.apply({ bug: bug(1, { commentCount: 4, privateCommentCount: 3 }), rev: 1 });
-    two.apply({ bug: bug(2, { commentCount: 2, privateCommentCount: 0 }), rev: 1 });
+    two.apply({ bug: plainBug(1, { commentCount: 4, privateCommentCount: 3 }), rev: 1 });
+    two.apply({ bug: plainBug(2, { commentCount: 2, privateCommentCount: 0 }), rev: 1 });
     const order = (insider: boolean) =>
       [0, 1]
         .sort(orderComparator(two, 'longdescs.count', names, { insider, timeTracker: false }))
@@ -148,8 +110,8 @@ describe('time-tracking fields outside the time-tracking group', () => {
       ],
     },
   ];
-  index.apply({ bug: bug(1, { estimatedTime: 7.5, deadline: '2025-09-30' }), rev: 1, history });
-  index.apply({ bug: bug(2, { deadline: '2025-03-01' }), rev: 1 });
+  index.apply({ bug: plainBug(1, { estimatedTime: 7.5, deadline: '2025-09-30' }), rev: 1, history });
+  index.apply({ bug: plainBug(2, { deadline: '2025-03-01' }), rev: 1 });
   const leaf = (field: string, op = 'equals', value = '1'): SearchNode => ({ kind: 'leaf', field, op, value });
 
   it('are no search fields: criteria on them, or on their changes, are error 108', () => {
@@ -215,11 +177,11 @@ describe('bugs stored before bugs listed their private attachments', () => {
       ],
     },
   ];
-  const legacy = bug(1, { attachmentCount: 2 });
+  const legacy = plainBug(1, { attachmentCount: 2 });
 
   it('are unknown only when they have attachments; an empty list says none is private', () => {
     expect(knownPrivateAttachments(legacy)).toBeUndefined();
-    expect(knownPrivateAttachments(bug(1))).toEqual([]);
+    expect(knownPrivateAttachments(plainBug(1))).toEqual([]);
     expect(knownPrivateAttachments({ ...legacy, privateAttachments: [] })).toEqual([]);
     expect(
       privateAttachmentMarks([
@@ -268,7 +230,7 @@ describe('bugs stored before bugs listed their private attachments', () => {
   it('read an empty list as known, and an older snapshot’s 0 as the bug item without a list', () => {
     const index = new SearchIndex();
     index.apply({ bug: { ...legacy, privateAttachments: [] }, rev: 1, history });
-    index.apply({ bug: bug(2, { attachmentCount: 0 }), rev: 1 });
+    index.apply({ bug: plainBug(2, { attachmentCount: 0 }), rev: 1 });
     const snapshot = index.toSnapshot();
     expect(snapshot.privateAttachments).toEqual([[], 0]);
     expect(found(copyOf(index), {}, '*', 'changedto', 'readme v2')).toEqual([1]);

@@ -16,7 +16,9 @@ import { chunksOf } from '../source/concurrency.ts';
  * keeps the index itself: the target's snapshot and change log when the run starts, every bug
  * it writes folded in as it goes (compact columns, not the bugs), and one snapshot written when
  * the run ends, however it ends. Bugs a killed run wrote after its last snapshot are read back
- * from the table by the next run (`readBack`).
+ * from the table by the next run (`readBack`). The snapshot is announced in the change log, so
+ * search instances already running (a deployed stack's, `npm start`'s) reload from it rather than
+ * missing the imported bugs until they are recycled.
  */
 export class ImportIndex {
   private constructor(private readonly index: SearchIndex) {}
@@ -25,11 +27,18 @@ export class ImportIndex {
     const snapshot = await loadSnapshot();
     const legacy = snapshot && snapshot.columns.version < 2 ? await legacyValueResolver() : undefined;
     const index = snapshot ? SearchIndex.fromSnapshot(snapshot.columns, legacy) : new SearchIndex();
+    const loaded = new ImportIndex(index);
+    await loaded.catchUp();
+    return loaded;
+  }
+
+  /** Bugs written through the change log (users of the target, an update's own writes) since the mark. */
+  private async catchUp(): Promise<void> {
+    const index = this.index;
     const started = Date.now();
     const log = await readChangeLog(index.highWater === 0 ? 0 : index.highWater - LOG_OVERLAP_MS);
     for (const document of log.documents) index.apply(document);
     index.highWater = Math.max(index.highWater, log.newest, started - LOG_OVERLAP_MS);
-    return new ImportIndex(index);
   }
 
   add(
@@ -68,8 +77,9 @@ export class ImportIndex {
   }
 
   async write(): Promise<void> {
-    // Entries of the change log written from now on are replayed over this snapshot.
-    this.index.highWater = Math.max(this.index.highWater, Date.now() - LOG_OVERLAP_MS);
-    await writeSnapshot(this.index.toSnapshot());
+    // What the change log gained during the run (the target may be in use) goes in too: entries
+    // before the new mark are not replayed over this snapshot.
+    await this.catchUp();
+    await writeSnapshot(this.index.toSnapshot(), { announce: true });
   }
 }

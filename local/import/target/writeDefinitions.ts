@@ -1,5 +1,5 @@
-import { FIELD_TYPE, type FieldType } from '../../../shared/domain/bug/bugFields.ts';
-import type { CustomField } from '../../../shared/domain/catalog/customFields.ts';
+import type { FieldType } from '../../../shared/domain/bug/bugFields.ts';
+import { CUSTOM_FIELD_TYPES, type CustomField } from '../../../shared/domain/catalog/customFields.ts';
 import type { FlagScope, FlagType } from '../../../shared/domain/catalog/flagTypes.ts';
 import type { Keyword } from '../../../shared/domain/catalog/keywords.ts';
 import { loadCustomFields, putNewCustomField } from '../../../shared/storage/catalog/fieldStore.ts';
@@ -120,23 +120,12 @@ export async function writeFlagTypes(
   report.count('flag types', imported.length);
 }
 
-const CUSTOM_TYPES: readonly number[] = [
-  FIELD_TYPE.FREETEXT,
-  FIELD_TYPE.SINGLE_SELECT,
-  FIELD_TYPE.MULTI_SELECT,
-  FIELD_TYPE.TEXTAREA,
-  FIELD_TYPE.DATETIME,
-  FIELD_TYPE.BUG_ID,
-  FIELD_TYPE.DATE,
-  FIELD_TYPE.INTEGER,
-];
-
 export async function writeCustomFields(sources: readonly FieldRecord[], context: CatalogueContext): Promise<void> {
   const { report } = context;
   const targets = await loadCustomFields();
   const imported: CustomField[] = [];
   for (const source of sources.filter((field) => field.isCustom)) {
-    if (!CUSTOM_TYPES.includes(source.type)) {
+    if (!CUSTOM_FIELD_TYPES.includes(source.type as FieldType)) {
       report.skip('custom field', source.name, `its type ${source.type} has no Tracker equivalent`);
       continue;
     }

@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import * as z from 'zod';
 import type { Semaphore } from '../source/concurrency.ts';
 import { BugzillaApiError, type BugzillaClient, idSchema } from '../source/index.ts';
+import { bodyGroups } from '../source/readers/attachments.ts';
 
 /**
  * SHA-256 of attachment bodies, read through the REST API (`GET /rest/bug/attachment/<id>` with
@@ -31,19 +32,7 @@ export async function checksumBodies(
   attachments: ReadonlyArray<{ id: number; size: number }>,
   reading: BodyReading,
 ): Promise<Map<number, BodyChecksum>> {
-  const groups: number[][] = [];
-  let current: number[] = [];
-  let bytes = 0;
-  for (const attachment of attachments) {
-    if (current.length > 0 && bytes + attachment.size > reading.budgetBytes) {
-      groups.push(current);
-      current = [];
-      bytes = 0;
-    }
-    current.push(attachment.id);
-    bytes += attachment.size;
-  }
-  if (current.length > 0) groups.push(current);
+  const groups = bodyGroups(attachments, reading.budgetBytes);
   const checksums = new Map<number, BodyChecksum>();
   await Promise.all(groups.map((group) => reading.slots.run(() => readGroup(client, group, checksums))));
   return checksums;

@@ -8,7 +8,12 @@ import { parseQuicksearch } from '../../domain/search/quicksearch.ts';
 import { FALSE, MAYBE, type SearchEnvironment, TRUE } from '../../domain/search/searchEnvironment.ts';
 import { evaluateSearch, keptMatches } from '../../domain/search/searchEvaluation.ts';
 import { SearchIndex } from '../../domain/search/searchIndex.ts';
-import { orderComparator, orderNeedsUsers, valueOrderNames } from '../../domain/search/searchOrdering.ts';
+import {
+  type OrderNames,
+  orderComparator,
+  orderNeedsUsers,
+  valueOrderNames,
+} from '../../domain/search/searchOrdering.ts';
 import { candidateSlots, userNeeds, validateSearch } from '../../domain/search/searchPlanner.ts';
 import { and, leaf, parseSearchParameters, type SearchNode, valuesOf } from '../../domain/search/searchQuery.ts';
 import { visibilityTest } from '../../domain/search/searchVisibility.ts';
@@ -170,34 +175,11 @@ async function matchingSlots(
   }
   if (paging.countOnly) return matches;
   if (!paging.order && undecided.length === 0) return inIdOrder(index, matches);
-  const users = orderNeedsUsers(paging.order)
-    ? await usersById([
-        ...new Set(
-          matches
-            .flatMap((slot) => [index.assigneeId[slot], index.reporterId[slot], index.qaContactId[slot]])
-            .filter((id) => id !== 0),
-        ),
-      ])
-    : new Map();
-  const products = new Map(bugCatalog.catalog.products.map((record) => [record.product.id, record.product.name]));
-  const components = new Map(
-    bugCatalog.catalog.products
-      .flatMap((record) => record.components)
-      .map((component) => [component.id, component.name]),
+  const names = await orderNames(bugCatalog, paging.order, () =>
+    matches.flatMap((slot) => [index.assigneeId[slot], index.reporterId[slot], index.qaContactId[slot]]),
   );
   return matches.sort(
-    orderComparator(
-      index,
-      paging.order,
-      {
-        login: (id) => users.get(id)?.login ?? '',
-        product: (id) => products.get(id) ?? '',
-        component: (id) => components.get(id) ?? '',
-        ...valueOrderNames(bugCatalog.catalog.products),
-        values: bugCatalog.catalog.fieldValues,
-      },
-      { insider: env.insider, timeTracker: env.timeTracker === true },
-    ),
+    orderComparator(index, paging.order, names, { insider: env.insider, timeTracker: env.timeTracker === true }),
   );
 }
 
@@ -237,6 +219,31 @@ function countVisible(
   return count;
 }
 
+/**
+ * The names `order` sorts by: products, components and field values from the catalogue, and
+ * logins, read only when the order names a person column (`people` gives the ids, 0 for none).
+ */
+async function orderNames(
+  bugCatalog: BugCatalog,
+  order: string | undefined,
+  people: () => number[],
+): Promise<OrderNames> {
+  const users = orderNeedsUsers(order) ? await usersById([...new Set(people().filter((id) => id !== 0))]) : new Map();
+  const products = new Map(bugCatalog.catalog.products.map((record) => [record.product.id, record.product.name]));
+  const components = new Map(
+    bugCatalog.catalog.products
+      .flatMap((record) => record.components)
+      .map((component) => [component.id, component.name]),
+  );
+  return {
+    login: (id) => users.get(id)?.login ?? '',
+    product: (id) => products.get(id) ?? '',
+    component: (id) => components.get(id) ?? '',
+    ...valueOrderNames(bugCatalog.catalog.products),
+    values: bugCatalog.catalog.fieldValues,
+  };
+}
+
 /** Slots by bug id. Slots are mostly taken in id order already, so the sort is skipped when it has nothing to do. */
 function inIdOrder(index: SearchIndex, slots: number[]): number[] {
   for (let i = 1; i < slots.length; i++) {
@@ -256,37 +263,16 @@ async function sortBugs(
   if (!order || ids.length < 2) return ids;
   const scratch = new SearchIndex();
   for (const bug of bugs) scratch.apply({ bug, rev: 1 });
-  const users = orderNeedsUsers(order)
-    ? await usersById([
-        ...new Set(
-          bugs.flatMap((bug) => [bug.assigneeId, bug.reporterId, bug.qaContactId ?? 0]).filter((id) => id !== 0),
-        ),
-      ])
-    : new Map();
-  const products = new Map(bugCatalog.catalog.products.map((record) => [record.product.id, record.product.name]));
-  const components = new Map(
-    bugCatalog.catalog.products
-      .flatMap((record) => record.components)
-      .map((component) => [component.id, component.name]),
+  const names = await orderNames(bugCatalog, order, () =>
+    bugs.flatMap((bug) => [bug.assigneeId, bug.reporterId, bug.qaContactId ?? 0]),
   );
   const slots = bugs
     .map((_, slot) => slot)
     .sort(
-      orderComparator(
-        scratch,
-        order,
-        {
-          login: (id) => users.get(id)?.login ?? '',
-          product: (id) => products.get(id) ?? '',
-          component: (id) => components.get(id) ?? '',
-          ...valueOrderNames(bugCatalog.catalog.products),
-          values: bugCatalog.catalog.fieldValues,
-        },
-        {
-          insider: isInsider(caller, bugCatalog.catalog.parameters),
-          timeTracker: isTimeTracker(caller, bugCatalog.catalog.parameters),
-        },
-      ),
+      orderComparator(scratch, order, names, {
+        insider: isInsider(caller, bugCatalog.catalog.parameters),
+        timeTracker: isTimeTracker(caller, bugCatalog.catalog.parameters),
+      }),
     );
   return slots.map((slot) => scratch.id[slot]);
 }

@@ -7,15 +7,19 @@ import {
   writeSnapshot,
 } from '../../storage/search/searchIndexStore.ts';
 import { backfillPrivateAttachments } from '../bug/privateActivityBackfill.ts';
-import { currentSearchIndex } from './searchIndexHolder.ts';
+import { adoptSnapshot, currentSearchState, dropSearchIndex } from './searchIndexHolder.ts';
 
 /**
  * Keeps the search snapshot current (docs/data-model.md §8.7): loads the index as any search
  * instance does (the previous snapshot plus the change log since), then writes it as the new
  * snapshot. Run on a schedule (every 10 minutes in the stack, every 5 minutes by `npm start`),
  * so a new instance replays minutes of changes, not days, and the change log can expire.
+ *
+ * Its snapshot replaces only the one its index is built on, and is not announced: running
+ * instances already hold all it holds. Null when another writer's snapshot (an import's) became
+ * current meanwhile: nothing is written then, and the next run builds on that one.
  */
-export async function compactSearchIndex(): Promise<SnapshotPointer> {
+export async function compactSearchIndex(): Promise<SnapshotPointer | null> {
   // First a bounded slice of the one-time backfill of bugs' private attachment lists
   // (privateActivityBackfill.ts); nothing once it is done. Its failure must not cost the snapshot:
   // it goes on from its saved position next time.
@@ -26,11 +30,17 @@ export async function compactSearchIndex(): Promise<SnapshotPointer> {
   // No snapshot at all: an installation older than the search index, whose first bugs never
   // went through the change log. Rebuild once from the bug items.
   if (!(await loadSnapshotPointer())) return rebuildSearchSnapshotFromTable();
-  const index = await currentSearchIndex();
+  const state = await currentSearchState();
+  const { index } = state;
   // The backfill does not raise revisions (the bugs did not change), so the change log does not
   // carry its lists: they enter the index here, and with it the snapshot every new instance loads.
   for (const { bugId, rev, marks } of backfill.stored) index.setPrivateAttachments(bugId, rev, marks);
-  return writeSnapshot(index.toSnapshot());
+  const pointer = await writeSnapshot(index.toSnapshot(), { basis: state.basis.generation });
+  if (pointer) adoptSnapshot(state, pointer);
+  // Its notice brings that snapshot in on the next catch-up; an unannounced one (a seed's, the
+  // rebuild's) only with a fresh load.
+  else dropSearchIndex();
+  return pointer;
 }
 
 /** A new installation's snapshot: no bugs, and a high-water mark from before its first bug. */

@@ -6,7 +6,12 @@ import { legacyValueResolver } from '../../storage/bug/legacyBugValues.ts';
 import { deepFreeze } from '../../storage/deepFreeze.ts';
 import { tableName } from '../../storage/dynamoClient.ts';
 import { loadPrivateCommentCounts } from '../../storage/search/privateCommentCounts.ts';
-import { LOG_OVERLAP_MS, loadSnapshot, readChangeLog } from '../../storage/search/searchIndexStore.ts';
+import {
+  LOG_OVERLAP_MS,
+  loadSnapshot,
+  readChangeLog,
+  type SnapshotPointer,
+} from '../../storage/search/searchIndexStore.ts';
 
 /**
  * The search index of this function instance (docs/data-model.md §8.7). The first search loads
@@ -14,9 +19,17 @@ import { LOG_OVERLAP_MS, loadSnapshot, readChangeLog } from '../../storage/searc
  * since the index's high-water mark (minus an overlap for late commits), strongly consistent, so
  * a bug written by any request that has returned is found as it now is: read-your-writes across
  * instances. Keyed by table, so one process can serve several test tables.
+ *
+ * Bugs written around the change log (an import's bulk writes) reach instances through a snapshot
+ * instead: its writer appends a notice with the snapshot's sequence number to the change log,
+ * which the catch-up reads anyway, so learning of it costs no read. An instance whose index is
+ * built on an older snapshot then loads the current one into a new index, catches it up, and
+ * swaps it in, keeping its bug copies and rendered bugs (keyed by revision, still true); the
+ * request that saw the notice, and those after it, wait for the new index. The compactor's
+ * snapshots carry no notice: they hold nothing the instances lack.
  */
 interface Holder {
-  loading: Promise<SearchIndex>;
+  loading: Promise<Loaded>;
   stats: IndexStats;
   /** Whole bugs as the change log brought them or a page read them (bugCopyCache.ts). */
   copies: BugCopyCache;
@@ -48,10 +61,44 @@ interface IndexStats {
   lastCatchUpReads: number;
 }
 
+/** An index with the snapshot it was built on. */
+interface Loaded {
+  index: SearchIndex;
+  /** The snapshot's generation (null: none), and its sequence or the highest announced since that this index holds. */
+  basis: { generation: string | null; sequence: number };
+}
+
 const holders = new Map<string, Holder>();
 
-async function loadIndex(stats: IndexStats, copies: BugCopyCache): Promise<SearchIndex> {
+/** `announced`: a snapshot sequence the index must hold (a notice that asked for this load). */
+async function loadIndex(stats: IndexStats, copies: BugCopyCache, announced = 0): Promise<Loaded> {
   const started = performance.now();
+  const reload = announced > 0;
+  for (;;) {
+    const loaded = await loadSnapshotIndex(stats);
+    // Should the pointer read be older than the notice (a writer that raced the importer's), the
+    // notice is not asked for again while it stays in the overlap.
+    loaded.basis.sequence = Math.max(loaded.basis.sequence, announced);
+    // A snapshot announced between reading the pointer and the change log: load again from it.
+    announced = await catchUp(loaded, stats, copies);
+    if (announced > 0) continue;
+    stats.loadMs = performance.now() - started;
+    // One line per instance and reload: how long the index took, for the logs (CloudWatch on AWS).
+    if (process.env.TRACKER_REQUEST_LOG !== 'off') {
+      console.log(
+        JSON.stringify({
+          message: reload ? 'search index reloaded' : 'search index loaded',
+          bugs: loaded.index.size,
+          snapshotBugs: stats.snapshotBugs,
+          ms: Math.round(stats.loadMs),
+        }),
+      );
+    }
+    return loaded;
+  }
+}
+
+async function loadSnapshotIndex(stats: IndexStats): Promise<Loaded> {
   const snapshot = await loadSnapshot();
   // A snapshot of version 1 held versions and milestones by name (legacyBugValues.ts).
   const legacy = snapshot && snapshot.columns.version < 2 ? await legacyValueResolver() : undefined;
@@ -64,21 +111,13 @@ async function loadIndex(stats: IndexStats, copies: BugCopyCache): Promise<Searc
   if (unknownCounts.length > 0)
     for (const [bugId, count] of await loadPrivateCommentCounts(unknownCounts))
       index.setPrivateCommentCount(bugId, count);
-  await catchUp(index, stats, copies);
-  stats.loadMs = performance.now() - started;
-  // One line per instance: how long a cold index took, for the logs (CloudWatch on AWS).
-  if (process.env.TRACKER_REQUEST_LOG !== 'off') {
-    console.log(
-      JSON.stringify({
-        message: 'search index loaded',
-        bugs: index.size,
-        snapshotBugs: stats.snapshotBugs,
-        ms: Math.round(stats.loadMs),
-      }),
-    );
-  }
-  return index;
+  return { index, basis: basisOf(snapshot?.pointer ?? null) };
 }
+
+const basisOf = (pointer: SnapshotPointer | null): Loaded['basis'] => ({
+  generation: pointer?.generation ?? null,
+  sequence: pointer?.sequence ?? 0,
+});
 
 /**
  * How far behind this instance's clock a writer's stamp may be and still be read: a strongly
@@ -89,7 +128,12 @@ async function loadIndex(stats: IndexStats, copies: BugCopyCache): Promise<Searc
  */
 const SETTLED_AFTER_MS = 60_000;
 
-async function catchUp(index: SearchIndex, stats: IndexStats, copies: BugCopyCache): Promise<void> {
+/**
+ * Applies the change log since the mark. Answers the sequence of a snapshot it announces that is
+ * newer than the index's (a reload is due), or 0.
+ */
+async function catchUp(loaded: Loaded, stats: IndexStats, copies: BugCopyCache): Promise<number> {
+  const { index } = loaded;
   const started = Date.now();
   const since = index.highWater === 0 ? 0 : index.highWater - LOG_OVERLAP_MS;
   const page = await readChangeLog(since);
@@ -102,12 +146,16 @@ async function catchUp(index: SearchIndex, stats: IndexStats, copies: BugCopyCac
   index.highWater = Math.max(index.highWater, page.newest, started - SETTLED_AFTER_MS);
   stats.catchUps++;
   stats.lastCatchUpReads = page.reads;
+  const announced = Math.max(0, ...page.newSnapshots);
+  return announced > loaded.basis.sequence ? announced : 0;
 }
 
 const copyOf = (document: IndexDocument) => ({ bug: document.bug, rev: document.rev });
 
 export interface SearchState {
   index: SearchIndex;
+  /** The snapshot the index is built on (the compactor's `basis`, searchCompactor.ts). */
+  basis: Loaded['basis'];
   copies: BugCopyCache;
   rendered: RenderedBugs;
 }
@@ -127,16 +175,36 @@ export async function currentSearchState(): Promise<SearchState> {
     };
     holders.set(table, created);
     created.loading.catch(() => holders.delete(table));
-    return { index: await created.loading, copies, rendered: created.rendered };
+    return { ...(await created.loading), copies, rendered: created.rendered };
   }
-  const index = await holder.loading;
-  await catchUp(index, holder.stats, holder.copies);
-  return { index, copies: holder.copies, rendered: holder.rendered };
+  const loading = holder.loading;
+  const loaded = await loading;
+  const announced = await catchUp(loaded, holder.stats, holder.copies);
+  if (announced > 0) {
+    // One reload however many requests saw the notice; until it is in they wait, since the
+    // index they hold lacks what the snapshot brought. A failed reload leaves the old index, and
+    // the next search tries again (the error reaches this request).
+    if (holder.loading === loading) {
+      const reloading = loadIndex(holder.stats, holder.copies, announced);
+      holder.loading = reloading;
+      reloading.catch(() => {
+        if (holder.loading === reloading) holder.loading = loading;
+      });
+    }
+    return { ...(await holder.loading), copies: holder.copies, rendered: holder.rendered };
+  }
+  return { ...loaded, copies: holder.copies, rendered: holder.rendered };
+}
+
+/** After the compactor wrote `pointer` from `state`'s index: later compactions build on it. */
+export function adoptSnapshot(state: SearchState, pointer: SnapshotPointer): void {
+  state.basis.generation = pointer.generation;
+  state.basis.sequence = Math.max(state.basis.sequence, pointer.sequence);
 }
 
 export const currentSearchIndex = async (): Promise<SearchIndex> => (await currentSearchState()).index;
 
-/** Forgets this instance's index (tests of the cold path; the compactor after writing a snapshot). */
+/** Forgets this instance's index (tests of the cold path; the compactor when another writer's snapshot superseded it). */
 export function dropSearchIndex(): void {
   holders.delete(tableName());
 }

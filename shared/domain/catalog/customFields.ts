@@ -31,7 +31,7 @@ export interface CustomField {
 }
 
 /** Types a custom field may have: every type of the spec but 0 (unknown), 7 (See Also) and 8 (keywords). */
-const CUSTOM_FIELD_TYPES: readonly FieldType[] = Object.freeze([
+export const CUSTOM_FIELD_TYPES: readonly FieldType[] = Object.freeze([
   FIELD_TYPE.FREETEXT,
   FIELD_TYPE.SINGLE_SELECT,
   FIELD_TYPE.MULTI_SELECT,

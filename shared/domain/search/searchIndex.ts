@@ -364,7 +364,9 @@ export class SearchIndex {
         );
       if (added.length > 0) this.changes[slot] = [...this.changes[slot], ...added];
     }
-    if (document.allWords) {
+    // A new slot is in no posting list: skipping the pass over the whole vocabulary keeps loading
+    // many new bugs (an import, a catch-up) linear instead of bugs × vocabulary.
+    if (document.allWords && !added) {
       removeSlot(this.words, slot);
       removeSlot(this.privateWords, slot);
     }

@@ -120,23 +120,7 @@ const duplicateLogin = (login: string) => () => errors.accountExists(login);
 
 export function putNewUser(transaction: WriteTransaction, user: NewUser): void {
   transaction.putNew({ ...keys.loginGuard(user.login), type: 'login', userId: user.id }, duplicateLogin(user.login));
-  transaction.putNew(
-    {
-      ...keys.user(user.id),
-      ...keys.usersIndex(user.login),
-      type: 'user',
-      id: user.id,
-      login: user.login,
-      realName: user.realName,
-      passwordHash: user.passwordHash,
-      disabledText: '',
-      emailEnabled: true,
-      createdAt: user.createdAt,
-      memberOf: user.memberOf ?? [],
-      canBless: [],
-    },
-    duplicateLogin(user.login),
-  );
+  transaction.putNew(userItem({ ...user, disabledText: '', emailEnabled: true }), duplicateLogin(user.login));
 }
 
 export interface UserUpdate {
@@ -231,7 +215,13 @@ export interface ImportedUser extends NewUser {
  */
 export function putImportedUser(transaction: WriteTransaction, user: ImportedUser): void {
   transaction.put({ ...keys.loginGuard(user.login), type: 'login', userId: user.id });
-  transaction.put({
+  transaction.put(userItem(user));
+  for (const groupId of user.memberOf ?? []) putMembership(transaction, user.id, groupId);
+}
+
+/** The user item, found by id and, through the users index, by login. */
+function userItem(user: ImportedUser) {
+  return {
     ...keys.user(user.id),
     ...keys.usersIndex(user.login),
     type: 'user',
@@ -244,8 +234,7 @@ export function putImportedUser(transaction: WriteTransaction, user: ImportedUse
     createdAt: user.createdAt,
     memberOf: user.memberOf ?? [],
     canBless: [],
-  });
-  for (const groupId of user.memberOf ?? []) putMembership(transaction, user.id, groupId);
+  };
 }
 
 /**

@@ -62,6 +62,8 @@ export function addChangeLogEntries(
 
 export interface ChangeLogPage {
   documents: IndexDocument[];
+  /** Snapshots announced in this stretch of the log (`announceSnapshot`), by sequence number. */
+  newSnapshots: number[];
   /** The newest stamp seen (ms), or the given start when nothing was there. */
   newest: number;
   reads: number;
@@ -94,9 +96,14 @@ export async function readChangeLog(sinceMs: number): Promise<ChangeLogPage> {
   );
   let newest = sinceMs;
   const documents: IndexDocument[] = [];
+  const newSnapshots: number[] = [];
   for (const item of pages.flat()) {
     const stamp = Date.parse(String(item.sk).slice(0, 24));
     if (stamp > newest) newest = stamp;
+    if (item.type === SNAPSHOT_NOTICE) {
+      newSnapshots.push(Number(item.sequence));
+      continue;
+    }
     documents.push({
       bug: item.bug as Bug,
       rev: Number(item.rev),
@@ -106,13 +113,18 @@ export async function readChangeLog(sinceMs: number): Promise<ChangeLogPage> {
       allWords: item.allWords === true,
     });
   }
-  return { documents: await withValueIds(documents), newest, reads: hours.length };
+  return { documents: await withValueIds(documents), newSnapshots, newest, reads: hours.length };
 }
 
 // ---- snapshot ----------------------------------------------------------------------------------
 
 export interface SnapshotPointer {
   generation: string;
+  /**
+   * Counts the snapshots written (1 + the one it replaced; 0 on pointers older than the count), so
+   * "is this snapshot newer than mine" needs no clock: writers' clocks may disagree.
+   */
+  sequence: number;
   chunks: number;
   highWater: number;
   bugCount: number;
@@ -123,7 +135,7 @@ export async function loadSnapshotPointer(): Promise<SnapshotPointer | null> {
   const result = await documentClient().send(
     new GetCommand({ TableName: tableName(), Key: searchKeys.snapshotPointer(), ConsistentRead: true }),
   );
-  return result.Item ? (result.Item as unknown as SnapshotPointer) : null;
+  return result.Item ? ({ sequence: 0, ...result.Item } as unknown as SnapshotPointer) : null;
 }
 
 /** The current snapshot, or null on an installation that has none yet (its log holds every bug). */
@@ -152,11 +164,40 @@ async function batchWrite(requests: Array<Record<string, unknown>>): Promise<voi
   }
 }
 
+/** The change-log item that tells running search instances to reload (docs/data-model.md §8.7). */
+const SNAPSHOT_NOTICE = 'searchSnapshotNotice';
+
+export interface SnapshotOptions {
+  /**
+   * The generation the columns were built on (`null`: none): the pointer moves only if it still
+   * names that one, so a snapshot another writer made meanwhile (an import's) is never replaced
+   * by columns that lack its bugs. Without it the pointer moves unconditionally.
+   */
+  basis?: string | null;
+  /**
+   * Appends a notice to the change log after pointing to the snapshot: for writers whose bugs
+   * bypassed the log (the importer), so that instances already running reload from it.
+   */
+  announce?: boolean;
+}
+
 /**
  * Writes a new snapshot generation, then points to it, then deletes generations older than the
- * previous one (an instance may still be reading the previous one).
+ * previous one (an instance may still be reading the previous one). Null when `basis` is no
+ * longer current: nothing is pointed to then, and the generation just written is deleted.
  */
-export async function writeSnapshot(columns: SnapshotColumns): Promise<SnapshotPointer> {
+export async function writeSnapshot(
+  columns: SnapshotColumns,
+  options: SnapshotOptions & { basis: string | null },
+): Promise<SnapshotPointer | null>;
+export async function writeSnapshot(
+  columns: SnapshotColumns,
+  options?: { announce?: boolean },
+): Promise<SnapshotPointer>;
+export async function writeSnapshot(
+  columns: SnapshotColumns,
+  options: SnapshotOptions = {},
+): Promise<SnapshotPointer | null> {
   const compressed = await promisify(gzip)(Buffer.from(JSON.stringify(columns), 'utf8'));
   const generation = `${new Date().toISOString()}-${randomUUID().slice(0, 8)}`;
   const chunks: Buffer[] = [];
@@ -175,22 +216,57 @@ export async function writeSnapshot(columns: SnapshotColumns): Promise<SnapshotP
   const previous = await loadSnapshotPointer();
   const pointer: SnapshotPointer = {
     generation,
+    sequence: (previous?.sequence ?? 0) + 1,
     chunks: chunks.length,
     highWater: columns.highWater,
     bugCount: columns.size,
     writtenAt: new Date().toISOString(),
   };
-  await documentClient().send(
-    new PutCommand({
-      TableName: tableName(),
-      Item: {
-        ...searchKeys.snapshotPointer(),
-        type: 'searchSnapshotPointer',
-        ...pointer,
-        previous: previous?.generation ?? null,
-      },
-    }),
-  );
+  const basis = options.basis;
+  const current = previous?.generation ?? null;
+  const superseded = async () => {
+    const unused = await queryPartition(searchKeys.snapshotPartition(generation));
+    await batchWrite(unused.map((item) => ({ DeleteRequest: { Key: { pk: item.pk, sk: item.sk } } })));
+    return null;
+  };
+  if (basis !== undefined && basis !== current) return superseded();
+  try {
+    await documentClient().send(
+      new PutCommand({
+        TableName: tableName(),
+        Item: {
+          ...searchKeys.snapshotPointer(),
+          type: 'searchSnapshotPointer',
+          ...pointer,
+          previous: current,
+        },
+        // The pointer read above is still the current one: no other writer came in between.
+        ...(basis === undefined
+          ? {}
+          : current === null
+            ? { ConditionExpression: 'attribute_not_exists(pk)' }
+            : { ConditionExpression: 'generation = :current', ExpressionAttributeValues: { ':current': current } }),
+      }),
+    );
+  } catch (error) {
+    if ((error as { name?: string }).name !== 'ConditionalCheckFailedException') throw error;
+    return superseded();
+  }
+  if (options.announce) {
+    const at = new Date().toISOString();
+    await documentClient().send(
+      new PutCommand({
+        TableName: tableName(),
+        Item: {
+          ...searchKeys.snapshotNotice(at, generation),
+          type: SNAPSHOT_NOTICE,
+          generation,
+          sequence: pointer.sequence,
+          expiresAt: Math.floor(Date.now() / 1000) + LOG_RETENTION_DAYS * 86_400,
+        },
+      }),
+    );
+  }
   const older = (previous as (SnapshotPointer & { previous?: string | null }) | null)?.previous;
   if (older) {
     const stale = await queryPartition(searchKeys.snapshotPartition(older));

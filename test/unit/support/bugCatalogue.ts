@@ -12,6 +12,7 @@ import type { FlagType } from '../../../shared/domain/catalog/flagTypes.ts';
 import type { Keyword } from '../../../shared/domain/catalog/keywords.ts';
 import type { Caller, GroupSummary, UserAccount } from '../../../shared/domain/identity/caller.ts';
 import { DEFAULT_PARAMETERS, type Parameters } from '../../../shared/domain/instance/parameters.ts';
+import { plainBug } from './bugFixtures.ts';
 
 /**
  * A small installation for driving the bug rules without storage: two open products, a closed
@@ -346,53 +347,18 @@ export const fileBug = (env: BugEnvironment, overrides: Record<string, unknown> 
 
 /** A stored bug in Widgets/Core, CONFIRMED, filed by the reporter for the assignee and QA contact. */
 export function aBug(id: number, overrides: Partial<Bug> = {}): Bug {
-  return {
-    id,
-    alias: null,
-    summary: `Bug ${id}`,
-    status: 'CONFIRMED',
-    resolution: '',
-    isConfirmed: true,
+  return plainBug(id, {
     productId: PRODUCT.widgets,
     componentId: COMPONENT.core,
     versionId: versionId(PRODUCT.widgets, 'unspecified'),
     targetMilestoneId: milestoneId(PRODUCT.widgets, '---'),
-    bugType: 'defect',
-    priority: '---',
-    severity: 'normal',
-    platform: 'PC',
-    opSys: 'Linux',
     assigneeId: USER.assignee,
     reporterId: USER.reporter,
     qaContactId: USER.qa,
-    url: '',
-    whiteboard: '',
-    deadline: null,
     creationTime: '2026-01-01T00:00:00Z',
     lastChangeTime: '2026-01-01T00:00:00Z',
-    filedVia: 'api',
-    isCcAccessible: true,
-    isCreatorAccessible: true,
-    estimatedTime: 0,
-    remainingTime: 0,
-    actualTime: 0,
-    ccIds: [],
-    keywordIds: [],
-    groupIds: [],
-    dependsOn: [],
-    blocks: [],
-    regressedBy: [],
-    regressions: [],
-    duplicates: [],
-    dupeOf: null,
-    seeAlso: [],
-    flags: [],
-    commentCount: 1,
-    attachmentCount: 0,
-    custom: {},
-    tags: {},
     ...overrides,
-  };
+  });
 }
 
 export function aFlag(id: number, typeId: number, overrides: Partial<BugFlag> = {}): BugFlag {

@@ -49,12 +49,22 @@ async function readBodies(
   attachments: readonly AttachmentRecord[],
   options: ReadAttachmentsOptions,
 ): Promise<Map<number, AttachmentRecord>> {
-  const budget = options.bodyBudgetBytes ?? 3_000_000;
+  const groups = bodyGroups(attachments, options.bodyBudgetBytes ?? 3_000_000);
+  const read = new Map<number, AttachmentRecord>();
+  await Promise.all(groups.map((group) => readGroup(client, group, read)));
+  return read;
+}
+
+/**
+ * Attachment ids, in the order given, in groups whose bodies add up to at most `budgetBytes`
+ * (by the listed size): one request's worth each. An attachment larger than the budget goes alone.
+ */
+export function bodyGroups(attachments: ReadonlyArray<{ id: number; size: number }>, budgetBytes: number): number[][] {
   const groups: number[][] = [];
   let current: number[] = [];
   let bytes = 0;
   for (const attachment of attachments) {
-    if (current.length > 0 && bytes + attachment.size > budget) {
+    if (current.length > 0 && bytes + attachment.size > budgetBytes) {
       groups.push(current);
       current = [];
       bytes = 0;
@@ -63,9 +73,7 @@ async function readBodies(
     bytes += attachment.size;
   }
   if (current.length > 0) groups.push(current);
-  const read = new Map<number, AttachmentRecord>();
-  await Promise.all(groups.map((group) => readGroup(client, group, read)));
-  return read;
+  return groups;
 }
 
 async function readGroup(client: BugzillaClient, ids: number[], into: Map<number, AttachmentRecord>): Promise<void> {
