@@ -180,6 +180,16 @@ export const errors = {
     byMessage.invalidParameter(
       `You asked ${requestee} for '${flag}' on bug ${bugId}, attachment ${attachmentId}, but that attachment is private to the insider group and ${requestee} is not in it. Ask someone else, or ask an administrator to add them to that group.`,
     ),
+  /** Bugzilla's flag_requestee_disabled (32000): a disabled account cannot answer the request. */
+  flagRequesteeDisabled: (requestee: string, flag: string) =>
+    byMessage.invalidParameter(
+      `You can't ask ${requestee} for '${flag}' because that account is disabled. Ask someone else.`,
+    ),
+  /** Bugzilla's flag_requestee_needs_privs (32000): the requestee could not grant or deny the flag. */
+  flagRequesteeNeedsPrivileges: (requestee: string, flag: string, grantGroup: string) =>
+    byMessage.invalidParameter(
+      `${requestee} does not have permission to set the '${flag}' flag. Ask someone who is a member of the group '${grantGroup}'.`,
+    ),
   // Search:
   notWholeNumber: (name: string) => byMessage.invalidParameter(`${name} must be a whole number of zero or more.`),
   unusableSearchField: (field: string) => byMessage.invalidFieldName(`Can't use ${field} as a field name.`),

@@ -247,3 +247,105 @@ describe('14. dates that name no instant of years 0001–9999', () => {
     }
   });
 });
+
+/**
+ * Bugzilla's other two refusals in _check_requestee, both 32000 (HTTP 400): a disabled account
+ * (flag_requestee_disabled), and for a type with a grant group someone outside it, who could not
+ * set the flag (flag_requestee_needs_privs). Both only for a newly named requestee.
+ */
+describe('5. flag requestees must be able to answer', () => {
+  const GONE = 'gone@tracker.test';
+  const GRANTER = 'granter@tracker.test';
+  const approval = (requestee: string) => [{ name: 'approval', status: '?', requestee }];
+  const attApproval = (requestee: string) => [{ name: 'attapproval', status: '?', requestee }];
+  const fileRequesting = (flags: unknown[]) =>
+    call(app, 'POST', '/rest/bug', {
+      apiKey: admin,
+      body: {
+        product: 'TestProduct',
+        component: 'TestComponent',
+        version: 'unspecified',
+        op_sys: 'Linux',
+        platform: 'PC',
+        summary: 'Asks',
+        description: 'x',
+        flags,
+      },
+    });
+
+  function expectDisabled(response: ApiResponse) {
+    expectError(response, 32000, 400);
+    expect(response.body.message).toMatch(new RegExp(`^You can't ask ${GONE} for '(review|attrev)' because`));
+    expect(response.body.message).toContain('account is disabled');
+  }
+  function expectNeedsPrivileges(response: ApiResponse, flag: string) {
+    expectError(response, 32000, 400);
+    expect(response.body.message).toBe(
+      `${MEMBER} does not have permission to set the '${flag}' flag. Ask someone who is a member of the group 'granters'.`,
+    );
+  }
+
+  beforeAll(async () => {
+    // In every group a requestee could need, so only the disabled account stands in the way.
+    await accounts.userWithKey(app, 'gone', ['secret', 'insiders']);
+    await ok(call(app, 'PUT', `/rest/user/${GONE}`, { apiKey: admin, body: { login_denied_text: 'Left.' } }));
+    await ok(call(app, 'POST', '/rest/group', { apiKey: admin, body: { name: 'granters', description: 'Granters' } }));
+    await accounts.userWithKey(app, 'granter', ['granters']);
+    for (const [name, target] of [
+      ['approval', 'bug'],
+      ['attapproval', 'attachment'],
+    ])
+      await ok(
+        call(app, 'POST', '/rest/flag_type', {
+          apiKey: admin,
+          body: {
+            name,
+            description: name,
+            target_type: target,
+            is_requestable: true,
+            is_requesteeble: true,
+            grant_group: 'granters',
+          },
+        }),
+      );
+  });
+
+  it('refuses a disabled account on bug create and update and attachment create and update', async () => {
+    expectDisabled(await fileRequesting(bugRequest(GONE)));
+    expectDisabled(
+      await call(app, 'PUT', `/rest/bug/${publicBug}`, { apiKey: admin, body: { flags: bugRequest(GONE) } }),
+    );
+    expectDisabled(await attach(publicBug, { flags: attachmentRequest(GONE) }));
+    expectDisabled(await attach(publicBug, { bug_flags: bugRequest(GONE) }));
+    const id = Number((await ok(attach(publicBug, {}))).ids[0]);
+    const update = (body: Record<string, unknown>) =>
+      call(app, 'PUT', `/rest/bug/attachment/${id}`, { apiKey: admin, body });
+    expectDisabled(await update({ flags: attachmentRequest(GONE) }));
+    expectDisabled(await update({ bug_flags: bugRequest(GONE) }));
+    expect((await ok(call(app, 'GET', `/rest/bug/attachment/${id}`, { apiKey: admin }))).attachments[id].flags).toEqual(
+      [],
+    );
+    expect((await flagsOf(publicBug)).filter((flag: { requestee?: string }) => flag.requestee === GONE)).toEqual([]);
+  });
+
+  it('refuses someone outside the grant group, on bug and attachment flags, and asks a member', async () => {
+    expectNeedsPrivileges(await fileRequesting(approval(MEMBER)), 'approval');
+    const bug = await fileTestBug(app, admin, { summary: 'Approval', flags: approval(GRANTER) });
+    expect((await flagsOf(bug))[0]).toMatchObject({ name: 'approval', status: '?', requestee: GRANTER });
+    expectNeedsPrivileges(
+      await call(app, 'PUT', `/rest/bug/${bug}`, { apiKey: admin, body: { flags: approval(MEMBER) } }),
+      'approval',
+    );
+    expectNeedsPrivileges(await attach(bug, { flags: attApproval(MEMBER) }), 'attapproval');
+    expectNeedsPrivileges(await attach(bug, { bug_flags: approval(MEMBER) }), 'approval');
+    const id = Number((await ok(attach(bug, { flags: attApproval(GRANTER) }))).ids[0]);
+    const update = (body: Record<string, unknown>) =>
+      call(app, 'PUT', `/rest/bug/attachment/${id}`, { apiKey: admin, body });
+    expectNeedsPrivileges(await update({ flags: attApproval(MEMBER) }), 'attapproval');
+    expectNeedsPrivileges(await update({ bug_flags: approval(MEMBER) }), 'approval');
+    // Nothing changed: the granter is still the one asked.
+    expect((await flagsOf(bug))[0]).toMatchObject({ requestee: GRANTER });
+    const flags = (await ok(call(app, 'GET', `/rest/bug/attachment/${id}`, { apiKey: admin }))).attachments[id].flags;
+    expect(flags).toMatchObject([{ name: 'attapproval', requestee: GRANTER }]);
+  });
+});

@@ -13,6 +13,7 @@ import {
   callerAs,
   FLAG_TYPE,
   flagType,
+  GROUP,
   loginOf,
   NOW,
   USER,
@@ -26,7 +27,7 @@ import {
  * multiplicable, with Bugzilla's codes 129–134 and 51.
  */
 
-const GRANTERS = 12;
+const GRANTERS = GROUP.granters;
 const REQUESTERS = 13;
 const TYPES: FlagType[] = [
   flagType(1, 'review', { grantGroupId: GRANTERS }),
@@ -48,8 +49,9 @@ function rules(groups: number[] = [GRANTERS, REQUESTERS], types: FlagType[] = TY
     userIdOf: (login) => KNOWN[login],
     requestees: {
       bug: aBug(1),
+      // Every requestee is in every group, granters among them, so any of them may be asked.
       requestee: (id) => userAsCaller(id),
-      groupName: () => undefined,
+      groupName: (id) => (id === GROUP.granters ? 'granters' : undefined),
       parameters: DEFAULT_PARAMETERS,
     },
     now: LATER,

@@ -97,7 +97,9 @@ describe('flag requestees', () => {
   });
 
   it('judges the bug as the update leaves it: a group added in the same request counts', () => {
-    const env = bugEnvironment({ caller: callerAs('admin', EVERY_GROUP), requestee });
+    // The catalogue's review flag is granted by the granters group, which the stranger is put in here.
+    const granter = (id: number) => (id === USER.stranger ? userAsCaller(id, ['granters']) : requestee(id));
+    const env = bugEnvironment({ caller: callerAs('admin', EVERY_GROUP), requestee: granter });
     const bug = aBug(1);
     const request = (extra: Record<string, unknown>) =>
       updateBug(env, [bug], 1, {
@@ -111,5 +113,77 @@ describe('flag requestees', () => {
       request({ groups: { add: ['secret'] }, cc: { add: [loginOf('stranger')] }, is_cc_accessible: true }).bug.flags[0]
         ?.requesteeId,
     ).toBe(USER.stranger);
+  });
+});
+
+/**
+ * Bugzilla's two other refusals in _check_requestee: a disabled account (flag_requestee_disabled)
+ * and, for a type with a grant group, someone outside it (flag_requestee_needs_privs), who could
+ * not set the flag they are asked for. Neither has a code of its own: 32000.
+ */
+describe('flag requestees who could not answer', () => {
+  const REVIEW_BY_GRANTERS = flagType(2, 'approval', { grantGroupId: GROUP.granters });
+  const disabled = (id: number) => {
+    const caller = userAsCaller(id, ['admin', 'secret', 'granters']);
+    return { ...caller, user: { ...caller.user, disabledText: 'Left the project.' } };
+  };
+  const granterOf = (id: number) => userAsCaller(id, id === USER.granter ? ['granters'] : (GROUPS_OF[id] ?? []));
+
+  function askFor(
+    type: FlagType,
+    login: string,
+    people: RequesteeRules['requestee'],
+    bug = aBug(1),
+    existing = bug.flags,
+  ) {
+    const ids = new Map(Object.entries(USER).map(([name, id]) => [loginOf(name as keyof typeof USER), id]));
+    return applyFlagInputs(existing, [{ type_id: type.id, status: '?', requestee: login }], {
+      types: [type],
+      callerId: USER.admin,
+      inGroupId: () => true,
+      userIdOf: (name) => ids.get(name),
+      requestees: { bug, requestee: people, groupName, parameters: DEFAULT_PARAMETERS },
+      now: '2026-05-05T00:00:00Z',
+      nextFlagId: () => 500,
+    });
+  }
+
+  it('refuses a disabled account, naming it and the flag, before asking whether it can see the bug', () => {
+    const error = trackerErrorOf(() => askFor(REVIEW, loginOf('insider'), disabled));
+    expect(error.code).toBe(32000);
+    expect(error.message).toBe(
+      `You can't ask ${loginOf('insider')} for 'review' because that account is disabled. Ask someone else.`,
+    );
+    expect(trackerErrorOf(() => askFor(REVIEW, loginOf('stranger'), disabled, secretBug)).message).toContain(
+      'disabled',
+    );
+  });
+
+  it('refuses someone outside the grant group, naming them, the flag and the group', () => {
+    const error = trackerErrorOf(() => askFor(REVIEW_BY_GRANTERS, loginOf('insider'), granterOf));
+    expect(error.code).toBe(32000);
+    expect(error.message).toBe(
+      `${loginOf('insider')} does not have permission to set the 'approval' flag. Ask someone who is a member of the group 'granters'.`,
+    );
+    expect(askFor(REVIEW_BY_GRANTERS, loginOf('granter'), granterOf)[0]?.requesteeId).toBe(USER.granter);
+    // Without a grant group anyone who can see the bug may be asked.
+    expect(askFor(REVIEW, loginOf('stranger'), granterOf)[0]?.requesteeId).toBe(USER.stranger);
+  });
+
+  it('checks the bug first: a hidden bug is the error even when the requestee is outside the grant group too', () => {
+    const error = trackerErrorOf(() => askFor(REVIEW_BY_GRANTERS, loginOf('stranger'), granterOf, secretBug));
+    expect(error.message).toContain('but that bug is restricted');
+  });
+
+  it('refuses everyone when the grant group no longer exists', () => {
+    const orphan = flagType(3, 'orphan', { grantGroupId: 999 });
+    expect(trackerErrorOf(() => askFor(orphan, loginOf('insider'), granterOf)).code).toBe(32000);
+  });
+
+  it('leaves a requestee already asked alone, disabled or outside the grant group', () => {
+    const asked = aFlag(3, REVIEW_BY_GRANTERS.id, { requesteeId: USER.insider });
+    const bug = aBug(1, { flags: [asked] });
+    expect(askFor(REVIEW_BY_GRANTERS, loginOf('insider'), granterOf, bug)).toEqual([asked]);
+    expect(askFor(REVIEW_BY_GRANTERS, loginOf('insider'), disabled, bug)).toEqual([asked]);
   });
 });

@@ -37,7 +37,8 @@ export interface FlagRules {
  * Who may be asked for a flag, as Bugzilla's _check_requestee decides: only someone who can see
  * the bug, and for a flag on a private attachment only an insider. A request names its requestee
  * in the flag, in history and in the requestee's own request list: asking someone else would
- * tell them of a bug or attachment they may not read.
+ * tell them of a bug or attachment they may not read. Nor a disabled account, nor (for a type
+ * with a grant group) someone outside it: neither could set the flag they are asked for.
  */
 export interface RequesteeRules {
   /**
@@ -53,15 +54,26 @@ export interface RequesteeRules {
   parameters: Parameters;
 }
 
-/** Refuses a requestee who cannot see what the flag is on (Bugzilla's two flag_requestee_unauthorized errors). */
+/**
+ * Refuses a requestee who could not answer: a disabled account, someone who cannot see what the
+ * flag is on (Bugzilla's two flag_requestee_unauthorized errors), or someone outside the type's
+ * grant group, who could not set the flag they are asked for. In Bugzilla's order.
+ */
 function assertMayBeAsked(userId: number, login: string, type: FlagType, rules: RequesteeRules): void {
   const { bug, attachment, groupName, parameters } = rules;
   const requestee = rules.requestee(userId);
   const name = requestee?.user?.login ?? login;
+  if (requestee?.user?.disabledText) throw errors.flagRequesteeDisabled(name, type.name);
   if (!requestee || !canSeeBug(requestee, bug, groupName, parameters.or_groups === '1'))
     throw errors.flagRequesteeUnauthorized(name, type.name, bug.id, attachment?.id);
   if (attachment?.isPrivate && !isInsider(requestee, parameters))
     throw errors.flagRequesteeUnauthorizedAttachment(name, type.name, bug.id, attachment.id);
+  if (type.grantGroupId !== null) {
+    // A grant group that no longer exists admits no one, as for the caller's own flags.
+    const grantGroup = groupName(type.grantGroupId);
+    if (grantGroup === undefined || !requestee.groups.has(grantGroup))
+      throw errors.flagRequesteeNeedsPrivileges(name, type.name, grantGroup ?? `#${type.grantGroupId}`);
+  }
 }
 
 const STATUSES = ['?', '+', '-', 'X'];
