@@ -1,22 +1,25 @@
+import { apiFieldName } from '../../../shared/domain/bug/bugFields.ts';
 import type { SourceKind } from '../source/index.ts';
 
 /**
- * History field names as Tracker writes them, which are Bugzilla 5.2's (the API's names:
- * `status`, `summary`, ...). Harmony/BMO answers with its database's column names instead
- * (`bug_status`, `short_desc`, ...); they are renamed, and anything else is kept as sent.
+ * History field names as Tracker writes them, which are Bugzilla 5.x's: the API names of
+ * Bugzilla's FIELD_MAP (`status`, `summary`, `is_cc_accessible`, ...), `groups` for `bug_group`,
+ * and the database names for the rest (`attachments.isobsolete`, `flagtypes.name`, `work_time`).
+ * Bugzilla 5.0 and 5.2 answer with those already. Harmony/BMO means to as well, but its history
+ * looks the names up in the cache entry of the field types (Bugzilla/WebService/Bug.pm,
+ * `$api_field_names`), so it answers with its database's names (`bug_status`, `short_desc`,
+ * `cclist_accessible`, `bug_type`, `regresses`, ...): those are renamed, anything else is kept.
  */
-const HARMONY_NAMES: Readonly<Record<string, string>> = {
-  bug_status: 'status',
-  short_desc: 'summary',
-  bug_severity: 'severity',
-  rep_platform: 'platform',
-  bug_file_loc: 'url',
-  status_whiteboard: 'whiteboard',
-  dependson: 'depends_on',
-  blocked: 'blocks',
-  bug_group: 'groups',
-};
+
+/** Tracker's stored names are Harmony's database names (bugFields.ts); FIELD_MAP adds `dup_id`. */
+const HARMONY_EXTRA_NAMES: Readonly<Record<string, string>> = { dup_id: 'dupe_of' };
+
+/**
+ * A history field name as Harmony/BMO sends it, named as Tracker's history names it. Also right
+ * for 5.x and Tracker sources: none of their names is one it renames.
+ */
+export const harmonyHistoryField = (name: string): string => HARMONY_EXTRA_NAMES[name] ?? apiFieldName(name);
 
 export function historyFieldNames(kind: SourceKind): (name: string) => string {
-  return kind === 'harmony' ? (name) => HARMONY_NAMES[name] ?? name : (name) => name;
+  return kind === 'harmony' ? harmonyHistoryField : (name) => name;
 }

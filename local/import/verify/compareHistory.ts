@@ -1,4 +1,5 @@
 import type { HistoryChangeRecord, HistoryEntryRecord } from '../source/index.ts';
+import { harmonyHistoryField } from '../target/historyFields.ts';
 import type { Difference } from './differences.ts';
 import { canonical } from './normalise.ts';
 
@@ -10,29 +11,11 @@ import { canonical } from './normalise.ts';
 
 /**
  * DATABASE_NAMES: Harmony/BMO names history fields by their database columns (`bug_status`,
- * `short_desc`, ...), where Bugzilla 5.x and Tracker use the API names of Bugzilla's FIELD_MAP
- * (Bugzilla/Bug.pm). Applied to the source side only: a target that answered with a database
- * name would differ from what its clients expect, and that is a real difference.
+ * `short_desc`, ...), where Bugzilla 5.x and Tracker use the API names; the importer's renaming
+ * (historyFields.ts) applies. Applied to the source side only, whatever the source (5.x names are
+ * left alone): a target that answered with a database name would differ from what its clients
+ * expect, and that is a real difference.
  */
-const API_NAME: Readonly<Record<string, string>> = {
-  blocked: 'blocks',
-  bug_file_loc: 'url',
-  bug_group: 'groups',
-  bug_id: 'id',
-  bug_severity: 'severity',
-  bug_status: 'status',
-  cclist_accessible: 'is_cc_accessible',
-  creation_ts: 'creation_time',
-  delta_ts: 'last_change_time',
-  dependson: 'depends_on',
-  dup_id: 'dupe_of',
-  everconfirmed: 'is_confirmed',
-  rep_platform: 'platform',
-  reporter: 'creator',
-  reporter_accessible: 'is_creator_accessible',
-  short_desc: 'summary',
-  status_whiteboard: 'whiteboard',
-};
 
 /**
  * SET_CHANGES: a change to a set field lists what was removed and added joined with ", ", in
@@ -70,7 +53,7 @@ interface Change {
 }
 
 const changeOf = (change: HistoryChangeRecord, fromSource: boolean): Change => {
-  const field = fromSource ? (API_NAME[change.fieldName] ?? change.fieldName) : change.fieldName;
+  const field = fromSource ? harmonyHistoryField(change.fieldName) : change.fieldName;
   const values = (text: string) =>
     HOUR_FIELDS.has(field)
       ? hours(text)

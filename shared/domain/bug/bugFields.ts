@@ -214,3 +214,10 @@ const API_FIELD_NAMES: Readonly<Record<string, string>> = Object.freeze({
 
 /** The stored name of a field named as bug calls name it; other names are returned unchanged. */
 export const storedFieldName = (name: string): string => API_FIELD_NAMES[name] ?? name;
+
+const STORED_FIELD_NAMES: Readonly<Record<string, string>> = Object.freeze(
+  Object.fromEntries(Object.entries(API_FIELD_NAMES).map(([api, stored]) => [stored, api])),
+);
+
+/** The name bug calls (and the history) use for a stored field name; other names are returned unchanged. */
+export const apiFieldName = (name: string): string => STORED_FIELD_NAMES[name] ?? name;
