@@ -301,3 +301,17 @@ describe('a status of its own', () => {
     ]);
   });
 });
+
+describe('editing values at the same time', () => {
+  it('keeps every one of several parallel additions and edits (each retried on the catalogue it read)', async () => {
+    const names = ['Sev-A', 'Sev-B', 'Sev-C', 'Sev-D', 'Sev-E'];
+    const answers = await Promise.all([
+      ...names.map((name, index) => addValue('bug_severity', { name, sort_key: 1000 + index })),
+      editValue('bug_severity', 'trivial', { sort_key: 999 }),
+    ]);
+    for (const answer of answers) expect(answer.status).toBe(200);
+    const severities = (await field('bug_severity')).values;
+    for (const name of names) expect(severities.map((value) => value.name)).toContain(name);
+    expect(severities.find((value) => value.name === 'trivial')!.sort_key).toBe(999);
+  });
+});
