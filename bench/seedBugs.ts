@@ -2,11 +2,14 @@
  * The seed tool's bugs, generated in memory from the catalogue: a skewed status mix, CCs, keywords,
  * dependencies, duplicates, flags, comments and history, with both sides of every relation filled.
  */
+import { createHash } from 'node:crypto';
+import type { Attachment } from '../shared/domain/bug/attachment.ts';
 import type { Bug, BugFlag, HistoryEntry } from '../shared/domain/bug/bug.ts';
 import { toBugzillaDateTime } from '../shared/domain/time.ts';
+import { importedBodyKey } from '../shared/storage/bug/bugImportStore.ts';
 import type { StoredComment } from '../shared/storage/bug/bugStore.ts';
 import type { SeededCatalogue } from './seedCatalogue.ts';
-import type { Random } from './seedRandom.ts';
+import { type Random, random } from './seedRandom.ts';
 import {
   COMMENT_LINES,
   CONTEXTS,
@@ -23,6 +26,48 @@ export interface GeneratedBugs {
   /** Each bug's comments and history, by the bug's position in `bugs`. */
   commentsOf: StoredComment[][];
   historyOf: HistoryEntry[][];
+  attachmentsOf: Attachment[][];
+  /** Attachment bodies by attachment id. */
+  bodies: Map<number, Buffer>;
+}
+
+/**
+ * How many attachments each bug gets (about one bug in eight has one or two, as in a typical
+ * installation: logs, patches, screenshots), from a generator of its own so adding attachments
+ * left every other field of the seeded bugs as it was. Each attachment adds its "Created
+ * attachment" comment to the bug's comment count.
+ */
+export function planAttachmentCounts(seed: number, bugCount: number): number[] {
+  const rng = random(seed * 7_919 + 17);
+  return Array.from({ length: bugCount }, () =>
+    rng.weighted<number>([
+      [0, 88],
+      [1, 10],
+      [2, 2],
+    ]),
+  );
+}
+
+const ATTACHMENT_KINDS = [
+  { fileName: 'console.log', contentType: 'text/plain', isPatch: false },
+  { fileName: 'fix.patch', contentType: 'text/plain', isPatch: true },
+  { fileName: 'trace.txt', contentType: 'text/plain', isPatch: false },
+  { fileName: 'settings.json', contentType: 'application/json', isPatch: false },
+] as const;
+
+/** A body of 200 B to 8 KB of log-like text. */
+function attachmentBody(rng: Random, kind: (typeof ATTACHMENT_KINDS)[number]): Buffer {
+  const lines: string[] = [];
+  const target = 200 + rng.int(8_000);
+  let size = 0;
+  while (size < target) {
+    const line = kind.isPatch
+      ? `${rng.pick(['+', '-', ' '])} ${rng.pick(COMMENT_LINES)}`
+      : `[${String(rng.int(86_400)).padStart(5, '0')}] ${rng.pick(SUBJECTS)} ${rng.pick(PROBLEMS)}`;
+    lines.push(line);
+    size += line.length + 1;
+  }
+  return Buffer.from(`${lines.join('\n')}\n`);
 }
 
 /** How many comments each bug gets (the description included), drawn before the comment ids are allocated. */
@@ -46,9 +91,19 @@ export function planCommentCounts(rng: Random, bugCount: number): number[] {
 export function generateBugs(
   rng: Random,
   catalogue: SeededCatalogue,
-  ids: { bugIds: number[]; commentPlan: number[]; commentIds: number[]; flagIds: number[] },
+  ids: {
+    bugIds: number[];
+    commentPlan: number[];
+    commentIds: number[];
+    flagIds: number[];
+    attachmentPlan: number[];
+    attachmentIds: number[];
+  },
 ): GeneratedBugs {
-  const { bugIds, commentPlan, commentIds, flagIds } = ids;
+  const { bugIds, commentPlan, commentIds, flagIds, attachmentPlan, attachmentIds } = ids;
+  let nextAttachment = 0;
+  const attachmentsOf: Attachment[][] = [];
+  const bodies = new Map<number, Buffer>();
   const { products, userIds, keywordIds, flagTypeIds, securityGroup } = catalogue;
   const bugCount = bugIds.length;
   const firstBug = bugIds[0];
@@ -131,7 +186,8 @@ export function generateBugs(
         : [];
     const comments: StoredComment[] = [];
     let at = created;
-    for (let count = 0; count < commentPlan[n]; count++) {
+    // The plan counts the attachments' "Created attachment" comments too: they come last.
+    for (let count = 0; count < commentPlan[n] - attachmentPlan[n]; count++) {
       const text =
         count === 0
           ? `${summary}.\n\nSteps to reproduce:\n1. ${rng.pick(COMMENT_LINES)}\n2. Open the ${rng.pick(SUBJECTS).toLowerCase()} ${rng.pick(CONTEXTS)}.\n\nExpected: it works. Actual: it ${rng.pick(PROBLEMS)}.`
@@ -150,6 +206,48 @@ export function generateBugs(
         tags: [],
       });
       at = Math.min(changed, at + rng.int(5 * 86_400_000));
+    }
+    const attachments: Attachment[] = [];
+    for (let made = 0; made < attachmentPlan[n]; made++) {
+      const attachmentId = attachmentIds[nextAttachment++];
+      const kind = rng.pick(ATTACHMENT_KINDS);
+      const body = attachmentBody(rng, kind);
+      const count = comments.length;
+      const creatorId = rng.skewed(userIds);
+      bodies.set(attachmentId, body);
+      attachments.push({
+        id: attachmentId,
+        bugId: id,
+        fileName: kind.fileName,
+        summary: `${rng.pick(SUBJECTS)} ${kind.isPatch ? 'fix' : 'log'}`,
+        contentType: kind.contentType,
+        size: body.length,
+        isPatch: kind.isPatch,
+        isPrivate: false,
+        isObsolete: false,
+        creatorId,
+        creationTime: time(at),
+        lastChangeTime: time(at),
+        sha256: createHash('sha256').update(body).digest('hex'),
+        bodyKey: importedBodyKey(id, attachmentId),
+        creationCommentCount: count,
+        flags: [],
+      });
+      comments.push({
+        id: commentIds[nextComment++],
+        bugId: id,
+        count,
+        creatorId,
+        rawText: '',
+        isPrivate: false,
+        isMarkdown: false,
+        workTime: 0,
+        creationTime: time(at),
+        attachmentId,
+        tags: [],
+        commentType: 'attachment_created',
+        extraData: attachmentId,
+      });
     }
     const history: HistoryEntry[] = [];
     if (status !== 'UNCONFIRMED' && status !== 'CONFIRMED') {
@@ -210,12 +308,13 @@ export function generateBugs(
       seeAlso: [],
       flags,
       commentCount: comments.length,
-      attachmentCount: 0,
+      attachmentCount: attachments.length,
       custom: {},
       tags: {},
     });
     commentsOf.push(comments);
     historyOf.push(history);
+    attachmentsOf.push(attachments);
   }
   // The other side of every relation.
   for (const bug of bugs) {
@@ -226,5 +325,5 @@ export function generateBugs(
     bug.blocks = [...new Set(bug.blocks)].sort((a, b) => a - b);
     bug.duplicates = [...new Set(bug.duplicates)].sort((a, b) => a - b);
   }
-  return { bugs, commentsOf, historyOf };
+  return { bugs, commentsOf, historyOf, attachmentsOf, bodies };
 }

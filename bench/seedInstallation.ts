@@ -4,7 +4,7 @@
  * snapshot. Deterministic: the same seed and sizes give the same installation.
  */
 import { allocateIds } from '../shared/storage/counterStore.ts';
-import { generateBugs, planCommentCounts } from './seedBugs.ts';
+import { generateBugs, planAttachmentCounts, planCommentCounts } from './seedBugs.ts';
 import { type ApiTarget, createCatalogue } from './seedCatalogue.ts';
 import { random } from './seedRandom.ts';
 import { PRODUCTS } from './seedVocabulary.ts';
@@ -21,6 +21,7 @@ export interface SeedReport {
   users: number;
   products: Array<{ name: string; bugs: number }>;
   items: number;
+  attachments: number;
   seconds: number;
   snapshotChunks: number;
   /** Names the bench's scenarios query. */
@@ -48,20 +49,34 @@ export async function seedInstallation(options: SeedOptions): Promise<SeedReport
 
   // Bugs: ids from the table's counters, content from the generator, then straight to the table.
   const bugIds = await allocateIds('bug', bugCount);
-  const commentPlan = planCommentCounts(rng, bugCount);
+  const attachmentPlan = planAttachmentCounts(options.seed ?? 1, bugCount);
+  const commentPlan = planCommentCounts(rng, bugCount).map((count, n) => count + attachmentPlan[n]);
+  const attachmentIds = await allocateIds(
+    'attachment',
+    attachmentPlan.reduce((sum, count) => sum + count, 0),
+  );
   const commentIds = await allocateIds(
     'comment',
     commentPlan.reduce((sum, count) => sum + count, 0),
   );
   const flagIds = await allocateIds('flag', Math.ceil(bugCount / 8) + 10);
-  const generated = generateBugs(rng, catalogue, { bugIds, commentPlan, commentIds, flagIds });
+  const generated = generateBugs(rng, catalogue, {
+    bugIds,
+    commentPlan,
+    commentIds,
+    flagIds,
+    attachmentPlan,
+    attachmentIds,
+  });
   const { bugs } = generated;
 
   log(`writing ${bugCount} bugs`);
   const written = await writeBugs(generated, log, started);
   const pointer = await writeSearchSnapshot(generated);
   const seconds = (performance.now() - started) / 1000;
-  log(`seeded ${bugCount} bugs (${written} items) in ${seconds.toFixed(1)} s; snapshot ${pointer.chunks} chunks`);
+  log(
+    `seeded ${bugCount} bugs (${written} items, ${generated.bodies.size} attachment bodies) in ${seconds.toFixed(1)} s; snapshot ${pointer.chunks} chunks`,
+  );
 
   // What the bench asks for: the product + status pair whose result is closest to the 22 bugs of
   // Bugzilla's reference search, a rare summary phrase, ...
@@ -77,6 +92,7 @@ export async function seedInstallation(options: SeedOptions): Promise<SeedReport
     users: userCount,
     products: products.map((product) => ({ name: product.name, bugs: product.count })),
     items: written,
+    attachments: generated.bodies.size,
     seconds,
     snapshotChunks: pointer.chunks,
     sample: {

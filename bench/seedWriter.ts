@@ -4,7 +4,8 @@
  */
 import { BatchWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { commentWords, SearchIndex } from '../shared/domain/search/searchIndex.ts';
-import { bulkBugItems } from '../shared/storage/bug/bugStore.ts';
+import { putBody } from '../shared/storage/bug/attachmentBodies.ts';
+import { importedBugItems } from '../shared/storage/bug/bugImportStore.ts';
 import { documentClient, tableName } from '../shared/storage/dynamoClient.ts';
 import { writeSnapshot } from '../shared/storage/search/searchIndexStore.ts';
 import type { GeneratedBugs } from './seedBugs.ts';
@@ -29,9 +30,24 @@ async function batchWriteAll(items: Array<Record<string, unknown>>, concurrency 
   await Promise.all(Array.from({ length: concurrency }, worker));
 }
 
-/** The bugs with their comments and history, 2,000 bugs at a time; answers the number of items written. */
+/** Attachment bodies to S3, a few uploads in flight. */
+async function putBodies(attachments: GeneratedBugs['attachmentsOf'][number], bodies: Map<number, Buffer>) {
+  let next = 0;
+  const worker = async () => {
+    while (next < attachments.length) {
+      const attachment = attachments[next++];
+      await putBody(attachment.bodyKey, bodies.get(attachment.id)!, attachment.contentType, attachment.sha256);
+    }
+  };
+  await Promise.all(Array.from({ length: 8 }, worker));
+}
+
+/**
+ * The bugs with their comments, history and attachments (bodies to S3), 2,000 bugs at a time;
+ * answers the number of items written.
+ */
 export async function writeBugs(
-  { bugs, commentsOf, historyOf }: GeneratedBugs,
+  { bugs, commentsOf, historyOf, attachmentsOf, bodies }: GeneratedBugs,
   log: (message: string) => void,
   started: number,
 ): Promise<number> {
@@ -40,8 +56,10 @@ export async function writeBugs(
   for (let start = 0; start < bugCount; start += 2_000) {
     const items = bugs
       .slice(start, start + 2_000)
-      .flatMap((bug, offset) => bulkBugItems(bug, commentsOf[start + offset], historyOf[start + offset]));
-    await batchWriteAll(items);
+      .flatMap((bug, offset) =>
+        importedBugItems(bug, 1, commentsOf[start + offset], historyOf[start + offset], attachmentsOf[start + offset]),
+      );
+    await Promise.all([batchWriteAll(items), putBodies(attachmentsOf.slice(start, start + 2_000).flat(), bodies)]);
     written += items.length;
     if ((start / 2_000) % 10 === 9)
       log(`  ${start + 2_000} bugs (${written} items, ${((performance.now() - started) / 1000).toFixed(0)} s)`);

@@ -23,7 +23,11 @@ export interface ServerProcess {
 }
 
 export async function startServerProcess(engines: LocalEngines, table: string): Promise<ServerProcess> {
-  const child = spawn(process.execPath, ['--import', 'tsx', join(BENCH_DIR, 'server.ts')], {
+  // BENCH_SERVER_PROFILE=dir saves the API process's CPU profile there (Chrome DevTools).
+  const profile = process.env.BENCH_SERVER_PROFILE
+    ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_SERVER_PROFILE}`]
+    : [];
+  const child = spawn(process.execPath, [...profile, '--import', 'tsx', join(BENCH_DIR, 'server.ts')], {
     cwd: ROOT,
     env: {
       ...process.env,

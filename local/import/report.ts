@@ -40,6 +40,8 @@ export interface ImportReport {
   notExposed: string[];
   warnings: string[];
   phases: PhaseTime[];
+  /** What this run wrote to the target: table items (puts and deletes) and attachment body bytes. */
+  written: { items: number; attachmentBytes: number };
   /** A new API key for the source account, when it had no way in on the target (text report only). */
   newApiKey?: { login: string; key: string };
 }
@@ -143,6 +145,11 @@ export function renderReport(report: ImportReport): string {
     lines.push('', 'Warnings:');
     for (const line of report.warnings) lines.push(`  - ${line}`);
   }
+  if (!report.dryRun)
+    lines.push(
+      '',
+      `Written: ${report.written.items} items, ${report.written.attachmentBytes} bytes of attachment bodies.`,
+    );
   lines.push('', 'Phases:');
   for (const phase of report.phases) lines.push(`  ${phase.name}: ${phase.items} in ${phase.seconds.toFixed(1)} s`);
   return `${lines.join('\n')}\n`;

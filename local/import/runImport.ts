@@ -238,9 +238,15 @@ export async function runImport(options: ImportOptions): Promise<ImportReport> {
     });
     // However the phase ended, the index holds what was written: the snapshot makes it searchable.
     if (index && !dryRun) {
-      await index.write();
-      state.indexedThrough = state.checkpoint;
-      await save();
+      await timed(
+        'search index',
+        async () => {
+          await index.write();
+          state.indexedThrough = state.checkpoint;
+          await save();
+        },
+        () => index.size,
+      );
     }
   }
 
@@ -285,6 +291,7 @@ export async function runImport(options: ImportOptions): Promise<ImportReport> {
     notExposed: probe.notExposed,
     warnings: report.warnings,
     phases: report.phases,
+    written: { items: writer.items, attachmentBytes: writer.bodyBytes },
     newApiKey,
   };
 }

@@ -137,15 +137,21 @@ describe('refusals, with nothing written', () => {
     expect(report.dryRun).toBe(true);
     expect(report.hiddenBugs).toMatchObject({ count: 1, ranges: [String(hiddenBug)] });
     expect(report.counts.bugs).toBe(bugs.length - 1);
+    expect(report.written).toEqual({ items: 0, attachmentBytes: 0 });
     expect(await itemCount(testAppStorage().table)).toBe(before);
   });
 });
 
 describe('an import', () => {
   it('stops after a batch, leaving a checkpoint, and a rerun resumes', async () => {
+    const before = await itemCount(testAppStorage().table);
     const first = await importInto({ stopAfterBatches: 1 });
     reports.push(first);
     expect(first).toMatchObject({ mode: 'fresh', interrupted: true, checkpoint: 2 });
+    // The writer's own count (the benchmark's items/s) covers at least every item the run added.
+    const added = (await itemCount(testAppStorage().table)) - before;
+    expect(added).toBeGreaterThan(0);
+    expect(first.written.items).toBeGreaterThanOrEqual(added);
     expect((await call(target, 'GET', `/rest/bug/${bugs[2]}`, { apiKey: target.admin.apiKey })).status).toBe(404);
     const second = await importInto();
     reports.push(second);
