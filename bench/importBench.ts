@@ -16,6 +16,7 @@ import { join, resolve } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
+import { relaxSdkTimeoutsForBulkTool } from '../local/bulkToolTimeouts.ts';
 import { type LocalEngines, startEngines } from '../local/engines.ts';
 import { lineProgress } from '../local/import/progress.ts';
 import type { ImportReport } from '../local/import/report.ts';
@@ -31,6 +32,7 @@ import { seedInstallation } from './seedInstallation.ts';
 import { startServerProcess } from './serverProcess.ts';
 
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
+relaxSdkTimeoutsForBulkTool();
 // An in-memory table of 100,000 bugs (about 700,000 items) needs more than DynamoDB Local's 512 MB.
 process.env.TRACKER_DYNAMODB_HEAP ??= '3g';
 const num = (name: string, fallback: number) => (Number(process.env[name]) > 0 ? Number(process.env[name]) : fallback);

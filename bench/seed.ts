@@ -3,6 +3,8 @@
  * bench/seedInstallation.ts. It opens the local installation in --data-dir (stop `npm start` first),
  * creates it if needed, serves the API on a free port for the catalogue writes, and seeds it.
  */
+
+import { relaxSdkTimeoutsForBulkTool } from '../local/bulkToolTimeouts.ts';
 import { seedInstallation } from './seedInstallation.ts';
 
 const USAGE = `Usage: npm run seed -- [--bugs 10000] [--seed 1] [--data-dir .data] [--api-key KEY]
@@ -46,6 +48,7 @@ async function main(): Promise<void> {
     process.env[ENV.s3Endpoint] = engines.s3Endpoint;
     process.env.TRACKER_REQUEST_LOG = 'off';
     process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
+    relaxSdkTimeoutsForBulkTool();
     await ensureTable(engines.dynamodbEndpoint, process.env[ENV.table]!);
     await ensureBucket(engines.s3Endpoint, process.env[ENV.bucket]!);
     const { DEFAULT_ADMIN_LOGIN } = await import('../shared/domain/instance/installation.ts');

@@ -14,6 +14,7 @@
 import { subscribe } from 'node:diagnostics_channel';
 import type { ClientRequest, Server } from 'node:http';
 import { startApiGateway } from '../local/apiGatewayEmulator.ts';
+import { relaxSdkTimeoutsForBulkTool } from '../local/bulkToolTimeouts.ts';
 import { ensureBucket, ensureTable } from '../local/provision.ts';
 import { bootstrapInstallation } from '../shared/application/instance/bootstrapInstallation.ts';
 import { ENV } from '../shared/storage/tableSchema.ts';
@@ -39,6 +40,7 @@ subscribe('http.client.request.start', (message) => {
 
 async function main(): Promise<void> {
   process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
+  relaxSdkTimeoutsForBulkTool();
   process.env.TRACKER_REQUEST_LOG ??= 'off';
   const dynamodbEndpoint = required(ENV.dynamodbEndpoint);
   const s3Endpoint = required(ENV.s3Endpoint);

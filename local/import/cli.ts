@@ -6,6 +6,7 @@
  * as JSON with --report.
  */
 import { writeFile } from 'node:fs/promises';
+import { relaxSdkTimeoutsForBulkTool } from '../bulkToolTimeouts.ts';
 import { ImportRefusal } from './importErrors.ts';
 import { consoleProgress } from './progress.ts';
 import { renderReport, reportJson } from './report.ts';
@@ -157,6 +158,7 @@ async function main(): Promise<number> {
     return 0;
   }
   process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
+  relaxSdkTimeoutsForBulkTool();
   process.env.TRACKER_REQUEST_LOG = 'off';
   const { runImport } = await import('./runImport.ts');
   const { openLocalTarget } = await import('./target/localTarget.ts');
