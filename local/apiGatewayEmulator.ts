@@ -4,6 +4,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import { dirname, join } from 'node:path';
 import type { Duplex } from 'node:stream';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { InvokeStore, InvokeStoreBase } from '@aws/lambda-invoke-store';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
 import { MAX_QUERY_BYTES } from '../shared/http/middleware/queryLimit.ts';
 import { RouteMatcher } from '../shared/http/routeMatcher.ts';
@@ -195,8 +196,23 @@ export interface EmulatorOptions {
   testSourceIpHeader?: string;
 }
 
+/**
+ * The emulator runs every request in this one process, concurrently, as Lambda runs concurrent
+ * invocations of one execution environment (Lambda Managed Instances). Lambda then gives each
+ * invocation its own store, where Powertools keeps what belongs to one invocation (its context on
+ * log lines, the metrics recorded so far); without one they would be shared, and a line or metric
+ * could carry another request's. So the emulator does the same: it opts in the way the runtime
+ * does (AWS_LAMBDA_MAX_CONCURRENCY) and runs each invocation in the store.
+ */
+async function concurrentInvocations(): Promise<<T>(requestId: string, invoke: () => Promise<T>) => Promise<T>> {
+  const store = await InvokeStore.getInstanceAsync(true);
+  process.env.AWS_LAMBDA_MAX_CONCURRENCY ??= '100';
+  return (requestId, invoke) => store.run({ [InvokeStoreBase.PROTECTED_KEYS.REQUEST_ID]: requestId }, invoke);
+}
+
 export async function startApiGateway(options: EmulatorOptions): Promise<{ server: Server; url: string }> {
   const matcher = new RouteMatcher(routes);
+  const invocation = await concurrentInvocations();
   const server = createServer({ maxHeaderSize: MAX_HEAD_BYTES }, async (request, response) => {
     const requestId = randomUUID();
     try {
@@ -221,7 +237,8 @@ export async function startApiGateway(options: EmulatorOptions): Promise<{ serve
         requestId,
       );
       const handler = await loadHandler(handlerModule);
-      writeResult(response, await handler(event, lambdaContext(requestId, handlerModule.replace('/', '-'))));
+      const context = lambdaContext(requestId, handlerModule.replace('/', '-'));
+      writeResult(response, await invocation(requestId, () => handler(event, context)));
     } catch (error) {
       const status = (error as { statusCode?: number }).statusCode ?? 500;
       if (status === 413) {

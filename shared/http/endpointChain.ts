@@ -4,6 +4,7 @@ import type * as z from 'zod';
 import type { FieldSelection } from '../domain/fieldSelection.ts';
 import type { IdentityDirectory } from '../domain/identity/authentication.ts';
 import type { Caller } from '../domain/identity/caller.ts';
+import { invocationObservers } from '../observability/invocationObservers.ts';
 import { inRequestScope } from '../storage/requestScope.ts';
 import { authenticateCaller } from './middleware/authenticateCaller.ts';
 import { type Access, authorizeCaller } from './middleware/authorizeCaller.ts';
@@ -15,7 +16,7 @@ import { parseInput } from './middleware/parseInput.ts';
 import { prefetchReads } from './middleware/prefetchReads.ts';
 import { queryLimit } from './middleware/queryLimit.ts';
 import { refuseAnonymousWrite } from './middleware/refuseAnonymousWrite.ts';
-import { requestLog } from './middleware/requestLog.ts';
+import { requestTelemetry } from './middleware/requestTelemetry.ts';
 import { type ResponseFields, selectFields } from './middleware/selectFields.ts';
 import { type InvalidInput, validateInput } from './middleware/validateInput.ts';
 import { type HttpResult, stateOf, type TrackerContext, type TrackerRequest } from './requestState.ts';
@@ -69,7 +70,9 @@ export interface EndpointDependencies {
 /**
  * Builds a Lambda handler from an endpoint definition, wrapped in the shared middleware chain.
  * Order matters: `before` runs top to bottom, `after` and `onError` bottom to top, so errors are
- * enveloped, then formatted, then logged. Input is bounded (queryLimit, decodeInput) before it is
+ * enveloped, then formatted, then logged and counted with their final status (requestTelemetry),
+ * and Powertools' middlewares (invocationObservers) wrap it all: their context is on every line
+ * and the metrics are published last. Input is bounded (queryLimit, decodeInput) before it is
  * parsed, and an anonymous write refused before its body is parsed (refuseAnonymousWrite).
  *
  * This is the chain itself, with what it reads supplied by the caller: endpoint.ts wires the DynamoDB
@@ -92,7 +95,8 @@ export function buildEndpoint<Schema extends z.ZodType>(
     });
   };
   const chain = middy(run)
-    .use(requestLog())
+    .use(invocationObservers())
+    .use(requestTelemetry())
     .use(formatResponse())
     .use(errorEnvelope())
     .use(queryLimit())
@@ -111,5 +115,7 @@ export function buildEndpoint<Schema extends z.ZodType>(
     )
     .use(validateInput(definition.input, definition.invalidInput)) as unknown as LambdaHandler;
   // Each invocation gets its own read memo (parameters, groups): one snapshot per request.
-  return (event, context) => inRequestScope(() => chain(event, context));
+  const handler: LambdaHandler = (event, context) => inRequestScope(() => chain(event, context));
+  // Kept on the handler so local/openapi/ can describe the route's input and access from it.
+  return Object.assign(handler, { definition });
 }

@@ -378,7 +378,7 @@ describe('errors', () => {
   });
 
   it('turns any other error into a 500 / -32000 quoting the request id, without the stack', async () => {
-    const errorLog = vi.spyOn(console, 'error').mockImplementation(() => undefined);
+    const errorLog = vi.spyOn(process.stderr, 'write').mockImplementation(() => true);
     const broken = endpoint({
       access: 'public',
       input: z.object({}),
@@ -395,7 +395,7 @@ describe('errors', () => {
     // The details go to the log instead, under the same request id.
     const logged = JSON.parse(String(errorLog.mock.calls[0][0]));
     expect(logged).toMatchObject({
-      level: 'error',
+      level: 'ERROR',
       requestId: response.requestId,
       message: 'secret internals at /var/task/index.js',
     });
@@ -471,62 +471,5 @@ describe('include_fields / exclude_fields through responseFields', () => {
       input: { a: '1' },
       callerId: null,
     });
-  });
-});
-
-describe('request log', () => {
-  it('writes one structured line with the request id, route, status, duration and caller, never the API key', async () => {
-    const previous = process.env.TRACKER_REQUEST_LOG;
-    process.env.TRACKER_REQUEST_LOG = 'on';
-    const log = vi.spyOn(console, 'log').mockImplementation(() => undefined);
-    try {
-      const response = await call(echo, {
-        url: `/rest/test?api_key=${JANE_KEY}&a=1`,
-        headers: { 'X-Tracker-Api-Key': JANE_KEY },
-      });
-      expect(log).toHaveBeenCalledTimes(1);
-      const line = String(log.mock.calls[0][0]);
-      expect(line).not.toContain(JANE_KEY);
-      expect(JSON.parse(line)).toMatchObject({
-        level: 'info',
-        requestId: response.requestId,
-        route: 'GET /rest/test',
-        method: 'GET',
-        status: 200,
-        callerId: 7,
-        durationMs: expect.any(Number),
-      });
-    } finally {
-      if (previous === undefined) delete process.env.TRACKER_REQUEST_LOG;
-      else process.env.TRACKER_REQUEST_LOG = previous;
-    }
-  });
-
-  it('logs the status and error code of a failed request', async () => {
-    const previous = process.env.TRACKER_REQUEST_LOG;
-    process.env.TRACKER_REQUEST_LOG = 'on';
-    const log = vi.spyOn(console, 'log').mockImplementation(() => undefined);
-    try {
-      await call(echo, { headers: { 'X-Tracker-Api-Key': 'not-a-key' } });
-      const line = String(log.mock.calls[0][0]);
-      expect(line).not.toContain('not-a-key');
-      expect(JSON.parse(line)).toMatchObject({ status: 400, errorCode: 306, callerId: null });
-    } finally {
-      if (previous === undefined) delete process.env.TRACKER_REQUEST_LOG;
-      else process.env.TRACKER_REQUEST_LOG = previous;
-    }
-  });
-
-  it("stays silent when TRACKER_REQUEST_LOG is 'off'", async () => {
-    const previous = process.env.TRACKER_REQUEST_LOG;
-    process.env.TRACKER_REQUEST_LOG = 'off';
-    const log = vi.spyOn(console, 'log').mockImplementation(() => undefined);
-    try {
-      await call(echo);
-      expect(log).not.toHaveBeenCalled();
-    } finally {
-      if (previous === undefined) delete process.env.TRACKER_REQUEST_LOG;
-      else process.env.TRACKER_REQUEST_LOG = previous;
-    }
   });
 });

@@ -102,7 +102,7 @@ describe('an endpoint that accepts connections and never answers', () => {
   });
 
   it('answers a request with the 500 envelope instead of hanging', async () => {
-    const logged = vi.spyOn(console, 'error').mockImplementation(() => undefined);
+    const logged = vi.spyOn(process.stderr, 'write').mockImplementation(() => true);
     const { handler } = await import('../../functions/user/whoami.ts');
     const event = buildEvent(
       {

@@ -1,4 +1,6 @@
 import type { PrivateAttachmentMark } from '../../domain/bug/bug.ts';
+import { logger } from '../../observability/logger.ts';
+import { routineOutputOff } from '../../observability/routineOutput.ts';
 import { loadBug } from '../../storage/bug/bugStore.ts';
 import {
   loadBackfillState,
@@ -66,10 +68,8 @@ export async function backfillPrivateAttachments(budgetMs = BACKFILL_BUDGET_MS):
     await saveBackfillState(cursor ? { done: false, cursor } : { done: true });
   } while (cursor && Date.now() < deadline);
   // Progress for the operator (CloudWatch on AWS), once per run that did any work.
-  if (process.env.TRACKER_REQUEST_LOG !== 'off')
-    console.log(
-      JSON.stringify({ message: 'private attachments backfill', stored: stored.length, done: cursor === undefined }),
-    );
+  if (!routineOutputOff())
+    logger.info('private attachments backfill', { stored: stored.length, done: cursor === undefined });
   return { done: cursor === undefined, stored };
 }
 

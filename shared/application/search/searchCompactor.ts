@@ -1,4 +1,5 @@
 import { SearchIndex } from '../../domain/search/searchIndex.ts';
+import { logger } from '../../observability/logger.ts';
 import { scanAllBugs } from '../../storage/bug/bugStore.ts';
 import {
   LOG_OVERLAP_MS,
@@ -24,7 +25,7 @@ export async function compactSearchIndex(): Promise<SnapshotPointer | null> {
   // (privateActivityBackfill.ts); nothing once it is done. Its failure must not cost the snapshot:
   // it goes on from its saved position next time.
   const backfill = await backfillPrivateAttachments().catch((error: unknown) => {
-    console.error(JSON.stringify({ message: 'private attachments backfill failed', error: String(error) }));
+    logger.error('private attachments backfill failed', { error: String(error) });
     return { done: false, stored: [] };
   });
   // No snapshot at all: an installation older than the search index, whose first bugs never

@@ -2,6 +2,9 @@ import { knownPrivateAttachments } from '../../domain/bug/privateActivity.ts';
 import { BugCopyCache } from '../../domain/search/bugCopyCache.ts';
 import { RenderedBugs } from '../../domain/search/renderedBugs.ts';
 import { type IndexDocument, SearchIndex } from '../../domain/search/searchIndex.ts';
+import { logger } from '../../observability/logger.ts';
+import { recordSearchIndexCatchUp, recordSearchIndexLoad } from '../../observability/metrics.ts';
+import { routineOutputOff } from '../../observability/routineOutput.ts';
 import { legacyValueResolver } from '../../storage/bug/legacyBugValues.ts';
 import { deepFreeze } from '../../storage/deepFreeze.ts';
 import { tableName } from '../../storage/dynamoClient.ts';
@@ -76,6 +79,7 @@ async function loadIndex(stats: IndexStats, copies: BugCopyCache, announced = 0)
   const reload = announced > 0;
   for (;;) {
     const loaded = await loadSnapshotIndex(stats);
+    const snapshotMark = loaded.index.highWater;
     // Should the pointer read be older than the notice (a writer that raced the importer's), the
     // notice is not asked for again while it stays in the overlap.
     loaded.basis.sequence = Math.max(loaded.basis.sequence, announced);
@@ -83,17 +87,15 @@ async function loadIndex(stats: IndexStats, copies: BugCopyCache, announced = 0)
     announced = await catchUp(loaded, stats, copies);
     if (announced > 0) continue;
     stats.loadMs = performance.now() - started;
-    // One line per instance and reload: how long the index took, for the logs (CloudWatch on AWS).
-    if (process.env.TRACKER_REQUEST_LOG !== 'off') {
-      console.log(
-        JSON.stringify({
-          message: reload ? 'search index reloaded' : 'search index loaded',
-          bugs: loaded.index.size,
-          snapshotBugs: stats.snapshotBugs,
-          ms: Math.round(stats.loadMs),
-        }),
-      );
-    }
+    // One line per instance and reload: how long the index took, and how much change log it
+    // replayed after its snapshot (metrics.ts ChangeLogLag).
+    recordSearchIndexLoad(Math.round(stats.loadMs), snapshotMark > 0 ? Date.now() - snapshotMark : undefined);
+    if (!routineOutputOff())
+      logger.info(reload ? 'search index reloaded' : 'search index loaded', {
+        bugs: loaded.index.size,
+        snapshotBugs: stats.snapshotBugs,
+        ms: Math.round(stats.loadMs),
+      });
     return loaded;
   }
 }
@@ -146,6 +148,7 @@ async function catchUp(loaded: Loaded, stats: IndexStats, copies: BugCopyCache):
   index.highWater = Math.max(index.highWater, page.newest, started - SETTLED_AFTER_MS);
   stats.catchUps++;
   stats.lastCatchUpReads = page.reads;
+  recordSearchIndexCatchUp(index.size, page.documents.length);
   const announced = Math.max(0, ...page.newSnapshots);
   return announced > loaded.basis.sequence ? announced : 0;
 }

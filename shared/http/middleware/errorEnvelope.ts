@@ -1,4 +1,5 @@
 import type { MiddlewareObj } from '@middy/core';
+import { logger } from '../../observability/logger.ts';
 import { INTERNAL_ERROR, TrackerError } from '../../trackerError.ts';
 import { stateOf, type TrackerRequest } from '../requestState.ts';
 import { sourceMappedStack } from '../sourceMappedStack.ts';
@@ -23,16 +24,12 @@ export const errorEnvelope = (): MiddlewareObj => ({
       request.response = { error: true, code: error.code, message: error.message, documentation: documentationUrl };
       return;
     }
-    console.error(
-      JSON.stringify({
-        level: 'error',
-        requestId,
-        route: trackerRequest.event.routeKey,
-        error: error?.name,
-        message: error?.message,
-        stack: sourceMappedStack(error?.stack),
-      }),
-    );
+    logger.error(error?.message ?? 'unexpected error', {
+      requestId,
+      route: trackerRequest.event.routeKey,
+      error: error?.name,
+      stack: sourceMappedStack(error?.stack),
+    });
     state.statusCode = 500;
     state.errorCode = INTERNAL_ERROR;
     request.response = {

@@ -7,6 +7,7 @@
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { DeleteCommand, GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { claimSlot, LOCKOUT_WINDOW_MS } from '../../domain/identity/loginThrottle.ts';
+import { recordLoginLockout } from '../../observability/metrics.ts';
 import { documentClient, tableName } from '../dynamoClient.ts';
 import { loadParameters } from '../instance/parameterStore.ts';
 import { keys } from '../keys.ts';
@@ -34,7 +35,10 @@ export async function claimLoginAttempt(
       new GetCommand({ TableName: tableName(), Key: key, ConsistentRead: true }),
     );
     const claimed = claimSlot(((read.Item?.failures as number[] | undefined) ?? []).map(Number), maxAttempts, now);
-    if (!claimed) return false;
+    if (!claimed) {
+      recordLoginLockout();
+      return false;
+    }
     const rev = Number(read.Item?.rev ?? 0);
     try {
       await documentClient().send(
