@@ -1,20 +1,17 @@
 #!/usr/bin/env node
 /**
  * The CDK app: one stack, `Tracker` (its CloudFormation name can be overridden with
- * `cdk synth -c stackName=...`; the template stays cdk.out/Tracker.template.json).
+ * `cdk synth -c stackName=...`; the template stays cdk.out/Tracker.template.json). Every other
+ * deployment setting is read by the stack itself (lib/stackSettings.ts, docs/operations.md).
  */
 import { App } from 'aws-cdk-lib';
+import { stackNameFrom } from '../lib/stackSettings.ts';
 import { TrackerStack } from '../lib/trackerStack.ts';
 
 const app = new App();
 
-const stackName: unknown = app.node.tryGetContext('stackName');
-if (stackName !== undefined && (typeof stackName !== 'string' || stackName === '')) {
-  throw new Error('Context "stackName" must be a non-empty string');
-}
-
 // Environment-agnostic on purpose: synth needs no AWS account, credentials or lookups.
 new TrackerStack(app, 'Tracker', {
-  stackName: stackName ?? 'Tracker',
+  stackName: stackNameFrom(app),
   description: 'Tracker: serverless Bugzilla-compatible REST API',
 });

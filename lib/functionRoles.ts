@@ -1,16 +1,30 @@
 /**
  * Execution roles of the tracker's functions, shared per data-access level rather than one per
- * function: at ~60 functions, a role and a policy each would cost ~120 of CloudFormation's
+ * function: at ~70 functions, a role and a policy each would cost ~140 of CloudFormation's
  * 500 resources. Least privilege is unchanged, since the functions sharing a role are exactly
  * those that were granted the same actions on the same resources.
+ *
+ * The grants are written out rather than taken from CDK's `grantReadData` and friends, which
+ * also give Scan, the stream actions, DescribeTable and the whole bucket: what the functions do
+ * is only what shared/storage sends (GetItem, BatchGetItem, Query; PutItem, UpdateItem,
+ * DeleteItem, BatchWriteItem and transactions; Scan only in the search compactor; bodies under
+ * `attachments/` only).
  */
 import * as iam from 'aws-cdk-lib/aws-iam';
+import type * as kms from 'aws-cdk-lib/aws-kms';
+import type * as logs from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
+import { attachmentKeys } from '../shared/storage/keys.ts';
+import { GLOBAL_INDEXES } from '../shared/storage/tableSchema.ts';
 import type { DataAccess } from './handlerPlan.ts';
 import type { TrackerStorage } from './trackerStorage.ts';
 
-/** Lets a function write its logs (to its own log group); nothing else. */
-export const BASIC_EXECUTION_POLICY = 'service-role/AWSLambdaBasicExecutionRole';
+/**
+ * What a function needs to log: new streams and their events in the stack's function log group.
+ * Written out rather than AWS's AWSLambdaBasicExecutionRole, which allows the same in every log
+ * group of the account (and creating log groups).
+ */
+export const LOG_WRITE_ACTIONS = ['logs:CreateLogStream', 'logs:PutLogEvents'];
 
 /**
  * Partition-key patterns that authentication writes to (see shared/storage/keys.ts: apiKey,
@@ -18,6 +32,24 @@ export const BASIC_EXECUTION_POLICY = 'service-role/AWSLambdaBasicExecutionRole'
  * `LOGINFAIL#<uid>` partition, so the pattern covers them whatever the address.
  */
 export const AUTHENTICATION_WRITE_PARTITIONS = ['APIKEY#*', 'LOGINFAIL#*'];
+/** What authentication writes there: a key's last use, a failed login counted or cleared. */
+export const AUTHENTICATION_WRITE_ACTIONS = ['dynamodb:UpdateItem', 'dynamodb:DeleteItem'];
+
+/** Item reads; Query also on the indexes. */
+export const TABLE_READ_ACTIONS = ['dynamodb:GetItem', 'dynamodb:BatchGetItem', 'dynamodb:Query'];
+/** Item writes, and the condition checks of transactions (TransactWriteItems is authorized per item). */
+export const TABLE_WRITE_ACTIONS = [
+  'dynamodb:PutItem',
+  'dynamodb:UpdateItem',
+  'dynamodb:DeleteItem',
+  'dynamodb:BatchWriteItem',
+  'dynamodb:ConditionCheckItem',
+];
+/** Where attachment bodies live in the bucket. */
+export const ATTACHMENT_BODY_PREFIX = attachmentKeys.bodyPrefix;
+
+const KEY_READ_ACTIONS = ['kms:Decrypt', 'kms:DescribeKey'];
+const KEY_WRITE_ACTIONS = [...KEY_READ_ACTIONS, 'kms:Encrypt', 'kms:ReEncrypt*', 'kms:GenerateDataKey*'];
 
 /** Shared roles by table access and, for the functions that handle attachment bodies, the bucket. */
 const SHARED_ROLE_IDS: Record<DataAccess, { table: string; withBucket: string }> = {
@@ -50,6 +82,8 @@ export class FunctionRoles extends Construct {
     scope: Construct,
     id: string,
     private readonly storage: TrackerStorage,
+    /** Where every function logs (trackerFunction.ts). */
+    private readonly logGroup: logs.ILogGroup,
   ) {
     super(scope, id);
   }
@@ -72,28 +106,64 @@ export class FunctionRoles extends Construct {
     return this.createRole(id, access, description, bucket);
   }
 
+  /** Every shared and dedicated role created so far. */
+  get roles(): iam.Role[] {
+    return this.node.children.filter((child): child is iam.Role => child instanceof iam.Role);
+  }
+
+  /** Reading the whole table page by page: only the search compactor's recovery scan does. */
+  allowTableScan(role: iam.IRole): void {
+    role.addToPrincipalPolicy(
+      new iam.PolicyStatement({ actions: ['dynamodb:Scan'], resources: [this.storage.table.tableArn] }),
+    );
+  }
+
+  /** Key use for reading (`write` false) or also writing what the key encrypts. */
+  static allowKeyUse(key: kms.IKey | undefined, role: iam.IRole, write: boolean): void {
+    key?.grant(role, ...(write ? KEY_WRITE_ACTIONS : KEY_READ_ACTIONS));
+  }
+
   private createRole(id: string, access: DataAccess, description: string, bucketAccess: boolean): iam.Role {
     const role = new iam.Role(this, id, {
       description,
       assumedBy: new iam.ServicePrincipal('lambda.amazonaws.com'),
-      managedPolicies: [iam.ManagedPolicy.fromAwsManagedPolicyName(BASIC_EXECUTION_POLICY)],
     });
+    role.addToPolicy(new iam.PolicyStatement({ actions: LOG_WRITE_ACTIONS, resources: [this.logGroup.logGroupArn] }));
+    if (access === 'none') return role;
     const { table, bucket } = this.storage;
+    const indexArns = GLOBAL_INDEXES.map((index) => `${table.tableArn}/index/${index.indexName}`);
+    role.addToPolicy(new iam.PolicyStatement({ actions: TABLE_READ_ACTIONS, resources: [table.tableArn] }));
+    role.addToPolicy(new iam.PolicyStatement({ actions: ['dynamodb:Query'], resources: indexArns }));
     if (access === 'read') {
-      table.grantReadData(role);
-      if (bucketAccess) bucket.grantRead(role);
       // Authenticating on any route may stamp an API key's last use or count a failed password
-      // login; those writes, and only those, are allowed to read-only functions.
+      // login; those writes, and only those, are allowed to read-only functions. The Null
+      // condition makes the partition test apply to every request: ForAllValues alone would
+      // also pass a request that carries no partition key at all.
       role.addToPolicy(
         new iam.PolicyStatement({
-          actions: ['dynamodb:UpdateItem', 'dynamodb:DeleteItem'],
+          actions: AUTHENTICATION_WRITE_ACTIONS,
           resources: [table.tableArn],
-          conditions: { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': AUTHENTICATION_WRITE_PARTITIONS } },
+          conditions: {
+            'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': AUTHENTICATION_WRITE_PARTITIONS },
+            Null: { 'dynamodb:LeadingKeys': 'false' },
+          },
         }),
       );
-    } else if (access === 'readWrite') {
-      table.grantReadWriteData(role);
-      if (bucketAccess) bucket.grantReadWrite(role);
+    } else {
+      role.addToPolicy(new iam.PolicyStatement({ actions: TABLE_WRITE_ACTIONS, resources: [table.tableArn] }));
+    }
+    // Authentication writes even from read-only functions: every role with table access may encrypt.
+    FunctionRoles.allowKeyUse(table.encryptionKey, role, true);
+    if (bucketAccess) {
+      role.addToPolicy(
+        new iam.PolicyStatement({
+          actions: access === 'read' ? ['s3:GetObject'] : ['s3:GetObject', 's3:PutObject', 's3:DeleteObject'],
+          resources: [bucket.arnForObjects(`${ATTACHMENT_BODY_PREFIX}*`)],
+        }),
+      );
+      // No ListBucket: nothing here lists bodies (only the orphan sweep, with a role of its own),
+      // and a missing body is an error whether S3 says 403 or 404.
+      FunctionRoles.allowKeyUse(bucket.encryptionKey, role, access === 'readWrite');
     }
     return role;
   }

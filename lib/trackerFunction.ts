@@ -1,28 +1,44 @@
 /**
  * One Lambda function of the tracker: an esbuild-bundled handler module under functions/ with
- * the shared runtime settings, its own one-month log group and an execution role supplied by the
- * caller (shared between functions with the same access, see functionRoles.ts).
+ * the shared runtime settings (JSON logs at the deployment's levels, tracing as configured), the
+ * stack's one function log group and an execution role supplied by the caller (shared between
+ * functions with the same access, see functionRoles.ts).
  */
 import * as path from 'node:path';
 import { Duration, RemovalPolicy } from 'aws-cdk-lib';
 import type * as iam from 'aws-cdk-lib/aws-iam';
+import type * as kms from 'aws-cdk-lib/aws-kms';
 import * as lambda from 'aws-cdk-lib/aws-lambda';
 import { type BundlingOptions, NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
 import * as logs from 'aws-cdk-lib/aws-logs';
 import type { Construct } from 'constructs';
+import { DEFAULT_FUNCTION_SIZING, DEFAULT_LOG_RETENTION_DAYS } from './stackSettings.ts';
 
-export const FUNCTION_RUNTIME = lambda.Runtime.NODEJS_22_X;
+/** The newest Node.js runtime of this aws-cdk-lib; BUNDLING's target follows it. */
+export const FUNCTION_RUNTIME = lambda.Runtime.NODEJS_24_X;
 export const FUNCTION_ARCHITECTURE = lambda.Architecture.ARM_64;
-export const FUNCTION_MEMORY_MB = 512;
+/** The API functions' defaults (stackSettings.ts: `-c apiMemoryMb=… -c apiTimeoutSeconds=…`). */
+export const FUNCTION_MEMORY_MB = DEFAULT_FUNCTION_SIZING.api.memoryMb;
 /**
  * Every DynamoDB and S3 call gives up well before this (shared/storage/sdkTimeouts.ts: attempts ×
  * request timeout plus the retry waits, checked against this value by test/unit/sdkTimeouts.test.ts),
  * so a stalled service gets the caller a 500 envelope, not Lambda's bare timeout.
  */
-export const FUNCTION_TIMEOUT = Duration.seconds(10);
-export const LOG_RETENTION = logs.RetentionDays.ONE_MONTH;
+export const FUNCTION_TIMEOUT = Duration.seconds(DEFAULT_FUNCTION_SIZING.api.timeoutSeconds);
+export const LOG_RETENTION = DEFAULT_LOG_RETENTION_DAYS;
 /** Set in every function's environment. No NODE_OPTIONS: source maps are read only when an error is logged. */
-export const FUNCTION_RUNTIME_ENVIRONMENT: Readonly<Record<string, string>> = { NODE_ENV: 'production' };
+export const FUNCTION_RUNTIME_ENVIRONMENT: Readonly<Record<string, string>> = {
+  NODE_ENV: 'production',
+  // Powertools Logger and Metrics (shared/http): the service every log line and metric names,
+  // and the CloudWatch namespace of the metrics the functions emit as EMF log lines.
+  POWERTOOLS_SERVICE_NAME: 'tracker',
+  POWERTOOLS_METRICS_NAMESPACE: 'Tracker',
+};
+
+/** The environment that switches the runtime's tracing (Powertools Tracer) with the functions' X-Ray tracing. */
+export function tracingEnvironment(tracing: boolean): Record<string, string> {
+  return { POWERTOOLS_TRACE_ENABLED: String(tracing), TRACKER_TRACING: tracing ? 'on' : 'off' };
+}
 
 /** ESM bundles need `require` for the CommonJS dependencies esbuild inlines. */
 export const ESM_REQUIRE_BANNER =
@@ -38,14 +54,23 @@ export const BUNDLING: BundlingOptions = {
   sourceMap: true,
   sourcesContent: false,
   format: OutputFormat.ESM,
-  target: 'node22',
+  target: `node${/nodejs(\d+)/.exec(FUNCTION_RUNTIME.name)?.[1]}`,
   banner: ESM_REQUIRE_BANNER,
   // Prefer packages' ESM builds (the AWS SDK ships one), which esbuild tree-shakes better.
   mainFields: ['module', 'main'],
   // Bundle everything, the AWS SDK v3 included: the pinned SDK version is what runs, not the
   // runtime's, and cold starts do not pay for resolving the runtime's copy.
   externalModules: [],
+  // X-Ray tracing is chosen when the bundles are built: `off` lets esbuild drop Powertools' Tracer
+  // and the X-Ray SDK (~125 KiB) from every bundle (shared/observability/tracing.ts). The stack
+  // builds with the deployment's `tracing` setting (bundlingFor); this is the default, off.
+  define: tracingDefine(false),
 };
+
+/** The build-time switch of the runtime's tracing, as esbuild `define`s. */
+export function tracingDefine(tracing: boolean): Record<string, string> {
+  return { 'process.env.TRACKER_TRACING': JSON.stringify(tracingEnvironment(tracing).TRACKER_TRACING) };
+}
 
 /** functions/<module>.ts under the project root. */
 /**
@@ -59,12 +84,14 @@ export const BUNDLE_ALIASES: Readonly<Record<string, string>> = {
 };
 
 /**
- * BUNDLING with the aliases as esbuild arguments. esbuild resolves an alias path from its working
- * directory; the paths are made absolute so that they do not depend on where CDK runs it.
+ * BUNDLING with the aliases as esbuild arguments, built for the deployment's tracing setting.
+ * esbuild resolves an alias path from its working directory; the paths are made absolute so that
+ * they do not depend on where CDK runs it.
  */
-export function bundlingFor(projectRoot: string): BundlingOptions {
+export function bundlingFor(projectRoot: string, tracing = false): BundlingOptions {
   return {
     ...BUNDLING,
+    define: { ...BUNDLING.define, ...tracingDefine(tracing) },
     esbuildArgs: {
       '--alias': Object.entries(BUNDLE_ALIASES).map(([module, file]) => `${module}=${path.join(projectRoot, file)}`),
     },
@@ -83,7 +110,7 @@ export interface TrackerFunctionProps {
   environment: Record<string, string>;
   /**
    * Execution role. Required, so that no function silently gets a role (and a policy) of its own;
-   * it must allow writing logs (AWSLambdaBasicExecutionRole), as the default role would.
+   * it must allow writing to `logGroup` (functionRoles.ts gives exactly that), as the default role would.
    */
   role: iam.IRole;
   /**
@@ -95,11 +122,24 @@ export interface TrackerFunctionProps {
   timeout?: Duration;
   /** MB; the search functions hold the in-memory search index and get more (trackerStack.ts). */
   memorySize?: number;
+  observability: FunctionObservability;
 }
 
-export function createFunctionLogGroup(scope: Construct, id: string): logs.LogGroup {
+/** How every function logs and traces (stackSettings.ts). */
+export interface FunctionObservability {
+  applicationLogLevel: lambda.ApplicationLogLevel;
+  systemLogLevel: lambda.SystemLogLevel;
+  tracing: boolean;
+}
+
+export function createFunctionLogGroup(
+  scope: Construct,
+  id: string,
+  options: { retention?: logs.RetentionDays; encryptionKey?: kms.IKey } = {},
+): logs.LogGroup {
   return new logs.LogGroup(scope, id, {
-    retention: LOG_RETENTION,
+    retention: options.retention ?? LOG_RETENTION,
+    encryptionKey: options.encryptionKey,
     // Logs are diagnostics, not data: do not leave orphaned log groups behind a deleted stack.
     removalPolicy: RemovalPolicy.DESTROY,
   });
@@ -118,7 +158,17 @@ export function createTrackerFunction(scope: Construct, id: string, props: Track
     timeout: props.timeout ?? FUNCTION_TIMEOUT,
     role: props.role,
     logGroup: props.logGroup,
-    environment: { ...props.environment, ...FUNCTION_RUNTIME_ENVIRONMENT },
-    bundling: bundlingFor(props.projectRoot),
+    // One JSON object per line, application lines at the deployment's level (Lambda drops the
+    // rest before they are stored), the platform's own lines only from WARN.
+    loggingFormat: lambda.LoggingFormat.JSON,
+    applicationLogLevelV2: props.observability.applicationLogLevel,
+    systemLogLevelV2: props.observability.systemLogLevel,
+    tracing: props.observability.tracing ? lambda.Tracing.ACTIVE : lambda.Tracing.DISABLED,
+    environment: {
+      ...props.environment,
+      ...FUNCTION_RUNTIME_ENVIRONMENT,
+      ...tracingEnvironment(props.observability.tracing),
+    },
+    bundling: bundlingFor(props.projectRoot, props.observability.tracing),
   });
 }

@@ -1,43 +1,66 @@
 /**
  * The Tracker stack: storage, one Lambda per handler module of the route table behind an HTTP
- * API, and a deploy-time bootstrap that creates the first administrator.
+ * API, the scheduled search compactor and attachment sweep, a deploy-time bootstrap that creates
+ * the first administrator, and the monitoring; shaped by the deployment settings
+ * (stackSettings.ts, docs/operations.md).
  *
  * Sized for CloudFormation's 500-resource limit: what grows with the route table is, per function,
- * the function, its log group, one integration and one invoke permission (execution roles are
- * shared per access level), and per route row one route (two for GET: GET and HEAD).
+ * the function, one integration and one invoke permission (execution roles are shared per access
+ * level, all functions log to one log group), a fifth of an alarm pair (errors and throttles are
+ * watched in groups of ten), and per route row one route (two for GET: GET and HEAD).
  */
 import * as path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { CfnOutput, CfnParameter, CustomResource, Duration, RemovalPolicy, Stack, type StackProps } from 'aws-cdk-lib';
-import { HttpMethod as ApiMethod, type CfnStage, HttpApi } from 'aws-cdk-lib/aws-apigatewayv2';
+import { HttpMethod as ApiMethod, HttpApi } from 'aws-cdk-lib/aws-apigatewayv2';
 import * as events from 'aws-cdk-lib/aws-events';
-import * as eventTargets from 'aws-cdk-lib/aws-events-targets';
 import * as iam from 'aws-cdk-lib/aws-iam';
+import type * as kms from 'aws-cdk-lib/aws-kms';
+import type * as lambda from 'aws-cdk-lib/aws-lambda';
 import type { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
+import * as logs from 'aws-cdk-lib/aws-logs';
 import * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
+import type * as sqs from 'aws-cdk-lib/aws-sqs';
 import { Provider } from 'aws-cdk-lib/custom-resources';
 import type { Construct } from 'constructs';
 import { platformHandlers, type RouteDefinition, routes as routeTable } from '../shared/routes.ts';
 import { ENV } from '../shared/storage/tableSchema.ts';
+import { apiBaseUrl, apiEndpoint, configureDefaultStage } from './apiEndpoint.ts';
 import { ApiLambdaIntegration } from './apiIntegration.ts';
-import { FunctionRoles } from './functionRoles.ts';
+import { ATTACHMENT_BODY_PREFIX, FunctionRoles } from './functionRoles.ts';
 import { BOOTSTRAP_HANDLER, type HandlerPlan, planHandlers } from './handlerPlan.ts';
-import { createFunctionLogGroup, createTrackerFunction } from './trackerFunction.ts';
+import { Monitoring } from './monitoring.ts';
+import { applyNagSuppressions } from './nagSuppressions.ts';
+import { createFailedRunQueue, schedule } from './scheduledRuns.ts';
+import { stackKey } from './stackEncryption.ts';
+import {
+  CONTEXT,
+  DEFAULT_FUNCTION_SIZING,
+  type FunctionFamily,
+  readStackSettings,
+  type StackSettings,
+} from './stackSettings.ts';
+import { createFunctionLogGroup, createTrackerFunction, type FunctionObservability } from './trackerFunction.ts';
 import { TrackerStorage } from './trackerStorage.ts';
 
 /** The repository root (this file is lib/trackerStack.ts). */
 export const PROJECT_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
-/** Handler modules that keep the in-memory search index, and the memory they get (MB). */
+/** Handler modules that keep the in-memory search index (the `search` function family). */
 export const SEARCH_INDEX_MODULES: readonly string[] = ['bug/searchBugs', 'bug/possibleDuplicates'];
-export const SEARCH_FUNCTION_MEMORY_MB = 1536;
+export const SEARCH_FUNCTION_MEMORY_MB = DEFAULT_FUNCTION_SIZING.search.memoryMb;
 export const SEARCH_COMPACTOR_MODULE = 'search/compactSearchIndex';
 export const SEARCH_COMPACTION_MINUTES = 10;
+/**
+ * A failed compaction is tried twice more (Lambda waits about 1 and 2 minutes); after that, or
+ * once the next scheduled run is due, it goes to the failed-run queue.
+ */
+export const SEARCH_COMPACTION_RETRIES = 2;
 /** The scheduled attachment orphan sweep (shared/application/bug/attachmentSweep.ts). */
 export const ATTACHMENT_SWEEP_MODULE = 'attachment/sweepOrphanBodies';
 export const ATTACHMENT_SWEEP_HOURS = 24;
 /** Listing the bucket is the long part: 15 minutes (Lambda's most) covers millions of bodies. */
-export const ATTACHMENT_SWEEP_TIMEOUT = Duration.minutes(15);
+export const ATTACHMENT_SWEEP_TIMEOUT = Duration.seconds(DEFAULT_FUNCTION_SIZING.sweep.timeoutSeconds);
 /** The table partitions the sweep reads and claims: attachment pointers (shared/storage/keys.ts). */
 export const ATTACHMENT_SWEEP_PARTITIONS = ['ATTACHMENT#*'];
 
@@ -50,19 +73,9 @@ export const BOOTSTRAP_ENV = {
 export const BOOTSTRAP_TIMEOUT = Duration.seconds(60);
 
 /** Context keys (`-c apiRateLimit=...`) for the API's stage-wide throttling, in requests per second. */
-export const API_RATE_LIMIT_CONTEXT = 'apiRateLimit';
-export const API_BURST_LIMIT_CONTEXT = 'apiBurstLimit';
-export const DEFAULT_API_RATE_LIMIT = 200;
-export const DEFAULT_API_BURST_LIMIT = 400;
-
-function numberFromContext(scope: Construct, key: string, fallback: number): number {
-  const value: unknown = scope.node.tryGetContext(key);
-  if (value === undefined) return fallback;
-  const number = Number(value);
-  if (!Number.isFinite(number) || number <= 0)
-    throw new Error(`Context ${key} must be a positive number, not '${String(value)}'`);
-  return number;
-}
+export const API_RATE_LIMIT_CONTEXT = CONTEXT.apiRateLimit;
+export const API_BURST_LIMIT_CONTEXT = CONTEXT.apiBurstLimit;
+export { DEFAULT_API_BURST_LIMIT, DEFAULT_API_RATE_LIMIT } from './stackSettings.ts';
 
 /** Context key that pins the bootstrap custom resource's per-deploy nonce (tests, reproducible synth). */
 export const BOOTSTRAP_NONCE_CONTEXT = 'bootstrapNonce';
@@ -74,7 +87,16 @@ export interface TrackerStackProps extends StackProps {
   routes?: readonly RouteDefinition[];
 }
 
+/** The sizing family of a planned function. */
+export function familyOf(plan: HandlerPlan): FunctionFamily | 'other' {
+  if (plan.kind === 'bootstrap') return 'other';
+  return SEARCH_INDEX_MODULES.includes(plan.module) ? 'search' : 'api';
+}
+
 export class TrackerStack extends Stack {
+  readonly settings: StackSettings;
+  /** The customer-managed key, when the deployment asks for one (`-c kmsKey=...`). */
+  readonly encryptionKey?: kms.IKey;
   readonly storage: TrackerStorage;
   readonly api: HttpApi;
   readonly adminApiKey: secretsmanager.Secret;
@@ -86,13 +108,23 @@ export class TrackerStack extends Stack {
   readonly searchCompactor: NodejsFunction;
   /** The scheduled attachment orphan sweep (not an API route). */
   readonly attachmentSweep: NodejsFunction;
+  /** Scheduled runs that failed for good (both scheduled functions). */
+  readonly failedRuns: sqs.Queue;
+  readonly functionLogs: logs.LogGroup;
+  readonly apiAccessLogs: logs.LogGroup;
+  readonly monitoring: Monitoring;
 
   constructor(scope: Construct, id: string, props: TrackerStackProps = {}) {
     super(scope, id, props);
     const projectRoot = props.projectRoot ?? PROJECT_ROOT;
     const routes = props.routes ?? routeTable;
+    const settings = readStackSettings(this);
+    this.settings = settings;
+    const sizing = settings.functions;
 
-    this.storage = new TrackerStorage(this, 'Storage');
+    this.encryptionKey = stackKey(this, 'EncryptionKey', settings.encryption);
+    const encryptionKey = this.encryptionKey;
+    this.storage = new TrackerStorage(this, 'Storage', { encryptionKey });
     const { table, bucket } = this.storage;
 
     // --- Bootstrap inputs -------------------------------------------------------------------
@@ -106,56 +138,84 @@ export class TrackerStack extends Stack {
     this.adminApiKey = new secretsmanager.Secret(this, 'AdminApiKey', {
       description: 'API key of the first Tracker administrator',
       generateSecretString: { excludePunctuation: true, passwordLength: 40 },
+      encryptionKey,
       // The administrator it belongs to lives in the retained table.
       removalPolicy: RemovalPolicy.RETAIN,
     });
 
     // --- Functions --------------------------------------------------------------------------
+    const observability: FunctionObservability = {
+      applicationLogLevel: settings.applicationLogLevel,
+      systemLogLevel: settings.systemLogLevel,
+      tracing: settings.tracing,
+    };
+    const storageEnvironment = () => ({ [ENV.table]: table.tableName, [ENV.bucket]: bucket.bucketName });
     this.plans = planHandlers(routes);
     // One role per access level (table, and the bucket for attachment functions); only the bootstrap has one of its own (it also reads the secret).
-    this.roles = new FunctionRoles(this, 'FunctionRoles', this.storage);
+    const logGroup = createFunctionLogGroup(this, 'FunctionLogs', { retention: settings.logRetention, encryptionKey });
+    this.functionLogs = logGroup;
+    this.roles = new FunctionRoles(this, 'FunctionRoles', this.storage, logGroup);
     const bootstrapRole = this.roles.dedicatedRole('BootstrapRole', 'readWrite', 'Tracker deploy-time bootstrap');
     this.adminApiKey.grantRead(bootstrapRole);
     const functions = new Map<string, NodejsFunction>();
-    const logGroup = createFunctionLogGroup(this, 'FunctionLogs');
+    const byFamily: Record<FunctionFamily | 'other', lambda.IFunction[]> = {
+      api: [],
+      search: [],
+      compactor: [],
+      sweep: [],
+      other: [],
+    };
     for (const plan of this.plans) {
-      const environment: Record<string, string> = { [ENV.table]: table.tableName, [ENV.bucket]: bucket.bucketName };
+      const environment: Record<string, string> = storageEnvironment();
       if (plan.kind === 'bootstrap') {
         environment[BOOTSTRAP_ENV.adminLogin] = adminEmail.valueAsString;
         environment[BOOTSTRAP_ENV.adminApiKeySecretArn] = this.adminApiKey.secretArn;
       }
+      const family = familyOf(plan);
+      const size = family === 'other' ? undefined : sizing[family];
       const fn = createTrackerFunction(this, `${plan.constructId}Function`, {
         projectRoot,
         module: plan.module,
         environment,
         role: plan.kind === 'bootstrap' ? bootstrapRole : this.roles.sharedRole(plan.access, plan.bucket),
         logGroup,
-        timeout: plan.kind === 'bootstrap' ? BOOTSTRAP_TIMEOUT : undefined,
-        memorySize: SEARCH_INDEX_MODULES.includes(plan.module) ? SEARCH_FUNCTION_MEMORY_MB : undefined,
+        observability,
+        timeout: size ? Duration.seconds(size.timeoutSeconds) : BOOTSTRAP_TIMEOUT,
+        memorySize: size?.memoryMb,
       });
       functions.set(plan.module, fn);
+      byFamily[family].push(fn);
     }
 
-    // --- Search snapshot compactor ----------------------------------------------------------
+    // --- Scheduled functions ----------------------------------------------------------------
+    this.failedRuns = createFailedRunQueue(this, 'FailedScheduledRuns', encryptionKey);
+
     // Writes a fresh search snapshot on a schedule, so a new search instance replays minutes of
-    // the change log, not days, and the log can expire (docs/data-model.md §8.7).
+    // the change log, not days, and the log can expire (docs/data-model.md §8.7). Its own role:
+    // it alone scans the table (the snapshot's recovery path).
+    const compactorRole = this.roles.dedicatedRole('SearchCompactorRole', 'readWrite', 'Tracker search compactor');
+    this.roles.allowTableScan(compactorRole);
     const compactor = createTrackerFunction(this, 'SearchCompactorFunction', {
       projectRoot,
       module: SEARCH_COMPACTOR_MODULE,
-      environment: { [ENV.table]: table.tableName, [ENV.bucket]: bucket.bucketName },
-      role: this.roles.sharedRole('readWrite'),
+      environment: storageEnvironment(),
+      role: compactorRole,
       logGroup,
-      timeout: Duration.minutes(5),
-      memorySize: SEARCH_FUNCTION_MEMORY_MB,
+      observability,
+      timeout: Duration.seconds(sizing.compactor.timeoutSeconds),
+      memorySize: sizing.compactor.memoryMb,
     });
     this.searchCompactor = compactor;
-    new events.Rule(this, 'SearchCompactorSchedule', {
+    byFamily.compactor.push(compactor);
+    schedule(this, 'SearchCompactorSchedule', compactor, {
       description: 'Tracker: write a fresh search snapshot',
       schedule: events.Schedule.rate(Duration.minutes(SEARCH_COMPACTION_MINUTES)),
-      targets: [new eventTargets.LambdaFunction(compactor, { retryAttempts: 0 })],
+      retryAttempts: SEARCH_COMPACTION_RETRIES,
+      // Past this the next scheduled run is due anyway.
+      maxEventAge: Duration.minutes(SEARCH_COMPACTION_MINUTES),
+      failedRuns: this.failedRuns,
     });
 
-    // --- Attachment orphan sweep ------------------------------------------------------------
     // Deletes bodies whose upload died before its metadata's transaction (docs/data-model.md §3).
     // Its own role with only what it does: list and delete bodies, and read and claim attachment
     // pointers (BatchGetItem and a conditional PutItem, on `ATTACHMENT#` partitions only).
@@ -164,33 +224,45 @@ export class TrackerStack extends Stack {
       new iam.PolicyStatement({
         actions: ['s3:ListBucket'],
         resources: [bucket.bucketArn],
-        conditions: { StringLike: { 's3:prefix': ['attachments/*'] } },
+        conditions: { StringLike: { 's3:prefix': [`${ATTACHMENT_BODY_PREFIX}*`] } },
       }),
     );
     sweepRole.addToPolicy(
-      new iam.PolicyStatement({ actions: ['s3:DeleteObject'], resources: [bucket.arnForObjects('attachments/*')] }),
+      new iam.PolicyStatement({
+        actions: ['s3:DeleteObject'],
+        resources: [bucket.arnForObjects(`${ATTACHMENT_BODY_PREFIX}*`)],
+      }),
     );
     sweepRole.addToPolicy(
       new iam.PolicyStatement({
         actions: ['dynamodb:BatchGetItem', 'dynamodb:PutItem'],
         resources: [table.tableArn],
-        conditions: { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': ATTACHMENT_SWEEP_PARTITIONS } },
+        conditions: {
+          'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': ATTACHMENT_SWEEP_PARTITIONS },
+          Null: { 'dynamodb:LeadingKeys': 'false' },
+        },
       }),
     );
+    FunctionRoles.allowKeyUse(table.encryptionKey, sweepRole, true);
     const sweep = createTrackerFunction(this, 'AttachmentSweepFunction', {
       projectRoot,
       module: ATTACHMENT_SWEEP_MODULE,
-      environment: { [ENV.table]: table.tableName, [ENV.bucket]: bucket.bucketName },
+      environment: storageEnvironment(),
       role: sweepRole,
       logGroup,
-      timeout: ATTACHMENT_SWEEP_TIMEOUT,
+      observability,
+      timeout: Duration.seconds(sizing.sweep.timeoutSeconds),
+      memorySize: sizing.sweep.memoryMb,
     });
     this.attachmentSweep = sweep;
-    new events.Rule(this, 'AttachmentSweepSchedule', {
+    byFamily.sweep.push(sweep);
+    schedule(this, 'AttachmentSweepSchedule', sweep, {
       description: 'Tracker: delete attachment bodies that no attachment refers to',
       schedule: events.Schedule.rate(Duration.hours(ATTACHMENT_SWEEP_HOURS)),
-      // A missed run is made up by the next one.
-      targets: [new eventTargets.LambdaFunction(sweep, { retryAttempts: 0 })],
+      // A missed run is made up by the next one; a failed one still shows in the queue.
+      retryAttempts: 0,
+      maxEventAge: Duration.hours(1),
+      failedRuns: this.failedRuns,
     });
 
     this.functions = functions;
@@ -202,8 +274,8 @@ export class TrackerStack extends Stack {
 
     // --- HTTP API ---------------------------------------------------------------------------
     // One integration per function, shared by all of its routes, and with it one invoke permission
-    // per function (for any route of this API). No corsPreflight: the options handler answers
-    // OPTIONS itself.
+    // per function (for any route of this API). Without `corsOrigins`, no CORS configuration:
+    // the options handler answers OPTIONS itself.
     const integrations = new Map<string, ApiLambdaIntegration>();
     const integrationFor = (module: string): ApiLambdaIntegration => {
       let integration = integrations.get(module);
@@ -214,11 +286,13 @@ export class TrackerStack extends Stack {
       return integration;
     };
 
+    const endpoint = apiEndpoint(this, settings);
     this.api = new HttpApi(this, 'Api', {
       apiName: this.stackName,
       description: 'Tracker: Bugzilla-compatible REST API',
       // The $default route: anything no route matches gets Bugzilla's "unknown method" error.
       defaultIntegration: integrationFor(platformHandlers.notFound),
+      ...endpoint.props,
     });
     for (const row of routes) {
       const methods = row.method === 'GET' ? [ApiMethod.GET, ApiMethod.HEAD] : [ApiMethod[row.method]];
@@ -230,15 +304,27 @@ export class TrackerStack extends Stack {
       integration: integrationFor(platformHandlers.options),
     });
 
-    if (!this.api.url) throw new Error('The HTTP API has no default stage');
-    // Stage-wide throttling: a runaway script gets HTTP 429 from API Gateway instead of using up
-    // the account's Lambda concurrency and DynamoDB capacity. Tunable per deployment.
-    const stage = this.api.defaultStage?.node.defaultChild as CfnStage;
-    stage.defaultRouteSettings = {
-      throttlingRateLimit: numberFromContext(this, API_RATE_LIMIT_CONTEXT, DEFAULT_API_RATE_LIMIT),
-      throttlingBurstLimit: numberFromContext(this, API_BURST_LIMIT_CONTEXT, DEFAULT_API_BURST_LIMIT),
-    };
-    new CfnOutput(this, 'ApiUrl', { description: 'Base URL of the Bugzilla REST API', value: `${this.api.url}rest` });
+    this.apiAccessLogs = new logs.LogGroup(this, 'ApiAccessLogs', {
+      retention: settings.logRetention,
+      encryptionKey,
+      removalPolicy: RemovalPolicy.DESTROY,
+    });
+    configureDefaultStage(this.api, settings, this.apiAccessLogs);
+    new CfnOutput(this, 'ApiUrl', {
+      description: 'Base URL of the Bugzilla REST API',
+      value: `${apiBaseUrl(this.api, settings)}rest`,
+    });
+    const domain = endpoint.domainName;
+    if (domain) {
+      new CfnOutput(this, 'ApiDomainTarget', {
+        description: `DNS: point ${settings.customDomain?.domainName} at this name (CNAME, or an alias record with ApiDomainHostedZoneId)`,
+        value: domain.regionalDomainName,
+      });
+      new CfnOutput(this, 'ApiDomainHostedZoneId', {
+        description: 'Hosted zone of ApiDomainTarget, for a Route 53 alias record',
+        value: domain.regionalHostedZoneId,
+      });
+    }
 
     // --- Deploy-time bootstrap --------------------------------------------------------------
     const bootstrap = functionFor(BOOTSTRAP_HANDLER);
@@ -260,6 +346,17 @@ export class TrackerStack extends Stack {
         DeployNonce: typeof nonce === 'string' ? nonce : new Date().toISOString(),
       },
     });
+
+    // --- Monitoring -------------------------------------------------------------------------
+    this.monitoring = new Monitoring(this, 'Monitoring', {
+      api: this.api,
+      functions: byFamily,
+      table,
+      failedRuns: this.failedRuns,
+      settings,
+      encryptionKey,
+    });
+
     // The importer (`npm run import -- --stack <name>`) finds the table and bucket here.
     new CfnOutput(this, 'TableName', { description: 'DynamoDB table of the installation', value: table.tableName });
     new CfnOutput(this, 'BucketName', { description: 'S3 bucket of attachment bodies', value: bucket.bucketName });
@@ -267,5 +364,19 @@ export class TrackerStack extends Stack {
       description: "Secrets Manager secret holding the first administrator's API key",
       value: this.adminApiKey.secretArn,
     });
+    new CfnOutput(this, 'AlarmTopicArn', {
+      description: 'SNS topic every alarm notifies (subscribe more endpoints to it)',
+      value: this.monitoring.topic.topicArn,
+    });
+    new CfnOutput(this, 'FailedRunQueueUrl', {
+      description: 'SQS queue of scheduled runs that failed for good',
+      value: this.failedRuns.queueUrl,
+    });
+    new CfnOutput(this, 'DashboardName', {
+      description: 'CloudWatch dashboard of the installation',
+      value: this.monitoring.dashboard.dashboardName,
+    });
+
+    applyNagSuppressions(this);
   }
 }

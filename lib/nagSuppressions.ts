@@ -1,0 +1,138 @@
+/**
+ * The cdk-nag findings (AwsSolutions and Serverless packs, test/unit/cdkNag.test.ts) that are
+ * acknowledged rather than fixed, each on the constructs it concerns and with the reason. Uses
+ * CDK's own `Validations.of().acknowledge()`, which cdk-nag reads: nothing here needs cdk-nag.
+ */
+import { Stack, Validations } from 'aws-cdk-lib';
+import * as iam from 'aws-cdk-lib/aws-iam';
+import type * as lambda from 'aws-cdk-lib/aws-lambda';
+import type { IConstruct } from 'constructs';
+import { ATTACHMENT_BODY_PREFIX } from './functionRoles.ts';
+import { BOOTSTRAP_HANDLER } from './handlerPlan.ts';
+import type { TrackerStack } from './trackerStack.ts';
+
+function acknowledge(constructs: readonly IConstruct[], id: string, reason: string): void {
+  for (const construct of constructs) Validations.of(construct).acknowledge({ id, reason });
+}
+
+/** `<LogicalId.Arn>` as cdk-nag writes a resource attribute in a finding. */
+const arnOf = (construct: IConstruct): string => {
+  const resource = construct.node.defaultChild as unknown as { logicalId?: string } | undefined;
+  const logicalId = Stack.of(construct).resolve(resource?.logicalId);
+  return `<${logicalId}.Arn>`;
+};
+
+const policiesOf = (roles: readonly iam.Role[]): IConstruct[] =>
+  roles.flatMap((role) => role.node.children.filter((child) => child instanceof iam.Policy));
+
+export function applyNagSuppressions(stack: TrackerStack): void {
+  const { api, functions, searchCompactor, attachmentSweep, adminApiKey, failedRuns, storage, settings } = stack;
+  const apiFunctions: lambda.IFunction[] = [...functions.values()];
+  const scheduled = [searchCompactor, attachmentSweep];
+  const provider = stack.node.findChild('BootstrapProvider');
+  const framework = provider.node.findChild('framework-onEvent');
+  const roles = stack.roles.roles;
+
+  // --- API -----------------------------------------------------------------------------------
+  acknowledge(
+    [api],
+    'AwsSolutions-APIG4',
+    'Bugzilla clients authenticate in the request itself (API key, token or login parameters, as Bugzilla 5 does), ' +
+      'and anonymous callers may read public bugs: every function checks the caller (shared/http middleware). ' +
+      'An API Gateway authorizer cannot express that.',
+  );
+
+  // --- Functions -----------------------------------------------------------------------------
+  acknowledge(
+    apiFunctions,
+    'Serverless-LambdaDLQ',
+    'Invoked synchronously (API Gateway, or CloudFormation through the provider framework for the bootstrap): ' +
+      'the caller gets the failure, there is no event to keep.',
+  );
+  acknowledge(
+    scheduled,
+    'Serverless-LambdaDLQ',
+    'Failed runs go to the failed-run queue through the on-failure destination (scheduledRuns.ts), ' +
+      'which records the error as well as the event; a DeadLetterConfig as well would deliver each failure twice.',
+  );
+  if (!settings.tracing) {
+    acknowledge(
+      [...apiFunctions, ...scheduled],
+      'Serverless-LambdaTracing',
+      'X-Ray tracing is a deployment setting (-c tracing=on, docs/operations.md), off by default for its cost.',
+    );
+  }
+
+  // --- Roles ---------------------------------------------------------------------------------
+  const bodyObjects = `Resource::${arnOf(storage.bucket)}/${ATTACHMENT_BODY_PREFIX}*`;
+  acknowledge(
+    policiesOf(roles),
+    `AwsSolutions-IAM5[${bodyObjects}]`,
+    'The objects under attachments/ of the attachment bucket: one per attachment body, named by bug and ' +
+      'attachment id at upload time.',
+  );
+  if (settings.tracing) {
+    acknowledge(
+      policiesOf(roles),
+      'AwsSolutions-IAM5[Resource::*]',
+      "X-Ray's PutTraceSegments and PutTelemetryRecords have no resource-level permissions (Lambda active tracing).",
+    );
+  }
+  if (stack.encryptionKey) {
+    for (const action of ['kms:GenerateDataKey*', 'kms:ReEncrypt*']) {
+      acknowledge(
+        policiesOf(roles),
+        `AwsSolutions-IAM5[Action::${action}]`,
+        `${action} on the stack's one key only: the variants KMS uses for the table, the bucket and the queue ` +
+          '(as CDK grants them).',
+      );
+    }
+  }
+
+  // --- Storage, queue, secret ----------------------------------------------------------------
+  acknowledge(
+    [adminApiKey],
+    'AwsSolutions-SMG4',
+    "The first administrator's API key, generated once: nothing could rotate it in the table as well. " +
+      'Administrators replace API keys through the API (docs/operations.md, "Rotating the administrator key").',
+  );
+  acknowledge(
+    [failedRuns],
+    'AwsSolutions-SQS3',
+    'This queue is itself the dead-letter queue of the scheduled functions (EventBridge target DLQ and Lambda ' +
+      'on-failure destination).',
+  );
+  acknowledge(
+    [failedRuns],
+    'Serverless-SQSRedrivePolicy',
+    'This queue is itself a dead-letter queue: nothing consumes it to fail again.',
+  );
+  if (settings.alarmEmail) {
+    acknowledge(
+      [stack.monitoring.topic],
+      'Serverless-SNSRedrivePolicy',
+      'The e-mail subscription of the alarm topic: an undeliverable alarm e-mail shows in SNS delivery metrics, ' +
+        'and a queue of undelivered alarms would have no reader either.',
+    );
+  }
+
+  // --- CDK's custom-resource provider framework ----------------------------------------------
+  const frameworkReason = "Part of aws-cdk-lib's custom-resource provider framework (the deploy-time bootstrap)";
+  acknowledge(
+    [framework],
+    'AwsSolutions-IAM4[Policy::arn:<AWS::Partition>:iam::aws:policy/service-role/AWSLambdaBasicExecutionRole]',
+    `${frameworkReason}: CDK gives its role this policy.`,
+  );
+  acknowledge(
+    [framework],
+    `AwsSolutions-IAM5[Resource::${arnOf(functions.get(BOOTSTRAP_HANDLER) ?? framework)}:*]`,
+    `${frameworkReason}: it may invoke any version of the bootstrap function.`,
+  );
+  acknowledge([framework], 'Serverless-LambdaDefaultMemorySize', `${frameworkReason}: CDK sizes it.`);
+  acknowledge(
+    [framework],
+    'Serverless-LambdaDLQ',
+    `${frameworkReason}: CloudFormation waits for its answer and shows a failure as a failed deploy.`,
+  );
+  acknowledge([framework], 'Serverless-LambdaTracing', `${frameworkReason}: nothing to trace in it.`);
+}

@@ -1,0 +1,403 @@
+/**
+ * Every deployment setting of the stack, read from CDK context (`-c key=value` or cdk.json's
+ * "context") in this one place, validated, with its default. `-c` gives strings; cdk.json may
+ * give numbers, booleans and arrays: both are accepted. docs/operations.md lists the same
+ * settings (test/unit/stackSettings.test.ts keeps the two in step).
+ */
+import { ApplicationLogLevel, SystemLogLevel } from 'aws-cdk-lib/aws-lambda';
+import { RetentionDays } from 'aws-cdk-lib/aws-logs';
+import type { Construct } from 'constructs';
+import { DEFAULT_REQUEST_TIMEOUT_MS, MAX_RETRY_BACKOFF_MS, SDK_MAX_ATTEMPTS } from '../shared/storage/sdkTimeouts.ts';
+
+/** Functions sized alike: the API's, the two that hold the search index, and the two scheduled ones. */
+export type FunctionFamily = 'api' | 'search' | 'compactor' | 'sweep';
+export const FUNCTION_FAMILIES: readonly FunctionFamily[] = ['api', 'search', 'compactor', 'sweep'];
+
+export interface FunctionSizing {
+  memoryMb: number;
+  timeoutSeconds: number;
+}
+
+/** Where the table, bucket, logs, queue, topic and secret are encrypted. */
+export type EncryptionSetting =
+  | { kind: 'aws' } // AWS-owned or AWS-managed keys, per service
+  | { kind: 'create' } // a customer-managed key of the stack's own, retained
+  | { kind: 'import'; keyArn: string }; // an existing customer-managed key
+
+export interface AlarmThresholds {
+  /** Percent of API requests answered 5xx (in a 5-minute period) that raises the alarm. */
+  api5xxPercent: number;
+  /** Percent of API requests answered 4xx. */
+  api4xxPercent: number;
+  /** Rate alarms stay quiet below this many requests in a period (one error of three is no trend). */
+  minRequests: number;
+  /** A function family's p99 duration, as a percent of its timeout, that raises its latency alarm. */
+  latencyPercentOfTimeout: number;
+  /** Failed invocations (crashes, timeouts; not requests answered with an error) per 5 minutes. */
+  functionErrors: number;
+  /** Throttled invocations per 5 minutes. */
+  functionThrottles: number;
+  /** Throttled table requests per 5 minutes. */
+  tableThrottles: number;
+  /** DynamoDB system errors (its 500s) per 5 minutes. */
+  tableSystemErrors: number;
+  /** Minutes without a successful search compaction before the snapshot counts as stale. */
+  searchStalenessMinutes: number;
+}
+
+export interface StackSettings {
+  apiRateLimit: number;
+  apiBurstLimit: number;
+  /** When set, the API is served at https://domainName/ only (the execute-api endpoint is disabled). */
+  customDomain?: { domainName: string; certificateArn: string };
+  /** Origins browsers may call the API from; empty: the functions' own `Access-Control-Allow-Origin: *`. */
+  corsOrigins: readonly string[];
+  functions: Readonly<Record<FunctionFamily, FunctionSizing>>;
+  logRetention: RetentionDays;
+  encryption: EncryptionSetting;
+  alarmEmail?: string;
+  tracing: boolean;
+  applicationLogLevel: ApplicationLogLevel;
+  systemLogLevel: SystemLogLevel;
+  alarms: AlarmThresholds;
+}
+
+/**
+ * The shortest timeout a function that calls DynamoDB or S3 may have: every SDK call's budget
+ * (attempts × request timeout plus the retry waits, shared/storage/sdkTimeouts.ts) and a second
+ * to answer. Below it a stalled service would get Lambda's bare timeout instead of the 500 envelope.
+ */
+export const MIN_FUNCTION_TIMEOUT_SECONDS = Math.ceil(
+  (SDK_MAX_ATTEMPTS * DEFAULT_REQUEST_TIMEOUT_MS + MAX_RETRY_BACKOFF_MS + 1_000) / 1_000,
+);
+/** API Gateway HTTP APIs give an integration at most 30 s; a longer function timeout is never used. */
+export const MAX_API_TIMEOUT_SECONDS = 30;
+/** Lambda's own limit. */
+export const MAX_FUNCTION_TIMEOUT_SECONDS = 900;
+/** The compactor runs every 10 minutes (trackerStack.ts); a run must end before the next starts. */
+export const MAX_COMPACTOR_TIMEOUT_SECONDS = 600;
+
+export const DEFAULT_FUNCTION_SIZING: Readonly<Record<FunctionFamily, FunctionSizing>> = {
+  api: { memoryMb: 512, timeoutSeconds: 10 },
+  // The search functions keep the in-memory search index.
+  search: { memoryMb: 1536, timeoutSeconds: 10 },
+  compactor: { memoryMb: 1536, timeoutSeconds: 300 },
+  // Listing the bucket is the long part: 15 minutes (Lambda's most) covers millions of bodies.
+  sweep: { memoryMb: 512, timeoutSeconds: 900 },
+};
+
+const TIMEOUT_LIMITS: Record<FunctionFamily, number> = {
+  api: MAX_API_TIMEOUT_SECONDS,
+  search: MAX_API_TIMEOUT_SECONDS,
+  compactor: MAX_COMPACTOR_TIMEOUT_SECONDS,
+  sweep: MAX_FUNCTION_TIMEOUT_SECONDS,
+};
+
+export const DEFAULT_ALARM_THRESHOLDS: Readonly<AlarmThresholds> = {
+  api5xxPercent: 1,
+  api4xxPercent: 25,
+  minRequests: 20,
+  latencyPercentOfTimeout: 80,
+  functionErrors: 5,
+  functionThrottles: 1,
+  tableThrottles: 10,
+  tableSystemErrors: 1,
+  searchStalenessMinutes: 30,
+};
+
+/** One context key: its name, its default as the docs show it, and what it means. */
+export interface SettingDescription {
+  key: string;
+  default: string;
+  meaning: string;
+}
+
+const FAMILY_NAMES: Record<FunctionFamily, string> = {
+  api: 'the API functions',
+  search: 'the two search functions (they hold the search index)',
+  compactor: 'the search compactor',
+  sweep: 'the attachment orphan sweep',
+};
+
+const sizingKeys = (family: FunctionFamily) => ({ memory: `${family}MemoryMb`, timeout: `${family}TimeoutSeconds` });
+
+const ALARM_KEYS: Record<keyof AlarmThresholds, { key: string; meaning: string }> = {
+  api5xxPercent: { key: 'alarmApi5xxPercent', meaning: 'percent of API requests answered 5xx in 5 minutes' },
+  api4xxPercent: { key: 'alarmApi4xxPercent', meaning: 'percent of API requests answered 4xx in 5 minutes' },
+  minRequests: { key: 'alarmMinRequests', meaning: 'requests in 5 minutes below which the rate alarms stay quiet' },
+  latencyPercentOfTimeout: {
+    key: 'alarmLatencyPercentOfTimeout',
+    meaning: "p99 duration of a function family, as a percent of the family's timeout",
+  },
+  functionErrors: {
+    key: 'alarmFunctionErrors',
+    meaning: 'failed invocations (crashes, timeouts) in 5 minutes, per group of functions',
+  },
+  functionThrottles: { key: 'alarmFunctionThrottles', meaning: 'throttled invocations in 5 minutes' },
+  tableThrottles: { key: 'alarmTableThrottles', meaning: 'throttled table requests in 5 minutes' },
+  tableSystemErrors: { key: 'alarmTableSystemErrors', meaning: 'DynamoDB system errors in 5 minutes' },
+  searchStalenessMinutes: {
+    key: 'alarmSearchStalenessMinutes',
+    meaning: 'minutes without a successful search compaction',
+  },
+};
+
+export const CONTEXT = {
+  stackName: 'stackName',
+  apiRateLimit: 'apiRateLimit',
+  apiBurstLimit: 'apiBurstLimit',
+  domainName: 'domainName',
+  certificateArn: 'certificateArn',
+  corsOrigins: 'corsOrigins',
+  logRetentionDays: 'logRetentionDays',
+  kmsKey: 'kmsKey',
+  alarmEmail: 'alarmEmail',
+  tracing: 'tracing',
+  applicationLogLevel: 'applicationLogLevel',
+  systemLogLevel: 'systemLogLevel',
+} as const;
+
+export const DEFAULT_API_RATE_LIMIT = 200;
+export const DEFAULT_API_BURST_LIMIT = 400;
+export const DEFAULT_LOG_RETENTION_DAYS = RetentionDays.ONE_MONTH;
+
+/** Every setting, in the order docs/operations.md lists them. */
+export const SETTINGS: readonly SettingDescription[] = [
+  { key: CONTEXT.stackName, default: 'Tracker', meaning: 'CloudFormation stack name' },
+  {
+    key: CONTEXT.apiRateLimit,
+    default: String(DEFAULT_API_RATE_LIMIT),
+    meaning: 'stage-wide throttling, requests per second (excess requests get HTTP 429)',
+  },
+  { key: CONTEXT.apiBurstLimit, default: String(DEFAULT_API_BURST_LIMIT), meaning: 'stage-wide burst' },
+  {
+    key: CONTEXT.domainName,
+    default: '(none)',
+    meaning: 'custom domain of the API, with certificateArn; disables the execute-api endpoint',
+  },
+  {
+    key: CONTEXT.certificateArn,
+    default: '(none)',
+    meaning: "ACM certificate for domainName, in the stack's region",
+  },
+  {
+    key: CONTEXT.corsOrigins,
+    default: '(any origin)',
+    meaning: 'comma-separated origins browsers may call the API from',
+  },
+  ...FUNCTION_FAMILIES.flatMap((family) => [
+    {
+      key: sizingKeys(family).memory,
+      default: String(DEFAULT_FUNCTION_SIZING[family].memoryMb),
+      meaning: `memory (MB) of ${FAMILY_NAMES[family]}`,
+    },
+    {
+      key: sizingKeys(family).timeout,
+      default: String(DEFAULT_FUNCTION_SIZING[family].timeoutSeconds),
+      meaning: `timeout (s) of ${FAMILY_NAMES[family]}, ${MIN_FUNCTION_TIMEOUT_SECONDS}–${TIMEOUT_LIMITS[family]}`,
+    },
+  ]),
+  {
+    key: CONTEXT.logRetentionDays,
+    default: String(DEFAULT_LOG_RETENTION_DAYS),
+    meaning: 'days function and access logs are kept (a CloudWatch retention value)',
+  },
+  {
+    key: CONTEXT.kmsKey,
+    default: '(AWS-managed keys)',
+    meaning: '`create`, or the ARN of a customer-managed KMS key, for table, bucket, logs, queue, topic and secret',
+  },
+  { key: CONTEXT.alarmEmail, default: '(none)', meaning: 'e-mail address subscribed to the alarm topic' },
+  {
+    key: CONTEXT.tracing,
+    default: 'off',
+    meaning: '`on`: X-Ray active tracing on every function',
+  },
+  { key: CONTEXT.applicationLogLevel, default: 'INFO', meaning: "functions' log level (TRACE … FATAL)" },
+  { key: CONTEXT.systemLogLevel, default: 'WARN', meaning: "Lambda platform's log level (DEBUG, INFO, WARN)" },
+  ...Object.entries(ALARM_KEYS).map(([name, { key, meaning }]) => ({
+    key,
+    default: String(DEFAULT_ALARM_THRESHOLDS[name as keyof AlarmThresholds]),
+    meaning,
+  })),
+];
+
+// ---- parsing --------------------------------------------------------------------------------
+
+class SettingError extends Error {
+  constructor(key: string, value: unknown, expected: string) {
+    super(`Context "${key}" must be ${expected}, not '${String(value)}'`);
+  }
+}
+
+type Context = (key: string) => unknown;
+
+function text(context: Context, key: string): string | undefined {
+  const value = context(key);
+  if (value === undefined || value === null) return undefined;
+  if (typeof value !== 'string') throw new SettingError(key, value, 'a string');
+  const trimmed = value.trim();
+  return trimmed === '' ? undefined : trimmed;
+}
+
+function number(
+  context: Context,
+  key: string,
+  fallback: number,
+  limits: { min?: number; max?: number; integer?: boolean } = {},
+): number {
+  const value = context(key);
+  if (value === undefined || value === null || value === '') return fallback;
+  const parsed = typeof value === 'number' ? value : typeof value === 'string' ? Number(value.trim()) : Number.NaN;
+  const { min, max, integer } = limits;
+  const expected = [
+    integer ? 'an integer' : 'a number',
+    min !== undefined && max !== undefined
+      ? `from ${min} to ${max}`
+      : min !== undefined
+        ? `of at least ${min}`
+        : 'above 0',
+  ].join(' ');
+  if (!Number.isFinite(parsed) || (integer && !Number.isInteger(parsed))) throw new SettingError(key, value, expected);
+  if (min === undefined ? parsed <= 0 : parsed < min) throw new SettingError(key, value, expected);
+  if (max !== undefined && parsed > max) throw new SettingError(key, value, expected);
+  return parsed;
+}
+
+function flag(context: Context, key: string, fallback: boolean): boolean {
+  const value = context(key);
+  if (value === undefined || value === null || value === '') return fallback;
+  if (typeof value === 'boolean') return value;
+  const word = String(value).trim().toLowerCase();
+  if (['on', 'true', 'yes', '1'].includes(word)) return true;
+  if (['off', 'false', 'no', '0'].includes(word)) return false;
+  throw new SettingError(key, value, '`on` or `off`');
+}
+
+function oneOf<T extends string>(context: Context, key: string, allowed: readonly T[], fallback: T): T {
+  const value = text(context, key);
+  if (value === undefined) return fallback;
+  const match = allowed.find((candidate) => candidate === value.toUpperCase());
+  if (!match) throw new SettingError(key, value, `one of ${allowed.join(', ')}`);
+  return match;
+}
+
+const EMAIL = /^[^@\s]+@[^@\s]+\.[^@\s]+$/;
+const DOMAIN = /^(?=.{1,253}$)([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z]{2,63}$/i;
+const CERTIFICATE_ARN = /^arn:aws[a-z-]*:acm:[a-z0-9-]+:\d{12}:certificate\/[A-Za-z0-9-]+$/;
+const KMS_KEY_ARN = /^arn:aws[a-z-]*:kms:[a-z0-9-]+:\d{12}:key\/[A-Za-z0-9-]+$/;
+/** An origin as browsers send it: scheme, host and optional port, nothing after. */
+const ORIGIN = /^https?:\/\/[^/\s?#]+$/;
+
+function corsOrigins(context: Context): string[] {
+  const value = context(CONTEXT.corsOrigins);
+  if (value === undefined || value === null || value === '') return [];
+  const list = Array.isArray(value) ? value : typeof value === 'string' ? value.split(',') : undefined;
+  if (!list) throw new SettingError(CONTEXT.corsOrigins, value, 'a comma-separated list of origins');
+  const origins = list.map((origin) => String(origin).trim()).filter(Boolean);
+  for (const origin of origins) {
+    if (origin !== '*' && !ORIGIN.test(origin))
+      throw new SettingError(CONTEXT.corsOrigins, origin, 'origins such as https://bugs.example.org (or *)');
+  }
+  if (origins.includes('*') && origins.length > 1)
+    throw new SettingError(CONTEXT.corsOrigins, value, 'either * alone or a list of origins');
+  return origins;
+}
+
+function customDomain(context: Context): StackSettings['customDomain'] {
+  const domainName = text(context, CONTEXT.domainName);
+  const certificateArn = text(context, CONTEXT.certificateArn);
+  if (!domainName && !certificateArn) return undefined;
+  if (!domainName || !certificateArn)
+    throw new Error(`Context "${CONTEXT.domainName}" and "${CONTEXT.certificateArn}" go together: set both or neither`);
+  if (!DOMAIN.test(domainName)) throw new SettingError(CONTEXT.domainName, domainName, 'a domain name');
+  if (!CERTIFICATE_ARN.test(certificateArn))
+    throw new SettingError(CONTEXT.certificateArn, certificateArn, 'an ACM certificate ARN');
+  return { domainName: domainName.toLowerCase(), certificateArn };
+}
+
+function encryption(context: Context): EncryptionSetting {
+  const value = text(context, CONTEXT.kmsKey);
+  if (value === undefined) return { kind: 'aws' };
+  if (value.toLowerCase() === 'create') return { kind: 'create' };
+  if (KMS_KEY_ARN.test(value)) return { kind: 'import', keyArn: value };
+  throw new SettingError(CONTEXT.kmsKey, value, '`create` or a KMS key ARN (arn:aws:kms:<region>:<account>:key/<id>)');
+}
+
+function logRetention(context: Context): RetentionDays {
+  const days = number(context, CONTEXT.logRetentionDays, DEFAULT_LOG_RETENTION_DAYS, { integer: true });
+  const allowed = Object.values(RetentionDays).filter(
+    (value): value is RetentionDays => typeof value === 'number' && value !== RetentionDays.INFINITE,
+  );
+  if (!allowed.includes(days)) throw new SettingError(CONTEXT.logRetentionDays, days, `one of ${allowed.join(', ')}`);
+  return days;
+}
+
+function functionSizing(context: Context, family: FunctionFamily): FunctionSizing {
+  const keys = sizingKeys(family);
+  const fallback = DEFAULT_FUNCTION_SIZING[family];
+  return {
+    memoryMb: number(context, keys.memory, fallback.memoryMb, { min: 128, max: 10_240, integer: true }),
+    timeoutSeconds: number(context, keys.timeout, fallback.timeoutSeconds, {
+      min: MIN_FUNCTION_TIMEOUT_SECONDS,
+      max: TIMEOUT_LIMITS[family],
+      integer: true,
+    }),
+  };
+}
+
+const ALARM_LIMITS: Partial<Record<keyof AlarmThresholds, { min?: number; max?: number; integer?: boolean }>> = {
+  api5xxPercent: { max: 100 },
+  api4xxPercent: { max: 100 },
+  latencyPercentOfTimeout: { max: 100 },
+  minRequests: { min: 1, integer: true },
+  // At least two compaction intervals (a single late run is no alarm), at most the day an alarm
+  // can look back on, in whole minutes (alarm periods are).
+  searchStalenessMinutes: { min: 20, max: 1440, integer: true },
+};
+
+function alarmThresholds(context: Context): AlarmThresholds {
+  const thresholds = { ...DEFAULT_ALARM_THRESHOLDS };
+  for (const [name, { key }] of Object.entries(ALARM_KEYS) as [keyof AlarmThresholds, { key: string }][]) {
+    thresholds[name] = number(context, key, DEFAULT_ALARM_THRESHOLDS[name], ALARM_LIMITS[name] ?? {});
+  }
+  return thresholds;
+}
+
+/** The stack's settings from the context of `scope` (the app or the stack). Throws on an invalid value. */
+export function readStackSettings(scope: Construct): StackSettings {
+  const context: Context = (key) => scope.node.tryGetContext(key);
+  const alarmEmail = text(context, CONTEXT.alarmEmail);
+  if (alarmEmail !== undefined && !EMAIL.test(alarmEmail))
+    throw new SettingError(CONTEXT.alarmEmail, alarmEmail, 'an e-mail address');
+  return {
+    apiRateLimit: number(context, CONTEXT.apiRateLimit, DEFAULT_API_RATE_LIMIT),
+    apiBurstLimit: number(context, CONTEXT.apiBurstLimit, DEFAULT_API_BURST_LIMIT, { min: 1, integer: true }),
+    customDomain: customDomain(context),
+    corsOrigins: corsOrigins(context),
+    functions: Object.fromEntries(
+      FUNCTION_FAMILIES.map((family) => [family, functionSizing(context, family)]),
+    ) as Record<FunctionFamily, FunctionSizing>,
+    logRetention: logRetention(context),
+    encryption: encryption(context),
+    alarmEmail,
+    tracing: flag(context, CONTEXT.tracing, false),
+    applicationLogLevel: oneOf(
+      context,
+      CONTEXT.applicationLogLevel,
+      Object.values(ApplicationLogLevel),
+      ApplicationLogLevel.INFO,
+    ),
+    systemLogLevel: oneOf(context, CONTEXT.systemLogLevel, Object.values(SystemLogLevel), SystemLogLevel.WARN),
+    alarms: alarmThresholds(context),
+  };
+}
+
+/** The CloudFormation stack name (`-c stackName=...`), for bin/tracker.ts. */
+export function stackNameFrom(scope: Construct): string {
+  const value: unknown = scope.node.tryGetContext(CONTEXT.stackName);
+  if (value === undefined) return 'Tracker';
+  if (typeof value !== 'string' || !/^[A-Za-z][A-Za-z0-9-]{0,127}$/.test(value))
+    throw new SettingError(CONTEXT.stackName, value, 'a CloudFormation stack name');
+  return value;
+}
