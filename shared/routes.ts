@@ -39,6 +39,7 @@ export const routes: readonly RouteDefinition[] = [
   // Instance information
   route('GET', '/rest/version', 'instance/version'),
   route('GET', '/rest/extensions', 'instance/extensions'),
+  route('GET', '/rest/openapi.json', 'instance/openapi'),
   route('GET', '/rest/timezone', 'instance/timezone'),
   route('GET', '/rest/time', 'instance/time'),
   route('GET', '/rest/parameters', 'instance/getParameters'),

@@ -65,7 +65,7 @@ describe('the probe', () => {
         timetracking: true,
       },
     });
-    expect(Object.keys(probe.extensions)).toEqual(['Tracker', 'FieldValues']);
+    expect(Object.keys(probe.extensions)).toEqual(['Tracker', 'FieldValues', 'OpenAPI']);
     // Tracker's administrators are in every group, bug groups included, so they see every bug.
     expect(probe.hiddenBugGroups).toEqual([]);
     expect(probe.missing).toEqual([]);

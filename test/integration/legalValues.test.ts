@@ -80,7 +80,7 @@ describe('an installation whose values were never stored', () => {
 
   it('lists the FieldValues extension', async () => {
     const { extensions } = await ok(call(app, 'GET', '/rest/extensions'));
-    expect(Object.keys(extensions).sort()).toEqual(['FieldValues', 'Tracker']);
+    expect(Object.keys(extensions).sort()).toEqual(['FieldValues', 'OpenAPI', 'Tracker']);
   });
 });
 

@@ -14,10 +14,15 @@ export const version = () => ({ version: API_VERSION });
  * Tracker's own extensions, as Bugzilla lists its installed ones: Tracker itself, and FieldValues,
  * the administrator routes that edit the built-in fields' legal values and the workflow
  * (`/rest/field/bug/{field}/values`, `/rest/field/bug/bug_status/workflow`), which an importer
- * uses to bring a Bugzilla's own priorities, statuses and workflow across.
+ * uses to bring a Bugzilla's own priorities, statuses and workflow across; and OpenAPI, the API's
+ * OpenAPI 3.1 description at `/rest/openapi.json`.
  */
 export const extensions = () => ({
-  extensions: { Tracker: { version: TRACKER_VERSION }, FieldValues: { version: TRACKER_VERSION } },
+  extensions: {
+    Tracker: { version: TRACKER_VERSION },
+    FieldValues: { version: TRACKER_VERSION },
+    OpenAPI: { version: TRACKER_VERSION },
+  },
 });
 
 export const timezone = () => ({ timezone: '+0000' });

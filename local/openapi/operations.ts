@@ -1,0 +1,226 @@
+import {
+  arrayOf,
+  boolean,
+  bugzillaTime,
+  byId,
+  envelope,
+  integer,
+  type JsonSchema,
+  nullable,
+  ref,
+  string,
+} from './jsonSchema.ts';
+
+/**
+ * What the route table and the zod schemas cannot say: each handler module's summary, the shape
+ * of its answer (checked against real answers by test/integration/openapiResponses.test.ts) and,
+ * where its input is open, what it takes. A handler missing here is still described, with an
+ * unknown answer; test/unit/openapi.test.ts fails until it is added.
+ */
+export interface OperationNotes {
+  summary: string;
+  response: JsonSchema;
+  description?: string;
+  /** The handler applies include_fields / exclude_fields itself (no `responseFields` in its definition). */
+  selectsFields?: boolean;
+}
+
+const created = ref('CreatedId');
+const updated = (collection: string) => envelope({ [collection]: arrayOf(ref('UpdateResult')) });
+const list = (collection: string, item: string) => envelope({ [collection]: arrayOf(ref(item)) });
+const strings = arrayOf(string);
+const flagTypeLists = envelope({ bug: arrayOf(ref('FlagType')), attachment: arrayOf(ref('FlagType')) });
+const productIds = envelope({ ids: { ...strings, description: 'Product ids, as text.' } });
+const lastVisits = arrayOf(ref('LastVisit'));
+
+export const OPERATIONS: Readonly<Record<string, OperationNotes>> = {
+  'instance/version': { summary: 'Bugzilla API version', response: envelope({ version: string }) },
+  'instance/extensions': {
+    summary: 'Installed extensions',
+    description:
+      'Tracker lists itself, FieldValues (the legal-value and workflow administration routes) and OpenAPI (this document at GET /rest/openapi.json).',
+    response: envelope({
+      extensions: { type: 'object', additionalProperties: envelope({ version: string }) },
+    }),
+  },
+  'instance/openapi': {
+    summary: 'This OpenAPI description',
+    description:
+      'The OpenAPI 3.1 document of the API, generated from the route table and the handlers (docs/openapi.json).',
+    response: { type: 'object', required: ['openapi', 'info', 'paths'], description: 'An OpenAPI 3.1 document.' },
+  },
+  'instance/timezone': { summary: 'Server time zone', response: envelope({ timezone: string }) },
+  'instance/time': {
+    summary: 'Server time',
+    response: envelope({
+      db_time: bugzillaTime,
+      web_time: bugzillaTime,
+      web_time_utc: bugzillaTime,
+      tz_name: string,
+      tz_short_name: string,
+      tz_offset: string,
+    }),
+  },
+  'instance/getParameters': { summary: 'Parameters', response: envelope({ parameters: ref('Parameters') }) },
+  'instance/updateParameters': {
+    summary: 'Change parameters',
+    description: 'Tracker addition: `{"name": value, …}`, all or nothing.',
+    response: envelope({ changes: ref('Changes') }),
+  },
+  'instance/lastAuditTime': {
+    summary: 'Last audit time',
+    response: envelope({ last_audit_time: nullable(bugzillaTime) }),
+  },
+  'instance/jobqueueStatus': { summary: 'Job queue status', response: envelope({ total: integer, errors: integer }) },
+
+  'user/login': { summary: 'Log in', response: envelope({ id: integer, token: string }) },
+  'user/logout': { summary: 'Log out', response: envelope({ result: { type: 'null' } }) },
+  'user/validLogin': { summary: 'Check a login', response: envelope({ result: boolean }) },
+  'user/whoami': {
+    summary: 'Who am I',
+    response: envelope({ id: integer, name: string, real_name: string, nick: string }),
+  },
+  'user/createUser': { summary: 'Create a user', response: created },
+  'user/getUsers': { summary: 'Get users', response: list('users', 'User') },
+  'user/updateUser': { summary: 'Update users', response: updated('users') },
+  'user/addApiKey': {
+    summary: 'Create an API key',
+    description: 'Tracker addition. The key is shown only in this answer.',
+    response: envelope({ id: integer, api_key: string }),
+  },
+  'user/getApiKeys': { summary: "List a user's API keys", response: list('api_keys', 'ApiKey') },
+  'user/updateApiKey': { summary: 'Revoke or describe an API key', response: updated('api_keys') },
+
+  'group/createGroup': { summary: 'Create a group', response: created },
+  'group/getGroups': { summary: 'Get groups', response: list('groups', 'Group') },
+  'group/updateGroup': { summary: 'Update groups', response: updated('groups') },
+
+  'product/selectableProducts': { summary: 'Products the caller can search', response: productIds },
+  'product/enterableProducts': { summary: 'Products the caller can file bugs in', response: productIds },
+  'product/accessibleProducts': { summary: 'Products the caller can search or file bugs in', response: productIds },
+  'product/getProducts': { summary: 'Get products', response: list('products', 'Product') },
+  'product/createProduct': { summary: 'Create a product', response: created },
+  'product/updateProduct': { summary: 'Update products', response: updated('products') },
+  'product/createVersion': { summary: 'Add a version to a product', response: created },
+  'product/updateVersion': { summary: 'Rename, reorder or disable a version', response: updated('versions') },
+  'product/createMilestone': { summary: 'Add a milestone to a product', response: created },
+  'product/updateMilestone': { summary: 'Rename, reorder or disable a milestone', response: updated('milestones') },
+  'classification/getClassification': {
+    summary: 'Get classifications',
+    response: list('classifications', 'Classification'),
+  },
+  'classification/createClassification': { summary: 'Create a classification', response: created },
+  'classification/updateClassification': { summary: 'Update a classification', response: updated('classifications') },
+  'component/createComponent': { summary: 'Create a component', response: created },
+  'component/updateComponent': { summary: 'Update components', response: updated('components') },
+  'component/deleteComponent': {
+    summary: 'Delete a component',
+    response: envelope({
+      components: arrayOf(envelope({ id: integer })),
+    }),
+  },
+
+  'field/getFields': { summary: 'Get field definitions', response: list('fields', 'Field') },
+  'field/legalValues': { summary: "A field's legal values (deprecated)", response: envelope({ values: strings }) },
+  'field/createField': { summary: 'Create a custom field', response: created },
+  'field/updateField': { summary: 'Update custom fields', response: updated('fields') },
+  'field/createFieldValue': {
+    summary: 'Add a legal value to a built-in field',
+    response: envelope({ field: string, name: string }),
+  },
+  'field/updateFieldValue': {
+    summary: 'Rename, reorder or disable a legal value',
+    response: envelope({
+      values: arrayOf(envelope({ field: string, name: string, changes: ref('Changes') })),
+    }),
+  },
+  'field/updateWorkflow': {
+    summary: 'Change the status workflow',
+    response: envelope({
+      transitions: arrayOf(ref('WorkflowTransition')),
+      changes: envelope({ added: arrayOf(ref('WorkflowTransition')), removed: arrayOf(ref('WorkflowTransition')) }),
+    }),
+  },
+  'keyword/getKeywords': { summary: 'Get keywords', response: list('keywords', 'Keyword') },
+  'keyword/createKeyword': { summary: 'Create a keyword', response: created },
+  'keyword/updateKeyword': { summary: 'Update keywords', response: updated('keywords') },
+
+  'flagType/createFlagType': { summary: 'Create a flag type', response: created },
+  'flagType/getFlagTypes': {
+    summary: 'Flag types of a product (and component), or one flag type by id',
+    response: { oneOf: [flagTypeLists, list('flag_types', 'FlagType')] },
+  },
+  'flagType/updateFlagType': { summary: 'Update flag types', response: updated('flagtypes') },
+
+  'bug/createBug': {
+    summary: 'File a bug',
+    description:
+      "The bug's fields (product, component, version, summary, description, op_sys, platform, priority, severity, …, custom fields `cf_…`, flags); each is checked by the bug rules with Bugzilla's error codes.",
+    response: created,
+  },
+  'bug/searchBugs': {
+    summary: 'Search bugs',
+    description:
+      "Bugzilla's search parameters: any bug field by name (`product`, `status`, `assigned_to`, …), advanced search (`f1`/`o1`/`v1`, `j_top`), `quicksearch`, `limit`, `offset`, `order`, `count_only` (then the answer is `{bug_count}`).",
+    response: { oneOf: [list('bugs', 'Bug'), envelope({ bug_count: integer })] },
+  },
+  'bug/possibleDuplicates': {
+    summary: 'Possible duplicates',
+    description: '`id` (of a bug) or `summary`, optionally `product` (repeatable) and `limit`: best matches first.',
+    response: list('bugs', 'Bug'),
+  },
+  'bug/getBug': {
+    summary: 'Get bugs',
+    response: envelope({ bugs: arrayOf(ref('Bug')), faults: arrayOf(ref('BugFault')) }),
+  },
+  'bug/updateBug': {
+    summary: 'Update bugs',
+    description:
+      "The fields to change, as Bugzilla takes them (lists as `{add, remove, set}`, `comment`, `flags`, custom fields); each is checked by the bug rules with Bugzilla's error codes.",
+    response: envelope({ bugs: arrayOf(ref('BugUpdate')) }),
+  },
+  'bug/bugHistory': { summary: 'Bug history', response: list('bugs', 'BugHistory') },
+  'bug/updateTags': {
+    summary: "Change the caller's personal tags of bugs",
+    response: envelope({
+      changes: byId(envelope({ added: strings, removed: strings })),
+    }),
+  },
+  'bug/recordLastVisit': { summary: 'Record a visit of bugs', response: lastVisits },
+  'bug/getLastVisits': { summary: "The caller's last visits of bugs", response: lastVisits },
+
+  'comment/getComments': {
+    summary: 'Get comments',
+    selectsFields: true,
+    response: envelope({
+      bugs: byId(envelope({ comments: arrayOf(ref('Comment')) })),
+      comments: byId(ref('Comment')),
+    }),
+  },
+  'comment/addComment': { summary: 'Add a comment', response: created },
+  'comment/updateCommentTags': {
+    summary: "Change a comment's tags",
+    description: "Answers the comment's tags.",
+    response: strings,
+  },
+  'comment/searchCommentTags': { summary: 'Comment tags in use', response: strings },
+  'comment/renderComment': { summary: 'Render comment text as HTML', response: envelope({ html: string }) },
+
+  'attachment/getAttachments': {
+    summary: 'Get attachments',
+    response: envelope({
+      bugs: byId(arrayOf(ref('Attachment'))),
+      attachments: byId(ref('Attachment')),
+    }),
+  },
+  'attachment/createAttachment': { summary: 'Attach a file', response: envelope({ ids: arrayOf(integer) }) },
+  'attachment/updateAttachment': {
+    summary: 'Update attachments',
+    response: envelope({ attachments: arrayOf(ref('AttachmentUpdate')) }),
+  },
+  'attachment/downloadAttachment': {
+    summary: "An attachment's download address",
+    description: 'Tracker addition: a presigned address, so large files download without passing through the API.',
+    response: envelope({ attachments: byId(ref('AttachmentDownload')) }),
+  },
+};

@@ -1,0 +1,55 @@
+import {
+  arrayOf,
+  boolean,
+  bugzillaTime,
+  integer,
+  type JsonSchema,
+  nullable,
+  ref,
+  resource,
+  string,
+} from '../jsonSchema.ts';
+
+/** Users, groups and API keys as shared/domain/identity/ renders them (userView.ts, groupRules.ts). */
+const savedSearch = resource({ id: integer, name: string, query: string });
+
+export const IDENTITY_SCHEMAS: Record<string, JsonSchema> = {
+  User: resource(
+    {
+      id: integer,
+      real_name: string,
+      nick: string,
+      name: string,
+      email: string,
+      can_login: boolean,
+      email_enabled: boolean,
+      login_denied_text: string,
+      groups: arrayOf(resource({ id: integer, name: string, description: string })),
+      saved_searches: arrayOf(savedSearch),
+      saved_reports: arrayOf(savedSearch),
+    },
+    {
+      description:
+        "A user, in three tiers: logged out id, name, real_name, nick; logged in + email, can_login, groups (those the caller may bless); editusers + email_enabled, login_denied_text; one's own account + saved searches and reports.",
+    },
+  ),
+  Group: resource(
+    {
+      id: integer,
+      name: string,
+      description: string,
+      is_bug_group: boolean,
+      user_regexp: string,
+      is_active: boolean,
+      membership: { ...arrayOf(ref('User')), description: 'With `membership=1`: every member, direct or not.' },
+    },
+    { description: 'A group; is_bug_group, user_regexp and is_active only for creategroups.' },
+  ),
+  ApiKey: resource({
+    id: integer,
+    description: string,
+    revoked: boolean,
+    creation_time: bugzillaTime,
+    last_used: nullable(bugzillaTime),
+  }),
+};
