@@ -3,6 +3,7 @@ import {
   DescribeTableCommand,
   DynamoDBClient,
   ResourceNotFoundException,
+  UpdateTableCommand,
   UpdateTimeToLiveCommand,
 } from '@aws-sdk/client-dynamodb';
 import { CreateBucketCommand, HeadBucketCommand, S3Client } from '@aws-sdk/client-s3';
@@ -11,6 +12,7 @@ import {
   KEY_ATTRIBUTES,
   PARTITION_KEY,
   SORT_KEY,
+  STREAM_VIEW_TYPE,
   TTL_ATTRIBUTE,
 } from '../shared/storage/tableSchema.ts';
 
@@ -22,10 +24,25 @@ const localCredentials = { accessKeyId: 'local', secretAccessKey: 'local' };
 /** s3rver accepts only its own fixed key pair. */
 const s3rverCredentials = { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' };
 
-export async function ensureTable(endpoint: string, tableName: string): Promise<void> {
+const STREAM = { StreamEnabled: true, StreamViewType: STREAM_VIEW_TYPE } as const;
+
+/**
+ * The table with its change stream, which the notification publisher reads (docs/events.md). A
+ * table created before the stream existed (an older `.data`) gets it now: its changes from here
+ * on are published. `stream: false` leaves it out (a bulk benchmark that publishes nothing).
+ */
+export async function ensureTable(
+  endpoint: string,
+  tableName: string,
+  options: { stream?: boolean } = {},
+): Promise<void> {
+  const stream = options.stream ?? true;
   const client = new DynamoDBClient({ endpoint, region: 'local', credentials: localCredentials });
   try {
-    await client.send(new DescribeTableCommand({ TableName: tableName }));
+    const { Table: table } = await client.send(new DescribeTableCommand({ TableName: tableName }));
+    if (stream && table?.StreamSpecification?.StreamEnabled !== true)
+      await client.send(new UpdateTableCommand({ TableName: tableName, StreamSpecification: STREAM }));
+    client.destroy();
     return;
   } catch (error) {
     if (!(error instanceof ResourceNotFoundException)) throw error;
@@ -34,6 +51,7 @@ export async function ensureTable(endpoint: string, tableName: string): Promise<
     new CreateTableCommand({
       TableName: tableName,
       BillingMode: 'PAY_PER_REQUEST',
+      ...(stream ? { StreamSpecification: STREAM } : {}),
       AttributeDefinitions: KEY_ATTRIBUTES.map((name) => ({ AttributeName: name, AttributeType: 'S' })),
       KeySchema: [
         { AttributeName: PARTITION_KEY, KeyType: 'HASH' },

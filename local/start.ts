@@ -1,7 +1,9 @@
 /**
  * `npm start`: the whole API on http://127.0.0.1:8080/rest, on local engines, with data kept
- * under .data/ across restarts. Environment: PORT, TRACKER_DATA_DIR, TRACKER_ADMIN_LOGIN,
- * TRACKER_ADMIN_PASSWORD, TRACKER_ADMIN_API_KEY (the last three apply when the installation is new).
+ * under .data/ across restarts, and the notification publisher (bug mail and events into
+ * .data/outbox/, webhooks posted). Environment: PORT, TRACKER_DATA_DIR, TRACKER_ADMIN_LOGIN,
+ * TRACKER_ADMIN_PASSWORD, TRACKER_ADMIN_API_KEY (the last three apply when the installation is new),
+ * TRACKER_WEBHOOKS, TRACKER_EVENT_AUDIENCE.
  */
 import { resolve } from 'node:path';
 import { bootstrapInstallation } from '../shared/application/instance/bootstrapInstallation.ts';
@@ -10,6 +12,7 @@ import { DEFAULT_ADMIN_LOGIN } from '../shared/domain/instance/installation.ts';
 import { ENV } from '../shared/storage/tableSchema.ts';
 import { startApiGateway } from './apiGatewayEmulator.ts';
 import { JavaMissingError, type LocalEngines, startEngines } from './engines.ts';
+import { startLocalPublisher } from './notification/localPublisher.ts';
 import { ensureBucket, ensureTable } from './provision.ts';
 
 // Locally Node 20 is fine; the deployed functions run on Node 22, which the SDK asks for.
@@ -20,6 +23,9 @@ const host = process.env.HOST ?? '127.0.0.1';
 const dataDir = resolve(process.env.TRACKER_DATA_DIR ?? '.data');
 const tableName = process.env[ENV.table] ?? 'tracker';
 const bucketName = process.env[ENV.bucket] ?? 'tracker-attachments';
+
+/** The notification publisher, stopped before the engines it reads. */
+let publisher: { stop(): Promise<void> } | undefined;
 
 async function main(): Promise<void> {
   let engines: LocalEngines;
@@ -33,6 +39,7 @@ async function main(): Promise<void> {
     throw error;
   }
   const stop = async (code = 0) => {
+    await publisher?.stop();
     await engines.stop();
     process.exit(code);
   };
@@ -72,7 +79,9 @@ async function serve(engines: LocalEngines): Promise<void> {
 
   const { url } = await startApiGateway({ port, host });
   keepSearchSnapshotCurrent();
+  publisher = startLocalPublisher({ dataDir, tableName });
   console.log(`Tracker is serving ${url}/rest (data in ${dataDir}; Ctrl-C stops it)`);
+  console.log(`Bug mail and events are kept in ${dataDir}/outbox (mail/*.eml, events/*.json)`);
   if (installation.created) {
     console.log('A new installation was created. Its administrator (shown once, keep it):');
     console.log(`  login:    ${installation.admin.login}`);

@@ -91,6 +91,11 @@ export const bugKeys = {
     sk: `HISTORY#${at}#${unique}`,
   }),
   historyPrefix: 'HISTORY#',
+  /** The bug whose item collection a partition key names (`BUG#<id>`), or null for any other partition. */
+  bugIdOfPartition: (pk: string): number | null => {
+    const match = /^BUG#(\d+)$/.exec(pk);
+    return match ? Number(match[1]) : null;
+  },
   aliasGuard: (alias: string): ItemKey => ({ pk: `ALIAS#${alias.toLowerCase()}`, sk: 'ALIAS' }),
   /** A user's last visits live in the user's partition, so the listing is one consistent Query. */
   lastVisit: (userId: number, bugId: number): ItemKey => ({ pk: `USER#${userId}`, sk: `LASTVISIT#${padId(bugId)}` }),
@@ -207,4 +212,18 @@ export const catalogKeys = {
   fieldValuesPartition: 'FIELDVALUES',
   fieldValues: (field: string): ItemKey => ({ pk: 'FIELDVALUES', sk: `VALUES#${field}` }),
   workflow: (): ItemKey => ({ pk: 'FIELDVALUES', sk: 'WORKFLOW' }),
+};
+
+/**
+ * What the notification publisher has delivered of a bug change (shared/storage/notification/
+ * deliveryLog.ts): one marker per mail, event or webhook delivery, in the bug's own partition
+ * `NOTIFIED#<bugId>`, sorted by the change's revision, so one Query reads every marker of a change.
+ */
+export const notificationKeys = {
+  deliveryPartition: (bugId: number): string => `NOTIFIED#${bugId}`,
+  deliveryPrefix: (rev: number): string => `${padId(rev)}#`,
+  delivery: (bugId: number, rev: number, channel: string, digest: string): ItemKey => ({
+    pk: `NOTIFIED#${bugId}`,
+    sk: `${padId(rev)}#${channel}#${digest}`,
+  }),
 };

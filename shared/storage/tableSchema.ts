@@ -8,6 +8,12 @@ export const SORT_KEY = 'sk';
 /** Epoch seconds; DynamoDB's TTL deletes login tokens, throttling windows and last visits. */
 export const TTL_ATTRIBUTE = 'expiresAt';
 
+/**
+ * The table's change stream: every item's image before and after each write. The notification
+ * publisher reads bug changes from it (shared/application/notification/changePublisher.ts).
+ */
+export const STREAM_VIEW_TYPE = 'NEW_AND_OLD_IMAGES';
+
 export interface IndexDefinition {
   indexName: string;
   partitionKey: string;

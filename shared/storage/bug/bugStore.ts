@@ -108,11 +108,18 @@ export async function commitBugWrite(write: BugWrite): Promise<void> {
       count: comment.count,
     });
   }
+  // Each history entry carries the revision its write gave the bug: the notification publisher
+  // pairs it with the bug's change by that (shared/storage/notification/bugChangeRecords.ts).
+  const revisionAfter = new Map([
+    ...write.created.map((bug) => [bug.id, 1] as const),
+    ...write.updated.map(({ bug, rev }) => [bug.id, rev + 1] as const),
+  ]);
   for (const entry of write.history) {
     transaction.put({
       ...bugKeys.history(entry.bugId, new Date().toISOString(), randomUUID().slice(0, 8)),
       type: 'history',
       ...entry,
+      rev: revisionAfter.get(entry.bugId),
     });
   }
   write.extend?.(transaction);

@@ -1,0 +1,56 @@
+import * as z from 'zod';
+import { type EventAudience, FULL_AUDIENCE, PUBLIC_AUDIENCE } from '../../domain/notification/bugEvents.ts';
+import type { WebhookTarget } from './notificationOutlets.ts';
+
+/**
+ * The publisher's settings, from the environment: who the bus's events are for, and the
+ * webhooks to post to. A wrong setting stops the publisher with a message that names it, rather
+ * than publishing to fewer places than asked.
+ */
+export const NOTIFICATION_ENV = {
+  /** `public` (the default) or `full`: what the events on the bus may say (docs/events.md). */
+  eventAudience: 'TRACKER_EVENT_AUDIENCE',
+  /** JSON: `[{"url": "...", "secret": "...", "detailTypes": ["Bug Changed"], "audience": "public"}]`. */
+  webhooks: 'TRACKER_WEBHOOKS',
+  /** The EventBridge bus the events go to (the stack's own). */
+  eventBus: 'TRACKER_EVENT_BUS',
+} as const;
+
+const AUDIENCES = { public: PUBLIC_AUDIENCE, full: FULL_AUDIENCE } as const;
+
+export function eventAudienceFrom(value: string | undefined): EventAudience {
+  const name = (value ?? '').trim() || 'public';
+  if (name !== 'public' && name !== 'full')
+    throw new Error(`${NOTIFICATION_ENV.eventAudience} must be 'public' or 'full', not '${name}'.`);
+  return AUDIENCES[name];
+}
+
+export const audienceOf = (target: Pick<WebhookTarget, 'audience'>): EventAudience => AUDIENCES[target.audience];
+
+const webhookSchema = z.object({
+  url: z.url({ protocol: /^https?$/ }),
+  /** One secret, or several while one is replaced (the current first). */
+  secret: z.union([z.string().min(1), z.array(z.string().min(1)).min(1)]),
+  detailTypes: z.array(z.string().min(1)).optional(),
+  audience: z.enum(['public', 'full']).default('public'),
+});
+
+/** The webhooks a JSON setting names; none when it is empty. */
+export function webhookTargetsFrom(json: string | undefined): WebhookTarget[] {
+  if (!json?.trim()) return [];
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(json);
+  } catch {
+    throw new Error(`${NOTIFICATION_ENV.webhooks} is not JSON: a list of {"url", "secret", "detailTypes"?}.`);
+  }
+  const result = z.array(webhookSchema).safeParse(parsed);
+  if (!result.success)
+    throw new Error(`${NOTIFICATION_ENV.webhooks} is not a list of webhooks: ${z.prettifyError(result.error)}`);
+  return result.data.map(({ url, secret, detailTypes, audience }) => ({
+    url,
+    secrets: typeof secret === 'string' ? [secret] : secret,
+    ...(detailTypes ? { detailTypes } : {}),
+    audience,
+  }));
+}

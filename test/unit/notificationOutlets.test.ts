@@ -1,0 +1,155 @@
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { describe, expect, it } from 'vitest';
+import { mailFileName } from '../../shared/application/notification/notificationOutlets.ts';
+import { eventAudienceFrom, webhookTargetsFrom } from '../../shared/application/notification/notificationSettings.ts';
+import { FULL_AUDIENCE, PUBLIC_AUDIENCE, type TrackerEvent } from '../../shared/domain/notification/bugEvents.ts';
+import { verifyWebhook } from '../../shared/domain/notification/webhookSignature.ts';
+import { putEventsCalls } from '../../shared/storage/notification/eventBridgePublisher.ts';
+import { postWebhook } from '../../shared/storage/notification/httpWebhookPoster.ts';
+
+/** The publisher's settings and the outlets' own rules: webhook configuration, PutEvents calls, file names, posting. */
+describe('notification settings', () => {
+  it('reads webhooks from JSON: one secret or several, an event filter, the public audience by default', () => {
+    expect(webhookTargetsFrom(undefined)).toEqual([]);
+    expect(webhookTargetsFrom('  ')).toEqual([]);
+    expect(
+      webhookTargetsFrom(
+        JSON.stringify([
+          { url: 'https://hooks.example.com/a', secret: 's1' },
+          { url: 'http://127.0.0.1:9000/b', secret: ['new', 'old'], detailTypes: ['Bug Created'], audience: 'full' },
+        ]),
+      ),
+    ).toEqual([
+      { url: 'https://hooks.example.com/a', secrets: ['s1'], audience: 'public' },
+      { url: 'http://127.0.0.1:9000/b', secrets: ['new', 'old'], detailTypes: ['Bug Created'], audience: 'full' },
+    ]);
+  });
+
+  it('refuses a webhook setting it cannot follow, naming the variable', () => {
+    for (const setting of [
+      'not json',
+      '{"url": "https://a.example.com", "secret": "s"}',
+      '[{"url": "https://a.example.com"}]',
+      '[{"url": "https://a.example.com", "secret": ""}]',
+      '[{"url": "ftp://a.example.com", "secret": "s"}]',
+      '[{"url": "https://a.example.com", "secret": "s", "audience": "insiders"}]',
+    ])
+      expect(() => webhookTargetsFrom(setting), setting).toThrow(/TRACKER_WEBHOOKS/);
+  });
+
+  it('builds the events on the bus for the public unless told otherwise', () => {
+    expect(eventAudienceFrom(undefined)).toBe(PUBLIC_AUDIENCE);
+    expect(eventAudienceFrom('full')).toBe(FULL_AUDIENCE);
+    expect(() => eventAudienceFrom('everyone')).toThrow(/TRACKER_EVENT_AUDIENCE/);
+  });
+});
+
+describe('EventBridge calls', () => {
+  const entry = (detailBytes: number) => ({
+    Source: 'tracker',
+    DetailType: 'Bug Changed',
+    Detail: 'x'.repeat(detailBytes),
+  });
+
+  it('puts at most ten entries in a call', () => {
+    expect(putEventsCalls(Array.from({ length: 23 }, () => entry(10))).map((call) => call.length)).toEqual([10, 10, 3]);
+  });
+
+  it('keeps a call under PutEvents size limit, and an entry near the limit alone', () => {
+    const sizes = putEventsCalls([entry(100_000), entry(100_000), entry(100_000), entry(239_000), entry(10)]).map(
+      (call) => call.map((item) => item.Detail?.length),
+    );
+    expect(sizes).toEqual([[100_000, 100_000], [100_000], [239_000, 10]]);
+  });
+});
+
+describe('kept mail', () => {
+  it('names a message by bug, revision and recipient, the same name every time', () => {
+    const mail = {
+      bugId: 42,
+      revision: 8,
+      key: '<bug-42-7-r8@site> a@example.com',
+      message: { to: 'a b/c@example.com' },
+    };
+    const name = mailFileName(mail as never);
+    expect(name).toMatch(/^bug-42-r8-a_b_c@example\.com-[0-9a-f]{10}\.eml$/);
+    expect(mailFileName(mail as never)).toBe(name);
+    expect(mailFileName({ ...mail, key: 'another' } as never)).not.toBe(name);
+  });
+});
+
+describe('posting a webhook', () => {
+  const event: TrackerEvent = {
+    source: 'tracker',
+    kind: 'bug-changed',
+    detailType: 'Bug Changed',
+    id: '42-8-bug-changed-0',
+    time: '2025-03-04T05:06:07Z',
+    detail: { bug: { id: 42 }, event_id: '42-8-bug-changed-0' },
+  };
+
+  async function receiver(answers: number[]) {
+    const received: Array<{ body: string; signature: string; timestamp: string }> = [];
+    const server = createServer((request, response) => {
+      let body = '';
+      request.on('data', (chunk) => {
+        body += chunk;
+      });
+      request.on('end', () => {
+        received.push({
+          body,
+          signature: String(request.headers['x-tracker-signature']),
+          timestamp: String(request.headers['x-tracker-timestamp']),
+        });
+        response.statusCode = answers.shift() ?? 200;
+        response.end();
+      });
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`;
+    return { url, received, close: () => new Promise((resolve) => server.close(resolve)) };
+  }
+
+  it('signs each attempt afresh and tries again until the receiver takes it', async () => {
+    const hook = await receiver([503, 500, 204]);
+    let clock = 1_700_000_000_000;
+    try {
+      await postWebhook({ url: hook.url, secrets: ['s3cret'] }, event, {
+        attempts: 3,
+        backoffMs: 1,
+        now: () => {
+          clock += 1000;
+          return new Date(clock);
+        },
+      });
+    } finally {
+      await hook.close();
+    }
+    expect(hook.received).toHaveLength(3);
+    expect(new Set(hook.received.map((delivery) => delivery.timestamp)).size).toBe(3);
+    for (const delivery of hook.received)
+      expect(verifyWebhook(delivery, 's3cret', new Date(Number(delivery.timestamp) * 1000))).toMatchObject({
+        valid: true,
+      });
+    expect(JSON.parse(hook.received[0]!.body)).toEqual({
+      id: event.id,
+      source: 'tracker',
+      'detail-type': 'Bug Changed',
+      time: event.time,
+      detail: event.detail,
+    });
+  });
+
+  it('gives up after its attempts, saying what the receiver answered', async () => {
+    const hook = await receiver([500, 500]);
+    try {
+      await expect(
+        postWebhook({ url: hook.url, secrets: ['s'] }, event, { attempts: 2, backoffMs: 1 }),
+      ).rejects.toThrow('not taken after 2 attempts (HTTP 500)');
+    } finally {
+      await hook.close();
+    }
+    expect(hook.received).toHaveLength(2);
+  });
+});
