@@ -14,6 +14,7 @@ import * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
 import * as iam from 'aws-cdk-lib/aws-iam';
 import type * as kms from 'aws-cdk-lib/aws-kms';
 import type * as lambda from 'aws-cdk-lib/aws-lambda';
+import * as logs from 'aws-cdk-lib/aws-logs';
 import * as sns from 'aws-cdk-lib/aws-sns';
 import * as subscriptions from 'aws-cdk-lib/aws-sns-subscriptions';
 import type * as sqs from 'aws-cdk-lib/aws-sqs';
@@ -66,7 +67,17 @@ export const ALARMS = {
   compactorFailures: 'CompactorFailures',
   searchSnapshotStale: 'SearchSnapshotStale',
   failedRuns: 'FailedScheduledRuns',
+  notificationFailures: 'NotificationFailures',
+  notificationDelay: 'NotificationDelay',
+  notificationErrors: 'NotificationErrors',
 } as const;
+
+/**
+ * What the publisher logs when a batch stops at a change that failed (functions/notification/
+ * publishChanges.ts): the stream hands it over again, which Lambda does not count as an error.
+ */
+export const PUBLISH_RETRY_LOG_MESSAGE = 'publishing stopped';
+export const PUBLISH_RETRY_METRIC = 'NotificationRetries';
 
 export interface MonitoringProps {
   api: HttpApi;
@@ -74,6 +85,9 @@ export interface MonitoringProps {
   functions: Readonly<Record<FunctionFamily | 'other', readonly lambda.IFunction[]>>;
   table: dynamodb.ITable;
   failedRuns: sqs.IQueue;
+  notifications: { publisher: lambda.IFunction; failures: sqs.IQueue };
+  /** Where every function logs: the publisher's retries are counted from it. */
+  functionLogs: logs.ILogGroup;
   settings: StackSettings;
   encryptionKey?: kms.IKey;
 }
@@ -194,7 +208,14 @@ export class Monitoring extends Construct {
     });
 
     // --- Function errors and throttles, per group of at most 10 functions ----------------------
-    const all = [...functions.api, ...functions.search, ...functions.compactor, ...functions.sweep, ...functions.other];
+    const all = [
+      ...functions.api,
+      ...functions.search,
+      ...functions.compactor,
+      ...functions.sweep,
+      ...functions.notification,
+      ...functions.other,
+    ];
     const groups = groupsOf(all, METRICS_PER_ALARM);
     groups.forEach((group, index) => {
       const which = groups.length > 1 ? `${index + 1}` : '';
@@ -286,6 +307,47 @@ export class Monitoring extends Construct {
       inclusive: true,
     });
 
+    // --- Notifications ------------------------------------------------------------------------------
+    const { publisher } = props.notifications;
+    const notificationFailures = props.notifications.failures.metricApproximateNumberOfMessagesVisible({
+      period: FIVE_MINUTES,
+      statistic: 'Maximum',
+    });
+    this.alarm(ALARMS.notificationFailures, {
+      description:
+        'Bug changes, webhook events or runs were set aside for good (mail, events or webhooks not sent): see the notification failure queue',
+      metric: notificationFailures,
+      threshold: 1,
+      evaluationPeriods: 1,
+      inclusive: true,
+    });
+    // How long the newest record of a batch waited in the stream: changes not yet told.
+    const streamAge = publisher.metric('IteratorAge', { period: FIVE_MINUTES, statistic: 'Maximum' });
+    const delayMs = thresholds.notificationDelayMinutes * 60_000;
+    this.alarm(ALARMS.notificationDelay, {
+      description: `Bug changes waited more than ${thresholds.notificationDelayMinutes} minutes in the table stream for the notification publisher (changes older than 24 hours are set aside)`,
+      metric: streamAge,
+      threshold: delayMs,
+      evaluationPeriods: 1,
+    });
+    const retries = new logs.MetricFilter(this, 'PublishRetries', {
+      logGroup: props.functionLogs,
+      filterPattern: logs.FilterPattern.stringValue('$.message', '=', `${PUBLISH_RETRY_LOG_MESSAGE}*`),
+      metricNamespace: FUNCTION_RUNTIME_ENVIRONMENT.POWERTOOLS_METRICS_NAMESPACE ?? METRICS_NAMESPACE,
+      metricName: PUBLISH_RETRY_METRIC,
+      metricValue: '1',
+    }).metric({ period: FIVE_MINUTES, statistic: 'Sum', label: 'batches stopped' });
+    const publisherErrors = publisher.metricErrors({ period: FIVE_MINUTES, statistic: 'Sum', label: 'failed runs' });
+    const notificationErrors = sumOf([publisherErrors, retries], 'publisher errors');
+    this.alarm(ALARMS.notificationErrors, {
+      description: `At least ${thresholds.functionErrors} publisher runs failed or stopped at a change in 5 minutes, in 2 of 3 periods`,
+      metric: notificationErrors,
+      threshold: thresholds.functionErrors,
+      evaluationPeriods: 3,
+      datapointsToAlarm: 2,
+      inclusive: true,
+    });
+
     // --- Dashboard ------------------------------------------------------------------------------
     const allErrors = sumOf(
       all.map((fn) => fn.metricErrors({ period: FIVE_MINUTES, statistic: 'Sum' })),
@@ -333,6 +395,11 @@ export class Monitoring extends Construct {
             6,
           ),
           graph('Failed scheduled runs (queue)', [failedRunMessages], [], 6),
+        ],
+        [
+          graph('Notifications: stream age (ms)', [streamAge]),
+          graph('Notifications: failed runs and stopped batches', [publisherErrors, retries]),
+          graph('Notification failures (queue)', [notificationFailures]),
         ],
       ],
     });

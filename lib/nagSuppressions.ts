@@ -9,6 +9,7 @@ import type * as lambda from 'aws-cdk-lib/aws-lambda';
 import type { IConstruct } from 'constructs';
 import { ATTACHMENT_BODY_PREFIX } from './functionRoles.ts';
 import { BOOTSTRAP_HANDLER } from './handlerPlan.ts';
+import { TEST_MAIL_OBJECTS } from './notifications.ts';
 import type { TrackerStack } from './trackerStack.ts';
 
 function acknowledge(constructs: readonly IConstruct[], id: string, reason: string): void {
@@ -29,6 +30,8 @@ export function applyNagSuppressions(stack: TrackerStack): void {
   const { api, functions, searchCompactor, attachmentSweep, adminApiKey, failedRuns, storage, settings } = stack;
   const apiFunctions: lambda.IFunction[] = [...functions.values()];
   const scheduled = [searchCompactor, attachmentSweep];
+  const { publisher, webhookDelivery, failures } = stack.notifications;
+  const notificationFunctions = [publisher, ...(webhookDelivery ? [webhookDelivery] : [])];
   const provider = stack.node.findChild('BootstrapProvider');
   const framework = provider.node.findChild('framework-onEvent');
   const roles = stack.roles.roles;
@@ -55,9 +58,23 @@ export function applyNagSuppressions(stack: TrackerStack): void {
     'Failed runs go to the failed-run queue through the on-failure destination (scheduledRuns.ts), ' +
       'which records the error as well as the event; a DeadLetterConfig as well would deliver each failure twice.',
   );
+  acknowledge(
+    [publisher],
+    'Serverless-LambdaDLQ',
+    "Invoked by the table stream's event source mapping, whose on-failure destination (the notification failure " +
+      'queue) keeps the position of a batch that failed for good; a function DLQ only serves asynchronous invocations.',
+  );
+  if (webhookDelivery) {
+    acknowledge(
+      [webhookDelivery],
+      'Serverless-LambdaDLQ',
+      'Failed runs go to the notification failure queue through the on-failure destination (notifications.ts), ' +
+        'which records the error as well as the event; a DeadLetterConfig as well would deliver each failure twice.',
+    );
+  }
   if (!settings.tracing) {
     acknowledge(
-      [...apiFunctions, ...scheduled],
+      [...apiFunctions, ...scheduled, ...notificationFunctions],
       'Serverless-LambdaTracing',
       'X-Ray tracing is a deployment setting (-c tracing=on, docs/operations.md), off by default for its cost.',
     );
@@ -70,6 +87,18 @@ export function applyNagSuppressions(stack: TrackerStack): void {
     `AwsSolutions-IAM5[${bodyObjects}]`,
     'The objects under attachments/ of the attachment bucket: one per attachment body, named by bug and ' +
       'attachment id at upload time.',
+  );
+  acknowledge(
+    policiesOf(roles),
+    `AwsSolutions-IAM5[Resource::${arnOf(storage.bucket)}/${TEST_MAIL_OBJECTS}]`,
+    "The notification publisher keeps each mail under outbox/mail/ when mail_delivery_method is Test (Bugzilla's " +
+      'file of test mail): one object per message, named by its Message-ID and recipient.',
+  );
+  acknowledge(
+    policiesOf([publisher.role as iam.Role]),
+    'AwsSolutions-IAM5[Resource::*]',
+    "dynamodb:ListStreams, which the stream's event source mapping needs (as CDK grants it), has no " +
+      'resource-level permissions; the stream itself is read by its ARN only.',
   );
   if (settings.tracing) {
     acknowledge(
@@ -104,6 +133,17 @@ export function applyNagSuppressions(stack: TrackerStack): void {
   );
   acknowledge(
     [failedRuns],
+    'Serverless-SQSRedrivePolicy',
+    'This queue is itself a dead-letter queue: nothing consumes it to fail again.',
+  );
+  acknowledge(
+    [failures],
+    'AwsSolutions-SQS3',
+    'This queue is itself the dead-letter queue of the notifications (stream on-failure destination, EventBridge ' +
+      'target DLQ and Lambda on-failure destination of the webhook function).',
+  );
+  acknowledge(
+    [failures],
     'Serverless-SQSRedrivePolicy',
     'This queue is itself a dead-letter queue: nothing consumes it to fail again.',
   );

@@ -7,18 +7,23 @@
 import { ApplicationLogLevel, SystemLogLevel } from 'aws-cdk-lib/aws-lambda';
 import { RetentionDays } from 'aws-cdk-lib/aws-logs';
 import type { Construct } from 'constructs';
+import { webhookTargetsFrom } from '../shared/application/notification/notificationSettings.ts';
+import { DETAIL_TYPES } from '../shared/domain/notification/bugEvents.ts';
 import { DEFAULT_REQUEST_TIMEOUT_MS, MAX_RETRY_BACKOFF_MS, SDK_MAX_ATTEMPTS } from '../shared/storage/sdkTimeouts.ts';
 
-/** Functions sized alike: the API's, the two that hold the search index, and the two scheduled ones. */
-export type FunctionFamily = 'api' | 'search' | 'compactor' | 'sweep';
-export const FUNCTION_FAMILIES: readonly FunctionFamily[] = ['api', 'search', 'compactor', 'sweep'];
+/**
+ * Functions sized alike: the API's, the two that hold the search index, the two scheduled ones,
+ * and the notification publisher with the webhook delivery.
+ */
+export type FunctionFamily = 'api' | 'search' | 'compactor' | 'sweep' | 'notification';
+export const FUNCTION_FAMILIES: readonly FunctionFamily[] = ['api', 'search', 'compactor', 'sweep', 'notification'];
 
 export interface FunctionSizing {
   memoryMb: number;
   timeoutSeconds: number;
 }
 
-/** Where the table, bucket, logs, queue, topic and secret are encrypted. */
+/** Where the table, bucket, logs, queues, topic and secret are encrypted. */
 export type EncryptionSetting =
   | { kind: 'aws' } // AWS-owned or AWS-managed keys, per service
   | { kind: 'create' } // a customer-managed key of the stack's own, retained
@@ -43,6 +48,29 @@ export interface AlarmThresholds {
   tableSystemErrors: number;
   /** Minutes without a successful search compaction before the snapshot counts as stale. */
   searchStalenessMinutes: number;
+  /** Minutes the oldest unpublished change may wait in the table's stream (the publisher's iterator age). */
+  notificationDelayMinutes: number;
+}
+
+/** Who the events on the bus are for (docs/events.md, "What an event may say"). */
+export type EventAudienceName = 'public' | 'full';
+export const EVENT_AUDIENCES: readonly EventAudienceName[] = ['public', 'full'];
+
+/** One webhook of the `webhooks` setting, as the webhook function reads it (TRACKER_WEBHOOKS). */
+export interface WebhookSetting {
+  url: string;
+  secret: string | string[];
+  detailTypes?: string[];
+}
+
+/** How bug mail, events and webhooks leave the stack (lib/notifications.ts). */
+export interface NotificationSettings {
+  eventAudience: EventAudienceName;
+  /** The SES identity mail is sent as (a domain or an address); without one the publisher may not send mail. */
+  sesIdentity?: string;
+  sesConfigurationSet?: string;
+  /** Empty: no webhook function, no bus rule. */
+  webhooks: readonly WebhookSetting[];
 }
 
 export interface StackSettings {
@@ -60,6 +88,7 @@ export interface StackSettings {
   applicationLogLevel: ApplicationLogLevel;
   systemLogLevel: SystemLogLevel;
   alarms: AlarmThresholds;
+  notifications: NotificationSettings;
 }
 
 /**
@@ -84,6 +113,9 @@ export const DEFAULT_FUNCTION_SIZING: Readonly<Record<FunctionFamily, FunctionSi
   compactor: { memoryMb: 1536, timeoutSeconds: 300 },
   // Listing the bucket is the long part: 15 minutes (Lambda's most) covers millions of bodies.
   sweep: { memoryMb: 512, timeoutSeconds: 900 },
+  // A batch of up to 100 stream records: each change's events, its mails (one SES call each) and
+  // their delivery markers, one after another.
+  notification: { memoryMb: 512, timeoutSeconds: 60 },
 };
 
 const TIMEOUT_LIMITS: Record<FunctionFamily, number> = {
@@ -91,6 +123,7 @@ const TIMEOUT_LIMITS: Record<FunctionFamily, number> = {
   search: MAX_API_TIMEOUT_SECONDS,
   compactor: MAX_COMPACTOR_TIMEOUT_SECONDS,
   sweep: MAX_FUNCTION_TIMEOUT_SECONDS,
+  notification: MAX_FUNCTION_TIMEOUT_SECONDS,
 };
 
 export const DEFAULT_ALARM_THRESHOLDS: Readonly<AlarmThresholds> = {
@@ -103,6 +136,7 @@ export const DEFAULT_ALARM_THRESHOLDS: Readonly<AlarmThresholds> = {
   tableThrottles: 10,
   tableSystemErrors: 1,
   searchStalenessMinutes: 30,
+  notificationDelayMinutes: 60,
 };
 
 /** One context key: its name, its default as the docs show it, and what it means. */
@@ -117,6 +151,7 @@ const FAMILY_NAMES: Record<FunctionFamily, string> = {
   search: 'the two search functions (they hold the search index)',
   compactor: 'the search compactor',
   sweep: 'the attachment orphan sweep',
+  notification: 'the notification publisher and the webhook function',
 };
 
 const sizingKeys = (family: FunctionFamily) => ({ memory: `${family}MemoryMb`, timeout: `${family}TimeoutSeconds` });
@@ -140,6 +175,10 @@ const ALARM_KEYS: Record<keyof AlarmThresholds, { key: string; meaning: string }
     key: 'alarmSearchStalenessMinutes',
     meaning: 'minutes without a successful search compaction',
   },
+  notificationDelayMinutes: {
+    key: 'alarmNotificationDelayMinutes',
+    meaning: 'minutes the oldest change waits in the table stream for the notification publisher',
+  },
 };
 
 export const CONTEXT = {
@@ -155,6 +194,10 @@ export const CONTEXT = {
   tracing: 'tracing',
   applicationLogLevel: 'applicationLogLevel',
   systemLogLevel: 'systemLogLevel',
+  eventAudience: 'eventAudience',
+  sesIdentity: 'sesIdentity',
+  sesConfigurationSet: 'sesConfigurationSet',
+  webhooks: 'webhooks',
 } as const;
 
 export const DEFAULT_API_RATE_LIMIT = 200;
@@ -205,7 +248,7 @@ export const SETTINGS: readonly SettingDescription[] = [
   {
     key: CONTEXT.kmsKey,
     default: '(AWS-managed keys)',
-    meaning: '`create`, or the ARN of a customer-managed KMS key, for table, bucket, logs, queue, topic and secret',
+    meaning: '`create`, or the ARN of a customer-managed KMS key, for table, bucket, logs, queues, topic and secret',
   },
   { key: CONTEXT.alarmEmail, default: '(none)', meaning: 'e-mail address subscribed to the alarm topic' },
   {
@@ -215,6 +258,26 @@ export const SETTINGS: readonly SettingDescription[] = [
   },
   { key: CONTEXT.applicationLogLevel, default: 'INFO', meaning: "functions' log level (TRACE … FATAL)" },
   { key: CONTEXT.systemLogLevel, default: 'WARN', meaning: "Lambda platform's log level (DEBUG, INFO, WARN)" },
+  {
+    key: CONTEXT.eventAudience,
+    default: 'public',
+    meaning: '`full`: events on the bus (and webhooks) carry private comments and restricted bugs in full',
+  },
+  {
+    key: CONTEXT.sesIdentity,
+    default: '(none: no mail sent)',
+    meaning: 'verified SES identity (domain or address) bug mail is sent as; the only one the publisher may use',
+  },
+  {
+    key: CONTEXT.sesConfigurationSet,
+    default: '(none)',
+    meaning: 'SES configuration set of bug mail (bounces, complaints, statistics)',
+  },
+  {
+    key: CONTEXT.webhooks,
+    default: '(none)',
+    meaning: 'JSON list of webhooks, `[{"url", "secret", "detailTypes"?}]`: adds the webhook function',
+  },
   ...Object.entries(ALARM_KEYS).map(([name, { key, meaning }]) => ({
     key,
     default: String(DEFAULT_ALARM_THRESHOLDS[name as keyof AlarmThresholds]),
@@ -354,6 +417,8 @@ const ALARM_LIMITS: Partial<Record<keyof AlarmThresholds, { min?: number; max?: 
   // At least two compaction intervals (a single late run is no alarm), at most the day an alarm
   // can look back on, in whole minutes (alarm periods are).
   searchStalenessMinutes: { min: 20, max: 1440, integer: true },
+  // The stream keeps a change 24 hours; the publisher sets aside what is older.
+  notificationDelayMinutes: { min: 5, max: 1380, integer: true },
 };
 
 function alarmThresholds(context: Context): AlarmThresholds {
@@ -362,6 +427,96 @@ function alarmThresholds(context: Context): AlarmThresholds {
     thresholds[name] = number(context, key, DEFAULT_ALARM_THRESHOLDS[name], ALARM_LIMITS[name] ?? {});
   }
   return thresholds;
+}
+
+const SES_CONFIGURATION_SET = /^[A-Za-z0-9_-]{1,64}$/;
+/** Lambda keeps at most 4 KB of environment per function; the rest of it needs some. */
+const MAX_WEBHOOKS_JSON = 3_000;
+
+function eventAudience(context: Context): EventAudienceName {
+  const value = text(context, CONTEXT.eventAudience);
+  if (value === undefined) return 'public';
+  const match = EVENT_AUDIENCES.find((audience) => audience === value.toLowerCase());
+  if (!match) throw new SettingError(CONTEXT.eventAudience, value, '`public` or `full`');
+  return match;
+}
+
+function sesIdentity(context: Context): string | undefined {
+  const value = text(context, CONTEXT.sesIdentity);
+  if (value === undefined) return undefined;
+  if (!DOMAIN.test(value) && !EMAIL.test(value))
+    throw new SettingError(CONTEXT.sesIdentity, value, 'a domain or an e-mail address verified in SES');
+  return value;
+}
+
+/**
+ * The webhooks, checked as the webhook function will read them. They get the events as the bus
+ * carries them (`eventAudience`): a webhook that names another audience is refused rather than
+ * given more, or less, than it asks for.
+ */
+function webhooks(context: Context, audience: EventAudienceName): WebhookSetting[] {
+  const value = context(CONTEXT.webhooks);
+  if (value === undefined || value === null || value === '') return [];
+  // The value holds secrets: the messages do not repeat it.
+  const notAList = new Error(`Context "${CONTEXT.webhooks}" must be a JSON list of {"url", "secret", "detailTypes"?}`);
+  let list: unknown = value;
+  if (typeof value === 'string') {
+    try {
+      list = JSON.parse(value);
+    } catch {
+      throw notAList;
+    }
+  }
+  if (!Array.isArray(list)) throw notAList;
+  const json = JSON.stringify(list);
+  try {
+    webhookTargetsFrom(json);
+  } catch (error) {
+    throw new Error(`Context "${CONTEXT.webhooks}": ${error instanceof Error ? error.message : String(error)}`);
+  }
+  const detailTypes = new Set(Object.values(DETAIL_TYPES));
+  const entries = list as (WebhookSetting & { audience?: string })[];
+  for (const webhook of entries) {
+    if (webhook.audience !== undefined && webhook.audience !== audience)
+      throw new Error(
+        `Context "${CONTEXT.webhooks}": ${webhook.url} asks for the '${webhook.audience}' audience, but webhooks get ` +
+          `the events as the bus carries them ("${CONTEXT.eventAudience}" is '${audience}')`,
+      );
+    for (const detailType of webhook.detailTypes ?? [])
+      if (!detailTypes.has(detailType))
+        throw new SettingError(
+          CONTEXT.webhooks,
+          detailType,
+          `a detail-type of docs/events.md (${[...detailTypes].join(', ')})`,
+        );
+  }
+  if (json.length > MAX_WEBHOOKS_JSON)
+    throw new Error(
+      `Context "${CONTEXT.webhooks}" is ${json.length} characters: at most ${MAX_WEBHOOKS_JSON} fit a function's environment`,
+    );
+  return entries.map(({ url, secret, detailTypes: types }) => ({
+    url,
+    secret,
+    ...(types ? { detailTypes: types } : {}),
+  }));
+}
+
+function notificationSettings(context: Context): NotificationSettings {
+  const audience = eventAudience(context);
+  const configurationSet = text(context, CONTEXT.sesConfigurationSet);
+  if (configurationSet !== undefined && !SES_CONFIGURATION_SET.test(configurationSet))
+    throw new SettingError(CONTEXT.sesConfigurationSet, configurationSet, 'an SES configuration set name');
+  const identity = sesIdentity(context);
+  if (configurationSet !== undefined && identity === undefined)
+    throw new Error(
+      `Context "${CONTEXT.sesConfigurationSet}" goes with "${CONTEXT.sesIdentity}": without it no mail is sent`,
+    );
+  return {
+    eventAudience: audience,
+    sesIdentity: identity,
+    sesConfigurationSet: configurationSet,
+    webhooks: webhooks(context, audience),
+  };
 }
 
 /** The stack's settings from the context of `scope` (the app or the stack). Throws on an invalid value. */
@@ -390,6 +545,7 @@ export function readStackSettings(scope: Construct): StackSettings {
     ),
     systemLogLevel: oneOf(context, CONTEXT.systemLogLevel, Object.values(SystemLogLevel), SystemLogLevel.WARN),
     alarms: alarmThresholds(context),
+    notifications: notificationSettings(context),
   };
 }
 

@@ -1,7 +1,8 @@
 /**
  * The Tracker stack: storage, one Lambda per handler module of the route table behind an HTTP
- * API, the scheduled search compactor and attachment sweep, a deploy-time bootstrap that creates
- * the first administrator, and the monitoring; shaped by the deployment settings
+ * API, the scheduled search compactor and attachment sweep, the notification publisher on the
+ * table's stream (notifications.ts), a deploy-time bootstrap that creates the first
+ * administrator, and the monitoring; shaped by the deployment settings
  * (stackSettings.ts, docs/operations.md).
  *
  * Sized for CloudFormation's 500-resource limit: what grows with the route table is, per function,
@@ -31,6 +32,7 @@ import { ATTACHMENT_BODY_PREFIX, FunctionRoles } from './functionRoles.ts';
 import { BOOTSTRAP_HANDLER, type HandlerPlan, planHandlers } from './handlerPlan.ts';
 import { Monitoring } from './monitoring.ts';
 import { applyNagSuppressions } from './nagSuppressions.ts';
+import { Notifications } from './notifications.ts';
 import { createFailedRunQueue, schedule } from './scheduledRuns.ts';
 import { stackKey } from './stackEncryption.ts';
 import {
@@ -110,6 +112,8 @@ export class TrackerStack extends Stack {
   readonly attachmentSweep: NodejsFunction;
   /** Scheduled runs that failed for good (both scheduled functions). */
   readonly failedRuns: sqs.Queue;
+  /** The event bus, the publisher on the table's stream and, when configured, the webhook function. */
+  readonly notifications: Notifications;
   readonly functionLogs: logs.LogGroup;
   readonly apiAccessLogs: logs.LogGroup;
   readonly monitoring: Monitoring;
@@ -163,6 +167,7 @@ export class TrackerStack extends Stack {
       search: [],
       compactor: [],
       sweep: [],
+      notification: [],
       other: [],
     };
     for (const plan of this.plans) {
@@ -265,6 +270,19 @@ export class TrackerStack extends Stack {
       failedRuns: this.failedRuns,
     });
 
+    // --- Notifications (not API routes) ------------------------------------------------------
+    this.notifications = new Notifications(this, 'Notifications', {
+      projectRoot,
+      storage: this.storage,
+      roles: this.roles,
+      logGroup,
+      observability,
+      settings,
+      encryptionKey,
+    });
+    byFamily.notification.push(this.notifications.publisher);
+    if (this.notifications.webhookDelivery) byFamily.notification.push(this.notifications.webhookDelivery);
+
     this.functions = functions;
     const functionFor = (module: string): NodejsFunction => {
       const fn = functions.get(module);
@@ -353,6 +371,8 @@ export class TrackerStack extends Stack {
       functions: byFamily,
       table,
       failedRuns: this.failedRuns,
+      notifications: this.notifications,
+      functionLogs: logGroup,
       settings,
       encryptionKey,
     });
@@ -371,6 +391,14 @@ export class TrackerStack extends Stack {
     new CfnOutput(this, 'FailedRunQueueUrl', {
       description: 'SQS queue of scheduled runs that failed for good',
       value: this.failedRuns.queueUrl,
+    });
+    new CfnOutput(this, 'EventBusName', {
+      description: 'EventBridge bus of the bug change events (docs/events.md): add rules to it',
+      value: this.notifications.bus.eventBusName,
+    });
+    new CfnOutput(this, 'NotificationFailureQueueUrl', {
+      description: 'SQS queue of stream batches, webhook events and runs the notifications failed for good',
+      value: this.notifications.failures.queueUrl,
     });
     new CfnOutput(this, 'DashboardName', {
       description: 'CloudWatch dashboard of the installation',

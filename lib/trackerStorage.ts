@@ -1,14 +1,21 @@
 /**
  * The persistent state of an installation: the one DynamoDB table (declared in
  * shared/storage/tableSchema.ts) and the attachment-body bucket, with the bucket that receives
- * the attachment bucket's server access logs. All three outlive the stack (RETAIN).
+ * the attachment bucket's server access logs. All three outlive the stack (RETAIN). The table's
+ * stream feeds the notification publisher (notifications.ts).
  */
 import { Duration, RemovalPolicy } from 'aws-cdk-lib';
 import * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
 import type * as kms from 'aws-cdk-lib/aws-kms';
 import * as s3 from 'aws-cdk-lib/aws-s3';
 import { Construct } from 'constructs';
-import { GLOBAL_INDEXES, PARTITION_KEY, SORT_KEY, TTL_ATTRIBUTE } from '../shared/storage/tableSchema.ts';
+import {
+  GLOBAL_INDEXES,
+  PARTITION_KEY,
+  SORT_KEY,
+  STREAM_VIEW_TYPE,
+  TTL_ATTRIBUTE,
+} from '../shared/storage/tableSchema.ts';
 
 /**
  * How long an overwritten or deleted attachment body stays restorable (docs/operations.md,
@@ -45,6 +52,8 @@ export class TrackerStorage extends Construct {
       removalPolicy: RemovalPolicy.RETAIN,
       // The installation's data: a stray `cdk destroy` or console click must not delete it.
       deletionProtection: true,
+      // Every write's images before and after: the notification publisher reads bug changes from it.
+      stream: dynamodb.StreamViewType[STREAM_VIEW_TYPE],
       ...(encryptionKey ? { encryption: dynamodb.TableEncryption.CUSTOMER_MANAGED, encryptionKey } : {}),
     });
     for (const index of GLOBAL_INDEXES) {

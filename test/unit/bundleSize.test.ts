@@ -6,6 +6,7 @@ import { fileURLToPath } from 'node:url';
 import * as esbuild from 'esbuild';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { planHandlers } from '../../lib/handlerPlan.ts';
+import { NOTIFICATION_PUBLISHER_MODULE, WEBHOOK_DELIVERY_MODULE } from '../../lib/notifications.ts';
 import { type StackBundling, stackBundling } from '../../lib/stackBundling.ts';
 import { routes } from '../../shared/routes.ts';
 
@@ -61,6 +62,11 @@ const BUDGET_EXCEPTIONS: Readonly<Record<string, number>> = {
   // milestones by id with the reading of bugs stored by name) on the common chain. 401 KiB
   // measured 2026-11-24.
   'bug/updateBug': 420 * 1024 + OBSERVABILITY,
+  // Not a route: the table stream's publisher. Three SDK clients of its own (SES v2 for mail,
+  // EventBridge for events, S3 for Test mail, with their share of @smithy) on top of every bug,
+  // mail and event rule and the people and catalogue reads: 653.8 KiB measured 2026-11-25.
+  // (notification/deliverWebhook, fed by the bus, fits the common budget.)
+  [NOTIFICATION_PUBLISHER_MODULE]: 640 * 1024 + OBSERVABILITY,
 };
 
 /** The functions that may carry the regexp engine; any other that does authenticates through a regexp again. */
@@ -77,7 +83,12 @@ const REGEXP_FUNCTIONS = new Set([
 const budgetOf = (module: string) => BUDGET_EXCEPTIONS[module] ?? BUNDLE_BUDGET_BYTES;
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
-const modules = planHandlers(routes).map((plan) => plan.module);
+/** The API's functions and the notification functions (not routes), bundled alike. */
+const modules = [
+  ...planHandlers(routes).map((plan) => plan.module),
+  NOTIFICATION_PUBLISHER_MODULE,
+  WEBHOOK_DELIVERY_MODULE,
+];
 
 let stack: StackBundling;
 let outDir: string;

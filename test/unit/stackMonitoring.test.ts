@@ -118,6 +118,7 @@ describe('monitoring with default settings', () => {
       ...[...synthesized.stack.functions.values()].map(fnId),
       fnId(synthesized.stack.searchCompactor),
       fnId(synthesized.stack.attachmentSweep),
+      fnId(synthesized.stack.notifications.publisher),
     ];
     for (const metric of ['Errors', 'Throttles']) {
       const watched = [...alarms]
@@ -227,7 +228,7 @@ describe('monitoring with default settings', () => {
       // No completed compaction reported at all is the very case.
       TreatMissingData: 'breaching',
     });
-    const [[queueId]] = resourcesOfType(json, 'AWS::SQS::Queue');
+    const queueId = fnId(synthesized.stack.failedRuns);
     expect(metricsOf(alarms.get(ALARMS.failedRuns)!)).toEqual([
       {
         namespace: 'AWS/SQS',

@@ -30,7 +30,20 @@ const KEY_ARN = 'arn:aws:kms:eu-west-1:123456789012:key/1234abcd-12ab-34cd-56ef-
 
 /** Logical ids of the stack's own functions (not the custom-resource framework's). */
 const ourFunctionIds = ({ stack }: Synthesized): string[] =>
-  [...stack.functions.values(), stack.searchCompactor, stack.attachmentSweep].map((fn) => logicalIdOf(stack, fn));
+  [
+    ...stack.functions.values(),
+    stack.searchCompactor,
+    stack.attachmentSweep,
+    stack.notifications.publisher,
+    ...(stack.notifications.webhookDelivery ? [stack.notifications.webhookDelivery] : []),
+  ].map((fn) => logicalIdOf(stack, fn));
+
+/** The failed-run queue and the notification failure queue. */
+const queuesOf = (json: Json): Json[] => {
+  const queues = resourcesOfType(json, 'AWS::SQS::Queue');
+  expect(queues).toHaveLength(2);
+  return queues.map(([, queue]) => queue.Properties);
+};
 
 const only = <T>(items: T[]): T => {
   expect(items).toHaveLength(1);
@@ -108,7 +121,7 @@ describe('with default settings', () => {
   it('uses no key of its own: every service encrypts with its AWS key', () => {
     expect(resourcesOfType(json, 'AWS::KMS::Key')).toHaveLength(0);
     expect(JSON.stringify(json)).not.toMatch(/KmsKeyId|KMSMasterKeyId|KmsMasterKeyId/);
-    expect(only(resourcesOfType(json, 'AWS::SQS::Queue'))[1].Properties.SqsManagedSseEnabled).toBe(true);
+    for (const queue of queuesOf(json)) expect(queue.SqsManagedSseEnabled).toBe(true);
   });
 
   it('keeps bodies restorable for a while (versioning, noncurrent versions expire) and logs access to the bucket', () => {
@@ -190,6 +203,8 @@ describe('with every option on (a key of its own)', () => {
     expect(props(stack.functions.get('bug/searchBugs')!)).toMatchObject({ MemorySize: 3008, Timeout: 25 });
     expect(props(stack.searchCompactor)).toMatchObject({ MemorySize: 2048, Timeout: 400 });
     expect(props(stack.attachmentSweep)).toMatchObject({ MemorySize: 1024, Timeout: 600 });
+    expect(props(stack.notifications.publisher)).toMatchObject({ MemorySize: 1024, Timeout: 120 });
+    expect(props(stack.notifications.webhookDelivery!)).toMatchObject({ MemorySize: 1024, Timeout: 120 });
     expect(props(stack.functions.get('platform/bootstrap')!)).toMatchObject({ Timeout: 60 });
   });
 
@@ -248,7 +263,7 @@ describe('with every option on (a key of its own)', () => {
     ]);
     for (const [id, group] of resourcesOfType(json, 'AWS::Logs::LogGroup'))
       expect(group.Properties.KmsKeyId, id).toEqual(keyArn());
-    expect(only(resourcesOfType(json, 'AWS::SQS::Queue'))[1].Properties.KmsMasterKeyId).toEqual(keyArn());
+    for (const queue of queuesOf(json)) expect(queue.KmsMasterKeyId).toEqual(keyArn());
     expect(only(resourcesOfType(json, 'AWS::SNS::Topic'))[1].Properties.KmsMasterKeyId).toEqual(keyArn());
     expect(only(resourcesOfType(json, 'AWS::SecretsManager::Secret'))[1].Properties.KmsKeyId).toEqual(keyArn());
   });
@@ -295,7 +310,7 @@ describe('with an existing key', () => {
     expect(tableProps.SSESpecification).toEqual({ SSEEnabled: true, SSEType: 'KMS', KMSMasterKeyId: KEY_ARN });
     for (const [id, group] of resourcesOfType(json, 'AWS::Logs::LogGroup'))
       expect(group.Properties.KmsKeyId, id).toBe(KEY_ARN);
-    expect(only(resourcesOfType(json, 'AWS::SQS::Queue'))[1].Properties.KmsMasterKeyId).toBe(KEY_ARN);
+    for (const queue of queuesOf(json)) expect(queue.KmsMasterKeyId).toBe(KEY_ARN);
     expect(only(resourcesOfType(json, 'AWS::SNS::Topic'))[1].Properties.KmsMasterKeyId).toBe(KEY_ARN);
     const granted = resourcesOfType(json, 'AWS::IAM::Policy').some(([, policy]) =>
       (policy.Properties.PolicyDocument.Statement as Json[]).some(

@@ -45,13 +45,16 @@ describe('deployment settings', () => {
       applicationLogLevel: 'INFO',
       systemLogLevel: 'WARN',
       alarms: DEFAULT_ALARM_THRESHOLDS,
+      notifications: { eventAudience: 'public', sesIdentity: undefined, sesConfigurationSet: undefined, webhooks: [] },
     });
     expect(DEFAULT_FUNCTION_SIZING).toEqual({
       api: { memoryMb: 512, timeoutSeconds: 10 },
       search: { memoryMb: 1536, timeoutSeconds: 10 },
       compactor: { memoryMb: 1536, timeoutSeconds: 300 },
       sweep: { memoryMb: 512, timeoutSeconds: 900 },
+      notification: { memoryMb: 512, timeoutSeconds: 60 },
     });
+    expect(DEFAULT_ALARM_THRESHOLDS.notificationDelayMinutes).toBe(60);
   });
 
   it('take strings from -c and typed values from cdk.json alike', () => {
@@ -103,6 +106,69 @@ describe('deployment settings', () => {
     expect(() => settingsFrom({ kmsKey: 'alias/tracker' })).toThrow(/kmsKey/);
   });
 
+  it('read the notification settings: audience, SES identity and configuration set, webhooks from -c or cdk.json', () => {
+    const webhooks = [
+      { url: 'https://ci.example.org/hook', secret: 'whsec_a' },
+      { url: 'https://chat.example.org/hook', secret: ['new', 'old'], detailTypes: ['Bug Created'] },
+    ];
+    const fromCommandLine = settingsFrom({
+      eventAudience: 'FULL',
+      sesIdentity: 'bugs.example.org',
+      sesConfigurationSet: 'tracker-mail',
+      webhooks: JSON.stringify(webhooks),
+    });
+    expect(fromCommandLine.notifications).toEqual({
+      eventAudience: 'full',
+      sesIdentity: 'bugs.example.org',
+      sesConfigurationSet: 'tracker-mail',
+      webhooks,
+    });
+    expect(settingsFrom({ webhooks }).notifications.webhooks).toEqual(webhooks);
+    expect(settingsFrom({ sesIdentity: 'bugs@example.org' }).notifications.sesIdentity).toBe('bugs@example.org');
+    // A webhook that names the bus's own audience is fine; the audience is the bus's anyway.
+    expect(
+      settingsFrom({ webhooks: [{ url: 'https://a.example.org/', secret: 's', audience: 'public' }] }).notifications
+        .webhooks,
+    ).toEqual([{ url: 'https://a.example.org/', secret: 's' }]);
+  });
+
+  it('refuse notification settings the functions could not use, naming the setting', () => {
+    const refused: [Record<string, unknown>, RegExp][] = [
+      [{ eventAudience: 'insiders' }, /eventAudience/],
+      [{ sesIdentity: 'not an identity' }, /sesIdentity/],
+      [{ sesIdentity: 'bugs.example.org', sesConfigurationSet: 'has space' }, /sesConfigurationSet/],
+      [{ sesConfigurationSet: 'tracker-mail' }, /sesConfigurationSet.*sesIdentity/],
+      [{ webhooks: 'not json' }, /webhooks.*JSON/],
+      [{ webhooks: '{"url": "https://a.example.org/", "secret": "s"}' }, /webhooks.*JSON list/],
+      [{ webhooks: [{ url: 'https://a.example.org/' }] }, /webhooks[\s\S]*secret/],
+      [{ webhooks: [{ url: 'ftp://a.example.org/', secret: 's' }] }, /webhooks/],
+      [{ webhooks: [{ url: 'https://a.example.org/', secret: 's', detailTypes: ['Bug Closed'] }] }, /Bug Closed/],
+      // More (private comments, restricted bugs) than it asked for:
+      [
+        { eventAudience: 'full', webhooks: [{ url: 'https://a.example.org/', secret: 's', audience: 'public' }] },
+        /audience/,
+      ],
+      [{ webhooks: [{ url: 'https://a.example.org/', secret: 's', audience: 'full' }] }, /audience/],
+      [
+        {
+          webhooks: Array.from({ length: 40 }, (_, i) => ({
+            url: `https://hook${i}.example.org/tracker`,
+            secret: 'x'.repeat(40),
+          })),
+        },
+        /at most/,
+      ],
+      [{ alarmNotificationDelayMinutes: '2' }, /alarmNotificationDelayMinutes/],
+      [{ notificationTimeoutSeconds: '901' }, /notificationTimeoutSeconds/],
+    ];
+    for (const [context, message] of refused)
+      expect(() => settingsFrom(context), JSON.stringify(context)).toThrow(message);
+    // The setting holds secrets: a refusal does not print them.
+    expect(() => settingsFrom({ webhooks: '[{"url": "https://a.example.org/", "secret": "whsec_x"' })).toThrow(
+      /^(?![\s\S]*whsec_x)/,
+    );
+  });
+
   it('refuse values the stack could not deploy, naming the setting', () => {
     const refused: [Record<string, unknown>, RegExp][] = [
       [{ apiRateLimit: 'lots' }, /apiRateLimit/],
@@ -134,7 +200,7 @@ describe('deployment settings', () => {
     const sdkBudgetMs = SDK_MAX_ATTEMPTS * DEFAULT_REQUEST_TIMEOUT_MS + MAX_RETRY_BACKOFF_MS;
     expect(MIN_FUNCTION_TIMEOUT_SECONDS * 1000).toBeGreaterThanOrEqual(sdkBudgetMs + 1000);
     expect(MIN_FUNCTION_TIMEOUT_SECONDS * 1000).toBeLessThanOrEqual(FUNCTION_TIMEOUT.toMilliseconds());
-    for (const family of ['api', 'search', 'compactor', 'sweep']) {
+    for (const family of ['api', 'search', 'compactor', 'sweep', 'notification']) {
       expect(() => settingsFrom({ [`${family}TimeoutSeconds`]: MIN_FUNCTION_TIMEOUT_SECONDS - 1 }), family).toThrow(
         `${family}TimeoutSeconds`,
       );

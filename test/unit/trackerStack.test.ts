@@ -221,9 +221,9 @@ function expectSharedRoles(
     expect(props.ManagedPolicyArns, roleId).toBeUndefined();
     expectLogsOnlyToFunctionLogGroup(json, roleId);
   }
-  // The shared roles, the bootstrap's, the search compactor's, the attachment sweep's and the
-  // custom-resource framework's: none per function.
-  expect(resourcesOfType(json, 'AWS::IAM::Role')).toHaveLength(roleByAccess.size + 4);
+  // The shared roles, the bootstrap's, the search compactor's, the attachment sweep's, the
+  // notification publisher's and the custom-resource framework's: none per function.
+  expect(resourcesOfType(json, 'AWS::IAM::Role')).toHaveLength(roleByAccess.size + 5);
 }
 
 /** The role may create log streams and put events in the function log group, and no other logs action anywhere. */
@@ -438,11 +438,13 @@ describe('Tracker stack', () => {
           ...fnIds.values(),
           logicalIdOf(synthesized.stack, synthesized.stack.searchCompactor),
           logicalIdOf(synthesized.stack, synthesized.stack.attachmentSweep),
+          logicalIdOf(synthesized.stack, synthesized.stack.notifications.publisher),
         ].sort(),
       );
-      // + the bootstrap, the scheduled search compactor and the scheduled attachment sweep.
+      // + the bootstrap, the scheduled search compactor and attachment sweep, and the notification
+      // publisher (no webhook function without webhooks).
       expect(ours).toHaveLength(
-        new Set(routes.map((row) => row.handler)).size + Object.keys(platformHandlers).length + 3,
+        new Set(routes.map((row) => row.handler)).size + Object.keys(platformHandlers).length + 4,
       );
       expect(framework).toHaveLength(1); // Provider without isComplete: framework-onEvent only.
       expect(all).toHaveLength(ours.length + framework.length);
@@ -780,11 +782,7 @@ describe('Tracker stack', () => {
       return rule.Properties;
     };
 
-    const failedRunQueueId = () => {
-      const queues = resourcesOfType(json, 'AWS::SQS::Queue');
-      expect(queues).toHaveLength(1);
-      return queues[0]![0];
-    };
+    const failedRunQueueId = () => logicalIdOf(synthesized.stack, synthesized.stack.failedRuns);
     /** Lambda's own retries and on-failure destination for the function's asynchronous invocations. */
     const asyncInvokeConfigOf = (fnId: string) => {
       const configs = resourcesOfType(json, 'AWS::Lambda::EventInvokeConfig').filter(
@@ -827,7 +825,9 @@ describe('Tracker stack', () => {
         MessageRetentionPeriod: 14 * 24 * 3600,
         SqsManagedSseEnabled: true,
       });
-      const [[, policy]] = resourcesOfType(json, 'AWS::SQS::QueuePolicy');
+      const [[, policy]] = resourcesOfType(json, 'AWS::SQS::QueuePolicy').filter(([, p]) =>
+        p.Properties.Queues.some((queue: Json) => referencedId(queue) === queueId),
+      );
       const statements: Json[] = policy.Properties.PolicyDocument.Statement;
       expect(statements).toContainEqual(
         expect.objectContaining({
@@ -890,7 +890,7 @@ describe('Tracker stack', () => {
       expectLogsOnlyToFunctionLogGroup(json, roleId);
       const [[tableId]] = resourcesOfType(json, 'AWS::DynamoDB::Table');
       const [bucketId] = attachmentBucket();
-      const [[queueId]] = resourcesOfType(json, 'AWS::SQS::Queue');
+      const queueId = failedRunQueueId();
       const statements = statementsOfRole(json, roleId).filter(
         (statement) => ![statement.Action].flat()[0].startsWith('logs:'),
       );
@@ -1066,17 +1066,18 @@ describe('Tracker stack at the size of the full product', () => {
   it(`stays under ${RESOURCE_BUDGET} resources: per function only the function, one integration and one permission`, () => {
     const count = (type: string) => resourcesOfType(json, type).length;
     const routedFunctions = MODULES + Object.keys(platformHandlers).length;
-    const ourFunctions = routedFunctions + 1 /* bootstrap */ + 1 /* search compactor */ + 1; /* attachment sweep */
+    // + the bootstrap, the search compactor, the attachment sweep and the notification publisher.
+    const ourFunctions = routedFunctions + 4;
     expect(count('AWS::Lambda::Function')).toBe(ourFunctions + 1); // + the custom-resource framework
     expect(count('AWS::Logs::LogGroup')).toBe(2); // the functions', the API's access log
     expect(count('AWS::ApiGatewayV2::Integration')).toBe(routedFunctions);
     expect(count('AWS::Lambda::Permission')).toBe(routedFunctions + 2); // + the two schedules
     expect(count('AWS::ApiGatewayV2::Route')).toBe(ROWS + GET_ROWS + 2); // + HEAD per GET, OPTIONS, $default
     // Shared per access level (none, read, readWrite), the bootstrap's, the compactor's, the
-    // sweep's and the framework's.
-    expect(count('AWS::IAM::Role')).toBe(7);
+    // sweep's, the publisher's and the framework's.
+    expect(count('AWS::IAM::Role')).toBe(8);
     // Every role but the framework's has a policy of its own (logs), the framework's too (invoke).
-    expect(count('AWS::IAM::Policy')).toBe(7);
+    expect(count('AWS::IAM::Policy')).toBe(8);
     // Errors and throttles per group of 10 functions, plus the fixed alarms (monitoring.ts).
     const groups = Math.ceil(ourFunctions / METRICS_PER_ALARM);
     expect(count('AWS::CloudWatch::Alarm')).toBe(2 * groups + FIXED_ALARMS);

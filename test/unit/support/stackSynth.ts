@@ -10,6 +10,7 @@ import { App, type Stack } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
 import type { CfnFunction } from 'aws-cdk-lib/aws-lambda';
 import { planHandlers } from '../../../lib/handlerPlan.ts';
+import { NOTIFICATION_PUBLISHER_MODULE, WEBHOOK_DELIVERY_MODULE } from '../../../lib/notifications.ts';
 import { entryFor } from '../../../lib/trackerFunction.ts';
 import {
   ATTACHMENT_SWEEP_MODULE,
@@ -42,8 +43,13 @@ export function stubProjectRoot(routeRows: readonly RouteDefinition[]): string {
   tempRoots.push(root);
   rootsByTable.set(routeRows, root);
   fs.copyFileSync(path.join(PROJECT_ROOT, 'package-lock.json'), path.join(root, 'package-lock.json'));
-  const scheduled = [SEARCH_COMPACTOR_MODULE, ATTACHMENT_SWEEP_MODULE];
-  for (const module of [...planHandlers(routeRows).map((plan) => plan.module), ...scheduled]) {
+  const unrouted = [
+    SEARCH_COMPACTOR_MODULE,
+    ATTACHMENT_SWEEP_MODULE,
+    NOTIFICATION_PUBLISHER_MODULE,
+    WEBHOOK_DELIVERY_MODULE,
+  ];
+  for (const module of [...planHandlers(routeRows).map((plan) => plan.module), ...unrouted]) {
     const entry = entryFor(root, module);
     fs.mkdirSync(path.dirname(entry), { recursive: true });
     fs.writeFileSync(entry, 'export const handler = async () => ({ statusCode: 200 });\n');
@@ -132,8 +138,17 @@ export const EVERY_OPTION: Record<string, string> = {
   compactorTimeoutSeconds: '400',
   sweepMemoryMb: '1024',
   sweepTimeoutSeconds: '600',
+  notificationMemoryMb: '1024',
+  notificationTimeoutSeconds: '120',
   apiRateLimit: '50',
   apiBurstLimit: '100',
+  eventAudience: 'full',
+  sesIdentity: 'bugs.example.org',
+  sesConfigurationSet: 'tracker-mail',
+  webhooks: JSON.stringify([
+    { url: 'https://ci.example.org/tracker', secret: 'whsec_ci' },
+    { url: 'https://chat.example.org/hook', secret: ['whsec_new', 'whsec_old'], detailTypes: ['Bug Created'] },
+  ]),
 };
 
 // ---- template helpers -----------------------------------------------------------------------

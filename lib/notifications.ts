@@ -1,0 +1,223 @@
+/**
+ * How a committed change leaves the stack (docs/events.md): the table's stream feeds the
+ * notification publisher, which puts events on the stack's own EventBridge bus and sends bug
+ * mail through SES; with webhooks configured, a bus rule hands every event to a function that
+ * signs and posts it. What fails for good, whichever part failed, lands in one queue, which
+ * monitoring alarms on.
+ *
+ * The publisher sees only the partitions of bug changes: the stream's filter leaves out
+ * sessions, login failures, the catalogue and the publisher's own delivery markers, so they
+ * cost no invocation.
+ */
+import { Duration, Stack } from 'aws-cdk-lib';
+import * as events from 'aws-cdk-lib/aws-events';
+import * as eventTargets from 'aws-cdk-lib/aws-events-targets';
+import * as iam from 'aws-cdk-lib/aws-iam';
+import type * as kms from 'aws-cdk-lib/aws-kms';
+import * as lambda from 'aws-cdk-lib/aws-lambda';
+import * as destinations from 'aws-cdk-lib/aws-lambda-destinations';
+import { DynamoEventSource, SqsDlq } from 'aws-cdk-lib/aws-lambda-event-sources';
+import type { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
+import type * as logs from 'aws-cdk-lib/aws-logs';
+import type * as sqs from 'aws-cdk-lib/aws-sqs';
+import { Construct } from 'constructs';
+import { NOTIFICATION_ENV } from '../shared/application/notification/notificationSettings.ts';
+import { EVENT_SOURCE } from '../shared/domain/notification/bugEvents.ts';
+import { bugKeys, notificationKeys, searchKeys } from '../shared/storage/keys.ts';
+import { SES_ENV, TEST_MAIL_PREFIX } from '../shared/storage/notification/sesMailSender.ts';
+import { ENV } from '../shared/storage/tableSchema.ts';
+import { FunctionRoles } from './functionRoles.ts';
+import { createFailedRunQueue } from './scheduledRuns.ts';
+import type { StackSettings } from './stackSettings.ts';
+import { createTrackerFunction, type FunctionObservability } from './trackerFunction.ts';
+import type { TrackerStorage } from './trackerStorage.ts';
+
+export const NOTIFICATION_PUBLISHER_MODULE = 'notification/publishChanges';
+export const WEBHOOK_DELIVERY_MODULE = 'notification/deliverWebhook';
+
+/** `BUG#42` -> `BUG#`: the prefix of a kind of partition, from keys.ts. */
+const prefixOf = (partition: string) => partition.replace(/\d+$/, '');
+
+/**
+ * The partitions the publisher reads from the stream: a bug's items, and the search change log,
+ * whose entries say for certain what history a change has (streamRecords.ts).
+ */
+export const STREAM_PARTITION_PREFIXES = [prefixOf(bugKeys.bug(0).pk), searchKeys.logPartition('')];
+/** Where the publisher and the webhook function mark what they delivered (deliveryLog.ts). */
+export const DELIVERY_MARKER_PARTITIONS = [`${prefixOf(notificationKeys.deliveryPartition(0))}*`];
+/** `mail_delivery_method` Test keeps each mail here in the bucket. */
+export const TEST_MAIL_OBJECTS = `${TEST_MAIL_PREFIX}*`;
+
+/**
+ * The event source mapping. One batch per shard at a time (no parallelization): a bug's changes
+ * are published in order. A failed change is handed over again from its first record (partial
+ * batch response); one that keeps failing is split off (bisect) and, after the retries or once
+ * older than the stream keeps anything, set aside in the failure queue with its stream position.
+ */
+export const STREAM_BATCH = {
+  batchSize: 100,
+  maxBatchingWindow: Duration.seconds(2),
+  retryAttempts: 10,
+  maxRecordAge: Duration.hours(24),
+} as const;
+
+/** EventBridge's side of a webhook event: delivering it to the function. */
+export const WEBHOOK_EVENT_RETRIES = 8;
+export const WEBHOOK_EVENT_AGE = Duration.hours(24);
+/** Lambda's side: the function's run (2 is Lambda's most), about 1 and 2 minutes apart. */
+export const WEBHOOK_RUN_RETRIES = 2;
+export const WEBHOOK_RUN_AGE = Duration.hours(6);
+
+export interface NotificationsProps {
+  projectRoot: string;
+  storage: TrackerStorage;
+  roles: FunctionRoles;
+  logGroup: logs.ILogGroup;
+  observability: FunctionObservability;
+  settings: StackSettings;
+  encryptionKey?: kms.IKey;
+}
+
+export class Notifications extends Construct {
+  readonly bus: events.EventBus;
+  readonly publisher: NodejsFunction;
+  /** Only with the `webhooks` setting. */
+  readonly webhookDelivery?: NodejsFunction;
+  /** Stream batches, webhook events and runs that failed for good. */
+  readonly failures: sqs.Queue;
+
+  constructor(scope: Construct, id: string, props: NotificationsProps) {
+    super(scope, id);
+    const { storage, roles, settings } = props;
+    const { table, bucket } = storage;
+    const notifications = settings.notifications;
+    const sizing = settings.functions.notification;
+    const functionProps = {
+      projectRoot: props.projectRoot,
+      logGroup: props.logGroup,
+      observability: props.observability,
+      timeout: Duration.seconds(sizing.timeoutSeconds),
+      memorySize: sizing.memoryMb,
+    };
+
+    this.bus = new events.EventBus(this, 'Bus', { description: 'Tracker: bug changes (docs/events.md)' });
+    this.failures = createFailedRunQueue(this, 'Failures', props.encryptionKey);
+
+    // --- The publisher ----------------------------------------------------------------------------
+    // Its own role with only what it does: read the bug, the people and the catalogue; mark its
+    // deliveries; put events on the bus; send mail as the configured identity, or keep Test mail.
+    const role = roles.dedicatedRole('NotificationPublisherRole', 'none', 'Tracker notification publisher');
+    role.addToPolicy(
+      new iam.PolicyStatement({
+        actions: ['dynamodb:GetItem', 'dynamodb:BatchGetItem', 'dynamodb:Query'],
+        resources: [table.tableArn],
+      }),
+    );
+    allowDeliveryMarkers(role, table.tableArn, ['dynamodb:PutItem']);
+    FunctionRoles.allowKeyUse(table.encryptionKey, role, true);
+    role.addToPolicy(
+      new iam.PolicyStatement({ actions: ['s3:PutObject'], resources: [bucket.arnForObjects(TEST_MAIL_OBJECTS)] }),
+    );
+    FunctionRoles.allowKeyUse(bucket.encryptionKey, role, true);
+    const sesResources = sendingResources(this, notifications);
+    // No identity, no SES at all: mail then goes nowhere unless mail_delivery_method is Test or None.
+    if (sesResources.length > 0)
+      role.addToPolicy(
+        new iam.PolicyStatement({ actions: ['ses:SendEmail', 'ses:SendRawEmail'], resources: sesResources }),
+      );
+
+    this.publisher = createTrackerFunction(this, 'PublisherFunction', {
+      ...functionProps,
+      module: NOTIFICATION_PUBLISHER_MODULE,
+      role,
+      environment: {
+        [ENV.table]: table.tableName,
+        [ENV.bucket]: bucket.bucketName,
+        [NOTIFICATION_ENV.eventBus]: this.bus.eventBusName,
+        [NOTIFICATION_ENV.eventAudience]: notifications.eventAudience,
+        ...(notifications.sesConfigurationSet ? { [SES_ENV.configurationSet]: notifications.sesConfigurationSet } : {}),
+        // Webhooks are posted by the webhook function from the bus, with EventBridge's and
+        // Lambda's retries: TRACKER_WEBHOOKS stays unset here, or each would be posted twice.
+      },
+    });
+    this.bus.grantPutEventsTo(this.publisher);
+    this.publisher.addEventSource(
+      new DynamoEventSource(table, {
+        startingPosition: lambda.StartingPosition.TRIM_HORIZON,
+        ...STREAM_BATCH,
+        parallelizationFactor: 1,
+        bisectBatchOnError: true,
+        reportBatchItemFailures: true,
+        onFailure: new SqsDlq(this.failures),
+        filters: STREAM_PARTITION_PREFIXES.map((prefix) =>
+          lambda.FilterCriteria.filter({ dynamodb: { Keys: { pk: { S: lambda.FilterRule.beginsWith(prefix) } } } }),
+        ),
+      }),
+    );
+
+    // --- Webhooks ---------------------------------------------------------------------------------
+    if (notifications.webhooks.length === 0) return;
+    const webhookRole = roles.dedicatedRole('WebhookDeliveryRole', 'none', 'Tracker webhook delivery');
+    allowDeliveryMarkers(webhookRole, table.tableArn, ['dynamodb:Query', 'dynamodb:PutItem']);
+    FunctionRoles.allowKeyUse(table.encryptionKey, webhookRole, true);
+    const webhookDelivery = createTrackerFunction(this, 'WebhookFunction', {
+      ...functionProps,
+      module: WEBHOOK_DELIVERY_MODULE,
+      role: webhookRole,
+      environment: {
+        [ENV.table]: table.tableName,
+        // The secrets sit in the function's configuration (encrypted at rest by Lambda), and so in
+        // the template: docs/operations.md, "Webhooks", says what to keep in mind.
+        [NOTIFICATION_ENV.webhooks]: JSON.stringify(notifications.webhooks),
+      },
+    });
+    this.webhookDelivery = webhookDelivery;
+    webhookDelivery.configureAsyncInvoke({
+      retryAttempts: WEBHOOK_RUN_RETRIES,
+      maxEventAge: WEBHOOK_RUN_AGE,
+      onFailure: new destinations.SqsDestination(this.failures),
+    });
+    // Only the detail-types some webhook wants, when every webhook names its own.
+    const wanted = notifications.webhooks.every((webhook) => webhook.detailTypes)
+      ? [...new Set(notifications.webhooks.flatMap((webhook) => webhook.detailTypes ?? []))]
+      : undefined;
+    new events.Rule(this, 'WebhookRule', {
+      description: 'Tracker: every event to the webhook function',
+      eventBus: this.bus,
+      eventPattern: { source: [EVENT_SOURCE], ...(wanted ? { detailType: wanted } : {}) },
+      targets: [
+        new eventTargets.LambdaFunction(webhookDelivery, {
+          retryAttempts: WEBHOOK_EVENT_RETRIES,
+          maxEventAge: WEBHOOK_EVENT_AGE,
+          deadLetterQueue: this.failures,
+        }),
+      ],
+    });
+  }
+}
+
+/** Reading and writing the delivery markers, and no other partition (the Null condition: see functionRoles.ts). */
+function allowDeliveryMarkers(role: iam.IRole, tableArn: string, actions: string[]): void {
+  role.addToPrincipalPolicy(
+    new iam.PolicyStatement({
+      actions,
+      resources: [tableArn],
+      conditions: {
+        'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': DELIVERY_MARKER_PARTITIONS },
+        Null: { 'dynamodb:LeadingKeys': 'false' },
+      },
+    }),
+  );
+}
+
+/** The SES identity mail is sent as and its configuration set: SES authorizes a send on both. */
+function sendingResources(scope: Construct, settings: StackSettings['notifications']): string[] {
+  if (!settings.sesIdentity) return [];
+  const stack = Stack.of(scope);
+  return [
+    stack.formatArn({ service: 'ses', resource: 'identity', resourceName: settings.sesIdentity }),
+    ...(settings.sesConfigurationSet
+      ? [stack.formatArn({ service: 'ses', resource: 'configuration-set', resourceName: settings.sesConfigurationSet })]
+      : []),
+  ];
+}
