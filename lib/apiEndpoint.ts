@@ -15,27 +15,11 @@ import {
 import * as acm from 'aws-cdk-lib/aws-certificatemanager';
 import type * as logs from 'aws-cdk-lib/aws-logs';
 import type { Construct } from 'constructs';
+import { CORS_ALLOWED_HEADERS, CORS_EXPOSED_HEADERS } from '../shared/http/corsHeaders.ts';
 import type { StackSettings } from './stackSettings.ts';
 
-/**
- * Request headers a browser may send (functions/platform/options.ts answers preflights with the
- * same list when API Gateway does not; test/unit/stackApi.test.ts compares the two).
- */
-export const CORS_ALLOWED_HEADERS = [
-  'Content-Type',
-  'Authorization',
-  'X-Tracker-Api-Key',
-  'X-Bugzilla-Api-Key',
-  'X-Tracker-Token',
-  'X-Bugzilla-Token',
-  'X-Tracker-Login',
-  'X-Tracker-Password',
-  'X-Bugzilla-Login',
-  'X-Bugzilla-Password',
-  'If-None-Match',
-];
-/** Response headers a browser script may read besides the simple ones. */
-export const CORS_EXPOSED_HEADERS = ['ETag'];
+export { CORS_ALLOWED_HEADERS, CORS_EXPOSED_HEADERS } from '../shared/http/corsHeaders.ts';
+
 export const CORS_MAX_AGE = Duration.minutes(10);
 
 /**
@@ -79,8 +63,8 @@ export function apiEndpoint(scope: Construct, settings: StackSettings): ApiEndpo
     props.corsPreflight = {
       allowOrigins: [...settings.corsOrigins],
       allowMethods: [CorsHttpMethod.ANY],
-      allowHeaders: CORS_ALLOWED_HEADERS,
-      exposeHeaders: CORS_EXPOSED_HEADERS,
+      allowHeaders: [...CORS_ALLOWED_HEADERS],
+      exposeHeaders: [...CORS_EXPOSED_HEADERS],
       maxAge: CORS_MAX_AGE,
       // Credentials travel in headers (API keys, tokens), never in cookies.
       allowCredentials: false,

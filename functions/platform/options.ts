@@ -1,4 +1,5 @@
 import type { APIGatewayProxyEventV2 } from 'aws-lambda';
+import { CORS_ALLOWED_HEADERS } from '../../shared/http/corsHeaders.ts';
 import { COMMON_HEADERS } from '../../shared/http/middleware/formatResponse.ts';
 import { RouteMatcher } from '../../shared/http/routeMatcher.ts';
 import { routes } from '../../shared/routes.ts';
@@ -6,19 +7,7 @@ import { handler as notFound } from './notFound.ts';
 
 const matcher = new RouteMatcher(routes);
 
-const ALLOWED_HEADERS = [
-  'Content-Type',
-  'Authorization',
-  'X-Tracker-Api-Key',
-  'X-Bugzilla-Api-Key',
-  'X-Tracker-Token',
-  'X-Bugzilla-Token',
-  'X-Tracker-Login',
-  'X-Tracker-Password',
-  'X-Bugzilla-Login',
-  'X-Bugzilla-Password',
-  'If-None-Match',
-].join(', ');
+const ALLOWED_HEADERS = CORS_ALLOWED_HEADERS.join(', ');
 
 /** `OPTIONS` on any path of the table: 200 with `Allow` (and what a CORS preflight needs). */
 export const handler = async (event: APIGatewayProxyEventV2, context: Parameters<typeof notFound>[1]) => {

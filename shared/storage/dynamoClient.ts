@@ -20,8 +20,12 @@ let readClient: DynamoDBClient | undefined;
  */
 const QUIET_LOGGER = { trace() {}, debug() {}, warn() {}, error() {} } as unknown as import('@smithy/types').Logger;
 
-/** Connection and request timeouts with a retry budget that fits the function's timeout (sdkTimeouts.ts). */
-function clientConfig(): DynamoDBClientConfig {
+/**
+ * Connection and request timeouts with a retry budget that fits the function's timeout
+ * (sdkTimeouts.ts), and DynamoDB Local when TRACKER_DYNAMODB_ENDPOINT names it; the streams
+ * client (notification/tableStream.ts) takes the same.
+ */
+export function dynamoClientConfig(): DynamoDBClientConfig {
   const endpoint = process.env[ENV.dynamodbEndpoint];
   return endpoint
     ? {
@@ -52,7 +56,7 @@ const writesOnlyUnread = (input: unknown) =>
 /** The document client, for writes and occasional reads. */
 export function documentClient(): DynamoDBDocumentClient {
   if (!client) {
-    const base = new DynamoDBClient(clientConfig());
+    const base = new DynamoDBClient(dynamoClientConfig());
     // Whatever this request read and memoised (requestScope.ts) may be stale after any write, even
     // a failed conditional one: the next read goes to the table. Transactions forget on commit too.
     base.middlewareStack.add(
@@ -79,7 +83,7 @@ export function documentClient(): DynamoDBDocumentClient {
  */
 export function lowLevelReadClient(): DynamoDBClient {
   if (!readClient) {
-    readClient = new DynamoDBClient({ ...clientConfig(), cacheMiddleware: true });
+    readClient = new DynamoDBClient({ ...dynamoClientConfig(), cacheMiddleware: true });
     parseReadsAsPlainJson(readClient);
   }
   return readClient;

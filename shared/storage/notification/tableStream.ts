@@ -6,8 +6,7 @@ import {
   GetShardIteratorCommand,
   type ShardIteratorType,
 } from '@aws-sdk/client-dynamodb-streams';
-import { sdkTimeouts } from '../sdkTimeouts.ts';
-import { ENV } from '../tableSchema.ts';
+import { dynamoClientConfig } from '../dynamoClient.ts';
 import type { TableStreamRecord } from './streamRecords.ts';
 
 /**
@@ -31,21 +30,9 @@ export interface StreamPage {
   next?: string;
 }
 
-function clientConfig() {
-  const endpoint = process.env[ENV.dynamodbEndpoint];
-  return endpoint
-    ? {
-        endpoint,
-        region: process.env.AWS_REGION ?? 'local',
-        credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
-        ...sdkTimeouts(),
-      }
-    : sdkTimeouts();
-}
-
 export class TableStreamReader {
-  private readonly table = new DynamoDBClient(clientConfig());
-  private readonly streams = new DynamoDBStreamsClient(clientConfig());
+  private readonly table = new DynamoDBClient(dynamoClientConfig());
+  private readonly streams = new DynamoDBStreamsClient(dynamoClientConfig());
 
   constructor(private readonly tableName: string) {}
 
