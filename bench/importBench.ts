@@ -33,6 +33,12 @@ import { startServerProcess } from './serverProcess.ts';
 
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
 relaxSdkTimeoutsForBulkTool();
+// Neither installation runs a notification publisher here (and imports notify nobody), so their
+// tables carry no change stream: DynamoDB Local would spend CPU writing one (docs/benchmarks.md,
+// "Before and after issues 18 and 19") on the two cores the import is measured on. The disk
+// target is opened as the CLI opens it, stream included.
+process.env.BENCH_TABLE_STREAM ??= 'off';
+const withStream = process.env.BENCH_TABLE_STREAM !== 'off';
 // An in-memory table of 100,000 bugs (about 700,000 items) needs more than DynamoDB Local's 512 MB.
 process.env.TRACKER_DYNAMODB_HEAP ??= '3g';
 const num = (name: string, fallback: number) => (Number(process.env[name]) > 0 ? Number(process.env[name]) : fallback);
@@ -117,7 +123,7 @@ async function openTarget(dataDir: string | null): Promise<{ stop(): Promise<voi
   };
   pointStorageAt(target);
   process.env.TRACKER_REQUEST_LOG = 'off';
-  await ensureTable(target.dynamodbEndpoint, target.table);
+  await ensureTable(target.dynamodbEndpoint, target.table, { stream: withStream });
   await ensureBucket(target.s3Endpoint, target.bucket);
   await bootstrapInstallation({ adminLogin: ADMIN.login, adminPassword: ADMIN.password });
   return { stop: () => engines.stop() };
@@ -253,7 +259,7 @@ async function main(): Promise<void> {
       [ENV.table]: table,
       [ENV.bucket]: table,
     });
-    await ensureTable(engines.dynamodbEndpoint, table);
+    await ensureTable(engines.dynamodbEndpoint, table, { stream: withStream });
     await ensureBucket(engines.s3Endpoint, table);
     server = await startServerProcess(engines, table);
     log(`source ${server.url} (${STORAGE}); seeding ${fmt(BUGS)} bugs`);
@@ -315,6 +321,7 @@ environment changes the run:
   BENCH_SEED=1                      seed of the generator
   BENCH_IMPORT_CONNECTIONS=8,16     connection counts to import with, one run each
   BENCH_IMPORT_STORAGE=memory       memory, or disk: both installations in data directories on disk
+  BENCH_TABLE_STREAM=off            on: the tables carry the notification change stream
   TRACKER_DYNAMODB_HEAP=3g          each DynamoDB Local's heap (in memory, 100,000 bugs need 3g)
   BENCH_OUTPUT=path                 the document to write the section into (docs/benchmarks.md)
   BENCH_PROFILE=dir                 save each import process's CPU profile there (Chrome DevTools)

@@ -47,7 +47,9 @@ async function main(): Promise<void> {
   const table = required(ENV.table);
   const bucket = required(ENV.bucket);
 
-  await ensureTable(dynamodbEndpoint, table);
+  // BENCH_TABLE_STREAM=off: a table without the change stream the notification publisher reads
+  // (bench:import's source, whose figures predate the stream and measure no notifications).
+  await ensureTable(dynamodbEndpoint, table, { stream: process.env.BENCH_TABLE_STREAM !== 'off' });
   await ensureBucket(s3Endpoint, bucket);
   const installation = await bootstrapInstallation({
     adminLogin: required('BENCH_ADMIN_LOGIN'),
