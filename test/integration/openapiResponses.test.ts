@@ -134,7 +134,10 @@ describe('answers of reading routes', () => {
   it('history, comments and attachments', async () => {
     const { first, privateComment, attachments } = seeded;
     const history = await check('GET', '/rest/bug/{id_or_alias}/history', `/rest/bug/${first}/history`, admin());
-    expect(history.bugs[0].history.length).toBeGreaterThan(1);
+    // The seed's changes are one history entry or several, as the clock's second falls between
+    // them (entries group changes by their time, as Bugzilla's do): the shape is what is checked.
+    expect(history.bugs[0].history.length).toBeGreaterThan(0);
+    expect(history.bugs[0].history[0].changes.length).toBeGreaterThan(0);
     const comments = await check('GET', '/rest/bug/{id_or_alias}/comment', `/rest/bug/${first}/comment`, admin());
     expect(comments.bugs[first].comments.length).toBeGreaterThan(3);
     await check('GET', '/rest/bug/{id_or_alias}/comment', `/rest/bug/${first}/comment`, {
