@@ -9,7 +9,7 @@
  * sessions, login failures, the catalogue and the publisher's own delivery markers, so they
  * cost no invocation.
  */
-import { Duration, Stack } from 'aws-cdk-lib';
+import { ArnFormat, Duration, Stack } from 'aws-cdk-lib';
 import * as events from 'aws-cdk-lib/aws-events';
 import * as eventTargets from 'aws-cdk-lib/aws-events-targets';
 import * as iam from 'aws-cdk-lib/aws-iam';
@@ -166,11 +166,18 @@ export class Notifications extends Construct {
       role: webhookRole,
       environment: {
         [ENV.table]: table.tableName,
-        // The secrets sit in the function's configuration (encrypted at rest by Lambda), and so in
-        // the template: docs/operations.md, "Webhooks", says what to keep in mind.
+        // A `secretName` keeps the secret in Secrets Manager, read by the function; a `secret`
+        // sits in the function's configuration and so in the template (docs/operations.md, "Webhooks").
         [NOTIFICATION_ENV.webhooks]: JSON.stringify(notifications.webhooks),
       },
     });
+    const secretArns = notifications.webhooks.flatMap((webhook) =>
+      webhook.secretName ? [secretArnOf(this, webhook.secretName)] : [],
+    );
+    if (secretArns.length > 0)
+      webhookRole.addToPolicy(
+        new iam.PolicyStatement({ actions: ['secretsmanager:GetSecretValue'], resources: [...new Set(secretArns)] }),
+      );
     this.webhookDelivery = webhookDelivery;
     webhookDelivery.configureAsyncInvoke({
       retryAttempts: WEBHOOK_RUN_RETRIES,
@@ -208,6 +215,20 @@ function allowDeliveryMarkers(role: iam.IRole, tableArn: string, actions: string
       },
     }),
   );
+}
+
+/**
+ * A webhook secret's ARN for the policy. A name matches the six random characters Secrets Manager
+ * appends to it (`-??????`), and nothing else; an ARN is taken as given.
+ */
+export function secretArnOf(scope: Construct, secretName: string): string {
+  if (secretName.startsWith('arn:')) return secretName;
+  return Stack.of(scope).formatArn({
+    service: 'secretsmanager',
+    resource: 'secret',
+    resourceName: `${secretName}-??????`,
+    arnFormat: ArnFormat.COLON_RESOURCE_NAME,
+  });
 }
 
 /** The SES identity mail is sent as and its configuration set: SES authorizes a send on both. */

@@ -59,7 +59,10 @@ export const EVENT_AUDIENCES: readonly EventAudienceName[] = ['public', 'full'];
 /** One webhook of the `webhooks` setting, as the webhook function reads it (TRACKER_WEBHOOKS). */
 export interface WebhookSetting {
   url: string;
-  secret: string | string[];
+  /** The signing secret(s) themselves: then they are in the template too. */
+  secret?: string | string[];
+  /** Or the name or ARN of a Secrets Manager secret holding them: the webhook function may read only that. */
+  secretName?: string;
   detailTypes?: string[];
 }
 
@@ -276,7 +279,8 @@ export const SETTINGS: readonly SettingDescription[] = [
   {
     key: CONTEXT.webhooks,
     default: '(none)',
-    meaning: 'JSON list of webhooks, `[{"url", "secret", "detailTypes"?}]`: adds the webhook function',
+    meaning:
+      'JSON list of webhooks, `[{"url", "secretName" or "secret", "detailTypes"?}]`: adds the webhook function; `secretName` names a Secrets Manager secret',
   },
   ...Object.entries(ALARM_KEYS).map(([name, { key, meaning }]) => ({
     key,
@@ -458,7 +462,9 @@ function webhooks(context: Context, audience: EventAudienceName): WebhookSetting
   const value = context(CONTEXT.webhooks);
   if (value === undefined || value === null || value === '') return [];
   // The value holds secrets: the messages do not repeat it.
-  const notAList = new Error(`Context "${CONTEXT.webhooks}" must be a JSON list of {"url", "secret", "detailTypes"?}`);
+  const notAList = new Error(
+    `Context "${CONTEXT.webhooks}" must be a JSON list of {"url", "secretName" or "secret", "detailTypes"?}`,
+  );
   let list: unknown = value;
   if (typeof value === 'string') {
     try {
@@ -494,9 +500,10 @@ function webhooks(context: Context, audience: EventAudienceName): WebhookSetting
     throw new Error(
       `Context "${CONTEXT.webhooks}" is ${json.length} characters: at most ${MAX_WEBHOOKS_JSON} fit a function's environment`,
     );
-  return entries.map(({ url, secret, detailTypes: types }) => ({
+  return entries.map(({ url, secret, secretName, detailTypes: types }) => ({
     url,
-    secret,
+    ...(secret !== undefined ? { secret } : {}),
+    ...(secretName !== undefined ? { secretName } : {}),
     ...(types ? { detailTypes: types } : {}),
   }));
 }

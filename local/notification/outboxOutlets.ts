@@ -8,6 +8,7 @@ import {
 import {
   eventAudienceFrom,
   NOTIFICATION_ENV,
+  webhooksWithInlineSecrets,
   webhookTargetsFrom,
 } from '../../shared/application/notification/notificationSettings.ts';
 import { type TrackerEvent, webhookBody } from '../../shared/domain/notification/bugEvents.ts';
@@ -64,7 +65,7 @@ export function outboxOutlets(options: OutboxOptions): NotificationOutlets {
     },
     eventAudience: eventAudienceFrom(env[NOTIFICATION_ENV.eventAudience]),
     webhooks: {
-      targets: webhookTargetsFrom(env[NOTIFICATION_ENV.webhooks]),
+      targets: webhooksWithInlineSecrets(webhookTargetsFrom(env[NOTIFICATION_ENV.webhooks])),
       poster: { post: (target, event) => postWebhook(target, event, options.webhookOptions) },
     },
   };

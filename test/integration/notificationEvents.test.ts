@@ -257,11 +257,19 @@ describe('events', () => {
     });
   });
 
-  it('tells the public audience neither private comments nor more than the id of a restricted bug', async () => {
+  it('tells the public audience no private text, and no more than the id of a restricted bug', async () => {
     const hidden = await step('private comment', () =>
       post(app.admin.apiKey, `/rest/bug/${bug}/comment`, { comment: 'Customer: ACME', is_private: true }),
     );
-    expect(hidden).toEqual([]);
+    expect(hidden.map((event) => event.detailType)).toEqual(['Comment Added']);
+    expect(hidden[0]!.detail.comment).toEqual({
+      id: expect.any(Number),
+      count: expect.any(Number),
+      creator: app.admin.login,
+      creation_time: hidden[0]!.time,
+      is_private: true,
+      redacted: true,
+    });
     let secret = 0;
     const restricted = await step('restricted', async () => {
       secret = (

@@ -92,7 +92,7 @@ afterAll(async () => {
 describe('webhooks', () => {
   it('posts each event a webhook asked for, signed, and no other', async () => {
     const drained = await harness.drain();
-    expect(detailTypes(to('/public'))).toEqual(['Bug Created', 'Comment Added']);
+    expect(detailTypes(to('/public'))).toEqual(['Bug Created', 'Comment Added', 'Comment Added']);
     expect(detailTypes(to('/everything'))).toEqual(['Bug Created', 'Comment Added', 'Bug Changed', 'Comment Added']);
     const now = new Date();
     for (const delivery of to('/public')) {
@@ -116,24 +116,27 @@ describe('webhooks', () => {
         verifyWebhook({ ...signed, body: signed.body.replace('Webhook bug', 'Webhook bux') }, 'whsec_current', now),
       ).toEqual({ valid: false, reason: 'mismatch' });
     }
-    expect(drained.reports.reduce((sum, report) => sum + report.webhooks, 0)).toBe(6);
+    expect(drained.reports.reduce((sum, report) => sum + report.webhooks, 0)).toBe(7);
   });
 
-  it('tells a public webhook no private comment, and a trusted one all of it', () => {
+  it('tells a public webhook only that a private comment was made, and a trusted one all of it', () => {
     expect(
       to('/public')
         .map((delivery) => delivery.body)
         .join(),
     ).not.toContain('ACME');
+    const marked = JSON.parse(to('/public').at(-1)!.body);
+    expect(marked.detail.comment).toMatchObject({ count: 2, is_private: true, redacted: true });
+    expect(marked.detail.comment).not.toHaveProperty('text');
     const last = JSON.parse(to('/everything').at(-1)!.body);
     expect(last.detail.comment).toMatchObject({ is_private: true, text: 'The customer is ACME' });
   });
 
   it('gives up on a receiver that fails, after retries, without holding back mail or events', () => {
-    // Three public events (the private comment is not one of them), two attempts each.
-    expect(to('/broken')).toHaveLength(6);
-    expect(new Set(to('/broken').map((delivery) => delivery.headers['x-tracker-event-id'])).size).toBe(3);
-    expect(harness.events).toHaveLength(3);
+    // Four public events (the private comment's marked, without its text), two attempts each.
+    expect(to('/broken')).toHaveLength(8);
+    expect(new Set(to('/broken').map((delivery) => delivery.headers['x-tracker-event-id'])).size).toBe(4);
+    expect(harness.events).toHaveLength(4);
     expect(harness.mails.map((mail) => mail.message.to)).toContain('someone@tracker.test');
   });
 
@@ -147,7 +150,7 @@ describe('webhooks', () => {
       await again.close();
     }
     const later = deliveries.slice(before);
-    expect(later.map((delivery) => delivery.path)).toEqual(['/broken', '/broken', '/broken']);
+    expect(later.map((delivery) => delivery.path)).toEqual(['/broken', '/broken', '/broken', '/broken']);
     expect(again.events).toEqual([]);
     expect(again.mails).toEqual([]);
   });

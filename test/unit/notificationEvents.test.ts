@@ -129,7 +129,7 @@ describe('the events of a change', () => {
     expect(events[1]!.detail.flag).toMatchObject({ status: '?', requestee: 'reporter@example.com' });
   });
 
-  it('keeps private comments and attachments, and the changes about them, for insiders', () => {
+  it('marks private comments and attachments for outsiders, with no text, and keeps all of it for insiders', () => {
     const privateAttachment = attachment({ id: 8, isPrivate: true, summary: 'Customer data' });
     const secretive = changeOf(
       before,
@@ -144,8 +144,28 @@ describe('the events of a change', () => {
       },
     );
     const outsiders = bugEvents(secretive, context);
-    expect(outsiders.map((event) => event.id)).toEqual(['42-8-bug-changed-0']);
+    expect(outsiders.map((event) => event.id)).toEqual([
+      '42-8-bug-changed-0',
+      '42-8-comment-added-0',
+      '42-8-attachment-added-0',
+    ]);
     expect(outsiders[0]!.detail.changes).toEqual([{ field_name: 'priority', removed: '---', added: 'High' }]);
+    expect(outsiders[1]!.detail.comment).toEqual({
+      id: expect.any(Number),
+      count: 3,
+      creator: expect.any(String),
+      creation_time: expect.any(String),
+      is_private: true,
+      redacted: true,
+    });
+    expect(outsiders[2]!.detail.attachment).toEqual({
+      id: 8,
+      is_private: true,
+      is_obsolete: false,
+      creator: expect.any(String),
+      creation_time: expect.any(String),
+      redacted: true,
+    });
     expect(JSON.stringify(outsiders)).not.toContain('Internal only');
     expect(JSON.stringify(outsiders)).not.toContain('Customer data');
     const insiders = bugEvents(secretive, context, INSIDER);
@@ -156,6 +176,24 @@ describe('the events of a change', () => {
     ]);
     expect(insiders[1]!.detail.comment).toMatchObject({ is_private: true, text: 'Internal only' });
     expect((insiders[0]!.detail.changes as unknown[]).length).toBe(2);
+  });
+
+  it('tells outsiders that a private attachment changed or was flagged, never its new description', () => {
+    const secret = attachment({ id: 9, isPrivate: true, summary: 'Old name' });
+    const renamed = changeOf(before, before, {
+      changes: [{ field_name: 'attachments.description', removed: 'Old name', added: 'ACME logs', attachment_id: 9 }],
+      attachments: [{ before: secret, after: { ...secret, summary: 'ACME logs', flags: [{ ...request, id: 31 }] } }],
+    });
+    const outsiders = bugEvents(renamed, context);
+    expect(outsiders.map((event) => event.detailType)).toEqual(['Attachment Changed', 'Flag Requested']);
+    expect(outsiders[0]!.detail).not.toHaveProperty('changes');
+    expect(outsiders[0]!.detail.attachment).toMatchObject({ id: 9, is_private: true, redacted: true });
+    expect(outsiders[1]!.detail.flag).toMatchObject({ id: 31, status: '?', attachment_id: 9 });
+    expect(outsiders[1]!.detail.attachment).toEqual({ id: 9, is_private: true });
+    expect(JSON.stringify(outsiders)).not.toMatch(/ACME|Old name/);
+    const insiders = bugEvents(renamed, context, INSIDER);
+    expect(insiders[0]!.detail.changes).toEqual(renamed.changes);
+    expect(insiders[1]!.detail).not.toHaveProperty('attachment');
   });
 
   it('keeps time tracking for the time-tracking group, and yields nothing when nothing else changed', () => {

@@ -2,7 +2,11 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { describe, expect, it } from 'vitest';
 import { mailFileName } from '../../shared/application/notification/notificationOutlets.ts';
-import { eventAudienceFrom, webhookTargetsFrom } from '../../shared/application/notification/notificationSettings.ts';
+import {
+  eventAudienceFrom,
+  webhooksWithInlineSecrets,
+  webhookTargetsFrom,
+} from '../../shared/application/notification/notificationSettings.ts';
 import { FULL_AUDIENCE, PUBLIC_AUDIENCE, type TrackerEvent } from '../../shared/domain/notification/bugEvents.ts';
 import { verifyWebhook } from '../../shared/domain/notification/webhookSignature.ts';
 import { putEventsCalls } from '../../shared/storage/notification/eventBridgePublisher.ts';
@@ -34,8 +38,21 @@ describe('notification settings', () => {
       '[{"url": "https://a.example.com", "secret": ""}]',
       '[{"url": "ftp://a.example.com", "secret": "s"}]',
       '[{"url": "https://a.example.com", "secret": "s", "audience": "insiders"}]',
+      '[{"url": "https://a.example.com", "secret": "s", "secretName": "tracker/hook"}]',
+      '[{"url": "https://a.example.com", "secretName": ""}]',
     ])
       expect(() => webhookTargetsFrom(setting), setting).toThrow(/TRACKER_WEBHOOKS/);
+  });
+
+  it('reads a webhook whose secret is in Secrets Manager, which only the webhook function may use', () => {
+    const setting = JSON.stringify([{ url: 'https://a.example.com/', secretName: 'tracker/hook' }]);
+    const targets = webhookTargetsFrom(setting);
+    expect(targets).toEqual([
+      { url: 'https://a.example.com/', secrets: [], secretName: 'tracker/hook', audience: 'public' },
+    ]);
+    expect(() => webhooksWithInlineSecrets(targets)).toThrow(/tracker\/hook.*give "secret" here/);
+    const inline = webhookTargetsFrom('[{"url": "https://b.example.com/", "secret": "s"}]');
+    expect(webhooksWithInlineSecrets(inline)).toEqual(inline);
   });
 
   it('builds the events on the bus for the public unless told otherwise', () => {

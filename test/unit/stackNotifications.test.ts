@@ -443,6 +443,41 @@ describe('notifications with an SES identity, a configuration set and webhooks',
     SYNTH_TIMEOUT,
   );
 
+  it(
+    'lets the webhook function read the Secrets Manager secrets its webhooks name, and no other',
+    () => {
+      const arn = 'arn:aws:secretsmanager:eu-west-1:123456789012:secret:tracker/chat-AbCdEf';
+      const { json: other, stack } = synthStack({
+        context: {
+          webhooks: [
+            { url: 'https://a.example.org/', secretName: 'tracker/ci' },
+            { url: 'https://b.example.org/', secretName: arn },
+            { url: 'https://c.example.org/', secret: 'inline' },
+          ],
+        },
+      });
+      const fnId = logicalIdOf(stack, stack.notifications.webhookDelivery!);
+      const variables = other.Resources[fnId].Properties.Environment.Variables;
+      expect(JSON.parse(variables[NOTIFICATION_ENV.webhooks])).toEqual([
+        { url: 'https://a.example.org/', secretName: 'tracker/ci' },
+        { url: 'https://b.example.org/', secretName: arn },
+        { url: 'https://c.example.org/', secret: 'inline' },
+      ]);
+      const reading = roleStatements(other, fnId).filter((statement) =>
+        allows([statement.Action].flat(), 'secretsmanager:GetSecretValue'),
+      );
+      expect(reading).toHaveLength(1);
+      expect(reading[0].Action).toBe('secretsmanager:GetSecretValue');
+      const [named, given] = reading[0].Resource;
+      expect(JSON.stringify(named)).toContain(':secret:tracker/ci-??????');
+      expect(given).toBe(arn);
+      // The publisher never reads them.
+      const publisher = logicalIdOf(stack, stack.notifications.publisher);
+      expect(allows(unscopedActions(roleStatements(other, publisher)), 'secretsmanager:GetSecretValue')).toBe(false);
+    },
+    SYNTH_TIMEOUT,
+  );
+
   it('watches the webhook function with the others', () => {
     const watched = resourcesOfType(json, 'AWS::CloudWatch::Alarm')
       .filter(([, alarm]) => /-FunctionErrors\d*$/.test(alarm.Properties.AlarmName))

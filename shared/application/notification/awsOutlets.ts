@@ -2,7 +2,12 @@ import { putEventsOnBus } from '../../storage/notification/eventBridgePublisher.
 import { postWebhook } from '../../storage/notification/httpWebhookPoster.ts';
 import { keepTestMail, sendRawMail } from '../../storage/notification/sesMailSender.ts';
 import { mailFileName, type NotificationOutlets } from './notificationOutlets.ts';
-import { eventAudienceFrom, NOTIFICATION_ENV, webhookTargetsFrom } from './notificationSettings.ts';
+import {
+  eventAudienceFrom,
+  NOTIFICATION_ENV,
+  webhooksWithInlineSecrets,
+  webhookTargetsFrom,
+} from './notificationSettings.ts';
 
 /**
  * The publisher's outlets on AWS: mail through SES (Test mail kept in the bucket), events on the
@@ -21,7 +26,7 @@ export function awsNotificationOutlets(env: NodeJS.ProcessEnv = process.env): No
     events: { publish: (events) => putEventsOnBus(bus, events) },
     eventAudience: eventAudienceFrom(env[NOTIFICATION_ENV.eventAudience]),
     webhooks: {
-      targets: webhookTargetsFrom(env[NOTIFICATION_ENV.webhooks]),
+      targets: webhooksWithInlineSecrets(webhookTargetsFrom(env[NOTIFICATION_ENV.webhooks])),
       poster: { post: (target, event) => postWebhook(target, event) },
     },
   };

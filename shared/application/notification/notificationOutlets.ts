@@ -34,6 +34,11 @@ export interface WebhookTarget {
   url: string;
   /** The secrets to sign with, the current one first (two while one is being replaced). */
   secrets: readonly string[];
+  /**
+   * The Secrets Manager secret that holds `secrets` instead (a name or an ARN): `secrets` is
+   * empty until the webhook function has read it (webhookSecrets.ts).
+   */
+  secretName?: string;
   /** The detail-types it wants (`Bug Changed`, ...); absent: every event. */
   detailTypes?: readonly string[];
   /** What its events may say: `public` (what anybody may read, the default) or `full` (everything). */

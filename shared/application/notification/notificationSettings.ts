@@ -27,13 +27,19 @@ export function eventAudienceFrom(value: string | undefined): EventAudience {
 
 export const audienceOf = (target: Pick<WebhookTarget, 'audience'>): EventAudience => AUDIENCES[target.audience];
 
-const webhookSchema = z.object({
-  url: z.url({ protocol: /^https?$/ }),
-  /** One secret, or several while one is replaced (the current first). */
-  secret: z.union([z.string().min(1), z.array(z.string().min(1)).min(1)]),
-  detailTypes: z.array(z.string().min(1)).optional(),
-  audience: z.enum(['public', 'full']).default('public'),
-});
+const webhookSchema = z
+  .object({
+    url: z.url({ protocol: /^https?$/ }),
+    /** One secret, or several while one is replaced (the current first). */
+    secret: z.union([z.string().min(1), z.array(z.string().min(1)).min(1)]).optional(),
+    /** Or: the name or ARN of a Secrets Manager secret holding them (webhookSecrets.ts). */
+    secretName: z.string().min(1).max(2048).optional(),
+    detailTypes: z.array(z.string().min(1)).optional(),
+    audience: z.enum(['public', 'full']).default('public'),
+  })
+  .refine((webhook) => (webhook.secret === undefined) !== (webhook.secretName === undefined), {
+    message: 'give either "secret" or "secretName", not both',
+  });
 
 /** The webhooks a JSON setting names; none when it is empty. */
 export function webhookTargetsFrom(json: string | undefined): WebhookTarget[] {
@@ -42,15 +48,33 @@ export function webhookTargetsFrom(json: string | undefined): WebhookTarget[] {
   try {
     parsed = JSON.parse(json);
   } catch {
-    throw new Error(`${NOTIFICATION_ENV.webhooks} is not JSON: a list of {"url", "secret", "detailTypes"?}.`);
+    throw new Error(
+      `${NOTIFICATION_ENV.webhooks} is not JSON: a list of {"url", "secret" or "secretName", "detailTypes"?}.`,
+    );
   }
   const result = z.array(webhookSchema).safeParse(parsed);
   if (!result.success)
     throw new Error(`${NOTIFICATION_ENV.webhooks} is not a list of webhooks: ${z.prettifyError(result.error)}`);
-  return result.data.map(({ url, secret, detailTypes, audience }) => ({
+  return result.data.map(({ url, secret, secretName, detailTypes, audience }) => ({
     url,
-    secrets: typeof secret === 'string' ? [secret] : secret,
+    secrets: secret === undefined ? [] : typeof secret === 'string' ? [secret] : secret,
+    ...(secretName ? { secretName } : {}),
     ...(detailTypes ? { detailTypes } : {}),
     audience,
   }));
+}
+
+/**
+ * Webhooks whose secrets sit in the setting itself. The publisher posts webhooks only where
+ * no Secrets Manager is at hand (locally, or when TRACKER_WEBHOOKS is given to it by hand):
+ * a webhook naming a secret there is refused rather than posted unsigned.
+ */
+export function webhooksWithInlineSecrets(targets: readonly WebhookTarget[]): WebhookTarget[] {
+  const named = targets.find((target) => target.secretName);
+  if (named)
+    throw new Error(
+      `${NOTIFICATION_ENV.webhooks}: ${named.url} names the secret "${named.secretName}", which only the stack's ` +
+        'webhook function reads (from Secrets Manager); give "secret" here',
+    );
+  return [...targets];
 }

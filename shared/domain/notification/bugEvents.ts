@@ -16,8 +16,9 @@ import {
  * The events one bug change publishes (to EventBridge, and from there to webhooks): what kinds
  * a change yields, the detail each carries, and a key that names each event whoever it is
  * built for, so a consumer that sees one twice can drop the repeat. What an audience may read
- * follows the bug's rules: private comments and attachments, and the changes about them, exist
- * only for insiders (an outsider is never told they exist, as Get Bug counts them); time
+ * follows the bug's rules: private comments and attachments are marked for an audience outside
+ * the insider group, which gets their number, author and time but never their text, nor the
+ * changes about them; time
  * tracking only for the time-tracking group; and a bug restricted to groups only for an
  * audience allowed restricted bugs (others learn its id and that it changed, as bmo's webhooks
  * tell them, and may fetch it with their own credentials).
@@ -126,6 +127,34 @@ function commentFacts(comment: ChangeComment, change: BugChange, context: EventC
   };
 }
 
+/**
+ * A private comment as an audience outside the insider group gets it: that it exists and who
+ * wrote it when, never its text (the issue's "marked, text omitted"; Get Bug would not even
+ * count it, but a consumer keeping a mirror needs to know its numbering moved on).
+ */
+function redactedCommentFacts(comment: ChangeComment, context: EventContext) {
+  return {
+    id: comment.id,
+    count: comment.count,
+    creator: context.names.login(comment.creatorId),
+    creation_time: comment.creationTime,
+    is_private: true,
+    redacted: true,
+  };
+}
+
+/** A private attachment for an outsider: no name, description or type, which are its text. */
+function redactedAttachmentFacts(attachment: AttachmentFacts, context: EventContext) {
+  return {
+    id: attachment.id,
+    is_private: true,
+    is_obsolete: attachment.isObsolete,
+    creator: context.names.login(attachment.creatorId),
+    creation_time: attachment.creationTime,
+    redacted: true,
+  };
+}
+
 function attachmentFacts(attachment: AttachmentFacts, context: EventContext) {
   return {
     id: attachment.id,
@@ -167,10 +196,10 @@ const FLAG_KINDS: Readonly<Record<FlagAction, EventKind>> = {
 /** An event to build, before the audience decides whether and how it is told. */
 interface Candidate {
   kind: EventKind;
-  /** Only insiders may be told of it at all (a private comment or attachment). */
-  insidersOnly: boolean;
   /** The detail beyond what every event says; undefined when nothing in it is for this audience. */
   detail(): Record<string, unknown> | undefined;
+  /** For a private comment or attachment: what an audience outside the insider group is told. */
+  redacted?(): Record<string, unknown> | undefined;
 }
 
 /** The events of a change in order, each kind numbered from 0 in that order. */
@@ -182,17 +211,20 @@ function candidates(change: BugChange, context: EventContext, audience: EventAud
   if (change.before === null)
     list.push({
       kind: 'bug-created',
-      insidersOnly: false,
       detail: () => ({
-        ...(description && (audience.insider || !description.isPrivate)
-          ? { comment: commentFacts(description, change, context, audience) }
+        ...(description
+          ? {
+              comment:
+                audience.insider || !description.isPrivate
+                  ? commentFacts(description, change, context, audience)
+                  : redactedCommentFacts(description, context),
+            }
           : {}),
       }),
     });
   else
     list.push({
       kind: 'bug-changed',
-      insidersOnly: false,
       detail: () => {
         const changes = visible(change.changes.filter((entry) => entry.attachment_id == null));
         return changes.length > 0 ? { changes } : undefined;
@@ -201,33 +233,45 @@ function candidates(change: BugChange, context: EventContext, audience: EventAud
   for (const comment of [...change.comments].filter((entry) => entry.count > 0).sort((a, b) => a.count - b.count))
     list.push({
       kind: 'comment-added',
-      insidersOnly: comment.isPrivate,
       detail: () => ({ comment: commentFacts(comment, change, context, audience) }),
+      ...(comment.isPrivate ? { redacted: () => ({ comment: redactedCommentFacts(comment, context) }) } : {}),
     });
   const attachments = [...change.attachments].sort((a, b) => a.after.id - b.after.id);
   for (const { before, after } of attachments) {
     if (before === null)
       list.push({
         kind: 'attachment-added',
-        insidersOnly: after.isPrivate,
         detail: () => ({ attachment: attachmentFacts(after, context) }),
+        ...(after.isPrivate ? { redacted: () => ({ attachment: redactedAttachmentFacts(after, context) }) } : {}),
       });
     else
       list.push({
         kind: 'attachment-changed',
-        insidersOnly: after.isPrivate,
         detail: () => {
           const changes = visible(change.changes.filter((entry) => entry.attachment_id === after.id));
           return changes.length > 0 ? { attachment: attachmentFacts(after, context), changes } : undefined;
         },
+        // The changes themselves are left out: a new description or file name is the attachment's text.
+        ...(after.isPrivate
+          ? {
+              redacted: () =>
+                change.changes.some((entry) => entry.attachment_id === after.id)
+                  ? { attachment: redactedAttachmentFacts(after, context) }
+                  : undefined,
+            }
+          : {}),
       });
   }
   for (const transition of flagTransitions(change)) {
     const attachment = attachments.find((entry) => entry.after.id === transition.attachmentId)?.after;
+    const flag = () => ({ flag: flagFacts(transition, context) });
+    // A flag carries no text of the attachment: outsiders get it with the attachment marked private.
     list.push({
       kind: FLAG_KINDS[transition.action],
-      insidersOnly: attachment?.isPrivate ?? false,
-      detail: () => ({ flag: flagFacts(transition, context) }),
+      detail: flag,
+      ...(attachment?.isPrivate
+        ? { redacted: () => ({ ...flag(), attachment: { id: attachment.id, is_private: true } }) }
+        : {}),
     });
   }
   return list;
@@ -280,8 +324,7 @@ export function bugEvents(
   for (const candidate of candidates(change, context, audience)) {
     const index = numbers.get(candidate.kind) ?? 0;
     numbers.set(candidate.kind, index + 1);
-    if (candidate.insidersOnly && !audience.insider) continue;
-    const own = candidate.detail();
+    const own = candidate.redacted && !audience.insider ? candidate.redacted() : candidate.detail();
     if (own === undefined) continue;
     const id = `${bugId}-${change.revision}-${candidate.kind}-${index}`;
     const common = { event_id: id, when: change.when, revision: change.revision };

@@ -148,6 +148,7 @@ export const EVERY_OPTION: Record<string, string> = {
   webhooks: JSON.stringify([
     { url: 'https://ci.example.org/tracker', secret: 'whsec_ci' },
     { url: 'https://chat.example.org/hook', secret: ['whsec_new', 'whsec_old'], detailTypes: ['Bug Created'] },
+    { url: 'https://deploys.example.org/hook', secretName: 'tracker/deploys' },
   ]),
 };
 
