@@ -30,8 +30,12 @@ export function applyNagSuppressions(stack: TrackerStack): void {
   const { api, functions, searchCompactor, attachmentSweep, adminApiKey, failedRuns, storage, settings } = stack;
   const apiFunctions: lambda.IFunction[] = [...functions.values()];
   const scheduled = [searchCompactor, attachmentSweep];
-  const { publisher, webhookDelivery, failures } = stack.notifications;
-  const notificationFunctions = [publisher, ...(webhookDelivery ? [webhookDelivery] : [])];
+  const { publisher, webhookDelivery, mailFeedback, mailFeedbackTopic, failures } = stack.notifications;
+  const notificationFunctions = [
+    publisher,
+    ...(webhookDelivery ? [webhookDelivery] : []),
+    ...(mailFeedback ? [mailFeedback] : []),
+  ];
   const provider = stack.node.findChild('BootstrapProvider');
   const framework = provider.node.findChild('framework-onEvent');
   const roles = stack.roles.roles;
@@ -64,9 +68,9 @@ export function applyNagSuppressions(stack: TrackerStack): void {
     "Invoked by the table stream's event source mapping, whose on-failure destination (the notification failure " +
       'queue) keeps the position of a batch that failed for good; a function DLQ only serves asynchronous invocations.',
   );
-  if (webhookDelivery) {
+  if (webhookDelivery || mailFeedback) {
     acknowledge(
-      [webhookDelivery],
+      [...(webhookDelivery ? [webhookDelivery] : []), ...(mailFeedback ? [mailFeedback] : [])],
       'Serverless-LambdaDLQ',
       'Failed runs go to the notification failure queue through the on-failure destination (notifications.ts), ' +
         'which records the error as well as the event; a DeadLetterConfig as well would deliver each failure twice.',
@@ -147,6 +151,15 @@ export function applyNagSuppressions(stack: TrackerStack): void {
     'Serverless-SQSRedrivePolicy',
     'This queue is itself a dead-letter queue: nothing consumes it to fail again.',
   );
+  if (mailFeedbackTopic) {
+    acknowledge(
+      // The finding is on the subscription, which CDK makes a child of the function.
+      [mailFeedbackTopic, ...(mailFeedback ? [mailFeedback] : [])],
+      'Serverless-SNSRedrivePolicy',
+      'Its one subscriber is the mail feedback function, invoked asynchronously: SNS retries delivery to Lambda ' +
+        'for days, and a run that fails lands in the notification failure queue (on-failure destination).',
+    );
+  }
   if (settings.alarmEmail) {
     acknowledge(
       [stack.monitoring.topic],

@@ -19,14 +19,17 @@ import * as destinations from 'aws-cdk-lib/aws-lambda-destinations';
 import { DynamoEventSource, SqsDlq } from 'aws-cdk-lib/aws-lambda-event-sources';
 import type { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
 import type * as logs from 'aws-cdk-lib/aws-logs';
+import * as ses from 'aws-cdk-lib/aws-ses';
+import * as sns from 'aws-cdk-lib/aws-sns';
+import * as subscriptions from 'aws-cdk-lib/aws-sns-subscriptions';
 import type * as sqs from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
 import { NOTIFICATION_ENV } from '../shared/application/notification/notificationSettings.ts';
 import { EVENT_SOURCE } from '../shared/domain/notification/bugEvents.ts';
-import { bugKeys, notificationKeys, searchKeys } from '../shared/storage/keys.ts';
+import { bugKeys, keys as identityKeys, notificationKeys, searchKeys } from '../shared/storage/keys.ts';
 import { SES_ENV, TEST_MAIL_PREFIX } from '../shared/storage/notification/sesMailSender.ts';
 import { ENV } from '../shared/storage/tableSchema.ts';
-import { FunctionRoles } from './functionRoles.ts';
+import { FunctionRoles, TABLE_READ_ACTIONS } from './functionRoles.ts';
 import { createFailedRunQueue } from './scheduledRuns.ts';
 import type { StackSettings } from './stackSettings.ts';
 import { createTrackerFunction, type FunctionObservability } from './trackerFunction.ts';
@@ -34,6 +37,7 @@ import type { TrackerStorage } from './trackerStorage.ts';
 
 export const NOTIFICATION_PUBLISHER_MODULE = 'notification/publishChanges';
 export const WEBHOOK_DELIVERY_MODULE = 'notification/deliverWebhook';
+export const MAIL_FEEDBACK_MODULE = 'notification/handleMailFeedback';
 
 /** `BUG#42` -> `BUG#`: the prefix of a kind of partition, from keys.ts. */
 const prefixOf = (partition: string) => partition.replace(/\d+$/, '');
@@ -45,6 +49,15 @@ const prefixOf = (partition: string) => partition.replace(/\d+$/, '');
 export const STREAM_PARTITION_PREFIXES = [prefixOf(bugKeys.bug(0).pk), searchKeys.logPartition('')];
 /** Where the publisher and the webhook function mark what they delivered (deliveryLog.ts). */
 export const DELIVERY_MARKER_PARTITIONS = [`${prefixOf(notificationKeys.deliveryPartition(0))}*`];
+/**
+ * What turning an account's mail off writes (mailFeedback.ts): the user item, and the audit entry
+ * with the latest audit time.
+ */
+export const MAIL_FEEDBACK_WRITE_PARTITIONS = [
+  `${prefixOf(identityKeys.user(0).pk)}*`,
+  `${identityKeys.auditEntry('', '', '').pk}*`,
+  identityKeys.auditLatestPartition,
+];
 /** `mail_delivery_method` Test keeps each mail here in the bucket. */
 export const TEST_MAIL_OBJECTS = `${TEST_MAIL_PREFIX}*`;
 
@@ -81,6 +94,9 @@ export interface NotificationsProps {
 export class Notifications extends Construct {
   readonly bus: events.EventBus;
   readonly publisher: NodejsFunction;
+  /** Only with an SES identity and bounce handling on: SES's bounces and complaints. */
+  readonly mailFeedbackTopic?: sns.Topic;
+  readonly mailFeedback?: NodejsFunction;
   /** Only with the `webhooks` setting. */
   readonly webhookDelivery?: NodejsFunction;
   /** Stream batches, webhook events and runs that failed for good. */
@@ -103,6 +119,19 @@ export class Notifications extends Construct {
     this.bus = new events.EventBus(this, 'Bus', { description: 'Tracker: bug changes (docs/events.md)' });
     this.failures = createFailedRunQueue(this, 'Failures', props.encryptionKey);
 
+    // --- Bounces and complaints -------------------------------------------------------------------
+    // SES reports them through a configuration set (the one named, or the stack's own) to a topic;
+    // a function turns the address's mail off. Mail then always goes out with that set.
+    let configurationSetName = notifications.sesConfigurationSet;
+    if (notifications.sesIdentity && notifications.bounceHandling === 'disable-mail') {
+      const configurationSet = configurationSetName
+        ? ses.ConfigurationSet.fromConfigurationSetName(this, 'MailConfigurationSet', configurationSetName)
+        : new ses.ConfigurationSet(this, 'MailConfigurationSet', {});
+      configurationSetName = configurationSet.configurationSetName;
+      this.mailFeedbackTopic = this.createMailFeedback(configurationSet, props, functionProps);
+      this.mailFeedback = this.node.findChild('MailFeedbackFunction') as NodejsFunction;
+    }
+
     // --- The publisher ----------------------------------------------------------------------------
     // Its own role with only what it does: read the bug, the people and the catalogue; mark its
     // deliveries; put events on the bus; send mail as the configured identity, or keep Test mail.
@@ -119,7 +148,7 @@ export class Notifications extends Construct {
       new iam.PolicyStatement({ actions: ['s3:PutObject'], resources: [bucket.arnForObjects(TEST_MAIL_OBJECTS)] }),
     );
     FunctionRoles.allowKeyUse(bucket.encryptionKey, role, true);
-    const sesResources = sendingResources(this, notifications);
+    const sesResources = sendingResources(this, notifications.sesIdentity, configurationSetName);
     // No identity, no SES at all: mail then goes nowhere unless mail_delivery_method is Test or None.
     if (sesResources.length > 0)
       role.addToPolicy(
@@ -135,7 +164,7 @@ export class Notifications extends Construct {
         [ENV.bucket]: bucket.bucketName,
         [NOTIFICATION_ENV.eventBus]: this.bus.eventBusName,
         [NOTIFICATION_ENV.eventAudience]: notifications.eventAudience,
-        ...(notifications.sesConfigurationSet ? { [SES_ENV.configurationSet]: notifications.sesConfigurationSet } : {}),
+        ...(configurationSetName ? { [SES_ENV.configurationSet]: configurationSetName } : {}),
         // Webhooks are posted by the webhook function from the bus, with EventBridge's and
         // Lambda's retries: TRACKER_WEBHOOKS stays unset here, or each would be posted twice.
       },
@@ -201,6 +230,54 @@ export class Notifications extends Construct {
       ],
     });
   }
+
+  /** The topic SES reports to, and the function that turns mail off, subscribed to it. */
+  private createMailFeedback(
+    configurationSet: ses.IConfigurationSet,
+    props: NotificationsProps,
+    functionProps: Omit<Parameters<typeof createTrackerFunction>[2], 'module' | 'role' | 'environment'>,
+  ): sns.Topic {
+    const { table } = props.storage;
+    // Encrypted with the stack's key only: SES can use a customer managed key whose policy lets
+    // it (stackEncryption.ts), not the AWS managed SNS key.
+    const topic = new sns.Topic(this, 'MailFeedbackTopic', {
+      displayName: `Tracker mail bounces and complaints (${Stack.of(this).stackName})`,
+      enforceSSL: true,
+      masterKey: props.encryptionKey,
+    });
+    // The destination also writes the topic policy that lets SES publish, for this set only.
+    new ses.ConfigurationSetEventDestination(this, 'MailFeedbackDestination', {
+      configurationSet,
+      destination: ses.EventDestination.snsTopic(topic),
+      events: [ses.EmailSendingEvent.BOUNCE, ses.EmailSendingEvent.COMPLAINT],
+    });
+    const role = props.roles.dedicatedRole('MailFeedbackRole', 'none', 'Tracker mail bounces and complaints');
+    role.addToPolicy(new iam.PolicyStatement({ actions: TABLE_READ_ACTIONS, resources: [table.tableArn] }));
+    role.addToPrincipalPolicy(
+      new iam.PolicyStatement({
+        actions: ['dynamodb:PutItem', 'dynamodb:UpdateItem', 'dynamodb:ConditionCheckItem'],
+        resources: [table.tableArn],
+        conditions: {
+          'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': MAIL_FEEDBACK_WRITE_PARTITIONS },
+          Null: { 'dynamodb:LeadingKeys': 'false' },
+        },
+      }),
+    );
+    FunctionRoles.allowKeyUse(table.encryptionKey, role, true);
+    const handler = createTrackerFunction(this, 'MailFeedbackFunction', {
+      ...functionProps,
+      module: MAIL_FEEDBACK_MODULE,
+      role,
+      environment: { [ENV.table]: table.tableName },
+    });
+    handler.configureAsyncInvoke({
+      retryAttempts: WEBHOOK_RUN_RETRIES,
+      maxEventAge: WEBHOOK_RUN_AGE,
+      onFailure: new destinations.SqsDestination(this.failures),
+    });
+    topic.addSubscription(new subscriptions.LambdaSubscription(handler));
+    return topic;
+  }
 }
 
 /** Reading and writing the delivery markers, and no other partition (the Null condition: see functionRoles.ts). */
@@ -232,13 +309,17 @@ export function secretArnOf(scope: Construct, secretName: string): string {
 }
 
 /** The SES identity mail is sent as and its configuration set: SES authorizes a send on both. */
-function sendingResources(scope: Construct, settings: StackSettings['notifications']): string[] {
-  if (!settings.sesIdentity) return [];
+function sendingResources(
+  scope: Construct,
+  identity: string | undefined,
+  configurationSet: string | undefined,
+): string[] {
+  if (!identity) return [];
   const stack = Stack.of(scope);
   return [
-    stack.formatArn({ service: 'ses', resource: 'identity', resourceName: settings.sesIdentity }),
-    ...(settings.sesConfigurationSet
-      ? [stack.formatArn({ service: 'ses', resource: 'configuration-set', resourceName: settings.sesConfigurationSet })]
+    stack.formatArn({ service: 'ses', resource: 'identity', resourceName: identity }),
+    ...(configurationSet
+      ? [stack.formatArn({ service: 'ses', resource: 'configuration-set', resourceName: configurationSet })]
       : []),
   ];
 }

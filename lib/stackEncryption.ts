@@ -18,8 +18,8 @@ import type { EncryptionSetting } from './stackSettings.ts';
 
 /**
  * Services that use the key on their own, with the actions AWS documents for each. CloudWatch
- * Logs is held to this account's log groups by its encryption context; the other two can only
- * reach the key through this stack's topic and queue, whose policies admit them.
+ * Logs is held to this account's log groups by its encryption context; the others can only
+ * reach the key through this stack's topics and queue, whose policies admit them.
  */
 export const KEY_USER_SERVICES = [
   {
@@ -33,6 +33,12 @@ export const KEY_USER_SERVICES = [
   {
     sid: 'CloudWatchAlarmsPublishToTheTopic',
     principal: () => 'cloudwatch.amazonaws.com',
+    actions: ['kms:Decrypt', 'kms:GenerateDataKey*'],
+    conditions: () => undefined,
+  },
+  {
+    sid: 'SesReportsBouncesToTheTopic',
+    principal: () => 'ses.amazonaws.com',
     actions: ['kms:Decrypt', 'kms:GenerateDataKey*'],
     conditions: () => undefined,
   },

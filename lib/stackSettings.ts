@@ -56,6 +56,8 @@ export interface AlarmThresholds {
 export type EventAudienceName = 'public' | 'full';
 export const EVENT_AUDIENCES: readonly EventAudienceName[] = ['public', 'full'];
 
+export type BounceHandling = 'disable-mail' | 'off';
+
 /** One webhook of the `webhooks` setting, as the webhook function reads it (TRACKER_WEBHOOKS). */
 export interface WebhookSetting {
   url: string;
@@ -72,6 +74,11 @@ export interface NotificationSettings {
   /** The SES identity mail is sent as (a domain or an address); without one the publisher may not send mail. */
   sesIdentity?: string;
   sesConfigurationSet?: string;
+  /**
+   * `disable-mail` (with an SES identity): bounces and complaints turn the address's mail off
+   * (mailFeedback.ts), through a configuration set of the stack's own when none is named.
+   */
+  bounceHandling: BounceHandling;
   /** Empty: no webhook function, no bus rule. */
   webhooks: readonly WebhookSetting[];
 }
@@ -200,6 +207,7 @@ export const CONTEXT = {
   eventAudience: 'eventAudience',
   sesIdentity: 'sesIdentity',
   sesConfigurationSet: 'sesConfigurationSet',
+  bounceHandling: 'bounceHandling',
   webhooks: 'webhooks',
 } as const;
 
@@ -274,7 +282,12 @@ export const SETTINGS: readonly SettingDescription[] = [
   {
     key: CONTEXT.sesConfigurationSet,
     default: '(none)',
-    meaning: 'SES configuration set of bug mail (bounces, complaints, statistics)',
+    meaning: 'SES configuration set of bug mail (bounces, complaints, statistics); the stack makes its own without it',
+  },
+  {
+    key: CONTEXT.bounceHandling,
+    default: 'disable-mail',
+    meaning: "`off`: permanent bounces and complaints reported by SES no longer turn that account's mail off",
   },
   {
     key: CONTEXT.webhooks,
@@ -518,10 +531,14 @@ function notificationSettings(context: Context): NotificationSettings {
     throw new Error(
       `Context "${CONTEXT.sesConfigurationSet}" goes with "${CONTEXT.sesIdentity}": without it no mail is sent`,
     );
+  const bounces = text(context, CONTEXT.bounceHandling)?.toLowerCase() ?? 'disable-mail';
+  if (bounces !== 'disable-mail' && bounces !== 'off')
+    throw new SettingError(CONTEXT.bounceHandling, bounces, '`disable-mail` or `off`');
   return {
     eventAudience: audience,
     sesIdentity: identity,
     sesConfigurationSet: configurationSet,
+    bounceHandling: bounces,
     webhooks: webhooks(context, audience),
   };
 }

@@ -282,6 +282,7 @@ export class TrackerStack extends Stack {
     });
     byFamily.notification.push(this.notifications.publisher);
     if (this.notifications.webhookDelivery) byFamily.notification.push(this.notifications.webhookDelivery);
+    if (this.notifications.mailFeedback) byFamily.notification.push(this.notifications.mailFeedback);
 
     this.functions = functions;
     const functionFor = (module: string): NodejsFunction => {

@@ -359,7 +359,10 @@ describe('notifications with an SES identity, a configuration set and webhooks',
       );
       expect(sending).toHaveLength(1);
       expect(JSON.stringify(sending[0].Resource)).toContain(':identity/bugs@example.org');
-      expect(JSON.stringify(sending[0].Resource)).not.toContain('configuration-set');
+      // No configuration set named: the stack's own, which reports bounces and complaints.
+      const [[setId]] = resourcesOfType(other, 'AWS::SES::ConfigurationSet');
+      expect(JSON.stringify(sending[0].Resource)).toContain(`{"Ref":"${setId}"}`);
+      expect(other.Resources[fnId].Properties.Environment.Variables[SES_ENV.configurationSet]).toEqual({ Ref: setId });
       expect(stack.notifications.webhookDelivery).toBeUndefined();
     },
     SYNTH_TIMEOUT,
@@ -474,6 +477,58 @@ describe('notifications with an SES identity, a configuration set and webhooks',
       // The publisher never reads them.
       const publisher = logicalIdOf(stack, stack.notifications.publisher);
       expect(allows(unscopedActions(roleStatements(other, publisher)), 'secretsmanager:GetSecretValue')).toBe(false);
+    },
+    SYNTH_TIMEOUT,
+  );
+
+  it('has SES report bounces and complaints of the named configuration set to a function that may only turn mail off', () => {
+    const [[topicId]] = resourcesOfType(json, 'AWS::SNS::Topic').filter(([topicId]) =>
+      topicId.includes('MailFeedback'),
+    );
+    const [[, destination]] = resourcesOfType(json, 'AWS::SES::ConfigurationSetEventDestination');
+    expect(destination.Properties).toMatchObject({
+      ConfigurationSetName: 'tracker-mail',
+      EventDestination: {
+        Enabled: true,
+        MatchingEventTypes: ['bounce', 'complaint'],
+        SnsDestination: { TopicARN: { Ref: topicId } },
+      },
+    });
+    // The named set is used as it is: the stack makes none of its own.
+    expect(resourcesOfType(json, 'AWS::SES::ConfigurationSet')).toEqual([]);
+    const feedbackId = id(synthesized, synthesized.stack.notifications.mailFeedback!);
+    const [[, subscription]] = resourcesOfType(json, 'AWS::SNS::Subscription');
+    expect(subscription.Properties).toMatchObject({
+      Protocol: 'lambda',
+      TopicArn: { Ref: topicId },
+      Endpoint: { 'Fn::GetAtt': [feedbackId, 'Arn'] },
+    });
+    const [[tableId]] = resourcesOfType(json, 'AWS::DynamoDB::Table');
+    const statements = roleStatements(json, feedbackId);
+    expect(statements).toContainEqual({
+      Action: ['dynamodb:PutItem', 'dynamodb:UpdateItem', 'dynamodb:ConditionCheckItem'],
+      Effect: 'Allow',
+      Resource: { 'Fn::GetAtt': [tableId, 'Arn'] },
+      Condition: {
+        'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': ['USER#*', 'AUDIT#*', 'AUDIT'] },
+        Null: { 'dynamodb:LeadingKeys': 'false' },
+      },
+    });
+    const unscoped = unscopedActions(statements);
+    for (const action of ['dynamodb:PutItem', 'dynamodb:UpdateItem', 'dynamodb:DeleteItem', 's3:PutObject'])
+      expect(allows(unscoped, action), action).toBe(false);
+    for (const action of SES_ACTIONS) expect(allows(unscoped, action), action).toBe(false);
+  });
+
+  it(
+    'leaves bounces alone when told to',
+    () => {
+      const { json: other, stack } = synthStack({
+        context: { sesIdentity: 'bugs.example.org', bounceHandling: 'off' },
+      });
+      expect(stack.notifications.mailFeedback).toBeUndefined();
+      expect(resourcesOfType(other, 'AWS::SES::ConfigurationSetEventDestination')).toEqual([]);
+      expect(resourcesOfType(other, 'AWS::SES::ConfigurationSet')).toEqual([]);
     },
     SYNTH_TIMEOUT,
   );

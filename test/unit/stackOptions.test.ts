@@ -264,7 +264,10 @@ describe('with every option on (a key of its own)', () => {
     for (const [id, group] of resourcesOfType(json, 'AWS::Logs::LogGroup'))
       expect(group.Properties.KmsKeyId, id).toEqual(keyArn());
     for (const queue of queuesOf(json)) expect(queue.KmsMasterKeyId).toEqual(keyArn());
-    expect(only(resourcesOfType(json, 'AWS::SNS::Topic'))[1].Properties.KmsMasterKeyId).toEqual(keyArn());
+    // The alarm topic, and the topic SES reports bounces and complaints to.
+    const topics = resourcesOfType(json, 'AWS::SNS::Topic');
+    expect(topics).toHaveLength(2);
+    for (const [id, topic] of topics) expect(topic.Properties.KmsMasterKeyId, id).toEqual(keyArn());
     expect(only(resourcesOfType(json, 'AWS::SecretsManager::Secret'))[1].Properties.KmsKeyId).toEqual(keyArn());
   });
 
@@ -279,6 +282,9 @@ describe('with every option on (a key of its own)', () => {
     expect(Object.keys(logs.Condition.ArnLike)).toEqual(['kms:EncryptionContext:aws:logs:arn']);
     expect(statements.find((s) => s.Sid === 'CloudWatchAlarmsPublishToTheTopic')!.Principal).toEqual({
       Service: 'cloudwatch.amazonaws.com',
+    });
+    expect(statements.find((s) => s.Sid === 'SesReportsBouncesToTheTopic')!.Principal).toEqual({
+      Service: 'ses.amazonaws.com',
     });
   });
 

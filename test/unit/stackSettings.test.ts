@@ -121,9 +121,13 @@ describe('deployment settings', () => {
       eventAudience: 'full',
       sesIdentity: 'bugs.example.org',
       sesConfigurationSet: 'tracker-mail',
+      bounceHandling: 'disable-mail',
       webhooks,
     });
     expect(settingsFrom({ webhooks }).notifications.webhooks).toEqual(webhooks);
+    expect(settingsFrom({ bounceHandling: 'OFF' }).notifications.bounceHandling).toBe('off');
+    const named = [{ url: 'https://a.example.org/', secretName: 'tracker/a' }];
+    expect(settingsFrom({ webhooks: named }).notifications.webhooks).toEqual(named);
     expect(settingsFrom({ sesIdentity: 'bugs@example.org' }).notifications.sesIdentity).toBe('bugs@example.org');
     // A webhook that names the bus's own audience is fine; the audience is the bus's anyway.
     expect(
@@ -135,6 +139,8 @@ describe('deployment settings', () => {
   it('refuse notification settings the functions could not use, naming the setting', () => {
     const refused: [Record<string, unknown>, RegExp][] = [
       [{ eventAudience: 'insiders' }, /eventAudience/],
+      [{ bounceHandling: 'ignore' }, /bounceHandling/],
+      [{ webhooks: [{ url: 'https://a.example.org/', secret: 's', secretName: 'tracker/a' }] }, /secretName/],
       [{ sesIdentity: 'not an identity' }, /sesIdentity/],
       [{ sesIdentity: 'bugs.example.org', sesConfigurationSet: 'has space' }, /sesConfigurationSet/],
       [{ sesConfigurationSet: 'tracker-mail' }, /sesConfigurationSet.*sesIdentity/],

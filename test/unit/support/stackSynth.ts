@@ -10,7 +10,11 @@ import { App, type Stack } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
 import type { CfnFunction } from 'aws-cdk-lib/aws-lambda';
 import { planHandlers } from '../../../lib/handlerPlan.ts';
-import { NOTIFICATION_PUBLISHER_MODULE, WEBHOOK_DELIVERY_MODULE } from '../../../lib/notifications.ts';
+import {
+  MAIL_FEEDBACK_MODULE,
+  NOTIFICATION_PUBLISHER_MODULE,
+  WEBHOOK_DELIVERY_MODULE,
+} from '../../../lib/notifications.ts';
 import { entryFor } from '../../../lib/trackerFunction.ts';
 import {
   ATTACHMENT_SWEEP_MODULE,
@@ -48,6 +52,7 @@ export function stubProjectRoot(routeRows: readonly RouteDefinition[]): string {
     ATTACHMENT_SWEEP_MODULE,
     NOTIFICATION_PUBLISHER_MODULE,
     WEBHOOK_DELIVERY_MODULE,
+    MAIL_FEEDBACK_MODULE,
   ];
   for (const module of [...planHandlers(routeRows).map((plan) => plan.module), ...unrouted]) {
     const entry = entryFor(root, module);
