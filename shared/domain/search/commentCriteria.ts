@@ -13,8 +13,9 @@ import {
   TRUE,
   type Truth,
 } from './searchEnvironment.ts';
+import { PER_COMMENT_NEGATIONS } from './searchFields.ts';
 import { commentWords } from './searchIndex.ts';
-import { textMatcher } from './valueMatchers.ts';
+import { textMatcher, wordsOf } from './valueMatchers.ts';
 
 /** Whether the criterion is whole words of comments, which the index's word lists decide without reading any. */
 export const isCommentWordCriterion = (field: string, op: string): boolean =>
@@ -58,6 +59,8 @@ export function commentWordTable(env: SearchEnvironment, op: string, value: stri
 /** A comment criterion's row test: MAYBE in the first pass, until the undecided rows' comments are read. */
 export function commentTest(env: SearchEnvironment, field: string, op: string, value: string): RowTest {
   if (isCommentWordCriterion(field, op)) return commentWordTest(env, op, value);
+  // No words to find: every bug has them all, and no comment needs reading to say so.
+  if (field === 'longdesc' && op === 'allwordssubstr' && wordsOf(value).length === 0) return always(TRUE);
   if (!env.comments) return always(MAYBE);
   const comments = env.comments;
   const { index } = env;
@@ -65,9 +68,23 @@ export function commentTest(env: SearchEnvironment, field: string, op: string, v
     const who = userIdTest(env, op, value);
     return (slot) => bool((comments.get(index.id[slot]) ?? []).some((comment) => who(comment.creatorId)));
   }
+  const readable = (slot: number) => comments.get(index.id[slot]) ?? [];
+  const negation = PER_COMMENT_NEGATIONS[op];
+  if (field === 'longdesc' && negation) {
+    // A comment that fails the positive operator (searchFields.ts).
+    const positive = textMatcher(negation, value);
+    return (slot) => bool(readable(slot).some((comment) => !positive(comment.text)));
+  }
+  if (field === 'longdesc' && op === 'allwordssubstr') {
+    // Every word in some comment, each maybe in another, as allwords finds whole words.
+    const words = wordsOf(value);
+    return (slot) => {
+      const texts = readable(slot).map((comment) => comment.text.toLowerCase());
+      return bool(words.every((word) => texts.some((text) => text.includes(word))));
+    };
+  }
   const text = textMatcher(op === 'matches' ? 'allwords' : op, value);
   if (field === 'description')
-    return (slot) =>
-      bool((comments.get(index.id[slot]) ?? []).some((comment) => comment.count === 0 && text(comment.text)));
-  return (slot) => bool((comments.get(index.id[slot]) ?? []).some((comment) => text(comment.text)));
+    return (slot) => bool(readable(slot).some((comment) => comment.count === 0 && text(comment.text)));
+  return (slot) => bool(readable(slot).some((comment) => text(comment.text)));
 }

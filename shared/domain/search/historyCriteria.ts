@@ -13,6 +13,9 @@ import { HISTORY_NAMES } from './searchFields.ts';
 import type { IndexedChange } from './searchIndex.ts';
 import { parseSearchTime, textMatcher } from './valueMatchers.ts';
 
+const DATE_ONLY = /^\d{4}-\d{1,2}-\d{1,2}$/;
+const LAST_MS_OF_DAY = 86_400_000 - 1;
+
 /** A history criterion's test of a row; `field` is a column name, or `*` for any field. */
 export function changeTest(env: SearchEnvironment, field: string, op: string, value: string): RowTest {
   const { index } = env;
@@ -33,7 +36,8 @@ export function changeTest(env: SearchEnvironment, field: string, op: string, va
   if (op === 'changedrange') {
     const [from, to, wanted] = value.split('|');
     const start = from ? parseSearchTime(from, env.now) : -Infinity;
-    const end = to ? parseSearchTime(to, env.now) : Infinity;
+    // A date without a time is the whole of that day, as Search.pm appends 23:59:59 to it.
+    const end = to ? parseSearchTime(to, env.now) + (DATE_ONLY.test(to.trim()) ? LAST_MS_OF_DAY : 0) : Infinity;
     const inRange = (ms: number) => ms >= start && ms <= end;
     const added = wanted ? textMatcher('equals', wanted) : () => true;
     return (slot) => {

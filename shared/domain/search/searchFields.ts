@@ -17,6 +17,20 @@ export const USER_FIELDS = new Set([
 ]);
 export const COMMENT_FIELDS = new Set(['longdesc', 'content', 'commenter', 'description']);
 
+/**
+ * Negated operators over comment text (`longdesc`) and their positive forms. Bugzilla joins one
+ * comment per criterion and tests the operator on it (Search.pm's _long_desc_nonchanged), so
+ * `notsubstring` finds the bugs with a comment that does not contain the text, not the bugs none
+ * of whose comments contain it.
+ */
+export const PER_COMMENT_NEGATIONS: Readonly<Record<string, string>> = nameTable({
+  notequals: 'equals',
+  notsubstring: 'substring',
+  nowordssubstr: 'anywordssubstr',
+  notregexp: 'regexp',
+  nowords: 'anywords',
+});
+
 /** API names and display names accepted in `fN` → Bugzilla's column names. */
 const FIELD_ALIASES: Readonly<Record<string, string>> = nameTable({
   id: 'bug_id',

@@ -1,6 +1,7 @@
 import { errors } from '../../errors.ts';
 import { isTimeTrackingField } from '../bug/privateActivity.ts';
 import { nameTable } from '../nameTable.ts';
+import { canonicalField, PER_COMMENT_NEGATIONS } from './searchFields.ts';
 
 /**
  * GET /rest/bug's parameters as one boolean tree of criteria, whatever form they came in: the
@@ -109,6 +110,7 @@ const SIMPLE_FIELDS: Readonly<Record<string, string>> = nameTable({
   longdesc: 'longdesc',
   content: 'content',
   dupe_of: 'dup_id',
+  dup_id: 'dup_id',
   depends_on: 'dependson',
   blocks: 'blocked',
   votes: 'votes',
@@ -171,26 +173,55 @@ const CONTROL = new Set([
   'summary_type',
 ]);
 
-/** The `_type` companion of a buglist free-text parameter, with Bugzilla's defaults. */
-const TYPED_TEXT: Readonly<Record<string, { type: string[]; field: string; fallback: string }>> = nameTable({
-  short_desc: { type: ['short_desc_type', 'summary_type'], field: 'short_desc', fallback: 'substring' },
-  summary: { type: ['summary_type', 'short_desc_type'], field: 'short_desc', fallback: 'substring' },
-  status_whiteboard: {
-    type: ['status_whiteboard_type', 'whiteboard_type'],
-    field: 'status_whiteboard',
-    fallback: 'substring',
-  },
-  whiteboard: {
-    type: ['whiteboard_type', 'status_whiteboard_type'],
-    field: 'status_whiteboard',
-    fallback: 'substring',
-  },
-  long_desc: { type: ['long_desc_type', 'longdesc_type'], field: 'longdesc', fallback: 'substring' },
-  longdesc: { type: ['longdesc_type', 'long_desc_type'], field: 'longdesc', fallback: 'substring' },
-  content: { type: ['content_type'], field: 'content', fallback: 'anywords' },
-  bug_file_loc: { type: ['bug_file_loc_type'], field: 'bug_file_loc', fallback: 'substring' },
-  keywords: { type: ['keywords_type'], field: 'keywords', fallback: 'anyexact' },
-});
+/**
+ * The `_type` companion of a buglist free-text parameter, and the operator without one: Bugzilla's
+ * REST search gives `short_desc`, `longdesc`, `status_whiteboard` and `bug_file_loc` (which `url`
+ * names) `allwordssubstr` (WebService/Bug.pm), while the spec keeps `summary` and `whiteboard`
+ * whole substrings. `allValues`: the values without a type are one criterion over all their words,
+ * as 5.2 joins a repeated text parameter into one; the spec's own names keep any-of.
+ */
+const TYPED_TEXT: Readonly<Record<string, { type: string[]; field: string; fallback: string; allValues?: boolean }>> =
+  nameTable({
+    short_desc: {
+      type: ['short_desc_type', 'summary_type'],
+      field: 'short_desc',
+      fallback: 'allwordssubstr',
+      allValues: true,
+    },
+    summary: { type: ['summary_type', 'short_desc_type'], field: 'short_desc', fallback: 'substring' },
+    status_whiteboard: {
+      type: ['status_whiteboard_type', 'whiteboard_type'],
+      field: 'status_whiteboard',
+      fallback: 'allwordssubstr',
+      allValues: true,
+    },
+    whiteboard: {
+      type: ['whiteboard_type', 'status_whiteboard_type'],
+      field: 'status_whiteboard',
+      fallback: 'substring',
+    },
+    long_desc: {
+      type: ['long_desc_type', 'longdesc_type'],
+      field: 'longdesc',
+      fallback: 'allwordssubstr',
+      allValues: true,
+    },
+    longdesc: {
+      type: ['longdesc_type', 'long_desc_type'],
+      field: 'longdesc',
+      fallback: 'allwordssubstr',
+      allValues: true,
+    },
+    content: { type: ['content_type'], field: 'content', fallback: 'anywords' },
+    bug_file_loc: {
+      type: ['bug_file_loc_type'],
+      field: 'bug_file_loc',
+      fallback: 'allwordssubstr',
+      allValues: true,
+    },
+    url: { type: ['bug_file_loc_type'], field: 'bug_file_loc', fallback: 'allwordssubstr' },
+    keywords: { type: ['keywords_type'], field: 'keywords', fallback: 'anyexact' },
+  });
 
 export const valuesOf = (value: unknown): string[] =>
   (Array.isArray(value) ? value : [value]).filter((entry) => entry !== undefined && entry !== null).map(String);
@@ -231,6 +262,7 @@ function simpleCriterion(
       return or(values.map((value) => operatorLeaf(typed.field, type, value)));
     }
     if (name === 'keywords') return or(splitList(values).map((value) => leaf('keywords', 'equals', value)));
+    if (typed.allValues) return leaf(typed.field, typed.fallback, values.join(' '));
     return or(values.map((value) => leaf(typed.field, typed.fallback, value)));
   }
   switch (field) {
@@ -263,6 +295,8 @@ function statusLeaf(value: string): SearchNode {
 
 function operatorLeaf(field: string, op: string, value: string): SearchNode {
   const checked = checkOperator(op);
+  // Over comment text these hold per comment (searchFields.ts), which negating the positive cannot say.
+  if (checked in PER_COMMENT_NEGATIONS && canonicalField(field) === 'longdesc') return leaf(field, checked, value);
   const positive = NEGATED[checked];
   return positive ? leaf(field, positive, value, true) : leaf(field, checked, value);
 }
@@ -307,19 +341,35 @@ function emailCriteria(params: Record<string, unknown>): SearchNode[] {
   return nodes;
 }
 
-/** `chfield`/`chfieldfrom`/`chfieldto`/`chfieldvalue`: a change of one of the fields inside the range. */
+/**
+ * `chfield`/`chfieldfrom`/`chfieldto`/`chfieldvalue`, as Search.pm's _special_parse_chfield reads
+ * them. A `from` date also requires the bug's last change to be that late; without fields (and
+ * without a value) the dates select on the bug's last change time alone, not on its history. Each
+ * field then needs one change of it inside the range (to the value, when one is given). `Now` as
+ * either date means no bound. Given, but saying nothing to select on, they select every bug, as
+ * 5.2 answers them.
+ */
 function changedCriteria(params: Record<string, unknown>): SearchNode | null {
   const fields = valuesOf(params.chfield)
     .flatMap((value) => value.split(','))
     .map((value) => value.trim())
     .filter(Boolean);
-  const from = first(params, 'chfieldfrom') ?? '';
-  const to = first(params, 'chfieldto') ?? '';
+  const date = (name: string) => {
+    const raw = first(params, name);
+    const value = (raw ?? '').trim();
+    return value.toLowerCase() === 'now' ? '' : value;
+  };
+  const from = date('chfieldfrom');
+  const to = date('chfieldto');
   const value = first(params, 'chfieldvalue') ?? '';
-  if (fields.length === 0 && !from && !to && !value) return null;
+  const given = ['chfield', 'chfieldfrom', 'chfieldto', 'chfieldvalue'].some((name) => valuesOf(params[name]).length);
+  if (!from && !to && !value) return given ? TRUE : null;
+  const criteria: SearchNode[] = [];
+  if (from) criteria.push(leaf('delta_ts', 'greaterthaneq', from));
+  if (to && fields.length === 0 && !value) criteria.push(leaf('delta_ts', 'lessthaneq', to));
   const range = `${from}|${to}|${value}`;
-  if (fields.length === 0) return leaf('*', 'changedrange', range);
-  return or(fields.map((field) => leaf(field, 'changedrange', range)));
+  if (fields.length > 0) criteria.push(or(fields.map((field) => leaf(field, 'changedrange', range))));
+  return criteria.length === 0 ? TRUE : and(criteria);
 }
 
 /** Advanced search: `fN/oN/vN`, `nN` negation, `jN`/`j_top` joins, `OP`/`CP` parentheses. */
