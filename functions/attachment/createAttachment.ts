@@ -5,8 +5,9 @@ import { bugReferences, referencesOf } from '../bug/bugInput.ts';
 import { attachmentFields } from './attachmentInput.ts';
 
 /**
- * POST /rest/bug/{id_or_alias}/attachment: the path's bug and any `ids` each get the file
- * (`data`, base64). Answers `{"ids": [...]}`.
+ * POST /rest/bug/{id_or_alias}/attachment: the path's bug gets the file (`data`, base64), whatever
+ * `ids` the body names (the spec: the path's bug_id overrides any body value, as Bugzilla's REST
+ * path does). Answers `{"ids": [...]}`.
  */
 export const handler = defineEndpoint({
   access: 'login',
@@ -20,6 +21,6 @@ export const handler = defineEndpoint({
   }),
   run: ({ input, caller }) => {
     const { id_or_alias, ids, ...attachment } = input;
-    return createAttachments(caller, referencesOf({ id_or_alias, ids }), attachment);
+    return createAttachments(caller, referencesOf(id_or_alias === undefined ? { ids } : { id_or_alias }), attachment);
   },
 });

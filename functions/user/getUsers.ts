@@ -10,7 +10,8 @@ export const handler = defineEndpoint({
   access: 'public',
   input: z.object({
     id_or_name: text().optional(),
-    ids: list(integer().pipe(z.number().positive())).optional(),
+    // No user has id 0: asking for it finds nobody, as asking for any unknown id does.
+    ids: list(integer().pipe(z.number().nonnegative())).optional(),
     names: list(z.string(), { splitCommas: false }).optional(),
     match: list(z.string(), { splitCommas: false }).optional(),
     limit: integer().optional(),
@@ -20,12 +21,12 @@ export const handler = defineEndpoint({
   }),
   invalidInput: (_issue, parameter) =>
     parameter.startsWith('ids') || parameter === 'id_or_name'
-      ? errors.invalidValue(`Invalid parameter '${parameter}': user ids must be integers greater than zero.`)
+      ? errors.invalidValue(`Invalid parameter '${parameter}': user ids must be whole numbers, not negative.`)
       : undefined,
   responseFields: { users: { fields: {} } },
   run: ({ input, caller }) => {
-    if (input.id_or_name !== undefined && /^-?\d+$/.test(input.id_or_name) && Number(input.id_or_name) <= 0) {
-      throw errors.invalidValue('Invalid parameter: user ids must be integers greater than zero.');
+    if (input.id_or_name !== undefined && /^-\d+$/.test(input.id_or_name)) {
+      throw errors.invalidValue('Invalid parameter: user ids must be whole numbers, not negative.');
     }
     return findUsers(caller, { ...input, ...targetsOf(input) });
   },

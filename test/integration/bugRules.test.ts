@@ -171,6 +171,7 @@ describe('who may change what', () => {
     });
     expect(response.body.bugs[0].changes).toEqual({
       status: { removed: 'UNCONFIRMED', added: 'IN_PROGRESS' },
+      is_confirmed: { removed: '0', added: '1' },
       assigned_to: { removed: logins.assignee, added: logins.editor },
     });
   });

@@ -179,13 +179,17 @@ describe('GET /rest/user', () => {
     }
   });
 
-  it('answers 52 for a non-positive or non-numeric id, 51 for an unknown name, 50 for no argument', async () => {
+  it('answers 52 for a negative or non-numeric id, 51 for an unknown name, 50 for no argument', async () => {
     expect((await call(app, 'GET', '/rest/user', { apiKey: app.admin.apiKey, query: { ids: 'abc' } })).body.code).toBe(
       52,
     );
-    expect((await call(app, 'GET', '/rest/user', { apiKey: app.admin.apiKey, query: { ids: '0' } })).body.code).toBe(
+    expect((await call(app, 'GET', '/rest/user', { apiKey: app.admin.apiKey, query: { ids: '-1' } })).body.code).toBe(
       52,
     );
+    // No user has id 0: Bugzilla 5.2 answers it like any unknown id (userReports.test.ts).
+    expect((await call(app, 'GET', '/rest/user', { apiKey: app.admin.apiKey, query: { ids: '0' } })).body).toEqual({
+      users: [],
+    });
     const unknown = await call(app, 'GET', '/rest/user/nobody@tracker.test', { apiKey: app.admin.apiKey });
     expect(unknown.status).toBe(404);
     expect(unknown.body.code).toBe(51);
@@ -263,8 +267,8 @@ describe('PUT /rest/user', () => {
           id,
           changes: {
             full_name: { removed: '', added: 'Changed Name' },
-            password: { removed: '', added: '' },
-            email_enabled: { removed: '1', added: '0' },
+            cryptpassword: { removed: '', added: 'hashed_with_SHA-256' },
+            disable_mail: { removed: '0', added: '1' },
             groups: { removed: '', added: 'testers' },
           },
         },

@@ -277,8 +277,10 @@ describe('moving a bug to another product', () => {
       targetMilestoneId: milestoneId(PRODUCT.gadgets, 'G1'),
       groupIds: [GROUP.internal],
     });
+    // The component keeps its name but is another product's: Bugzilla reports it all the same.
     expect(changes).toEqual({
       product: { removed: 'Widgets', added: 'Gadgets' },
+      component: { removed: 'Core', added: 'Core' },
       version: { removed: 'unspecified', added: '2.0' },
       target_milestone: { removed: 'M1', added: 'G1' },
       groups: { removed: '', added: 'internal' },

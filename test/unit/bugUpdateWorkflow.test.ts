@@ -5,7 +5,7 @@ import { BUG_STATUSES } from '../../shared/domain/bug/bugWorkflow.ts';
 import { DEFAULT_FIELD_VALUES } from '../../shared/domain/catalog/fieldValues.ts';
 import { TrackerError } from '../../shared/trackerError.ts';
 import { trackerErrorOf } from '../support/trackerErrorOf.ts';
-import { aBug, bugEnvironment, callerAs, GROUP, NOW, USER, updateBug } from './support/bugCatalogue.ts';
+import { aBug, bugEnvironment, callerAs, GROUP, NOW, USER, updateBug, userAsCaller } from './support/bugCatalogue.ts';
 
 const isOpenStatus = (status: string) => DEFAULT_FIELD_VALUES.isOpen(status);
 const canChangeStatus = (from: string, to: string) => DEFAULT_FIELD_VALUES.canChange(from, to);
@@ -83,14 +83,23 @@ describe('status transitions', () => {
     }
   });
 
-  it('confirms a bug when it reaches an open status other than UNCONFIRMED, and never unconfirms it', () => {
+  it('confirms a bug when it reaches an open status other than UNCONFIRMED, and unconfirms one reopened as UNCONFIRMED', () => {
     const fresh = aBug(1, { status: 'UNCONFIRMED', isConfirmed: false });
-    expect(move(fresh, { status: 'IN_PROGRESS' }).bug.isConfirmed).toBe(true);
-    const resolved = move(fresh, { status: 'RESOLVED', resolution: 'INVALID' }).bug;
-    expect(resolved.isConfirmed).toBe(false);
-    expect(move(resolved, { status: 'UNCONFIRMED' }).bug).toMatchObject({ status: 'UNCONFIRMED', isConfirmed: false });
+    const confirmed = move(fresh, { status: 'IN_PROGRESS' });
+    expect(confirmed.bug.isConfirmed).toBe(true);
+    expect(confirmed.changes.is_confirmed).toEqual({ removed: '0', added: '1' });
+    const resolved = move(fresh, { status: 'RESOLVED', resolution: 'INVALID' });
+    expect(resolved.bug.isConfirmed).toBe(false);
+    expect(resolved.changes).not.toHaveProperty('is_confirmed');
+    expect(move(resolved.bug, { status: 'UNCONFIRMED' }).bug).toMatchObject({
+      status: 'UNCONFIRMED',
+      isConfirmed: false,
+    });
+    // Bugzilla's set_bug_status: an open status decides everconfirmed, so UNCONFIRMED clears it.
     const confirmedOnce = aBug(1, { status: 'RESOLVED', resolution: 'FIXED', isConfirmed: true });
-    expect(move(confirmedOnce, { status: 'UNCONFIRMED' }).bug.isConfirmed).toBe(true);
+    const reopened = move(confirmedOnce, { status: 'UNCONFIRMED' });
+    expect(reopened.bug.isConfirmed).toBe(false);
+    expect(reopened.changes.is_confirmed).toEqual({ removed: '1', added: '0' });
   });
 });
 
@@ -186,6 +195,16 @@ describe('duplicates', () => {
   it("does not add the reporter to the target's CC twice", () => {
     const watched = aBug(2, { ccIds: [USER.reporter, USER.watcher] });
     expect(move(aBug(1), { dupe_of: 2 }, [watched]).working.get(2)!.ccIds).toEqual([USER.reporter, USER.watcher]);
+  });
+
+  it("adds nobody to the target's CC list when its reporter reported the bug too, or cannot see the target", () => {
+    const sameReporter = aBug(2, { reporterId: USER.reporter });
+    expect(move(aBug(1), { dupe_of: 2 }, [sameReporter]).working.get(2)!.ccIds).toEqual([]);
+    const secret = aBug(2, { reporterId: USER.editor, groupIds: [GROUP.secret] });
+    const outsider = bugEnvironment({ requestee: (id) => userAsCaller(id, []) });
+    expect(move(aBug(1), { dupe_of: 2 }, [secret], outsider).working.get(2)!.ccIds).toEqual([]);
+    const unknown = bugEnvironment({ requestee: () => undefined });
+    expect(move(aBug(1), { dupe_of: 2 }, [target()], unknown).working.get(2)!.ccIds).toEqual([]);
   });
 
   it('keeps the closed status of a closed bug, or takes the closed status given, and allows DUPLICATE restated', () => {
@@ -378,7 +397,8 @@ describe('properties of any sequence of status changes', () => {
           if (hasDuplicateLoop(result.working)) continue;
           const after = result.bug;
           expect(after.status === before.status || canChangeStatus(before.status, after.status)).toBe(true);
-          if (before.isConfirmed) expect(after.isConfirmed).toBe(true);
+          if (before.isConfirmed && after.status !== 'UNCONFIRMED') expect(after.isConfirmed).toBe(true);
+          if (after.status === 'UNCONFIRMED' && before.status !== 'UNCONFIRMED') expect(after.isConfirmed).toBe(false);
           if (input.status !== undefined && (input.dupe_of === undefined || input.dupe_of === ''))
             expect(after.status).toBe(canonicalStatus(input.status, before.status));
           bugs = result.working;

@@ -43,13 +43,34 @@ describe('dates from input', () => {
     }
   });
 
+  it("reads relative dates as Bugzilla's SqlifyDate does: exact, or from the start of the unit with s or 0", () => {
+    // A Tuesday, 12:34:56 UTC.
+    const now = Date.parse('2025-06-10T12:34:56Z');
+    const at = (value: string) => new Date(parseSearchTime(value, now)).toISOString().replace('.000', '');
+    expect(at('-3h')).toBe('2025-06-10T09:34:56Z');
+    expect(at('-3hs')).toBe('2025-06-10T09:00:00Z');
+    expect(at('-1d')).toBe('2025-06-09T12:34:56Z');
+    expect(at('-1ds')).toBe('2025-06-09T00:00:00Z');
+    expect(at('0d')).toBe('2025-06-10T00:00:00Z');
+    expect(at('+1d')).toBe('2025-06-11T12:34:56Z');
+    expect(at('-2w')).toBe('2025-05-27T12:34:56Z');
+    // The start of the week two weeks back: Sundays, as Perl's wday counts.
+    expect(at('-2ws')).toBe('2025-05-25T00:00:00Z');
+    expect(at('0w')).toBe('2025-06-08T00:00:00Z');
+    expect(at('-1m')).toBe('2025-05-10T12:34:56Z');
+    expect(at('-1ms')).toBe('2025-05-01T00:00:00Z');
+    expect(at('-13ms')).toBe('2024-05-01T00:00:00Z');
+    expect(at('-1y')).toBe('2024-06-10T12:34:56Z');
+    expect(at('-1YS')).toBe('2024-01-01T00:00:00Z');
+  });
+
   it('still reads every legal form, up to the edges of the range', () => {
-    expect(parseSearchTime('-1d', NOW)).toBe(Date.parse('2025-06-09T00:00:00Z'));
+    expect(parseSearchTime('-1d', NOW)).toBe(NOW - 24 * 3_600_000);
     expect(parseSearchTime('now', NOW)).toBe(NOW);
     expect(parseSearchTime('2024-02-29', NOW)).toBe(Date.parse('2024-02-29T00:00:00Z'));
     expect(parseSearchTime('0001-01-01', NOW)).toBe(Date.parse('0001-01-01T00:00:00Z'));
     expect(parseSearchTime('9999-12-31 23:59:59', NOW)).toBe(Date.parse('9999-12-31T23:59:59Z'));
-    expect(parseSearchTime('-2024y', NOW)).toBe(Date.parse('0001-06-10T00:00:00Z'));
+    expect(parseSearchTime('-2024ys', NOW)).toBe(Date.parse('0001-01-01T00:00:00Z'));
     expect(parseSearchTime('2025-01-01T00:30:00+01:00', NOW)).toBe(Date.parse('2024-12-31T23:30:00Z'));
     expect(Number.isNaN(parseSearchTime('', NOW))).toBe(true);
   });

@@ -55,7 +55,7 @@ export interface NewAttachmentInput {
   bug_flags?: unknown;
 }
 
-/** POST /rest/bug/{id}/attachment (and `ids`): the same file on every bug named; answers the new ids. */
+/** POST /rest/bug/{id}/attachment: the same file on every bug named (the path names one); answers the new ids. */
 export async function createAttachments(
   caller: Caller,
   references: ReadonlyArray<string | number>,

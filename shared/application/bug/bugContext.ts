@@ -85,11 +85,20 @@ export async function loadRequestees(
   userIds: ReadonlyMap<string, number>,
   groups: readonly GroupSummary[],
 ): Promise<Map<number, Caller>> {
-  const ids = [...new Set(logins.map((login) => userIds.get(login.trim().toLowerCase())))].filter(
-    (id): id is number => id !== undefined,
-  );
-  if (ids.length === 0) return new Map();
-  const records = await getUserRecords(ids);
+  const ids = logins
+    .map((login) => userIds.get(login.trim().toLowerCase()))
+    .filter((id): id is number => id !== undefined);
+  return usersWithGroups(ids, groups);
+}
+
+/** Users by id with their groups, for the rules that depend on what someone else can see. */
+export async function usersWithGroups(
+  ids: readonly number[],
+  groups: readonly GroupSummary[],
+): Promise<Map<number, Caller>> {
+  const unique = [...new Set(ids)];
+  if (unique.length === 0) return new Map();
+  const records = await getUserRecords(unique);
   return new Map(records.map((record) => [record.user.id, callerFor(record.user, record.membership, groups)]));
 }
 

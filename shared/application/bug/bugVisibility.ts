@@ -8,10 +8,17 @@ import type { BugCatalog } from './bugContext.ts';
 /** Which bugs a caller may reach: ids and aliases resolved, 100/101/102 as Bugzilla answers them. */
 const orGroups = (bugCatalog: VisibilityContext) => bugCatalog.catalog.parameters.or_groups === '1';
 
-/** A bug named by id or alias; 100 for something that is neither. */
+/**
+ * A bug named by id or alias; 100 for something that is neither. Digits always name an id, as an
+ * alias cannot be all digits: one no bug has (0, or beyond any id) is 101 like any missing bug.
+ */
 export async function resolveBugId(reference: string | number): Promise<number> {
   const text = String(reference).trim();
-  if (/^\d+$/.test(text) && Number(text) > 0 && Number.isSafeInteger(Number(text))) return Number(text);
+  if (/^\d+$/.test(text)) {
+    const id = Number(text);
+    if (id > 0 && Number.isSafeInteger(id)) return id;
+    throw errors.bugNotFound(text);
+  }
   if (text === '' || /[,\s]/.test(text) || text.length > 40) throw errors.invalidBugReference(text);
   const id = await findBugIdByAlias(text);
   if (id === null) throw errors.invalidBugReference(text);

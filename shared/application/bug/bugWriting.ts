@@ -32,6 +32,7 @@ import {
   resolveLogins,
   userIdsOf,
   usersById,
+  usersWithGroups,
 } from './bugContext.ts';
 import { resolveBugReferences, visibleBug } from './bugVisibility.ts';
 
@@ -62,6 +63,19 @@ async function numberComments(outcome: Pick<UpdateOutcome, 'comments'>, working:
     });
     return { ...comment, id: ids[index], count, attachmentId: null, tags: [] };
   });
+}
+
+/**
+ * The default CCs of every component an update may move its bugs to: a bug that changes
+ * component takes on its CC list, whose logins the changes then name.
+ */
+function defaultCcsWithin(bugCatalog: BugCatalog, input: Record<string, unknown>, bugs: readonly Bug[]): number[] {
+  if (input.component === undefined && input.product === undefined) return [];
+  const named = typeof input.product === 'string' ? input.product.trim().toLowerCase() : undefined;
+  const productIds = new Set(bugs.map((bug) => bug.productId));
+  return bugCatalog.catalog.products
+    .filter((record) => productIds.has(record.product.id) || record.product.name.toLowerCase() === named)
+    .flatMap((record) => record.components.flatMap((component) => component.defaultCcIds));
 }
 
 /** Refuses a change that would make a bug depend on itself through others (116). */
@@ -214,13 +228,30 @@ export async function updateBugs(
       revisions.set(id, stored.rev);
     }
     const working: WorkingSet = new Map([...original].map(([id, bug]) => [id, structuredClone(bug)]));
+    const targetBugs = targets.map((id) => original.get(id)!);
     const users = await usersById([
-      ...new Set([...userIdsOf([...original.values()], bugCatalog.catalog), ...userIds.values()]),
+      ...new Set([
+        ...userIdsOf([...original.values()], bugCatalog.catalog),
+        ...userIds.values(),
+        ...defaultCcsWithin(bugCatalog, input, targetBugs),
+      ]),
     ]);
     const names = bugNames(bugCatalog, users);
-    // Read with the users just above (the instance's user cache): no further round trip.
-    const requestees = await loadRequestees(requesteesIn(input.flags), userIds, bugCatalog.catalog.groups);
-    const env = bugEnvironment(caller, bugCatalog, userIds, users, flagIds, requestees);
+    // Read with the users just above (the instance's user cache): no further round trip. The
+    // reporters of bugs marked duplicates join the target's CC list only if they can see it.
+    const { groups } = bugCatalog.catalog;
+    const marksDuplicates = input.dupe_of !== undefined && input.dupe_of !== null && input.dupe_of !== '';
+    const [requestees, reporters] = await Promise.all([
+      loadRequestees(requesteesIn(input.flags), userIds, groups),
+      marksDuplicates
+        ? usersWithGroups(
+            targetBugs.map((bug) => bug.reporterId),
+            groups,
+          )
+        : new Map(),
+    ]);
+    const involved = new Map([...reporters, ...requestees]);
+    const env = bugEnvironment(caller, bugCatalog, userIds, users, flagIds, involved);
 
     const outcomes: UpdateOutcome[] = [];
     for (const id of targets) outcomes.push(applyBugUpdate(env, working, original, id, input, names));

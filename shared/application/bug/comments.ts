@@ -2,7 +2,7 @@ import type { Bug, HistoryChange, HistoryEntry } from '../../domain/bug/bug.ts';
 import { MAX_COMMENT_LENGTH } from '../../domain/bug/bug.ts';
 import { isInsider, isTimeTracker, mayEditProductBugs } from '../../domain/bug/bugAccess.ts';
 import { mayReadComment } from '../../domain/bug/bugComments.ts';
-import { checkHours } from '../../domain/bug/bugFieldRules.ts';
+import { checkHours, remainingAfter } from '../../domain/bug/bugFieldRules.ts';
 import {
   assertMayTagComments,
   changeCommentTags,
@@ -165,10 +165,11 @@ export function withComment(
     lastChangeTime: now,
   };
   const history: HistoryChange[] = [];
-  if (hours > 0) {
-    // Hours worked are added to the actual time and, as in Bugzilla, taken off the time remaining.
+  if (hours !== 0) {
+    // Hours worked are added to the actual time and, as in Bugzilla, taken off the time remaining;
+    // negative hours correct an earlier report, and give the time back.
     next.actualTime = Math.round((bug.actualTime + hours) * 100) / 100;
-    next.remainingTime = Math.max(0, Math.round((bug.remainingTime - hours) * 100) / 100);
+    next.remainingTime = remainingAfter(bug.remainingTime, hours);
     history.push({ field_name: 'work_time', removed: '', added: hours.toFixed(2) });
     if (next.remainingTime !== bug.remainingTime)
       history.push({
@@ -203,7 +204,7 @@ export async function addComment(
     input.work_time !== undefined &&
     input.work_time !== null &&
     input.work_time !== ''
-      ? checkHours('work_time', input.work_time)
+      ? checkHours('work_time', input.work_time, { allowNegative: true })
       : 0;
   const groupName = (id: number) => bugCatalog.catalog.groups.find((group) => group.id === id)?.name;
   const commentIds = await allocateIds('comment', targets.length);

@@ -105,7 +105,7 @@ export async function findUsers(caller: Caller, query: UserQuery): Promise<{ use
   const limit = query.limit && query.limit > 0 ? Math.min(query.limit, systemLimit) : systemLimit;
 
   const [byId, byNameIds, matched] = await Promise.all([
-    getUserRecords(ids),
+    getUserRecords(ids.filter((id) => id > 0)),
     userIdsByName(names),
     match.length > 0
       ? listAllUserRecords().then((all) => matchUsers(all, match, limit, query.include_disabled === true))
@@ -163,6 +163,13 @@ async function addRegexpMemberships(transaction: WriteTransaction, userId: numbe
   for (const { group, regexpMembers } of regexpMembershipChanges(groups, userId, login))
     addRegexpMembersUpdate(transaction, group, regexpMembers);
 }
+
+/**
+ * What a password change reports as its new value: the text Bugzilla 5.2 answers with its default
+ * password_crypto, kept so clients comparing against 5.2 see the same. Tracker's hash is scrypt
+ * (credentials.ts); the text says a hash was stored, and nothing about the password.
+ */
+const PASSWORD_CHANGE_MARK = 'hashed_with_SHA-256';
 
 export interface UserChanges {
   full_name?: string;
@@ -238,8 +245,9 @@ async function updateUsersOnce(caller: Caller, targets: { ids: number[]; names: 
       // As Bugzilla does, a new password logs the user out everywhere: their login tokens die
       // (API keys are separate credentials and stay).
       update.tokensNotBefore = now.getTime();
-      // Reported without any value that could reveal it.
-      reported.password = changeOf('', '');
+      // Reported as Bugzilla 5.2 reports it: its column, with nothing of the old password (which
+      // Bugzilla does not read) and only the algorithm of the new one's hash (_sanitize_audit_log).
+      reported.cryptpassword = changeOf('', PASSWORD_CHANGE_MARK);
     }
     if (
       changes.password_change_required !== undefined &&
@@ -253,7 +261,8 @@ async function updateUsersOnce(caller: Caller, targets: { ids: number[]; names: 
     }
     if (changes.email_enabled !== undefined && changes.email_enabled !== user.emailEnabled) {
       update.emailEnabled = changes.email_enabled;
-      reported.email_enabled = changeOf(flagText(user.emailEnabled), flagText(changes.email_enabled));
+      // Bugzilla keeps the inverse, disable_mail, and reports that column.
+      reported.disable_mail = changeOf(flagText(!user.emailEnabled), flagText(!changes.email_enabled));
     }
     if (changes.login_denied_text !== undefined) {
       const text = changes.login_denied_text.trim();

@@ -107,7 +107,7 @@ export function mayChangeField(
   // even from the assignee.
   const changesConfirmation =
     field === 'status' && (bug.isConfirmed ? added === UNCONFIRMED : isOpenStatus(added) && added !== UNCONFIRMED);
-  if (changesConfirmation) return hasCanConfirm(caller, record, groupName);
+  if (changesConfirmation || field === 'is_confirmed') return hasCanConfirm(caller, record, groupName);
   const me = caller.user.id;
   if (bug.assigneeId === me) return true;
   if (parameters.useqacontact === '1' && bug.qaContactId === me) return true;
@@ -123,6 +123,7 @@ export function whoMayChange(field: string): string {
   if (TIME_TRACKING_FIELDS.includes(field)) return 'members of the time-tracking group';
   if (['assigned_to', 'qa_contact', 'target_milestone', 'groups'].includes(field))
     return "the bug's assignee, its QA contact or a user with editbugs rights";
+  if (field === 'is_confirmed') return 'a user with editbugs or canconfirm rights';
   if (field === 'status') return "the bug's assignee, its QA contact or a user with editbugs or canconfirm rights";
   return "the bug's reporter, assignee or QA contact, or a user with editbugs rights";
 }

@@ -43,11 +43,16 @@ export function diffBugs(before: Bug, after: Bug, names: BugNames): FieldChanges
     if (change) changes[field] = change;
   };
   scalar('product', names.product(before.productId), names.product(after.productId));
-  scalar('component', names.component(before.componentId), names.component(after.componentId));
+  // A bug moved to another product's component of the same name still changed component, and
+  // Bugzilla reports it (set_component compares ids, then reports the names).
+  if (before.componentId !== after.componentId)
+    changes.component = { removed: names.component(before.componentId), added: names.component(after.componentId) };
   scalar('summary', before.summary, after.summary);
   scalar('alias', before.alias ?? '', after.alias ?? '');
   scalar('status', before.status, after.status);
   scalar('resolution', before.resolution, after.resolution);
+  // Bugzilla's everconfirmed, which its API calls is_confirmed (Bug.pm FIELD_MAP), as "0"/"1".
+  scalar('is_confirmed', flagText(before.isConfirmed), flagText(after.isConfirmed));
   scalar('version', names.version(before.versionId), names.version(after.versionId));
   scalar('target_milestone', names.milestone(before.targetMilestoneId), names.milestone(after.targetMilestoneId));
   scalar('type', before.bugType, after.bugType);

@@ -30,7 +30,10 @@ export interface BugEnvironment {
   /** Like findUserId, but an unknown login is Bugzilla's error for that field (51, or 504 for a new bug's CC). */
   userId(login: string, field: string, error?: UnknownUserError): number;
   loginOf(id: number | null): string;
-  /** A flag requestee named in the request, with their groups (who may be asked depends on what they can see). */
+  /**
+   * A user the request involves, with their groups, for what depends on what they can see: a flag
+   * requestee it names, or the reporter of a bug it marks a duplicate. Undefined when not loaded.
+   */
   requestee(id: number): Caller | undefined;
   nextFlagId(): number;
 }

@@ -64,16 +64,24 @@ export function checkLegalValue(
   return found;
 }
 
-/** Hours of time tracking: a number from 0 to 99999.99 (52 for text that is no number). */
-export function checkHours(field: string, value: unknown): number {
+/**
+ * Hours of time tracking: a number from 0 to 99999.99 (52 for text that is no number). Hours
+ * worked may also be negative, down to -99999.99, to correct hours reported before.
+ */
+export function checkHours(field: string, value: unknown, options: { allowNegative?: boolean } = {}): number {
   const number =
     typeof value === 'number' ? value : typeof value === 'string' && value.trim() !== '' ? Number(value) : NaN;
   if (!Number.isFinite(number))
     throw errors.invalidValue(`The ${field} must be a number of hours, not '${String(value)}'.`);
-  if (number < 0) throw errors.invalidParameter(`The ${field} cannot be negative.`);
+  if (number < 0 && !options.allowNegative) throw errors.invalidParameter(`The ${field} cannot be negative.`);
+  if (number < -MAX_TIME) throw errors.invalidParameter(`The ${field} is too small: at least -${MAX_TIME}.`);
   if (number > MAX_TIME) throw errors.numberTooLarge(`The ${field} is too large: at most ${MAX_TIME}.`);
   return Math.round(number * 100) / 100;
 }
+
+/** The time remaining after hours worked (Bugzilla's add_comment): less by them, never below zero. */
+export const remainingAfter = (remaining: number, hoursWorked: number): number =>
+  Math.max(0, Math.round((remaining - hoursWorked) * 100) / 100);
 
 /** A deadline: `YYYY-MM-DD` (a time part is dropped); '' or null clears it; anything else is 56. */
 export function checkDate(field: string, value: unknown): string | null {

@@ -1,5 +1,6 @@
 import { errors } from '../../errors.ts';
 import { type Bug, sortedIds } from './bug.ts';
+import { canSeeBug } from './bugAccess.ts';
 import type { BugEnvironment } from './bugEnvironment.ts';
 import { checkBugReference } from './bugFieldRules.ts';
 import { DUPLICATE, NO_RESOLUTION, UNCONFIRMED } from './bugWorkflow.ts';
@@ -69,7 +70,7 @@ export function applyStatusChange(
       next.dupeOf = target;
       const updatedTarget = structuredClone(working.get(target) ?? targetBug);
       updatedTarget.duplicates = sortedIds([...updatedTarget.duplicates, current.id]);
-      if (!updatedTarget.ccIds.includes(current.reporterId))
+      if (reporterJoinsCcList(env, current.reporterId, updatedTarget))
         updatedTarget.ccIds = sortedIds([...updatedTarget.ccIds, current.reporterId]);
       working.set(target, updatedTarget);
       outcome.duplicateLinks.push({ bugId: current.id, dupeOf: target });
@@ -118,7 +119,22 @@ export function applyStatusChange(
       throw errors.resolutionNotAllowed(`The bug is open (${next.status}), so it cannot have a resolution.`);
     setClosedResolution(working, next, resolutionInput);
   }
-  if (isOpenStatus(next.status) && next.status !== UNCONFIRMED) next.isConfirmed = true;
+  // Bugzilla's set_bug_status: a move to an open status decides whether the bug is confirmed, so
+  // reopening a bug as UNCONFIRMED unconfirms it; any other open status confirms it.
+  if (next.status !== current.status && isOpenStatus(next.status)) next.isConfirmed = next.status !== UNCONFIRMED;
+  else if (isOpenStatus(next.status) && next.status !== UNCONFIRMED) next.isConfirmed = true;
+}
+
+/**
+ * Whether marking a bug a duplicate puts its reporter on the target's CC list (Bugzilla's
+ * _check_dup_id and add_cc): not when they already are on it or reported the target, nor when
+ * they cannot see the target, since outside the browser Bugzilla asks nobody and adds nobody who
+ * could then read a bug hidden from them. No one else joins a CC list unasked.
+ */
+function reporterJoinsCcList(env: BugEnvironment, reporterId: number, target: Bug): boolean {
+  if (target.reporterId === reporterId || target.ccIds.includes(reporterId)) return false;
+  const reporter = env.requestee(reporterId);
+  return reporter !== undefined && canSeeBug(reporter, target, env.groupName, env.parameters.or_groups === '1');
 }
 
 function setClosedResolution(working: WorkingSet, next: Bug, resolution: string): void {

@@ -29,6 +29,7 @@ import {
   checkWhiteboard,
   type ListChange,
   parseListChange,
+  remainingAfter,
 } from './bugFieldRules.ts';
 import { applyFlagInputs, type FlagInput } from './bugFlags.ts';
 import { productGroupRules } from './bugGroups.ts';
@@ -122,7 +123,12 @@ export function applyBugUpdate(
   };
   const oldComponentName = oldRecord.components.find((component) => component.id === current.componentId)?.name ?? '';
   if (present(input.component) || record !== oldRecord) {
-    next.componentId = pickNamed(record.components, input.component, oldComponentName, 'component').id;
+    const component = pickNamed(record.components, input.component, oldComponentName, 'component');
+    next.componentId = component.id;
+    // Bugzilla's set_component: a bug that changes component takes on its default CC list (before
+    // the request's own CC changes, which may remove them again).
+    if (component.id !== current.componentId)
+      next.ccIds = sortedIds([...new Set([...next.ccIds, ...component.defaultCcIds])]);
   }
   // Versions and milestones are kept by id (catalog/bugValues.ts), and chosen or kept by name.
   const oldVersionName = oldRecord.versions.find((value) => value.id === current.versionId)?.name ?? '';
@@ -292,8 +298,11 @@ export function applyBugUpdate(
       });
   }
   if (timeTracker && present(input.work_time) && Number(input.work_time) !== 0) {
-    const hours = checkHours('work_time', input.work_time);
+    // Negative hours correct hours reported before (Bugzilla's _check_work_time allows them).
+    const hours = checkHours('work_time', input.work_time, { allowNegative: true });
     next.actualTime = Math.round((next.actualTime + hours) * 100) / 100;
+    // Bugzilla's add_comment takes the hours off the time remaining, unless the request sets it.
+    if (!present(input.remaining_time)) next.remainingTime = remainingAfter(next.remainingTime, hours);
     const carrier = outcome.comments.find((entry) => entry.bugId === bugId);
     if (carrier) carrier.workTime = hours;
     else

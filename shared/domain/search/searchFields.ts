@@ -83,6 +83,7 @@ export const HISTORY_NAMES: Readonly<Record<string, string>> = nameTable({
   regresses: 'regressions',
   cclist_accessible: 'is_cc_accessible',
   reporter_accessible: 'is_creator_accessible',
+  everconfirmed: 'is_confirmed',
 });
 
 export const CODE_FIELDS: Readonly<Record<string, CodeColumn>> = nameTable({

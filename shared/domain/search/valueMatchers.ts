@@ -38,20 +38,8 @@ export function parseSearchTime(value: string, now: number): number {
 
 function searchTime(text: string, now: number): number {
   if (/^now$/i.test(text)) return now;
-  const relative = /^-?(\d+)([hdwmy])$/i.exec(text);
-  if (relative) {
-    const amount = Number(relative[1]);
-    const unit = relative[2].toLowerCase();
-    const date = new Date(now);
-    if (unit === 'h') return now - amount * 3_600_000;
-    if (unit === 'd') date.setUTCDate(date.getUTCDate() - amount);
-    if (unit === 'w') date.setUTCDate(date.getUTCDate() - 7 * amount);
-    if (unit === 'm') date.setUTCMonth(date.getUTCMonth() - amount);
-    if (unit === 'y') date.setUTCFullYear(date.getUTCFullYear() - amount);
-    // Whole days and longer start at midnight, as Bugzilla's do.
-    if (unit !== 'h') date.setUTCHours(0, 0, 0, 0);
-    return date.getTime();
-  }
+  const relative = /^([+-]?)(\d+)([hdwmy])(s?)$/i.exec(text);
+  if (relative) return relativeTime(relative, now);
   if (/^\d{4}-\d{2}-\d{2}$/.test(text)) return Date.parse(`${text}T00:00:00Z`);
   if (/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}(:\d{2})?$/.test(text)) return Date.parse(`${text.replace(' ', 'T')}Z`);
   if (/^\d{8}T\d{2}:\d{2}:\d{2}$/.test(text)) {
@@ -59,6 +47,41 @@ function searchTime(text: string, now: number): number {
     return isCalendarDate(dashed) ? Date.parse(dashed) : Number.NaN;
   }
   return Date.parse(text);
+}
+
+/**
+ * Bugzilla's relative dates (Search.pm's SqlifyDate, in UTC where it uses the server's zone):
+ * `-3d` is exactly three days ago, `-2h` two hours, `-1m`/`-1y` the same day and time a month or
+ * a year ago; with an `s` (`-1ds`, `-1ws`, `-1ms`, `-1ys`, `-2hs`), or an amount of 0, the start
+ * of that day, week (Sunday), month, year or hour. `+` counts forward.
+ */
+function relativeTime(match: RegExpExecArray, now: number): number {
+  const amount = Number(match[2]) * (match[1] === '+' ? -1 : 1);
+  const unit = match[3]!.toLowerCase();
+  const startOf = match[4] !== '' || amount === 0;
+  const date = new Date(now);
+  switch (unit) {
+    case 'h':
+      date.setUTCHours(date.getUTCHours() - amount);
+      if (startOf) date.setUTCMinutes(0, 0, 0);
+      break;
+    case 'd':
+    case 'w': {
+      const days = unit === 'w' ? 7 * amount + (startOf ? date.getUTCDay() : 0) : amount;
+      date.setUTCDate(date.getUTCDate() - days);
+      if (startOf) date.setUTCHours(0, 0, 0, 0);
+      break;
+    }
+    case 'm':
+      date.setUTCMonth(date.getUTCMonth() - amount, startOf ? 1 : date.getUTCDate());
+      if (startOf) date.setUTCHours(0, 0, 0, 0);
+      break;
+    default:
+      date.setUTCFullYear(date.getUTCFullYear() - amount);
+      if (startOf) date.setUTCMonth(0, 1);
+      if (startOf) date.setUTCHours(0, 0, 0, 0);
+  }
+  return date.getTime();
 }
 
 /** A test of one string value for a positive operator (negation is applied by the caller). */
