@@ -255,6 +255,5 @@ describe('quicksearch', () => {
     expect(matching(index, parseQuicksearch('toolbar -crash', DEFAULT_FIELD_VALUES).node)).toEqual([2]);
     expect(matching(index, parseQuicksearch('FIXED toolbar', DEFAULT_FIELD_VALUES).node)).toEqual([3]);
     expect(matching(index, parseQuicksearch('ALL crashes', DEFAULT_FIELD_VALUES).node)).toEqual([1, 3]);
-    expect(parseQuicksearch('my-alias', DEFAULT_FIELD_VALUES).alias).toBe('my-alias');
   });
 });

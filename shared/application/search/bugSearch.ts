@@ -15,7 +15,7 @@ import {
   valueOrderNames,
 } from '../../domain/search/searchOrdering.ts';
 import { candidateSlots, userNeeds, validateSearch } from '../../domain/search/searchPlanner.ts';
-import { and, leaf, parseSearchParameters, type SearchNode, valuesOf } from '../../domain/search/searchQuery.ts';
+import { and, parseSearchParameters, type SearchNode, valuesOf } from '../../domain/search/searchQuery.ts';
 import { visibilityTest } from '../../domain/search/searchVisibility.ts';
 import { errors } from '../../errors.ts';
 import { findBugIdByAlias, loadBugs, loadComments } from '../../storage/bug/bugStore.ts';
@@ -326,10 +326,13 @@ export async function searchBugs(caller: Caller, params: Record<string, unknown>
   const { index } = search;
   const criteria = [...parsed.criteria];
   if (parsed.quicksearch) {
-    const plan = parseQuicksearch(parsed.quicksearch, bugCatalog.catalog.fieldValues);
-    const aliasSlot = plan.alias ? index.slotOfAlias(plan.alias) : undefined;
-    // A lone word that is a bug's alias finds that bug, as Bugzilla's quicksearch jumps to it.
-    criteria.push(aliasSlot !== undefined ? leaf('bug_id', 'equals', String(index.id[aliasSlot])) : plan.node);
+    const plan = parseQuicksearch(parsed.quicksearch, bugCatalog.catalog.fieldValues, {
+      keywords: bugCatalog.keywords.map((keyword) => keyword.name),
+      customFields: bugCatalog.customFields.filter((field) => !field.isObsolete).map((field) => field.name),
+      // A status named beside the quicksearch replaces its open-bugs default, as in 5.2.
+      statusGiven: valuesOf(params.status).length + valuesOf(params.bug_status).length > 0,
+    });
+    criteria.push(plan.node);
   }
   const tree = and(criteria);
   const slots = await matchingSlots(caller, bugCatalog, index, tree, paging);

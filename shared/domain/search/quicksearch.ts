@@ -1,317 +1,373 @@
-import { CLOSED_ALIAS, LEGACY_STATUS_NAMES } from '../bug/bugWorkflow.ts';
+import { errors } from '../../errors.ts';
 import type { FieldValues } from '../catalog/fieldValues.ts';
-import { nameTable } from '../nameTable.ts';
+import { lookUpQuicksearchField, quicksearchFieldMap } from './quicksearchFields.ts';
+import { definedPieces, splitQuicksearch } from './quicksearchWords.ts';
 import { and, leaf, or, type SearchNode } from './searchQuery.ts';
 
 /**
- * Bugzilla 5.2's quicksearch language, parsed into a search tree:
- * - a list of bug numbers (`12`, `12,15`, `#12`) finds those bugs; a lone word that is an alias
- *   finds that bug (the caller checks the alias, see `QuicksearchPlan.alias`);
- * - a leading status word: `ALL`, `OPEN`, status names and legacy names, resolutions (`FIXED`
- *   means closed bugs resolved FIXED), comma-separated; without one, only open bugs;
- * - `field:value` with Bugzilla's field shortcuts (`prod:`, `comp:`, `sev:`, `kw:`, ...), the
- *   value a comma-separated any-of;
- * - `:name` product or component, `@login` assignee, `!keyword` keyword, `P1`..`P5` priority
- *   (and ranges `P1-3`), severity words;
- * - statuses, resolutions, priorities and severities are the installation's (catalog/fieldValues.ts);
- * - plain words (and `+word`, taken literally) match summary, whiteboard, alias, product,
- *   component, keywords and comment text; `-word` negates; quoted phrases are one word;
- *   `word1|word2` and `OR` combine alternatives; everything else is ANDed.
+ * Bugzilla 5.2's quicksearch language (Quicksearch.pm, and its help page quicksearch.html),
+ * parsed into a search tree:
+ * - bug numbers only (`12`, `12, 15`): those bugs, whatever their status;
+ * - a first word made of status or resolution names or their beginnings (`UNCO,VERI`, `FIX`),
+ *   or `OPEN`, or `ALL`, chooses the statuses searched; otherwise only open bugs are, unless a
+ *   `status:` or `resolution:` term names them;
+ * - `field:value` (`=`, `!=`, `<`, `<=`, `>`, `>=` too) with the field names of quicksearchFields.ts,
+ *   any of comma-separated fields and values; `:` is a substring match;
+ * - `#word` summary or comments, `:word` product or component, `@login` assignee, `[word`
+ *   summary or whiteboard, `!keyword` keywords, `flag?requestee` flags, `Pn` and `Pn-m`
+ *   priorities by name or position;
+ * - any other word: product, component (both from three characters), keywords (when it is the
+ *   name of one), alias, summary, whiteboard, comment text (whole words, as Bugzilla's full-text
+ *   search), and the URL when it looks like one (a host name, an address, `scheme://`);
+ * - `-term` and `NOT term` exclude, `a|b` and `a OR b` are alternatives (OR binds tighter than
+ *   the AND between words), quotes keep phrases, commas and operators in one piece.
+ *
+ * The parts of a query are combined as Bugzilla's boolean charts combine them, quirks included:
+ * each word is a chart (charts are ANDed); a criterion of a word joins the current row as an
+ * alternative, and a negated one closes the row, so the criteria after it start a new row.
  */
-const FIELD_SHORTCUTS: Readonly<Record<string, string>> = nameTable({
-  // Bugzilla's QuickSearch field map (its own names, then its abbreviations).
-  product: 'product',
-  prod: 'product',
-  pr: 'product',
-  component: 'component',
-  comp: 'component',
-  co: 'component',
-  summary: 'short_desc',
-  short_desc: 'short_desc',
-  sum: 'short_desc',
-  sd: 'short_desc',
-  description: 'longdesc',
-  desc: 'longdesc',
-  longdesc: 'longdesc',
-  comment: 'longdesc',
-  com: 'longdesc',
-  content: 'content',
-  status: 'bug_status',
-  bug_status: 'bug_status',
-  st: 'bug_status',
-  resolution: 'resolution',
-  res: 'resolution',
-  priority: 'priority',
-  pri: 'priority',
-  severity: 'bug_severity',
-  bug_severity: 'bug_severity',
-  sev: 'bug_severity',
-  assignee: 'assigned_to',
-  assigned_to: 'assigned_to',
-  owner: 'assigned_to',
-  at: 'assigned_to',
-  reporter: 'reporter',
-  rep: 'reporter',
-  submitter: 'reporter',
-  creator: 'reporter',
-  qa: 'qa_contact',
-  qa_contact: 'qa_contact',
-  qacontact: 'qa_contact',
-  cc: 'cc',
-  commenter: 'commenter',
-  keywords: 'keywords',
-  keyword: 'keywords',
-  kw: 'keywords',
-  whiteboard: 'status_whiteboard',
-  status_whiteboard: 'status_whiteboard',
-  sw: 'status_whiteboard',
-  wb: 'status_whiteboard',
-  url: 'bug_file_loc',
-  bug_file_loc: 'bug_file_loc',
-  u: 'bug_file_loc',
-  os: 'op_sys',
-  op_sys: 'op_sys',
-  opsys: 'op_sys',
-  platform: 'rep_platform',
-  rep_platform: 'rep_platform',
-  pf: 'rep_platform',
-  hardware: 'rep_platform',
-  hw: 'rep_platform',
-  version: 'version',
-  ver: 'version',
-  ve: 'version',
-  milestone: 'target_milestone',
-  target_milestone: 'target_milestone',
-  tm: 'target_milestone',
-  target: 'target_milestone',
-  alias: 'alias',
-  flag: 'flagtypes.name',
-  flags: 'flagtypes.name',
-  'flagtypes.name': 'flagtypes.name',
-  requestee: 'requestees.login_name',
-  req: 'requestees.login_name',
-  setter: 'setters.login_name',
-  set: 'setters.login_name',
-  tag: 'tag',
-  tags: 'tag',
-  group: 'bug_group',
-  bug_group: 'bug_group',
-  id: 'bug_id',
-  bug_id: 'bug_id',
-  blocks: 'blocked',
-  blocked: 'blocked',
-  depends: 'dependson',
-  dependson: 'dependson',
-  depends_on: 'dependson',
-  type: 'bug_type',
-  bug_type: 'bug_type',
-  classification: 'classification',
-  deadline: 'deadline',
-  see_also: 'see_also',
-});
 
-/** Fields whose quicksearch values are matched whole, not as substrings. */
-const EXACT_FIELDS = new Set([
-  'bug_id',
-  'blocked',
-  'dependson',
-  'bug_status',
-  'resolution',
-  'priority',
-  'bug_severity',
-  'keywords',
-  'bug_type',
-]);
-
-const openStatuses = (values: FieldValues) => values.statusNames((status) => status.isOpen === true);
-const closedStatuses = (values: FieldValues) => values.statusNames((status) => !status.isOpen);
-
-/**
- * A name of Bugzilla's old workflow the installation has no status of: the statuses it became
- * (CLOSED: every closed status), when the installation has them.
- */
-function legacyStatuses(values: FieldValues, word: string): string[] | undefined {
-  if (word === CLOSED_ALIAS) return closedStatuses(values);
-  const target = LEGACY_STATUS_NAMES[word] && values.named('bug_status', LEGACY_STATUS_NAMES[word]);
-  return target ? [target.name] : undefined;
+/** What quicksearch reads from the installation besides its field values. */
+export interface QuicksearchContext {
+  /**
+   * The installation's keywords: a plain word that is one of them also searches keywords.
+   * Without them, a plain word finds the bugs that have a keyword of that name.
+   */
+  keywords?: readonly string[];
+  /**
+   * The active custom fields' names, which `field:value` accepts with or without `cf_`. Without
+   * them, any `cf_` name is accepted, and only with its `cf_`.
+   */
+  customFields?: readonly string[];
+  /**
+   * The request names the statuses itself (`status=`, `bug_status=`): then its statuses, not
+   * quicksearch's default of open bugs, are the ones searched.
+   */
+  statusGiven?: boolean;
 }
-
-/** Splits into words, keeping "quoted phrases" (and field:"quoted values") whole. */
-function quicksearchWords(text: string): string[] {
-  const words: string[] = [];
-  const pattern = /(?:[^\s"]*"[^"]*"?[^\s"]*)+|[^\s"]+/g;
-  for (const match of text.matchAll(pattern)) words.push(match[0]);
-  return words;
-}
-
-const unquote = (word: string) => word.replace(/"/g, '');
 
 export interface QuicksearchPlan {
   /** The whole query, as criteria; ANDed with the request's other parameters. */
   node: SearchNode;
-  /** A lone word that may be an alias: if a bug has it, the search is that bug alone. */
-  alias?: string;
 }
 
-/** A leading status word (`OPEN`, `ALL`, `FIXED,WONTFIX`, `NEW`, ...), or null if the word is not one. */
-function statusWord(word: string, values: FieldValues): SearchNode | null {
-  if (word === 'ALL') return { kind: 'const', value: true };
-  if (word === 'OPEN') return leaf('bug_status', 'anyexact', openStatuses(values).join(','));
-  const parts = word.replace(/^\+/, '').split(',').filter(Boolean);
-  if (parts.length === 0 || !parts.every((part) => /^[A-Z_]+$/.test(part))) return null;
-  const statuses = new Set<string>();
-  const resolutions = new Set<string>();
-  const statusNames = values.statusNames();
-  const resolutionNames = values.list('resolution').map((resolution) => resolution.name);
-  for (const part of parts) {
-    const legacy = legacyStatuses(values, part);
-    if (statusNames.includes(part)) statuses.add(part);
-    else if (legacy) for (const status of legacy) statuses.add(status);
-    else if (resolutionNames.includes(part) && part !== '') resolutions.add(part);
-    else if (part === 'DUP') resolutions.add('DUPLICATE');
-    else return null;
+/** Quicksearch's operators, longest first so that `!=` is not read as `=`. */
+const OPERATORS: ReadonlyArray<[RegExp, string]> = [
+  [/!=/, 'notequals'],
+  [/>=/, 'greaterthaneq'],
+  [/<=/, 'lessthaneq'],
+  [/:/, 'substring'],
+  [/=/, 'equals'],
+  [/>/, 'greaterthan'],
+  [/</, 'lessthan'],
+];
+
+/** Fields searched with their own operator whatever the symbol (Quicksearch.pm FIELD_OPERATOR). */
+const FIELD_OPERATOR: Readonly<Record<string, string>> = { content: 'matches', owner_idle_time: 'greaterthan' };
+
+/** The negative operators, as the positive one negated (how the search tree holds them). */
+const POSITIVE_OF: Readonly<Record<string, string>> = {
+  notequals: 'equals',
+  notsubstring: 'substring',
+  notmatches: 'matches',
+  nowords: 'anywords',
+};
+
+/** Words too common in product and component names to search those by (Quicksearch.pm). */
+const NOT_PRODUCT_WORDS = new Set(['row', 'new']);
+const NOT_COMPONENT_WORDS = new Set(['hang']);
+
+/** Words that look like a URL, a host name or an address, which also search the bug's URL. */
+const URL_LIKE = [/[0-9]+\.[0-9]+\.[0-9]+\.[0-9]+/, /^[A-Za-z]+(\.[A-Za-z]+)+/, /:[\\/][\\/]/, /localhost/, /mailto:?/];
+
+const openStatuses = (values: FieldValues) => values.statusNames((status) => status.isOpen === true);
+
+const WHITESPACE = /\s+/;
+const COMMA = /,/;
+const BAR = /\|/;
+
+/**
+ * Criteria laid out as Bugzilla's boolean charts: charts ANDed, the rows of a chart ANDed, the
+ * criteria of a row ORed. An empty value is no criterion (Bugzilla skips it), but a negated one
+ * still closes its row.
+ */
+class Charts {
+  private readonly charts: SearchNode[][][] = [];
+  private chart = 0;
+  private row = 0;
+
+  add(field: string, op: string, value: string | undefined, negate: boolean, keepEmpty = false): void {
+    if (value !== undefined && (value !== '' || keepEmpty)) {
+      const positive = POSITIVE_OF[op];
+      const node = leaf(field, positive ?? op, value, positive ? !negate : negate);
+      const rows = this.charts[this.chart] ?? [];
+      this.charts[this.chart] = rows;
+      const columns = rows[this.row] ?? [];
+      rows[this.row] = columns;
+      columns.push(node);
+    }
+    if (negate) this.row++;
   }
-  const nodes: SearchNode[] = [];
-  if (statuses.size > 0) nodes.push(leaf('bug_status', 'anyexact', [...statuses].join(',')));
-  if (resolutions.size > 0)
-    nodes.push(
-      and([
-        leaf('bug_status', 'anyexact', closedStatuses(values).join(',')),
-        leaf('resolution', 'anyexact', [...resolutions].join(',')),
-      ]),
+
+  nextChart(): void {
+    this.chart++;
+    this.row = 0;
+  }
+
+  nodes(): SearchNode[] {
+    return this.charts.filter(Boolean).map((rows) => {
+      const ors = rows.filter(Boolean).map((columns) => or(columns));
+      return ors.length === 1 ? ors[0] : and(ors);
+    });
+  }
+}
+
+class QuicksearchParser {
+  readonly charts = new Charts();
+  /** Whether a `status:` or `resolution:` term chose the statuses searched. */
+  statusChosen = false;
+  private readonly unknownFields: string[] = [];
+  private readonly ambiguousFields = new Map<string, string[]>();
+  private readonly fieldMap: ReadonlyMap<string, string>;
+  private readonly anyCustomField: boolean;
+  private readonly keywords: ReadonlySet<string> | undefined;
+
+  constructor(
+    private readonly values: FieldValues,
+    context: QuicksearchContext,
+  ) {
+    this.fieldMap = quicksearchFieldMap(context.customFields);
+    this.anyCustomField = context.customFields === undefined;
+    this.keywords = context.keywords && new Set(context.keywords.map((name) => name.toLowerCase()));
+  }
+
+  /** One word of the query: its `|` alternatives, each maybe negated. */
+  word(word: string): void {
+    for (const alternative of definedPieces(splitQuicksearch(BAR, true, word))) {
+      const negate = alternative.startsWith('-');
+      const term = negate ? alternative.slice(1) : alternative;
+      if (this.specialFirstCharacter(term, negate) || this.fieldTerm(term, negate)) continue;
+      for (const piece of definedPieces(splitQuicksearch(COMMA, false, term))) {
+        if (piece === '') continue;
+        if (!this.priorityWord(piece, negate)) this.plainWord(piece, negate);
+        if (URL_LIKE.some((pattern) => pattern.test(piece)))
+          this.charts.add('bug_file_loc', 'substring', piece, negate);
+      }
+    }
+    this.charts.nextChart();
+  }
+
+  /** `#summary`, `:product-or-component`, `@assignee`, `[summary-or-whiteboard`, `!keyword`. */
+  private specialFirstCharacter(term: string, negate: boolean): boolean {
+    if (term.length <= 1) return false;
+    const rest = term.slice(1);
+    const each = rest.split(',');
+    switch (term[0]) {
+      case '#':
+        this.charts.add('short_desc', 'substring', rest, negate);
+        this.charts.add('content', 'matches', rest, negate);
+        return true;
+      case ':':
+        for (const name of each) {
+          this.charts.add('product', 'substring', name, negate);
+          this.charts.add('component', 'substring', name, negate);
+        }
+        return true;
+      case '@':
+        for (const login of each) this.charts.add('assigned_to', 'substring', login, negate);
+        return true;
+      case '[':
+        this.charts.add('short_desc', 'substring', rest, negate);
+        this.charts.add('status_whiteboard', 'substring', rest, negate);
+        return true;
+      case '!':
+        this.charts.add('keywords', 'anywords', rest, negate);
+        return true;
+      default:
+        return false;
+    }
+  }
+
+  /** `fields<op>values`, or the `flag?requestee` shortcut; false when the term is neither. */
+  private fieldTerm(term: string, negate: boolean): boolean {
+    for (const [symbol, symbolOperator] of OPERATORS) {
+      const sides = splitQuicksearch(symbol, true, term);
+      if (sides?.length !== 2) continue;
+      const fields = definedPieces(splitQuicksearch(COMMA, true, sides[0] ?? ''));
+      const values = sides[1] === undefined ? [] : (splitQuicksearch(COMMA, true, sides[1]) ?? []);
+      for (const typed of fields) {
+        const found = lookUpQuicksearchField(this.fieldMap, typed, this.anyCustomField);
+        if (found.kind === 'unknown') this.unknownFields.push(typed);
+        else if (found.kind === 'ambiguous') this.ambiguousFields.set(typed, found.names);
+        else {
+          const field = found.field;
+          if (field === 'bug_status' || field === 'resolution') this.statusChosen = true;
+          for (const raw of values) {
+            if (raw === undefined) continue;
+            const value = unquoted(raw);
+            const request = field === 'flagtypes.name' ? /^([^?]+\?)([^?]+)$/.exec(value) : null;
+            if (request) this.flag(request[1], request[2], negate);
+            else this.charts.add(field, FIELD_OPERATOR[field] ?? symbolOperator, value, negate);
+          }
+        }
+      }
+      return true;
+    }
+    if (/^(["'])[^\n]*\1$/.test(term)) return false;
+    const request = /^([^?]+\?)([^?]*)$/.exec(term);
+    if (!request) return false;
+    this.flag(request[1], request[2], negate);
+    return true;
+  }
+
+  /**
+   * A flag (`review?`, `approval+`) and maybe its requestee. The requestee is a chart of its own,
+   * so it is ANDed with everything, whatever `|` or `OR` surround it (as in Bugzilla).
+   */
+  private flag(flag: string, requestee: string, negate: boolean): void {
+    this.charts.add('flagtypes.name', 'substring', flag, negate);
+    if (requestee === '') return;
+    this.charts.nextChart();
+    this.charts.add('requestees.login_name', 'substring', requestee, negate);
+  }
+
+  /**
+   * `Pn` is the priority named Pn if there is one, else the nth active priority in display order;
+   * `Pn-m` the priorities from one to the other (Quicksearch.pm _special_field_syntax).
+   */
+  private priorityWord(word: string, negate: boolean): boolean {
+    const match = /^P(\d+)(?:-(\d+))?$/i.exec(word);
+    if (!match) return false;
+    const priorities = this.values.active('priority').map((priority) => priority.name);
+    const named = (digits: string) => priorities.indexOf(`P${digits}`);
+    let start = named(match[1]);
+    if (start < 0) start = Math.max(0, Number(match[1]) - 1);
+    let names = [priorities[start]];
+    if (match[2] !== undefined) {
+      let end = named(match[2]);
+      if (end < 0) end = Math.max(0, Math.min(priorities.length, Number(match[2])) - 1);
+      names = priorities.slice(Math.min(start, end), Math.max(start, end) + 1);
+    }
+    // A position past the last priority names none: Tracker then finds no bug (Bugzilla drops the criterion).
+    this.charts.add('priority', 'anyexact', names.filter(Boolean).join(','), negate, true);
+    return true;
+  }
+
+  /** A word searched where Bugzilla 5.2 looks for one (Quicksearch.pm _default_quicksearch_word). */
+  private plainWord(word: string, negate: boolean): void {
+    const lower = word.toLowerCase();
+    if (word.length > 2 && !NOT_PRODUCT_WORDS.has(lower)) this.charts.add('product', 'substring', word, negate);
+    if (word.length > 2 && !NOT_COMPONENT_WORDS.has(lower)) this.charts.add('component', 'substring', word, negate);
+    // Without the keyword list: the bugs having a keyword of that name, which Bugzilla's search finds too.
+    if (!this.keywords) this.charts.add('keywords', 'equals', word, negate);
+    else if (this.keywords.has(lower)) this.charts.add('keywords', 'substring', word, negate);
+    this.charts.add('alias', 'substring', word, negate);
+    this.charts.add('short_desc', 'substring', word, negate);
+    this.charts.add('status_whiteboard', 'substring', word, negate);
+    this.charts.add('content', 'matches', word, negate);
+  }
+
+  /** Throws Bugzilla's quicksearch_unknown_field when a `field:value` named no single field. */
+  checkFields(): void {
+    if (this.unknownFields.length === 0 && this.ambiguousFields.size === 0) return;
+    const problems = [
+      ...this.unknownFields.map((field) => `'${field}' is not a valid field name.`),
+      ...[...this.ambiguousFields].map(
+        ([field, names]) => `'${field}' matches more than one field: ${names.join(', ')}.`,
+      ),
+    ];
+    throw errors.invalidParameter(`There is a problem with your quicksearch: ${problems.join(' ')}`);
+  }
+}
+
+/** A value in quotes (`"a, b"`, `'x'`) without them, its escaped quotes unescaped. */
+function unquoted(value: string): string {
+  const match = /^(["'])([\s\S]+)\1$/.exec(value);
+  return match ? match[2].replace(/\\(["'])/g, '$1') : value;
+}
+
+const invalidQuery = (detail: string) => errors.invalidParameter(`Your quicksearch is invalid: ${detail}`);
+
+/**
+ * The words of the query with `AND`, `OR` and `NOT` applied: `NOT word` becomes `-word`, and
+ * words joined by `OR` become one word `a|b` (OR binds tighter than AND).
+ */
+function joinedWords(words: string[]): string[] {
+  if (/^(?:AND|OR)$/.test(words[0]) || /^(?:AND|OR|NOT)$/.test(words[words.length - 1]))
+    throw invalidQuery(
+      'it cannot start with AND or OR, nor end with AND, OR or NOT. Put these words in quotes to search for them.',
     );
-  return nodes.length === 1 ? nodes[0] : or(nodes);
-}
-
-/** Severity names, and their first three letters, as words that find the severity. */
-function severityWords(values: FieldValues): Map<string, string> {
-  const words = new Map<string, string>();
-  for (const { name } of values.active('bug_severity')) {
-    words.set(name.toLowerCase(), name);
-    if (!words.has(name.toLowerCase().slice(0, 3))) words.set(name.toLowerCase().slice(0, 3), name);
+  const cannotFollow = (first: string, second: string) => invalidQuery(`${first} cannot be followed by ${second}.`);
+  const joined: string[] = [];
+  let group: string[] = [];
+  const pending = [...words];
+  while (pending.length > 0) {
+    const word = pending.shift()!;
+    if (word === 'AND') {
+      if (pending[0] === 'OR') throw cannotFollow('AND', 'OR');
+    } else if (word === 'OR') {
+      if (pending[0] === 'AND') throw cannotFollow('OR', 'AND');
+    } else if (word === 'NOT') {
+      const negated = pending.shift()!;
+      if (negated === 'NOT') continue;
+      if (negated === 'AND' || negated === 'OR') throw cannotFollow('NOT', negated);
+      pending.unshift(`-${negated}`);
+    } else {
+      group.push(word);
+      if (pending[0] !== 'OR') {
+        joined.push(group.join('|'));
+        group = [];
+      }
+    }
   }
-  return words;
+  return joined;
 }
 
 /**
- * Bugzilla 5.2's P1-5 syntax (Quicksearch.pm _special_field_syntax): `Pn` is the priority named
- * Pn if there is one, or else the nth active priority in display order; `Pn-m` the priorities
- * from one to the other.
+ * A first word that chooses statuses: `OPEN`, `ALL`, or comma-separated beginnings of the
+ * installation's active status and resolution names (`UNCO,VERI`, `FIX`, `DUP`), in capitals.
+ * A resolution adds every closed status. Null when the word is not one.
  */
-function priorityRange(values: FieldValues, start: number, end: number | undefined): string[] {
-  const priorities = values.active('priority').map((priority) => priority.name);
-  const position = (n: number) => {
-    const named = priorities.indexOf(`P${n}`);
-    return named >= 0 ? named : undefined;
-  };
-  const first = position(start) ?? Math.max(0, start - 1);
-  if (end === undefined) return priorities.slice(first, first + 1);
-  const last = position(end) ?? Math.max(0, Math.min(priorities.length, end) - 1);
-  return priorities.slice(Math.min(first, last), Math.max(first, last) + 1);
-}
-
-/** One word (no `|`, no leading `-`) as criteria. */
-function wordCriteria(raw: string, values: FieldValues): SearchNode {
-  const literal = raw.startsWith('+');
-  const word = unquote(literal ? raw.slice(1) : raw);
-  if (!literal) {
-    const field = /^([A-Za-z_.]+):(.*)$/.exec(raw);
-    if (field && FIELD_SHORTCUTS[field[1].toLowerCase()] && field[2] !== '') {
-      const name = FIELD_SHORTCUTS[field[1].toLowerCase()];
-      const values = unquote(field[2])
-        .split(',')
-        .map((value) => value.trim())
-        .filter(Boolean);
-      const op = EXACT_FIELDS.has(name) ? 'equals' : 'substring';
-      return or(values.map((value) => leaf(name, op, value)));
-    }
-    if (raw.startsWith(':') && word.length > 1) {
-      const name = word.slice(1);
-      return or([leaf('product', 'substring', name), leaf('component', 'substring', name)]);
-    }
-    if (raw.startsWith('@') && word.length > 1) return leaf('assigned_to', 'substring', word.slice(1));
-    if (raw.startsWith('!') && word.length > 1) return leaf('keywords', 'equals', word.slice(1));
-    const priority = /^[Pp](\d{1,4})(?:-(\d{1,4}))?$/.exec(word);
-    if (priority) {
-      const names = priorityRange(
-        values,
-        Number(priority[1]),
-        priority[2] === undefined ? undefined : Number(priority[2]),
-      );
-      return or([leaf('priority', 'anyexact', names.join(',')), ...plainWord(word)]);
-    }
-    const severity = severityWords(values).get(word.toLowerCase());
-    if (severity && word.length >= 3) return or([leaf('bug_severity', 'equals', severity), ...plainWord(word)]);
+function statusWord(word: string, values: FieldValues): SearchNode[] | null {
+  if (word === 'ALL') return [];
+  if (word === 'OPEN') return [leaf('bug_status', 'anyexact', openStatuses(values).join(','))];
+  if (!/^[A-Z_]+(?:,[A-Z_]+)*$/.test(word)) return null;
+  const statusNames = values.active('bug_status').map((status) => status.name);
+  const resolutionNames = values
+    .active('resolution')
+    .map((resolution) => resolution.name)
+    .filter(Boolean);
+  const statuses = new Set<string>();
+  const resolutions = new Set<string>();
+  for (const beginning of word.split(',')) {
+    for (const name of statusNames) if (name.startsWith(beginning)) statuses.add(name);
+    for (const name of resolutionNames) if (name.startsWith(beginning)) resolutions.add(name);
   }
-  return or(plainWord(word));
-}
-
-/** Where Bugzilla looks for a plain word: product, component, keywords, alias, summary, whiteboard, comments. */
-function plainWord(word: string): SearchNode[] {
-  const nodes: SearchNode[] = [];
-  if (word.length > 2) nodes.push(leaf('product', 'substring', word), leaf('component', 'substring', word));
-  nodes.push(leaf('keywords', 'equals', word));
-  nodes.push(
-    leaf('alias', 'substring', word),
-    leaf('short_desc', 'substring', word),
-    leaf('status_whiteboard', 'substring', word),
-  );
-  nodes.push(leaf('content', 'matches', word));
+  if (statuses.size === 0 && resolutions.size === 0) return null;
+  if (resolutions.size > 0) for (const name of statusNames) if (!values.isOpen(name)) statuses.add(name);
+  const nodes = [leaf('bug_status', 'anyexact', [...statuses].join(','))];
+  if (resolutions.size > 0) nodes.push(leaf('resolution', 'anyexact', [...resolutions].join(',')));
   return nodes;
 }
 
-function termCriteria(term: string, values: FieldValues): SearchNode {
-  const negate = term.startsWith('-') && term.length > 1;
-  const body = negate ? term.slice(1) : term;
-  const alternatives = body
-    .split('|')
-    .filter(Boolean)
-    .map((word) => wordCriteria(word, values));
-  const node = alternatives.length === 1 ? alternatives[0] : or(alternatives);
-  return negate ? { kind: 'and', children: [node], negate: true } : node;
-}
+export function parseQuicksearch(text: string, values: FieldValues, context: QuicksearchContext = {}): QuicksearchPlan {
+  const query = text.replace(/^[\s,]+|[\s,]+$/g, '');
+  // Bugzilla tests the text for truth, and Perl's "0" is false.
+  if (query === '' || query === '0') throw errors.searchCriteriaRequired();
+  if (/^[0-9,\s]*$/.test(query)) return { node: leaf('bug_id', 'anyexact', query.replace(/[,\s]+/g, ',')) };
 
-export function parseQuicksearch(text: string, values: FieldValues): QuicksearchPlan {
-  const trimmed = text.trim();
-  // Bug numbers only: those bugs, whatever their status.
-  if (/^#?\d+(?:[\s,]+#?\d+)*$/.test(trimmed)) {
-    const ids = trimmed.split(/[\s,]+/).map((part) => part.replace('#', ''));
-    return { node: leaf('bug_id', 'anyexact', ids.join(',')) };
-  }
-  const words = quicksearchWords(trimmed);
-  let status: SearchNode = leaf('bug_status', 'anyexact', openStatuses(values).join(','));
-  if (words.length > 0) {
-    const leading = statusWord(words[0], values);
-    if (leading) {
-      status = leading;
-      words.shift();
-    }
-  }
-  // `OR` joins the terms on either side; every other pair of terms is ANDed.
-  const groups: string[][] = [[]];
-  for (const word of words) {
-    if (word === 'OR') groups.push([]);
-    else groups[groups.length - 1].push(word);
-  }
-  const clauses: SearchNode[] = [];
-  let pending: SearchNode[] = [];
-  groups.forEach((group, groupIndex) => {
-    const terms = group.map((term) => termCriteria(term, values));
-    if (groupIndex === 0) {
-      pending = terms;
-      return;
-    }
-    // a OR b: the last term before OR and the first after it become alternatives.
-    const last = pending.pop();
-    const [next, ...rest] = terms;
-    if (last && next) pending.push(or([last, next]));
-    else if (last) pending.push(last);
-    else if (next) pending.push(next);
-    pending.push(...rest);
-  });
-  clauses.push(...pending);
-  const plan: QuicksearchPlan = { node: and([status, ...clauses]) };
-  if (words.length === 1 && /^[^\s:@!|"+-][^\s:|"]*$/.test(words[0]) && !/^\d+$/.test(words[0]))
-    plan.alias = unquote(words[0]);
-  return plan;
+  const words = splitQuicksearch(WHITESPACE, true, query);
+  if (!words || words.length === 0)
+    throw errors.invalidParameter(
+      `Tracker cannot read the quicksearch ${query}: a quote is not closed. To search for a quote, type \\" instead of ".`,
+    );
+  const joined = joinedWords(definedPieces(words));
+  const parser = new QuicksearchParser(values, context);
+  const chosen = joined.length > 0 ? statusWord(joined[0], values) : null;
+  if (chosen) joined.shift();
+  for (const word of joined) parser.word(word);
+  parser.checkFields();
+  const openByDefault = !chosen && !parser.statusChosen && !context.statusGiven;
+  const status = chosen ?? (openByDefault ? [leaf('bug_status', 'anyexact', openStatuses(values).join(','))] : []);
+  return { node: and([...status, ...parser.charts.nodes()]) };
 }
