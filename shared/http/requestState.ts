@@ -17,6 +17,8 @@ export interface RequestState {
   jsonpCallback?: string;
   statusCode: number;
   errorCode?: number;
+  /** Set on a 503: how long the client should wait before trying again (the Retry-After header). */
+  retryAfterSeconds?: number;
 }
 
 export type TrackerContext = Context & { tracker?: RequestState };

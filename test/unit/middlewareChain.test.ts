@@ -377,6 +377,57 @@ describe('errors', () => {
     expect(response.body).toMatchObject({ error: true, code: 101, message: 'Bug #9999 does not exist.' });
   });
 
+  it('answers 503 with Retry-After when the store is busy, and nothing about its internals', async () => {
+    const warnings = [process.stdout, process.stderr].map((stream) =>
+      vi.spyOn(stream, 'write').mockImplementation(() => true),
+    );
+    for (const failure of [
+      Object.assign(new Error('Rate of requests exceeds the allowed throughput.'), {
+        name: 'ProvisionedThroughputExceededException',
+        $metadata: { httpStatusCode: 400 },
+      }),
+      Object.assign(new Error('a request has exceeded the configured 2000 ms requestTimeout.'), {
+        name: 'TimeoutError',
+      }),
+      Object.assign(new Error('socket hang up'), { code: 'ECONNRESET' }),
+      Object.assign(new Error('We encountered an internal error.'), {
+        name: 'InternalError',
+        $metadata: { httpStatusCode: 500 },
+      }),
+    ]) {
+      const busy = endpoint({
+        access: 'public',
+        input: z.object({}),
+        run: async () => {
+          throw failure;
+        },
+      });
+      const response = await call(busy);
+      expect(response.status, failure.message).toBe(503);
+      expect(response.headers['Retry-After']).toBe('2');
+      expect(response.body).toMatchObject({ error: true, code: -32000, request_id: response.requestId });
+      expect(response.body.message).toMatch(/busy.*nothing was changed/);
+      expect(response.text).not.toContain(failure.message);
+    }
+    const logged = warnings.flatMap((spy) => spy.mock.calls.map((args) => String(args[0])));
+    expect(logged.filter((line) => line.includes('"storage busy"'))).toHaveLength(4);
+    for (const spy of warnings) spy.mockRestore();
+    // A client error of the store (a bad request Tracker built) is still Tracker's fault: 500.
+    const errorLog = vi.spyOn(process.stderr, 'write').mockImplementation(() => true);
+    const invalid = endpoint({
+      access: 'public',
+      input: z.object({}),
+      run: async () => {
+        throw Object.assign(new Error('One or more parameter values were invalid'), {
+          name: 'ValidationException',
+          $metadata: { httpStatusCode: 400 },
+        });
+      },
+    });
+    expect((await call(invalid)).status).toBe(500);
+    errorLog.mockRestore();
+  });
+
   it('turns any other error into a 500 / -32000 quoting the request id, without the stack', async () => {
     const errorLog = vi.spyOn(process.stderr, 'write').mockImplementation(() => true);
     const broken = endpoint({

@@ -1,5 +1,6 @@
 import type { MiddlewareObj } from '@middy/core';
 import { logger } from '../../observability/logger.ts';
+import { isTransientStorageFailure, RETRY_AFTER_SECONDS } from '../../storage/transientFailures.ts';
 import { INTERNAL_ERROR, TrackerError } from '../../trackerError.ts';
 import { stateOf, type TrackerRequest } from '../requestState.ts';
 import { sourceMappedStack } from '../sourceMappedStack.ts';
@@ -9,8 +10,9 @@ const documentationUrl = 'https://bugzilla.readthedocs.io/en/5.2/api/index.html'
 
 /**
  * Every failure becomes Bugzilla's envelope `{error, code, message}` with the HTTP status of its
- * code. A failure that is not a TrackerError is ours, not the caller's: it is logged with its
- * stack under the request id, and the caller gets a 500 quoting that id, never the stack.
+ * code. A failure that is not a TrackerError is ours, not the caller's: a busy store (throttled,
+ * timed out) is a 503 with Retry-After; anything else is logged with its stack under the request
+ * id, and the caller gets a 500 quoting that id, never the stack.
  */
 export const errorEnvelope = (): MiddlewareObj => ({
   onError: (request) => {
@@ -22,6 +24,20 @@ export const errorEnvelope = (): MiddlewareObj => ({
       state.statusCode = error.httpStatus;
       state.errorCode = error.code;
       request.response = { error: true, code: error.code, message: error.message, documentation: documentationUrl };
+      return;
+    }
+    if (isTransientStorageFailure(error)) {
+      // Logged as a warning: the alarms count the 503s, and nothing here needs a person's look.
+      logger.warn('storage busy', { requestId, route: trackerRequest.event.routeKey, error: error?.name });
+      state.statusCode = 503;
+      state.errorCode = INTERNAL_ERROR;
+      state.retryAfterSeconds = RETRY_AFTER_SECONDS;
+      request.response = {
+        error: true,
+        code: INTERNAL_ERROR,
+        message: `Tracker is busy and could not finish this request; nothing was changed. Please try again in ${RETRY_AFTER_SECONDS} seconds.`,
+        request_id: requestId,
+      };
       return;
     }
     logger.error(error?.message ?? 'unexpected error', {

@@ -42,6 +42,7 @@ export function formatPayload(request: TrackerRequest): HttpResult {
   // shared cache (a proxy, a CDN) may keep it and hand it to someone else.
   if (isLoggedIn(state.caller) || extractCredentials(lowerCaseHeaders(request.event), state.params) !== null)
     headers['Cache-Control'] = 'private';
+  if (state.retryAfterSeconds !== undefined) headers['Retry-After'] = String(state.retryAfterSeconds);
   const cacheable = (method === 'GET' || method === 'HEAD') && state.statusCode === 200;
   if (cacheable) {
     headers.ETag = entityTag(body);
