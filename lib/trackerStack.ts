@@ -48,8 +48,12 @@ import { TrackerStorage } from './trackerStorage.ts';
 /** The repository root (this file is lib/trackerStack.ts). */
 export const PROJECT_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
-/** Handler modules that keep the in-memory search index (the `search` function family). */
-export const SEARCH_INDEX_MODULES: readonly string[] = ['bug/searchBugs', 'bug/possibleDuplicates'];
+/**
+ * Handler modules that keep the in-memory search index (the `search` function family). The RPC
+ * function runs Bug.search and Bug.possible_duplicates in-process, so it builds and keeps an
+ * index of its own and needs their memory.
+ */
+export const SEARCH_INDEX_MODULES: readonly string[] = ['bug/searchBugs', 'bug/possibleDuplicates', 'rpc/rpcEndpoint'];
 export const SEARCH_FUNCTION_MEMORY_MB = DEFAULT_FUNCTION_SIZING.search.memoryMb;
 export const SEARCH_COMPACTOR_MODULE = 'search/compactSearchIndex';
 export const SEARCH_COMPACTION_MINUTES = 10;
@@ -332,6 +336,15 @@ export class TrackerStack extends Stack {
     new CfnOutput(this, 'ApiUrl', {
       description: 'Base URL of the Bugzilla REST API',
       value: `${apiBaseUrl(this.api, settings)}rest`,
+    });
+    // What to give the clients of Bugzilla's older protocols (shared/http/rpc/).
+    new CfnOutput(this, 'XmlRpcUrl', {
+      description: 'URL of the Bugzilla XML-RPC endpoint (python-bugzilla without /rest, pybugz, Mylyn)',
+      value: `${apiBaseUrl(this.api, settings)}xmlrpc.cgi`,
+    });
+    new CfnOutput(this, 'JsonRpcUrl', {
+      description: 'URL of the Bugzilla JSON-RPC endpoint',
+      value: `${apiBaseUrl(this.api, settings)}jsonrpc.cgi`,
     });
     const domain = endpoint.domainName;
     if (domain) {

@@ -150,6 +150,13 @@ export const routes: readonly RouteDefinition[] = [
   route('POST', '/rest/bug_user_last_visit/{id}', 'bug/recordLastVisit'),
   route('GET', '/rest/bug_user_last_visit', 'bug/getLastVisits'),
   route('GET', '/rest/bug_user_last_visit/{id}', 'bug/getLastVisits'),
+
+  // Bugzilla's XML-RPC and JSON-RPC WebService (shared/http/rpc/): one function runs each method's
+  // REST handler in-process, so it may do what any of them does (write the table, move bodies).
+  // A JSON-RPC GET calls only methods that read (Bugzilla's READ_ONLY lists).
+  route('POST', '/xmlrpc.cgi', 'rpc/rpcEndpoint', false, { attachments: true }),
+  route('POST', '/jsonrpc.cgi', 'rpc/rpcEndpoint', false, { attachments: true }),
+  route('GET', '/jsonrpc.cgi', 'rpc/rpcEndpoint', true, { attachments: true }),
 ];
 
 /**

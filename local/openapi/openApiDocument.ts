@@ -28,6 +28,17 @@ const TAGS: Readonly<Record<string, { name: string; description: string }>> = {
   bug: { name: 'Bugs', description: 'Bugs: filing, reading, searching, changing, history.' },
   comment: { name: 'Comments', description: 'Comments and comment tags.' },
   attachment: { name: 'Attachments', description: 'Attachments.' },
+  rpc: {
+    name: 'XML-RPC and JSON-RPC',
+    description:
+      "Bugzilla's older WebService protocols at `/xmlrpc.cgi` and `/jsonrpc.cgi`: every method above by its RPC name.",
+  },
+};
+/** The RPC endpoints answer faults with HTTP 200, in their own format: no REST error responses. */
+const isRpc = (route: RouteDefinition) => route.handler.startsWith('rpc/');
+const XML_RPC_BODY: JsonSchema = {
+  type: 'string',
+  description: "An XML-RPC `methodResponse` document: the method's answer, or a `fault` with Bugzilla's code.",
 };
 const tagOf = (handler: string) => {
   const directory = handler.split('/')[0];
@@ -85,10 +96,12 @@ export async function buildOpenApiDocument(routes: readonly RouteDefinition[] = 
       responses: {
         '200': {
           description: notes?.summary ?? 'Success',
-          content: { 'application/json': { schema: notes?.response ?? UNDESCRIBED_RESPONSE } },
+          content: route.path.endsWith('/xmlrpc.cgi')
+            ? { 'text/xml': { schema: XML_RPC_BODY } }
+            : { 'application/json': { schema: notes?.response ?? UNDESCRIBED_RESPONSE } },
         },
         ...(route.method === 'GET' ? { '304': { description: 'Not modified: the ETag matches If-None-Match.' } } : {}),
-        ...errorResponses.forCodes(codes.get(route.handler) ?? []),
+        ...(isRpc(route) ? {} : errorResponses.forCodes(codes.get(route.handler) ?? [])),
       },
     };
     paths[route.path] = { ...paths[route.path], [route.method.toLowerCase()]: operation };
@@ -99,7 +112,11 @@ export async function buildOpenApiDocument(routes: readonly RouteDefinition[] = 
     info: { title: 'Tracker REST API (Bugzilla 5.2 compatible)', version: TRACKER_VERSION, description: INTRODUCTION },
     security: ANY_CREDENTIAL,
     servers: [
-      { url: '/', description: 'The API, at the origin this document was served from (paths start with /rest).' },
+      {
+        url: '/',
+        description:
+          'The API, at the origin this document was served from (paths start with /rest, but for /xmlrpc.cgi and /jsonrpc.cgi).',
+      },
     ],
     tags,
     paths,

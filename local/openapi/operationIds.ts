@@ -9,8 +9,9 @@ const pascal = (name: string) =>
 
 /**
  * A stable, unique id per route: the handler's name (`getBug`), with the path variables when the
- * handler serves several paths (`getUsersByIdOrName`), and the method when it serves one path by
- * several methods (`loginGet`, `loginPost`).
+ * handler serves several paths (`getUsersByIdOrName`), or the last segment of fixed ones
+ * (`rpcEndpointXmlrpc`), and the method when it serves one path by several methods
+ * (`loginGet`, `loginPost`).
  */
 export function operationIds(routes: readonly RouteDefinition[]): Map<RouteDefinition, string> {
   const routesOf = new Map<string, RouteDefinition[]>();
@@ -19,7 +20,11 @@ export function operationIds(routes: readonly RouteDefinition[]): Map<RouteDefin
     const base = route.handler.split('/').pop() ?? route.handler;
     const variables = pathVariables(route.path);
     const distinctPaths = new Set(routesOf.get(route.handler)?.map((sibling) => sibling.path)).size;
-    return distinctPaths > 1 && variables.length > 0 ? `${base}By${variables.map(pascal).join('And')}` : base;
+    if (distinctPaths <= 1) return base;
+    if (variables.length > 0) return `${base}By${variables.map(pascal).join('And')}`;
+    // Several fixed paths (`/xmlrpc.cgi`, `/jsonrpc.cgi`): the last segment, without its extension.
+    const segment = route.path.split('/').pop()?.replace(/\..*$/, '') ?? '';
+    return `${base}${pascal(segment)}`;
   });
   const counts = new Map<string, number>();
   for (const id of candidates) counts.set(id, (counts.get(id) ?? 0) + 1);

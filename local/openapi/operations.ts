@@ -32,6 +32,19 @@ const strings = arrayOf(string);
 const flagTypeLists = envelope({ bug: arrayOf(ref('FlagType')), attachment: arrayOf(ref('FlagType')) });
 const productIds = envelope({ ids: { ...strings, description: 'Product ids, as text.' } });
 const lastVisits = arrayOf(ref('LastVisit'));
+/** A JSON-RPC error object: Bugzilla's code and message (1.1 adds `name`). */
+const rpcError = envelope({ name: { const: 'JSONRPCError' }, code: integer, message: string }, ['code', 'message']);
+/** JSON-RPC's answers as jsonrpc.cgi writes them (shared/http/rpc/jsonRpcCodec.ts). */
+const jsonRpcAnswer: JsonSchema = {
+  oneOf: [
+    envelope({ result: {}, error: { type: 'null' }, id: {} }, ['result', 'error', 'id']),
+    envelope({ result: { type: 'null' }, error: rpcError, id: {} }, ['result', 'error', 'id']),
+    envelope({ version: { const: '1.1' }, result: {} }, ['version', 'result']),
+    envelope({ version: { const: '1.1' }, error: rpcError, id: {} }, ['version', 'error']),
+  ],
+  description:
+    'JSON-RPC 1.0 `{result, error, id}` or 1.1 `{version, result}` / `{version, error, id}`, always with HTTP 200 (an error is an answer). A 1.0 call without an id gets an empty body; a GET with `callback` gets JSONP (`text/javascript`). XML-RPC answers a `methodResponse` document (`text/xml`) instead.',
+};
 
 export const OPERATIONS: Readonly<Record<string, OperationNotes>> = {
   'instance/version': { summary: 'Bugzilla API version', response: envelope({ version: string }) },
@@ -205,6 +218,15 @@ export const OPERATIONS: Readonly<Record<string, OperationNotes>> = {
   },
   'comment/searchCommentTags': { summary: 'Comment tags in use', response: strings },
   'comment/renderComment': { summary: 'Render comment text as HTML', response: envelope({ html: string }) },
+
+  'rpc/rpcEndpoint': {
+    summary: "Bugzilla's XML-RPC and JSON-RPC",
+    description: [
+      "Bugzilla 5.2's older WebService protocols, for the clients that speak them (python-bugzilla given a URL without `/rest`, pybugz, Mylyn): `POST /xmlrpc.cgi` takes an XML-RPC `methodCall` (`Content-Type: text/xml`), `POST /jsonrpc.cgi` a JSON-RPC 1.0 or 1.1 call, `GET /jsonrpc.cgi` `method`, `params` (JSON text), `id`, `version` and `callback` (JSONP) for the methods Bugzilla lets a GET call.",
+      'Each method (`Bug.get`, `User.login`, …) is its REST route called in-process, with the same parameters, credentials (`Bugzilla_api_key`, `Bugzilla_login` and `Bugzilla_password`, or `Bugzilla_token` among them), answer and error codes; errors come back as faults or error objects with HTTP 200. The methods and their routes: `shared/http/rpc/rpcMethods.ts`.',
+    ].join('\n\n'),
+    response: jsonRpcAnswer,
+  },
 
   'attachment/getAttachments': {
     summary: 'Get attachments',

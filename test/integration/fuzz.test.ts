@@ -261,7 +261,9 @@ describe('generated bad input on every route', () => {
       fc.integer({ min: 6, max: 20 }).map((lists) => `{${members(lists, list(9_999))}}`),
       fc.integer({ min: 10_001, max: 50_000 }).map((count) => `{"flags":[${'{"a":1},'.repeat(count - 1)}{}]}`),
     );
-    const mutating = routes.filter((route) => route.method !== 'GET');
+    // The RPC endpoints answer such bodies with their protocol's fault at HTTP 200
+    // (test/integration/rpcHostile.test.ts), not with REST's 400.
+    const mutating = routes.filter((route) => route.method !== 'GET' && !route.handler.startsWith('rpc/'));
     for (const route of mutating) {
       const path = route.path.replace(/\{[^}]+\}/g, '1');
       await fc.assert(

@@ -375,6 +375,34 @@ describe('error answers', () => {
   });
 });
 
+describe("answers of Bugzilla's RPC endpoints", () => {
+  it('JSON-RPC by POST and GET, answer and error alike with HTTP 200, and XML-RPC as text/xml', async () => {
+    const bug = seeded.first;
+    const credentials = { Bugzilla_api_key: app.admin.apiKey };
+    const found = await check('POST', '/jsonrpc.cgi', '/jsonrpc.cgi', {
+      body: { method: 'Bug.get', params: [{ ids: [bug], ...credentials }], id: 1 },
+    });
+    expect(found.result.bugs[0].id).toBe(bug);
+    const missing = await check('POST', '/jsonrpc.cgi', '/jsonrpc.cgi', {
+      body: { method: 'Bug.get', params: [{ ids: [99999], ...credentials }], id: 2 },
+    });
+    expect(missing.error.code).toBe(101);
+    await check('GET', '/jsonrpc.cgi', '/jsonrpc.cgi', {
+      query: { method: 'Bugzilla.version', params: '[{}]', id: 3 },
+    });
+    const xml = await call(app, 'POST', '/xmlrpc.cgi', {
+      headers: { 'Content-Type': 'text/xml' },
+      rawBody:
+        '<?xml version="1.0"?><methodCall><methodName>Bugzilla.version</methodName><params></params></methodCall>',
+    });
+    expect(xml.status).toBe(200);
+    expect(xml.headers.get('content-type')).toMatch(/^text\/xml/);
+    expect(xml.text).toMatch(/<methodResponse><params><param><value><struct><member><name>version<\/name>/);
+    expect(document.paths['/xmlrpc.cgi'].post.responses['200'].content['text/xml']).toBeDefined();
+    checked.add('POST /xmlrpc.cgi');
+  });
+});
+
 describe('coverage', () => {
   it('checked a real answer of every route of the table', () => {
     const missing = routes.map((route) => `${route.method} ${route.path}`).filter((key) => !checked.has(key));

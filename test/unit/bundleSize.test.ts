@@ -44,7 +44,8 @@ const BUNDLE_BUDGET_BYTES = 400 * 1024 + OBSERVABILITY;
  * - re2js (147 KiB) checks and matches administrators' regexps (user_regexp, emailregexp) in the
  *   functions that write users, groups and parameters, and runs the regexp operators of search.
  */
-const S3_BUDGET = 550 * 1024 + OBSERVABILITY;
+// 585.2 KiB measured 2026-11-25 for attachment/createAttachment (path bug id rules, 503 mapping).
+const S3_BUDGET = 555 * 1024 + OBSERVABILITY;
 const REGEXP_BUDGET = 520 * 1024 + OBSERVABILITY;
 const BUDGET_EXCEPTIONS: Readonly<Record<string, number>> = {
   'attachment/createAttachment': S3_BUDGET,
@@ -66,6 +67,11 @@ const BUDGET_EXCEPTIONS: Readonly<Record<string, number>> = {
   // milestones by id with the reading of bugs stored by name) on the common chain. 401 KiB
   // measured 2026-11-24.
   'bug/updateBug': 420 * 1024 + OBSERVABILITY,
+  // Bugzilla's XML-RPC and JSON-RPC (shared/http/rpc/): one function that runs every RPC method's
+  // REST handler in-process, so it carries all of them and all of their dependencies (the S3
+  // client, markdown-it and xss, re2js, every bug rule) plus fast-xml-parser for XML-RPC: 1297.1
+  // KiB measured 2026-11-25. The handlers are imported lazily, so a call evaluates only its own.
+  'rpc/rpcEndpoint': 1285 * 1024 + OBSERVABILITY,
   // Not a route: the table stream's publisher. Three SDK clients of its own (SES v2 for mail,
   // EventBridge for events, S3 for Test mail, with their share of @smithy) on top of every bug,
   // mail and event rule and the people and catalogue reads: 653.8 KiB measured 2026-11-25.
@@ -84,6 +90,8 @@ const REGEXP_FUNCTIONS = new Set([
   'group/updateGroup',
   'instance/updateParameters',
   'platform/bootstrap',
+  // Runs the handlers of User.create, User.update, Group.create, Group.update and Bug.search.
+  'rpc/rpcEndpoint',
 ]);
 const budgetOf = (module: string) => BUDGET_EXCEPTIONS[module] ?? BUNDLE_BUDGET_BYTES;
 

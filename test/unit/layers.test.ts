@@ -61,6 +61,12 @@ describe('layers', () => {
     expect(violations(outside, keys)).toEqual([]);
   });
 
+  it('shared code never imports handlers or local tools (the RPC dispatcher is handed the handlers by functions/rpc/)', () => {
+    const outside = (target: string) => target.startsWith('functions/') || target.startsWith('local/');
+    expect(violations(sourcesUnder('shared'), outside)).toEqual([]);
+    expect(importsOf('functions/rpc/restHandlers.ts')).toContain('functions/bug/getBug.ts');
+  });
+
   it('handlers reach storage only through application code', () => {
     expect(violations(sourcesUnder('functions'), (target) => target.startsWith('shared/storage/'))).toEqual([]);
   });

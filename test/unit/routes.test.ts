@@ -53,6 +53,8 @@ describe('the route table', () => {
       'attachment/createAttachment',
       'attachment/downloadAttachment',
       'attachment/getAttachments',
+      // XML-RPC and JSON-RPC serve every method, Bug.add_attachment and Bug.attachments included.
+      'rpc/rpcEndpoint',
     ]);
   });
 

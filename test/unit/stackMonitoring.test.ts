@@ -164,7 +164,7 @@ describe('monitoring with default settings', () => {
     expect(alarms.get(ALARMS.apiLatency)!.Threshold).toBe(8_000); // 80% of 10 s
     const search = metricsOf(alarms.get(ALARMS.searchLatency)!);
     expect(search.map((m) => m.dimensions.FunctionName).sort()).toEqual(
-      ['bug/searchBugs', 'bug/possibleDuplicates']
+      ['bug/searchBugs', 'bug/possibleDuplicates', 'rpc/rpcEndpoint']
         .map((module) => fnId(synthesized.stack.functions.get(module)!))
         .sort(),
     );
