@@ -502,6 +502,8 @@ describe('the endpoint', () => {
   });
 
   it('answers a handler that fails unexpectedly with the -32000 fault and HTTP 200, never a 500 or a stack', async () => {
+    // The stack goes to the log (checked here), not to the answer.
+    const errorLog = vi.spyOn(process.stderr, 'write').mockImplementation(() => true);
     const failing: LambdaHandler = async () => {
       throw new Error('secret internals at /var/task/index.mjs:1:2');
     };
@@ -520,13 +522,17 @@ describe('the endpoint', () => {
       expect(response.body).toContain('request-9');
       expect(response.body).not.toContain('secret internals');
     }
+    expect(errorLog.mock.calls.map((args) => String(args[0])).join('')).toContain('secret internals');
+    errorLog.mockRestore();
   });
 
   it('answers a handler module that cannot be loaded the same way', async () => {
+    const errorLog = vi.spyOn(process.stderr, 'write').mockImplementation(() => true);
     const endpoint = rpcEndpoint(() => Promise.reject(new TypeError('no such module')));
     const response = await invoke(endpoint, '/jsonrpc.cgi', '{"method":"Bug.get","params":[{"ids":[1]}],"id":1}', {
       'content-type': 'application/json',
     });
     expect(JSON.parse(response.body ?? '')).toMatchObject({ error: { code: -32000 }, id: 1 });
+    errorLog.mockRestore();
   });
 });
