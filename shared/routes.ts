@@ -157,6 +157,8 @@ export const routes: readonly RouteDefinition[] = [
   route('POST', '/xmlrpc.cgi', 'rpc/rpcEndpoint', false, { attachments: true }),
   route('POST', '/jsonrpc.cgi', 'rpc/rpcEndpoint', false, { attachments: true }),
   route('GET', '/jsonrpc.cgi', 'rpc/rpcEndpoint', true, { attachments: true }),
+  // python-bugzilla given `https://host/` and bugz given the bare base URL post XML-RPC to it.
+  route('POST', '/', 'rpc/rpcEndpoint', false, { attachments: true }),
 ];
 
 /**

@@ -7,6 +7,7 @@ export const handler = defineStorelessEndpoint({
   access: 'public',
   loginExempt: true,
   authentication: 'skip',
+  ignoresBody: true,
   input: noInput(),
   run: ({ event }) => {
     const method = event.requestContext?.http?.method ?? 'GET';

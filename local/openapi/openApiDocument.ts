@@ -96,9 +96,10 @@ export async function buildOpenApiDocument(routes: readonly RouteDefinition[] = 
       responses: {
         '200': {
           description: notes?.summary ?? 'Success',
-          content: route.path.endsWith('/xmlrpc.cgi')
-            ? { 'text/xml': { schema: XML_RPC_BODY } }
-            : { 'application/json': { schema: notes?.response ?? UNDESCRIBED_RESPONSE } },
+          content:
+            route.path.endsWith('/xmlrpc.cgi') || (isRpc(route) && route.path === '/')
+              ? { 'text/xml': { schema: XML_RPC_BODY } }
+              : { 'application/json': { schema: notes?.response ?? UNDESCRIBED_RESPONSE } },
         },
         ...(route.method === 'GET' ? { '304': { description: 'Not modified: the ETag matches If-None-Match.' } } : {}),
         ...(isRpc(route) ? {} : errorResponses.forCodes(codes.get(route.handler) ?? [])),

@@ -39,6 +39,11 @@ export interface EndpointDefinition<Schema extends z.ZodType> {
   loginExempt?: boolean;
   /** `skip` leaves credentials in the input, for login, logout and valid_login. */
   authentication?: 'resolve' | 'skip';
+  /**
+   * The body is never read (the not-found route): whatever a client sent to a path that does
+   * not exist, the answer is that the path does not exist, not that its body is not JSON.
+   */
+  ignoresBody?: boolean;
   input: Schema;
   /**
    * Parameters that may exceed the generic 65,535-character text limit (shared/domain/inputLimits.ts),
@@ -100,7 +105,7 @@ export function buildEndpoint<Schema extends z.ZodType>(
     .use(formatResponse())
     .use(errorEnvelope())
     .use(queryLimit())
-    .use(decodeInput())
+    .use(decodeInput({ ignoreBody: definition.ignoresBody === true }))
     .use(refuseAnonymousWrite(definition.access !== 'public' && definition.authentication !== 'skip'))
     .use(parseInput({ longText: definition.longText }))
     .use(jsonp())

@@ -400,6 +400,14 @@ describe("answers of Bugzilla's RPC endpoints", () => {
     expect(xml.text).toMatch(/<methodResponse><params><param><value><struct><member><name>version<\/name>/);
     expect(document.paths['/xmlrpc.cgi'].post.responses['200'].content['text/xml']).toBeDefined();
     checked.add('POST /xmlrpc.cgi');
+    const root = await call(app, 'POST', '/', {
+      headers: { 'Content-Type': 'text/xml' },
+      rawBody:
+        '<?xml version="1.0"?><methodCall><methodName>Bugzilla.version</methodName><params></params></methodCall>',
+    });
+    expect(root.text).toBe(xml.text);
+    expect(document.paths['/'].post.responses['200'].content['text/xml']).toBeDefined();
+    checked.add('POST /');
   });
 });
 

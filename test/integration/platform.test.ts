@@ -115,6 +115,21 @@ describe('routing', () => {
     expect(response.body).toMatchObject({ error: true, code: 32614 });
   });
 
+  it('answers an unknown route with 32614 whatever body it was sent, never that the body is not JSON', async () => {
+    for (const [type, body] of [
+      ['text/xml', '<?xml version="1.0"?><methodCall><methodName>Bug.get</methodName></methodCall>'],
+      ['application/json', '{"not": "closed"'],
+      ['application/octet-stream', '\u0000\u0001'],
+    ]) {
+      const response = await call(app, 'POST', '/cgi-bin/xmlrpc.cgi', {
+        rawBody: body,
+        headers: { 'Content-Type': type },
+      });
+      expect([response.status, response.body?.code], type).toEqual([404, 32614]);
+      expect(response.body.message).toContain("'POST /cgi-bin/xmlrpc.cgi'");
+    }
+  });
+
   it('answers an unknown method on a known path with 32614', async () => {
     const response = await call(app, 'DELETE', '/rest/version');
     expect(response.status).toBe(404);

@@ -46,13 +46,13 @@ function bodyText(request: TrackerRequest): string {
   return body;
 }
 
-export const decodeInput = (): MiddlewareObj => ({
+export const decodeInput = (options: { ignoreBody?: boolean } = {}): MiddlewareObj => ({
   before: (request) => {
     const trackerRequest = request as TrackerRequest;
     const { event } = trackerRequest;
     if (!queryIsUtf8(event.rawQueryString ?? '')) throw notUtf8('The query string');
     const method = event.requestContext?.http?.method ?? 'GET';
-    if (method === 'GET' || method === 'HEAD' || !event.body) return;
+    if (method === 'GET' || method === 'HEAD' || !event.body || options.ignoreBody) return;
     const text = bodyText(trackerRequest);
     if (text.trim() === '') return;
     const contentType = header(event, 'content-type') ?? '';

@@ -2,6 +2,7 @@ import { logger } from '../../observability/logger.ts';
 import { GENERIC_USER_ERROR, INTERNAL_ERROR, TrackerError } from '../../trackerError.ts';
 import { sourceMappedStack } from '../sourceMappedStack.ts';
 import { RpcFault } from './rpcCall.ts';
+import { shown } from './xmlRpcFaults.ts';
 
 /**
  * The faults of the RPC protocols themselves, with Bugzilla 5.2's codes and the wording of its
@@ -32,8 +33,8 @@ export const rpcFaults = {
   /** Bugzilla's `unknown_method` (a method it has, or Tracker serves, that cannot be called this way). */
   unknownMethod: (method: string) =>
     new RpcFault(RPC_FAULT_CODE.unknownMethod, `The requested method '${method}' was not found.`),
-  /** JSON::RPC's answer to a name no Bugzilla class has. */
-  noSuchMethod: (method: string) => new RpcFault(RPC_FAULT_CODE.noSuchMethod, `No such a method : '${method}'.`),
+  /** JSON::RPC's answer to a name no Bugzilla class has (which a POST body may make megabytes long). */
+  noSuchMethod: (method: string) => new RpcFault(RPC_FAULT_CODE.noSuchMethod, `No such a method : '${shown(method)}'.`),
   noMethod: () => new RpcFault(RPC_FAULT_CODE.noMethod, 'method is nothing.'),
   invalidMethodName: () => new RpcFault(RPC_FAULT_CODE.invalidMethodName, 'method is invalid.'),
   jsonNotParsed: () => new RpcFault(RPC_FAULT_CODE.jsonNotParsed, "Can't parse JSON data."),

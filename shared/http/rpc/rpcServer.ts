@@ -204,7 +204,8 @@ function headersFor(exchange: Exchange, contentType: string): Record<string, str
 
 async function answer(exchange: Exchange): Promise<HttpResult> {
   const path = exchange.event.routeKey?.split(' ')[1] ?? exchange.event.rawPath;
-  if (path === XML_RPC_PATH) {
+  // The root takes XML-RPC too: the clients that post to whatever URL they were given speak it.
+  if (path === XML_RPC_PATH || path === '/') {
     const { body, contentType } = await answerXmlRpc(exchange);
     return { statusCode: 200, headers: headersFor(exchange, contentType), body };
   }

@@ -3,7 +3,7 @@ import { MAX_BODY_VALUES, MAX_DEPTH, MAX_LIST_LENGTH } from '../../domain/inputL
 import { errors } from '../../errors.ts';
 import type { RpcCall } from './rpcCall.ts';
 import { scanXmlRpcBody } from './xmlRpcBodyScan.ts';
-import { faultOf, invalidXmlRpc, notWellFormed, shown } from './xmlRpcFaults.ts';
+import { faultOf, invalidXmlRpc, notWellFormed, parserSays, shown, tag } from './xmlRpcFaults.ts';
 import { base64Value, booleanValue, dateTimeValue, doubleValue, integerValue } from './xmlRpcScalars.ts';
 import { resolveReferences } from './xmlRpcText.ts';
 
@@ -22,19 +22,23 @@ export { encodeXmlRpcFault, encodeXmlRpcResponse } from './xmlRpcResponse.ts';
 export function decodeXmlRpcCall(body: string): RpcCall {
   const text = scanXmlRpcBody(body);
   const validity = XMLValidator.validate(text);
-  if (validity !== true)
-    throw notWellFormed(`${validity.err.msg} (line ${validity.err.line}, column ${validity.err.col})`);
+  if (validity !== true) {
+    // An error at the very start (an empty body) has a line but no column.
+    const { line, col } = validity.err;
+    const where = col === undefined ? `line ${line}` : `line ${line}, column ${col}`;
+    throw notWellFormed(`${parserSays(validity.err.msg)} (${where})`);
+  }
   let document: XmlNode[];
   try {
     document = parser.parse(text) as XmlNode[];
   } catch (error) {
-    throw notWellFormed((error as Error).message);
+    throw notWellFormed(parserSays((error as Error).message));
   }
   const roots = contentOf(document, 'the document', true);
   if (roots.elements.length !== 1 || roots.text.trim() !== '')
     throw notWellFormed('a document is one element, with nothing but whitespace around it.');
   const root = roots.elements[0]!;
-  if (root.name !== 'methodCall') throw invalidXmlRpc(`the request is a <${root.name}>, not a <methodCall>.`);
+  if (root.name !== 'methodCall') throw invalidXmlRpc(`the request is a ${tag(root.name)}, not a <methodCall>.`);
   return readMethodCall(root);
 }
 
@@ -44,7 +48,7 @@ function readMethodCall(call: Element): RpcCall {
   const names = parts.filter((part) => part.name === 'methodName');
   const params = parts.filter((part) => part.name === 'params');
   const other = parts.find((part) => part.name !== 'methodName' && part.name !== 'params');
-  if (other) throw invalidXmlRpc(`<${other.name}> has no place in a <methodCall>.`);
+  if (other) throw invalidXmlRpc(`${tag(other.name)} has no place in a <methodCall>.`);
   if (names.length !== 1) throw invalidXmlRpc('a <methodCall> has exactly one <methodName>.');
   if (params.length > 1) throw invalidXmlRpc('a <methodCall> has at most one <params>.');
   return { method: methodName(names[0]!), params: params[0] ? readParams(params[0]) : Object.create(null) };
@@ -62,7 +66,7 @@ function methodName(element: Element): string {
 function readParams(params: Element): Record<string, unknown> {
   const list = contentOf(params.children, '<params>').elements;
   const stray = list.find((element) => element.name !== 'param');
-  if (stray) throw invalidXmlRpc(`<${stray.name}> has no place in <params>.`);
+  if (stray) throw invalidXmlRpc(`${tag(stray.name)} has no place in <params>.`);
   if (list.length === 0) return Object.create(null);
   if (list.length > 1)
     throw invalidXmlRpc(
@@ -74,7 +78,7 @@ function readParams(params: Element): Record<string, unknown> {
   const struct = typed.elements[0];
   if (struct?.name !== 'struct' || typed.elements.length > 1 || typed.text.trim() !== '')
     throw invalidXmlRpc(
-      `the parameter is ${struct ? `a <${struct.name}>` : 'a string'}; Bugzilla's methods take one <struct> of named parameters.`,
+      `the parameter is ${struct ? `a ${tag(struct.name)}` : 'a string'}; Bugzilla's methods take one <struct> of named parameters.`,
     );
   return readStruct(struct, { values: 1 }, 1);
 }
@@ -124,7 +128,7 @@ function readValue(value: Element, tally: Tally, depth: number): unknown {
 function readScalar(typed: Element): unknown {
   const local = typed.name.slice(typed.name.indexOf(':') + 1);
   if (local !== typed.name && local !== 'nil' && local !== 'i8')
-    throw invalidXmlRpc(`<${typed.name}> is not an XML-RPC type.`);
+    throw invalidXmlRpc(`${tag(typed.name)} is not an XML-RPC type.`);
   // "<nil> ... is always considered to be undef, no matter what it contains" (XMLRPC.pm's POD).
   if (local === 'nil') return null;
   const text = textOf(typed);
@@ -144,7 +148,7 @@ function readScalar(typed: Element): unknown {
     case 'base64':
       return base64Value(text);
     default:
-      throw invalidXmlRpc(`<${typed.name}> is not an XML-RPC type.`);
+      throw invalidXmlRpc(`${tag(typed.name)} is not an XML-RPC type.`);
   }
 }
 
@@ -153,7 +157,7 @@ function readStruct(struct: Element, tally: Tally, depth: number): Record<string
   if (members.length > MAX_LIST_LENGTH) throw tooManyEntries();
   const result: Record<string, unknown> = Object.create(null);
   for (const member of members) {
-    if (member.name !== 'member') throw invalidXmlRpc(`<${member.name}> has no place in a <struct>.`);
+    if (member.name !== 'member') throw invalidXmlRpc(`${tag(member.name)} has no place in a <struct>.`);
     const parts = contentOf(member.children, '<member>').elements;
     const name = parts.filter((part) => part.name === 'name');
     const value = parts.filter((part) => part.name === 'value');
@@ -173,7 +177,7 @@ function readArray(array: Element, tally: Tally, depth: number): unknown[] {
   const values = contentOf(data.children, '<data>').elements;
   if (values.length > MAX_LIST_LENGTH) throw tooManyEntries();
   return values.map((value) => {
-    if (value.name !== 'value') throw invalidXmlRpc(`<${value.name}> has no place in <data>.`);
+    if (value.name !== 'value') throw invalidXmlRpc(`${tag(value.name)} has no place in <data>.`);
     return readValue(value, tally, depth);
   });
 }
@@ -231,8 +235,10 @@ function cdataText(section: unknown): string {
 
 /** The text of an element that must hold nothing else. */
 function textOf(element: Element): string {
-  const content = contentOf(element.children, `<${element.name}>`, true);
+  const content = contentOf(element.children, tag(element.name), true);
   if (content.elements.length > 0)
-    throw invalidXmlRpc(`<${element.name}> holds an element (<${content.elements[0]!.name}>) where text belongs.`);
+    throw invalidXmlRpc(
+      `${tag(element.name)} holds an element (${tag(content.elements[0]!.name)}) where text belongs.`,
+    );
   return content.text;
 }

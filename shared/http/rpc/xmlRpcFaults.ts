@@ -37,3 +37,12 @@ export const faultOf = (error: TrackerError) => new RpcFault(error.code, error.m
 export function shown(text: string): string {
   return text.length > 60 ? `${text.slice(0, 60)}…` : text;
 }
+
+/** An element of the request named in a message: its name is the caller's text, as long as they made it. */
+export const tag = (name: string) => `<${shown(name)}>`;
+
+/**
+ * The parser's own account of what is not well-formed quotes names and text from the request
+ * whole; a fault is no place for megabytes of it.
+ */
+export const parserSays = (message: string) => (message.length > 200 ? `${message.slice(0, 200)}…` : message);
