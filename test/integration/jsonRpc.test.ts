@@ -5,7 +5,7 @@ import { type ApiResponse, call, startTestApp, type TestApp } from '../support/t
 /**
  * Bugzilla's JSON-RPC (jsonrpc.cgi) over HTTP, as its clients meet it: versions 1.0 and 1.1 by
  * POST, GET with JSONP, credentials inside the params, errors as error objects with Bugzilla's
- * codes and HTTP 200 (shared/spec/reference/bugzilla-5.2-jsonrpc-*.json), and the protocol's own
+ * codes and HTTP 200 (as Bugzilla 5.2 answers them), and the protocol's own
  * faults with 5.2's codes and wording (WebService/Server/JSONRPC.pm, JSON::RPC::Legacy::Server).
  */
 let app: TestApp;

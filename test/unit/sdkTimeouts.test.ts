@@ -101,7 +101,7 @@ describe('an endpoint that accepts connections and never answers', () => {
     expect(elapsed).toBeLessThan(WITHIN_MS);
   });
 
-  it('answers a request with the 500 envelope instead of hanging', async () => {
+  it('answers a request with the 503 envelope and Retry-After instead of hanging', async () => {
     const logged = vi.spyOn(process.stderr, 'write').mockImplementation(() => true);
     const { handler } = await import('../../functions/user/whoami.ts');
     const event = buildEvent(
@@ -119,13 +119,16 @@ describe('an endpoint that accepts connections and never answers', () => {
     const started = Date.now();
     const result = await handler(event, context);
     expect(Date.now() - started).toBeLessThan(WITHIN_MS);
-    expect(result.statusCode).toBe(500);
+    // A store that does not answer is busy, not broken: the client may send it again.
+    expect(result.statusCode).toBe(503);
+    expect(result.headers?.['Retry-After']).toBe('2');
     expect(JSON.parse(result.body ?? '')).toMatchObject({
       error: true,
       code: INTERNAL_ERROR,
       request_id: 'silent-request',
     });
     expect(logged.mock.calls.some(([line]) => String(line).includes('TimeoutError'))).toBe(true);
+    expect(logged.mock.calls.some(([line]) => String(line).includes('storage busy'))).toBe(true);
     logged.mockRestore();
   });
 });

@@ -15,7 +15,7 @@ import { TrackerError } from '../../shared/trackerError.ts';
  * or an exception of another kind.
  */
 const reference = (name: string) =>
-  JSON.parse(readFileSync(new URL(`../../../shared/spec/reference/${name}`, import.meta.url), 'utf8')) as {
+  JSON.parse(readFileSync(new URL(`../fixtures/bugzilla-5.2/${name}`, import.meta.url), 'utf8')) as {
     request: { body: string };
     response_xml: string;
   };
@@ -77,8 +77,8 @@ const pythonDumps = (method: string, struct: string, imports = '') =>
 describe('decodeXmlRpcCall: the reference requests', () => {
   it('reads Bugzilla 5.2 reference Bug.get calls (their API key placeholder replaced)', () => {
     for (const [name, ids] of [
-      ['bugzilla-5.2-xmlrpc-bug-get.json', [1]],
-      ['bugzilla-5.2-xmlrpc-fault.json', [99999999]],
+      ['xmlrpc-bug-get.json', [1]],
+      ['xmlrpc-fault.json', [99999999]],
     ] as const) {
       const body = reference(name).request.body.replace('<admin api key>', KEY);
       const decoded = decodeXmlRpcCall(body);
@@ -88,7 +88,7 @@ describe('decodeXmlRpcCall: the reference requests', () => {
   });
 
   it('refuses the reference body as it is stored: its placeholder is not XML', () => {
-    expect(decodeFault(reference('bugzilla-5.2-xmlrpc-bug-get.json').request.body).code).toBe(-32700);
+    expect(decodeFault(reference('xmlrpc-bug-get.json').request.body).code).toBe(-32700);
   });
 
   it('a call without params, or with empty params, has an empty struct', () => {
@@ -470,7 +470,7 @@ describe('decodeXmlRpcCall: hostile bodies', () => {
 
 describe('encodeXmlRpcResponse', () => {
   it('writes Bugzilla 5.2 reference Bug.get answer byte for byte from the same data in REST form', () => {
-    const { response_xml } = reference('bugzilla-5.2-xmlrpc-bug-get.json');
+    const { response_xml } = reference('xmlrpc-bug-get.json');
     // The reference answer's data, as the REST API has it: times as REST time text, in the same member order.
     const restForm = JSON.parse(
       python(
@@ -496,7 +496,7 @@ print(json.dumps(rest(result)))
 
   it('leaves out what is null, as Bugzilla strips undefined values: REST Bug.get has dupe_of and deadline null', () => {
     const rest = JSON.parse(
-      readFileSync(new URL('../../../shared/spec/reference/bugzilla-5.2-bug-all-fields.json', import.meta.url), 'utf8'),
+      readFileSync(new URL('../fixtures/bugzilla-5.2/bug-all-fields.json', import.meta.url), 'utf8'),
     );
     expect(rest.bugs[0].dupe_of).toBeNull();
     const xml = encodeXmlRpcResponse(rest);
@@ -550,7 +550,7 @@ print(json.dumps(rest(result)))
 
   it('writes faults as Bugzilla does, byte for byte', () => {
     expect(encodeXmlRpcFault(new RpcFault(101, 'Bug #99999999 does not exist.'))).toBe(
-      reference('bugzilla-5.2-xmlrpc-fault.json').response_xml,
+      reference('xmlrpc-fault.json').response_xml,
     );
   });
 });

@@ -6,7 +6,7 @@ import { REST_DATE_TIME, xmlRpcTypeHint } from './xmlRpcTypes.ts';
 
 /**
  * A method's JSON answer as Bugzilla 5.2 writes it in XML-RPC
- * (shared/spec/reference/bugzilla-5.2-xmlrpc-bug-get.json): members in the answer's order, JSON
+ * (test/fixtures/bugzilla-5.2/xmlrpc-bug-get.json): members in the answer's order, JSON
  * types mapped to XML-RPC's (integers `<int>`, other numbers `<double>`, booleans `<boolean>1`),
  * times, time-tracking hours and attachment data typed by member name (xmlRpcTypes.ts), empty
  * elements written `<string />`, `<data />`.
