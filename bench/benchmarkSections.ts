@@ -38,3 +38,26 @@ export function mergeImportSection(document: string, section: string): string {
   if (current) return document.replace(current, section);
   return `${document.trimEnd()}\n\n${section}\n`;
 }
+
+/**
+ * Sections measured by hand-run tools (bench/bundleComposition.ts, bench/indexMemory.ts) sit
+ * between `<!-- kept:<name>:start -->` and `<!-- kept:<name>:end -->`: `npm run bench` keeps every
+ * one of them where it was, as it keeps the search and import sections.
+ */
+const KEPT_SECTION = /<!-- kept:([a-z-]+):start -->[\s\S]*?<!-- kept:\1:end -->/g;
+
+/** Every kept section of a document, in order. */
+export function keptSectionsOf(document: string): string[] {
+  return [...document.matchAll(KEPT_SECTION)].map((match) => match[0]);
+}
+
+/** Appends each kept section the document does not hold yet (by name). */
+export function mergeKeptSections(document: string, sections: readonly string[]): string {
+  let merged = document;
+  for (const section of sections) {
+    const name = /<!-- kept:([a-z-]+):start -->/.exec(section)?.[1];
+    if (!name || merged.includes(`<!-- kept:${name}:start -->`)) continue;
+    merged = `${merged.trimEnd()}\n\n${section}\n`;
+  }
+  return merged;
+}

@@ -23,7 +23,14 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync
 import os from 'node:os';
 import { dirname, join } from 'node:path';
 import { JavaMissingError, type LocalEngines, startEngines } from '../local/engines.ts';
-import { importSectionOf, mergeImportSection, mergeSearchSection, searchSectionOf } from './benchmarkSections.ts';
+import {
+  importSectionOf,
+  keptSectionsOf,
+  mergeImportSection,
+  mergeKeptSections,
+  mergeSearchSection,
+  searchSectionOf,
+} from './benchmarkSections.ts';
 import { seedThroughApi } from './benchSeed.ts';
 import {
   ADMIN,
@@ -239,13 +246,17 @@ async function main(): Promise<number> {
       failure,
     };
     mkdirSync(dirname(OUTPUT), { recursive: true });
-    // Keep the sections that `npm run bench:search` and `npm run bench:import` write.
+    // Keep the sections that `npm run bench:search`, `npm run bench:import` and the hand-run
+    // measurements (bundle composition, index memory) write.
     const previous = existsSync(OUTPUT) ? readFileSync(OUTPUT, 'utf8') : '';
     writeFileSync(
       OUTPUT,
-      mergeImportSection(
-        mergeSearchSection(renderReport(report), searchSectionOf(previous)),
-        importSectionOf(previous),
+      mergeKeptSections(
+        mergeImportSection(
+          mergeSearchSection(renderReport(report), searchSectionOf(previous)),
+          importSectionOf(previous),
+        ),
+        keptSectionsOf(previous),
       ),
     );
     log(`wrote ${OUTPUT} (${round(phases.total, 0)} s in all)`);

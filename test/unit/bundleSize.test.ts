@@ -32,29 +32,42 @@ import { routes } from '../../shared/routes.ts';
  * middlewares and shared code (shared/observability/) are in every bundle, 33.8–34.9 KiB measured
  * 2026-11-25 (the hand-written request log they replaced was under 1 KiB). Their Tracer and the
  * X-Ray SDK (~125 KiB) are in none unless a stack is built with tracing on (tracing.ts).
+ *
+ * Issue 20 (2026-11-25, `npx tsx bench/bundleComposition.ts`, which prints what each bundle is
+ * made of): every budget with more than ~10 KiB of headroom lowered to what it measured plus 5–12
+ * KiB, so that growth shows here rather than in a cold start; the others were already that close.
+ * The common budget holds the 61 functions without a dependency of their own, 282–424 KiB (the
+ * largest: attachment/updateAttachment 423.3, platform/options 421.6; the handlers without a table
+ * read of their own import the stores lazily, which keeps ~50 KiB more of the DynamoDB client in
+ * their bundle, see storelessEndpoint.ts). 269 KiB of every table-reading handler is the same in
+ * all of them: the SDK (@smithy/core 116, client-dynamodb 31, @aws-sdk/core 22, signing and HTTP
+ * 17 KiB), Powertools 31 KiB; zod adds 66–89 KiB to each route. There is no second copy of any
+ * @smithy package and no part of the default credential chain left to cut.
  */
 const OBSERVABILITY = 35 * 1024;
-const BUNDLE_BUDGET_BYTES = 400 * 1024 + OBSERVABILITY;
+const BUNDLE_BUDGET_BYTES = 395 * 1024 + OBSERVABILITY;
 
 /**
  * Functions that carry a deliberate dependency on top of the common chain, each with its own
- * budget: what it measured (2026-11-23) plus ~20 KiB of headroom.
+ * budget: what it measured (2026-11-25) plus 2–12 KiB of headroom.
  * - The S3 client and presigner (~160 KiB with their share of @smithy) move attachment bodies.
  * - markdown-it with its HTML entity tables and the js-xss sanitizer (~150 KiB) render comments.
  * - re2js (147 KiB) checks and matches administrators' regexps (user_regexp, emailregexp) in the
  *   functions that write users, groups and parameters, and runs the regexp operators of search.
  */
-// 585.2 KiB measured 2026-11-25 for attachment/createAttachment (path bug id rules, 503 mapping).
+// 585.3, 562.1 and 554.3 KiB measured 2026-11-25 (create, get, download).
 const S3_BUDGET = 555 * 1024 + OBSERVABILITY;
+// 538.3–548.4 KiB measured 2026-11-25 (user/updateUser the largest).
 const REGEXP_BUDGET = 520 * 1024 + OBSERVABILITY;
 const BUDGET_EXCEPTIONS: Readonly<Record<string, number>> = {
   'attachment/createAttachment': S3_BUDGET,
-  'attachment/getAttachments': S3_BUDGET,
-  'attachment/downloadAttachment': S3_BUDGET,
+  'attachment/getAttachments': 535 * 1024 + OBSERVABILITY,
+  'attachment/downloadAttachment': 530 * 1024 + OBSERVABILITY,
+  // 562.6 KiB measured 2026-11-25.
   'comment/renderComment': 530 * 1024 + OBSERVABILITY,
   // Search reads the installation's legal values and workflow (catalog/fieldValues.ts, ~5 KiB with
-  // its store and the quicksearch and ordering rules that use them): 561 and 546 KiB measured with
-  // them and the private-activity rules of the same week.
+  // its store and the quicksearch and ordering rules that use them): 602.0 and 581.8 KiB measured
+  // 2026-11-25 with them and the private-activity rules of the same week.
   'bug/searchBugs': 572 * 1024 + OBSERVABILITY,
   'bug/possibleDuplicates': 556 * 1024 + OBSERVABILITY,
   'user/createUser': REGEXP_BUDGET,
@@ -62,22 +75,23 @@ const BUDGET_EXCEPTIONS: Readonly<Record<string, number>> = {
   'group/createGroup': REGEXP_BUDGET,
   'group/updateGroup': REGEXP_BUDGET,
   'instance/updateParameters': REGEXP_BUDGET,
+  // re2js for the regexp members of the first administrator's groups: 467.0 KiB measured 2026-11-25.
   'platform/bootstrap': 440 * 1024 + OBSERVABILITY,
   // No dependency of its own: every bug rule (workflow, relations, flags, groups, versions and
-  // milestones by id with the reading of bugs stored by name) on the common chain. 401 KiB
-  // measured 2026-11-24.
-  'bug/updateBug': 420 * 1024 + OBSERVABILITY,
+  // milestones by id with the reading of bugs stored by name) on the common chain. 443.7 KiB
+  // measured 2026-11-25; held to issue 20's 450 KiB for a function without a dependency.
+  'bug/updateBug': 450 * 1024,
   // Bugzilla's XML-RPC and JSON-RPC (shared/http/rpc/): one function that runs every RPC method's
   // REST handler in-process, so it carries all of them and all of their dependencies (the S3
-  // client, markdown-it and xss, re2js, every bug rule) plus fast-xml-parser for XML-RPC: 1297.1
+  // client, markdown-it and xss, re2js, every bug rule) plus fast-xml-parser for XML-RPC: 1297.5
   // KiB measured 2026-11-25. The handlers are imported lazily, so a call evaluates only its own.
-  'rpc/rpcEndpoint': 1285 * 1024 + OBSERVABILITY,
+  'rpc/rpcEndpoint': 1275 * 1024 + OBSERVABILITY,
   // Not a route: the table stream's publisher. Three SDK clients of its own (SES v2 for mail,
   // EventBridge for events, S3 for Test mail, with their share of @smithy) on top of every bug,
-  // mail and event rule and the people and catalogue reads: 653.8 KiB measured 2026-11-25.
-  // (notification/deliverWebhook, fed by the bus, with the Secrets Manager client, and
-  // notification/handleMailFeedback fit the common budget.)
-  [NOTIFICATION_PUBLISHER_MODULE]: 640 * 1024 + OBSERVABILITY,
+  // mail and event rule and the people and catalogue reads: 654.7 KiB measured 2026-11-25.
+  // (notification/deliverWebhook, fed by the bus, with the Secrets Manager client, 365.8 KiB, and
+  // notification/handleMailFeedback, 282.5 KiB, fit the common budget.)
+  [NOTIFICATION_PUBLISHER_MODULE]: 630 * 1024 + OBSERVABILITY,
 };
 
 /** The functions that may carry the regexp engine; any other that does authenticates through a regexp again. */
