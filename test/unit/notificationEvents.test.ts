@@ -190,6 +190,8 @@ describe('the events of a change', () => {
     expect(outsiders[0]!.detail.attachment).toMatchObject({ id: 9, is_private: true, redacted: true });
     expect(outsiders[1]!.detail.flag).toMatchObject({ id: 31, status: '?', attachment_id: 9 });
     expect(outsiders[1]!.detail.attachment).toEqual({ id: 9, is_private: true });
+    expect(outsiders[1]!.detail.flag).not.toHaveProperty('requestee');
+    expect(outsiders[1]!.detail.flag).not.toHaveProperty('setter');
     expect(JSON.stringify(outsiders)).not.toMatch(/ACME|Old name/);
     const insiders = bugEvents(renamed, context, INSIDER);
     expect(insiders[0]!.detail.changes).toEqual(renamed.changes);

@@ -265,13 +265,21 @@ function candidates(change: BugChange, context: EventContext, audience: EventAud
   for (const transition of flagTransitions(change)) {
     const attachment = attachments.find((entry) => entry.after.id === transition.attachmentId)?.after;
     const flag = () => ({ flag: flagFacts(transition, context) });
-    // A flag carries no text of the attachment: outsiders get it with the attachment marked private.
+    // Get Bug shows outsiders neither a private attachment nor its flags: they learn that its flag
+    // moved, not who was asked or who asked.
+    const redactedFlag = () => {
+      const {
+        requestee: _requestee,
+        requester: _requester,
+        setter: _setter,
+        ...facts
+      } = flagFacts(transition, context);
+      return { flag: { ...facts, redacted: true }, attachment: { id: transition.attachmentId, is_private: true } };
+    };
     list.push({
       kind: FLAG_KINDS[transition.action],
       detail: flag,
-      ...(attachment?.isPrivate
-        ? { redacted: () => ({ ...flag(), attachment: { id: attachment.id, is_private: true } }) }
-        : {}),
+      ...(attachment?.isPrivate ? { redacted: redactedFlag } : {}),
     });
   }
   return list;
