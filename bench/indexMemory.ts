@@ -14,7 +14,13 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { gunzip, gzip } from 'node:zlib';
-import { commentWords, SearchIndex, type SnapshotColumns } from '../shared/domain/search/searchIndex.ts';
+import {
+  commentWords,
+  LIST_COLUMNS,
+  NUMBER_COLUMNS,
+  SearchIndex,
+  type SnapshotColumns,
+} from '../shared/domain/search/searchIndex.ts';
 import { generateBugs, planAttachmentCounts, planCommentCounts } from './seedBugs.ts';
 import type { SeededCatalogue } from './seedCatalogue.ts';
 import { random } from './seedRandom.ts';
@@ -206,41 +212,8 @@ interface LoadReport {
   remainderBytes: number;
 }
 
-const NUMBER_COLUMNS = [
-  'id',
-  'rev',
-  'productId',
-  'componentId',
-  'versionId',
-  'targetMilestoneId',
-  'assigneeId',
-  'reporterId',
-  'qaContactId',
-  'dupeOf',
-  'commentCount',
-  'privateCommentCount',
-  'attachmentCount',
-  'creationTime',
-  'lastChangeTime',
-  'deadline',
-  'estimatedTime',
-  'remainingTime',
-  'actualTime',
-  'bits',
-  'restricted',
-  'whiteboardCode',
-  'aliasCode',
-];
-const LIST_COLUMNS = [
-  'ccIds',
-  'keywordIds',
-  'groupIds',
-  'dependsOn',
-  'blocks',
-  'regressedBy',
-  'regressions',
-  'duplicates',
-];
+/** The index's own columns, and the typed arrays it keeps beside them (searchIndex.ts). */
+const TYPED_COLUMNS = [...NUMBER_COLUMNS, 'restricted', 'whiteboardCode', 'aliasCode'] as const;
 
 async function loadInFreshProcess(file: string): Promise<LoadReport> {
   const base = await settle();
@@ -302,7 +275,7 @@ async function loadInFreshProcess(file: string): Promise<LoadReport> {
   // Typed arrays are counted exactly by byteLength; emptying them all at once checks that figure
   // against the collector's (a few hundred KB of heap noise would swamp one column's).
   const typed = [
-    ...NUMBER_COLUMNS.map((name) => ({ name, array: fields[name] as Int32Array | Float64Array | Uint8Array })),
+    ...TYPED_COLUMNS.map((name) => ({ name, array: fields[name] as Int32Array | Float64Array | Uint8Array })),
     ...Object.entries(fields.codes as Record<string, Int32Array>).map(([name, array]) => ({
       name: `codes.${name}`,
       array,

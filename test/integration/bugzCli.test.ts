@@ -1,9 +1,9 @@
-import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type ClientOutcome, runClient } from '../support/clientProcess.ts';
 import { fileTestBug, ok, userWithKey } from '../support/testAccounts.ts';
 import { call, startTestApp, type TestApp } from '../support/testApp.ts';
 
@@ -23,32 +23,9 @@ let work: string;
 let xmlRpcUrl: string;
 const CC_LOGIN = 'watcher@tracker.test';
 
-interface Outcome {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
-
-/**
- * Runs bugz without blocking this process (the API answers from it). Standard input is closed at
- * once, so a command that would prompt (a missing flag) fails instead of waiting.
- */
-function bugz(args: string[], options: { cwd?: string; home?: string } = {}): Promise<Outcome> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(BUGZ, args, {
-      cwd: options.cwd ?? work,
-      env: { ...process.env, HOME: options.home ?? home, LC_ALL: 'C.UTF-8', LANG: 'C.UTF-8' },
-      timeout: 60_000,
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk) => (stdout += chunk));
-    child.stderr.on('data', (chunk) => (stderr += chunk));
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-    child.stdin.end();
-  });
-}
+/** Runs bugz with no input: a command that would prompt (a missing flag) fails instead of waiting. */
+const bugz = (args: string[], options: { cwd?: string; home?: string } = {}): Promise<ClientOutcome> =>
+  runClient(BUGZ, args, { cwd: options.cwd ?? work, home: options.home ?? home });
 
 /** A command that must succeed; its standard output. */
 async function bugzOk(args: string[], options: { cwd?: string; home?: string } = {}): Promise<string> {

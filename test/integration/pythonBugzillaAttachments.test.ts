@@ -1,10 +1,10 @@
-import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runClient } from '../support/clientProcess.ts';
 import { call, startTestApp, type TestApp } from '../support/testApp.ts';
 
 /**
@@ -20,27 +20,11 @@ let app: TestApp;
 let home: string;
 let work: string;
 
-/**
- * Runs a client without blocking this process (the API answers from it). `bugzilla attach`
- * reads the file from standard input whenever that is not a terminal, so input is always given.
- */
-function run(command: string, args: string[], input = '', cwd = work): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(command, args, {
-      cwd,
-      env: { ...process.env, HOME: home, LC_ALL: 'C.UTF-8', LANG: 'C.UTF-8' },
-      timeout: 60_000,
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk) => (stdout += chunk));
-    child.stderr.on('data', (chunk) => (stderr += chunk));
-    child.on('error', reject);
-    child.on('close', (code) =>
-      code === 0 ? resolve(stdout) : reject(new Error(`${command} ${args.join(' ')} exited ${code}: ${stderr}`)),
-    );
-    child.stdin.end(input);
-  });
+/** Runs a client; a failure rejects with its standard error. */
+async function run(command: string, args: string[], input = '', cwd = work): Promise<string> {
+  const { code, stdout, stderr } = await runClient(command, args, { cwd, home, input });
+  if (code !== 0) throw new Error(`${command} ${args.join(' ')} exited ${code}: ${stderr}`);
+  return stdout;
 }
 
 const cli = (args: string[], input = '', cwd = work) =>

@@ -1,10 +1,10 @@
-import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type ClientOutcome, runClient } from '../support/clientProcess.ts';
 import { fileTestBug, ok, userWithKey } from '../support/testAccounts.ts';
 import { call, startTestApp, type TestApp } from '../support/testApp.ts';
 
@@ -24,34 +24,10 @@ let app: TestApp;
 let home: string;
 let work: string;
 
-interface Outcome {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
+const run = (command: string, args: string[], input = '', cwd = work): Promise<ClientOutcome> =>
+  runClient(command, args, { cwd, home, input });
 
-/**
- * Runs a client without blocking this process (the API answers from it). `bugzilla attach` reads
- * the file from standard input whenever that is not a terminal, so input is always given.
- */
-function run(command: string, args: string[], input = '', cwd = work): Promise<Outcome> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(command, args, {
-      cwd,
-      env: { ...process.env, HOME: home, LC_ALL: 'C.UTF-8', LANG: 'C.UTF-8' },
-      timeout: 60_000,
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk) => (stdout += chunk));
-    child.stderr.on('data', (chunk) => (stderr += chunk));
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-    child.stdin.end(input);
-  });
-}
-
-async function succeeded(outcome: Promise<Outcome>): Promise<string> {
+async function succeeded(outcome: Promise<ClientOutcome>): Promise<string> {
   const { code, stdout, stderr } = await outcome;
   expect(code, `${stdout}${stderr}`).toBe(0);
   return stdout;

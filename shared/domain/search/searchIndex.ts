@@ -75,7 +75,7 @@ const CODE_COLUMNS = [
 ] as const;
 export type CodeColumn = (typeof CODE_COLUMNS)[number];
 
-const LIST_COLUMNS = [
+export const LIST_COLUMNS = [
   'ccIds',
   'keywordIds',
   'groupIds',
@@ -88,7 +88,7 @@ const LIST_COLUMNS = [
 export type ListColumn = (typeof LIST_COLUMNS)[number];
 
 /** The typed-array columns, one number per bug: grown together, and each a list of numbers in the snapshot. */
-const NUMBER_COLUMNS = [
+export const NUMBER_COLUMNS = [
   'id',
   'rev',
   'productId',
