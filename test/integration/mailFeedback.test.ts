@@ -90,6 +90,22 @@ describe('bounces and complaints', () => {
     });
   });
 
+  it('loses no change when a bounce and an administrator change the same account at once', async () => {
+    const busy = await person(app, 'busy');
+    const [first, second, renamed] = await Promise.all([
+      handler(snsOf(bounce('Permanent', busy.login)), context),
+      handler(snsOf(complaint(busy.login)), context),
+      call(app, 'PUT', `/rest/user/${busy.id}`, { apiKey: app.admin.apiKey, body: { full_name: 'Busy Bee' } }),
+    ]);
+    // Each write is conditioned on the revision it read and retried: one of the two turns mail off.
+    expect(first.disabled + second.disabled).toBe(1);
+    expect(renamed.status).toBe(200);
+    const answer = await ok(
+      call(app, 'GET', `/rest/user/${busy.id}?include_fields=email_enabled,real_name`, { apiKey: app.admin.apiKey }),
+    );
+    expect(answer.users[0]).toMatchObject({ email_enabled: false, real_name: 'Busy Bee' });
+  });
+
   it('sends no more mail to those addresses, and still to the others', async () => {
     harness.reset();
     await harness.drain();
