@@ -203,4 +203,16 @@ async function main() {
   }
 }
 
-await main();
+const HELP = `Usage: npx tsx bench/bundleComposition.ts
+
+Bundles every function as the stack does and prints, per function, its size and the packages
+that take the most bytes, then what every API handler carries in common. Nothing is written
+unless BUNDLE_JSON is set.
+
+  BUNDLE_TOP=8          contributors listed per function
+  BUNDLE_ONLY=a,b       only these handler modules (e.g. platform/notFound,bug/getBug)
+  BUNDLE_JSON=path      also write every number as JSON there
+  BUNDLE_LOADS=0        fresh node processes timing the module load of the cold-start handlers`;
+
+if (process.argv.includes('--help') || process.argv.includes('-h')) console.log(HELP);
+else await main();
