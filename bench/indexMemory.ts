@@ -1,7 +1,7 @@
 /**
  * Memory of the search index at scale (issue 20): builds the index in-process from synthetic bugs
  * shaped like `npm run seed`'s (bench/seedBugs.ts, no DynamoDB), writes its snapshot as the
- * compactor does (gzip JSON), then loads that snapshot in a fresh child process, as a cold search
+ * compactor does (binary, gzip), then loads that snapshot in a fresh child process, as a cold search
  * instance does, and measures what each structure of the loaded index costs.
  *
  * Run: `npx tsx --expose-gc bench/indexMemory.ts` (or `node --expose-gc --import tsx ...`).
@@ -14,13 +14,9 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { gunzip, gzip } from 'node:zlib';
-import {
-  commentWords,
-  LIST_COLUMNS,
-  NUMBER_COLUMNS,
-  SearchIndex,
-  type SnapshotColumns,
-} from '../shared/domain/search/searchIndex.ts';
+import { commentWords, LIST_COLUMNS, NUMBER_COLUMNS, SearchIndex } from '../shared/domain/search/searchIndex.ts';
+import { SnapshotReader } from '../shared/domain/search/snapshotFormat.ts';
+import { SNAPSHOT_GZIP_LEVEL } from '../shared/storage/search/searchIndexStore.ts';
 import { generateBugs, planAttachmentCounts, planCommentCounts } from './seedBugs.ts';
 import type { SeededCatalogue } from './seedCatalogue.ts';
 import { random } from './seedRandom.ts';
@@ -30,7 +26,7 @@ const USAGE = `Usage: npx tsx --expose-gc bench/indexMemory.ts [--bugs N] [--see
 
 Builds the search index from N synthetic bugs shaped like \`npm run seed\`'s (comments, history,
 CCs, flags, attachments in the same proportions; no DynamoDB), writes its snapshot as the
-compactor does (gzip JSON), loads it in a fresh process as a cold search instance does, and
+compactor does (binary, gzip), loads it in a fresh process as a cold search instance does, and
 reports per bug: heap and RSS after gc, the bytes of each structure of the loaded index, the
 snapshot's size by part, the times to encode and to decode+load it, and the first summary
 substring search (trigram build).
@@ -38,6 +34,7 @@ substring search (trigram build).
   --bugs N   bugs to generate (BENCH_BUGS, or 20000)
   --seed N   seed of the generator (BENCH_SEED, or 1)
   --json     print the measurements as JSON instead of tables
+  --keep F   also write the gzip snapshot to file F (to load it again in other experiments)
   --help     this text
 
 Needs --expose-gc (heap figures are taken after full collections).
@@ -147,7 +144,8 @@ function buildIndex(bugCount: number, seed: number): { index: SearchIndex; shape
   times.applyMs = ms(started);
   shape.distinctWords = index.words.size + index.privateWords.size;
   shape.wordPostingsPerBug =
-    sum([...index.words.values(), ...index.privateWords.values()].map((slots) => slots.length)) / bugCount;
+    sum([index.words, index.privateWords].flatMap((lists) => [...lists.keys()].map((word) => lists.count(word)))) /
+    bugCount;
   return { index, shape, times };
 }
 
@@ -157,23 +155,16 @@ type Times = Record<string, number>;
 
 interface SnapshotPart {
   part: string;
-  jsonBytes: number;
+  rawBytes: number;
   gzipBytes: number;
 }
 
-/** Each top-level part of the snapshot on its own: which columns make the file big. */
-async function snapshotParts(columns: SnapshotColumns): Promise<SnapshotPart[]> {
-  const parts: Array<[string, unknown]> = [];
-  for (const [key, value] of Object.entries(columns)) {
-    if (key === 'numbers' || key === 'codes' || key === 'lists')
-      for (const [name, inner] of Object.entries(value as Record<string, unknown>))
-        parts.push([`${key}.${name}`, inner]);
-    else if (typeof value === 'object' && value !== null) parts.push([key, value]);
-  }
+/** Each section of the snapshot on its own: which columns make the file big. */
+async function snapshotParts(snapshot: Uint8Array): Promise<SnapshotPart[]> {
   const measured: SnapshotPart[] = [];
-  for (const [part, value] of parts) {
-    const json = Buffer.from(JSON.stringify(value), 'utf8');
-    measured.push({ part, jsonBytes: json.length, gzipBytes: (await promisify(gzip)(json)).length });
+  for (const { name, bytes } of new SnapshotReader(snapshot).sections()) {
+    const compressed = await promisify(gzip)(bytes, { level: SNAPSHOT_GZIP_LEVEL });
+    measured.push({ part: name, rawBytes: bytes.length, gzipBytes: compressed.length });
   }
   return measured.sort((a, b) => b.gzipBytes - a.gzipBytes);
 }
@@ -222,21 +213,18 @@ async function loadInFreshProcess(file: string): Promise<LoadReport> {
   const gzipBytes = compressed.length;
   const readMs = ms(started);
   started = performance.now();
-  let text: string | undefined = (await promisify(gunzip)(compressed)).toString('utf8');
+  let bytes: Uint8Array | undefined = await promisify(gunzip)(compressed);
   compressed = undefined;
   const gunzipMs = ms(started);
+  const parseMs = 0;
   started = performance.now();
-  let columns: SnapshotColumns | undefined = JSON.parse(text) as SnapshotColumns;
-  const parseMs = ms(started);
-  text = undefined;
-  started = performance.now();
-  const index = SearchIndex.fromSnapshot(columns);
+  const index = SearchIndex.fromSnapshot(bytes);
   const fromSnapshotMs = ms(started);
-  columns = undefined;
+  bytes = undefined;
   const loaded = await settle();
   const peakRssBytes = process.resourceUsage().maxRSS * 1024;
 
-  // The first summary substring search builds the trigram postings (trigramIndex.ts).
+  // The trigram postings come with the snapshot; an index without them builds them here.
   started = performance.now();
   index.summaryTrigrams();
   const trigramBuildMs = ms(started);
@@ -266,7 +254,7 @@ async function loadInFreshProcess(file: string): Promise<LoadReport> {
   const emptyArray = (name: string) => () => {
     (fields[name] as unknown[]).length = 0;
   };
-  await measure('trigram postings (built by the first substring search)', () => {
+  await measure('trigram postings (read with the snapshot)', () => {
     fields.trigrams = undefined;
   });
   await measure('per-product slot lists (built on first use)', () => {
@@ -302,10 +290,7 @@ async function loadInFreshProcess(file: string): Promise<LoadReport> {
   await measure('summaryLower (strings)', emptyArray('summaryLower'));
   await measure('whiteboard (strings)', emptyArray('whiteboard'));
   await measure('url (strings)', emptyArray('url'));
-  await measure('alias (strings) and alias → slot map', () => {
-    (fields.alias as unknown[]).length = 0;
-    (fields.aliasSlots as Map<string, number>).clear();
-  });
+  await measure('alias (strings)', emptyArray('alias'));
   await measure('seeAlso (string lists)', emptyArray('seeAlso'));
   const lists = fields.lists as Record<string, unknown[]>;
   for (const name of LIST_COLUMNS)
@@ -316,15 +301,17 @@ async function loadInFreshProcess(file: string): Promise<LoadReport> {
   await measure('tags (objects per bug)', emptyArray('tags'));
   await measure('custom (objects per bug)', emptyArray('custom'));
   await measure('privateAttachments (lists per bug)', emptyArray('privateAttachments'));
-  await measure('changes: field history (objects per bug)', emptyArray('changes'));
-  await measure('words: public comment-word postings (Map of number[])', () => {
-    index.words.clear();
+  await measure('history: field changes by column (changeHistory.ts)', () => {
+    fields.history = undefined;
+  });
+  await measure('words: public comment-word postings (postingLists.ts)', () => {
+    fields.words = undefined;
   });
   await measure('privateWords: private comment-word postings', () => {
-    index.privateWords.clear();
+    fields.privateWords = undefined;
   });
-  await measure('bug id → slot map', () => {
-    (fields.slots as Map<number, number>).clear();
+  await measure('bug id → slot directory', () => {
+    fields.slots = undefined;
   });
   await measure('vocabularies, whiteboard and alias dictionaries', () => {
     fields.vocabularies = {};
@@ -366,32 +353,30 @@ interface Report {
   times: Times;
   /** The index as built by apply() (the compactor's and the seed's), after gc. */
   appliedHeldBytes: number;
-  snapshot: { jsonBytes: number; gzipBytes: number; parts: SnapshotPart[] };
+  snapshot: { rawBytes: number; gzipBytes: number; parts: SnapshotPart[] };
   load: LoadReport;
 }
 
-async function run(bugCount: number, seed: number): Promise<Report> {
+async function run(bugCount: number, seed: number, keepSnapshot?: string): Promise<Report> {
   const base = held(await settle());
   const { index, shape, times } = buildIndex(bugCount, seed);
   const appliedHeldBytes = held(await settle()) - base;
 
-  // Encoding as the compactor does: toSnapshot, JSON, gzip (searchIndexStore.ts writeSnapshot).
+  // Encoding as the compactor does: toSnapshot, then gzip (searchIndexStore.ts writeSnapshot).
   let started = performance.now();
-  const columns = index.toSnapshot();
+  const snapshot = index.toSnapshot();
   times.toSnapshotMs = ms(started);
   started = performance.now();
-  const json = Buffer.from(JSON.stringify(columns), 'utf8');
-  times.stringifyMs = ms(started);
-  started = performance.now();
-  const compressed = await promisify(gzip)(json);
+  const compressed = await promisify(gzip)(snapshot, { level: SNAPSHOT_GZIP_LEVEL });
   times.gzipMs = ms(started);
-  times.encodeMs = times.toSnapshotMs + times.stringifyMs + times.gzipMs;
-  const parts = await snapshotParts(columns);
+  times.encodeMs = times.toSnapshotMs + times.gzipMs;
+  const parts = await snapshotParts(snapshot);
 
   const directory = mkdtempSync(join(tmpdir(), 'index-memory-'));
   try {
-    const file = join(directory, 'snapshot.json.gz');
+    const file = join(directory, 'snapshot.gz');
     writeFileSync(file, compressed);
+    if (keepSnapshot) writeFileSync(keepSnapshot, compressed);
     const child = spawnSync(
       process.execPath,
       ['--expose-gc', '--import', 'tsx', fileURLToPath(import.meta.url), '--load', file],
@@ -405,7 +390,7 @@ async function run(bugCount: number, seed: number): Promise<Report> {
       shape,
       times,
       appliedHeldBytes,
-      snapshot: { jsonBytes: json.length, gzipBytes: compressed.length, parts },
+      snapshot: { rawBytes: snapshot.length, gzipBytes: compressed.length, parts },
       load,
     };
   } finally {
@@ -447,7 +432,7 @@ function printReport(report: Report): void {
   line(
     `| trigram postings (first substring search) | ${mib(load.trigramBytes)} MiB | ${perBug(load.trigramBytes, bugs)} B |`,
   );
-  line(`| snapshot JSON | ${mib(snapshot.jsonBytes)} MiB | ${perBug(snapshot.jsonBytes, bugs)} B |`);
+  line(`| snapshot, uncompressed | ${mib(snapshot.rawBytes)} MiB | ${perBug(snapshot.rawBytes, bugs)} B |`);
   line(`| snapshot gzip | ${mib(snapshot.gzipBytes)} MiB | ${perBug(snapshot.gzipBytes, bugs)} B |`);
   line();
   line('| time | ms |');
@@ -456,11 +441,9 @@ function printReport(report: Report): void {
     ['generate bugs', times.generateMs],
     ['apply() every bug', times.applyMs],
     ['encode: toSnapshot', times.toSnapshotMs],
-    ['encode: JSON.stringify', times.stringifyMs],
     ['encode: gzip', times.gzipMs],
     ['encode, total', times.encodeMs],
     ['load: gunzip', load.gunzipMs],
-    ['load: JSON.parse', load.parseMs],
     ['load: fromSnapshot', load.fromSnapshotMs],
     ['load (decode + fromSnapshot), total', load.gunzipMs + load.parseMs + load.fromSnapshotMs],
     ['first substring search (trigram build + match)', load.firstSubstringMs],
@@ -490,10 +473,10 @@ function printReport(report: Report): void {
   line();
   line('Snapshot by part (each part serialised and gzipped alone):');
   line();
-  line('| part | JSON bytes per bug | gzip bytes per bug |');
+  line('| part | bytes per bug | gzip bytes per bug |');
   line('|---|---:|---:|');
   for (const part of snapshot.parts)
-    line(`| ${part.part} | ${perBug(part.jsonBytes, bugs)} | ${perBug(part.gzipBytes, bugs)} |`);
+    line(`| ${part.part} | ${perBug(part.rawBytes, bugs)} | ${perBug(part.gzipBytes, bugs)} |`);
 }
 
 async function main(): Promise<void> {
@@ -519,7 +502,7 @@ async function main(): Promise<void> {
   const positive = (value: string | undefined) => (Number(value) > 0 ? Math.round(Number(value)) : undefined);
   const bugs = positive(option('bugs')) ?? positive(process.env.BENCH_BUGS) ?? 20_000;
   const seed = positive(option('seed')) ?? positive(process.env.BENCH_SEED) ?? 1;
-  const report = await run(bugs, seed);
+  const report = await run(bugs, seed, option('keep'));
   if (args.includes('--json')) process.stdout.write(`${JSON.stringify(report, null, 2)}\n`);
   else printReport(report);
 }

@@ -6,7 +6,9 @@ import { type SearchEnvironment, TRUE } from '../../shared/domain/search/searchE
 import { commentWords, SearchIndex } from '../../shared/domain/search/searchIndex.ts';
 import { candidateSlots } from '../../shared/domain/search/searchPlanner.ts';
 import { parseSearchParameters, type SearchNode } from '../../shared/domain/search/searchQuery.ts';
+import { SnapshotReader } from '../../shared/domain/search/snapshotFormat.ts';
 import { parseSearchTime } from '../../shared/domain/search/valueMatchers.ts';
+import { legacySnapshotOf } from '../support/legacySnapshot.ts';
 import { plainBug } from './support/bugFixtures.ts';
 
 const environment = (index: SearchIndex): SearchEnvironment => ({
@@ -61,9 +63,8 @@ describe('the search index', () => {
       rev: 1,
       privateWords: ['secret'],
     });
-    const copy = SearchIndex.fromSnapshot(JSON.parse(JSON.stringify(index.toSnapshot())));
+    const copy = SearchIndex.fromSnapshot(index.toSnapshot());
     expect(copy.toSnapshot()).toEqual(index.toSnapshot());
-    expect(copy.slotOfAlias('ONE')).toBe(0);
     expect(matching(copy, { kind: 'leaf', field: 'content', op: 'anywords', value: 'parser' })).toEqual([1]);
     expect(matching(copy, { kind: 'leaf', field: 'bug_status', op: 'changedto', value: 'CONFIRMED' })).toEqual([1]);
   });
@@ -72,7 +73,7 @@ describe('the search index', () => {
     const index = new SearchIndex();
     index.apply({ bug: plainBug(1, { productId: 1 }), rev: 1 });
     index.apply({ bug: plainBug(2, { productId: 2 }), rev: 1 });
-    const { numbers, codes, ...rest } = index.toSnapshot();
+    const { numbers, codes, ...rest } = legacySnapshotOf(index);
     const { versionId, targetMilestoneId, ...otherNumbers } = numbers;
     const legacy = {
       ...rest,
@@ -91,7 +92,7 @@ describe('the search index', () => {
     );
     expect([...copy.versionId.subarray(0, 2)]).toEqual([11, 21]);
     expect([...copy.targetMilestoneId.subarray(0, 2)]).toEqual([12, 0]);
-    expect(copy.toSnapshot().version).toBe(2);
+    expect(new SnapshotReader(copy.toSnapshot()).fields.version).toBe(3);
   });
 });
 
@@ -144,9 +145,7 @@ describe('comment words', () => {
     expect(insider('secret')).toEqual([1, 2]);
     index.apply({ bug: plainBug(1), rev: 3, words: ['secret', 'plans'], privateWords: [], allWords: true });
     expect(outsider('secret')).toEqual([1, 2]);
-    expect(SearchIndex.fromSnapshot(JSON.parse(JSON.stringify(index.toSnapshot()))).toSnapshot()).toEqual(
-      index.toSnapshot(),
-    );
+    expect(SearchIndex.fromSnapshot(index.toSnapshot()).toSnapshot()).toEqual(index.toSnapshot());
   });
 });
 

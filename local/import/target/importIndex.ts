@@ -1,13 +1,8 @@
 import type { Bug, HistoryEntry } from '../../../shared/domain/bug/bug.ts';
-import { commentWords, SearchIndex } from '../../../shared/domain/search/searchIndex.ts';
+import { commentWords, type SearchIndex } from '../../../shared/domain/search/searchIndex.ts';
 import { loadBugs, loadComments, loadHistory } from '../../../shared/storage/bug/bugStore.ts';
-import { legacyValueResolver } from '../../../shared/storage/bug/legacyBugValues.ts';
-import {
-  LOG_OVERLAP_MS,
-  loadSnapshot,
-  readChangeLog,
-  writeSnapshot,
-} from '../../../shared/storage/search/searchIndexStore.ts';
+import { LOG_OVERLAP_MS, readChangeLog, writeSnapshot } from '../../../shared/storage/search/searchIndexStore.ts';
+import { loadStoredIndex } from '../../../shared/storage/search/storedSearchIndex.ts';
 import { chunksOf } from '../source/concurrency.ts';
 
 /**
@@ -24,9 +19,7 @@ export class ImportIndex {
   private constructor(private readonly index: SearchIndex) {}
 
   static async load(): Promise<ImportIndex> {
-    const snapshot = await loadSnapshot();
-    const legacy = snapshot && snapshot.columns.version < 2 ? await legacyValueResolver() : undefined;
-    const index = snapshot ? SearchIndex.fromSnapshot(snapshot.columns, legacy) : new SearchIndex();
+    const { index } = await loadStoredIndex();
     const loaded = new ImportIndex(index);
     await loaded.catchUp();
     return loaded;

@@ -1,20 +1,15 @@
 import { knownPrivateAttachments } from '../../domain/bug/privateActivity.ts';
 import { BugCopyCache } from '../../domain/search/bugCopyCache.ts';
 import { RenderedBugs } from '../../domain/search/renderedBugs.ts';
-import { type IndexDocument, SearchIndex } from '../../domain/search/searchIndex.ts';
+import type { IndexDocument, SearchIndex } from '../../domain/search/searchIndex.ts';
 import { logger } from '../../observability/logger.ts';
 import { recordSearchIndexCatchUp, recordSearchIndexLoad } from '../../observability/metrics.ts';
 import { routineOutputOff } from '../../observability/routineOutput.ts';
-import { legacyValueResolver } from '../../storage/bug/legacyBugValues.ts';
 import { deepFreeze } from '../../storage/deepFreeze.ts';
 import { tableName } from '../../storage/dynamoClient.ts';
 import { loadPrivateCommentCounts } from '../../storage/search/privateCommentCounts.ts';
-import {
-  LOG_OVERLAP_MS,
-  loadSnapshot,
-  readChangeLog,
-  type SnapshotPointer,
-} from '../../storage/search/searchIndexStore.ts';
+import { LOG_OVERLAP_MS, readChangeLog, type SnapshotPointer } from '../../storage/search/searchIndexStore.ts';
+import { loadStoredIndex } from '../../storage/search/storedSearchIndex.ts';
 
 /**
  * The search index of this function instance (docs/data-model.md §8.7). The first search loads
@@ -101,10 +96,7 @@ async function loadIndex(stats: IndexStats, copies: BugCopyCache, announced = 0)
 }
 
 async function loadSnapshotIndex(stats: IndexStats): Promise<Loaded> {
-  const snapshot = await loadSnapshot();
-  // A snapshot of version 1 held versions and milestones by name (legacyBugValues.ts).
-  const legacy = snapshot && snapshot.columns.version < 2 ? await legacyValueResolver() : undefined;
-  const index = snapshot ? SearchIndex.fromSnapshot(snapshot.columns, legacy) : new SearchIndex();
+  const { index, pointer } = await loadStoredIndex();
   index.leafTables.enabled = keeps();
   stats.snapshotBugs = index.size;
   // A snapshot older than the private comment counts: read them once, so outsiders' comment counts
@@ -113,7 +105,7 @@ async function loadSnapshotIndex(stats: IndexStats): Promise<Loaded> {
   if (unknownCounts.length > 0)
     for (const [bugId, count] of await loadPrivateCommentCounts(unknownCounts))
       index.setPrivateCommentCount(bugId, count);
-  return { index, basis: basisOf(snapshot?.pointer ?? null) };
+  return { index, basis: basisOf(pointer) };
 }
 
 const basisOf = (pointer: SnapshotPointer | null): Loaded['basis'] => ({

@@ -39,16 +39,15 @@ export function commentWordTable(env: SearchEnvironment, op: string, value: stri
   const lastWord = new Uint16Array(index.size);
   unique.forEach((word, position) => {
     const mark = position + 1;
-    for (const postings of [index.words.get(word), env.insider ? index.privateWords.get(word) : undefined]) {
-      if (!postings) continue;
-      for (const slot of postings) {
-        // A bug with the word in a public and a private comment counts it once.
-        if (lastWord[slot] !== mark) {
-          lastWord[slot] = mark;
-          counts[slot]++;
-        }
+    // A bug with the word in a public and a private comment (or posted twice) counts it once.
+    const visit = (slot: number) => {
+      if (lastWord[slot] !== mark) {
+        lastWord[slot] = mark;
+        counts[slot]++;
       }
-    }
+    };
+    index.words.forEach(word, visit);
+    if (env.insider) index.privateWords.forEach(word, visit);
   });
   const needed = op === 'allwords' || op === 'matches' ? unique.length : 1;
   const table = new Uint8Array(index.size);

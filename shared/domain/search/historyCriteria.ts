@@ -25,13 +25,14 @@ export function changeTest(env: SearchEnvironment, field: string, op: string, va
   /** Whether one of the slot's changes of the field, among those this caller may see, passes `test`. */
   const anyChange = (slot: number, test: (change: IndexedChange) => boolean): boolean => {
     const privateAttachments = index.privateAttachments[slot];
-    for (const change of index.changes[slot]) {
-      if (!matchesName(change.field)) continue;
-      if (!env.timeTracker && isTimeTrackingField(change.field)) continue;
-      if (!env.insider && isInsiderActivity(change.field, change.attachmentId, privateAttachments)) continue;
-      if (test(change)) return true;
-    }
-    return false;
+    return index.history.some(
+      slot,
+      (change) =>
+        matchesName(change.field) &&
+        (env.timeTracker || !isTimeTrackingField(change.field)) &&
+        (env.insider || !isInsiderActivity(change.field, change.attachmentId, privateAttachments)) &&
+        test(change),
+    );
   };
   if (op === 'changedrange') {
     const [from, to, wanted] = value.split('|');

@@ -1,10 +1,14 @@
 import type { Bug, HistoryEntry, PrivateAttachmentMark } from '../bug/bug.ts';
 import { knownPrivateAttachments } from '../bug/privateActivity.ts';
 import type { LegacyValueId } from '../catalog/bugValues.ts';
+import { ChangeHistory } from './changeHistory.ts';
 import { LeafTables } from './leafTables.ts';
+import { readLegacySnapshot, type SnapshotColumns } from './legacySnapshot.ts';
+import { PostingLists } from './postingLists.ts';
+import { SlotDirectory } from './slotDirectory.ts';
+import { readSnapshot, writeSnapshotBytes } from './snapshotColumns.ts';
 import { TrigramIndex } from './trigramIndex.ts';
 import { Vocabulary } from './vocabulary.ts';
-import { addWords, decodePostings, encodePostings, removeSlot } from './wordPostings.ts';
 
 /**
  * The in-memory search index of one function instance (docs/data-model.md §8.7): every bug's
@@ -63,7 +67,7 @@ export function commentWords(texts: readonly string[]): string[] {
   return [...words];
 }
 
-const CODE_COLUMNS = [
+export const CODE_COLUMNS = [
   'status',
   'resolution',
   'priority',
@@ -116,18 +120,17 @@ export const CONFIRMED_BIT = 1;
 export const CC_ACCESSIBLE_BIT = 2;
 export const CREATOR_ACCESSIBLE_BIT = 4;
 
-const EMPTY: readonly number[] = Object.freeze([]);
+export const EMPTY: readonly number[] = Object.freeze([]);
 /** A private comment count not known yet (privateCommentCount). */
 export const UNKNOWN_COUNT = -1;
-const NO_CHANGES: readonly IndexedChange[] = Object.freeze([]);
 
-const timeOf = (text: string | null | undefined): number =>
+export const timeOf = (text: string | null | undefined): number =>
   text ? Date.parse(text.includes('T') ? text : `${text.replace(' ', 'T')}Z`) : Number.NaN;
 
 /** Changes remembered for updating kept results; past this, they are computed afresh. */
 const MAX_JOURNAL = 20_000;
 
-function grow<T extends Int32Array | Float64Array | Uint8Array>(array: T, size: number): T {
+export function grow<T extends Int32Array | Float64Array | Uint8Array>(array: T, size: number): T {
   if (size <= array.length) return array;
   const next = new (array.constructor as new (length: number) => T)(Math.max(size, array.length * 2));
   next.set(array);
@@ -138,8 +141,8 @@ export class SearchIndex {
   size = 0;
   /** The newest change-log time folded in (ms); catch-up reads from here minus an overlap. */
   highWater = 0;
-  private readonly slots = new Map<number, number>();
-  private readonly aliasSlots = new Map<string, number>();
+  /** @internal the snapshot reader sets it (snapshotColumns.ts). */
+  slots = new SlotDirectory();
 
   id = new Int32Array(1024);
   rev = new Int32Array(1024);
@@ -181,8 +184,11 @@ export class SearchIndex {
 
   readonly summary: string[] = [];
   readonly summaryLower: string[] = [];
-  /** Built by the first summary substring search over many bugs, then kept up to date (trigramIndex.ts). */
-  private trigrams?: TrigramIndex;
+  /**
+   * Built by the first summary substring search over many bugs, or read with the snapshot, then
+   * kept up to date (trigramIndex.ts). @internal
+   */
+  trigrams?: TrigramIndex;
   /** Criteria results kept between searches (leafTables.ts). */
   readonly leafTables = new LeafTables();
   /** Each product's slots, ascending (the first `length` of `slots`); built on first use, extended as bugs are added. */
@@ -207,7 +213,8 @@ export class SearchIndex {
   /** Personal tags by user id (only their owner may search them). */
   readonly tags: Array<Record<string, string[]> | null> = [];
   readonly custom: Array<Record<string, unknown> | null> = [];
-  readonly changes: Array<readonly IndexedChange[]> = [];
+  /** Every bug's field history, by column (changeHistory.ts). */
+  history = new ChangeHistory();
   /**
    * The bug's private attachments now: outsiders neither count them nor find the bug by their
    * changes. Undefined while unknown: a bug with attachments stored before bugs listed them, until
@@ -219,8 +226,8 @@ export class SearchIndex {
    * comment bodies themselves stay in the table). Private comments' words are kept apart, for
    * the insiders who may search them.
    */
-  readonly words = new Map<string, number[]>();
-  readonly privateWords = new Map<string, number[]>();
+  words = new PostingLists<string>();
+  privateWords = new PostingLists<string>();
 
   /** Every slot, in order: the candidates of a search that no product narrows. */
   allSlots(): Int32Array {
@@ -275,10 +282,6 @@ export class SearchIndex {
     list.slots[list.length++] = slot;
   }
 
-  slotOfAlias(alias: string): number | undefined {
-    return this.aliasSlots.get(alias.toLowerCase());
-  }
-
   /** Folds in one bug revision; older or repeated revisions are ignored. Returns whether it changed the index. */
   apply(document: IndexDocument): boolean {
     const { bug, rev } = document;
@@ -291,12 +294,7 @@ export class SearchIndex {
       slot = this.size++;
       this.slots.set(bug.id, slot);
       this.ensureCapacity(this.size);
-      this.changes[slot] = NO_CHANGES;
     }
-    const previousAlias = this.alias[slot];
-    if (previousAlias && this.aliasSlots.get(previousAlias.toLowerCase()) === slot)
-      this.aliasSlots.delete(previousAlias.toLowerCase());
-    if (bug.alias) this.aliasSlots.set(bug.alias.toLowerCase(), slot);
 
     this.id[slot] = bug.id;
     this.rev[slot] = rev;
@@ -362,16 +360,16 @@ export class SearchIndex {
             ...(change.attachment_id === undefined ? {} : { attachmentId: change.attachment_id }),
           })),
         );
-      if (added.length > 0) this.changes[slot] = [...this.changes[slot], ...added];
+      if (added.length > 0) this.history.append(slot, added);
     }
     // A new slot is in no posting list: skipping the pass over the whole vocabulary keeps loading
     // many new bugs (an import, a catch-up) linear instead of bugs × vocabulary.
     if (document.allWords && !added) {
-      removeSlot(this.words, slot);
-      removeSlot(this.privateWords, slot);
+      this.words.removeSlot(slot);
+      this.privateWords.removeSlot(slot);
     }
-    addWords(this.words, document.words, slot);
-    addWords(this.privateWords, document.privateWords, slot);
+    for (const word of document.words ?? []) this.words.add(word, slot);
+    for (const word of document.privateWords ?? []) this.privateWords.add(word, slot);
     this.touch(slot);
     return true;
   }
@@ -430,7 +428,8 @@ export class SearchIndex {
     return this.journal.slice(version - this.journalStart);
   }
 
-  private ensureCapacity(size: number): void {
+  /** @internal */
+  ensureCapacity(size: number): void {
     if (size <= this.id.length) return;
     for (const name of NUMBER_COLUMNS) {
       (this as Record<string, unknown>)[name] = grow(this[name] as Int32Array, size);
@@ -441,163 +440,24 @@ export class SearchIndex {
     this.aliasCode = grow(this.aliasCode, size);
   }
 
-  // ---- snapshot form: columns as plain JSON arrays, compact enough to gzip into a few MB ----
+  // ---- snapshot (snapshotColumns.ts) --------------------------------------------------------
 
-  toSnapshot(): SnapshotColumns {
-    const n = this.size;
-    const take = (array: Int32Array | Float64Array | Uint8Array) =>
-      Array.from(array.subarray(0, n), (value) => (Number.isNaN(value) ? null : value));
-    return {
-      version: 2,
-      highWater: this.highWater,
-      size: n,
-      numbers: Object.fromEntries(NUMBER_COLUMNS.map((name) => [name, take(this[name])])),
-      codes: Object.fromEntries(
-        CODE_COLUMNS.map((column) => [
-          column,
-          { values: this.vocabularies[column].values, codes: take(this.codes[column]) },
-        ]),
-      ),
-      summary: this.summary.slice(0, n),
-      whiteboard: this.whiteboard.slice(0, n),
-      alias: this.alias.slice(0, n),
-      url: this.url.slice(0, n),
-      seeAlso: this.seeAlso.slice(0, n).map((values) => (values.length ? values : 0)),
-      lists: Object.fromEntries(
-        LIST_COLUMNS.map((column) => [
-          column,
-          this.lists[column].slice(0, n).map((values) => (values.length ? values : 0)),
-        ]),
-      ),
-      flags: this.flags
-        .slice(0, n)
-        .map((flags) =>
-          flags.length ? flags.map((flag) => [flag.typeId, flag.status, flag.setterId, flag.requesteeId]) : 0,
-        ),
-      tags: this.tags.slice(0, n).map((tags) => tags ?? 0),
-      custom: this.custom.slice(0, n).map((custom) => custom ?? 0),
-      changes: this.changes.slice(0, n).map((changes) =>
-        changes.length
-          ? changes.map((change): SnapshotChange => {
-              const row: SnapshotChange = [change.field, change.at, change.who, change.removed, change.added];
-              if (change.attachmentId !== undefined) row.push(change.attachmentId);
-              return row;
-            })
-          : 0,
-      ),
-      // A known empty list of a bug with attachments is `[]`; 0 is "as the bug item without a list":
-      // none for a bug without attachments, unknown for one with them (as snapshots before `[]` wrote it).
-      privateAttachments: this.privateAttachments
-        .slice(0, n)
-        .map((marks, slot) =>
-          marks === undefined || (marks.length === 0 && this.attachmentCount[slot] === 0)
-            ? 0
-            : marks.map((mark): [number, number] => [mark.id, mark.creatorId]),
-        ),
-      words: encodePostings(this.words, this.id),
-      privateWords: encodePostings(this.privateWords, this.id),
-    };
+  /** The binary snapshot of this index (snapshotFormat.ts), uncompressed. */
+  toSnapshot(): Uint8Array {
+    return writeSnapshotBytes(this);
   }
 
   /**
-   * `legacyValueId` reads a snapshot of version 1, which held versions and milestones by name:
-   * the id each name stands for in the bug's product (legacyBugValues.ts).
+   * An index from a binary snapshot, or from the JSON of snapshots before it (legacySnapshot.ts);
+   * `legacyValueId` reads a JSON snapshot of version 1, which held versions and milestones by
+   * name: the id each name stands for in the bug's product (legacyBugValues.ts).
    */
-  static fromSnapshot(snapshot: SnapshotColumns, legacyValueId?: LegacyValueId): SearchIndex {
+  static fromSnapshot(snapshot: Uint8Array | SnapshotColumns, legacyValueId?: LegacyValueId): SearchIndex {
     const index = new SearchIndex();
-    const n = snapshot.size;
-    index.size = n;
-    index.highWater = snapshot.highWater;
-    index.ensureCapacity(n);
-    for (const [name, values] of Object.entries(snapshot.numbers)) {
-      const target = (index as unknown as Record<string, Int32Array | Float64Array>)[name];
-      for (let slot = 0; slot < n; slot++) target[slot] = values[slot] === null ? Number.NaN : values[slot]!;
-    }
-    // A snapshot older than the column: outsiders' comment counts wait for the bugs' own (UNKNOWN_COUNT).
-    if (!snapshot.numbers.privateCommentCount) index.privateCommentCount.fill(UNKNOWN_COUNT, 0, n);
-    for (const column of CODE_COLUMNS) {
-      const { values, codes } = snapshot.codes[column];
-      const remap = values.map((value) => index.vocabularies[column].code(value));
-      for (let slot = 0; slot < n; slot++) index.codes[column][slot] = remap[codes[slot]!];
-    }
-    if (!snapshot.numbers.versionId && legacyValueId) {
-      const legacy = [
-        ['version', 'version', index.versionId],
-        ['targetMilestone', 'milestone', index.targetMilestoneId],
-      ] as const;
-      for (const [column, kind, ids] of legacy) {
-        const { values, codes } = snapshot.codes[column] ?? { values: [], codes: [] };
-        for (let slot = 0; slot < n; slot++)
-          ids[slot] = legacyValueId(kind, index.productId[slot], values[codes[slot] ?? -1] ?? '');
-      }
-    }
-    for (let slot = 0; slot < n; slot++) {
-      index.slots.set(index.id[slot], slot);
-      index.summary[slot] = snapshot.summary[slot];
-      index.summaryLower[slot] = snapshot.summary[slot].toLowerCase();
-      index.whiteboard[slot] = snapshot.whiteboard[slot];
-      index.whiteboardCode[slot] = index.whiteboards.code(snapshot.whiteboard[slot] ?? '');
-      index.aliasCode[slot] = index.aliases.code(snapshot.alias[slot] ?? '');
-      const alias = snapshot.alias[slot];
-      index.alias[slot] = alias;
-      if (alias) index.aliasSlots.set(alias.toLowerCase(), slot);
-      index.url[slot] = snapshot.url[slot];
-      index.seeAlso[slot] = snapshot.seeAlso[slot] || (EMPTY as unknown as string[]);
-      for (const column of LIST_COLUMNS) index.lists[column][slot] = snapshot.lists[column][slot] || EMPTY;
-      index.restricted[slot] = index.lists.groupIds[slot].length > 0 ? 1 : 0;
-      const flags = snapshot.flags[slot];
-      index.flags[slot] = flags
-        ? flags.map(([typeId, status, setterId, requesteeId]) => ({ typeId, status, setterId, requesteeId }))
-        : (EMPTY as unknown as IndexedFlag[]);
-      index.tags[slot] = snapshot.tags[slot] || null;
-      index.custom[slot] = snapshot.custom[slot] || null;
-      const changes = snapshot.changes[slot];
-      index.changes[slot] = changes
-        ? changes.map(([field, at, who, removed, added, attachmentId]) =>
-            attachmentId === undefined
-              ? { field, at, who, removed, added }
-              : { field, at, who, removed, added, attachmentId },
-          )
-        : NO_CHANGES;
-      const marks = snapshot.privateAttachments?.[slot];
-      index.privateAttachments[slot] = marks
-        ? marks.map(([id, creatorId]) => ({ id, creatorId }))
-        : index.attachmentCount[slot] > 0
-          ? undefined
-          : (EMPTY as unknown as PrivateAttachmentMark[]);
-    }
-    const slotOf = (id: number) => index.slots.get(id);
-    decodePostings(snapshot.words, index.words, slotOf);
-    decodePostings(snapshot.privateWords, index.privateWords, slotOf);
+    if (snapshot instanceof Uint8Array) readSnapshot(index, snapshot);
+    else readLegacySnapshot(index, snapshot, legacyValueId);
     return index;
   }
 }
 
-/** A change in the snapshot: field, time (ms), who, removed, added, and the attachment id when it names one. */
-type SnapshotChange = [string, number, number, string, string] | [string, number, number, string, string, number];
-
-export interface SnapshotColumns {
-  /** 2: versions and milestones by id among `numbers`; 1 held them by name among `codes`. */
-  version: 1 | 2;
-  highWater: number;
-  size: number;
-  numbers: Record<string, Array<number | null>>;
-  codes: Record<string, { values: string[]; codes: Array<number | null> }>;
-  summary: string[];
-  whiteboard: string[];
-  alias: Array<string | null>;
-  url: string[];
-  seeAlso: Array<string[] | 0>;
-  lists: Record<string, Array<number[] | 0 | readonly number[]>>;
-  flags: Array<Array<[number, string, number, number | null]> | 0>;
-  tags: Array<Record<string, string[]> | 0>;
-  custom: Array<Record<string, unknown> | 0>;
-  changes: Array<SnapshotChange[] | 0>;
-  /**
-   * `[attachment id, creator id]` of each private attachment; 0 where the bug has no list (none
-   * without attachments, unknown with them). Absent from snapshots older than the field.
-   */
-  privateAttachments?: Array<Array<[number, number]> | 0>;
-  words?: Record<string, number[]>;
-  privateWords?: Record<string, number[]>;
-}
+export type { SnapshotColumns } from './legacySnapshot.ts';

@@ -1,3 +1,5 @@
+import { type EncodedPostingLists, PostingLists } from './postingLists.ts';
+
 /**
  * Trigram postings over one lower-cased text column of the search index (the summaries), so a
  * substring search reads the bugs that hold the needle's rarest three letters instead of every
@@ -10,6 +12,15 @@
  */
 const MIN_NEEDLE = 3;
 
+/**
+ * The snapshot form: postings of slots, in two stores so a binary writer can keep the Latin-1 keys
+ * (`(a << 16) | (b << 8) | c`) as an Int32Array and only the rarer other keys as strings.
+ */
+export interface EncodedTrigrams {
+  latin1: Omit<EncodedPostingLists<number>, 'keys'> & { keys: Int32Array };
+  other: EncodedPostingLists<string>;
+}
+
 /** Three UTF-16 units as one key: a small integer for Latin-1 text (most summaries), a string otherwise. */
 function keyAt(text: string, at: number): number | string {
   const a = text.charCodeAt(at);
@@ -19,7 +30,8 @@ function keyAt(text: string, at: number): number | string {
 }
 
 export class TrigramIndex {
-  private readonly postings = new Map<number | string, number[]>();
+  private latin1 = new PostingLists<number>();
+  private other = new PostingLists<string>();
 
   /** `texts`: the column itself (read live), lower-cased. */
   constructor(private readonly texts: readonly string[]) {}
@@ -27,7 +39,28 @@ export class TrigramIndex {
   static build(texts: readonly string[], size: number): TrigramIndex {
     const index = new TrigramIndex(texts);
     for (let slot = 0; slot < size; slot++) index.add(slot);
+    index.latin1.compact();
+    index.other.compact();
     return index;
+  }
+
+  /** The index of `toEncoded()`, over the same texts (postings are slots). */
+  static fromEncoded(texts: readonly string[], encoded: EncodedTrigrams): TrigramIndex {
+    const index = new TrigramIndex(texts);
+    index.latin1 = PostingLists.decode(encoded.latin1);
+    index.other = PostingLists.decode(encoded.other);
+    return index;
+  }
+
+  /** Compacts the postings, and shares their arrays (see PostingLists.encode). */
+  toEncoded(): EncodedTrigrams {
+    const latin1 = this.latin1.encode();
+    return { latin1: { ...latin1, keys: Int32Array.from(latin1.keys) }, other: this.other.encode() };
+  }
+
+  /** Bytes of the postings (see PostingLists.byteSize). */
+  byteSize(): number {
+    return this.latin1.byteSize() + this.other.byteSize();
   }
 
   /** Indexes the current text of a slot (a new bug, or a changed text). */
@@ -35,10 +68,9 @@ export class TrigramIndex {
     const text = this.texts[slot] ?? '';
     for (let at = 0; at + MIN_NEEDLE <= text.length; at++) {
       const key = keyAt(text, at);
-      const list = this.postings.get(key);
-      if (!list) this.postings.set(key, [slot]);
-      // A trigram repeated in one text is posted once (slots arrive in order while building).
-      else if (list[list.length - 1] !== slot) list.push(slot);
+      // A trigram repeated in one text is posted once (PostingLists.add skips its list's last slot).
+      if (typeof key === 'number') this.latin1.add(key, slot);
+      else this.other.add(key, slot);
     }
   }
 
@@ -48,16 +80,28 @@ export class TrigramIndex {
    */
   matching(needle: string, size: number): Uint8Array | null {
     if (needle.length < MIN_NEEDLE) return null;
-    let rarest: number[] | undefined;
+    let rarest: number | string | undefined;
+    let rarestCount = 0;
     for (let at = 0; at + MIN_NEEDLE <= needle.length; at++) {
-      const list = this.postings.get(keyAt(needle, at));
-      if (!list) return new Uint8Array(size);
-      if (!rarest || list.length < rarest.length) rarest = list;
+      const key = keyAt(needle, at);
+      const count = this.count(key);
+      if (count === 0) return new Uint8Array(size);
+      if (rarest === undefined || count < rarestCount) {
+        rarest = key;
+        rarestCount = count;
+      }
     }
     const found = new Uint8Array(size);
-    for (const slot of rarest!) {
-      if (slot < size && found[slot] === 0 && this.texts[slot]!.includes(needle)) found[slot] = 1;
-    }
+    const texts = this.texts;
+    const check = (slot: number) => {
+      if (slot < size && found[slot] === 0 && texts[slot]!.includes(needle)) found[slot] = 1;
+    };
+    if (typeof rarest === 'number') this.latin1.forEach(rarest, check);
+    else this.other.forEach(rarest!, check);
     return found;
+  }
+
+  private count(key: number | string): number {
+    return typeof key === 'number' ? this.latin1.count(key) : this.other.count(key);
   }
 }

@@ -4,6 +4,7 @@ import { gunzip, gzip } from 'node:zlib';
 import { BatchWriteCommand, GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import type { Bug, HistoryEntry } from '../../domain/bug/bug.ts';
 import { commentWords, type IndexDocument, type SnapshotColumns } from '../../domain/search/searchIndex.ts';
+import { isBinarySnapshot, SnapshotReader } from '../../domain/search/snapshotFormat.ts';
 import { withValueIds } from '../bug/legacyBugValues.ts';
 import { documentClient, tableName } from '../dynamoClient.ts';
 import { searchKeys } from '../keys.ts';
@@ -24,6 +25,11 @@ export const LOG_OVERLAP_MS = 10_000;
 /** The change log outlives any snapshot by far (the compactor writes one every few minutes). */
 const LOG_RETENTION_DAYS = 3;
 const CHUNK_BYTES = 350_000;
+/**
+ * Cheap compression: the compactor writes a snapshot every few minutes, and at a million bugs
+ * gzip's default level costs it seconds for a few percent of size (docs/benchmarks.md).
+ */
+export const SNAPSHOT_GZIP_LEVEL = 3;
 
 const HOUR_MS = 3_600_000;
 
@@ -138,8 +144,14 @@ export async function loadSnapshotPointer(): Promise<SnapshotPointer | null> {
   return result.Item ? ({ sequence: 0, ...result.Item } as unknown as SnapshotPointer) : null;
 }
 
-/** The current snapshot, or null on an installation that has none yet (its log holds every bug). */
-export async function loadSnapshot(): Promise<{ pointer: SnapshotPointer; columns: SnapshotColumns } | null> {
+/**
+ * The current snapshot, or null on an installation that has none yet (its log holds every bug):
+ * its bytes (snapshotFormat.ts), or the JSON columns of a snapshot written before that form.
+ */
+export async function loadSnapshot(): Promise<{
+  pointer: SnapshotPointer;
+  snapshot: Uint8Array | SnapshotColumns;
+} | null> {
   const pointer = await loadSnapshotPointer();
   if (!pointer) return null;
   const keys = Array.from({ length: pointer.chunks }, (_, chunk) =>
@@ -150,8 +162,9 @@ export async function loadSnapshot(): Promise<{ pointer: SnapshotPointer; column
   if (items.length !== pointer.chunks)
     throw new Error(`search snapshot ${pointer.generation} has ${items.length} of ${pointer.chunks} chunks`);
   const compressed = Buffer.concat(items.map((item) => Buffer.from(item.data as Uint8Array)));
-  const columns = JSON.parse((await promisify(gunzip)(compressed)).toString('utf8')) as SnapshotColumns;
-  return { pointer, columns };
+  const bytes = await promisify(gunzip)(compressed);
+  const snapshot = isBinarySnapshot(bytes) ? bytes : (JSON.parse(bytes.toString('utf8')) as SnapshotColumns);
+  return { pointer, snapshot };
 }
 
 async function batchWrite(requests: Array<Record<string, unknown>>): Promise<void> {
@@ -187,18 +200,16 @@ export interface SnapshotOptions {
  * longer current: nothing is pointed to then, and the generation just written is deleted.
  */
 export async function writeSnapshot(
-  columns: SnapshotColumns,
+  snapshot: Uint8Array,
   options: SnapshotOptions & { basis: string | null },
 ): Promise<SnapshotPointer | null>;
+export async function writeSnapshot(snapshot: Uint8Array, options?: { announce?: boolean }): Promise<SnapshotPointer>;
 export async function writeSnapshot(
-  columns: SnapshotColumns,
-  options?: { announce?: boolean },
-): Promise<SnapshotPointer>;
-export async function writeSnapshot(
-  columns: SnapshotColumns,
+  snapshot: Uint8Array,
   options: SnapshotOptions = {},
 ): Promise<SnapshotPointer | null> {
-  const compressed = await promisify(gzip)(Buffer.from(JSON.stringify(columns), 'utf8'));
+  const { highWater, size } = new SnapshotReader(snapshot).fields as { highWater: number; size: number };
+  const compressed = await promisify(gzip)(snapshot, { level: SNAPSHOT_GZIP_LEVEL });
   const generation = `${new Date().toISOString()}-${randomUUID().slice(0, 8)}`;
   const chunks: Buffer[] = [];
   for (let start = 0; start < compressed.length; start += CHUNK_BYTES)
@@ -218,8 +229,8 @@ export async function writeSnapshot(
     generation,
     sequence: (previous?.sequence ?? 0) + 1,
     chunks: chunks.length,
-    highWater: columns.highWater,
-    bugCount: columns.size,
+    highWater,
+    bugCount: size,
     writtenAt: new Date().toISOString(),
   };
   const basis = options.basis;

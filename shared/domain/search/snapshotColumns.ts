@@ -1,0 +1,242 @@
+import type { PrivateAttachmentMark } from '../bug/bug.ts';
+import { ChangeHistory } from './changeHistory.ts';
+import { type EncodedPostingLists, PostingLists } from './postingLists.ts';
+import {
+  CODE_COLUMNS,
+  EMPTY,
+  type IndexedFlag,
+  LIST_COLUMNS,
+  NUMBER_COLUMNS,
+  type SearchIndex,
+} from './searchIndex.ts';
+import { SlotDirectory } from './slotDirectory.ts';
+import { SnapshotReader, SnapshotWriter } from './snapshotFormat.ts';
+import { TrigramIndex } from './trigramIndex.ts';
+
+/**
+ * Which column of the search index goes where in its binary snapshot (snapshotFormat.ts), and
+ * back. Rows keep their slots, so posting lists and history are stored by slot and loaded as
+ * they are. Columns that most bugs leave empty (url, alias, flags, tags, ...) are stored for the
+ * bugs that have a value only.
+ */
+
+/** 3: the binary form; 1 and 2 were JSON (legacySnapshot.ts). */
+export const SNAPSHOT_VERSION = 3;
+
+type SparseValue = readonly unknown[] | Record<string, unknown> | null | undefined;
+
+/** `[slot, value]` for every slot whose value is not empty. */
+function sparse<T>(values: readonly T[], size: number, keep: (value: T, slot: number) => boolean): Array<[number, T]> {
+  const out: Array<[number, T]> = [];
+  for (let slot = 0; slot < size; slot++) if (keep(values[slot] as T, slot)) out.push([slot, values[slot] as T]);
+  return out;
+}
+const nonEmpty = (value: SparseValue) =>
+  value != null && (Array.isArray(value) ? value.length > 0 : Object.keys(value).length > 0);
+
+function writeSparseStrings(writer: SnapshotWriter, name: string, values: ReadonlyArray<string | null>, size: number) {
+  const entries = sparse(values, size, (value) => Boolean(value));
+  writer.typed(
+    `${name}.slots`,
+    Int32Array.from(entries, ([slot]) => slot),
+  );
+  writer.strings(
+    name,
+    entries.map(([, value]) => value as string),
+  );
+}
+
+function readSparseStrings(reader: SnapshotReader, name: string, visit: (slot: number, value: string) => void) {
+  const slots = reader.typed(`${name}.slots`, 'i32');
+  const values = reader.strings(name);
+  for (let i = 0; i < slots.length; i++) visit(slots[i]!, values[i]!);
+}
+
+/** The lists of a posting store (postingLists.ts) without their keys, which the caller stores as their type needs. */
+function writeLists(writer: SnapshotWriter, name: string, encoded: Omit<EncodedPostingLists<unknown>, 'keys'>) {
+  writer.typed(`${name}.bytes`, encoded.bytes);
+  writer.typed(`${name}.offsets`, encoded.offsets);
+  writer.typed(`${name}.counts`, encoded.counts);
+}
+
+function readLists(reader: SnapshotReader, name: string): Omit<EncodedPostingLists<unknown>, 'keys'> {
+  return {
+    bytes: reader.typed(`${name}.bytes`, 'u8'),
+    offsets: reader.typed(`${name}.offsets`, 'u32'),
+    counts: reader.typed(`${name}.counts`, 'u32'),
+  };
+}
+
+function writePostings(writer: SnapshotWriter, name: string, lists: PostingLists<string>) {
+  const encoded = lists.encode();
+  writer.strings(`${name}.keys`, encoded.keys);
+  writeLists(writer, name, encoded);
+}
+
+function readPostings(reader: SnapshotReader, name: string): PostingLists<string> {
+  return PostingLists.decode({ keys: reader.strings(`${name}.keys`), ...readLists(reader, name) });
+}
+
+export function writeSnapshotBytes(index: SearchIndex): Uint8Array {
+  const n = index.size;
+  const writer = new SnapshotWriter({ version: SNAPSHOT_VERSION, highWater: index.highWater, size: n });
+  for (const name of NUMBER_COLUMNS) writer.typed(`numbers.${name}`, index[name].subarray(0, n));
+  for (const column of CODE_COLUMNS) {
+    writer.typed(`codes.${column}`, index.codes[column].subarray(0, n));
+    writer.json(`vocabulary.${column}`, index.vocabularies[column].values);
+  }
+  writer.strings('summary', index.summary.slice(0, n));
+  writeSparseStrings(writer, 'whiteboard', index.whiteboard, n);
+  writeSparseStrings(writer, 'alias', index.alias, n);
+  writeSparseStrings(writer, 'url', index.url, n);
+  writer.json('seeAlso', sparse(index.seeAlso, n, nonEmpty));
+  for (const column of LIST_COLUMNS) {
+    const lists = index.lists[column];
+    const ends = new Uint32Array(n);
+    let total = 0;
+    for (let slot = 0; slot < n; slot++) ends[slot] = total += lists[slot]!.length;
+    const values = new Int32Array(total);
+    let at = 0;
+    for (let slot = 0; slot < n; slot++) for (const id of lists[slot]!) values[at++] = id;
+    writer.typed(`lists.${column}.ends`, ends);
+    writer.typed(`lists.${column}.values`, values);
+  }
+  writer.json(
+    'flags',
+    sparse(index.flags, n, nonEmpty).map(([slot, flags]) => [
+      slot,
+      flags.map((flag) => [flag.typeId, flag.status, flag.setterId, flag.requesteeId]),
+    ]),
+  );
+  writer.json('tags', sparse(index.tags, n, nonEmpty));
+  writer.json('custom', sparse(index.custom, n, nonEmpty));
+  // A known empty list of a bug with attachments is kept; a bug left out has none when it has no
+  // attachments, and an unknown list when it has some (privateActivity.ts).
+  writer.json(
+    'privateAttachments',
+    sparse(
+      index.privateAttachments,
+      n,
+      (marks, slot) => marks !== undefined && (marks.length > 0 || index.attachmentCount[slot]! > 0),
+    ).map(([slot, marks]) => [slot, marks!.map((mark) => [mark.id, mark.creatorId])]),
+  );
+  const history = index.history.encode(n);
+  for (const [name, value] of Object.entries(history))
+    if (Array.isArray(value)) writer.strings(`history.${name}`, value as string[]);
+    else writer.typed(`history.${name}`, value);
+  writePostings(writer, 'words', index.words);
+  writePostings(writer, 'privateWords', index.privateWords);
+  // Built here rather than on a cold instance's first substring search: seconds at a million bugs.
+  const trigrams = index.summaryTrigrams().toEncoded();
+  writer.typed('trigrams.latin1.keys', trigrams.latin1.keys);
+  writeLists(writer, 'trigrams.latin1', trigrams.latin1);
+  writer.strings('trigrams.other.keys', trigrams.other.keys);
+  writeLists(writer, 'trigrams.other', trigrams.other);
+  return writer.finish();
+}
+
+export function readSnapshot(index: SearchIndex, bytes: Uint8Array): void {
+  const reader = new SnapshotReader(bytes);
+  const n = Number(reader.fields.size);
+  // Room for the bugs written after the snapshot, so the first of them does not copy every column.
+  const capacity = n + (n >> 3) + 1024;
+  index.size = n;
+  index.highWater = Number(reader.fields.highWater);
+  const columns = index as unknown as Record<string, Int32Array | Float64Array | Uint8Array>;
+  for (const name of NUMBER_COLUMNS) {
+    const current = columns[name]!;
+    const kind = current instanceof Float64Array ? 'f64' : current instanceof Uint8Array ? 'u8' : 'i32';
+    columns[name] = reader.typed(`numbers.${name}`, kind, capacity);
+  }
+  for (const column of CODE_COLUMNS) {
+    // A fresh vocabulary gives each value the code of its position, as the snapshot's codes are.
+    for (const value of reader.json<string[]>(`vocabulary.${column}`)) index.vocabularies[column].code(value);
+    index.codes[column] = reader.typed(`codes.${column}`, 'i32', capacity);
+  }
+  index.ensureCapacity(capacity);
+  index.slots = SlotDirectory.of(index.id, n);
+
+  const summaries = reader.strings('summary');
+  const lower = reader.strings('summary', (text) => text.toLowerCase());
+  for (let slot = 0; slot < n; slot++) {
+    index.summary[slot] = summaries[slot]!;
+    index.summaryLower[slot] = lower[slot]!;
+  }
+  const noneText = index.whiteboards.code('');
+  index.aliases.code('');
+  fillDense(index.whiteboard, n, '');
+  fillDense(index.alias, n, null);
+  fillDense(index.url, n, '');
+  index.whiteboardCode.fill(noneText, 0, n);
+  readSparseStrings(reader, 'whiteboard', (slot, value) => {
+    index.whiteboard[slot] = value;
+    index.whiteboardCode[slot] = index.whiteboards.code(value);
+  });
+  readSparseStrings(reader, 'alias', (slot, value) => {
+    index.alias[slot] = value;
+    index.aliasCode[slot] = index.aliases.code(value);
+  });
+  readSparseStrings(reader, 'url', (slot, value) => {
+    index.url[slot] = value;
+  });
+  fillDense(index.seeAlso, n, EMPTY as unknown as string[]);
+  for (const [slot, values] of reader.json<Array<[number, string[]]>>('seeAlso')) index.seeAlso[slot] = values;
+
+  for (const column of LIST_COLUMNS) {
+    const ends = reader.typed(`lists.${column}.ends`, 'u32');
+    const values = reader.typed(`lists.${column}.values`, 'i32');
+    const lists = index.lists[column];
+    lists.length = n;
+    let start = 0;
+    for (let slot = 0; slot < n; slot++) {
+      const end = ends[slot]!;
+      lists[slot] = end === start ? EMPTY : Array.from(values.subarray(start, end));
+      start = end;
+    }
+  }
+  const groups = index.lists.groupIds;
+  for (let slot = 0; slot < n; slot++) index.restricted[slot] = groups[slot]!.length > 0 ? 1 : 0;
+
+  fillDense(index.flags, n, EMPTY as unknown as IndexedFlag[]);
+  for (const [slot, flags] of reader.json<Array<[number, Array<[number, string, number, number | null]>]>>('flags'))
+    index.flags[slot] = flags.map(([typeId, status, setterId, requesteeId]) => ({
+      typeId,
+      status,
+      setterId,
+      requesteeId,
+    }));
+  fillDense(index.tags, n, null);
+  for (const [slot, tags] of reader.json<Array<[number, Record<string, string[]>]>>('tags')) index.tags[slot] = tags;
+  fillDense(index.custom, n, null);
+  for (const [slot, custom] of reader.json<Array<[number, Record<string, unknown>]>>('custom'))
+    index.custom[slot] = custom;
+  const marks = index.privateAttachments;
+  marks.length = n;
+  for (let slot = 0; slot < n; slot++)
+    marks[slot] = index.attachmentCount[slot]! > 0 ? undefined : (EMPTY as unknown as PrivateAttachmentMark[]);
+  for (const [slot, list] of reader.json<Array<[number, Array<[number, number]>]>>('privateAttachments'))
+    marks[slot] = list.map(([id, creatorId]) => ({ id, creatorId }));
+
+  index.history = ChangeHistory.decode({
+    offsets: reader.typed('history.offsets', 'u32'),
+    field: reader.typed('history.field', 'u16'),
+    at: reader.typed('history.at', 'f64'),
+    who: reader.typed('history.who', 'i32'),
+    removed: reader.typed('history.removed', 'u32'),
+    added: reader.typed('history.added', 'u32'),
+    attachment: reader.typed('history.attachment', 'i32'),
+    fieldNames: reader.strings('history.fieldNames'),
+    values: reader.strings('history.values'),
+  });
+  index.words = readPostings(reader, 'words');
+  index.privateWords = readPostings(reader, 'privateWords');
+  index.trigrams = TrigramIndex.fromEncoded(index.summaryLower, {
+    latin1: { keys: reader.typed('trigrams.latin1.keys', 'i32'), ...readLists(reader, 'trigrams.latin1') },
+    other: { keys: reader.strings('trigrams.other.keys'), ...readLists(reader, 'trigrams.other') },
+  });
+}
+
+function fillDense<T>(array: T[], size: number, value: T): void {
+  array.length = size;
+  array.fill(value, 0, size);
+}

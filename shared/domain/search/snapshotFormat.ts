@@ -1,0 +1,193 @@
+/**
+ * The binary form of the search snapshot (docs/data-model.md §8.7): named sections of typed
+ * arrays, string lists and small JSON values, laid out so a cold instance copies its columns
+ * instead of parsing them. JSON of a million bugs took seconds to parse and three times the
+ * index's memory while it did; copying a typed array is a memcpy.
+ *
+ * Layout: the magic bytes, the header's length (uint32, little-endian), the header (JSON: the
+ * snapshot's own fields and where each section lies), then the sections, each at an offset that
+ * is a multiple of 8 so any typed array can view it in place.
+ *
+ * A string list is one UTF-8 text and the UTF-16 end offset of each string in it: the reader
+ * decodes the text once and slices it, and V8 keeps a slice of a long string as a reference into
+ * it, so a million summaries cost one allocation of their characters and a small header each.
+ */
+
+export const SNAPSHOT_MAGIC = 'TRKIDX03';
+const MAGIC_BYTES = new TextEncoder().encode(SNAPSHOT_MAGIC);
+const ALIGN = 8;
+
+type TypedColumn = Int32Array | Uint32Array | Float64Array | Uint8Array | Uint16Array;
+const TYPED = {
+  i32: Int32Array,
+  u32: Uint32Array,
+  f64: Float64Array,
+  u8: Uint8Array,
+  u16: Uint16Array,
+} as const;
+type TypedKind = keyof typeof TYPED;
+
+interface SectionEntry {
+  kind: TypedKind | 'json' | 'strings';
+  offset: number;
+  bytes: number;
+  /** Strings: how many. */
+  count?: number;
+}
+
+interface Header {
+  fields: Record<string, unknown>;
+  sections: Record<string, SectionEntry>;
+}
+
+const kindOf = (array: TypedColumn): TypedKind =>
+  array instanceof Int32Array
+    ? 'i32'
+    : array instanceof Uint32Array
+      ? 'u32'
+      : array instanceof Float64Array
+        ? 'f64'
+        : array instanceof Uint16Array
+          ? 'u16'
+          : 'u8';
+
+/** Whether these bytes are a binary snapshot (not the JSON of snapshots before it). */
+export function isBinarySnapshot(bytes: Uint8Array): boolean {
+  if (bytes.length < MAGIC_BYTES.length) return false;
+  for (let i = 0; i < MAGIC_BYTES.length; i++) if (bytes[i] !== MAGIC_BYTES[i]) return false;
+  return true;
+}
+
+export class SnapshotWriter {
+  private readonly parts: Array<{ name: string; kind: SectionEntry['kind']; data: Uint8Array; count?: number }> = [];
+
+  constructor(private readonly fields: Record<string, unknown>) {}
+
+  typed(name: string, array: TypedColumn): this {
+    this.parts.push({
+      name,
+      kind: kindOf(array),
+      data: new Uint8Array(array.buffer, array.byteOffset, array.byteLength),
+    });
+    return this;
+  }
+
+  json(name: string, value: unknown): this {
+    this.parts.push({ name, kind: 'json', data: Buffer.from(JSON.stringify(value), 'utf8') });
+    return this;
+  }
+
+  strings(name: string, values: readonly string[]): this {
+    const ends = new Uint32Array(values.length);
+    let at = 0;
+    values.forEach((value, position) => {
+      at += value.length;
+      ends[position] = at;
+    });
+    const text = Buffer.from(values.join(''), 'utf8');
+    this.typed(`${name}.ends`, ends);
+    this.parts.push({ name, kind: 'strings', data: text, count: values.length });
+    return this;
+  }
+
+  finish(): Uint8Array {
+    const sections: Record<string, SectionEntry> = {};
+    let offset = 0;
+    for (const part of this.parts) {
+      sections[part.name] = {
+        kind: part.kind,
+        offset,
+        bytes: part.data.byteLength,
+        ...(part.count === undefined ? {} : { count: part.count }),
+      };
+      offset += Math.ceil(part.data.byteLength / ALIGN) * ALIGN;
+    }
+    const header = Buffer.from(JSON.stringify({ fields: this.fields, sections } satisfies Header), 'utf8');
+    const start = Math.ceil((MAGIC_BYTES.length + 4 + header.byteLength) / ALIGN) * ALIGN;
+    const out = new Uint8Array(start + offset);
+    out.set(MAGIC_BYTES, 0);
+    new DataView(out.buffer).setUint32(MAGIC_BYTES.length, header.byteLength, true);
+    out.set(header, MAGIC_BYTES.length + 4);
+    for (const part of this.parts) out.set(part.data, start + sections[part.name]!.offset);
+    return out;
+  }
+}
+
+export class SnapshotReader {
+  readonly fields: Record<string, unknown>;
+  private readonly entries: Record<string, SectionEntry>;
+  private readonly start: number;
+
+  constructor(private readonly bytes: Uint8Array) {
+    if (!isBinarySnapshot(bytes)) throw new Error('not a binary search snapshot');
+    const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+    const length = view.getUint32(MAGIC_BYTES.length, true);
+    const at = MAGIC_BYTES.length + 4;
+    const header = JSON.parse(Buffer.from(bytes.buffer, bytes.byteOffset + at, length).toString('utf8')) as Header;
+    this.fields = header.fields;
+    this.entries = header.sections;
+    this.start = Math.ceil((at + length) / ALIGN) * ALIGN;
+  }
+
+  /** Every section's name and bytes as stored (for measuring the snapshot by part). */
+  sections(): Array<{ name: string; bytes: Uint8Array }> {
+    return Object.entries(this.entries).map(([name, entry]) => ({ name, bytes: this.raw(entry) }));
+  }
+
+  has(name: string): boolean {
+    return name in this.entries;
+  }
+
+  private entry(name: string, kind?: SectionEntry['kind']): SectionEntry {
+    const entry = this.entries[name];
+    if (!entry) throw new Error(`search snapshot has no section ${name}`);
+    if (kind && entry.kind !== kind) throw new Error(`search snapshot section ${name} is ${entry.kind}, not ${kind}`);
+    return entry;
+  }
+
+  private raw(entry: SectionEntry): Uint8Array {
+    return this.bytes.subarray(this.start + entry.offset, this.start + entry.offset + entry.bytes);
+  }
+
+  /**
+   * A copy of a typed section, `capacity` elements long (at least its own length): the index
+   * grows its columns in place, and a copy lets the decompressed snapshot be collected.
+   */
+  typed<K extends TypedKind>(name: string, kind: K, capacity = 0): InstanceType<(typeof TYPED)[K]> {
+    const entry = this.entry(name, kind);
+    const Type = TYPED[kind];
+    const length = entry.bytes / Type.BYTES_PER_ELEMENT;
+    const copy = new Type(Math.max(capacity, length)) as InstanceType<(typeof TYPED)[K]>;
+    const raw = this.raw(entry);
+    // The section's offset is aligned within the snapshot, but the snapshot itself may sit at any
+    // offset of its buffer: copy bytes, not elements.
+    new Uint8Array(copy.buffer, 0, entry.bytes).set(raw);
+    return copy;
+  }
+
+  json<T>(name: string): T {
+    return JSON.parse(Buffer.from(this.raw(this.entry(name, 'json'))).toString('utf8')) as T;
+  }
+
+  /**
+   * A string list; with `transform` (lower-casing), each string transformed: the whole text at
+   * once when that keeps every length, one by one otherwise.
+   */
+  strings(name: string, transform?: (text: string) => string): string[] {
+    const entry = this.entry(name, 'strings');
+    const ends = this.typed(`${name}.ends`, 'u32');
+    const raw = this.raw(entry);
+    let text = Buffer.from(raw.buffer, raw.byteOffset, raw.byteLength).toString('utf8');
+    const values = new Array<string>(entry.count ?? 0);
+    const whole = transform?.(text);
+    // A transform that changes no length anywhere changes none in total (lower-casing only lengthens).
+    const each = transform !== undefined && whole!.length !== text.length;
+    if (whole !== undefined && !each) text = whole;
+    let from = 0;
+    for (let i = 0; i < values.length; i++) {
+      values[i] = each ? transform(text.slice(from, ends[i])) : text.slice(from, ends[i]);
+      from = ends[i]!;
+    }
+    return values;
+  }
+}

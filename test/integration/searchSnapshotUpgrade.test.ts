@@ -1,0 +1,94 @@
+import { promisify } from 'node:util';
+import { gzip } from 'node:zlib';
+import { PutCommand } from '@aws-sdk/lib-dynamodb';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { compactSearchIndex } from '../../shared/application/search/searchCompactor.ts';
+import { currentSearchState, dropSearchIndex } from '../../shared/application/search/searchIndexHolder.ts';
+import { isBinarySnapshot } from '../../shared/domain/search/snapshotFormat.ts';
+import { documentClient, tableName } from '../../shared/storage/dynamoClient.ts';
+import { searchKeys } from '../../shared/storage/keys.ts';
+import { loadSnapshot, loadSnapshotPointer } from '../../shared/storage/search/searchIndexStore.ts';
+import { legacySnapshotOf } from '../support/legacySnapshot.ts';
+import { ok } from '../support/testAccounts.ts';
+import { call, startTestApp, type TestApp } from '../support/testApp.ts';
+import { plainBug } from '../unit/support/bugFixtures.ts';
+
+/**
+ * An installation upgraded in place: its stored snapshot is the JSON that search instances wrote
+ * before the binary form. A new instance reads it, and the compactor's next run replaces it with
+ * a binary one that holds the same bugs. The bug below exists in the old snapshot only (not in the
+ * change log), so finding it proves which snapshot the instance read.
+ */
+
+let app: TestApp;
+const GHOST_ID = 900_001;
+
+beforeAll(async () => {
+  app = await startTestApp();
+}, 120_000);
+
+afterAll(async () => {
+  await app?.close();
+});
+
+const ghostCount = async (): Promise<number> =>
+  (
+    await ok(
+      call(app, 'GET', '/rest/bug', {
+        apiKey: app.admin.apiKey,
+        query: { summary: 'Kept only by the old snapshot', count_only: 1 },
+      }),
+    )
+  ).bug_count;
+
+describe('a JSON snapshot written before the binary form', () => {
+  it('is read by a new instance, and the compactor rewrites it as a binary one', async () => {
+    const { index } = await currentSearchState();
+    index.apply({
+      bug: plainBug(GHOST_ID, { summary: 'Kept only by the old snapshot', productId: index.productId[0] ?? 1 }),
+      rev: 1,
+      words: ['ghostly'],
+    });
+    const generation = `legacy-${Date.now()}`;
+    const data = await promisify(gzip)(Buffer.from(JSON.stringify(legacySnapshotOf(index)), 'utf8'));
+    await documentClient().send(
+      new PutCommand({
+        TableName: tableName(),
+        Item: { ...searchKeys.snapshotChunk(generation, 0), type: 'searchSnapshotChunk', data },
+      }),
+    );
+    const previous = await loadSnapshotPointer();
+    await documentClient().send(
+      new PutCommand({
+        TableName: tableName(),
+        Item: {
+          ...searchKeys.snapshotPointer(),
+          type: 'searchSnapshotPointer',
+          generation,
+          sequence: (previous?.sequence ?? 0) + 1,
+          chunks: 1,
+          highWater: index.highWater,
+          bugCount: index.size,
+          writtenAt: new Date().toISOString(),
+          previous: previous?.generation ?? null,
+        },
+      }),
+    );
+    dropSearchIndex();
+    expect((await loadSnapshot())?.snapshot).not.toBeInstanceOf(Uint8Array);
+    expect(await ghostCount()).toBe(1);
+
+    const pointer = await compactSearchIndex();
+    expect(pointer?.generation).not.toBe(generation);
+    const stored = await loadSnapshot();
+    expect(stored?.snapshot).toBeInstanceOf(Uint8Array);
+    expect(isBinarySnapshot(stored!.snapshot as Uint8Array)).toBe(true);
+    dropSearchIndex();
+    expect(await ghostCount()).toBe(1);
+    const { index: reloaded } = await currentSearchState();
+    const slot = reloaded.slotOf(GHOST_ID)!;
+    const words: string[] = [];
+    for (const word of reloaded.words.keys()) reloaded.words.forEach(word, (at) => at === slot && words.push(word));
+    expect(words).toEqual(['ghostly']);
+  });
+});

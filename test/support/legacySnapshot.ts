@@ -1,0 +1,88 @@
+import {
+  CODE_COLUMNS,
+  LIST_COLUMNS,
+  NUMBER_COLUMNS,
+  type SearchIndex,
+  type SnapshotColumns,
+} from '../../shared/domain/search/searchIndex.ts';
+
+/**
+ * An index as the JSON snapshots before the binary form held it (version 2): what an installation
+ * upgraded in place still has stored, for tests of reading it (legacySnapshot.ts).
+ */
+export function legacySnapshotOf(index: SearchIndex): SnapshotColumns {
+  const n = index.size;
+  const take = (array: Int32Array | Float64Array | Uint8Array) =>
+    Array.from(array.subarray(0, n), (value) => (Number.isNaN(value) ? null : value));
+  const postings = (lists: SearchIndex['words']) =>
+    Object.fromEntries(
+      [...lists.keys()].map((word) => {
+        const ids: number[] = [];
+        lists.forEach(word, (slot) => ids.push(index.id[slot]!));
+        const sorted = [...new Set(ids)].sort((a, b) => a - b);
+        return [word, sorted.map((id, position) => (position === 0 ? id : id - sorted[position - 1]!))];
+      }),
+    );
+  return {
+    version: 2,
+    highWater: index.highWater,
+    size: n,
+    numbers: Object.fromEntries(NUMBER_COLUMNS.map((name) => [name, take(index[name])])),
+    codes: Object.fromEntries(
+      CODE_COLUMNS.map((column) => [
+        column,
+        { values: index.vocabularies[column].values, codes: take(index.codes[column]) },
+      ]),
+    ),
+    summary: index.summary.slice(0, n),
+    whiteboard: index.whiteboard.slice(0, n),
+    alias: index.alias.slice(0, n),
+    url: index.url.slice(0, n),
+    seeAlso: index.seeAlso.slice(0, n).map((values) => (values.length ? values : 0)),
+    lists: Object.fromEntries(
+      LIST_COLUMNS.map((column) => [
+        column,
+        index.lists[column].slice(0, n).map((values) => (values.length ? [...values] : 0)),
+      ]),
+    ),
+    flags: index.flags
+      .slice(0, n)
+      .map((flags) =>
+        flags.length ? flags.map((flag) => [flag.typeId, flag.status, flag.setterId, flag.requesteeId]) : 0,
+      ),
+    tags: index.tags.slice(0, n).map((tags) => tags ?? 0),
+    custom: index.custom.slice(0, n).map((custom) => custom ?? 0),
+    changes: Array.from({ length: n }, (_, slot) => {
+      const changes = index.history.list(slot);
+      return changes.length
+        ? changes.map((change) =>
+            change.attachmentId === undefined
+              ? ([change.field, change.at, change.who, change.removed, change.added] as [
+                  string,
+                  number,
+                  number,
+                  string,
+                  string,
+                ])
+              : ([change.field, change.at, change.who, change.removed, change.added, change.attachmentId] as [
+                  string,
+                  number,
+                  number,
+                  string,
+                  string,
+                  number,
+                ]),
+          )
+        : 0;
+    }),
+    privateAttachments: index.privateAttachments
+      .slice(0, n)
+      .map((marks, slot) =>
+        marks === undefined || (marks.length === 0 && index.attachmentCount[slot] === 0)
+          ? 0
+          : marks.map((mark): [number, number] => [mark.id, mark.creatorId]),
+      ),
+    words: postings(index.words),
+    privateWords: postings(index.privateWords),
+  };
+}
