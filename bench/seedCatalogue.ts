@@ -32,15 +32,26 @@ export interface SeededCatalogue {
   products: SeededProduct[];
 }
 
+/** Answers Bugzilla gives when concurrent writes raced and nothing was saved: safe to send again. */
+const TRY_AGAIN = /please try again/;
+
 export async function api(options: ApiTarget, method: string, path: string, body?: unknown): Promise<any> {
-  const response = await fetch(`${options.url}/rest${path}`, {
-    method,
-    headers: { 'Content-Type': 'application/json', 'X-BUGZILLA-API-KEY': options.apiKey },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  const parsed = (await response.json()) as any;
-  if (!response.ok || parsed?.error) throw new Error(`${method} ${path}: ${JSON.stringify(parsed)}`);
-  return parsed;
+  for (let attempt = 1; ; attempt++) {
+    const response = await fetch(`${options.url}/rest${path}`, {
+      method,
+      headers: { 'Content-Type': 'application/json', 'X-BUGZILLA-API-KEY': options.apiKey },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    const parsed = (await response.json()) as any;
+    if (response.ok && !parsed?.error) return parsed;
+    // The seed creates users 16 at a time, as a provisioning script would; a busy machine can
+    // make one of them lose every race of its request, which says nothing was saved.
+    if (attempt < 5 && TRY_AGAIN.test(String(parsed?.message))) {
+      await new Promise((resolve) => setTimeout(resolve, 50 * attempt));
+      continue;
+    }
+    throw new Error(`${method} ${path}: ${JSON.stringify(parsed)}`);
+  }
 }
 
 export async function createCatalogue(options: ApiTarget, userCount: number): Promise<SeededCatalogue> {

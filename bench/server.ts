@@ -9,7 +9,8 @@
  *
  * Over the IPC channel it answers `{type: 'stats'}` with the DynamoDB calls its handlers made so
  * far, by operation (counted from Node's own http client diagnostics channel; no code of ours is
- * changed), so the benchmark can report DynamoDB calls per request.
+ * changed), so the benchmark can report DynamoDB calls per request; and `{type: 'memory'}` with
+ * the process's memory after full collections.
  */
 import { subscribe } from 'node:diagnostics_channel';
 import type { ClientRequest, Server } from 'node:http';
@@ -76,10 +77,29 @@ async function main(): Promise<void> {
   process.on('disconnect', stop);
   process.on('message', (message: { type?: string }) => {
     if (message?.type === 'stats') process.send?.({ type: 'stats', dynamodbCalls: { ...dynamodbCalls } });
+    if (message?.type === 'memory') settledMemory().then((memory) => process.send?.({ type: 'memory', memory }));
   });
   process.stdout.write(
     `${READY_PREFIX}${JSON.stringify({ url, adminId: installation.created ? installation.adminId : null, pid: process.pid })}\n`,
   );
+}
+
+/**
+ * The process's memory after full collections (when started with --expose-gc), repeated until the
+ * heap stops shrinking, with a pause so that freed typed-array stores are given back: what the
+ * search index and the kept pages hold, without the garbage of the last requests.
+ */
+async function settledMemory(): Promise<NodeJS.MemoryUsage> {
+  const gc = (globalThis as { gc?: () => void }).gc;
+  let last = Number.POSITIVE_INFINITY;
+  for (let round = 0; gc && round < 8; round++) {
+    gc();
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    const { heapUsed, arrayBuffers } = process.memoryUsage();
+    if (round > 0 && last - (heapUsed + arrayBuffers) < 64 * 1024) break;
+    last = heapUsed + arrayBuffers;
+  }
+  return process.memoryUsage();
 }
 
 function closeServer(server: Server): Promise<void> {
