@@ -19,6 +19,7 @@ import { dirname, join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
+import { relaxSdkTimeoutsForBulkTool } from '../local/bulkToolTimeouts.ts';
 import { startEngines } from '../local/engines.ts';
 import { ensureTable } from '../local/provision.ts';
 import { ENV } from '../shared/storage/tableSchema.ts';
@@ -31,6 +32,9 @@ import {
 import { type SeedReport, seedInstallation } from './seedInstallation.ts';
 
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
+// The seed writes in bulk from this process: a busy machine (a million bugs take half an hour)
+// queues batches longer than a function's 2-second attempt.
+relaxSdkTimeoutsForBulkTool();
 const BENCH_DIR = dirname(fileURLToPath(import.meta.url));
 const ROOT = resolve(BENCH_DIR, '..');
 const num = (name: string, fallback: number) => (Number(process.env[name]) > 0 ? Number(process.env[name]) : fallback);
