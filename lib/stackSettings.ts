@@ -10,6 +10,16 @@ import type { Construct } from 'constructs';
 import { webhookTargetsFrom } from '../shared/application/notification/notificationSettings.ts';
 import { DETAIL_TYPES } from '../shared/domain/notification/bugEvents.ts';
 import { DEFAULT_REQUEST_TIMEOUT_MS, MAX_RETRY_BACKOFF_MS, SDK_MAX_ATTEMPTS } from '../shared/storage/sdkTimeouts.ts';
+import {
+  BASE_PROCESS_MEMORY_MB,
+  COMPACTOR_BYTES_PER_BUG,
+  compactorMemoryForBugs,
+  MAX_LAMBDA_MEMORY_MB,
+  MIN_SEARCH_MEMORY_MB,
+  SEARCH_BYTES_PER_BUG,
+  SearchTooLargeError,
+  searchMemoryForBugs,
+} from './searchSizing.ts';
 
 /**
  * Functions sized alike: the API's, the two that hold the search index, the two scheduled ones,
@@ -86,6 +96,8 @@ export interface NotificationSettings {
 export interface StackSettings {
   apiRateLimit: number;
   apiBurstLimit: number;
+  /** The number of bugs the installation is sized for: the search and compactor memory follow from it. */
+  expectedBugs: number;
   /** When set, the API is served at https://domainName/ only (the execute-api endpoint is disabled). */
   customDomain?: { domainName: string; certificateArn: string };
   /** Origins browsers may call the API from; empty: the functions' own `Access-Control-Allow-Origin: *`. */
@@ -116,11 +128,23 @@ export const MAX_FUNCTION_TIMEOUT_SECONDS = 900;
 /** The compactor runs every 10 minutes (trackerStack.ts); a run must end before the next starts. */
 export const MAX_COMPACTOR_TIMEOUT_SECONDS = 600;
 
+/** The installation size (`expectedBugs`) the stack is sized for when none is given, and its limits. */
+export const DEFAULT_EXPECTED_BUGS = 100_000;
+export const MIN_EXPECTED_BUGS = 1_000;
+export const MAX_EXPECTED_BUGS = 5_000_000;
+
+/** Families whose memory follows `expectedBugs` unless their memory is set (lib/searchSizing.ts). */
+const MEMORY_FOR_BUGS: Partial<Record<FunctionFamily, (bugs: number) => number>> = {
+  search: searchMemoryForBugs,
+  compactor: compactorMemoryForBugs,
+};
+
 export const DEFAULT_FUNCTION_SIZING: Readonly<Record<FunctionFamily, FunctionSizing>> = {
   api: { memoryMb: 512, timeoutSeconds: 10 },
-  // The search functions keep the in-memory search index.
-  search: { memoryMb: 1536, timeoutSeconds: 10 },
-  compactor: { memoryMb: 1536, timeoutSeconds: 300 },
+  // The search functions keep the in-memory search index; the compactor builds it. Their memory
+  // is sized for `expectedBugs` (1536 MB at the default 100,000).
+  search: { memoryMb: searchMemoryForBugs(DEFAULT_EXPECTED_BUGS), timeoutSeconds: 10 },
+  compactor: { memoryMb: compactorMemoryForBugs(DEFAULT_EXPECTED_BUGS), timeoutSeconds: 300 },
   // Listing the bucket is the long part: 15 minutes (Lambda's most) covers millions of bodies.
   sweep: { memoryMb: 512, timeoutSeconds: 900 },
   // A batch of up to 100 stream records: each change's events, its mails (one SES call each) and
@@ -195,6 +219,7 @@ export const CONTEXT = {
   stackName: 'stackName',
   apiRateLimit: 'apiRateLimit',
   apiBurstLimit: 'apiBurstLimit',
+  expectedBugs: 'expectedBugs',
   domainName: 'domainName',
   certificateArn: 'certificateArn',
   corsOrigins: 'corsOrigins',
@@ -214,6 +239,9 @@ export const CONTEXT = {
 export const DEFAULT_API_RATE_LIMIT = 200;
 export const DEFAULT_API_BURST_LIMIT = 400;
 export const DEFAULT_LOG_RETENTION_DAYS = RetentionDays.ONE_MONTH;
+
+/** 1400 -> '1.4', for the settings' descriptions. */
+export const kilobytes = (bytes: number): string => (bytes / 1000).toLocaleString('en');
 
 /** Every setting, in the order docs/operations.md lists them. */
 export const SETTINGS: readonly SettingDescription[] = [
@@ -239,10 +267,21 @@ export const SETTINGS: readonly SettingDescription[] = [
     default: '(any origin)',
     meaning: 'comma-separated origins browsers may call the API from',
   },
+  {
+    key: CONTEXT.expectedBugs,
+    default: String(DEFAULT_EXPECTED_BUGS),
+    meaning:
+      `bugs the installation is sized for, ${MIN_EXPECTED_BUGS}–${MAX_EXPECTED_BUGS}: sets the memory of the search ` +
+      `functions and the compactor unless searchMemoryMb / compactorMemoryMb are given: about ` +
+      `${kilobytes(SEARCH_BYTES_PER_BUG)} KB per bug on top of ${BASE_PROCESS_MEMORY_MB} MB ` +
+      `(${kilobytes(COMPACTOR_BYTES_PER_BUG)} KB for the compactor), at least ${MIN_SEARCH_MEMORY_MB.toLocaleString('en')} MB`,
+  },
   ...FUNCTION_FAMILIES.flatMap((family) => [
     {
       key: sizingKeys(family).memory,
-      default: String(DEFAULT_FUNCTION_SIZING[family].memoryMb),
+      default: MEMORY_FOR_BUGS[family]
+        ? `(from expectedBugs: ${DEFAULT_FUNCTION_SIZING[family].memoryMb})`
+        : String(DEFAULT_FUNCTION_SIZING[family].memoryMb),
       meaning: `memory (MB) of ${FAMILY_NAMES[family]}`,
     },
     {
@@ -413,11 +452,37 @@ function logRetention(context: Context): RetentionDays {
   return days;
 }
 
-function functionSizing(context: Context, family: FunctionFamily): FunctionSizing {
+/**
+ * A family's memory when its `…MemoryMb` is not set: sized for `expectedBugs` (search and
+ * compactor), else the fixed default. Not computed at all when the memory is set, so an explicit
+ * size also covers an installation too large for the rule.
+ */
+function defaultMemoryMb(context: Context, family: FunctionFamily, expectedBugs: number): number {
+  const forBugs = MEMORY_FOR_BUGS[family];
+  const explicit = context(sizingKeys(family).memory);
+  if (!forBugs || (explicit !== undefined && explicit !== null && explicit !== '')) {
+    return DEFAULT_FUNCTION_SIZING[family].memoryMb;
+  }
+  try {
+    return forBugs(expectedBugs);
+  } catch (error) {
+    if (!(error instanceof SearchTooLargeError)) throw error;
+    throw new Error(
+      `Context "${CONTEXT.expectedBugs}": ${FAMILY_NAMES[family]}: ${error.message}; ` +
+        `or set "${sizingKeys(family).memory}" yourself`,
+    );
+  }
+}
+
+function functionSizing(context: Context, family: FunctionFamily, expectedBugs: number): FunctionSizing {
   const keys = sizingKeys(family);
   const fallback = DEFAULT_FUNCTION_SIZING[family];
   return {
-    memoryMb: number(context, keys.memory, fallback.memoryMb, { min: 128, max: 10_240, integer: true }),
+    memoryMb: number(context, keys.memory, defaultMemoryMb(context, family, expectedBugs), {
+      min: 128,
+      max: MAX_LAMBDA_MEMORY_MB,
+      integer: true,
+    }),
     timeoutSeconds: number(context, keys.timeout, fallback.timeoutSeconds, {
       min: MIN_FUNCTION_TIMEOUT_SECONDS,
       max: TIMEOUT_LIMITS[family],
@@ -549,13 +614,19 @@ export function readStackSettings(scope: Construct): StackSettings {
   const alarmEmail = text(context, CONTEXT.alarmEmail);
   if (alarmEmail !== undefined && !EMAIL.test(alarmEmail))
     throw new SettingError(CONTEXT.alarmEmail, alarmEmail, 'an e-mail address');
+  const expectedBugs = number(context, CONTEXT.expectedBugs, DEFAULT_EXPECTED_BUGS, {
+    min: MIN_EXPECTED_BUGS,
+    max: MAX_EXPECTED_BUGS,
+    integer: true,
+  });
   return {
     apiRateLimit: number(context, CONTEXT.apiRateLimit, DEFAULT_API_RATE_LIMIT),
     apiBurstLimit: number(context, CONTEXT.apiBurstLimit, DEFAULT_API_BURST_LIMIT, { min: 1, integer: true }),
+    expectedBugs,
     customDomain: customDomain(context),
     corsOrigins: corsOrigins(context),
     functions: Object.fromEntries(
-      FUNCTION_FAMILIES.map((family) => [family, functionSizing(context, family)]),
+      FUNCTION_FAMILIES.map((family) => [family, functionSizing(context, family, expectedBugs)]),
     ) as Record<FunctionFamily, FunctionSizing>,
     logRetention: logRetention(context),
     encryption: encryption(context),
