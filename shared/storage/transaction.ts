@@ -1,7 +1,7 @@
 import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
 import { TransactWriteCommand, type TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
 import { errors } from '../errors.ts';
-import { stampIncrement, touchesCachedItem, touchesCachedUser } from './catalog/catalogCache.ts';
+import { stampIncrement, touchesCachedItem, touchesCachedUser, touchesGroup } from './catalog/catalogCache.ts';
 import { documentClient, tableName } from './dynamoClient.ts';
 import { forgetRequestReads } from './requestScope.ts';
 
@@ -95,7 +95,9 @@ export class WriteTransaction {
   private readonly items: TransactItem[] = [];
   private readonly failures: Array<ConditionFailure | undefined> = [];
   private readonly revisioned = new Set<number>();
-  private stampExpectation: { catalog?: number; users?: number } = {};
+  /** Writes to a group that change only who its regexp makes a member (see `update`'s `membersOnly`). */
+  private readonly memberWrites = new WeakSet<TransactItem>();
+  private stampExpectation: StampExpectation = {};
 
   get size(): number {
     return this.items.length;
@@ -136,9 +138,15 @@ export class WriteTransaction {
       values?: Record<string, unknown>;
       condition?: string;
       onConditionFailed?: ConditionFailure;
+      /**
+       * The write changes only which users a group's regexp makes members, not which groups
+       * exist nor their regexps: it moves the stamp's `version` (the cached groups changed) but
+       * not its `groups`, which a user's regexp memberships are derived under (requireStamp).
+       */
+      membersOnly?: boolean;
     },
   ): this {
-    return this.push(
+    this.push(
       {
         Update: {
           TableName: tableName(),
@@ -151,6 +159,8 @@ export class WriteTransaction {
       },
       update.onConditionFailed,
     );
+    if (update.membersOnly) this.memberWrites.add(this.items[this.items.length - 1]);
+    return this;
   }
 
   /**
@@ -166,6 +176,7 @@ export class WriteTransaction {
       names?: Record<string, string>;
       values?: Record<string, unknown>;
       attribute?: string;
+      membersOnly?: boolean;
     } = {},
   ): this {
     const guard = revisionCondition(read, update.attribute ?? REVISION_ATTRIBUTE);
@@ -181,6 +192,7 @@ export class WriteTransaction {
       values: { ...update.values, ...guard.values, ':nextRev': read + 1 },
       condition: guard.condition,
       onConditionFailed: () => new RevisionConflict(primaryKey(key)),
+      membersOnly: update.membersOnly,
     });
   }
 
@@ -290,11 +302,12 @@ export class WriteTransaction {
 
   /**
    * Fails the transaction with RevisionConflict unless the caches' stamp (catalogCache.ts) still
-   * counts `catalog` catalogue writes and `users` user writes: for a decision that read every
-   * group (a new user's regexp groups) or every user (a group's regexp members), where no single
-   * item's revision would show that another request changed the set meanwhile.
+   * counts `catalog` catalogue writes, `users` user writes and `groups` group writes: for a
+   * decision that read every group (a new user's regexp groups) or every user (a group's regexp
+   * members), where no single item's revision would show that another request changed the set
+   * meanwhile.
    */
-  requireStamp(expected: { catalog?: number; users?: number }): this {
+  requireStamp(expected: StampExpectation): this {
     this.stampExpectation = { ...this.stampExpectation, ...expected };
     return this;
   }
@@ -306,6 +319,7 @@ export class WriteTransaction {
     for (const [counter, attribute] of [
       ['catalog', 'version'],
       ['users', 'users'],
+      ['groups', 'groups'],
     ] as const) {
       const expected = this.stampExpectation[counter];
       if (expected === undefined) continue;
@@ -330,7 +344,13 @@ export class WriteTransaction {
     // stamp in the same transaction, so no instance keeps serving the old copy (catalogCache.ts,
     // userCache.ts).
     const written = this.items.map((item) => WriteTransaction.writtenKey(item)).filter((key) => key !== undefined);
-    const touches = { catalog: written.some(touchesCachedItem), users: written.some(touchesCachedUser) };
+    const touches = {
+      catalog: written.some(touchesCachedItem),
+      users: written.some(touchesCachedUser),
+      groups: this.items.some(
+        (item) => !this.memberWrites.has(item) && touchesGroup(WriteTransaction.writtenKey(item)),
+      ),
+    };
     const expectation = this.stampCondition();
     if (touches.catalog || touches.users) {
       const { key, update } = stampIncrement(touches);
@@ -397,6 +417,8 @@ export class WriteTransaction {
 }
 
 const MAX_CONFLICT_ATTEMPTS = 4;
+
+type StampExpectation = { catalog?: number; users?: number; groups?: number };
 
 /**
  * The last line of defence behind the input limits: a change that would make an item exceed

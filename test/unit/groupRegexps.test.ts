@@ -7,7 +7,13 @@ import {
   regexpMembershipChanges,
   regexpMembersOf,
 } from '../../shared/domain/identity/groupRegexps.ts';
-import { bitmapHas, bitmapIds, bitmapOf, bitmapWith } from '../../shared/domain/identity/userIdBitmap.ts';
+import {
+  bitmapHas,
+  bitmapIds,
+  bitmapOf,
+  bitmapWith,
+  bitmapWithAll,
+} from '../../shared/domain/identity/userIdBitmap.ts';
 import { TrackerError } from '../../shared/trackerError.ts';
 
 describe('user id bitmaps', () => {
@@ -33,6 +39,20 @@ describe('user id bitmaps', () => {
       ),
       { numRuns: 200 },
     );
+  });
+
+  it('adds many ids at once as one set union (a group folding in the users who joined)', () => {
+    fc.assert(
+      fc.property(
+        fc.uniqueArray(fc.integer({ min: 0, max: 5_000 }), { maxLength: 60 }),
+        fc.array(fc.integer({ min: 0, max: 5_200 }), { maxLength: 60 }),
+        (initial, added) => {
+          expect(bitmapWithAll(bitmapOf(initial), added)).toBe(bitmapOf([...initial, ...added]));
+        },
+      ),
+      { numRuns: 200 },
+    );
+    expect(bitmapWithAll(bitmapOf([3]), [-1, 2.5])).toBe(bitmapOf([3]));
   });
 
   it('is empty text for no ids, drops trailing empty bytes, and never holds negative or fractional ids', () => {

@@ -4,13 +4,14 @@ import { type Caller, effectiveGroups, type GroupSummary, inGroup, isLoggedIn } 
 import { hashPassword } from '../../domain/identity/credentials.ts';
 import { type MembershipRequest, planMembership } from '../../domain/identity/groupMembership.ts';
 import { regexpMembershipChanges } from '../../domain/identity/groupRegexps.ts';
+import { bitmapHas } from '../../domain/identity/userIdBitmap.ts';
 import { userView } from '../../domain/identity/userView.ts';
 import { AUDIT_CLASS, type AuditEntry } from '../../domain/instance/audit.ts';
 import { toStorageTime } from '../../domain/time.ts';
 import { errors } from '../../errors.ts';
 import { currentStamp } from '../../storage/catalog/catalogCache.ts';
 import { allocateId } from '../../storage/counterStore.ts';
-import { addRegexpMembersUpdate, listGroups } from '../../storage/identity/groupStore.ts';
+import { addRegexpJoin, addRegexpMembersUpdate, listGroups } from '../../storage/identity/groupStore.ts';
 import {
   addUserUpdate,
   findUserIdByLogin,
@@ -154,14 +155,18 @@ export async function createUser(
 
 /**
  * Puts a new or renamed user in (or out of) the regexp groups their login matches (or no longer
- * matches). The transaction lands only if no group changed since the groups were read: a regexp
- * changed meanwhile would have been derived without this login.
+ * matches). The transaction lands only if no group was created or changed its regexp since the
+ * groups were read (the stamp's `groups`): a regexp changed meanwhile would have been derived
+ * without this login. Not on the catalogue's `version`, which every other user joining a regexp
+ * group moves (editbugs matches everyone): users created at once would invalidate each other.
  */
 async function addRegexpMemberships(transaction: WriteTransaction, userId: number, login: string): Promise<void> {
   const [stamp, groups] = await Promise.all([currentStamp(), listGroups()]);
-  transaction.requireStamp({ catalog: stamp.catalog });
-  for (const { group, regexpMembers } of regexpMembershipChanges(groups, userId, login))
-    addRegexpMembersUpdate(transaction, group, regexpMembers);
+  transaction.requireStamp({ groups: stamp.groups });
+  for (const { group, regexpMembers } of regexpMembershipChanges(groups, userId, login)) {
+    if (bitmapHas(regexpMembers, userId)) addRegexpJoin(transaction, group, userId);
+    else addRegexpMembersUpdate(transaction, group, regexpMembers);
+  }
 }
 
 /**

@@ -57,6 +57,17 @@ export function bitmapWith(bitmap: UserIdBitmap, id: number, present: boolean): 
   return encode(bytes);
 }
 
+/** The set with every one of `ids` added. */
+export function bitmapWithAll(bitmap: UserIdBitmap, ids: Iterable<number>): UserIdBitmap {
+  const added = [...ids].filter((id) => Number.isSafeInteger(id) && id >= 0 && !bitmapHas(bitmap, id));
+  if (added.length === 0) return bitmap;
+  const current = decode(bitmap);
+  const bytes = new Uint8Array(Math.max(current.length, (added.reduce((a, b) => Math.max(a, b)) >> 3) + 1));
+  bytes.set(current);
+  for (const id of added) bytes[id >> 3] |= 1 << (id & 7);
+  return encode(bytes);
+}
+
 export function bitmapIds(bitmap: UserIdBitmap): number[] {
   const bytes = decode(bitmap);
   const ids: number[] = [];

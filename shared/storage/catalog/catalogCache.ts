@@ -41,6 +41,11 @@ export function touchesCachedItem(key: { pk?: unknown; sk?: unknown }): boolean 
   return CACHED_PARTITIONS.has(String(key.pk)) || (key.pk === PARAMETERS.pk && key.sk === PARAMETERS.sk);
 }
 
+/** Whether a write to this key changes a group (it also changes a cached item). */
+export function touchesGroup(key: { pk?: unknown } | undefined): boolean {
+  return key?.pk === keys.groupsPartition;
+}
+
 /** Whether a write to this key changes a user item, which userCache.ts keeps (so it must move the users' count). */
 export function touchesCachedUser(key: { pk?: unknown; sk?: unknown }): boolean {
   return key.sk === 'USER' && String(key.pk).startsWith('USER#');
@@ -49,9 +54,16 @@ export function touchesCachedUser(key: { pk?: unknown; sk?: unknown }): boolean 
 /**
  * The update WriteTransaction adds, once, to a transaction that touches a cached item: the stamp
  * item counts catalogue writes in `version` and user writes in `users`, so one read serves both caches.
+ * `groups` counts the writes that change which groups exist or their regexps (every group write
+ * but those that only add or remove regexp members), which a user's regexp memberships are derived
+ * under; unless told, any catalogue write counts.
  */
-export function stampIncrement(touches: { catalog: boolean; users: boolean }) {
-  const counters = [...(touches.catalog ? ['version'] : []), ...(touches.users ? ['users'] : [])];
+export function stampIncrement(touches: { catalog: boolean; users: boolean; groups?: boolean }) {
+  const counters = [
+    ...(touches.catalog ? ['version'] : []),
+    ...(touches.users ? ['users'] : []),
+    ...((touches.groups ?? touches.catalog) ? ['groups'] : []),
+  ];
   return {
     key: keys.catalogStamp(),
     update: {
@@ -67,6 +79,8 @@ interface InstanceStamp {
   catalog: number;
   /** User item writes. */
   users: number;
+  /** Group writes other than regexp members (stampIncrement). */
+  groups: number;
 }
 
 interface InstanceCache {
@@ -81,7 +95,11 @@ let cache: InstanceCache | undefined;
 export function currentStamp(): Promise<InstanceStamp> {
   return oncePerRequest('catalogStamp', async () => {
     const stamp = await readItem(keys.catalogStamp());
-    return { catalog: Number(stamp?.version ?? 0), users: Number(stamp?.users ?? 0) };
+    return {
+      catalog: Number(stamp?.version ?? 0),
+      users: Number(stamp?.users ?? 0),
+      groups: Number(stamp?.groups ?? 0),
+    };
   });
 }
 
