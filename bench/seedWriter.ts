@@ -82,5 +82,5 @@ export async function writeSearchSnapshot({ bugs, commentsOf, historyOf }: Gener
       ),
     });
   });
-  return writeSnapshot(index.toSnapshot());
+  return writeSnapshot(index.toSnapshotParts());
 }

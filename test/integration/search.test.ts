@@ -669,6 +669,9 @@ describe('freshness', () => {
 
   it('starts a new instance from the snapshot plus the change log, with the same answers', async () => {
     const before = await found({ quicksearch: 'ALL crash' });
+    const changed = { f1: 'bug_status', o1: 'changedafter', v1: '2000-01-01' };
+    const changedBefore = await found(changed);
+    expect(changedBefore.length).toBeGreaterThan(0);
     await compactSearchIndex();
     dropSearchIndex();
     const bug = await file('admin', {
@@ -687,5 +690,16 @@ describe('freshness', () => {
     dropSearchIndex();
     expect(await found({ quicksearch: 'ALL crash' })).toEqual([...before, bug.id]);
     expect(await found({ quicksearch: 'zanzibar' })).toEqual([model[8].id]);
+    // A new instance whose first search needs the field history, read after the snapshot's core.
+    dropSearchIndex();
+    expect(await found(changed)).toEqual(changedBefore);
+    // And one whose first searches need the summary trigrams and the comment words at once.
+    dropSearchIndex();
+    const [summaries, comments] = await Promise.all([
+      found({ summary: 'after the snapshot' }),
+      found({ quicksearch: 'zanzibar' }),
+    ]);
+    expect(summaries).toEqual([bug.id]);
+    expect(comments).toEqual([model[8].id]);
   });
 });

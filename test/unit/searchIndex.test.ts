@@ -6,6 +6,7 @@ import { type SearchEnvironment, TRUE } from '../../shared/domain/search/searchE
 import { commentWords, SearchIndex } from '../../shared/domain/search/searchIndex.ts';
 import { candidateSlots } from '../../shared/domain/search/searchPlanner.ts';
 import { parseSearchParameters, type SearchNode } from '../../shared/domain/search/searchQuery.ts';
+import { SNAPSHOT_VERSION } from '../../shared/domain/search/snapshotColumns.ts';
 import { SnapshotReader } from '../../shared/domain/search/snapshotFormat.ts';
 import { parseSearchTime } from '../../shared/domain/search/valueMatchers.ts';
 import { legacySnapshotOf } from '../support/legacySnapshot.ts';
@@ -92,7 +93,7 @@ describe('the search index', () => {
     );
     expect([...copy.versionId.subarray(0, 2)]).toEqual([11, 21]);
     expect([...copy.targetMilestoneId.subarray(0, 2)]).toEqual([12, 0]);
-    expect(new SnapshotReader(copy.toSnapshot()).fields.version).toBe(3);
+    expect(new SnapshotReader(copy.toSnapshot()).fields.version).toBe(SNAPSHOT_VERSION);
   });
 });
 

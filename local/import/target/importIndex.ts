@@ -19,7 +19,9 @@ export class ImportIndex {
   private constructor(private readonly index: SearchIndex) {}
 
   static async load(): Promise<ImportIndex> {
-    const { index } = await loadStoredIndex();
+    const { index, parts } = await loadStoredIndex();
+    // The import rewrites the whole snapshot: every part the target stores apart is read first.
+    for (const part of index.missingParts) index.attachPart(part, await parts[part]!());
     const loaded = new ImportIndex(index);
     await loaded.catchUp();
     return loaded;
@@ -73,6 +75,6 @@ export class ImportIndex {
     // What the change log gained during the run (the target may be in use) goes in too: entries
     // before the new mark are not replayed over this snapshot.
     await this.catchUp();
-    await writeSnapshot(this.index.toSnapshot(), { announce: true });
+    await writeSnapshot(this.index.toSnapshotParts(), { announce: true });
   }
 }

@@ -23,7 +23,7 @@ import { findUserIdByLogin, listAllUsers } from '../../storage/identity/userStor
 import { oncePerRequest } from '../../storage/requestScope.ts';
 import { type BugCatalog, loadBugCatalog, usersById } from '../bug/bugContext.ts';
 import { prefetchBugs } from '../bug/bugPrefetch.ts';
-import { currentSearchState } from './searchIndexHolder.ts';
+import { currentSearchState, searchWithParts } from './searchIndexHolder.ts';
 import { renderSearchPage } from './searchPage.ts';
 
 /** The index and bug copies, caught up once per request (the prefetch may have started it). */
@@ -335,7 +335,7 @@ export async function searchBugs(caller: Caller, params: Record<string, unknown>
     criteria.push(plan.node);
   }
   const tree = and(criteria);
-  const slots = await matchingSlots(caller, bugCatalog, index, tree, paging);
+  const slots = await searchWithParts(search, () => matchingSlots(caller, bugCatalog, index, tree, paging));
   if (typeof slots === 'number') return { bug_count: slots };
   if (paging.countOnly) return { bug_count: slots.length };
   const page = slots.slice(paging.offset, paging.offset + paging.limit).map((slot) => index.id[slot]);

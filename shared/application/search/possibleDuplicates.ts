@@ -8,6 +8,7 @@ import { errors } from '../../errors.ts';
 import { loadBugs } from '../../storage/bug/bugStore.ts';
 import { loadBugCatalog } from '../bug/bugContext.ts';
 import { callerGroupIds, requestSearch, searchEnvironment } from './bugSearch.ts';
+import { searchWithParts } from './searchIndexHolder.ts';
 import { renderSearchPage } from './searchPage.ts';
 
 /**
@@ -170,20 +171,22 @@ export async function possibleDuplicates(caller: Caller, params: Record<string, 
   // Which words each summary holds, one bit per word: each word is a summary substring criterion,
   // whose result over the whole index is kept between searches (common words recur in every summary).
   const env = await searchEnvironment(caller, bugCatalog, index, and([]));
-  const held = new Uint32Array(index.size);
-  const touched: number[] = [];
-  words.forEach((word, w) => {
-    markSlots(held, touched, slotsMatching(env, leaf('short_desc', 'substring', word)), w);
+  const page = await searchWithParts(search, () => {
+    const held = new Uint32Array(index.size);
+    const touched: number[] = [];
+    words.forEach((word, w) => {
+      markSlots(held, touched, slotsMatching(env, leaf('short_desc', 'substring', word)), w);
+    });
+    // Summaries of other products, of the bug itself, and of bugs the caller may not see are left out.
+    const candidates = touched.filter(
+      (slot) =>
+        (productIds.size === 0 || productIds.has(index.productId[slot])) &&
+        index.id[slot] !== excluded &&
+        (index.restricted[slot] === 0 || visible(slot)),
+    );
+    return rankByWords(held, candidates, words.length, index.id, Math.max(1, index.size), limit).map(
+      (slot) => index.id[slot],
+    );
   });
-  // Summaries of other products, of the bug itself, and of bugs the caller may not see are left out.
-  const candidates = touched.filter(
-    (slot) =>
-      (productIds.size === 0 || productIds.has(index.productId[slot])) &&
-      index.id[slot] !== excluded &&
-      (index.restricted[slot] === 0 || visible(slot)),
-  );
-  const page = rankByWords(held, candidates, words.length, index.id, Math.max(1, index.size), limit).map(
-    (slot) => index.id[slot],
-  );
   return { bugs: await renderSearchPage(caller, page, fields, search) };
 }

@@ -8,7 +8,7 @@ import {
   writeSnapshot,
 } from '../../storage/search/searchIndexStore.ts';
 import { backfillPrivateAttachments } from '../bug/privateActivityBackfill.ts';
-import { adoptSnapshot, currentSearchState, dropSearchIndex } from './searchIndexHolder.ts';
+import { adoptSnapshot, currentSearchState, dropSearchIndex, wholeIndex } from './searchIndexHolder.ts';
 
 /**
  * Keeps the search snapshot current (docs/data-model.md §8.7): loads the index as any search
@@ -32,11 +32,12 @@ export async function compactSearchIndex(): Promise<SnapshotPointer | null> {
   // went through the change log. Rebuild once from the bug items.
   if (!(await loadSnapshotPointer())) return rebuildSearchSnapshotFromTable();
   const state = await currentSearchState();
-  const { index } = state;
+  // The snapshot holds every part: the ones a cold load of this instance has not read yet first.
+  const index = await wholeIndex(state);
   // The backfill does not raise revisions (the bugs did not change), so the change log does not
   // carry its lists: they enter the index here, and with it the snapshot every new instance loads.
   for (const { bugId, rev, marks } of backfill.stored) index.setPrivateAttachments(bugId, rev, marks);
-  const pointer = await writeSnapshot(index.toSnapshot(), { basis: state.basis.generation });
+  const pointer = await writeSnapshot(index.toSnapshotParts(), { basis: state.basis.generation });
   if (pointer) adoptSnapshot(state, pointer);
   // Its notice brings that snapshot in on the next catch-up; an unannounced one (a seed's, the
   // rebuild's) only with a fresh load.
@@ -48,7 +49,7 @@ export async function compactSearchIndex(): Promise<SnapshotPointer | null> {
 export async function writeEmptySearchSnapshot(): Promise<SnapshotPointer> {
   const index = new SearchIndex();
   index.highWater = Date.now() - LOG_OVERLAP_MS;
-  return writeSnapshot(index.toSnapshot());
+  return writeSnapshot(index.toSnapshotParts());
 }
 
 /**
@@ -62,5 +63,5 @@ async function rebuildSearchSnapshotFromTable(): Promise<SnapshotPointer> {
   // Writes that land during the scan are in the change log after this mark and are replayed.
   index.highWater = Date.now() - LOG_OVERLAP_MS;
   for (const { bug, rev } of await scanAllBugs()) index.apply({ bug, rev });
-  return writeSnapshot(index.toSnapshot());
+  return writeSnapshot(index.toSnapshotParts());
 }

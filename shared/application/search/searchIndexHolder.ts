@@ -1,7 +1,8 @@
 import { knownPrivateAttachments } from '../../domain/bug/privateActivity.ts';
 import { BugCopyCache } from '../../domain/search/bugCopyCache.ts';
 import { RenderedBugs } from '../../domain/search/renderedBugs.ts';
-import type { IndexDocument, SearchIndex } from '../../domain/search/searchIndex.ts';
+import { type IndexDocument, IndexPartPending, type SearchIndex } from '../../domain/search/searchIndex.ts';
+import type { DeferredPart } from '../../domain/search/snapshotColumns.ts';
 import { logger } from '../../observability/logger.ts';
 import { recordSearchIndexCatchUp, recordSearchIndexLoad } from '../../observability/metrics.ts';
 import { routineOutputOff } from '../../observability/routineOutput.ts';
@@ -13,7 +14,10 @@ import { loadStoredIndex } from '../../storage/search/storedSearchIndex.ts';
 
 /**
  * The search index of this function instance (docs/data-model.md §8.7). The first search loads
- * the snapshot and the change log since it; every search after that first reads the change log
+ * the snapshot's core and the change log since it, and answers; the parts the snapshot stores
+ * apart (field history, comment words, summary trigrams: searchIndex.ts DEFERRED_PARTS) are read
+ * after that, and a search that needs one before it is in waits for it (searchWithParts). Every
+ * search after that first reads the change log
  * since the index's high-water mark (minus an overlap for late commits), strongly consistent, so
  * a bug written by any request that has returned is found as it now is: read-your-writes across
  * instances. Keyed by table, so one process can serve several test tables.
@@ -64,6 +68,10 @@ interface Loaded {
   index: SearchIndex;
   /** The snapshot's generation (null: none), and its sequence or the highest announced since that this index holds. */
   basis: { generation: string | null; sequence: number };
+  /** The parts still being read, each settled when it is in the index (or failed to come). */
+  parts: Map<DeferredPart, Promise<void>>;
+  /** Starts reading the parts (after the first answer: they are not on its path). */
+  readParts(): void;
 }
 
 const holders = new Map<string, Holder>();
@@ -82,6 +90,7 @@ async function loadIndex(stats: IndexStats, copies: BugCopyCache, announced = 0)
     announced = await catchUp(loaded, stats, copies);
     if (announced > 0) continue;
     stats.loadMs = performance.now() - started;
+    loaded.readParts();
     // One line per instance and reload: how long the index took, and how much change log it
     // replayed after its snapshot (metrics.ts ChangeLogLag).
     recordSearchIndexLoad(Math.round(stats.loadMs), snapshotMark > 0 ? Date.now() - snapshotMark : undefined);
@@ -96,7 +105,7 @@ async function loadIndex(stats: IndexStats, copies: BugCopyCache, announced = 0)
 }
 
 async function loadSnapshotIndex(stats: IndexStats): Promise<Loaded> {
-  const { index, pointer } = await loadStoredIndex();
+  const { index, pointer, parts: readers } = await loadStoredIndex();
   index.leafTables.enabled = keeps();
   stats.snapshotBugs = index.size;
   // A snapshot older than the private comment counts: read them once, so outsiders' comment counts
@@ -105,7 +114,23 @@ async function loadSnapshotIndex(stats: IndexStats): Promise<Loaded> {
   if (unknownCounts.length > 0)
     for (const [bugId, count] of await loadPrivateCommentCounts(unknownCounts))
       index.setPrivateCommentCount(bugId, count);
-  return { index, basis: basisOf(pointer) };
+  const parts = new Map<DeferredPart, Promise<void>>();
+  const readParts = () => {
+    for (const part of index.missingParts) {
+      const read = readers[part];
+      if (!read || parts.has(part)) continue;
+      const started = performance.now();
+      const reading = read().then((bytes) => {
+        index.attachPart(part, bytes);
+        if (!routineOutputOff())
+          logger.info('search index part loaded', { part, ms: Math.round(performance.now() - started) });
+      });
+      // Awaited by the searches that need the part; a failure is theirs to report (and drops the index).
+      reading.catch(() => undefined);
+      parts.set(part, reading);
+    }
+  };
+  return { index, basis: basisOf(pointer), parts, readParts };
 }
 
 const basisOf = (pointer: SnapshotPointer | null): Loaded['basis'] => ({
@@ -149,6 +174,8 @@ const copyOf = (document: IndexDocument) => ({ bug: document.bug, rev: document.
 
 export interface SearchState {
   index: SearchIndex;
+  /** Resolves when the index holds this part (at once when it does); rejects when it cannot come. */
+  partLoaded(part: DeferredPart): Promise<void>;
   /** The snapshot the index is built on (the compactor's `basis`, searchCompactor.ts). */
   basis: Loaded['basis'];
   copies: BugCopyCache;
@@ -170,7 +197,7 @@ export async function currentSearchState(): Promise<SearchState> {
     };
     holders.set(table, created);
     created.loading.catch(() => holders.delete(table));
-    return { ...(await created.loading), copies, rendered: created.rendered };
+    return stateOf(table, created, await created.loading);
   }
   const loading = holder.loading;
   const loaded = await loading;
@@ -186,9 +213,50 @@ export async function currentSearchState(): Promise<SearchState> {
         if (holder.loading === reloading) holder.loading = loading;
       });
     }
-    return { ...(await holder.loading), copies: holder.copies, rendered: holder.rendered };
+    return stateOf(table, holder, await holder.loading);
   }
-  return { ...loaded, copies: holder.copies, rendered: holder.rendered };
+  return stateOf(table, holder, loaded);
+}
+
+function stateOf(table: string, holder: Holder, loaded: Loaded): SearchState {
+  const { index, basis } = loaded;
+  const partLoaded = async (part: DeferredPart) => {
+    if (!index.missingParts.includes(part)) return;
+    loaded.readParts();
+    const reading = loaded.parts.get(part);
+    if (!reading) throw new Error(`the search snapshot has no reader for its ${part} part`);
+    try {
+      await reading;
+    } catch (error) {
+      // The part cannot come (its generation deleted under a slow reader, storage failing): the
+      // next search starts from the current snapshot instead.
+      if (holders.get(table) === holder) holders.delete(table);
+      throw error;
+    }
+  };
+  return { index, basis, partLoaded, copies: holder.copies, rendered: holder.rendered };
+}
+
+/**
+ * Runs a search over the state's index; a search that needs a part still being read
+ * (IndexPartPending) waits for it and runs again. Searches change nothing, so running one again
+ * is safe.
+ */
+export async function searchWithParts<T>(state: SearchState, search: () => T | Promise<T>): Promise<T> {
+  for (;;) {
+    try {
+      return await search();
+    } catch (error) {
+      if (!(error instanceof IndexPartPending)) throw error;
+      await state.partLoaded(error.part);
+    }
+  }
+}
+
+/** Waits for every part of the state's index (the compactor writes all of them). */
+export async function wholeIndex(state: SearchState): Promise<SearchIndex> {
+  for (const part of state.index.missingParts) await state.partLoaded(part);
+  return state.index;
 }
 
 /** After the compactor wrote `pointer` from `state`'s index: later compactions build on it. */

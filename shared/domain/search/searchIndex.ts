@@ -6,7 +6,14 @@ import { LeafTables } from './leafTables.ts';
 import { readLegacySnapshot, type SnapshotColumns } from './legacySnapshot.ts';
 import { PostingLists } from './postingLists.ts';
 import { SlotDirectory } from './slotDirectory.ts';
-import { readSnapshot, writeSnapshotBytes } from './snapshotColumns.ts';
+import {
+  type DeferredPart,
+  readSnapshot,
+  readSnapshotPart,
+  type SnapshotParts,
+  writeSnapshotBytes,
+  writeSnapshotParts,
+} from './snapshotColumns.ts';
 import { TrigramIndex } from './trigramIndex.ts';
 import { Vocabulary } from './vocabulary.ts';
 
@@ -130,6 +137,18 @@ export const timeOf = (text: string | null | undefined): number =>
 /** Changes remembered for updating kept results; past this, they are computed afresh. */
 const MAX_JOURNAL = 20_000;
 
+/**
+ * A search needed a part of the index that a cold instance reads after the rest
+ * (snapshotColumns.ts DEFERRED_PARTS) before it arrived: the caller waits for the part and runs
+ * the search again (application/search/searchIndexHolder.ts). Nothing was changed.
+ */
+export class IndexPartPending extends Error {
+  constructor(readonly part: DeferredPart) {
+    super(`the search index's ${part} part is still being read`);
+    this.name = 'IndexPartPending';
+  }
+}
+
 export function grow<T extends Int32Array | Float64Array | Uint8Array>(array: T, size: number): T {
   if (size <= array.length) return array;
   const next = new (array.constructor as new (length: number) => T)(Math.max(size, array.length * 2));
@@ -188,7 +207,14 @@ export class SearchIndex {
    * Built by the first summary substring search over many bugs, or read with the snapshot, then
    * kept up to date (trigramIndex.ts). @internal
    */
-  trigrams?: TrigramIndex;
+  get trigrams(): TrigramIndex | undefined {
+    this.requirePart('trigrams');
+    return this.trigramStore;
+  }
+  set trigrams(value: TrigramIndex | undefined) {
+    this.trigramStore = value;
+  }
+  private trigramStore?: TrigramIndex;
   /** Criteria results kept between searches (leafTables.ts). */
   readonly leafTables = new LeafTables();
   /** Each product's slots, ascending (the first `length` of `slots`); built on first use, extended as bugs are added. */
@@ -214,7 +240,14 @@ export class SearchIndex {
   readonly tags: Array<Record<string, string[]> | null> = [];
   readonly custom: Array<Record<string, unknown> | null> = [];
   /** Every bug's field history, by column (changeHistory.ts). */
-  history = new ChangeHistory();
+  get history(): ChangeHistory {
+    this.requirePart('history');
+    return this.historyStore;
+  }
+  set history(value: ChangeHistory) {
+    this.historyStore = value;
+  }
+  private historyStore = new ChangeHistory();
   /**
    * The bug's private attachments now: outsiders neither count them nor find the bug by their
    * changes. Undefined while unknown: a bug with attachments stored before bugs listed them, until
@@ -226,8 +259,54 @@ export class SearchIndex {
    * comment bodies themselves stay in the table). Private comments' words are kept apart, for
    * the insiders who may search them.
    */
-  words = new PostingLists<string>();
-  privateWords = new PostingLists<string>();
+  get words(): PostingLists<string> {
+    this.requirePart('words');
+    return this.wordStore;
+  }
+  set words(value: PostingLists<string>) {
+    this.wordStore = value;
+  }
+  get privateWords(): PostingLists<string> {
+    this.requirePart('words');
+    return this.privateWordStore;
+  }
+  set privateWords(value: PostingLists<string>) {
+    this.privateWordStore = value;
+  }
+  private wordStore = new PostingLists<string>();
+  private privateWordStore = new PostingLists<string>();
+
+  /**
+   * Parts not read yet (a cold instance reads them after the core), each with the changes
+   * applied since, in order: attachPart replays them on the part as the snapshot holds it.
+   */
+  private readonly pendingParts = new Map<DeferredPart, Array<() => void>>();
+
+  /** The parts this index is still waiting for. */
+  get missingParts(): DeferredPart[] {
+    return [...this.pendingParts.keys()];
+  }
+
+  private requirePart(part: DeferredPart): void {
+    if (this.pendingParts.has(part)) throw new IndexPartPending(part);
+  }
+
+  /** Runs a change of a part now, or when the part arrives. */
+  private whenPart(part: DeferredPart, change: () => void): void {
+    const pending = this.pendingParts.get(part);
+    if (pending) pending.push(change);
+    else change();
+  }
+
+  /** Reads a part its snapshot stored apart, then replays what was applied since the snapshot. */
+  attachPart(part: DeferredPart, bytes: Uint8Array): void {
+    const pending = this.pendingParts.get(part);
+    if (!pending) return;
+    readSnapshotPart(this, part, bytes);
+    this.pendingParts.delete(part);
+    // The slots of these changes are in the journal already: apply() noted them when they came.
+    for (const change of pending) change();
+  }
 
   /** Every slot, in order: the candidates of a search that no product narrows. */
   allSlots(): Int32Array {
@@ -239,8 +318,9 @@ export class SearchIndex {
   private everySlot?: Int32Array;
 
   summaryTrigrams(): TrigramIndex {
-    this.trigrams ??= TrigramIndex.build(this.summaryLower, this.size);
-    return this.trigrams;
+    this.requirePart('trigrams');
+    this.trigramStore ??= TrigramIndex.build(this.summaryLower, this.size);
+    return this.trigramStore;
   }
 
   slotOf(bugId: number): number | undefined {
@@ -325,7 +405,7 @@ export class SearchIndex {
     const summaryChanged = this.summary[slot] !== bug.summary;
     this.summary[slot] = bug.summary;
     this.summaryLower[slot] = bug.summary.toLowerCase();
-    if (summaryChanged) this.trigrams?.add(slot);
+    if (summaryChanged) this.whenPart('trigrams', () => this.trigramStore?.add(slot));
     this.whiteboard[slot] = bug.whiteboard ?? '';
     this.whiteboardCode[slot] = this.whiteboards.code(bug.whiteboard ?? '');
     this.aliasCode[slot] = this.aliases.code(bug.alias ?? '');
@@ -348,7 +428,7 @@ export class SearchIndex {
     const marks = knownPrivateAttachments(bug);
     this.privateAttachments[slot] = marks?.length === 0 ? (EMPTY as unknown as PrivateAttachmentMark[]) : marks;
     if (document.history?.length) {
-      const added = document.history
+      const changes = document.history
         .filter((entry) => entry.bugId === bug.id)
         .flatMap((entry) =>
           entry.changes.map((change) => ({
@@ -360,16 +440,21 @@ export class SearchIndex {
             ...(change.attachment_id === undefined ? {} : { attachmentId: change.attachment_id }),
           })),
         );
-      if (added.length > 0) this.history.append(slot, added);
+      if (changes.length > 0) this.whenPart('history', () => this.historyStore.append(slot, changes));
     }
     // A new slot is in no posting list: skipping the pass over the whole vocabulary keeps loading
     // many new bugs (an import, a catch-up) linear instead of bugs × vocabulary.
-    if (document.allWords && !added) {
-      this.words.removeSlot(slot);
-      this.privateWords.removeSlot(slot);
-    }
-    for (const word of document.words ?? []) this.words.add(word, slot);
-    for (const word of document.privateWords ?? []) this.privateWords.add(word, slot);
+    const replaceWords = document.allWords === true && !added;
+    const { words = [], privateWords = [] } = document;
+    if (replaceWords || words.length > 0 || privateWords.length > 0)
+      this.whenPart('words', () => {
+        if (replaceWords) {
+          this.wordStore.removeSlot(slot);
+          this.privateWordStore.removeSlot(slot);
+        }
+        for (const word of words) this.wordStore.add(word, slot);
+        for (const word of privateWords) this.privateWordStore.add(word, slot);
+      });
     this.touch(slot);
     return true;
   }
@@ -447,15 +532,23 @@ export class SearchIndex {
     return writeSnapshotBytes(this);
   }
 
+  /** The same as a core and one blob per deferred part, for instances that read the parts later. */
+  toSnapshotParts(): SnapshotParts {
+    return writeSnapshotParts(this);
+  }
+
   /**
-   * An index from a binary snapshot, or from the JSON of snapshots before it (legacySnapshot.ts);
+   * An index from a binary snapshot (whole, or a core whose parts come by attachPart), or from the
+   * JSON of snapshots before it (legacySnapshot.ts);
    * `legacyValueId` reads a JSON snapshot of version 1, which held versions and milestones by
    * name: the id each name stands for in the bug's product (legacyBugValues.ts).
    */
   static fromSnapshot(snapshot: Uint8Array | SnapshotColumns, legacyValueId?: LegacyValueId): SearchIndex {
     const index = new SearchIndex();
-    if (snapshot instanceof Uint8Array) readSnapshot(index, snapshot);
-    else readLegacySnapshot(index, snapshot, legacyValueId);
+    if (snapshot instanceof Uint8Array) {
+      // A core: the parts stored apart are awaited, and changes to them kept until they come.
+      for (const part of readSnapshot(index, snapshot)) index.pendingParts.set(part, []);
+    } else readLegacySnapshot(index, snapshot, legacyValueId);
     return index;
   }
 }

@@ -18,10 +18,25 @@ import { TrigramIndex } from './trigramIndex.ts';
  * back. Rows keep their slots, so posting lists and history are stored by slot and loaded as
  * they are. Columns that most bugs leave empty (url, alias, flags, tags, ...) are stored for the
  * bugs that have a value only.
+ *
+ * A snapshot is written whole (one blob), or as a core and one blob per deferred part: field
+ * history, comment words and summary trigrams, which only some searches need and which make up a
+ * third of the bytes. A cold instance answers from the core and reads the parts after it
+ * (searchIndex.ts `attachPart`).
  */
 
-/** 3: the binary form; 1 and 2 were JSON (legacySnapshot.ts). */
-export const SNAPSHOT_VERSION = 3;
+/** 4: parts may be stored apart from the core; 3: the binary form, whole; 1 and 2 were JSON (legacySnapshot.ts). */
+export const SNAPSHOT_VERSION = 4;
+
+/** The parts of the index a snapshot may store apart from its core, in the order they are read back. */
+export const DEFERRED_PARTS = ['trigrams', 'words', 'history'] as const;
+export type DeferredPart = (typeof DEFERRED_PARTS)[number];
+
+export interface SnapshotParts {
+  /** Every column but the deferred parts; its header names them (`deferred`). */
+  core: Uint8Array;
+  parts: Record<DeferredPart, Uint8Array>;
+}
 
 type SparseValue = readonly unknown[] | Record<string, unknown> | null | undefined;
 
@@ -77,9 +92,31 @@ function readPostings(reader: SnapshotReader, name: string): PostingLists<string
   return PostingLists.decode({ keys: reader.strings(`${name}.keys`), ...readLists(reader, name) });
 }
 
+/** The whole snapshot in one blob: the core and every part. */
 export function writeSnapshotBytes(index: SearchIndex): Uint8Array {
+  const writer = new SnapshotWriter({ version: SNAPSHOT_VERSION, highWater: index.highWater, size: index.size });
+  writeCore(writer, index);
+  for (const part of DEFERRED_PARTS) PART_WRITERS[part](writer, index);
+  return writer.finish();
+}
+
+/** The core and each deferred part in a blob of its own. */
+export function writeSnapshotParts(index: SearchIndex): SnapshotParts {
+  const fields = { version: SNAPSHOT_VERSION, highWater: index.highWater, size: index.size };
+  const core = new SnapshotWriter({ ...fields, deferred: DEFERRED_PARTS });
+  writeCore(core, index);
+  const parts = Object.fromEntries(
+    DEFERRED_PARTS.map((part) => {
+      const writer = new SnapshotWriter({ ...fields, part });
+      PART_WRITERS[part](writer, index);
+      return [part, writer.finish()];
+    }),
+  ) as Record<DeferredPart, Uint8Array>;
+  return { core: core.finish(), parts };
+}
+
+function writeCore(writer: SnapshotWriter, index: SearchIndex): void {
   const n = index.size;
-  const writer = new SnapshotWriter({ version: SNAPSHOT_VERSION, highWater: index.highWater, size: n });
   for (const name of NUMBER_COLUMNS) writer.typed(`numbers.${name}`, index[name].subarray(0, n));
   for (const column of CODE_COLUMNS) {
     writer.typed(`codes.${column}`, index.codes[column].subarray(0, n));
@@ -120,22 +157,67 @@ export function writeSnapshotBytes(index: SearchIndex): Uint8Array {
       (marks, slot) => marks !== undefined && (marks.length > 0 || index.attachmentCount[slot]! > 0),
     ).map(([slot, marks]) => [slot, marks!.map((mark) => [mark.id, mark.creatorId])]),
   );
-  const history = index.history.encode(n);
-  for (const [name, value] of Object.entries(history))
-    if (Array.isArray(value)) writer.strings(`history.${name}`, value as string[]);
-    else writer.typed(`history.${name}`, value);
-  writePostings(writer, 'words', index.words);
-  writePostings(writer, 'privateWords', index.privateWords);
-  // Built here rather than on a cold instance's first substring search: seconds at a million bugs.
-  const trigrams = index.summaryTrigrams().toEncoded();
-  writer.typed('trigrams.latin1.keys', trigrams.latin1.keys);
-  writeLists(writer, 'trigrams.latin1', trigrams.latin1);
-  writer.strings('trigrams.other.keys', trigrams.other.keys);
-  writeLists(writer, 'trigrams.other', trigrams.other);
-  return writer.finish();
 }
 
-export function readSnapshot(index: SearchIndex, bytes: Uint8Array): void {
+const PART_WRITERS: Record<DeferredPart, (writer: SnapshotWriter, index: SearchIndex) => void> = {
+  history(writer, index) {
+    const history = index.history.encode(index.size);
+    for (const [name, value] of Object.entries(history))
+      if (Array.isArray(value)) writer.strings(`history.${name}`, value as string[]);
+      else writer.typed(`history.${name}`, value);
+  },
+  words(writer, index) {
+    writePostings(writer, 'words', index.words);
+    writePostings(writer, 'privateWords', index.privateWords);
+  },
+  trigrams(writer, index) {
+    // Built here rather than on a cold instance's first substring search: seconds at a million bugs.
+    const trigrams = index.summaryTrigrams().toEncoded();
+    writer.typed('trigrams.latin1.keys', trigrams.latin1.keys);
+    writeLists(writer, 'trigrams.latin1', trigrams.latin1);
+    writer.strings('trigrams.other.keys', trigrams.other.keys);
+    writeLists(writer, 'trigrams.other', trigrams.other);
+  },
+};
+
+const PART_READERS: Record<DeferredPart, (reader: SnapshotReader, index: SearchIndex) => void> = {
+  history(reader, index) {
+    index.history = ChangeHistory.decode({
+      offsets: reader.typed('history.offsets', 'u32'),
+      field: reader.typed('history.field', 'u16'),
+      at: reader.typed('history.at', 'f64'),
+      who: reader.typed('history.who', 'i32'),
+      removed: reader.typed('history.removed', 'u32'),
+      added: reader.typed('history.added', 'u32'),
+      attachment: reader.typed('history.attachment', 'i32'),
+      fieldNames: reader.strings('history.fieldNames'),
+      values: reader.strings('history.values'),
+    });
+  },
+  words(reader, index) {
+    index.words = readPostings(reader, 'words');
+    index.privateWords = readPostings(reader, 'privateWords');
+  },
+  trigrams(reader, index) {
+    index.trigrams = TrigramIndex.fromEncoded(index.summaryLower, {
+      latin1: { keys: reader.typed('trigrams.latin1.keys', 'i32'), ...readLists(reader, 'trigrams.latin1') },
+      other: { keys: reader.strings('trigrams.other.keys'), ...readLists(reader, 'trigrams.other') },
+    });
+  },
+};
+
+/** The section each part always writes: a blob that holds it holds the part. */
+const PART_MARKERS: Record<DeferredPart, string> = {
+  history: 'history.offsets',
+  words: 'words.bytes',
+  trigrams: 'trigrams.latin1.keys',
+};
+
+/**
+ * Reads a whole snapshot, or a core: answers the parts the core's header says are stored apart,
+ * which the index does not have until they are attached (readSnapshotPart).
+ */
+export function readSnapshot(index: SearchIndex, bytes: Uint8Array): DeferredPart[] {
   const reader = new SnapshotReader(bytes);
   const n = Number(reader.fields.size);
   // Room for the bugs written after the snapshot, so the first of them does not copy every column.
@@ -158,6 +240,8 @@ export function readSnapshot(index: SearchIndex, bytes: Uint8Array): void {
 
   const summaries = reader.strings('summary');
   const lower = reader.strings('summary', (text) => text.toLowerCase());
+  index.summary.length = n;
+  index.summaryLower.length = n;
   for (let slot = 0; slot < n; slot++) {
     index.summary[slot] = summaries[slot]!;
     index.summaryLower[slot] = lower[slot]!;
@@ -217,23 +301,19 @@ export function readSnapshot(index: SearchIndex, bytes: Uint8Array): void {
   for (const [slot, list] of reader.json<Array<[number, Array<[number, number]>]>>('privateAttachments'))
     marks[slot] = list.map(([id, creatorId]) => ({ id, creatorId }));
 
-  index.history = ChangeHistory.decode({
-    offsets: reader.typed('history.offsets', 'u32'),
-    field: reader.typed('history.field', 'u16'),
-    at: reader.typed('history.at', 'f64'),
-    who: reader.typed('history.who', 'i32'),
-    removed: reader.typed('history.removed', 'u32'),
-    added: reader.typed('history.added', 'u32'),
-    attachment: reader.typed('history.attachment', 'i32'),
-    fieldNames: reader.strings('history.fieldNames'),
-    values: reader.strings('history.values'),
-  });
-  index.words = readPostings(reader, 'words');
-  index.privateWords = readPostings(reader, 'privateWords');
-  index.trigrams = TrigramIndex.fromEncoded(index.summaryLower, {
-    latin1: { keys: reader.typed('trigrams.latin1.keys', 'i32'), ...readLists(reader, 'trigrams.latin1') },
-    other: { keys: reader.strings('trigrams.other.keys'), ...readLists(reader, 'trigrams.other') },
-  });
+  const apart = (reader.fields.deferred as DeferredPart[] | undefined) ?? [];
+  for (const part of DEFERRED_PARTS) if (reader.has(PART_MARKERS[part])) PART_READERS[part](reader, index);
+  return DEFERRED_PARTS.filter((part) => apart.includes(part) && !reader.has(PART_MARKERS[part]));
+}
+
+/** Reads a part written apart (writeSnapshotParts) into the index its core was read into. */
+export function readSnapshotPart(index: SearchIndex, part: DeferredPart, bytes: Uint8Array): void {
+  const reader = new SnapshotReader(bytes);
+  if (reader.fields.part !== part)
+    throw new Error(`search snapshot part is ${String(reader.fields.part)}, not ${part}`);
+  if (Number(reader.fields.size) > index.size)
+    throw new Error(`search snapshot part ${part} holds ${String(reader.fields.size)} bugs, its index ${index.size}`);
+  PART_READERS[part](reader, index);
 }
 
 function fillDense<T>(array: T[], size: number, value: T): void {

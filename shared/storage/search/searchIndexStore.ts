@@ -4,6 +4,7 @@ import { gunzip, gzip } from 'node:zlib';
 import { BatchWriteCommand, GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import type { Bug, HistoryEntry } from '../../domain/bug/bug.ts';
 import { commentWords, type IndexDocument, type SnapshotColumns } from '../../domain/search/searchIndex.ts';
+import type { DeferredPart, SnapshotParts } from '../../domain/search/snapshotColumns.ts';
 import { isBinarySnapshot, SnapshotReader } from '../../domain/search/snapshotFormat.ts';
 import { withValueIds } from '../bug/legacyBugValues.ts';
 import { documentClient, tableName } from '../dynamoClient.ts';
@@ -25,6 +26,12 @@ export const LOG_OVERLAP_MS = 10_000;
 /** The change log outlives any snapshot by far (the compactor writes one every few minutes). */
 const LOG_RETENTION_DAYS = 3;
 const CHUNK_BYTES = 350_000;
+/**
+ * Snapshot bytes compressed together: each frame is a gzip stream of its own, so a cold instance
+ * inflates a part's frames at once on the thread pool instead of one stream on one thread (a
+ * second or more at a million bugs).
+ */
+const FRAME_BYTES = 4 * 1024 * 1024;
 /**
  * Cheap compression: the compactor writes a snapshot every few minutes, and at a million bugs
  * gzip's default level costs it seconds for a few percent of size (docs/benchmarks.md).
@@ -135,6 +142,23 @@ export interface SnapshotPointer {
   highWater: number;
   bugCount: number;
   writtenAt: string;
+  /**
+   * The stored parts in chunk order (the core first), each with the chunks of each of its frames;
+   * absent on snapshots written as one gzip stream, whose `chunks` are that stream.
+   */
+  parts?: StoredPart[];
+}
+
+interface StoredPart {
+  name: 'core' | DeferredPart;
+  frames: number[];
+}
+
+/** A snapshot as read: the core (or the whole, or the JSON of old ones) and readers of the parts stored apart. */
+export interface LoadedSnapshot {
+  pointer: SnapshotPointer;
+  snapshot: Uint8Array | SnapshotColumns;
+  parts: Partial<Record<DeferredPart, () => Promise<Uint8Array>>>;
 }
 
 export async function loadSnapshotPointer(): Promise<SnapshotPointer | null> {
@@ -148,23 +172,82 @@ export async function loadSnapshotPointer(): Promise<SnapshotPointer | null> {
  * The current snapshot, or null on an installation that has none yet (its log holds every bug):
  * its bytes (snapshotFormat.ts), or the JSON columns of a snapshot written before that form.
  */
-export async function loadSnapshot(): Promise<{
-  pointer: SnapshotPointer;
-  snapshot: Uint8Array | SnapshotColumns;
-} | null> {
+export async function loadSnapshot(): Promise<LoadedSnapshot | null> {
   const pointer = await loadSnapshotPointer();
   if (!pointer) return null;
-  const keys = Array.from({ length: pointer.chunks }, (_, chunk) =>
-    searchKeys.snapshotChunk(pointer.generation, chunk),
-  );
+  if (!pointer.parts) {
+    const compressed = await readChunks(pointer.generation, 0, pointer.chunks);
+    const bytes = await inflate(Buffer.concat(compressed));
+    const snapshot = isBinarySnapshot(bytes) ? bytes : (JSON.parse(bytes.toString('utf8')) as SnapshotColumns);
+    return { pointer, snapshot, parts: {} };
+  }
+  const parts: LoadedSnapshot['parts'] = {};
+  let core: Promise<Uint8Array> | undefined;
+  let first = 0;
+  for (const part of pointer.parts) {
+    const start = first;
+    const read = () => readPart(pointer.generation, start, part.frames);
+    if (part.name === 'core') core = read();
+    else parts[part.name] = read;
+    first += part.frames.reduce((sum, count) => sum + count, 0);
+  }
+  if (!core) throw new Error(`search snapshot ${pointer.generation} has no core`);
+  return { pointer, snapshot: await core, parts };
+}
+
+/** Chunks `first` to `first + count - 1` of a generation, in order. */
+async function readChunks(generation: string, first: number, count: number): Promise<Buffer[]> {
+  const keys = Array.from({ length: count }, (_, chunk) => searchKeys.snapshotChunk(generation, first + chunk));
   const items = await batchGetAll(keys, { consistent: true });
+  // A generation deleted under a slow reader (two newer snapshots came meanwhile) reads short.
+  if (items.length !== count)
+    throw new Error(`search snapshot ${generation} has ${items.length} of chunks ${first}–${first + count - 1}`);
   items.sort((a, b) => String(a.sk).localeCompare(String(b.sk)));
-  if (items.length !== pointer.chunks)
-    throw new Error(`search snapshot ${pointer.generation} has ${items.length} of ${pointer.chunks} chunks`);
-  const compressed = Buffer.concat(items.map((item) => Buffer.from(item.data as Uint8Array)));
-  const bytes = await promisify(gunzip)(compressed);
-  const snapshot = isBinarySnapshot(bytes) ? bytes : (JSON.parse(bytes.toString('utf8')) as SnapshotColumns);
-  return { pointer, snapshot };
+  return items.map((item) => Buffer.from(item.data as Uint8Array));
+}
+
+/** A part's bytes: its chunks, each frame inflated on its own, all at once. */
+async function readPart(generation: string, first: number, frames: readonly number[]): Promise<Uint8Array> {
+  const chunks = await readChunks(
+    generation,
+    first,
+    frames.reduce((sum, count) => sum + count, 0),
+  );
+  let at = 0;
+  const inflated = await Promise.all(
+    frames.map((count) => {
+      const frame = chunks.slice(at, at + count);
+      at += count;
+      return inflate(frame.length === 1 ? frame[0]! : Buffer.concat(frame));
+    }),
+  );
+  if (inflated.length === 1) return inflated[0]!;
+  const bytes = new Uint8Array(inflated.reduce((sum, frame) => sum + frame.length, 0));
+  let offset = 0;
+  for (const frame of inflated) {
+    bytes.set(frame, offset);
+    offset += frame.length;
+  }
+  return bytes;
+}
+
+const inflate = promisify(gunzip);
+const deflate = (bytes: Uint8Array) => promisify(gzip)(bytes, { level: SNAPSHOT_GZIP_LEVEL });
+
+/** A part's compressed chunks: frames of FRAME_BYTES, compressed at once, each cut into chunks. */
+async function compressPart(bytes: Uint8Array): Promise<{ chunks: Buffer[]; frames: number[] }> {
+  const frames: Uint8Array[] = [];
+  for (let start = 0; start < bytes.length || frames.length === 0; start += FRAME_BYTES)
+    frames.push(bytes.subarray(start, start + FRAME_BYTES));
+  const compressed = await Promise.all(frames.map(deflate));
+  const chunks: Buffer[] = [];
+  const counts = compressed.map((frame) => {
+    let count = 0;
+    for (let start = 0; start < frame.length || count === 0; start += CHUNK_BYTES, count++)
+      chunks.push(frame.subarray(start, start + CHUNK_BYTES));
+    return count;
+  });
+  return { chunks, frames: counts };
 }
 
 async function batchWrite(requests: Array<Record<string, unknown>>): Promise<void> {
@@ -200,20 +283,33 @@ export interface SnapshotOptions {
  * longer current: nothing is pointed to then, and the generation just written is deleted.
  */
 export async function writeSnapshot(
-  snapshot: Uint8Array,
+  snapshot: Uint8Array | SnapshotParts,
   options: SnapshotOptions & { basis: string | null },
 ): Promise<SnapshotPointer | null>;
-export async function writeSnapshot(snapshot: Uint8Array, options?: { announce?: boolean }): Promise<SnapshotPointer>;
 export async function writeSnapshot(
-  snapshot: Uint8Array,
+  snapshot: Uint8Array | SnapshotParts,
+  options?: { announce?: boolean },
+): Promise<SnapshotPointer>;
+export async function writeSnapshot(
+  snapshot: Uint8Array | SnapshotParts,
   options: SnapshotOptions = {},
 ): Promise<SnapshotPointer | null> {
-  const { highWater, size } = new SnapshotReader(snapshot).fields as { highWater: number; size: number };
-  const compressed = await promisify(gzip)(snapshot, { level: SNAPSHOT_GZIP_LEVEL });
+  const blobs: Array<{ name: StoredPart['name']; bytes: Uint8Array }> =
+    snapshot instanceof Uint8Array
+      ? [{ name: 'core', bytes: snapshot }]
+      : [
+          { name: 'core', bytes: snapshot.core },
+          ...Object.entries(snapshot.parts).map(([name, bytes]) => ({ name: name as DeferredPart, bytes })),
+        ];
+  const { highWater, size } = new SnapshotReader(blobs[0]!.bytes).fields as { highWater: number; size: number };
   const generation = `${new Date().toISOString()}-${randomUUID().slice(0, 8)}`;
   const chunks: Buffer[] = [];
-  for (let start = 0; start < compressed.length; start += CHUNK_BYTES)
-    chunks.push(compressed.subarray(start, start + CHUNK_BYTES));
+  const parts: StoredPart[] = [];
+  for (const blob of blobs) {
+    const compressed = await compressPart(blob.bytes);
+    chunks.push(...compressed.chunks);
+    parts.push({ name: blob.name, frames: compressed.frames });
+  }
   // A chunk is large, so a batch of them is kept under the 16 MB request limit.
   for (let start = 0; start < chunks.length; start += 10) {
     await batchWrite(
@@ -232,6 +328,7 @@ export async function writeSnapshot(
     highWater,
     bugCount: size,
     writtenAt: new Date().toISOString(),
+    parts,
   };
   const basis = options.basis;
   const current = previous?.generation ?? null;
