@@ -14,6 +14,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { gunzip, gzip } from 'node:zlib';
+import { IdLists } from '../shared/domain/search/idLists.ts';
 import { commentWords, LIST_COLUMNS, NUMBER_COLUMNS, SearchIndex } from '../shared/domain/search/searchIndex.ts';
 import { SnapshotReader } from '../shared/domain/search/snapshotFormat.ts';
 import { SNAPSHOT_GZIP_LEVEL } from '../shared/storage/search/searchIndexStore.ts';
@@ -292,10 +293,10 @@ async function loadInFreshProcess(file: string): Promise<LoadReport> {
   await measure('url (strings)', emptyArray('url'));
   await measure('alias (strings)', emptyArray('alias'));
   await measure('seeAlso (string lists)', emptyArray('seeAlso'));
-  const lists = fields.lists as Record<string, unknown[]>;
+  const lists = fields.lists as Record<string, IdLists>;
   for (const name of LIST_COLUMNS)
-    await measure(`lists.${name} (number[] per bug)`, () => {
-      lists[name].length = 0;
+    await measure(`lists.${name} (ids and ends, idLists.ts)`, () => {
+      lists[name] = new IdLists();
     });
   await measure('flags (objects per bug)', emptyArray('flags'));
   await measure('tags (objects per bug)', emptyArray('tags'));

@@ -42,7 +42,10 @@ export function legacySnapshotOf(index: SearchIndex): SnapshotColumns {
     lists: Object.fromEntries(
       LIST_COLUMNS.map((column) => [
         column,
-        index.lists[column].slice(0, n).map((values) => (values.length ? [...values] : 0)),
+        Array.from({ length: n }, (_, slot) => {
+          const values = index.lists[column].get(slot);
+          return values.length ? [...values] : 0;
+        }),
       ]),
     ),
     flags: index.flags

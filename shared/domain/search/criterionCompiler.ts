@@ -204,7 +204,7 @@ const userTest: FamilyTest = (env, field, op, value) => {
     }
     case 'cc': {
       const test = userIdTest(env, op, value);
-      return anyOf(op, (slot) => index.lists.ccIds[slot], test);
+      return anyOf(op, (slot) => index.lists.ccIds.get(slot), test);
     }
     case 'setters.login_name': {
       const test = userIdTest(env, op, value);
@@ -246,14 +246,22 @@ const listTest: FamilyTest = (env, field, op, value) => {
       if (KEYWORD_TEXT_OPERATORS.has(op)) {
         // Bugzilla matches these against the bug's keywords as one comma-separated text.
         const test = textMatcher(op, value);
-        return (slot) => bool(test(index.lists.keywordIds[slot].map((id) => names.get(id) ?? '').join(', ')));
+        return (slot) =>
+          bool(
+            test(
+              index.lists.keywordIds
+                .get(slot)
+                .map((id) => names.get(id) ?? '')
+                .join(', '),
+            ),
+          );
       }
       const test = idSetTest(env.keywords, op, value);
-      return anyOf(op, (slot) => index.lists.keywordIds[slot], test);
+      return anyOf(op, (slot) => index.lists.keywordIds.get(slot), test);
     }
     case 'bug_group': {
       const test = idSetTest(env.groups, op, value);
-      return anyOf(op, (slot) => index.lists.groupIds[slot], test);
+      return anyOf(op, (slot) => index.lists.groupIds.get(slot), test);
     }
     case 'flagtypes.name': {
       const names = new Map(env.flagTypes.map((type) => [type.id, type.name]));
@@ -283,11 +291,11 @@ const listTest: FamilyTest = (env, field, op, value) => {
       const ids = new Set(value.split(',').map((part) => Number(part.trim())));
       return anyOf(
         op,
-        (slot) => index.lists[list][slot],
+        (slot) => index.lists[list].get(slot),
         (id) => ids.has(id),
       );
     }
-    return anyOf(op, (slot) => index.lists[list][slot], test);
+    return anyOf(op, (slot) => index.lists[list].get(slot), test);
   }
   return null;
 };

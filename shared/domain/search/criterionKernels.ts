@@ -6,6 +6,7 @@
 import { type ColumnCriterion, columnCriterion } from './columnCriteria.ts';
 import { commentWordTable, isCommentWordCriterion } from './commentCriteria.ts';
 import { idSetTest, idTable } from './criterionNames.ts';
+import type { IdLists } from './idLists.ts';
 import { FALSE, type SearchEnvironment, TRUE } from './searchEnvironment.ts';
 import { COMMENT_FIELDS, canonicalField, KEYWORD_TEXT_OPERATORS } from './searchFields.ts';
 import { textMatcher, wordsOf } from './valueMatchers.ts';
@@ -61,25 +62,12 @@ export function lookUpSlots(table: Uint8Array, slots: Int32Array, truths: Uint8A
   for (let i = 0; i < slots.length; i++) truths[i] = table[slots[i]!]!;
 }
 
-function anyListedIn(
-  lists: ReadonlyArray<readonly number[]>,
-  table: Uint8Array,
-  slots: Int32Array,
-  truths: Uint8Array,
-): void {
-  for (let i = 0; i < slots.length; i++) {
-    const ids = lists[slots[i]!]!;
-    for (let j = 0; j < ids.length; j++) {
-      if (table[ids[j]!] === TRUE) {
-        truths[i] = TRUE;
-        break;
-      }
-    }
-  }
+function anyListedIn(lists: IdLists, table: Uint8Array, slots: Int32Array, truths: Uint8Array): void {
+  for (let i = 0; i < slots.length; i++) if (lists.anyIn(slots[i]!, table, TRUE)) truths[i] = TRUE;
 }
 
 function wordsHeld(
-  lists: ReadonlyArray<readonly number[]>,
+  lists: IdLists,
   masks: Uint32Array,
   full: number,
   any: boolean,
@@ -87,9 +75,7 @@ function wordsHeld(
   truths: Uint8Array,
 ): void {
   for (let i = 0; i < slots.length; i++) {
-    const ids = lists[slots[i]!]!;
-    let held = 0;
-    for (let j = 0; j < ids.length; j++) held |= masks[ids[j]!] ?? 0;
+    const held = lists.maskOf(slots[i]!, masks);
     truths[i] = (any ? held !== 0 : held >>> 0 === full >>> 0) ? TRUE : FALSE;
   }
 }
@@ -137,7 +123,7 @@ export function leafKernel(env: SearchEnvironment, rawField: string, op: string,
         const lists = index.lists.keywordIds;
         return (slots, truths) => {
           for (let i = 0; i < slots.length; i++) {
-            const ids = lists[slots[i]!]!;
+            const ids = lists.get(slots[i]!);
             truths[i] = ids.length === 0 ? none : test(ids.map((id) => names.get(id) ?? '').join(', ')) ? TRUE : FALSE;
           }
         };

@@ -85,8 +85,8 @@ export function readLegacySnapshot(index: SearchIndex, snapshot: SnapshotColumns
     index.alias[slot] = snapshot.alias[slot] ?? null;
     index.url[slot] = snapshot.url[slot]!;
     index.seeAlso[slot] = snapshot.seeAlso[slot] || (EMPTY as unknown as string[]);
-    for (const column of LIST_COLUMNS) index.lists[column][slot] = snapshot.lists[column]![slot] || EMPTY;
-    index.restricted[slot] = index.lists.groupIds[slot]!.length > 0 ? 1 : 0;
+    for (const column of LIST_COLUMNS) index.lists[column].set(slot, snapshot.lists[column]![slot] || EMPTY);
+    index.restricted[slot] = index.lists.groupIds.length(slot) > 0 ? 1 : 0;
     const flags = snapshot.flags[slot];
     index.flags[slot] = flags
       ? flags.map(([typeId, status, setterId, requesteeId]) => ({ typeId, status, setterId, requesteeId }))

@@ -2,6 +2,7 @@ import type { Bug, HistoryEntry, PrivateAttachmentMark } from '../bug/bug.ts';
 import { knownPrivateAttachments } from '../bug/privateActivity.ts';
 import type { LegacyValueId } from '../catalog/bugValues.ts';
 import { ChangeHistory } from './changeHistory.ts';
+import { IdLists } from './idLists.ts';
 import { LeafTables } from './leafTables.ts';
 import { readLegacySnapshot, type SnapshotColumns } from './legacySnapshot.ts';
 import { PostingLists } from './postingLists.ts';
@@ -232,9 +233,9 @@ export class SearchIndex {
   readonly alias: Array<string | null> = [];
   readonly url: string[] = [];
   readonly seeAlso: string[][] = [];
-  readonly lists: Record<ListColumn, Array<readonly number[]>> = Object.fromEntries(
-    LIST_COLUMNS.map((name) => [name, []]),
-  ) as unknown as Record<ListColumn, Array<readonly number[]>>;
+  readonly lists: Record<ListColumn, IdLists> = Object.fromEntries(
+    LIST_COLUMNS.map((name) => [name, new IdLists()]),
+  ) as unknown as Record<ListColumn, IdLists>;
   readonly flags: Array<readonly IndexedFlag[]> = [];
   /** Personal tags by user id (only their owner may search them). */
   readonly tags: Array<Record<string, string[]> | null> = [];
@@ -412,11 +413,8 @@ export class SearchIndex {
     this.alias[slot] = bug.alias ?? null;
     this.url[slot] = bug.url ?? '';
     this.seeAlso[slot] = bug.seeAlso?.length ? bug.seeAlso : (EMPTY as unknown as string[]);
-    for (const column of LIST_COLUMNS) {
-      const values = bug[column] as number[] | undefined;
-      this.lists[column][slot] = values && values.length > 0 ? values : EMPTY;
-    }
-    this.restricted[slot] = this.lists.groupIds[slot].length > 0 ? 1 : 0;
+    for (const column of LIST_COLUMNS) this.lists[column].set(slot, (bug[column] as number[] | undefined) ?? EMPTY);
+    this.restricted[slot] = this.lists.groupIds.length(slot) > 0 ? 1 : 0;
     this.flags[slot] = (bug.flags ?? []).map(({ typeId, status, setterId, requesteeId }) => ({
       typeId,
       status,

@@ -13,13 +13,13 @@ export function visibilityTest(
 ): (slot: number) => boolean {
   const groups = index.lists.groupIds;
   return (slot) => {
-    const bugGroups = groups[slot];
-    if (bugGroups.length === 0) return true;
+    if (groups.length(slot) === 0) return true;
     if (callerId === 0) return false;
     if (index.assigneeId[slot] === callerId || index.qaContactId[slot] === callerId) return true;
     const bits = index.bits[slot];
     if ((bits & CREATOR_ACCESSIBLE_BIT) !== 0 && index.reporterId[slot] === callerId) return true;
-    if ((bits & CC_ACCESSIBLE_BIT) !== 0 && index.lists.ccIds[slot].includes(callerId)) return true;
-    return orGroups ? bugGroups.some((id) => callerGroupIds.has(id)) : bugGroups.every((id) => callerGroupIds.has(id));
+    if ((bits & CC_ACCESSIBLE_BIT) !== 0 && index.lists.ccIds.includes(slot, callerId)) return true;
+    const member = (id: number) => callerGroupIds.has(id);
+    return orGroups ? groups.some(slot, member) : groups.every(slot, member);
   };
 }

@@ -1,5 +1,6 @@
 import type { PrivateAttachmentMark } from '../bug/bug.ts';
 import { ChangeHistory } from './changeHistory.ts';
+import { IdLists } from './idLists.ts';
 import { type EncodedPostingLists, PostingLists } from './postingLists.ts';
 import {
   CODE_COLUMNS,
@@ -128,13 +129,7 @@ function writeCore(writer: SnapshotWriter, index: SearchIndex): void {
   writeSparseStrings(writer, 'url', index.url, n);
   writer.json('seeAlso', sparse(index.seeAlso, n, nonEmpty));
   for (const column of LIST_COLUMNS) {
-    const lists = index.lists[column];
-    const ends = new Uint32Array(n);
-    let total = 0;
-    for (let slot = 0; slot < n; slot++) ends[slot] = total += lists[slot]!.length;
-    const values = new Int32Array(total);
-    let at = 0;
-    for (let slot = 0; slot < n; slot++) for (const id of lists[slot]!) values[at++] = id;
+    const { ends, values } = index.lists[column].encode(n);
     writer.typed(`lists.${column}.ends`, ends);
     writer.typed(`lists.${column}.values`, values);
   }
@@ -266,20 +261,13 @@ export function readSnapshot(index: SearchIndex, bytes: Uint8Array): DeferredPar
   fillDense(index.seeAlso, n, EMPTY as unknown as string[]);
   for (const [slot, values] of reader.json<Array<[number, string[]]>>('seeAlso')) index.seeAlso[slot] = values;
 
-  for (const column of LIST_COLUMNS) {
-    const ends = reader.typed(`lists.${column}.ends`, 'u32');
-    const values = reader.typed(`lists.${column}.values`, 'i32');
-    const lists = index.lists[column];
-    lists.length = n;
-    let start = 0;
-    for (let slot = 0; slot < n; slot++) {
-      const end = ends[slot]!;
-      lists[slot] = end === start ? EMPTY : Array.from(values.subarray(start, end));
-      start = end;
-    }
-  }
+  for (const column of LIST_COLUMNS)
+    index.lists[column] = new IdLists(
+      reader.typed(`lists.${column}.ends`, 'u32'),
+      reader.typed(`lists.${column}.values`, 'i32'),
+    );
   const groups = index.lists.groupIds;
-  for (let slot = 0; slot < n; slot++) index.restricted[slot] = groups[slot]!.length > 0 ? 1 : 0;
+  for (let slot = 0; slot < n; slot++) index.restricted[slot] = groups.length(slot) > 0 ? 1 : 0;
 
   fillDense(index.flags, n, EMPTY as unknown as IndexedFlag[]);
   for (const [slot, flags] of reader.json<Array<[number, Array<[number, string, number, number | null]>]>>('flags'))
