@@ -22,6 +22,7 @@ import autocannon from 'autocannon';
 import { relaxSdkTimeoutsForBulkTool } from '../local/bulkToolTimeouts.ts';
 import { startEngines } from '../local/engines.ts';
 import { ensureTable } from '../local/provision.ts';
+import type { IndexStats } from '../shared/application/search/searchIndexHolder.ts';
 import { ENV } from '../shared/storage/tableSchema.ts';
 import {
   mergeKeptSections,
@@ -61,6 +62,8 @@ interface Server {
   calls(): Promise<Record<string, number>>;
   /** The process's memory after full collections (bench/server.ts). */
   memory(): Promise<NodeJS.MemoryUsage>;
+  /** How its search index was loaded (searchIndexHolder.ts), once a search has run. */
+  indexStats(): Promise<IndexStats | undefined>;
 }
 
 async function startServer(env: Record<string, string>): Promise<Server> {
@@ -104,6 +107,7 @@ async function startServer(env: Record<string, string>): Promise<Server> {
     pid: ready.pid,
     calls: () => ask('stats', (message) => (message.dynamodbCalls ?? {}) as Record<string, number>),
     memory: () => ask('memory', (message) => message.memory as NodeJS.MemoryUsage),
+    indexStats: () => ask('stats', (message) => message.searchIndex as IndexStats | undefined),
   };
 }
 
@@ -312,6 +316,8 @@ function render(
   extra: {
     cold: { status: number; ms: number };
     coldSubstring: { status: number; ms: number };
+    /** The first process's load (phases) and the second's, whose first search waited for its parts. */
+    loads: { first?: IndexStats; second?: IndexStats };
     memory: { before: ReturnType<typeof memory>; after: ReturnType<typeof memory> };
     /** The server's memory after full collections, before the first search and after it. */
     settled: { before: NodeJS.MemoryUsage; loaded: NodeJS.MemoryUsage; after: NodeJS.MemoryUsage };
@@ -346,6 +352,18 @@ function render(
   lines.push(
     `**Cold index:** the first search of a new server process (snapshot load + change-log catch-up + the search: product + status) took ${fmt(extra.cold.ms, 0)} ms (status ${extra.cold.status}); the first search of the second process, a summary substring, ${fmt(extra.coldSubstring.ms, 0)} ms (status ${extra.coldSubstring.status}).`,
   );
+  const phases = extra.loads.first?.phases;
+  if (phases) {
+    const parts = extra.loads.second?.partMs ?? {};
+    lines.push('');
+    lines.push(
+      `**Where the cold start goes** (first process): reading the snapshot's core ${fmt(phases.readMs, 0)} ms, inflating it ${fmt(phases.inflateMs, 0)} ms, decoding it ${fmt(phases.decodeMs, 0)} ms, the change log after it ${fmt(phases.catchUpMs, 0)} ms; the rest of the ${fmt(extra.cold.ms, 0)} ms is the request and the search. The deferred parts came after the first answer; in the second process, from its first search: ${Object.entries(
+        parts,
+      )
+        .map(([part, ms]) => `${part} ${fmt(ms ?? 0, 0)} ms`)
+        .join(', ')}.`,
+    );
+  }
   lines.push('');
   lines.push(
     `**Memory** (the API process, after full collections): the index as the first search loaded it holds ${mib(indexBytes)} of heap and typed arrays (${perBug(indexBytes)}) and ${mib(indexRss)} more resident (${perBug(indexRss)}); the process was ${mib(settled.before.rss)} resident before it, ${mib(settled.loaded.rss)} after it, ${mib(settled.after.rss)} after the scenarios with their kept pages (${mib(extra.memory.after.rss)} before collecting, peak ${mib(extra.memory.after.peak)}).`,
@@ -464,6 +482,8 @@ async function main(): Promise<void> {
       `${server.url}/rest/bug?product=${encodeURIComponent(seed.sample.product)}&status=${seed.sample.status}&include_fields=id`,
     );
     log(`first search (cold index): ${cold.ms.toFixed(0)} ms`);
+    const firstLoad = await server.indexStats();
+    log(`load phases: ${JSON.stringify(firstLoad?.phases)}`);
     const settledLoaded = await server.memory();
     log(
       `index: ${mib(settledLoaded.heapUsed + settledLoaded.arrayBuffers - settledBefore.heapUsed - settledBefore.arrayBuffers)} of heap and typed arrays, ${mib(settledLoaded.rss - settledBefore.rss)} resident`,
@@ -489,12 +509,15 @@ async function main(): Promise<void> {
     const unkeptServer = await startServer({ ...env, TRACKER_SEARCH_KEEP: 'off', BENCH_REUSE_TABLE: '1' });
     const unkept = new Map<string, Result>();
     let coldSubstring: { status: number; ms: number };
+    let secondLoad: IndexStats | undefined;
     try {
       // A new instance whose first search needs the summary trigrams and the comment words.
       coldSubstring = await get(
         `${unkeptServer.url}/rest/bug?summary=${encodeURIComponent(seed.sample.summaryWord)}&include_fields=id`,
       );
       log(`first summary substring search of a new process: ${coldSubstring.ms.toFixed(0)} ms`);
+      secondLoad = await unkeptServer.indexStats();
+      log(`its load phases: ${JSON.stringify(secondLoad?.phases)}, parts ${JSON.stringify(secondLoad?.partMs)}`);
       for (const scenario of scenarios(seed, firstBug)) {
         const result = await runScenario(unkeptServer, scenario);
         log(`  ${scenario.name}: ${result.rps.toFixed(1)} req/s, p50 ${result.p50} ms`);
@@ -506,6 +529,7 @@ async function main(): Promise<void> {
     const section = render(seed, results, unkept, {
       cold: { status: cold.status, ms: cold.ms },
       coldSubstring: { status: coldSubstring.status, ms: coldSubstring.ms },
+      loads: { first: firstLoad, second: secondLoad },
       memory: { before: memoryBefore, after: memoryAfter },
       settled: { before: settledBefore, loaded: settledLoaded, after: settledAfter },
       seedSeconds,

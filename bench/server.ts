@@ -18,6 +18,7 @@ import { startApiGateway } from '../local/apiGatewayEmulator.ts';
 import { relaxSdkTimeoutsForBulkTool } from '../local/bulkToolTimeouts.ts';
 import { ensureBucket, ensureTable } from '../local/provision.ts';
 import { bootstrapInstallation } from '../shared/application/instance/bootstrapInstallation.ts';
+import { searchIndexStats } from '../shared/application/search/searchIndexHolder.ts';
 import { ENV } from '../shared/storage/tableSchema.ts';
 
 const READY_PREFIX = 'BENCH_SERVER_READY ';
@@ -76,7 +77,8 @@ async function main(): Promise<void> {
   process.stdin.resume();
   process.on('disconnect', stop);
   process.on('message', (message: { type?: string }) => {
-    if (message?.type === 'stats') process.send?.({ type: 'stats', dynamodbCalls: { ...dynamodbCalls } });
+    if (message?.type === 'stats')
+      process.send?.({ type: 'stats', dynamodbCalls: { ...dynamodbCalls }, searchIndex: searchIndexStats() });
     if (message?.type === 'memory') settledMemory().then((memory) => process.send?.({ type: 'memory', memory }));
   });
   process.stdout.write(

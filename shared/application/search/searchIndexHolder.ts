@@ -55,9 +55,13 @@ const RENDERED_CHARACTERS = 64_000_000;
  */
 const keeps = () => process.env.TRACKER_SEARCH_KEEP !== 'off';
 
-interface IndexStats {
+export interface IndexStats {
   loadedAt: number;
   loadMs: number;
+  /** Where the last load went (ms): reading the core, inflating it, decoding it, the change log after it. */
+  phases: { readMs: number; inflateMs: number; decodeMs: number; catchUpMs: number };
+  /** How long each deferred part took to come after it was asked for (ms). */
+  partMs: Partial<Record<DeferredPart, number>>;
   snapshotBugs: number;
   catchUps: number;
   lastCatchUpReads: number;
@@ -83,11 +87,13 @@ async function loadIndex(stats: IndexStats, copies: BugCopyCache, announced = 0)
   for (;;) {
     const loaded = await loadSnapshotIndex(stats);
     const snapshotMark = loaded.index.highWater;
+    const catchingUp = performance.now();
     // Should the pointer read be older than the notice (a writer that raced the importer's), the
     // notice is not asked for again while it stays in the overlap.
     loaded.basis.sequence = Math.max(loaded.basis.sequence, announced);
     // A snapshot announced between reading the pointer and the change log: load again from it.
     announced = await catchUp(loaded, stats, copies);
+    stats.phases.catchUpMs = performance.now() - catchingUp;
     if (announced > 0) continue;
     stats.loadMs = performance.now() - started;
     loaded.readParts();
@@ -99,13 +105,16 @@ async function loadIndex(stats: IndexStats, copies: BugCopyCache, announced = 0)
         bugs: loaded.index.size,
         snapshotBugs: stats.snapshotBugs,
         ms: Math.round(stats.loadMs),
+        ...Object.fromEntries(Object.entries(stats.phases).map(([phase, ms]) => [phase, Math.round(ms)])),
       });
     return loaded;
   }
 }
 
 async function loadSnapshotIndex(stats: IndexStats): Promise<Loaded> {
-  const { index, pointer, parts: readers } = await loadStoredIndex();
+  const { index, pointer, parts: readers, timings } = await loadStoredIndex();
+  stats.phases = { ...timings, catchUpMs: 0 };
+  stats.partMs = {};
   index.leafTables.enabled = keeps();
   stats.snapshotBugs = index.size;
   // A snapshot older than the private comment counts: read them once, so outsiders' comment counts
@@ -122,6 +131,7 @@ async function loadSnapshotIndex(stats: IndexStats): Promise<Loaded> {
       const started = performance.now();
       const reading = read().then((bytes) => {
         index.attachPart(part, bytes);
+        stats.partMs[part] = performance.now() - started;
         if (!routineOutputOff())
           logger.info('search index part loaded', { part, ms: Math.round(performance.now() - started) });
       });
@@ -187,7 +197,15 @@ export async function currentSearchState(): Promise<SearchState> {
   const table = tableName();
   const holder = holders.get(table);
   if (!holder) {
-    const stats: IndexStats = { loadedAt: Date.now(), loadMs: 0, snapshotBugs: 0, catchUps: 0, lastCatchUpReads: 0 };
+    const stats: IndexStats = {
+      loadedAt: Date.now(),
+      loadMs: 0,
+      phases: { readMs: 0, inflateMs: 0, decodeMs: 0, catchUpMs: 0 },
+      partMs: {},
+      snapshotBugs: 0,
+      catchUps: 0,
+      lastCatchUpReads: 0,
+    };
     const copies = new BugCopyCache(keeps() ? BUG_COPIES : 0);
     const created: Holder = {
       loading: loadIndex(stats, copies),
@@ -266,6 +284,11 @@ export function adoptSnapshot(state: SearchState, pointer: SnapshotPointer): voi
 }
 
 export const currentSearchIndex = async (): Promise<SearchIndex> => (await currentSearchState()).index;
+
+/** How this instance's index was loaded (the benchmark reports it), or undefined before the first search. */
+export function searchIndexStats(): IndexStats | undefined {
+  return holders.get(tableName())?.stats;
+}
 
 /** Forgets this instance's index (tests of the cold path; the compactor when another writer's snapshot superseded it). */
 export function dropSearchIndex(): void {

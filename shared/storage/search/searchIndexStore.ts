@@ -159,6 +159,8 @@ export interface LoadedSnapshot {
   pointer: SnapshotPointer;
   snapshot: Uint8Array | SnapshotColumns;
   parts: Partial<Record<DeferredPart, () => Promise<Uint8Array>>>;
+  /** Where the core's load went (ms): the pointer and chunk reads, inflating them. */
+  timings: { readMs: number; inflateMs: number };
 }
 
 export async function loadSnapshotPointer(): Promise<SnapshotPointer | null> {
@@ -173,13 +175,17 @@ export async function loadSnapshotPointer(): Promise<SnapshotPointer | null> {
  * its bytes (snapshotFormat.ts), or the JSON columns of a snapshot written before that form.
  */
 export async function loadSnapshot(): Promise<LoadedSnapshot | null> {
+  const started = performance.now();
+  const timings = { readMs: 0, inflateMs: 0 };
   const pointer = await loadSnapshotPointer();
   if (!pointer) return null;
   if (!pointer.parts) {
     const compressed = await readChunks(pointer.generation, 0, pointer.chunks);
+    timings.readMs = performance.now() - started;
     const bytes = await inflate(Buffer.concat(compressed));
+    timings.inflateMs = performance.now() - started - timings.readMs;
     const snapshot = isBinarySnapshot(bytes) ? bytes : (JSON.parse(bytes.toString('utf8')) as SnapshotColumns);
-    return { pointer, snapshot, parts: {} };
+    return { pointer, snapshot, parts: {}, timings };
   }
   const parts: LoadedSnapshot['parts'] = {};
   let core: Promise<Uint8Array> | undefined;
@@ -187,12 +193,12 @@ export async function loadSnapshot(): Promise<LoadedSnapshot | null> {
   for (const part of pointer.parts) {
     const start = first;
     const read = () => readPart(pointer.generation, start, part.frames);
-    if (part.name === 'core') core = read();
+    if (part.name === 'core') core = readPart(pointer.generation, start, part.frames, timings, started);
     else parts[part.name] = read;
     first += part.frames.reduce((sum, count) => sum + count, 0);
   }
   if (!core) throw new Error(`search snapshot ${pointer.generation} has no core`);
-  return { pointer, snapshot: await core, parts };
+  return { pointer, snapshot: await core, parts, timings };
 }
 
 /** Chunks `first` to `first + count - 1` of a generation, in order. */
@@ -207,12 +213,19 @@ async function readChunks(generation: string, first: number, count: number): Pro
 }
 
 /** A part's bytes: its chunks, each frame inflated on its own, all at once. */
-async function readPart(generation: string, first: number, frames: readonly number[]): Promise<Uint8Array> {
+async function readPart(
+  generation: string,
+  first: number,
+  frames: readonly number[],
+  timings?: LoadedSnapshot['timings'],
+  started = performance.now(),
+): Promise<Uint8Array> {
   const chunks = await readChunks(
     generation,
     first,
     frames.reduce((sum, count) => sum + count, 0),
   );
+  if (timings) timings.readMs = performance.now() - started;
   let at = 0;
   const inflated = await Promise.all(
     frames.map((count) => {
@@ -221,10 +234,15 @@ async function readPart(generation: string, first: number, frames: readonly numb
       return inflate(frame.length === 1 ? frame[0]! : Buffer.concat(frame));
     }),
   );
-  if (inflated.length === 1) return inflated[0]!;
-  const bytes = new Uint8Array(inflated.reduce((sum, frame) => sum + frame.length, 0));
+  const bytes = inflated.length === 1 ? inflated[0]! : concatenate(inflated);
+  if (timings) timings.inflateMs = performance.now() - started - timings.readMs;
+  return bytes;
+}
+
+function concatenate(frames: readonly Uint8Array[]): Uint8Array {
+  const bytes = new Uint8Array(frames.reduce((sum, frame) => sum + frame.length, 0));
   let offset = 0;
-  for (const frame of inflated) {
+  for (const frame of frames) {
     bytes.set(frame, offset);
     offset += frame.length;
   }
