@@ -56,7 +56,9 @@ describe('id lists by slot', () => {
         expect(lists.get(model.length)).toEqual([]);
         const { ends, values } = lists.encode(model.length);
         const again = new IdLists(ends, values);
-        model.forEach((expected, slot) => expect(again.get(slot)).toEqual(expected));
+        model.forEach((expected, slot) => {
+          expect(again.get(slot)).toEqual(expected);
+        });
       }),
       { numRuns: 300 },
     );
