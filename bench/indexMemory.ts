@@ -424,9 +424,11 @@ function printReport(report: Report): void {
     `| loaded index, typed-array stores | ${mib(load.arrayBufferBytes)} MiB | ${perBug(load.arrayBufferBytes, bugs)} B |`,
   );
   line(
-    `| loaded index, RSS after gc (over ${mib(load.baseRssBytes)} MiB before) | ${mib(load.rssBytes)} MiB | ${perBug(load.rssBytes, bugs)} B |`,
+    `| loaded index, RSS after gc, over the ${mib(load.baseRssBytes)} MiB of the process before the load | ${mib(load.rssBytes - load.baseRssBytes)} MiB | ${perBug(load.rssBytes - load.baseRssBytes, bugs)} B |`,
   );
-  line(`| peak RSS of the loading process | ${mib(load.peakRssBytes)} MiB | ${perBug(load.peakRssBytes, bugs)} B |`);
+  line(
+    `| peak RSS of the loading process, over the process before the load | ${mib(load.peakRssBytes - load.baseRssBytes)} MiB | ${perBug(load.peakRssBytes - load.baseRssBytes, bugs)} B |`,
+  );
   line(
     `| index built by apply(), heap + stores after gc | ${mib(report.appliedHeldBytes)} MiB | ${perBug(report.appliedHeldBytes, bugs)} B |`,
   );
