@@ -550,8 +550,9 @@ Seeds an in-memory DynamoDB Local with BENCH_BUGS bugs, measures bug searches ag
 second API process that keeps nothing, and writes the "Search at scale" section of
 docs/benchmarks.md. It takes no arguments; the environment changes the run:
 
-  BENCH_BUGS=100000     bugs to seed (a million: about 90 minutes, with TRACKER_DYNAMODB_HEAP=8g and
-                        NODE_OPTIONS=--max-old-space-size=14000, as the seed is generated in memory)
+  BENCH_BUGS=100000     bugs to seed (a million needs NODE_OPTIONS=--max-old-space-size=14000, as the
+                        seed is generated in memory, and BENCH_DATA_DIR: in memory, DynamoDB Local
+                        grew to 18 GB at 900,000 bugs and a 24 GB machine killed it)
   BENCH_SEED=1          seed of the generator
   BENCH_DURATION=10     seconds measured per scenario
   BENCH_WARMUP=2        seconds of warm-up per scenario (not counted)
