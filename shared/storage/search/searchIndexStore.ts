@@ -192,9 +192,8 @@ export async function loadSnapshot(): Promise<LoadedSnapshot | null> {
   let first = 0;
   for (const part of pointer.parts) {
     const start = first;
-    const read = () => readPart(pointer.generation, start, part.frames);
     if (part.name === 'core') core = readPart(pointer.generation, start, part.frames, timings, started);
-    else parts[part.name] = read;
+    else parts[part.name] = () => readPart(pointer.generation, start, part.frames);
     first += part.frames.reduce((sum, count) => sum + count, 0);
   }
   if (!core) throw new Error(`search snapshot ${pointer.generation} has no core`);
