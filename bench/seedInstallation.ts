@@ -8,12 +8,14 @@ import { generateBugs, planAttachmentCounts, planCommentCounts } from './seedBug
 import { type ApiTarget, createCatalogue } from './seedCatalogue.ts';
 import { random } from './seedRandom.ts';
 import { PRODUCTS } from './seedVocabulary.ts';
-import { writeBugs, writeSearchSnapshot } from './seedWriter.ts';
+import { type TableItems, writeBugs, writeSearchSnapshot } from './seedWriter.ts';
 
 export interface SeedOptions extends ApiTarget {
   bugs: number;
   seed?: number;
   log?: (message: string) => void;
+  /** `bugs`: only the items searches read go to the table (seedWriter.ts); the snapshot has everything. */
+  tableItems?: TableItems;
 }
 
 export interface SeedReport {
@@ -21,6 +23,8 @@ export interface SeedReport {
   users: number;
   products: Array<{ name: string; bugs: number }>;
   items: number;
+  /** Which items went to the table (seedWriter.ts). */
+  tableItems?: TableItems;
   attachments: number;
   seconds: number;
   snapshotChunks: number;
@@ -71,7 +75,7 @@ export async function seedInstallation(options: SeedOptions): Promise<SeedReport
   const { bugs } = generated;
 
   log(`writing ${bugCount} bugs`);
-  const written = await writeBugs(generated, log, started);
+  const written = await writeBugs(generated, log, started, options.tableItems);
   const pointer = await writeSearchSnapshot(generated);
   const seconds = (performance.now() - started) / 1000;
   log(
@@ -92,6 +96,7 @@ export async function seedInstallation(options: SeedOptions): Promise<SeedReport
     users: userCount,
     products: products.map((product) => ({ name: product.name, bugs: product.count })),
     items: written,
+    tableItems: options.tableItems ?? 'all',
     attachments: generated.bodies.size,
     seconds,
     snapshotChunks: pointer.chunks,
