@@ -5,6 +5,7 @@
 import { createHash } from 'node:crypto';
 import type { Attachment } from '../shared/domain/bug/attachment.ts';
 import type { Bug, BugFlag, HistoryEntry } from '../shared/domain/bug/bug.ts';
+import { privateAttachmentMarks } from '../shared/domain/bug/privateActivity.ts';
 import { toBugzillaDateTime } from '../shared/domain/time.ts';
 import { importedBodyKey } from '../shared/storage/bug/bugImportStore.ts';
 import type { StoredComment } from '../shared/storage/bug/bugStore.ts';
@@ -308,7 +309,10 @@ export function generateBugs(
       seeAlso: [],
       flags,
       commentCount: comments.length,
+      privateCommentCount: comments.filter((comment) => comment.isPrivate).length,
       attachmentCount: attachments.length,
+      // As the API writes it: the bug lists its private attachments (none here), so readers need not look.
+      privateAttachments: privateAttachmentMarks(attachments),
       custom: {},
       tags: {},
     });

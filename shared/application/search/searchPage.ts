@@ -89,14 +89,20 @@ export async function renderSearchPage(
 }
 
 /**
- * The page's bugs from this instance's copies where a copy is as new as the index's revision of
- * the bug (so at least as fresh as the search that picked it), read from the table otherwise.
+ * The page's bugs as the index holds them (it holds every field, as fresh as the search that
+ * picked them: indexedBugs.ts), else from this instance's copies where a copy is as new as the
+ * index's revision of the bug, else read from the table.
  */
 async function pageBugs({ index, copies }: SearchState, ids: readonly number[]): Promise<Map<number, StoredBug>> {
   const found = new Map<number, StoredBug>();
   const missing: number[] = [];
   for (const id of ids) {
     const slot = index.slotOf(id);
+    const indexed = slot === undefined ? undefined : index.bugAt(slot);
+    if (indexed) {
+      found.set(id, { bug: indexed, rev: index.rev[slot!]! });
+      continue;
+    }
     const copy = slot === undefined ? undefined : copies.fresh(id, index.rev[slot]);
     if (copy) found.set(id, copy);
     else missing.push(id);

@@ -3,6 +3,7 @@ import { knownPrivateAttachments } from '../bug/privateActivity.ts';
 import type { LegacyValueId } from '../catalog/bugValues.ts';
 import { ChangeHistory } from './changeHistory.ts';
 import { IdLists } from './idLists.ts';
+import { indexedFlag, readsBack, rebuildBug } from './indexedBugs.ts';
 import { LeafTables } from './leafTables.ts';
 import { readLegacySnapshot, type SnapshotColumns } from './legacySnapshot.ts';
 import { PostingLists } from './postingLists.ts';
@@ -45,6 +46,10 @@ export interface IndexedFlag {
   status: string;
   setterId: number;
   requesteeId: number | null;
+  /** Absent in snapshots written before the index rendered pages itself (indexedBugs.ts). */
+  id?: number;
+  creationDate?: string;
+  modificationDate?: string;
 }
 
 /** One bug as the change log and the snapshot carry it. */
@@ -127,6 +132,8 @@ export const NUMBER_COLUMNS = [
 export const CONFIRMED_BIT = 1;
 export const CC_ACCESSIBLE_BIT = 2;
 export const CREATOR_ACCESSIBLE_BIT = 4;
+/** The columns give the bug back exactly (indexedBugs.ts): a search page need not read its item. */
+export const READS_BACK_BIT = 8;
 
 export const EMPTY: readonly number[] = Object.freeze([]);
 /** A private comment count not known yet (privateCommentCount). */
@@ -328,6 +335,18 @@ export class SearchIndex {
     return this.slots.get(bugId);
   }
 
+  /**
+   * The bug at a slot as the table holds it at the index's revision, when the columns give it
+   * back exactly (indexedBugs.ts); undefined when it must be read from the table.
+   */
+  bugAt(slot: number): Bug | undefined {
+    if ((this.bits[slot]! & READS_BACK_BIT) === 0) return undefined;
+    // Both may become unknown after apply: a snapshot older than the column, the backfill's list.
+    if (this.privateCommentCount[slot] === UNKNOWN_COUNT || this.privateAttachments[slot] === undefined)
+      return undefined;
+    return rebuildBug(this, slot);
+  }
+
   /** The slots of bugs in these products, in slot order. */
   slotsOfProducts(productIds: ReadonlySet<number>): Int32Array {
     if (!this.productSlots) {
@@ -415,16 +434,12 @@ export class SearchIndex {
     this.seeAlso[slot] = bug.seeAlso?.length ? bug.seeAlso : (EMPTY as unknown as string[]);
     for (const column of LIST_COLUMNS) this.lists[column].set(slot, (bug[column] as number[] | undefined) ?? EMPTY);
     this.restricted[slot] = this.lists.groupIds.length(slot) > 0 ? 1 : 0;
-    this.flags[slot] = (bug.flags ?? []).map(({ typeId, status, setterId, requesteeId }) => ({
-      typeId,
-      status,
-      setterId,
-      requesteeId,
-    }));
+    this.flags[slot] = (bug.flags ?? []).map(indexedFlag);
     this.tags[slot] = bug.tags && Object.keys(bug.tags).length > 0 ? bug.tags : null;
     this.custom[slot] = bug.custom && Object.keys(bug.custom).length > 0 ? bug.custom : null;
     const marks = knownPrivateAttachments(bug);
     this.privateAttachments[slot] = marks?.length === 0 ? (EMPTY as unknown as PrivateAttachmentMark[]) : marks;
+    if (readsBack(this, slot, bug)) this.bits[slot]! |= READS_BACK_BIT;
     if (document.history?.length) {
       const changes = document.history
         .filter((entry) => entry.bugId === bug.id)

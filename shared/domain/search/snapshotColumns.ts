@@ -39,6 +39,9 @@ export interface SnapshotParts {
   parts: Record<DeferredPart, Uint8Array>;
 }
 
+/** A flag in the snapshot: type, status, setter, requestee, then (since 2026-11-28) id and dates. */
+type FlagTuple = [number, string, number, number | null, number?, string?, string?];
+
 type SparseValue = readonly unknown[] | Record<string, unknown> | null | undefined;
 
 /** `[slot, value]` for every slot whose value is not empty. */
@@ -137,7 +140,19 @@ function writeCore(writer: SnapshotWriter, index: SearchIndex): void {
     'flags',
     sparse(index.flags, n, nonEmpty).map(([slot, flags]) => [
       slot,
-      flags.map((flag) => [flag.typeId, flag.status, flag.setterId, flag.requesteeId]),
+      flags.map((flag) =>
+        flag.id === undefined
+          ? [flag.typeId, flag.status, flag.setterId, flag.requesteeId]
+          : [
+              flag.typeId,
+              flag.status,
+              flag.setterId,
+              flag.requesteeId,
+              flag.id,
+              flag.creationDate,
+              flag.modificationDate,
+            ],
+      ),
     ]),
   );
   writer.json('tags', sparse(index.tags, n, nonEmpty));
@@ -270,13 +285,13 @@ export function readSnapshot(index: SearchIndex, bytes: Uint8Array): DeferredPar
   for (let slot = 0; slot < n; slot++) index.restricted[slot] = groups.length(slot) > 0 ? 1 : 0;
 
   fillDense(index.flags, n, EMPTY as unknown as IndexedFlag[]);
-  for (const [slot, flags] of reader.json<Array<[number, Array<[number, string, number, number | null]>]>>('flags'))
-    index.flags[slot] = flags.map(([typeId, status, setterId, requesteeId]) => ({
-      typeId,
-      status,
-      setterId,
-      requesteeId,
-    }));
+  // A flag written before the index rendered pages has no id and dates: its bug is not READS_BACK.
+  for (const [slot, flags] of reader.json<Array<[number, Array<FlagTuple>]>>('flags'))
+    index.flags[slot] = flags.map(([typeId, status, setterId, requesteeId, id, creationDate, modificationDate]) =>
+      id === undefined
+        ? { typeId, status, setterId, requesteeId }
+        : { typeId, status, setterId, requesteeId, id, creationDate, modificationDate },
+    );
   fillDense(index.tags, n, null);
   for (const [slot, tags] of reader.json<Array<[number, Record<string, string[]>]>>('tags')) index.tags[slot] = tags;
   fillDense(index.custom, n, null);

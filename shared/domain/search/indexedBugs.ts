@@ -1,0 +1,143 @@
+import type { Bug, BugFlag, FlagStatus } from '../bug/bug.ts';
+import { knownPrivateAttachments } from '../bug/privateActivity.ts';
+import { toBugzillaDateTime } from '../time.ts';
+import {
+  CC_ACCESSIBLE_BIT,
+  CODE_COLUMNS,
+  CONFIRMED_BIT,
+  CREATOR_ACCESSIBLE_BIT,
+  LIST_COLUMNS,
+  type SearchIndex,
+  UNKNOWN_COUNT,
+} from './searchIndex.ts';
+
+export { READS_BACK_BIT } from './searchIndex.ts';
+
+/**
+ * A bug read back from the index's columns, so a search page is rendered without reading the
+ * page's bug items from the table (application/search/searchPage.ts). The index holds every field
+ * a bug has, because Bugzilla can search on every one; what it holds is exactly as fresh as the
+ * search that picked the bug, since both come from the same catch-up with the change log.
+ *
+ * The columns normalise a little (times as milliseconds, no qa contact as 0), so the index marks a
+ * slot as read back exactly (READS_BACK_BIT) only when the bug it rebuilds equals the bug it was given
+ * (readsBack, at apply). Anything the columns cannot carry exactly keeps being read from the table:
+ * an item written before versions were ids, a time not in wire form, a flag from a snapshot
+ * written before flags kept their ids and dates.
+ */
+
+const wireTime = (ms: number): string => toBugzillaDateTime(new Date(ms));
+
+/** The bug at a slot as the index holds it (whether that is exact: READS_BACK_BIT). */
+export function rebuildBug(index: SearchIndex, slot: number): Bug {
+  const bits = index.bits[slot]!;
+  const deadline = index.deadline[slot]!;
+  const privateCount = index.privateCommentCount[slot]!;
+  const codes = Object.fromEntries(
+    CODE_COLUMNS.map((column) => [column, index.vocabularies[column].values[index.codes[column][slot]!]!]),
+  ) as Record<(typeof CODE_COLUMNS)[number], string>;
+  const lists = Object.fromEntries(
+    LIST_COLUMNS.map((column) => [column, [...index.lists[column].get(slot)]]),
+  ) as Record<(typeof LIST_COLUMNS)[number], number[]>;
+  const marks = index.privateAttachments[slot];
+  return {
+    id: index.id[slot]!,
+    alias: index.alias[slot] ?? null,
+    summary: index.summary[slot]!,
+    status: codes.status,
+    resolution: codes.resolution,
+    isConfirmed: (bits & CONFIRMED_BIT) !== 0,
+    productId: index.productId[slot]!,
+    componentId: index.componentId[slot]!,
+    versionId: index.versionId[slot]!,
+    targetMilestoneId: index.targetMilestoneId[slot]!,
+    bugType: codes.bugType,
+    priority: codes.priority,
+    severity: codes.severity,
+    platform: codes.platform,
+    opSys: codes.opSys,
+    assigneeId: index.assigneeId[slot]!,
+    reporterId: index.reporterId[slot]!,
+    qaContactId: index.qaContactId[slot] || null,
+    url: index.url[slot] ?? '',
+    whiteboard: index.whiteboard[slot] ?? '',
+    deadline: Number.isNaN(deadline) ? null : wireTime(deadline).slice(0, 10),
+    creationTime: wireTime(index.creationTime[slot]!),
+    lastChangeTime: wireTime(index.lastChangeTime[slot]!),
+    filedVia: codes.filedVia,
+    isCcAccessible: (bits & CC_ACCESSIBLE_BIT) !== 0,
+    isCreatorAccessible: (bits & CREATOR_ACCESSIBLE_BIT) !== 0,
+    estimatedTime: index.estimatedTime[slot]!,
+    remainingTime: index.remainingTime[slot]!,
+    actualTime: index.actualTime[slot]!,
+    ...lists,
+    dupeOf: index.dupeOf[slot] || null,
+    seeAlso: [...(index.seeAlso[slot] ?? [])],
+    flags: (index.flags[slot] ?? []).map((flag) => ({
+      id: flag.id!,
+      typeId: flag.typeId,
+      status: flag.status as FlagStatus,
+      setterId: flag.setterId,
+      requesteeId: flag.requesteeId,
+      creationDate: flag.creationDate!,
+      modificationDate: flag.modificationDate!,
+    })),
+    commentCount: index.commentCount[slot]!,
+    ...(privateCount === UNKNOWN_COUNT ? {} : { privateCommentCount: privateCount }),
+    attachmentCount: index.attachmentCount[slot]!,
+    ...(marks === undefined ? {} : { privateAttachments: marks.map((mark) => ({ ...mark })) }),
+    custom: { ...(index.custom[slot] ?? {}) },
+    tags: Object.fromEntries(Object.entries(index.tags[slot] ?? {}).map(([user, names]) => [user, [...names]])),
+  };
+}
+
+/**
+ * The bug as a reader of the table gets it, with the defaults every reader applies (no private
+ * comment count is 0; a bug without attachments has no private ones): what rebuildBug must equal.
+ */
+function asRead(bug: Bug): Bug {
+  const marks = knownPrivateAttachments(bug);
+  return {
+    ...bug,
+    privateCommentCount: bug.privateCommentCount ?? 0,
+    attachmentCount: bug.attachmentCount ?? 0,
+    ...(marks === undefined ? {} : { privateAttachments: [...marks] }),
+    custom: bug.custom ?? {},
+    tags: bug.tags ?? {},
+  };
+}
+
+/** Whether the bug just applied at `slot` comes back exactly from the columns. */
+export function readsBack(index: SearchIndex, slot: number, bug: Bug): boolean {
+  return sameValue(rebuildBug(index, slot), asRead(bug));
+}
+
+/**
+ * Deep equality of JSON-like values where a property set to undefined equals a missing one
+ * (the table drops undefined attributes).
+ */
+function sameValue(a: unknown, b: unknown): boolean {
+  if (a === b) return true;
+  if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return false;
+  if (Array.isArray(a) !== Array.isArray(b)) return false;
+  if (Array.isArray(a)) {
+    const other = b as unknown[];
+    return a.length === other.length && a.every((value, position) => sameValue(value, other[position]));
+  }
+  const left = a as Record<string, unknown>;
+  const right = b as Record<string, unknown>;
+  const keys = new Set([...Object.keys(left), ...Object.keys(right)]);
+  for (const key of keys) if (!sameValue(left[key], right[key])) return false;
+  return true;
+}
+
+/** The flag fields the index keeps: all of them, so a page can show the flag (flagView). */
+export const indexedFlag = (flag: BugFlag) => ({
+  id: flag.id,
+  typeId: flag.typeId,
+  status: flag.status,
+  setterId: flag.setterId,
+  requesteeId: flag.requesteeId,
+  creationDate: flag.creationDate,
+  modificationDate: flag.modificationDate,
+});

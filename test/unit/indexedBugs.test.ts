@@ -1,0 +1,120 @@
+import { describe, expect, it } from 'vitest';
+import type { Bug } from '../../shared/domain/bug/bug.ts';
+import { READS_BACK_BIT, SearchIndex } from '../../shared/domain/search/searchIndex.ts';
+import { plainBug } from './support/bugFixtures.ts';
+
+/**
+ * A search page is rendered from the index's columns when they give the bug back exactly
+ * (indexedBugs.ts); anything they cannot carry exactly must make the page read the table instead.
+ */
+
+/** A bug with something in every field the columns normalise or keep sparsely. */
+const fullBug = (id: number): Bug =>
+  plainBug(id, {
+    alias: `alias-${id}`,
+    summary: 'Toolbar crashes on startup',
+    status: 'RESOLVED',
+    resolution: 'FIXED',
+    qaContactId: 7,
+    url: 'https://example.test/report',
+    whiteboard: '[needs-triage]',
+    deadline: '2026-12-01',
+    creationTime: '2024-02-29T23:59:59Z',
+    lastChangeTime: '2026-11-28T02:42:08Z',
+    isCcAccessible: false,
+    estimatedTime: 2.5,
+    remainingTime: 1.25,
+    actualTime: 0.75,
+    ccIds: [3, 4],
+    keywordIds: [2],
+    groupIds: [1],
+    dependsOn: [10],
+    blocks: [11, 12],
+    regressedBy: [13],
+    regressions: [14],
+    duplicates: [15],
+    seeAlso: ['https://bugs.example.test/show_bug.cgi?id=3'],
+    flags: [
+      {
+        id: 90,
+        typeId: 1,
+        status: '?',
+        setterId: 2,
+        requesteeId: 5,
+        creationDate: '2026-01-01T10:00:00Z',
+        modificationDate: '2026-01-02T11:00:00Z',
+      },
+    ],
+    commentCount: 4,
+    privateCommentCount: 1,
+    attachmentCount: 2,
+    privateAttachments: [{ id: 300, creatorId: 2 }],
+    custom: { cf_release: 'beta', cf_notes: ['a', 'b'] },
+    tags: { 2: ['mine'] },
+  });
+
+function indexOf(...bugs: Bug[]): SearchIndex {
+  const index = new SearchIndex();
+  for (const bug of bugs) index.apply({ bug, rev: 3 });
+  return index;
+}
+
+describe('a bug read back from the search index', () => {
+  it('equals the bug applied, field for field, for a plain bug and one with every field set', () => {
+    const index = indexOf(plainBug(1), fullBug(2));
+    expect(index.bugAt(0)).toEqual({ ...plainBug(1), privateCommentCount: 0, privateAttachments: [] });
+    expect(index.bugAt(1)).toEqual(fullBug(2));
+  });
+
+  it('survives the snapshot, whole and in parts', () => {
+    const index = indexOf(plainBug(1), fullBug(2));
+    const whole = SearchIndex.fromSnapshot(index.toSnapshot());
+    expect(whole.bugAt(1)).toEqual(fullBug(2));
+    const { core } = index.toSnapshotParts();
+    // The core alone carries every field a page shows: no part is needed to render.
+    expect(SearchIndex.fromSnapshot(core).bugAt(1)).toEqual(fullBug(2));
+  });
+
+  it('follows a later revision and the backfill of private attachments', () => {
+    const index = indexOf(fullBug(2));
+    index.apply({ bug: { ...fullBug(2), summary: 'Renamed', flags: [] }, rev: 4 });
+    expect(index.bugAt(0)).toMatchObject({ summary: 'Renamed', flags: [] });
+    const unknown = { ...fullBug(2), privateAttachments: undefined };
+    index.apply({ bug: unknown, rev: 5 });
+    expect(index.bugAt(0)).toBeUndefined();
+    index.setPrivateAttachments(2, 5, [{ id: 301, creatorId: 4 }]);
+    expect(index.bugAt(0)?.privateAttachments).toEqual([{ id: 301, creatorId: 4 }]);
+  });
+
+  it('is refused where the columns would change the bug, so the page reads the table', () => {
+    const legacy = { ...plainBug(1), versionId: undefined } as unknown as Bug;
+    const spacedTime = plainBug(2, { creationTime: '2025-01-01 00:00:00' });
+    const fractional = plainBug(3, { lastChangeTime: '2025-01-02T00:00:00.123Z' });
+    const qaZero = plainBug(4, { qaContactId: 0 });
+    const extraField = { ...plainBug(5), version: '1.0' } as Bug;
+    const index = indexOf(legacy, spacedTime, fractional, qaZero, extraField, plainBug(6));
+    expect([0, 1, 2, 3, 4].map((slot) => index.bugAt(slot))).toEqual([
+      undefined,
+      undefined,
+      undefined,
+      undefined,
+      undefined,
+    ]);
+    expect(index.bugAt(5)?.id).toBe(6);
+  });
+
+  it('is refused for flags from a snapshot written before flags kept their ids', () => {
+    const index = indexOf(fullBug(2));
+    // What an older snapshot held: no READS_BACK bit, flags without id and dates.
+    index.bits[0]! &= ~READS_BACK_BIT;
+    index.flags[0] = index.flags[0]!.map(({ typeId, status, setterId, requesteeId }) => ({
+      typeId,
+      status,
+      setterId,
+      requesteeId,
+    }));
+    const reloaded = SearchIndex.fromSnapshot(index.toSnapshot());
+    expect(reloaded.bugAt(0)).toBeUndefined();
+    expect(reloaded.flags[0]).toEqual([{ typeId: 1, status: '?', setterId: 2, requesteeId: 5 }]);
+  });
+});
