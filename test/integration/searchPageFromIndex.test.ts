@@ -45,11 +45,12 @@ afterAll(async () => {
   await app?.close();
 });
 
-const viewers = () => [
-  ['admin', app.admin.apiKey],
-  ['plain', seeded.plainKey],
-  ['anonymous', undefined],
-] as const;
+const viewers = () =>
+  [
+    ['admin', app.admin.apiKey],
+    ['plain', seeded.plainKey],
+    ['anonymous', undefined],
+  ] as const;
 
 const EVERY_BUG = { f1: 'bug_id', o1: 'greaterthan', v1: '0' };
 
