@@ -9,7 +9,7 @@ import { documentClient, tableName } from '../../shared/storage/dynamoClient.ts'
 import { searchKeys } from '../../shared/storage/keys.ts';
 import { loadSnapshot, loadSnapshotPointer } from '../../shared/storage/search/searchIndexStore.ts';
 import { legacySnapshotOf } from '../support/legacySnapshot.ts';
-import { ok } from '../support/testAccounts.ts';
+import { fileTestBug, ok } from '../support/testAccounts.ts';
 import { call, startTestApp, type TestApp } from '../support/testApp.ts';
 import { plainBug } from '../unit/support/bugFixtures.ts';
 
@@ -43,6 +43,9 @@ const ghostCount = async (): Promise<number> =>
 
 describe('a JSON snapshot written before the binary form', () => {
   it('is read by a new instance, and the compactor rewrites it as a binary one', async () => {
+    const filed = await fileTestBug(app, app.admin.apiKey, {
+      summary: 'Filed before the upgrade',
+    });
     const index = await wholeIndex(await currentSearchState());
     index.apply({
       bug: plainBug(GHOST_ID, { summary: 'Kept only by the old snapshot', productId: index.productId[0] ?? 1 }),
@@ -77,6 +80,9 @@ describe('a JSON snapshot written before the binary form', () => {
     dropSearchIndex();
     expect((await loadSnapshot())?.snapshot).not.toBeInstanceOf(Uint8Array);
     expect(await ghostCount()).toBe(1);
+    // The old snapshot cannot say whether its columns give the bug back: its pages read the table.
+    const old = (await currentSearchState()).index;
+    expect(old.bugAt(old.slotOf(filed)!)).toBeUndefined();
 
     const pointer = await compactSearchIndex();
     expect(pointer?.generation).not.toBe(generation);
@@ -85,6 +91,15 @@ describe('a JSON snapshot written before the binary form', () => {
     expect(isBinarySnapshot(stored!.snapshot as Uint8Array)).toBe(true);
     dropSearchIndex();
     expect(await ghostCount()).toBe(1);
+    // The compactor reread the bug, so pages show it from the index, as Get Bug shows it.
+    const upgraded = (await currentSearchState()).index;
+    const direct = (await ok(call(app, 'GET', `/rest/bug/${filed}`, { apiKey: app.admin.apiKey }))).bugs[0];
+    expect(upgraded.bugAt(upgraded.slotOf(filed)!)).toMatchObject({
+      id: filed,
+      summary: 'Filed before the upgrade',
+      creationTime: direct.creation_time,
+      lastChangeTime: direct.last_change_time,
+    });
     // The compactor writes the comment words apart from the core: a new instance reads them after it.
     const state = await currentSearchState();
     await state.partLoaded('words');

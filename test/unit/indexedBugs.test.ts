@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Bug } from '../../shared/domain/bug/bug.ts';
-import { READS_BACK_BIT, SearchIndex } from '../../shared/domain/search/searchIndex.ts';
+import { NOT_READ_BACK_BIT, READS_BACK_BIT, SearchIndex } from '../../shared/domain/search/searchIndex.ts';
 import { plainBug } from './support/bugFixtures.ts';
 
 /**
@@ -116,5 +116,25 @@ describe('a bug read back from the search index', () => {
     const reloaded = SearchIndex.fromSnapshot(index.toSnapshot());
     expect(reloaded.bugAt(0)).toBeUndefined();
     expect(reloaded.flags[0]).toEqual([{ typeId: 1, status: '?', setterId: 2, requesteeId: 5 }]);
+  });
+
+  it('is decided again for bugs an older snapshot left unknown, from the table, at the same revision only', () => {
+    const index = indexOf(plainBug(1), fullBug(2), plainBug(3, { creationTime: '2025-01-01 00:00:00' }));
+    expect(index.bugsNotCheckedForReadBack(10)).toEqual([]);
+    for (let slot = 0; slot < 3; slot++) index.bits[slot]! &= ~(READS_BACK_BIT | NOT_READ_BACK_BIT);
+    index.flags[1] = [];
+    expect(index.bugsNotCheckedForReadBack(10)).toEqual([1, 2, 3]);
+    expect(index.bugsNotCheckedForReadBack(2)).toEqual([1, 2]);
+    expect(index.bugAt(1)).toBeUndefined();
+    // The table's copy at another revision is not taken: the change log brings the newer one.
+    expect(index.takeFromTable(fullBug(2), 4)).toBe(false);
+    expect(index.takeFromTable(fullBug(2), 3)).toBe(true);
+    expect(index.bugAt(1)).toEqual(fullBug(2));
+    index.takeFromTable(plainBug(1), 3);
+    index.takeFromTable(plainBug(3, { creationTime: '2025-01-01 00:00:00' }), 3);
+    // Bug 3 does not read back, and is not reread again.
+    expect(index.bugsNotCheckedForReadBack(10)).toEqual([]);
+    expect(index.bugAt(2)).toBeUndefined();
+    expect(index.bits[2]! & NOT_READ_BACK_BIT).toBe(NOT_READ_BACK_BIT);
   });
 });

@@ -6,6 +6,8 @@ import {
   type IndexedChange,
   type IndexedFlag,
   LIST_COLUMNS,
+  NOT_READ_BACK_BIT,
+  READS_BACK_BIT,
   type SearchIndex,
   UNKNOWN_COUNT,
 } from './searchIndex.ts';
@@ -57,6 +59,8 @@ export function readLegacySnapshot(index: SearchIndex, snapshot: SnapshotColumns
     const target = (index as unknown as Record<string, Int32Array | Float64Array>)[name];
     for (let slot = 0; slot < n; slot++) target[slot] = values[slot] === null ? Number.NaN : values[slot]!;
   }
+  // Its flags have no ids or dates: whether a bug reads back is decided again (searchCompactor.ts).
+  for (let slot = 0; slot < n; slot++) index.bits[slot]! &= ~(READS_BACK_BIT | NOT_READ_BACK_BIT);
   // A snapshot older than the column: outsiders' comment counts wait for the bugs' own (UNKNOWN_COUNT).
   if (!snapshot.numbers.privateCommentCount) index.privateCommentCount.fill(UNKNOWN_COUNT, 0, n);
   for (const column of CODE_COLUMNS) {

@@ -134,6 +134,11 @@ export const CC_ACCESSIBLE_BIT = 2;
 export const CREATOR_ACCESSIBLE_BIT = 4;
 /** The columns give the bug back exactly (indexedBugs.ts): a search page need not read its item. */
 export const READS_BACK_BIT = 8;
+/**
+ * They were found not to: the page reads the bug's item. A slot with neither bit came from a
+ * snapshot written before either existed, until the compactor reads its bug again (takeFromTable).
+ */
+export const NOT_READ_BACK_BIT = 16;
 
 export const EMPTY: readonly number[] = Object.freeze([]);
 /** A private comment count not known yet (privateCommentCount). */
@@ -384,9 +389,36 @@ export class SearchIndex {
 
   /** Folds in one bug revision; older or repeated revisions are ignored. Returns whether it changed the index. */
   apply(document: IndexDocument): boolean {
+    const slot = this.slots.get(document.bug.id);
+    if (slot !== undefined && this.rev[slot] >= document.rev) return false;
+    this.write(document);
+    return true;
+  }
+
+  /**
+   * The bug as the table holds it at the revision the index has (the compactor's reread of bugs a
+   * snapshot from before READS_BACK_BIT left unknown): same revision, so nothing it says is newer,
+   * but its columns are set afresh and whether they give it back is decided.
+   */
+  takeFromTable(bug: Bug, rev: number): boolean {
+    const slot = this.slots.get(bug.id);
+    if (slot === undefined || this.rev[slot] !== rev) return false;
+    this.write({ bug, rev });
+    return true;
+  }
+
+  /** Up to `limit` bugs whose slots do not say whether the columns give them back (takeFromTable). */
+  bugsNotCheckedForReadBack(limit: number): number[] {
+    const ids: number[] = [];
+    const either = READS_BACK_BIT | NOT_READ_BACK_BIT;
+    for (let slot = 0; slot < this.size && ids.length < limit; slot++)
+      if ((this.bits[slot]! & either) === 0) ids.push(this.id[slot]!);
+    return ids;
+  }
+
+  private write(document: IndexDocument): void {
     const { bug, rev } = document;
     let slot = this.slots.get(bug.id);
-    if (slot !== undefined && this.rev[slot] >= rev) return false;
     // A new bug joins its product's list (it takes the highest slot, so the list stays ascending); a bug that moves makes them all be rebuilt.
     if (slot !== undefined && this.productId[slot] !== bug.productId) this.productSlots = undefined;
     const added = slot === undefined;
@@ -439,7 +471,7 @@ export class SearchIndex {
     this.custom[slot] = bug.custom && Object.keys(bug.custom).length > 0 ? bug.custom : null;
     const marks = knownPrivateAttachments(bug);
     this.privateAttachments[slot] = marks?.length === 0 ? (EMPTY as unknown as PrivateAttachmentMark[]) : marks;
-    if (readsBack(this, slot, bug)) this.bits[slot]! |= READS_BACK_BIT;
+    this.bits[slot]! |= readsBack(this, slot, bug) ? READS_BACK_BIT : NOT_READ_BACK_BIT;
     if (document.history?.length) {
       const changes = document.history
         .filter((entry) => entry.bugId === bug.id)
@@ -469,7 +501,6 @@ export class SearchIndex {
         for (const word of privateWords) this.privateWordStore.add(word, slot);
       });
     this.touch(slot);
-    return true;
   }
 
   /** Notes a changed slot in the journal (kept results are brought up to date from it). */
