@@ -339,7 +339,7 @@ function render(
   lines.push(`Load average (1 min) ${os.loadavg()[0].toFixed(1)} at the end of the run.`);
   lines.push('');
   lines.push(
-    `${new Date().toISOString().slice(0, 10)}, ${os.cpus().length} cores (${os.cpus()[0]?.model ?? 'unknown CPU'}), Node ${process.version}, DynamoDB Local in memory, the API in its own process, ${CONNECTIONS} connections, ${DURATION_S} s per scenario after ${WARMUP_S} s of warm-up. The machine was shared with other work while this ran, so these are lower bounds.`,
+    `${new Date().toISOString().slice(0, 10)}, ${os.cpus().length} cores (${os.cpus()[0]?.model ?? 'unknown CPU'}), Node ${process.version}, DynamoDB Local ${DATA_DIR ? `on disk (${DATA_DIR})` : 'in memory'}, the API in its own process, ${CONNECTIONS} connections, ${DURATION_S} s per scenario after ${WARMUP_S} s of warm-up. The machine was shared with other work while this ran, so these are lower bounds.`,
   );
   lines.push('');
   lines.push(
@@ -390,11 +390,11 @@ function render(
   }
   lines.push('');
   lines.push(
-    "Every search reads the change log since the index's high-water mark (one consistent Query) and the request's usual caller and catalogue-stamp reads (one BatchGetItem); it reads bug items only for the bugs of its page that the instance does not keep at their current revision (BatchGetItem, 100 keys a call), so a repeated page reads none. Bugzilla's figures are from clarifications.md (Apache + mod_perl + MariaDB, 2 cores, wrk with 8 connections).",
+    "Every search reads the change log since the index's high-water mark (one consistent Query) and the request's usual caller and catalogue-stamp reads (one BatchGetItem). Its page is rendered from the index's columns, which hold every field of every bug (docs/data-model.md §8.7): it reads bug items only for bugs the columns cannot give back exactly (BatchGetItem, 100 keys a call), none in these seeds. Bugzilla's figures are from clarifications.md (Apache + mod_perl + MariaDB, 2 cores, wrk with 8 connections).",
   );
   lines.push('');
   lines.push(
-    "**Reading these numbers.** Each scenario repeats one request, as a dashboard does, so after the warm-up the search instance answers from what it keeps between requests: the page's bugs and their JSON, and the results of the criteria, each exactly as fresh as the index (docs/data-model.md §8.7). The \"nothing kept\" column is the same scenario against a second API process over the same table with `TRACKER_SEARCH_KEEP=off`: every request finds its bugs in the index, reads its page's bug items and renders them, as the first request of a scenario (or one after the page's bugs changed) does. `getbug` isolates the request overhead (authentication, catalogue stamp, one bug). Everything here shares two cores with DynamoDB Local, the load generator and, on a shared machine, other work; AWS runs each Lambda instance on its own vCPU against DynamoDB.",
+    "**Reading these numbers.** Each scenario repeats one request, as a dashboard does, so after the warm-up the search instance answers from what it keeps between requests: the page's rendered JSON and the results of the criteria, each exactly as fresh as the index (docs/data-model.md §8.7). The \"nothing kept\" column is the same scenario against a second API process over the same table with `TRACKER_SEARCH_KEEP=off`: every request finds its bugs in the index and renders them afresh, as the first request of a scenario (or one after the page's bugs changed) does. `getbug` isolates the request overhead (authentication, catalogue stamp, one bug). Everything here shares two cores with DynamoDB Local, the load generator and, on a shared machine, other work; AWS runs each Lambda instance on its own vCPU against DynamoDB.",
   );
   lines.push(markers.end);
   return lines.join('\n');
