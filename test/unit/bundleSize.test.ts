@@ -68,17 +68,19 @@ const BUDGET_EXCEPTIONS: Readonly<Record<string, number>> = {
   // Search reads the installation's legal values and workflow (catalog/fieldValues.ts, ~5 KiB with
   // its store and the quicksearch and ordering rules that use them): 602.0 and 581.8 KiB measured
   // 2026-11-25 with them and the private-activity rules of the same week; 620.3 and 600.1 KiB with
-  // issue 20's compact index (binary snapshot, posting lists, columnar history: ~18 KiB).
-  'bug/searchBugs': 592 * 1024 + OBSERVABILITY,
-  'bug/possibleDuplicates': 572 * 1024 + OBSERVABILITY,
+  // issue 20's compact index (binary snapshot, posting lists, columnar history: ~18 KiB); 630.0
+  // and 609.7 KiB (2026-11-28) with the snapshot in parts and pages rendered from the index.
+  'bug/searchBugs': 600 * 1024 + OBSERVABILITY,
+  'bug/possibleDuplicates': 580 * 1024 + OBSERVABILITY,
   'user/createUser': REGEXP_BUDGET,
   'user/updateUser': REGEXP_BUDGET,
   'group/createGroup': REGEXP_BUDGET,
   'group/updateGroup': REGEXP_BUDGET,
   'instance/updateParameters': REGEXP_BUDGET,
   // re2js for the regexp members of the first administrator's groups: 467.0 KiB measured 2026-11-25,
-  // 485.2 with the compact search index it writes the first (empty) snapshot of.
-  'platform/bootstrap': 458 * 1024 + OBSERVABILITY,
+  // 485.2 with the compact search index it writes the first (empty) snapshot of, 494.0 (2026-11-28)
+  // with the index's snapshot parts and read-back of bugs.
+  'platform/bootstrap': 465 * 1024 + OBSERVABILITY,
   // No dependency of its own: every bug rule (workflow, relations, flags, groups, versions and
   // milestones by id with the reading of bugs stored by name) on the common chain. 443.7 KiB
   // measured 2026-11-25; held to issue 20's 450 KiB for a function without a dependency.
@@ -86,9 +88,9 @@ const BUDGET_EXCEPTIONS: Readonly<Record<string, number>> = {
   // Bugzilla's XML-RPC and JSON-RPC (shared/http/rpc/): one function that runs every RPC method's
   // REST handler in-process, so it carries all of them and all of their dependencies (the S3
   // client, markdown-it and xss, re2js, every bug rule) plus fast-xml-parser for XML-RPC: 1297.5
-  // KiB measured 2026-11-25, 1316.1 with the compact search index. The handlers are imported
-  // lazily, so a call evaluates only its own.
-  'rpc/rpcEndpoint': 1290 * 1024 + OBSERVABILITY,
+  // KiB measured 2026-11-25, 1316.1 with the compact search index, 1326.7 (2026-11-28) with its
+  // parts and read-back. The handlers are imported lazily, so a call evaluates only its own.
+  'rpc/rpcEndpoint': 1298 * 1024 + OBSERVABILITY,
   // Not a route: the table stream's publisher. Three SDK clients of its own (SES v2 for mail,
   // EventBridge for events, S3 for Test mail, with their share of @smithy) on top of every bug,
   // mail and event rule and the people and catalogue reads: 654.7 KiB measured 2026-11-25.
