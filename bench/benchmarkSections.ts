@@ -44,7 +44,7 @@ export function mergeImportSection(document: string, section: string): string {
  * between `<!-- kept:<name>:start -->` and `<!-- kept:<name>:end -->`: `npm run bench` keeps every
  * one of them where it was, as it keeps the search and import sections.
  */
-const KEPT_SECTION = /<!-- kept:([a-z-]+):start -->[\s\S]*?<!-- kept:\1:end -->/g;
+const KEPT_SECTION = /<!-- kept:([a-z0-9-]+):start -->[\s\S]*?<!-- kept:\1:end -->/g;
 
 /** Every kept section of a document, in order. */
 export function keptSectionsOf(document: string): string[] {
@@ -55,8 +55,9 @@ export function keptSectionsOf(document: string): string[] {
 export function mergeKeptSections(document: string, sections: readonly string[]): string {
   let merged = document;
   for (const section of sections) {
-    const name = /<!-- kept:([a-z-]+):start -->/.exec(section)?.[1];
-    if (!name || merged.includes(`<!-- kept:${name}:start -->`)) continue;
+    const name = /<!-- kept:([a-z0-9-]+):start -->/.exec(section)?.[1];
+    if (!name) throw new Error(`not a kept section: ${section.slice(0, 80)}`);
+    if (merged.includes(`<!-- kept:${name}:start -->`)) continue;
     merged = `${merged.trimEnd()}\n\n${section}\n`;
   }
   return merged;

@@ -21,6 +21,13 @@ describe('sections of docs/benchmarks.md', () => {
     expect(mergeKeptSections(merged, sections)).toBe(merged);
   });
 
+  it("keeps a size's section whose name has digits (search-bench-1000000), and refuses text that is none", () => {
+    const million = kept('search-bench-1000000', '| 1M | 42 |');
+    expect(keptSectionsOf(`# r\n\n${million}\n`)).toEqual([million]);
+    expect(mergeKeptSections('# r\n', [million])).toBe(`# r\n\n${million}\n`);
+    expect(() => mergeKeptSections('# r\n', ['| lost table |'])).toThrow(/not a kept section/);
+  });
+
   it('replaces the search section in place and leaves a document without one alone when there is none', () => {
     const search = (text: string) => `${SEARCH_SECTION_START}\n${text}\n${SEARCH_SECTION_END}`;
     const document = `# report\n\n${search('old')}\n\ntail\n`;
