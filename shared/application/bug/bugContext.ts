@@ -231,7 +231,7 @@ export function bugViewContext(
  * with every update of the bug. Tracker's API does not require it back; web forms built on the
  * API may use it to detect mid-air collisions.
  */
-export function updateToken(userId: number, bug: Bug): string {
+export function updateToken(userId: number, bug: Pick<Bug, 'id' | 'lastChangeTime'>): string {
   const secret = process.env.TRACKER_TOKEN_SECRET ?? process.env.TRACKER_TABLE ?? 'tracker';
   if (secret !== tokenSecret || issuedCount >= MAX_ISSUED_TOKENS) {
     issuedTokens.clear();

@@ -2,7 +2,7 @@ import type { Bug } from '../../domain/bug/bug.ts';
 import { canSeeBug, isInsider, isTimeTracker } from '../../domain/bug/bugAccess.ts';
 import { commentText, mayReadComment } from '../../domain/bug/bugComments.ts';
 import type { FieldSelection } from '../../domain/fieldSelection.ts';
-import { type Caller, inGroup } from '../../domain/identity/caller.ts';
+import type { Caller } from '../../domain/identity/caller.ts';
 import { compileSearch } from '../../domain/search/criterionCompiler.ts';
 import { parseQuicksearch } from '../../domain/search/quicksearch.ts';
 import { FALSE, MAYBE, type SearchEnvironment, TRUE } from '../../domain/search/searchEnvironment.ts';
@@ -24,7 +24,7 @@ import { oncePerRequest } from '../../storage/requestScope.ts';
 import { type BugCatalog, loadBugCatalog, usersById } from '../bug/bugContext.ts';
 import { prefetchBugs } from '../bug/bugPrefetch.ts';
 import { currentSearchState, searchWithParts } from './searchIndexHolder.ts';
-import { renderSearchPage } from './searchPage.ts';
+import { callerGroupIds, renderSearchPage } from './searchPage.ts';
 
 /** The index and bug copies, caught up once per request (the prefetch may have started it). */
 export const requestSearch = () => oncePerRequest('searchIndex', currentSearchState);
@@ -81,9 +81,6 @@ function pagingOf(params: Record<string, unknown>, maximum: number): Paging {
   };
 }
 
-export const callerGroupIds = (caller: Caller, bugCatalog: BugCatalog) =>
-  new Set(bugCatalog.catalog.groups.filter((group) => inGroup(caller, group.name)).map((group) => group.id));
-
 export async function searchEnvironment(
   caller: Caller,
   bugCatalog: BugCatalog,
@@ -129,7 +126,7 @@ async function matchingSlots(
   index: SearchIndex,
   tree: SearchNode,
   paging: Pick<Paging, 'order' | 'countOnly'>,
-): Promise<number[] | number> {
+): Promise<Int32Array | number> {
   validateSearch(tree, { timeTracker: isTimeTracker(caller, bugCatalog.catalog.parameters) });
   const env = await searchEnvironment(caller, bugCatalog, index, tree);
   const visible = visibilityTest(
@@ -145,7 +142,9 @@ async function matchingSlots(
   const truths = kept ? new Uint8Array(kept.length).fill(TRUE) : evaluateSearch(env, tree, candidates);
   // count_only with nothing left to decide from comments: counted, no list built.
   if (paging.countOnly && !truths.includes(MAYBE)) return countVisible(truths, candidates, index.restricted, visible);
-  const { matches, undecided } = visibleMatches(truths, candidates, index.restricted, visible);
+  const visibleResult = visibleMatches(truths, candidates, index.restricted, visible);
+  const { undecided } = visibleResult;
+  let matches: Int32Array = visibleResult.matches;
   if (undecided.length > 0) {
     // Comment text is not in the index: read the comments of the bugs still undecided.
     if (undecided.length > MAX_COMMENT_READS) {
@@ -171,26 +170,37 @@ async function matchingSlots(
       });
     }
     const exact = compileSearch({ ...env, comments }, tree);
-    for (const slot of undecided) if (exact(slot) === TRUE) matches.push(slot);
+    const decided = undecided.filter((slot) => exact(slot) === TRUE);
+    const all = new Int32Array(matches.length + decided.length);
+    all.set(matches);
+    all.set(decided, matches.length);
+    matches = all;
   }
-  if (paging.countOnly) return matches;
+  if (paging.countOnly) return matches.length;
   if (!paging.order && undecided.length === 0) return inIdOrder(index, matches);
   const names = await orderNames(bugCatalog, paging.order, () =>
-    matches.flatMap((slot) => [index.assigneeId[slot], index.reporterId[slot], index.qaContactId[slot]]),
+    Array.from(matches).flatMap((slot) => [index.assigneeId[slot]!, index.reporterId[slot]!, index.qaContactId[slot]!]),
   );
   return matches.sort(
     orderComparator(index, paging.order, names, { insider: env.insider, timeTracker: env.timeTracker === true }),
   );
 }
 
-/** The candidates found TRUE or MAYBE that the caller may see. */
+/**
+ * The candidates found TRUE or MAYBE that the caller may see. The matches are a typed array: a
+ * search over a large product finds hundreds of thousands, and a growing plain array of them
+ * cost more than the search itself.
+ */
 function visibleMatches(
   truths: Uint8Array,
   candidates: Int32Array,
   restricted: Uint8Array,
   visible: (slot: number) => boolean,
-) {
-  const matches: number[] = [];
+): { matches: Int32Array; undecided: number[] } {
+  let found = 0;
+  for (let position = 0; position < candidates.length; position++) if (truths[position] === TRUE) found++;
+  const matches = new Int32Array(found);
+  let at = 0;
   const undecided: number[] = [];
   for (let position = 0; position < candidates.length; position++) {
     const truth = truths[position];
@@ -198,10 +208,10 @@ function visibleMatches(
     const slot = candidates[position]!;
     // Most bugs are in no group, and so visible to all: only the others go through the full rule.
     if (restricted[slot] === 1 && !visible(slot)) continue;
-    if (truth === TRUE) matches.push(slot);
+    if (truth === TRUE) matches[at++] = slot;
     else undecided.push(slot);
   }
-  return { matches, undecided };
+  return { matches: matches.subarray(0, at), undecided };
 }
 
 function countVisible(
@@ -245,7 +255,7 @@ async function orderNames(
 }
 
 /** Slots by bug id. Slots are mostly taken in id order already, so the sort is skipped when it has nothing to do. */
-function inIdOrder(index: SearchIndex, slots: number[]): number[] {
+function inIdOrder(index: SearchIndex, slots: Int32Array): Int32Array {
   for (let i = 1; i < slots.length; i++) {
     if (index.id[slots[i - 1]!]! > index.id[slots[i]!]!) return slots.sort((a, b) => index.id[a] - index.id[b]);
   }
@@ -338,7 +348,7 @@ export async function searchBugs(caller: Caller, params: Record<string, unknown>
   const slots = await searchWithParts(search, () => matchingSlots(caller, bugCatalog, index, tree, paging));
   if (typeof slots === 'number') return { bug_count: slots };
   if (paging.countOnly) return { bug_count: slots.length };
-  const page = slots.slice(paging.offset, paging.offset + paging.limit).map((slot) => index.id[slot]);
+  const page = Array.from(slots.subarray(paging.offset, paging.offset + paging.limit), (slot) => index.id[slot]!);
   return { bugs: await renderSearchPage(caller, page, fields, search) };
 }
 

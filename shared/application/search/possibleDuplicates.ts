@@ -7,9 +7,9 @@ import { visibilityTest } from '../../domain/search/searchVisibility.ts';
 import { errors } from '../../errors.ts';
 import { loadBugs } from '../../storage/bug/bugStore.ts';
 import { loadBugCatalog } from '../bug/bugContext.ts';
-import { callerGroupIds, requestSearch, searchEnvironment } from './bugSearch.ts';
+import { requestSearch, searchEnvironment } from './bugSearch.ts';
 import { searchWithParts } from './searchIndexHolder.ts';
-import { renderSearchPage } from './searchPage.ts';
+import { callerGroupIds, renderSearchPage } from './searchPage.ts';
 
 /**
  * possible_duplicates: summaries ranked by the words they share with the one given, rare words

@@ -1,12 +1,21 @@
-import type { Bug } from '../../domain/bug/bug.ts';
+import type { Bug, PrivateAttachmentMark } from '../../domain/bug/bug.ts';
 import { canSeeBug, isInsider, isTimeTracker } from '../../domain/bug/bugAccess.ts';
 import { bugResourceFields, bugView, viewerTags } from '../../domain/bug/bugView.ts';
 import type { FieldSelection } from '../../domain/fieldSelection.ts';
-import { type Caller, isLoggedIn } from '../../domain/identity/caller.ts';
+import { type Caller, inGroup, isLoggedIn } from '../../domain/identity/caller.ts';
 import { RawJson } from '../../domain/rawJson.ts';
+import { visibilityTest } from '../../domain/search/searchVisibility.ts';
+import { toBugzillaDateTime } from '../../domain/time.ts';
 import { loadBugs, type StoredBug } from '../../storage/bug/bugStore.ts';
 import { currentStamp } from '../../storage/catalog/catalogCache.ts';
-import { bugViewContext, loadBugCatalog, updateToken, userIdsOf, usersById } from '../bug/bugContext.ts';
+import {
+  type BugCatalog,
+  bugViewContext,
+  loadBugCatalog,
+  updateToken,
+  userIdsOf,
+  usersById,
+} from '../bug/bugContext.ts';
 import { getBugs } from '../bug/bugReading.ts';
 import { groupNameIn } from '../catalog/catalogContext.ts';
 import type { SearchState } from './searchIndexHolder.ts';
@@ -36,55 +45,117 @@ export async function renderSearchPage(
       await getBugs(caller, ids, fields, { permissive: true, load: search && ((wanted) => pageBugs(search, wanted)) })
     ).bugs;
   }
-  const [bugCatalog, stored, stamp] = await Promise.all([loadBugCatalog(), pageBugs(search, ids), currentStamp()]);
+  const [bugCatalog, entries, stamp] = await Promise.all([loadBugCatalog(), pageEntries(search, ids), currentStamp()]);
   const { parameters } = bugCatalog.catalog;
   const groupName = groupNameIn(bugCatalog.catalog);
   const orGroups = parameters.or_groups === '1';
-  const visible = ids
-    .map((id) => stored.get(id))
-    .filter((entry): entry is StoredBug => entry !== undefined && canSeeBug(caller, entry.bug, groupName, orGroups));
+  // The index may have moved on since the search (another request's catch-up): visibility again,
+  // by the same rule, from the index for its bugs and from the bug for those read from the table.
+  const visibleSlot = visibilityTest(search.index, caller.user?.id ?? 0, callerGroupIds(caller, bugCatalog), orGroups);
+  const visible = entries.filter((entry) =>
+    entry.slot === undefined ? canSeeBug(caller, entry.bug(), groupName, orGroups) : visibleSlot(entry.slot),
+  );
 
   const { rendered } = search;
   const cacheable = rendered.useStamp(stamp.catalog, stamp.users);
   const insider = isInsider(caller, parameters);
   const variant = `${fields.signature}|${isLoggedIn(caller) ? 1 : 0}${insider ? 1 : 0}${isTimeTracker(caller, parameters) ? 1 : 0}`;
   // `counts.attachments` counts a private attachment for whoever attached it too: that viewer's text is their own.
-  const ownText = (bug: Bug) =>
-    !insider && isLoggedIn(caller) && (bug.privateAttachments ?? []).some((mark) => mark.creatorId === caller.user.id);
+  const ownText = (entry: PageEntry) =>
+    !insider &&
+    isLoggedIn(caller) &&
+    (entry.privateAttachments ?? []).some((mark) => mark.creatorId === caller.user.id);
   const texts = new Map<number, string>();
-  const missing: StoredBug[] = [];
+  const missing: PageEntry[] = [];
   for (const entry of visible) {
-    const text = cacheable && !ownText(entry.bug) ? rendered.get(entry.bug.id, entry.rev, variant) : undefined;
+    const text = cacheable && !ownText(entry) ? rendered.get(entry.id, entry.rev, variant) : undefined;
     if (text === undefined) missing.push(entry);
-    else texts.set(entry.bug.id, text);
+    else texts.set(entry.id, text);
   }
   if (missing.length > 0) {
-    const users = await usersById(
-      userIdsOf(
-        missing.map((entry) => entry.bug),
-        bugCatalog.catalog,
-      ),
-    );
+    const bugs = missing.map((entry) => entry.bug());
+    const users = await usersById(userIdsOf(bugs, bugCatalog.catalog));
     const context = bugViewContext(caller, bugCatalog, users);
-    for (const { bug, rev } of missing) {
+    missing.forEach((entry, position) => {
       // Without the viewer's own fields: those are added below, for each request.
-      const { tags, ...view } = bugView(bug, context);
+      const { tags, ...view } = bugView(bugs[position]!, context);
       void tags;
       const text = JSON.stringify(fields.apply(view, BUG_FIELDS));
-      texts.set(bug.id, text);
-      if (cacheable && !ownText(bug)) rendered.put(bug.id, rev, variant, text);
-    }
+      texts.set(entry.id, text);
+      if (cacheable && !ownText(entry)) rendered.put(entry.id, entry.rev, variant, text);
+    });
   }
 
   const wantsToken = isLoggedIn(caller) && fields.wants('update_token');
   const wantsTags = fields.wants('tags', 'extra');
-  return visible.map(({ bug }) => {
-    const text = texts.get(bug.id)!;
+  return visible.map((entry) => {
+    const text = texts.get(entry.id)!;
     if (!wantsToken && !wantsTags) return new RawJson(text);
     const own: string[] = [];
-    if (wantsToken) own.push(`"update_token":${JSON.stringify(updateToken(caller.user!.id, bug))}`);
-    if (wantsTags) own.push(`"tags":${JSON.stringify(viewerTags(bug, caller))}`);
+    if (wantsToken)
+      own.push(
+        `"update_token":${JSON.stringify(updateToken(caller.user!.id, { id: entry.id, lastChangeTime: entry.lastChangeTime() }))}`,
+      );
+    if (wantsTags) own.push(`"tags":${JSON.stringify(viewerTags(entry, caller))}`);
     return new RawJson(text === '{}' ? `{${own.join(',')}}` : `${text.slice(0, -1)},${own.join(',')}}`);
+  });
+}
+
+export const callerGroupIds = (caller: Caller, bugCatalog: BugCatalog) =>
+  new Set(bugCatalog.catalog.groups.filter((group) => inGroup(caller, group.name)).map((group) => group.id));
+
+/**
+ * A bug of the page: in the index (`slot`), whose columns give it back exactly and are rebuilt
+ * into a bug only when its JSON is not kept, or read from the table.
+ */
+interface PageEntry {
+  id: number;
+  rev: number;
+  slot?: number;
+  bug(): Bug;
+  lastChangeTime(): string;
+  tags: Readonly<Record<string, string[]>>;
+  privateAttachments: readonly PrivateAttachmentMark[] | undefined;
+}
+
+/** The page's bugs in the order of `ids`; bugs gone meanwhile are left out. */
+async function pageEntries(search: SearchState, ids: readonly number[]): Promise<PageEntry[]> {
+  const { index } = search;
+  const fromIndex = new Map<number, PageEntry>();
+  const others: number[] = [];
+  for (const id of ids) {
+    const slot = index.slotOf(id);
+    if (slot === undefined || !index.readsBack(slot)) {
+      others.push(id);
+      continue;
+    }
+    fromIndex.set(id, {
+      id,
+      slot,
+      rev: index.rev[slot]!,
+      bug: () => index.bugAt(slot)!,
+      lastChangeTime: () => toBugzillaDateTime(new Date(index.lastChangeTime[slot]!)),
+      tags: index.tags[slot] ?? {},
+      privateAttachments: index.privateAttachments[slot],
+    });
+  }
+  const stored = others.length > 0 ? await pageBugs(search, others) : new Map<number, StoredBug>();
+  return ids.flatMap((id) => {
+    const entry = fromIndex.get(id);
+    if (entry) return [entry];
+    const found = stored.get(id);
+    if (!found) return [];
+    const { bug, rev } = found;
+    return [
+      {
+        id,
+        rev,
+        bug: () => bug,
+        lastChangeTime: () => bug.lastChangeTime,
+        tags: bug.tags ?? {},
+        privateAttachments: bug.privateAttachments,
+      },
+    ];
   });
 }
 

@@ -20,7 +20,7 @@ const visibleCommentCount = (bug: Bug, caller: Caller, parameters: Parameters): 
   bug.commentCount - (isInsider(caller, parameters) ? 0 : (bug.privateCommentCount ?? 0));
 
 /** The caller's own personal tags of a bug, sorted (none for a logged-out caller). */
-export const viewerTags = (bug: Bug, caller: Caller): string[] =>
+export const viewerTags = (bug: { tags: Readonly<Record<string, string[]>> }, caller: Caller): string[] =>
   isLoggedIn(caller) ? [...(bug.tags[String(caller.user.id)] ?? [])].sort() : [];
 
 const BUG_EXTRA_FIELDS: readonly string[] = [

@@ -345,11 +345,14 @@ export class SearchIndex {
    * back exactly (indexedBugs.ts); undefined when it must be read from the table.
    */
   bugAt(slot: number): Bug | undefined {
-    if ((this.bits[slot]! & READS_BACK_BIT) === 0) return undefined;
+    return this.readsBack(slot) ? rebuildBug(this, slot) : undefined;
+  }
+
+  /** Whether bugAt gives the bug at this slot (without rebuilding it). */
+  readsBack(slot: number): boolean {
+    if ((this.bits[slot]! & READS_BACK_BIT) === 0) return false;
     // Both may become unknown after apply: a snapshot older than the column, the backfill's list.
-    if (this.privateCommentCount[slot] === UNKNOWN_COUNT || this.privateAttachments[slot] === undefined)
-      return undefined;
-    return rebuildBug(this, slot);
+    return this.privateCommentCount[slot] !== UNKNOWN_COUNT && this.privateAttachments[slot] !== undefined;
   }
 
   /** The slots of bugs in these products, in slot order. */
