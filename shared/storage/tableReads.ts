@@ -99,11 +99,11 @@ export async function batchGet(
  */
 export async function batchGetAll(
   itemKeys: ReadonlyArray<{ pk: string; sk: string }>,
-  options: { consistent?: boolean } = {},
+  options: { consistent?: boolean; keysPerCall?: number; parallel?: number } = {},
 ): Promise<Record<string, unknown>[]> {
+  const perCall = options.keysPerCall ?? BATCH_GET_LIMIT;
   const chunks: Array<ReadonlyArray<{ pk: string; sk: string }>> = [];
-  for (let start = 0; start < itemKeys.length; start += BATCH_GET_LIMIT)
-    chunks.push(itemKeys.slice(start, start + BATCH_GET_LIMIT));
+  for (let start = 0; start < itemKeys.length; start += perCall) chunks.push(itemKeys.slice(start, start + perCall));
   const results: Record<string, unknown>[][] = new Array(chunks.length);
   const table = tableName();
   let next = 0;
@@ -113,7 +113,7 @@ export async function batchGetAll(
       results[position] = await batchGet(table, chunks[position], options);
     }
   };
-  await Promise.all(Array.from({ length: Math.min(BATCH_GET_PARALLELISM, chunks.length) }, worker));
+  await Promise.all(Array.from({ length: Math.min(options.parallel ?? BATCH_GET_PARALLELISM, chunks.length) }, worker));
   return results.flat();
 }
 
