@@ -174,10 +174,20 @@ export class SnapshotReader {
    * once when that keeps every length, one by one otherwise.
    */
   strings(name: string, transform?: (text: string) => string): string[] {
+    return this.stringsOf(name, this.text(name), transform);
+  }
+
+  /** A string list's whole text, decoded once (stringsOf cuts it as often as needed). */
+  text(name: string): string {
+    const raw = this.raw(this.entry(name, 'strings'));
+    return Buffer.from(raw.buffer, raw.byteOffset, raw.byteLength).toString('utf8');
+  }
+
+  /** The string list `name` cut from its decoded `text`, without decoding it again. */
+  stringsOf(name: string, decoded: string, transform?: (text: string) => string): string[] {
     const entry = this.entry(name, 'strings');
     const ends = this.typed(`${name}.ends`, 'u32');
-    const raw = this.raw(entry);
-    let text = Buffer.from(raw.buffer, raw.byteOffset, raw.byteLength).toString('utf8');
+    let text = decoded;
     const values = new Array<string>(entry.count ?? 0);
     const whole = transform?.(text);
     // A transform that changes no length anywhere changes none in total (lower-casing only lengthens).
