@@ -14,13 +14,18 @@ export const BASE_PROCESS_MEMORY_MB = 256;
 
 /**
  * Per bug, in a search function: the loaded index with its summary trigrams, the pages and
- * criterion results kept between requests, and the peak of a cold start's snapshot load.
- * Provisional: to be replaced by the figure the 1,000,000-bug benchmark measures.
+ * criterion results kept between requests, and the peak of a cold start's snapshot load. The
+ * 1,000,000-bug `npm run bench:search` (2026-11-28) peaked at 1,841 MiB with 101 MiB before the
+ * index: 1,824 B a bug, so 2,000 leaves about a tenth spare (docs/benchmarks.md).
  */
-export const SEARCH_BYTES_PER_BUG = 1_400;
+export const SEARCH_BYTES_PER_BUG = 2_000;
 
-/** Per bug, in the compactor: it builds the whole index and then writes a snapshot of it. */
-export const COMPACTOR_BYTES_PER_BUG = 2_000;
+/**
+ * Per bug, in the compactor: it loads the whole index (every part) and writes a snapshot of it,
+ * but keeps nothing between runs. At 1,000,000 bugs it peaked at 1,226 MiB with 113 MiB before
+ * (2026-11-28): 1,167 B a bug.
+ */
+export const COMPACTOR_BYTES_PER_BUG = 1_400;
 
 /** Computed sizes are rounded up to a multiple of this. */
 export const MEMORY_STEP_MB = 64;

@@ -58,9 +58,9 @@ describe('the sizing rule', () => {
   it("keeps today's 1536 MB for the default 100,000 bugs and grows with the installation", () => {
     expect(searchMemoryForBugs(DEFAULT_EXPECTED_BUGS)).toBe(1536);
     expect(compactorMemoryForBugs(DEFAULT_EXPECTED_BUGS)).toBe(1536);
-    // 256 MB + 1,000,000 × 1,400 B (1335.1 MiB) = 1591.1 → 1600; × 2,000 B (1907.3 MiB) = 2163.3 → 2176.
-    expect(searchMemoryForBugs(1_000_000)).toBe(1600);
-    expect(compactorMemoryForBugs(1_000_000)).toBe(2176);
+    // 256 MB + 1,000,000 × 2,000 B (1907.3 MiB) = 2163.3 → 2176; × 1,400 B (1335.1 MiB) = 1591.1 → 1600.
+    expect(searchMemoryForBugs(1_000_000)).toBe(2176);
+    expect(compactorMemoryForBugs(1_000_000)).toBe(1600);
     expect(searchMemoryForBugs(2_000_000)).toBeGreaterThan(searchMemoryForBugs(1_000_000));
   });
 
@@ -88,8 +88,8 @@ describe('the expectedBugs setting', () => {
     expect(large.expectedBugs).toBe(1_000_000);
     expect(large.functions).toEqual({
       ...DEFAULT_FUNCTION_SIZING,
-      search: { ...DEFAULT_FUNCTION_SIZING.search, memoryMb: 1600 },
-      compactor: { ...DEFAULT_FUNCTION_SIZING.compactor, memoryMb: 2176 },
+      search: { ...DEFAULT_FUNCTION_SIZING.search, memoryMb: 2176 },
+      compactor: { ...DEFAULT_FUNCTION_SIZING.compactor, memoryMb: 1600 },
     });
     // cdk.json may give a number.
     expect(settingsFrom({ expectedBugs: 1_000_000 })).toEqual(large);
@@ -98,7 +98,7 @@ describe('the expectedBugs setting', () => {
   it('gives way to an explicit searchMemoryMb or compactorMemoryMb', () => {
     const functions = settingsFrom({ expectedBugs: '1000000', searchMemoryMb: '3008' }).functions;
     expect(functions.search.memoryMb).toBe(3008);
-    expect(functions.compactor.memoryMb).toBe(2176);
+    expect(functions.compactor.memoryMb).toBe(1600);
     expect(settingsFrom({ expectedBugs: '5000000', compactorMemoryMb: 1024 }).functions.compactor.memoryMb).toBe(1024);
   });
 
@@ -172,23 +172,23 @@ describe('in the synthesized template', () => {
   });
 
   it('gives the search functions and the compactor the computed memory for 1,000,000 bugs', () => {
-    expect(memoryOf(million)).toEqual({ search: [1600, 1600, 1600], compactor: 2176, api: 512 });
+    expect(memoryOf(million)).toEqual({ search: [2176, 2176, 2176], compactor: 1600, api: 512 });
     million.template.resourcePropertiesCountIs(
       'AWS::Lambda::Function',
-      { MemorySize: 1600 },
+      { MemorySize: 2176 },
       SEARCH_INDEX_MODULES.length,
     );
-    million.template.resourcePropertiesCountIs('AWS::Lambda::Function', { MemorySize: 2176 }, 1);
+    million.template.resourcePropertiesCountIs('AWS::Lambda::Function', { MemorySize: 1600 }, 1);
     million.template.resourcePropertiesCountIs('AWS::Lambda::Function', { MemorySize: 1536 }, 0);
     million.template.hasResourceProperties('AWS::Lambda::Function', {
-      MemorySize: 2176,
+      MemorySize: 1600,
       Handler: 'index.handler',
       Timeout: DEFAULT_FUNCTION_SIZING.compactor.timeoutSeconds,
     });
   });
 
   it('lets an explicit searchMemoryMb win over expectedBugs', () => {
-    expect(memoryOf(explicit)).toEqual({ search: [3008, 3008, 3008], compactor: 2176, api: 512 });
-    explicit.template.resourcePropertiesCountIs('AWS::Lambda::Function', { MemorySize: Match.exact(1600) }, 0);
+    expect(memoryOf(explicit)).toEqual({ search: [3008, 3008, 3008], compactor: 1600, api: 512 });
+    explicit.template.resourcePropertiesCountIs('AWS::Lambda::Function', { MemorySize: Match.exact(2176) }, 0);
   });
 });
