@@ -39,5 +39,27 @@ export function isTransientStorageFailure(error: unknown): boolean {
   return typeof status === 'number' && status >= 500;
 }
 
+/** Failures where the store turned the call away before doing anything: a write failing so changed nothing. */
+const REFUSED_NAMES = new Set([
+  'ThrottlingException',
+  'ProvisionedThroughputExceededException',
+  'RequestLimitExceeded',
+  'LimitExceededException',
+  'TooManyRequestsException',
+  'SlowDown',
+]);
+
+/**
+ * Whether a transient failure leaves a write's outcome unknown: a timeout, a dropped connection or
+ * a service error may come after the store applied the call (a transaction that committed while
+ * its answer was late). Only a refusal (throttling) or a connection never made says it did not.
+ */
+export function outcomeUnknown(error: unknown): boolean {
+  if (!isTransientStorageFailure(error)) return false;
+  const failure = error as SdkFailure;
+  if (typeof failure.name === 'string' && REFUSED_NAMES.has(failure.name)) return false;
+  return failure.code !== 'ECONNREFUSED';
+}
+
 /** Seconds a client is told to wait: long enough for throttling to ease, short for a person. */
 export const RETRY_AFTER_SECONDS = 2;

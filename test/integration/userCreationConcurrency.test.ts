@@ -33,9 +33,12 @@ async function pooled<T>(count: number, work: (index: number) => Promise<T>): Pr
 }
 
 /**
- * A 503 says the local engine was too busy and nothing was changed (a loaded CI machine), so the
- * request is sent again as a client honouring Retry-After would; a lost race (32000) is not.
+ * A 503 says the local engine was too busy (a loaded CI machine), and the request is sent again as
+ * a client honouring Retry-After would; a lost race (32000) is not retried. A creation that timed
+ * out may have been saved meanwhile (its 503 says so), so when the account exists on the next
+ * attempt, the client looks it up instead of failing, as a provisioning script must.
  */
+/** An idempotent request (setting a group's regexp) is simply sent again after a 503. */
 async function retryingBusy(send: () => Promise<ApiResponse>): Promise<ApiResponse> {
   for (let attempt = 1; ; attempt++) {
     const response = await send();
@@ -44,14 +47,23 @@ async function retryingBusy(send: () => Promise<ApiResponse>): Promise<ApiRespon
   }
 }
 
-// No password: scrypt would make this a CPU test, and it is about concurrent writes.
-const createUser = (email: string) =>
-  retryingBusy(() =>
-    call(app, 'POST', '/rest/user', {
+async function createUser(email: string): Promise<ApiResponse> {
+  let unsure = false;
+  for (let attempt = 1; ; attempt++) {
+    // No password: scrypt would make this a CPU test, and it is about concurrent writes.
+    const response = await call(app, 'POST', '/rest/user', {
       apiKey: app.admin.apiKey,
       body: { email, full_name: email },
-    }),
-  );
+    });
+    if (unsure && /already an account/.test(String(response.body?.message))) {
+      const found = await call(app, 'GET', '/rest/user', { apiKey: app.admin.apiKey, query: { names: email } });
+      return { ...found, body: { id: found.body.users?.[0]?.id } };
+    }
+    if (response.status !== 503 || attempt === 5) return response;
+    unsure ||= /may have been saved/.test(String(response.body?.message));
+    await new Promise((resolve) => setTimeout(resolve, 200 * attempt));
+  }
+}
 
 const membersOf = async (group: string): Promise<number[]> => {
   const response = await call(app, 'GET', `/rest/group/${group}`, {

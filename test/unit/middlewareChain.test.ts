@@ -409,8 +409,30 @@ describe('errors', () => {
       expect(response.body.message).toMatch(/busy.*nothing was changed/);
       expect(response.text).not.toContain(failure.message);
     }
+    // A write: turned away (throttled, no connection) changed nothing; timed out, it may have been saved.
+    const outcomes: Array<[Error, RegExp]> = [
+      [
+        Object.assign(new Error('Rate exceeded'), { name: 'ThrottlingException', $metadata: { httpStatusCode: 400 } }),
+        /nothing was changed/,
+      ],
+      [Object.assign(new Error('connect refused'), { code: 'ECONNREFUSED' }), /nothing was changed/],
+      [Object.assign(new Error('timed out'), { name: 'TimeoutError' }), /could not confirm.*may have been saved/],
+      [Object.assign(new Error('socket hang up'), { code: 'ECONNRESET' }), /could not confirm.*may have been saved/],
+    ];
+    for (const [failure, message] of outcomes) {
+      const write = endpoint({
+        access: 'public',
+        input: z.object({}),
+        run: async () => {
+          throw failure;
+        },
+      });
+      const response = await call(write, { method: 'POST', body: '{}' });
+      expect(response.status, failure.message).toBe(503);
+      expect(response.body.message, failure.message).toMatch(message);
+    }
     const logged = warnings.flatMap((spy) => spy.mock.calls.map((args) => String(args[0])));
-    expect(logged.filter((line) => line.includes('"storage busy"'))).toHaveLength(4);
+    expect(logged.filter((line) => line.includes('"storage busy"'))).toHaveLength(8);
     for (const spy of warnings) spy.mockRestore();
     // A client error of the store (a bad request Tracker built) is still Tracker's fault: 500.
     const errorLog = vi.spyOn(process.stderr, 'write').mockImplementation(() => true);

@@ -1,6 +1,6 @@
 import type { MiddlewareObj } from '@middy/core';
 import { logger } from '../../observability/logger.ts';
-import { isTransientStorageFailure, RETRY_AFTER_SECONDS } from '../../storage/transientFailures.ts';
+import { isTransientStorageFailure, outcomeUnknown, RETRY_AFTER_SECONDS } from '../../storage/transientFailures.ts';
 import { INTERNAL_ERROR, TrackerError } from '../../trackerError.ts';
 import { stateOf, type TrackerRequest } from '../requestState.ts';
 import { sourceMappedStack } from '../sourceMappedStack.ts';
@@ -32,10 +32,16 @@ export const errorEnvelope = (): MiddlewareObj => ({
       state.statusCode = 503;
       state.errorCode = INTERNAL_ERROR;
       state.retryAfterSeconds = RETRY_AFTER_SECONDS;
+      // A read changes nothing either way; a write that timed out may have been saved meanwhile,
+      // and sending a create or a comment again would save it twice.
+      const method = trackerRequest.event.requestContext?.http?.method ?? 'GET';
+      const unsure = method !== 'GET' && method !== 'HEAD' && outcomeUnknown(error);
       request.response = {
         error: true,
         code: INTERNAL_ERROR,
-        message: `Tracker is busy and could not finish this request; nothing was changed. Please try again in ${RETRY_AFTER_SECONDS} seconds.`,
+        message: unsure
+          ? `Tracker is busy and could not confirm this request: it may have been saved. Check before sending it again in ${RETRY_AFTER_SECONDS} seconds.`
+          : `Tracker is busy and could not finish this request; nothing was changed. Please try again in ${RETRY_AFTER_SECONDS} seconds.`,
         request_id: requestId,
       };
       return;
