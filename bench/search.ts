@@ -324,6 +324,8 @@ function render(
     /** The server's memory after full collections, before the first search and after it. */
     settled: { before: NodeJS.MemoryUsage; loaded: NodeJS.MemoryUsage; after: NodeJS.MemoryUsage };
     seedSeconds: number;
+    /** The installation came from BENCH_DATA_DIR, seeded by an earlier run. */
+    reused: boolean;
   },
 ): string {
   const fmt = (value: number, digits = 1) => value.toFixed(digits);
@@ -343,7 +345,7 @@ function render(
   );
   lines.push('');
   lines.push(
-    `**Data:** ${seed.bugs.toLocaleString('en')} bugs seeded by \`npm run seed\` (${seed.users} users, ${seed.products.length} products from ${seed.products[0].bugs.toLocaleString('en')} down to ${seed.products[seed.products.length - 1].bugs.toLocaleString('en')} bugs, ${seed.items.toLocaleString('en')} items${seed.tableItems === 'bugs' ? ": only the bug items went to the table, as `BENCH_TABLE_ITEMS=bugs` asks; the snapshot holds every comment's words and every history row as the full seed would" : ''}) in ${fmt(extra.seedSeconds, 0)} s, snapshot ${seed.snapshotChunks} chunks.`,
+    `**Data:** ${seed.bugs.toLocaleString('en')} bugs seeded by \`npm run seed\` (${seed.users} users, ${seed.products.length} products from ${seed.products[0].bugs.toLocaleString('en')} down to ${seed.products[seed.products.length - 1].bugs.toLocaleString('en')} bugs, ${seed.items.toLocaleString('en')} items${seed.tableItems === 'bugs' ? ": only the bug items went to the table, as `BENCH_TABLE_ITEMS=bugs` asks; the snapshot holds every comment's words and every history row as the full seed would" : ''}) in ${fmt(extra.seedSeconds, 0)} s${extra.reused ? ' (by an earlier run: this one reused them from `BENCH_DATA_DIR` and rewrote the snapshot)' : ''}, snapshot ${seed.snapshotChunks} chunks.`,
   );
   lines.push('');
   const held = (usage: NodeJS.MemoryUsage) => usage.heapUsed + usage.arrayBuffers;
@@ -536,6 +538,7 @@ async function main(): Promise<void> {
       memory: { before: memoryBefore, after: memoryAfter },
       settled: { before: settledBefore, loaded: settledLoaded, after: settledAfter },
       seedSeconds,
+      reused: seeded !== undefined,
     });
     const current = existsSync(OUTPUT) ? readFileSync(OUTPUT, 'utf8') : '# Benchmarks\n';
     writeFileSync(OUTPUT, mergeSection(current, BUGS, section));
