@@ -134,6 +134,13 @@ describe('a bug read back from the search index', () => {
     index.takeFromTable(plainBug(3, { creationTime: '2025-01-01 00:00:00' }), 3);
     // Bug 3 does not read back, and is not reread again.
     expect(index.bugsNotCheckedForReadBack(10)).toEqual([]);
+    // Nor is a bug the table no longer holds, once the compactor found it missing.
+    index.apply({ bug: plainBug(4), rev: 1 });
+    index.bits[3]! &= ~(READS_BACK_BIT | NOT_READ_BACK_BIT);
+    expect(index.bugsNotCheckedForReadBack(10)).toEqual([4]);
+    index.markNotReadBack(4);
+    expect(index.bugsNotCheckedForReadBack(10)).toEqual([]);
+    expect(index.bugAt(3)).toBeUndefined();
     expect(index.bugAt(2)).toBeUndefined();
     expect(index.bits[2]! & NOT_READ_BACK_BIT).toBe(NOT_READ_BACK_BIT);
   });

@@ -60,8 +60,10 @@ const REREADS_PER_RUN = 20_000;
 async function rereadForPages(index: SearchIndex): Promise<void> {
   const ids = index.bugsNotCheckedForReadBack(REREADS_PER_RUN);
   for (let start = 0; start < ids.length; start += 1_000) {
-    const stored = await loadBugs(ids.slice(start, start + 1_000));
+    const slice = ids.slice(start, start + 1_000);
+    const stored = await loadBugs(slice);
     for (const { bug, rev } of stored.values()) index.takeFromTable(bug, rev);
+    for (const id of slice) if (!stored.has(id)) index.markNotReadBack(id);
   }
   if (ids.length > 0) logger.info('reread bugs for search pages', { bugs: ids.length });
 }

@@ -410,6 +410,12 @@ export class SearchIndex {
     return true;
   }
 
+  /** A bug the table no longer holds at all: its page reads the table (and finds nothing), and it is not reread. */
+  markNotReadBack(bugId: number): void {
+    const slot = this.slots.get(bugId);
+    if (slot !== undefined && (this.bits[slot]! & READS_BACK_BIT) === 0) this.bits[slot]! |= NOT_READ_BACK_BIT;
+  }
+
   /** Up to `limit` bugs whose slots do not say whether the columns give them back (takeFromTable). */
   bugsNotCheckedForReadBack(limit: number): number[] {
     const ids: number[] = [];
