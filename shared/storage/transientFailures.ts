@@ -4,13 +4,17 @@
  * the request fails, but as 503 with Retry-After, which clients and load balancers retry,
  * rather than as a 500 that says Tracker is broken. Only this module knows the SDK's error names.
  */
-const TRANSIENT_NAMES = new Set([
+/** Failures where the store turned the call away before doing anything: a write failing so changed nothing. */
+const REFUSED_NAMES = new Set([
   'ThrottlingException',
   'ProvisionedThroughputExceededException',
   'RequestLimitExceeded',
   'LimitExceededException',
   'TooManyRequestsException',
   'SlowDown',
+]);
+const TRANSIENT_NAMES = new Set([
+  ...REFUSED_NAMES,
   'ServiceUnavailable',
   'ServiceUnavailableException',
   'InternalServerError',
@@ -38,16 +42,6 @@ export function isTransientStorageFailure(error: unknown): boolean {
   const status = failure.$metadata?.httpStatusCode;
   return typeof status === 'number' && status >= 500;
 }
-
-/** Failures where the store turned the call away before doing anything: a write failing so changed nothing. */
-const REFUSED_NAMES = new Set([
-  'ThrottlingException',
-  'ProvisionedThroughputExceededException',
-  'RequestLimitExceeded',
-  'LimitExceededException',
-  'TooManyRequestsException',
-  'SlowDown',
-]);
 
 /**
  * Whether a transient failure leaves a write's outcome unknown: a timeout, a dropped connection or

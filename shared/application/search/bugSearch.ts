@@ -142,9 +142,9 @@ async function matchingSlots(
   const truths = kept ? new Uint8Array(kept.length).fill(TRUE) : evaluateSearch(env, tree, candidates);
   // count_only with nothing left to decide from comments: counted, no list built.
   if (paging.countOnly && !truths.includes(MAYBE)) return countVisible(truths, candidates, index.restricted, visible);
-  const visibleResult = visibleMatches(truths, candidates, index.restricted, visible);
-  const { undecided } = visibleResult;
-  let matches: Int32Array = visibleResult.matches;
+  const found = visibleMatches(truths, candidates, index.restricted, visible);
+  const { undecided } = found;
+  let { matches } = found;
   if (undecided.length > 0) {
     // Comment text is not in the index: read the comments of the bugs still undecided.
     if (undecided.length > MAX_COMMENT_READS) {

@@ -160,9 +160,11 @@ async function pageEntries(search: SearchState, ids: readonly number[]): Promise
 }
 
 /**
- * The page's bugs as the index holds them (it holds every field, as fresh as the search that
- * picked them: indexedBugs.ts), else from this instance's copies where a copy is as new as the
- * index's revision of the bug, else read from the table.
+ * Whole bugs for a page: as the index holds them (it holds every field, as fresh as the search
+ * that picked them: indexedBugs.ts), else from this instance's copies where a copy is as new as
+ * the index's revision of the bug, else read from the table. Get Bug's path (pages asking for
+ * comments, history or attachments) takes them all from here; renderSearchPage only the bugs the
+ * index does not give back.
  */
 async function pageBugs({ index, copies }: SearchState, ids: readonly number[]): Promise<Map<number, StoredBug>> {
   const found = new Map<number, StoredBug>();

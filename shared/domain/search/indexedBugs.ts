@@ -11,8 +11,6 @@ import {
   UNKNOWN_COUNT,
 } from './searchIndex.ts';
 
-export { READS_BACK_BIT } from './searchIndex.ts';
-
 /**
  * A bug read back from the index's columns, so a search page is rendered without reading the
  * page's bug items from the table (application/search/searchPage.ts). The index holds every field
