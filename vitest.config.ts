@@ -25,7 +25,10 @@ export default defineConfig({
           include: ['test/integration/**/*.test.ts'],
           // Starts DynamoDB Local and s3rver once; each integration test file gets its own table.
           globalSetup: ['test/support/globalSetup.ts'],
-          env,
+          // DynamoDB Local can stall for seconds on a loaded machine (JVM collections while many
+          // files create tables): a longer attempt than production's 2 s keeps that from failing a
+          // file's setup. The budget itself is tested in test/unit/sdkTimeouts.test.ts.
+          env: { ...env, TRACKER_SDK_REQUEST_TIMEOUT_MS: '6000' },
         },
       },
     ],

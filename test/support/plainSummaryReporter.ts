@@ -10,13 +10,16 @@ export default class PlainSummaryReporter implements Reporter {
     let failed = 0;
     let skipped = 0;
     for (const module of testModules) {
+      let failedHere = 0;
       for (const test of module.children.allTests()) {
         const state = test.result().state;
         if (state === 'passed') passed++;
-        else if (state === 'failed') failed++;
+        else if (state === 'failed') failedHere++;
         else skipped++;
       }
-      if (module.state() === 'failed' && module.children.size === 0) failed++;
+      // A file that failed with no failed test failed outside them (an import, a beforeAll whose
+      // error skipped every test): one failure, or the line would read "0 failed" for a red run.
+      failed += module.state() === 'failed' && failedHere === 0 ? 1 : failedHere;
     }
     failed += unhandledErrors.length;
     process.stdout.write(`\n${passed} passed, ${failed} failed${skipped > 0 ? `, ${skipped} skipped` : ''}\n`);
