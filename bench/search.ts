@@ -47,6 +47,11 @@ const CONNECTIONS = num('BENCH_CONNECTIONS', 8);
 const OUTPUT = resolve(ROOT, process.env.BENCH_OUTPUT ?? 'docs/benchmarks.md');
 /** `bugs`: only the items searches read go to the table (bench/seedWriter.ts). */
 const TABLE_ITEMS = process.env.BENCH_TABLE_ITEMS === 'bugs' ? 'bugs' : 'all';
+/** Name prefixes of the scenarios to run (all when unset); a partial run writes no section. */
+const ONLY = (process.env.BENCH_SCENARIOS ?? '')
+  .split(';')
+  .map((prefix) => prefix.trim())
+  .filter(Boolean);
 const DATA_DIR = process.env.BENCH_DATA_DIR ? resolve(process.env.BENCH_DATA_DIR) : undefined;
 /** Beside a kept installation: what the seed made, for the runs that reuse it. */
 const SEEDED_FILE = DATA_DIR && join(DATA_DIR, 'bench-search.json');
@@ -212,7 +217,9 @@ const UNKEPT_TARGETS: Record<number, Record<string, string>> = {
 };
 
 function scenarios(seed: SeedReport, firstBugId: number): Scenario[] {
-  const list = scenarioList(seed, firstBugId);
+  const list = scenarioList(seed, firstBugId).filter(
+    (scenario) => ONLY.length === 0 || ONLY.some((prefix) => scenario.name.startsWith(prefix)),
+  );
   const targets = UNKEPT_TARGETS[seed.bugs] ?? {};
   for (const scenario of list)
     scenario.unkeptTarget = Object.entries(targets).find(([prefix]) => scenario.name.startsWith(prefix))?.[1];
@@ -540,9 +547,14 @@ async function main(): Promise<void> {
       seedSeconds,
       reused: seeded !== undefined,
     });
-    const current = existsSync(OUTPUT) ? readFileSync(OUTPUT, 'utf8') : '# Benchmarks\n';
-    writeFileSync(OUTPUT, mergeSection(current, BUGS, section));
-    log(`wrote ${OUTPUT}`);
+    if (ONLY.length > 0) {
+      // A table of some scenarios would replace the whole one: a partial run only prints.
+      log(`BENCH_SCENARIOS is set: ${OUTPUT} left as it was`);
+    } else {
+      const current = existsSync(OUTPUT) ? readFileSync(OUTPUT, 'utf8') : '# Benchmarks\n';
+      writeFileSync(OUTPUT, mergeSection(current, BUGS, section));
+      log(`wrote ${OUTPUT}`);
+    }
   } finally {
     server?.child.kill('SIGTERM');
     await engines.stop();
@@ -565,6 +577,8 @@ docs/benchmarks.md. It takes no arguments; the environment changes the run:
   BENCH_CONNECTIONS=8   requests in flight
   BENCH_OUTPUT=path     the document to write the section into (docs/benchmarks.md)
   BENCH_PROFILE=dir     save the API process's CPU profile there (open it in Chrome's DevTools)
+  BENCH_SCENARIOS='a;b' run only the scenarios whose names start with these, such as
+                        'quicksearch;1,000-bug'; results are printed and no section is written
   BENCH_TABLE_ITEMS=bugs  write only what searches read to the table (bug items); comments, history
                         and attachments go into the search snapshot only. A million bugs are then 1
                         million items instead of 6.6 million, which DynamoDB Local holds in memory

@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import type { Bug } from '../../shared/domain/bug/bug.ts';
 import { DEFAULT_FIELD_VALUES } from '../../shared/domain/catalog/fieldValues.ts';
 import { compileSearch } from '../../shared/domain/search/criterionCompiler.ts';
+import { firstMatchesById, inIdOrder, visibleMatches } from '../../shared/domain/search/firstMatches.ts';
 import { type SearchEnvironment, TRUE } from '../../shared/domain/search/searchEnvironment.ts';
 import { evaluateSearch, keptMatches } from '../../shared/domain/search/searchEvaluation.ts';
 import { SearchIndex } from '../../shared/domain/search/searchIndex.ts';
@@ -266,5 +267,73 @@ describe('ranking possible duplicates', () => {
       }),
       { numRuns: 10 },
     );
+  });
+});
+
+describe('the first matches by bug id, a chunk at a time', () => {
+  /** The same bugs in slots out of id order, as an import that wrote in parallel leaves them. */
+  const shuffledIndex = new SearchIndex();
+  const order = fc.sample(fc.shuffledSubarray([...Array(BASE_BUGS).keys()], { minLength: BASE_BUGS }), {
+    numRuns: 1,
+    seed: 7,
+  })[0]!;
+  for (const at of order) {
+    const id = at + 1;
+    const words = id % 3 === 0 ? ['crash', 'toolbar'] : id % 5 === 0 ? ['menu'] : [];
+    shuffledIndex.apply({ bug: bug(id, baseContents[at]!), rev: 1, words });
+  }
+  // Restricted bugs (group 7) that this caller may see: every other one.
+  const visible = (slot: number) => slot % 2 === 0;
+
+  it('gives what the full search gives, first by id, or null when comments must be read first', () => {
+    fc.assert(
+      fc.property(
+        trees,
+        fc.constantFrom(baseIndex, shuffledIndex),
+        fc.integer({ min: 1, max: 400 }),
+        fc.constantFrom('all', 'every third left out', 'descending'),
+        fc.constantFrom(64, 500, 2_048),
+        (tree, index, wanted, pick, firstChunk) => {
+          const searchEnv = { ...env, index };
+          const all = index.allSlots();
+          const candidates =
+            pick === 'all'
+              ? all
+              : pick === 'descending'
+                ? Int32Array.from(all).reverse()
+                : all.filter((slot) => slot % 3 !== 0);
+          const full = visibleMatches(
+            evaluateSearch(searchEnv, tree, candidates),
+            candidates,
+            index.restricted,
+            visible,
+          );
+          const expected = Array.from(inIdOrder(index, Int32Array.from(full.matches)).subarray(0, wanted));
+          const first = firstMatchesById(searchEnv, tree, candidates, wanted, visible, firstChunk);
+          if (first === null) {
+            expect(full.undecided.length, JSON.stringify(tree)).toBeGreaterThan(0);
+            return;
+          }
+          expect(Array.from(first), JSON.stringify(tree)).toEqual(expected);
+          // Nothing it left undecided could have belonged on the page.
+          const last = first.length === wanted ? index.id[first[wanted - 1]!]! : Number.POSITIVE_INFINITY;
+          expect(full.undecided.filter((slot) => index.id[slot]! < last)).toEqual([]);
+        },
+      ),
+      { numRuns: 150 },
+    );
+  });
+
+  it('stops once the page is full: a later slot with a smaller id is still found', () => {
+    // Slot order 1..2999 then id 3000's neighbour: the last slot holds a small id.
+    const index = new SearchIndex();
+    for (let id = 2; id <= 2_000; id++) index.apply({ bug: bug(id, baseContents[id - 1]!), rev: 1 });
+    index.apply({ bug: bug(1, baseContents[0]!), rev: 1 });
+    const anything: SearchNode = { kind: 'and', children: [], negate: false };
+    const first = firstMatchesById({ ...env, index }, anything, index.allSlots(), 3, () => true, 64);
+    expect(Array.from(first!, (slot) => index.id[slot])).toEqual([1, 2, 3]);
+    expect(index.smallestIdFrom(0)).toBe(1);
+    expect(index.smallestIdFrom(index.size - 1)).toBe(1);
+    expect(index.smallestIdFrom(100)).toBe(1);
   });
 });

@@ -4,8 +4,9 @@ import { commentText, mayReadComment } from '../../domain/bug/bugComments.ts';
 import type { FieldSelection } from '../../domain/fieldSelection.ts';
 import type { Caller } from '../../domain/identity/caller.ts';
 import { compileSearch } from '../../domain/search/criterionCompiler.ts';
+import { firstMatchesById, inIdOrder, visibleMatches } from '../../domain/search/firstMatches.ts';
 import { parseQuicksearch } from '../../domain/search/quicksearch.ts';
-import { FALSE, MAYBE, type SearchEnvironment, TRUE } from '../../domain/search/searchEnvironment.ts';
+import { MAYBE, type SearchEnvironment, TRUE } from '../../domain/search/searchEnvironment.ts';
 import { evaluateSearch, keptMatches } from '../../domain/search/searchEvaluation.ts';
 import { SearchIndex } from '../../domain/search/searchIndex.ts';
 import {
@@ -125,7 +126,7 @@ async function matchingSlots(
   bugCatalog: BugCatalog,
   index: SearchIndex,
   tree: SearchNode,
-  paging: Pick<Paging, 'order' | 'countOnly'>,
+  paging: Paging,
 ): Promise<Int32Array | number> {
   validateSearch(tree, { timeTracker: isTimeTracker(caller, bugCatalog.catalog.parameters) });
   const env = await searchEnvironment(caller, bugCatalog, index, tree);
@@ -139,6 +140,12 @@ async function matchingSlots(
   // tree is evaluated over the required products' slots, or every slot.
   const kept = keptMatches(env, tree);
   const candidates = kept ?? candidateSlots(env, tree) ?? index.allSlots();
+  // A page by bug id of a search that finds more than it shows stops once the page is full.
+  const wanted = paging.offset + paging.limit;
+  if (!kept && !paging.countOnly && !paging.order && wanted > 0 && wanted * 2 < candidates.length) {
+    const first = firstMatchesById(env, tree, candidates, wanted, visible);
+    if (first) return first;
+  }
   const truths = kept ? new Uint8Array(kept.length).fill(TRUE) : evaluateSearch(env, tree, candidates);
   // count_only with nothing left to decide from comments: counted, no list built.
   if (paging.countOnly && !truths.includes(MAYBE)) return countVisible(truths, candidates, index.restricted, visible);
@@ -186,34 +193,6 @@ async function matchingSlots(
   );
 }
 
-/**
- * The candidates found TRUE or MAYBE that the caller may see. The matches are a typed array: a
- * search over a large product finds hundreds of thousands, and a growing plain array of them
- * cost more than the search itself.
- */
-function visibleMatches(
-  truths: Uint8Array,
-  candidates: Int32Array,
-  restricted: Uint8Array,
-  visible: (slot: number) => boolean,
-): { matches: Int32Array; undecided: number[] } {
-  let found = 0;
-  for (let position = 0; position < candidates.length; position++) if (truths[position] === TRUE) found++;
-  const matches = new Int32Array(found);
-  let at = 0;
-  const undecided: number[] = [];
-  for (let position = 0; position < candidates.length; position++) {
-    const truth = truths[position];
-    if (truth === FALSE) continue;
-    const slot = candidates[position]!;
-    // Most bugs are in no group, and so visible to all: only the others go through the full rule.
-    if (restricted[slot] === 1 && !visible(slot)) continue;
-    if (truth === TRUE) matches[at++] = slot;
-    else undecided.push(slot);
-  }
-  return { matches: matches.subarray(0, at), undecided };
-}
-
 function countVisible(
   truths: Uint8Array,
   candidates: Int32Array,
@@ -252,14 +231,6 @@ async function orderNames(
     ...valueOrderNames(bugCatalog.catalog.products),
     values: bugCatalog.catalog.fieldValues,
   };
-}
-
-/** Slots by bug id. Slots are mostly taken in id order already, so the sort is skipped when it has nothing to do. */
-function inIdOrder(index: SearchIndex, slots: Int32Array): Int32Array {
-  for (let i = 1; i < slots.length; i++) {
-    if (index.id[slots[i - 1]!]! > index.id[slots[i]!]!) return slots.sort((a, b) => index.id[a] - index.id[b]);
-  }
-  return slots;
 }
 
 /** Direct reads in the order asked: by id, or through the index's comparator when `order` names columns. */

@@ -33,6 +33,16 @@ export function commentWordTable(env: SearchEnvironment, op: string, value: stri
   // The words as the index holds them, each once.
   const unique = commentWords([value]);
   if (unique.length === 0) return new Uint8Array(index.size).fill(op === 'allwords' ? TRUE : FALSE);
+  if (unique.length === 1) {
+    // One word (most quicksearch words): its postings are the answer, nothing to count.
+    const table = new Uint8Array(index.size);
+    const visit = (slot: number) => {
+      table[slot] = TRUE;
+    };
+    index.words.forEach(unique[0]!, visit);
+    if (env.insider) index.privateWords.forEach(unique[0]!, visit);
+    return table;
+  }
   // Per slot: how many of the words its comments hold. Common words have tens of thousands of
   // postings, so this counts in typed arrays rather than building sets and maps of bug ids.
   const counts = new Uint16Array(index.size);

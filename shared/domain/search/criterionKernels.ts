@@ -9,6 +9,7 @@ import { idSetTest, idTable } from './criterionNames.ts';
 import type { IdLists } from './idLists.ts';
 import { FALSE, type SearchEnvironment, TRUE } from './searchEnvironment.ts';
 import { COMMENT_FIELDS, canonicalField, KEYWORD_TEXT_OPERATORS } from './searchFields.ts';
+import { containsNeedle } from './trigramIndex.ts';
 import { textMatcher, wordsOf } from './valueMatchers.ts';
 
 /** Fills the truths of one criterion for a list of slots (searchEvaluation.ts); `truths` starts all FALSE. */
@@ -104,9 +105,11 @@ export function leafKernel(env: SearchEnvironment, rawField: string, op: string,
     case 'short_desc': {
       if (op !== 'substring') return null;
       const needle = value.toLowerCase();
+      let marks: Uint8Array | null | undefined;
       return (slots, truths) => {
-        const found = index.summaryTrigrams().matching(needle, index.size);
-        if (found) return lookUpSlots(found, slots, truths);
+        // Made on first use (not when the kernel is), and kept for the search's further chunks.
+        if (marks === undefined) marks = index.summaryTrigrams().candidates(needle, index.size);
+        if (marks) return containsNeedle(marks, index.summaryLower, needle, slots, truths);
         for (let i = 0; i < slots.length; i++)
           truths[i] = index.summaryLower[slots[i]!]!.includes(needle) ? TRUE : FALSE;
       };

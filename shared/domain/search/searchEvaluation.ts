@@ -1,7 +1,7 @@
 import { compileLeaf } from './criterionCompiler.ts';
-import { leafKernel, lookUpSlots } from './criterionKernels.ts';
+import { type LeafKernel, leafKernel, lookUpSlots } from './criterionKernels.ts';
 import { slotsWhereTrue } from './leafTables.ts';
-import { FALSE, MAYBE, type SearchEnvironment, TRUE } from './searchEnvironment.ts';
+import { FALSE, MAYBE, type RowTest, type SearchEnvironment, TRUE } from './searchEnvironment.ts';
 import type { SearchNode } from './searchQuery.ts';
 
 /**
@@ -85,21 +85,48 @@ function evaluateFresh(env: SearchEnvironment, node: SearchNode, slots: Int32Arr
   return truths;
 }
 
-function evaluateLeaf(
-  env: SearchEnvironment,
-  node: Extract<SearchNode, { kind: 'leaf' }>,
-  slots: Int32Array,
-  truths: Uint8Array,
-): void {
-  // A whole-index pass (a kept result being computed) runs the criterion's kernel: one tight loop.
+type Leaf = Extract<SearchNode, { kind: 'leaf' }>;
+
+/**
+ * Each criterion's kernel and row test, made once per search and index version: a search tested a
+ * chunk at a time (firstMatches.ts) would otherwise make them again per chunk, and some build a
+ * table over the whole index when made (comment words, summary trigrams). A change to the index
+ * drops them, as those tables would no longer hold.
+ */
+interface CompiledLeaves {
+  version: number;
+  size: number;
+  leaves: Map<Leaf, { kernel?: LeafKernel | null; test?: RowTest }>;
+}
+const compiledLeaves = new WeakMap<SearchEnvironment, CompiledLeaves>();
+
+function compiledLeaf(env: SearchEnvironment, node: Leaf): { kernel?: LeafKernel | null; test?: RowTest } {
+  const { version, size } = env.index;
+  let compiled = compiledLeaves.get(env);
+  if (!compiled || compiled.version !== version || compiled.size !== size) {
+    compiled = { version, size, leaves: new Map() };
+    compiledLeaves.set(env, compiled);
+  }
+  let leaf = compiled.leaves.get(node);
+  if (!leaf) {
+    leaf = {};
+    compiled.leaves.set(node, leaf);
+  }
+  return leaf;
+}
+
+function evaluateLeaf(env: SearchEnvironment, node: Leaf, slots: Int32Array, truths: Uint8Array): void {
+  const compiled = compiledLeaf(env, node);
+  // Many slots (a whole-index pass, or a large chunk) run the criterion's kernel: one tight loop.
   if (slots.length >= KEEP_MIN_SLOTS) {
-    const kernel = leafKernel(env, node.field, node.op, node.value);
-    if (kernel) {
-      kernel(slots, truths);
+    if (compiled.kernel === undefined) compiled.kernel = leafKernel(env, node.field, node.op, node.value);
+    if (compiled.kernel) {
+      compiled.kernel(slots, truths);
       return;
     }
   }
-  const test = compileLeaf(env, node.field, node.op, node.value);
+  compiled.test ??= compileLeaf(env, node.field, node.op, node.value);
+  const test = compiled.test;
   for (let i = 0; i < slots.length; i++) truths[i] = test(slots[i]!);
 }
 

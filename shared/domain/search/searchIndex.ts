@@ -169,6 +169,9 @@ export function grow<T extends Int32Array | Float64Array | Uint8Array>(array: T,
   return next;
 }
 
+/** Slots per block of smallestIdFrom's minimums (4,096): a million bugs are 245 blocks. */
+const ID_BLOCK_BITS = 12;
+
 export class SearchIndex {
   size = 0;
   /** The newest change-log time folded in (ms); catch-up reads from here minus an overlap. */
@@ -329,6 +332,40 @@ export class SearchIndex {
   }
 
   private everySlot?: Int32Array;
+
+  /**
+   * The smallest bug id at `slot` or after it: a search that stops early (firstMatches.ts) knows
+   * that no slot left untested holds a smaller id than the page it has.
+   */
+  smallestIdFrom(slot: number): number {
+    const mins = this.idBlockMins();
+    const block = slot >> ID_BLOCK_BITS;
+    let smallest = Number.POSITIVE_INFINITY;
+    const blockEnd = Math.min(this.size, (block + 1) << ID_BLOCK_BITS);
+    for (let at = slot; at < blockEnd; at++) if (this.id[at]! < smallest) smallest = this.id[at]!;
+    for (let next = block + 1; next < mins.length; next++) if (mins[next]! < smallest) smallest = mins[next]!;
+    return smallest;
+  }
+
+  /** The smallest id of each block of slots. A slot's id never changes, so only slots added since are folded in. */
+  private idBlockMins(): Int32Array {
+    if (this.idMinsUpTo === this.size) return this.idMins;
+    const blocks = (this.size + (1 << ID_BLOCK_BITS) - 1) >> ID_BLOCK_BITS;
+    if (blocks > this.idMins.length) {
+      const grown = new Int32Array(blocks).fill(0x7fffffff);
+      grown.set(this.idMins);
+      this.idMins = grown;
+    }
+    for (let slot = this.idMinsUpTo; slot < this.size; slot++) {
+      const block = slot >> ID_BLOCK_BITS;
+      if (this.id[slot]! < this.idMins[block]!) this.idMins[block] = this.id[slot]!;
+    }
+    this.idMinsUpTo = this.size;
+    return this.idMins;
+  }
+
+  private idMins = new Int32Array(0);
+  private idMinsUpTo = 0;
 
   summaryTrigrams(): TrigramIndex {
     this.requirePart('trigrams');

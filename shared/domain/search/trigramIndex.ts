@@ -12,6 +12,34 @@ import { type EncodedPostingLists, PostingLists } from './postingLists.ts';
  */
 const MIN_NEEDLE = 3;
 
+/** In candidates(): the slot's text holds the needle's rarest trigram, and is yet to be checked. */
+export const CANDIDATE = 2;
+/** After containsNeedle checked a candidate: its text holds the needle. */
+const HOLDS = 1;
+const LACKS = 0;
+
+/**
+ * TRUE (1) or FALSE (0) for each of `slots`: whether its text contains `needle`, given the marks of
+ * candidates(). A candidate's text is checked once, and its answer kept in the marks.
+ */
+export function containsNeedle(
+  marks: Uint8Array,
+  texts: readonly string[],
+  needle: string,
+  slots: Int32Array,
+  truths: Uint8Array,
+): void {
+  for (let i = 0; i < slots.length; i++) {
+    const slot = slots[i]!;
+    let mark = marks[slot]!;
+    if (mark === CANDIDATE) {
+      mark = texts[slot]!.includes(needle) ? HOLDS : LACKS;
+      marks[slot] = mark;
+    }
+    truths[i] = mark;
+  }
+}
+
 /**
  * The snapshot form: postings of slots, in two stores so a binary writer can keep the Latin-1 keys
  * (`(a << 16) | (b << 8) | c`) as an Int32Array and only the rarer other keys as strings.
@@ -79,6 +107,20 @@ export class TrigramIndex {
    * slot; null when the needle is too short for trigrams (the caller tests each text instead).
    */
   matching(needle: string, size: number): Uint8Array | null {
+    const marks = this.candidates(needle, size);
+    if (!marks) return null;
+    for (let slot = 0; slot < size; slot++)
+      if (marks[slot] === CANDIDATE) marks[slot] = this.texts[slot]!.includes(needle) ? 1 : 0;
+    return marks;
+  }
+
+  /**
+   * CANDIDATE for the slots (below `size`) whose text holds the needle's rarest trigram, 0 for the
+   * others, which cannot contain it; null when the needle is too short for trigrams. Checking a
+   * candidate's text is left to the caller, so a search that tests a few thousand slots checks
+   * only the candidates among them (containsNeedle).
+   */
+  candidates(needle: string, size: number): Uint8Array | null {
     if (needle.length < MIN_NEEDLE) return null;
     let rarest: number | string | undefined;
     let rarestCount = 0;
@@ -91,14 +133,13 @@ export class TrigramIndex {
         rarestCount = count;
       }
     }
-    const found = new Uint8Array(size);
-    const texts = this.texts;
-    const check = (slot: number) => {
-      if (slot < size && found[slot] === 0 && texts[slot]!.includes(needle)) found[slot] = 1;
+    const marks = new Uint8Array(size);
+    const mark = (slot: number) => {
+      if (slot < size) marks[slot] = CANDIDATE;
     };
-    if (typeof rarest === 'number') this.latin1.forEach(rarest, check);
-    else this.other.forEach(rarest!, check);
-    return found;
+    if (typeof rarest === 'number') this.latin1.forEach(rarest, mark);
+    else this.other.forEach(rarest!, mark);
+    return marks;
   }
 
   private count(key: number | string): number {

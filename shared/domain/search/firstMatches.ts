@@ -1,0 +1,99 @@
+/**
+ * A page of a search in bug id order (the order Bugzilla's REST search gives when none is asked)
+ * found without deciding every candidate: the candidates are tested a chunk at a time, in slot
+ * order, until the page is full and no slot left untested can hold a smaller bug id. A two-word
+ * quicksearch for 50 bugs tests the first few thousand bugs of a million instead of all of them,
+ * so its cost follows the page, not the installation.
+ */
+
+import { FALSE, type SearchEnvironment, TRUE } from './searchEnvironment.ts';
+import { evaluateSearch } from './searchEvaluation.ts';
+import type { SearchIndex } from './searchIndex.ts';
+import type { SearchNode } from './searchQuery.ts';
+
+/** The first chunk's size, doubled for each further one: a few criteria per chunk cost little next to its loops. */
+const FIRST_CHUNK = 16_384;
+
+export type VisibleTest = (slot: number) => boolean;
+
+/**
+ * The candidates found TRUE or MAYBE that the caller may see. The matches are a typed array: a
+ * search over a large product finds hundreds of thousands, and a growing plain array of them
+ * cost more than the search itself.
+ */
+export function visibleMatches(
+  truths: Uint8Array,
+  candidates: Int32Array,
+  restricted: Uint8Array,
+  visible: VisibleTest,
+): { matches: Int32Array; undecided: number[] } {
+  let found = 0;
+  for (let position = 0; position < candidates.length; position++) if (truths[position] === TRUE) found++;
+  const matches = new Int32Array(found);
+  let at = 0;
+  const undecided: number[] = [];
+  for (let position = 0; position < candidates.length; position++) {
+    const truth = truths[position];
+    if (truth === FALSE) continue;
+    const slot = candidates[position]!;
+    // Most bugs are in no group, and so visible to all: only the others go through the full rule.
+    if (restricted[slot] === 1 && !visible(slot)) continue;
+    if (truth === TRUE) matches[at++] = slot;
+    else undecided.push(slot);
+  }
+  return { matches: matches.subarray(0, at), undecided };
+}
+
+/** Slots by bug id. Slots are mostly taken in id order already, so the sort is skipped when it has nothing to do. */
+export function inIdOrder(index: SearchIndex, slots: Int32Array): Int32Array {
+  for (let i = 1; i < slots.length; i++) {
+    if (index.id[slots[i - 1]!]! > index.id[slots[i]!]!) return slots.sort((a, b) => index.id[a] - index.id[b]);
+  }
+  return slots;
+}
+
+/**
+ * The first `wanted` visible matches of `node` among `candidates` by bug id (all of them when there
+ * are fewer). Null when a chunk leaves bugs undecided because their comment text must be read: the
+ * caller then searches every candidate as before. `firstChunk` is for tests of small indexes.
+ */
+export function firstMatchesById(
+  env: SearchEnvironment,
+  node: SearchNode,
+  candidates: Int32Array,
+  wanted: number,
+  visible: VisibleTest,
+  firstChunk = FIRST_CHUNK,
+): Int32Array | null {
+  const { index } = env;
+  // Stopping early relies on the untested candidates all lying at or after the next one's slot.
+  const ascending = candidates === index.allSlots() || isAscending(candidates);
+  const ordered = ascending ? candidates : Int32Array.from(candidates).sort();
+  let found: Int32Array = new Int32Array(0);
+  let start = 0;
+  for (let size = firstChunk; start < ordered.length; size *= 2) {
+    const chunk = ordered.subarray(start, start + size);
+    const { matches, undecided } = visibleMatches(evaluateSearch(env, node, chunk), chunk, index.restricted, visible);
+    if (undecided.length > 0) return null;
+    found = concatenated(found, matches);
+    start += chunk.length;
+    if (found.length >= wanted && start < ordered.length) {
+      found = inIdOrder(index, found);
+      if (index.id[found[wanted - 1]!]! < index.smallestIdFrom(ordered[start]!)) return found.subarray(0, wanted);
+    }
+  }
+  return inIdOrder(index, found).subarray(0, wanted);
+}
+
+function isAscending(slots: Int32Array): boolean {
+  for (let i = 1; i < slots.length; i++) if (slots[i - 1]! > slots[i]!) return false;
+  return true;
+}
+
+function concatenated(first: Int32Array, second: Int32Array): Int32Array {
+  if (first.length === 0) return second;
+  const joined = new Int32Array(first.length + second.length);
+  joined.set(first);
+  joined.set(second, first.length);
+  return joined;
+}
