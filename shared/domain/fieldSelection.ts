@@ -108,6 +108,26 @@ export class FieldSelection {
     return kind === 'custom' && this.includeTypes.has('default');
   }
 
+  /**
+   * Whether each field of a resource at `prefix` is wanted, by name: a 1,000-bug page applies the
+   * selection to the same fifty names a thousand times, and one map lookup is all each needs.
+   */
+  private readonly decisions = new WeakMap<ResourceFields, Map<string, Map<string, boolean>>>();
+
+  private decisionsFor(fields: ResourceFields, prefix: string): Map<string, boolean> {
+    let byPrefix = this.decisions.get(fields);
+    if (!byPrefix) {
+      byPrefix = new Map();
+      this.decisions.set(fields, byPrefix);
+    }
+    let known = byPrefix.get(prefix);
+    if (!known) {
+      known = new Map();
+      byPrefix.set(prefix, known);
+    }
+    return known;
+  }
+
   /** A copy of `value` (an object or an array of objects) with only the wanted fields. */
   apply<T>(value: T, fields: ResourceFields, prefix = ''): T {
     if (Array.isArray(value)) return value.map((item) => this.apply(item, fields, prefix)) as T;
@@ -115,8 +135,15 @@ export class FieldSelection {
     if (value === null || typeof value !== 'object' || value instanceof RawJson) return value;
     const result: Record<string, unknown> = {};
     const source = value as Record<string, unknown>;
+    const known = this.decisionsFor(fields, prefix);
     for (const name in source) {
-      if (!Object.hasOwn(source, name) || !this.wantsField(prefix, name, kindOf(name, fields))) continue;
+      if (!Object.hasOwn(source, name)) continue;
+      let wanted = known.get(name);
+      if (wanted === undefined) {
+        wanted = this.wantsField(prefix, name, kindOf(name, fields));
+        known.set(name, wanted);
+      }
+      if (!wanted) continue;
       const nested = fields.nested?.[name];
       result[name] = nested ? this.apply(source[name], nested, prefix ? `${prefix}.${name}` : name) : source[name];
     }

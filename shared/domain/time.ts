@@ -1,6 +1,8 @@
 /** Bugzilla's wire format for datetimes: `YYYY-MM-DDTHH:MM:SSZ`, UTC, whole seconds. */
 export function toBugzillaDateTime(date: Date): string {
-  return date.toISOString().replace(/\.\d{3}Z$/, 'Z');
+  const iso = date.toISOString();
+  // Years 0–9999 give `YYYY-MM-DDTHH:mm:ss.sssZ`; a search page formats thousands, so no regexp for them.
+  return iso.length === 24 ? `${iso.slice(0, 19)}Z` : iso.replace(/\.\d{3}Z$/, 'Z');
 }
 
 /** Sortable storage form with milliseconds, so items written in the same second keep their order. */

@@ -81,6 +81,14 @@ export class IdLists {
     return from === to ? NO_IDS : Array.from(this.values.subarray(from, to));
   }
 
+  /** The slot's ids as an array of its own, which the caller may keep or change. */
+  copyOf(slot: number): number[] {
+    if (!this.inBase(slot)) return [...(this.changed.get(slot) ?? NO_IDS)];
+    const from = this.start(slot);
+    const to = this.ends[slot]!;
+    return from === to ? [] : Array.from(this.values.subarray(from, to));
+  }
+
   includes(slot: number, id: number): boolean {
     if (!this.inBase(slot)) return (this.changed.get(slot) ?? NO_IDS).includes(id);
     for (let at = this.start(slot), end = this.ends[slot]!; at < end; at++) if (this.values[at] === id) return true;

@@ -31,12 +31,11 @@ export function rebuildBug(index: SearchIndex, slot: number): Bug {
   const bits = index.bits[slot]!;
   const deadline = index.deadline[slot]!;
   const privateCount = index.privateCommentCount[slot]!;
-  const codes = Object.fromEntries(
-    CODE_COLUMNS.map((column) => [column, index.vocabularies[column].values[index.codes[column][slot]!]!]),
-  ) as Record<(typeof CODE_COLUMNS)[number], string>;
-  const lists = Object.fromEntries(
-    LIST_COLUMNS.map((column) => [column, [...index.lists[column].get(slot)]]),
-  ) as Record<(typeof LIST_COLUMNS)[number], number[]>;
+  // Loops rather than Object.fromEntries: a 1,000-bug page rebuilds a thousand bugs.
+  const codes = {} as Record<(typeof CODE_COLUMNS)[number], string>;
+  for (const column of CODE_COLUMNS) codes[column] = index.vocabularies[column].values[index.codes[column][slot]!]!;
+  const lists = {} as Record<(typeof LIST_COLUMNS)[number], number[]>;
+  for (const column of LIST_COLUMNS) lists[column] = index.lists[column].copyOf(slot);
   const marks = index.privateAttachments[slot];
   return {
     id: index.id[slot]!,

@@ -54,6 +54,8 @@ export class RenderedBugs {
   }
 
   put(bugId: number, rev: number, variant: string, text: string): void {
+    // Keeping nothing (TRACKER_SEARCH_KEEP=off): storing each text only to evict it costs a page time.
+    if (this.capacity <= 0) return;
     let entry = this.entries.get(bugId);
     if (entry && entry.rev > rev) return;
     if (!entry || entry.rev < rev) {
