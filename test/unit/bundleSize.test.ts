@@ -69,8 +69,9 @@ const BUDGET_EXCEPTIONS: Readonly<Record<string, number>> = {
   // its store and the quicksearch and ordering rules that use them): 602.0 and 581.8 KiB measured
   // 2026-11-25 with them and the private-activity rules of the same week; 620.3 and 600.1 KiB with
   // issue 20's compact index (binary snapshot, posting lists, columnar history: ~18 KiB); 630.0
-  // and 609.7 KiB (2026-11-28) with the snapshot in parts and pages rendered from the index.
-  'bug/searchBugs': 600 * 1024 + OBSERVABILITY,
+  // and 609.7 KiB (2026-11-28) with the snapshot in parts and pages rendered from the index;
+  // 635.1 KiB for search with pages that stop once full and posting walks (firstMatches.ts).
+  'bug/searchBugs': 605 * 1024 + OBSERVABILITY,
   'bug/possibleDuplicates': 580 * 1024 + OBSERVABILITY,
   'user/createUser': REGEXP_BUDGET,
   'user/updateUser': REGEXP_BUDGET,

@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { PostingLists } from '../../shared/domain/search/postingLists.ts';
 
@@ -220,5 +221,45 @@ describe('posting lists', () => {
         expect(decodedLists(lists.encode())).toEqual(expected);
       }
     }
+  });
+});
+
+describe('walking a posting list a range of slots at a time', () => {
+  it('visits exactly the postings forEach visits, each range in its turn, tails included', () => {
+    fc.assert(
+      fc.property(
+        fc.array(fc.tuple(fc.constantFrom('a', 'b', 'c'), fc.integer({ min: 0, max: 300 })), { maxLength: 200 }),
+        fc.integer({ min: 0, max: 200 }),
+        fc.array(fc.integer({ min: 0, max: 320 }), { maxLength: 8 }),
+        (postings, compactAfter, ends) => {
+          const lists = new PostingLists<string>();
+          // Ascending adds go to the base when compacted; the ones after stay in tails, in any order.
+          const sorted = [...postings].sort((x, y) => x[1] - y[1]);
+          for (const [key, slot] of sorted.slice(0, compactAfter)) lists.add(key, slot);
+          lists.compact();
+          for (const [key, slot] of postings.slice(compactAfter)) lists.add(key, slot);
+          for (const key of ['a', 'b', 'c', 'missing']) {
+            const walk = lists.walk(key);
+            const visited: number[] = [];
+            let previous = 0;
+            for (const end of [...ends].sort((x, y) => x - y).concat(400)) {
+              const before = visited.length;
+              walk.to(end, (slot) => visited.push(slot));
+              // Each call visits only the slots of its own range.
+              for (const slot of visited.slice(before)) {
+                expect(slot).toBeGreaterThanOrEqual(previous);
+                expect(slot).toBeLessThan(end);
+              }
+              previous = Math.max(previous, end);
+            }
+            expect(
+              visited.sort((x, y) => x - y),
+              key,
+            ).toEqual(slotsOf(lists, key).sort((x, y) => x - y));
+          }
+        },
+      ),
+      { numRuns: 200 },
+    );
   });
 });

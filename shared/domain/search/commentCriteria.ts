@@ -3,6 +3,7 @@
  * inverted word lists; anything else is MAYBE in the first pass and decided from the comments read.
  */
 import { userIdTest } from './criterionNames.ts';
+import type { PostingWalk } from './postingLists.ts';
 import {
   always,
   bool,
@@ -23,46 +24,73 @@ export const isCommentWordCriterion = (field: string, op: string): boolean =>
 
 /** Whole words of comments, from the index's inverted word lists: no comment is read. */
 function commentWordTest(env: SearchEnvironment, op: string, value: string): RowTest {
-  const table = commentWordTable(env, op, value);
-  return (slot) => table[slot] as Truth;
+  const words = new CommentWordTable(env, op, value);
+  return (slot) => words.upTo(slot + 1)[slot] as Truth;
 }
 
-/** TRUE or FALSE for every slot: whether its comments hold any (anywords) or all (allwords, matches) of the words. */
-export function commentWordTable(env: SearchEnvironment, op: string, value: string): Uint8Array {
-  const { index } = env;
-  // The words as the index holds them, each once.
-  const unique = commentWords([value]);
-  if (unique.length === 0) return new Uint8Array(index.size).fill(op === 'allwords' ? TRUE : FALSE);
-  if (unique.length === 1) {
-    // One word (most quicksearch words): its postings are the answer, nothing to count.
-    const table = new Uint8Array(index.size);
-    const visit = (slot: number) => {
-      table[slot] = TRUE;
-    };
-    index.words.forEach(unique[0]!, visit);
-    if (env.insider) index.privateWords.forEach(unique[0]!, visit);
+/**
+ * TRUE or FALSE for every slot: whether its comments hold any (anywords) or all (allwords,
+ * matches) of the words. Filled a range of slots at a time, as far as a search has reached
+ * (`upTo`): a page of a million bugs that stops after the first few thousand reads only their
+ * postings, however common the word.
+ */
+export class CommentWordTable {
+  private readonly table: Uint8Array;
+  /** Per word, the walks of its public (and, for insiders, private) postings. */
+  private readonly walks: PostingWalk[][];
+  /** Per slot: how many of the words its comments hold (more than one word only). */
+  private readonly counts?: Uint16Array;
+  private readonly lastWord?: Uint16Array;
+  private readonly needed: number;
+  private reached = 0;
+
+  constructor(env: SearchEnvironment, op: string, value: string) {
+    const { index } = env;
+    // The words as the index holds them, each once.
+    const unique = commentWords([value]);
+    this.table = new Uint8Array(index.size);
+    this.needed = op === 'allwords' || op === 'matches' ? unique.length : 1;
+    this.walks = unique.map((word) =>
+      env.insider ? [index.words.walk(word), index.privateWords.walk(word)] : [index.words.walk(word)],
+    );
+    if (unique.length === 0) {
+      this.table.fill(op === 'allwords' ? TRUE : FALSE);
+      this.reached = index.size;
+    } else if (unique.length > 1) {
+      // Common words have tens of thousands of postings: counted in typed arrays, not sets of ids.
+      this.counts = new Uint16Array(index.size);
+      this.lastWord = new Uint16Array(index.size);
+    }
+  }
+
+  /** The table, right for every slot below `end` (and maybe more). */
+  upTo(end: number): Uint8Array {
+    const to = Math.min(end, this.table.length);
+    if (to <= this.reached) return this.table;
+    const { table, counts, lastWord } = this;
+    if (!counts || !lastWord) {
+      // One word: its postings are the answer, nothing to count.
+      const mark = (slot: number) => {
+        table[slot] = TRUE;
+      };
+      for (const walk of this.walks[0]!) walk.to(to, mark);
+    } else {
+      this.walks.forEach((walks, position) => {
+        const word = position + 1;
+        // A bug with the word in a public and a private comment (or posted twice) counts it once.
+        const visit = (slot: number) => {
+          if (lastWord[slot] !== word) {
+            lastWord[slot] = word;
+            counts[slot]++;
+          }
+        };
+        for (const walk of walks) walk.to(to, visit);
+      });
+      for (let slot = this.reached; slot < to; slot++) if (counts[slot]! >= this.needed) table[slot] = TRUE;
+    }
+    this.reached = to;
     return table;
   }
-  // Per slot: how many of the words its comments hold. Common words have tens of thousands of
-  // postings, so this counts in typed arrays rather than building sets and maps of bug ids.
-  const counts = new Uint16Array(index.size);
-  const lastWord = new Uint16Array(index.size);
-  unique.forEach((word, position) => {
-    const mark = position + 1;
-    // A bug with the word in a public and a private comment (or posted twice) counts it once.
-    const visit = (slot: number) => {
-      if (lastWord[slot] !== mark) {
-        lastWord[slot] = mark;
-        counts[slot]++;
-      }
-    };
-    index.words.forEach(word, visit);
-    if (env.insider) index.privateWords.forEach(word, visit);
-  });
-  const needed = op === 'allwords' || op === 'matches' ? unique.length : 1;
-  const table = new Uint8Array(index.size);
-  for (let slot = 0; slot < table.length; slot++) if (counts[slot]! >= needed) table[slot] = TRUE;
-  return table;
 }
 
 /** A comment criterion's row test: MAYBE in the first pass, until the undecided rows' comments are read. */

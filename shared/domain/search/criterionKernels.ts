@@ -4,12 +4,12 @@
  * 100,000 bugs. Each gives exactly the answer of its row test (criterionCompiler.ts).
  */
 import { type ColumnCriterion, columnCriterion } from './columnCriteria.ts';
-import { commentWordTable, isCommentWordCriterion } from './commentCriteria.ts';
+import { CommentWordTable, isCommentWordCriterion } from './commentCriteria.ts';
 import { idSetTest, idTable } from './criterionNames.ts';
 import type { IdLists } from './idLists.ts';
 import { FALSE, type SearchEnvironment, TRUE } from './searchEnvironment.ts';
 import { COMMENT_FIELDS, canonicalField, KEYWORD_TEXT_OPERATORS } from './searchFields.ts';
-import { containsNeedle } from './trigramIndex.ts';
+import { containsNeedle, type TrigramCandidates } from './trigramIndex.ts';
 import { textMatcher, wordsOf } from './valueMatchers.ts';
 
 /** Fills the truths of one criterion for a list of slots (searchEvaluation.ts); `truths` starts all FALSE. */
@@ -59,6 +59,13 @@ function lookUp(column: Int32Array, table: Uint8Array, slots: Int32Array, truths
   for (let i = 0; i < slots.length; i++) truths[i] = table[column[slots[i]!]!]!;
 }
 
+/** The largest of `slots` (-1 for none): how far a table filled as searches reach must be right. */
+export function largestSlot(slots: Int32Array): number {
+  let largest = -1;
+  for (let i = 0; i < slots.length; i++) if (slots[i]! > largest) largest = slots[i]!;
+  return largest;
+}
+
 export function lookUpSlots(table: Uint8Array, slots: Int32Array, truths: Uint8Array): void {
   for (let i = 0; i < slots.length; i++) truths[i] = table[slots[i]!]!;
 }
@@ -92,10 +99,10 @@ export function leafKernel(env: SearchEnvironment, rawField: string, op: string,
   const { index } = env;
   if (op.startsWith('changed')) return null;
   if (isCommentWordCriterion(field, op)) {
-    let table: Uint8Array | undefined;
+    let words: CommentWordTable | undefined;
     return (slots, truths) => {
-      table ??= commentWordTable(env, op, value);
-      return lookUpSlots(table, slots, truths);
+      words ??= new CommentWordTable(env, op, value);
+      return lookUpSlots(words.upTo(largestSlot(slots) + 1), slots, truths);
     };
   }
   if (COMMENT_FIELDS.has(field)) return null;
@@ -105,11 +112,14 @@ export function leafKernel(env: SearchEnvironment, rawField: string, op: string,
     case 'short_desc': {
       if (op !== 'substring') return null;
       const needle = value.toLowerCase();
-      let marks: Uint8Array | null | undefined;
+      let candidates: TrigramCandidates | null | undefined;
       return (slots, truths) => {
         // Made on first use (not when the kernel is), and kept for the search's further chunks.
-        if (marks === undefined) marks = index.summaryTrigrams().candidates(needle, index.size);
-        if (marks) return containsNeedle(marks, index.summaryLower, needle, slots, truths);
+        if (candidates === undefined) candidates = index.summaryTrigrams().candidates(needle, index.size);
+        if (candidates) {
+          const marks = candidates.upTo(largestSlot(slots) + 1);
+          return containsNeedle(marks, index.summaryLower, needle, slots, truths);
+        }
         for (let i = 0; i < slots.length; i++)
           truths[i] = index.summaryLower[slots[i]!]!.includes(needle) ? TRUE : FALSE;
       };

@@ -133,6 +133,60 @@ export class PostingLists<K extends string | number> {
     this.forEachTail(id, visit);
   }
 
+  /**
+   * A walk over the postings of `key` a range of slots at a time (PostingWalk): a search that tests
+   * the first few thousand slots of a million reads only the postings below them. The store must
+   * not change while the walk is used.
+   */
+  walk(key: K): PostingWalk {
+    const id = this.ids.get(key);
+    return new PostingWalk(
+      this,
+      id === undefined || id >= this.baseLists ? -1 : id,
+      id === undefined ? NO_TAIL : this.tailHead[id]!,
+    );
+  }
+
+  /** @internal PostingWalk's reader of the base: from byte `at`, `left` postings after `slot`, those below `end`. */
+  readBase(cursor: { at: number; slot: number; left: number }, end: number, visit: (slot: number) => void): void {
+    const bytes = this.bytes;
+    let { at, slot, left } = cursor;
+    while (left > 0) {
+      let next = at;
+      let byte = bytes[next++]!;
+      let gap = byte & 0x7f;
+      for (let shift = 7; byte >= 0x80; shift += 7) {
+        byte = bytes[next++]!;
+        gap |= (byte & 0x7f) << shift;
+      }
+      if (slot + gap >= end) break;
+      slot += gap;
+      at = next;
+      left--;
+      visit(slot);
+    }
+    cursor.at = at;
+    cursor.slot = slot;
+    cursor.left = left;
+  }
+
+  /** @internal PostingWalk's reader of the tail: its postings in [from, end), in arrival order. */
+  readTail(head: number, from: number, end: number, visit: (slot: number) => void): void {
+    const pool = this.pool;
+    for (let block = head; block !== NO_TAIL; block = pool[block + NEXT]!) {
+      const last = block + HEADER + pool[block + USED]!;
+      for (let at = block + HEADER; at < last; at++) {
+        const slot = pool[at]!;
+        if (slot >= from && slot < end) visit(slot);
+      }
+    }
+  }
+
+  /** @internal */
+  baseStart(id: number): { at: number; slot: number; left: number } {
+    return { at: this.offsets[id]!, slot: 0, left: this.counts[id]! };
+  }
+
   /** Folds every tail into a new base (a bulk build calls it once at the end). */
   compact(): void {
     this.rebuildBase(-1);
@@ -482,5 +536,36 @@ export class PostingLists<K extends string | number> {
     lengths[id] = length;
     counts[id] = slots.length;
     lasts[id] = slots.length > 0 ? slots[slots.length - 1]! : UNKNOWN_LAST;
+  }
+}
+
+/**
+ * The postings of one key, visited in ranges of slots that follow each other: `to(end)` visits
+ * those from where the last call stopped up to `end` (exclusive). The base list is ascending, so it
+ * is decoded once over the whole walk; the tail (short, in arrival order) is scanned per range.
+ * A slot posted twice is visited twice, as forEach does.
+ */
+export class PostingWalk {
+  private reached = 0;
+  private readonly base: { at: number; slot: number; left: number } | null;
+
+  constructor(
+    private readonly lists: Pick<PostingLists<string>, 'readBase' | 'readTail' | 'baseStart'>,
+    baseId: number,
+    private readonly tailHead: number,
+  ) {
+    this.base = baseId < 0 ? null : lists.baseStart(baseId);
+  }
+
+  /** How far the walk has visited: every posting below this slot. */
+  get end(): number {
+    return this.reached;
+  }
+
+  to(end: number, visit: (slot: number) => void): void {
+    if (end <= this.reached) return;
+    if (this.base) this.lists.readBase(this.base, end, visit);
+    if (this.tailHead !== NO_TAIL) this.lists.readTail(this.tailHead, this.reached, end, visit);
+    this.reached = end;
   }
 }

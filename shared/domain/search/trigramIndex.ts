@@ -1,4 +1,4 @@
-import { type EncodedPostingLists, PostingLists } from './postingLists.ts';
+import { type EncodedPostingLists, PostingLists, type PostingWalk } from './postingLists.ts';
 
 /**
  * Trigram postings over one lower-cased text column of the search index (the summaries), so a
@@ -107,7 +107,7 @@ export class TrigramIndex {
    * slot; null when the needle is too short for trigrams (the caller tests each text instead).
    */
   matching(needle: string, size: number): Uint8Array | null {
-    const marks = this.candidates(needle, size);
+    const marks = this.candidates(needle, size)?.upTo(size);
     if (!marks) return null;
     for (let slot = 0; slot < size; slot++)
       if (marks[slot] === CANDIDATE) marks[slot] = this.texts[slot]!.includes(needle) ? 1 : 0;
@@ -115,34 +115,53 @@ export class TrigramIndex {
   }
 
   /**
-   * CANDIDATE for the slots (below `size`) whose text holds the needle's rarest trigram, 0 for the
-   * others, which cannot contain it; null when the needle is too short for trigrams. Checking a
-   * candidate's text is left to the caller, so a search that tests a few thousand slots checks
-   * only the candidates among them (containsNeedle).
+   * The slots (below `size`) whose text holds the needle's rarest trigram, marked CANDIDATE as far
+   * as a search asks (TrigramCandidates.upTo); null when the needle is too short for trigrams.
+   * Checking a candidate's text is left to the caller, so a search that tests a few thousand slots
+   * reads the postings and checks the texts of those only (containsNeedle).
    */
-  candidates(needle: string, size: number): Uint8Array | null {
+  candidates(needle: string, size: number): TrigramCandidates | null {
     if (needle.length < MIN_NEEDLE) return null;
     let rarest: number | string | undefined;
     let rarestCount = 0;
     for (let at = 0; at + MIN_NEEDLE <= needle.length; at++) {
       const key = keyAt(needle, at);
       const count = this.count(key);
-      if (count === 0) return new Uint8Array(size);
+      if (count === 0) return new TrigramCandidates(size, null);
       if (rarest === undefined || count < rarestCount) {
         rarest = key;
         rarestCount = count;
       }
     }
-    const marks = new Uint8Array(size);
-    const mark = (slot: number) => {
-      if (slot < size) marks[slot] = CANDIDATE;
-    };
-    if (typeof rarest === 'number') this.latin1.forEach(rarest, mark);
-    else this.other.forEach(rarest!, mark);
-    return marks;
+    return new TrigramCandidates(
+      size,
+      typeof rarest === 'number' ? this.latin1.walk(rarest) : this.other.walk(rarest!),
+    );
   }
 
   private count(key: number | string): number {
     return typeof key === 'number' ? this.latin1.count(key) : this.other.count(key);
+  }
+}
+
+/** The marks of TrigramIndex.candidates, filled as far as asked. */
+export class TrigramCandidates {
+  private readonly marks: Uint8Array;
+
+  constructor(
+    size: number,
+    /** Null when some trigram of the needle is in no text: no slot is a candidate. */
+    private readonly walk: PostingWalk | null,
+  ) {
+    this.marks = new Uint8Array(size);
+  }
+
+  /** The marks, right for every slot below `end`. */
+  upTo(end: number): Uint8Array {
+    const marks = this.marks;
+    this.walk?.to(Math.min(end, marks.length), (slot) => {
+      marks[slot] = CANDIDATE;
+    });
+    return marks;
   }
 }
