@@ -213,7 +213,13 @@ async function readChunks(generation: string, first: number, count: number): Pro
   return items.map((item) => Buffer.from(item.data as Uint8Array));
 }
 
-/** A part's bytes: its chunks, each frame inflated on its own, all at once. */
+/** Frames read at once: each is one BatchGetItem of its chunks (about 1 MB), inflated as soon as it arrives. */
+const FRAMES_IN_FLIGHT = 8;
+
+/**
+ * A part's bytes: each frame read and inflated on its own, frames in flight together, so the
+ * thread pool inflates the first frames while the later ones are still being read.
+ */
 async function readPart(
   generation: string,
   first: number,
@@ -221,22 +227,29 @@ async function readPart(
   timings?: LoadedSnapshot['timings'],
   started = performance.now(),
 ): Promise<Uint8Array> {
-  const chunks = await readChunks(
-    generation,
-    first,
-    frames.reduce((sum, count) => sum + count, 0),
-  );
-  if (timings) timings.readMs = performance.now() - started;
-  let at = 0;
-  const inflated = await Promise.all(
-    frames.map((count) => {
-      const frame = chunks.slice(at, at + count);
-      at += count;
-      return inflate(frame.length === 1 ? frame[0]! : Buffer.concat(frame));
-    }),
-  );
+  const firsts: number[] = [];
+  frames.reduce((at, count) => {
+    firsts.push(at);
+    return at + count;
+  }, first);
+  let lastRead = started;
+  const inflated = new Array<Buffer>(frames.length);
+  let next = 0;
+  const worker = async () => {
+    while (next < frames.length) {
+      const frame = next++;
+      const chunks = await readChunks(generation, firsts[frame]!, frames[frame]!);
+      lastRead = Math.max(lastRead, performance.now());
+      inflated[frame] = await inflate(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks));
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(FRAMES_IN_FLIGHT, frames.length) }, worker));
   const bytes = inflated.length === 1 ? inflated[0]! : concatenate(inflated);
-  if (timings) timings.inflateMs = performance.now() - started - timings.readMs;
+  // Reading and inflating overlap: reading is until the last chunk came, inflating what followed.
+  if (timings) {
+    timings.readMs = lastRead - started;
+    timings.inflateMs = performance.now() - lastRead;
+  }
   return bytes;
 }
 
