@@ -61,7 +61,7 @@ const keptResult = (env: SearchEnvironment, node: SearchNode) =>
  */
 function keepable(env: SearchEnvironment, node: SearchNode): boolean {
   if (node.kind === 'const' || !env.index.leafTables.enabled) return false;
-  if (node.kind === 'leaf') return leafKernel(env, node.field, node.op, node.value) !== null;
+  if (node.kind === 'leaf') return kernelOf(env, node) !== null;
   return node.children.length > 0 && node.children.every((child) => keepable(env, child));
 }
 
@@ -115,13 +115,20 @@ function compiledLeaf(env: SearchEnvironment, node: Leaf): { kernel?: LeafKernel
   return leaf;
 }
 
+/** The criterion's kernel (null: it has none), made once per search. */
+function kernelOf(env: SearchEnvironment, node: Leaf): LeafKernel | null {
+  const compiled = compiledLeaf(env, node);
+  if (compiled.kernel === undefined) compiled.kernel = leafKernel(env, node.field, node.op, node.value);
+  return compiled.kernel;
+}
+
 function evaluateLeaf(env: SearchEnvironment, node: Leaf, slots: Int32Array, truths: Uint8Array): void {
   const compiled = compiledLeaf(env, node);
   // Many slots (a whole-index pass, or a large chunk) run the criterion's kernel: one tight loop.
   if (slots.length >= KEEP_MIN_SLOTS) {
-    if (compiled.kernel === undefined) compiled.kernel = leafKernel(env, node.field, node.op, node.value);
-    if (compiled.kernel) {
-      compiled.kernel(slots, truths);
+    const kernel = kernelOf(env, node);
+    if (kernel) {
+      kernel(slots, truths);
       return;
     }
   }
