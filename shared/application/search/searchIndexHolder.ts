@@ -16,7 +16,7 @@ import { loadStoredIndex } from '../../storage/search/storedSearchIndex.ts';
  * The search index of this function instance (docs/data-model.md §8.7). The first search loads
  * the snapshot's core and the change log since it, and answers; the parts the snapshot stores
  * apart (field history, comment words, summary trigrams: searchIndex.ts DEFERRED_PARTS) are read
- * after that, and a search that needs one before it is in waits for it (searchWithParts). Every
+ * from the next search on, and a search that needs one before it is in waits for it (searchWithParts). Every
  * search after that first reads the change log
  * since the index's high-water mark (minus an overlap for late commits), strongly consistent, so
  * a bug written by any request that has returned is found as it now is: read-your-writes across
@@ -74,7 +74,7 @@ interface Loaded {
   basis: { generation: string | null; sequence: number };
   /** The parts still being read, each settled when it is in the index (or failed to come). */
   parts: Map<DeferredPart, Promise<void>>;
-  /** Starts reading the parts (after the first answer: they are not on its path). */
+  /** Starts reading the parts (from the second search on: they are not on the first one's path). */
   readParts(): void;
 }
 
@@ -96,7 +96,8 @@ async function loadIndex(stats: IndexStats, copies: BugCopyCache, announced = 0)
     stats.phases.catchUpMs = performance.now() - catchingUp;
     if (announced > 0) continue;
     stats.loadMs = performance.now() - started;
-    loaded.readParts();
+    // The parts are read from the next search on (or now by one that needs them): read beside the
+    // first search, they took the CPU its answer needed (4 s of a million-bug instance's first 10).
     // One line per instance and reload: how long the index took, and how much change log it
     // replayed after its snapshot (metrics.ts ChangeLogLag).
     recordSearchIndexLoad(Math.round(stats.loadMs), snapshotMark > 0 ? Date.now() - snapshotMark : undefined);
@@ -219,6 +220,7 @@ export async function currentSearchState(): Promise<SearchState> {
   }
   const loading = holder.loading;
   const loaded = await loading;
+  loaded.readParts();
   const announced = await catchUp(loaded, holder.stats, holder.copies);
   if (announced > 0) {
     // One reload however many requests saw the notice; until it is in they wait, since the
