@@ -19,6 +19,7 @@ import { dirname, join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
+import { SEARCH_NODE_OPTIONS } from '../lib/searchSizing.ts';
 import { relaxSdkTimeoutsForBulkTool } from '../local/bulkToolTimeouts.ts';
 import { startEngines } from '../local/engines.ts';
 import { ensureTable } from '../local/provision.ts';
@@ -79,19 +80,24 @@ async function startServer(env: Record<string, string>): Promise<Server> {
     ? ['--cpu-prof', `--cpu-prof-dir=${resolve(process.env.BENCH_PROFILE)}`]
     : [];
   // --expose-gc: the server measures its memory after full collections (what the index holds).
-  const child = spawn(process.execPath, [...profile, '--expose-gc', '--import', 'tsx', join(BENCH_DIR, 'server.ts')], {
-    cwd: ROOT,
-    env: {
-      ...process.env,
-      ...env,
-      BENCH_ADMIN_LOGIN: ADMIN.login,
-      BENCH_ADMIN_PASSWORD: ADMIN.password,
-      BENCH_ADMIN_API_KEY: ADMIN.apiKey,
-      TRACKER_REQUEST_LOG: 'off',
-      NODE_ENV: 'production',
+  // The search functions' V8 setting (lib/searchSizing.ts), so the numbers are the deployed stack's.
+  const child = spawn(
+    process.execPath,
+    [...profile, SEARCH_NODE_OPTIONS, '--expose-gc', '--import', 'tsx', join(BENCH_DIR, 'server.ts')],
+    {
+      cwd: ROOT,
+      env: {
+        ...process.env,
+        ...env,
+        BENCH_ADMIN_LOGIN: ADMIN.login,
+        BENCH_ADMIN_PASSWORD: ADMIN.password,
+        BENCH_ADMIN_API_KEY: ADMIN.apiKey,
+        TRACKER_REQUEST_LOG: 'off',
+        NODE_ENV: 'production',
+      },
+      stdio: ['pipe', 'pipe', 'inherit', 'ipc'],
     },
-    stdio: ['pipe', 'pipe', 'inherit', 'ipc'],
-  });
+  );
   const ready = await new Promise<{ url: string; pid: number }>((done, fail) => {
     createInterface({ input: child.stdout! }).on('line', (line) => {
       if (line.startsWith('BENCH_SERVER_READY ')) done(JSON.parse(line.slice('BENCH_SERVER_READY '.length)));

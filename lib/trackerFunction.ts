@@ -26,7 +26,7 @@ export const FUNCTION_MEMORY_MB = DEFAULT_FUNCTION_SIZING.api.memoryMb;
  */
 export const FUNCTION_TIMEOUT = Duration.seconds(DEFAULT_FUNCTION_SIZING.api.timeoutSeconds);
 export const LOG_RETENTION = DEFAULT_LOG_RETENTION_DAYS;
-/** Set in every function's environment. No NODE_OPTIONS: source maps are read only when an error is logged. */
+/** Set in every function's environment. No source-map NODE_OPTIONS: maps are read only when an error is logged (search functions set a V8 heap option, searchSizing.ts). */
 export const FUNCTION_RUNTIME_ENVIRONMENT: Readonly<Record<string, string>> = {
   NODE_ENV: 'production',
   // Powertools Logger and Metrics (shared/http): the service every log line and metric names,

@@ -34,6 +34,7 @@ import { Monitoring } from './monitoring.ts';
 import { applyNagSuppressions } from './nagSuppressions.ts';
 import { Notifications } from './notifications.ts';
 import { createFailedRunQueue, schedule } from './scheduledRuns.ts';
+import { SEARCH_NODE_OPTIONS } from './searchSizing.ts';
 import { stackKey } from './stackEncryption.ts';
 import {
   CONTEXT,
@@ -182,6 +183,7 @@ export class TrackerStack extends Stack {
       }
       const family = familyOf(plan);
       const size = family === 'other' ? undefined : sizing[family];
+      if (family === 'search') environment.NODE_OPTIONS = SEARCH_NODE_OPTIONS;
       const fn = createTrackerFunction(this, `${plan.constructId}Function`, {
         projectRoot,
         module: plan.module,

@@ -16,6 +16,7 @@ import {
 } from '../../lib/functionRoles.ts';
 import { BOOTSTRAP_HANDLER, constructIdFor, type HandlerPlan, planHandlers } from '../../lib/handlerPlan.ts';
 import { ALARMS, METRICS_PER_ALARM } from '../../lib/monitoring.ts';
+import { SEARCH_NODE_OPTIONS } from '../../lib/searchSizing.ts';
 import { DEFAULT_FUNCTION_SIZING } from '../../lib/stackSettings.ts';
 import {
   BUNDLE_ALIASES,
@@ -461,6 +462,10 @@ describe('Tracker stack', () => {
           Timeout: plan.kind === 'bootstrap' ? 60 : 10,
           Handler: 'index.handler',
         });
+        // The search functions' young generation (searchSizing.ts); every other function runs as Node does.
+        expect(props.Environment.Variables.NODE_OPTIONS, plan.module).toBe(
+          SEARCH_INDEX_MODULES.includes(plan.module) ? SEARCH_NODE_OPTIONS : undefined,
+        );
       }
     });
 
@@ -487,7 +492,7 @@ describe('Tracker stack', () => {
       }
     });
 
-    it('names the table and bucket in every function environment and runs as production, without NODE_OPTIONS (source maps are read on error)', () => {
+    it('names the table and bucket in every function environment and runs as production, with no source-map NODE_OPTIONS (maps are read on error)', () => {
       const [[tableId]] = resourcesOfType(json, 'AWS::DynamoDB::Table');
       const [bucketId] = attachmentBucket();
       for (const plan of plans) {
@@ -497,7 +502,7 @@ describe('Tracker stack', () => {
           [ENV.bucket]: { Ref: bucketId },
           NODE_ENV: 'production',
         });
-        expect(variables.NODE_OPTIONS, plan.module).toBeUndefined();
+        expect(variables.NODE_OPTIONS ?? '', plan.module).not.toContain('source-maps');
         if (plan.kind !== 'bootstrap') {
           expect(variables[BOOTSTRAP_ENV.adminApiKeySecretArn], plan.module).toBeUndefined();
         }
