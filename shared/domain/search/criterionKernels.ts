@@ -60,7 +60,7 @@ function lookUp(column: Int32Array, table: Uint8Array, slots: Int32Array, truths
 }
 
 /** The largest of `slots` (-1 for none): how far a table filled as searches reach must be right. */
-export function largestSlot(slots: Int32Array): number {
+function largestSlot(slots: Int32Array): number {
   let largest = -1;
   for (let i = 0; i < slots.length; i++) if (slots[i]! > largest) largest = slots[i]!;
   return largest;
