@@ -350,21 +350,8 @@ export class PostingLists<K extends string | number> {
     return slots;
   }
 
-  /** Stops when `visit` returns false. */
-  private forEachBase(id: number, visit: (slot: number) => unknown): void {
-    const bytes = this.bytes;
-    let at = this.offsets[id]!;
-    let slot = 0;
-    for (let left = this.counts[id]!; left > 0; left--) {
-      let byte = bytes[at++]!;
-      let gap = byte & 0x7f;
-      for (let shift = 7; byte >= 0x80; shift += 7) {
-        byte = bytes[at++]!;
-        gap |= (byte & 0x7f) << shift;
-      }
-      slot += gap;
-      if (visit(slot) === false) return;
-    }
+  private forEachBase(id: number, visit: (slot: number) => void): void {
+    this.readBase(this.baseStart(id), Number.POSITIVE_INFINITY, visit);
   }
 
   private lastOfBase(id: number): number {
@@ -378,10 +365,9 @@ export class PostingLists<K extends string | number> {
 
   private baseHolds(id: number, wanted: number): boolean {
     let found = false;
-    this.forEachBase(id, (slot) => {
-      if (slot < wanted) return true;
-      found = slot === wanted;
-      return false;
+    // The base is ascending: only its postings up to `wanted` are decoded.
+    this.readBase(this.baseStart(id), wanted + 1, (slot) => {
+      if (slot === wanted) found = true;
     });
     return found;
   }
