@@ -28,16 +28,27 @@ export class RawJson {
 
 /** JSON.stringify that writes the text of each RawJson in place. */
 export function stringifyJson(value: unknown): string {
+  let text = '';
+  for (const piece of jsonPieces(value)) text += piece;
+  return text;
+}
+
+/**
+ * The JSON text of `value` as pieces in order: the frame JSON.stringify wrote and, between its
+ * parts, each RawJson's text. A large page is a thousand pieces; whoever hashes it (the ETag) can
+ * read them as they are instead of flattening one string of megabytes first.
+ */
+export function jsonPieces(value: unknown): string[] {
   const outer = collected;
   collected = [];
   try {
     const text = JSON.stringify(value);
     const raw = collected;
-    if (raw.length === 0) return text;
+    if (raw.length === 0) return [text];
     const parts = text.split(QUOTED_MARKER);
-    let result = parts[0]!;
-    for (let index = 0; index < raw.length; index++) result += raw[index] + parts[index + 1]!;
-    return result;
+    const pieces = [parts[0]!];
+    for (let index = 0; index < raw.length; index++) pieces.push(raw[index]!, parts[index + 1]!);
+    return pieces;
   } finally {
     collected = outer;
   }

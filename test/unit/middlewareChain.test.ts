@@ -1,8 +1,10 @@
+import { createHash } from 'node:crypto';
 import type { Context } from 'aws-lambda';
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import * as z from 'zod';
 import { buildEvent } from '../../local/apiGatewayEmulator.ts';
 import { defineEndpoint, type LambdaHandler } from '../../shared/http/endpoint.ts';
+import { RawJson } from '../../shared/domain/rawJson.ts';
 import { integer, list } from '../../shared/http/inputSchemas.ts';
 import { TrackerError } from '../../shared/trackerError.ts';
 import { InMemoryDirectory } from './support/inMemoryDirectory.ts';
@@ -200,6 +202,28 @@ describe('response format', () => {
     expect(second.text).toBe('');
     const changed = await call(echo, { url: '/rest/test?a=2', headers: { 'If-None-Match': etag } });
     expect(changed.status).toBe(200);
+  });
+
+  it('tags a body of many kept pieces with the SHA-1 of exactly what it sends, JSONP too', async () => {
+    // Several hashed runs of pieces, one piece far longer than a run, and text outside ASCII.
+    const pieces = endpoint({
+      access: 'public',
+      input: z.record(z.string(), z.unknown()),
+      run: () => ({
+        bugs: Array.from({ length: 300 }, (_, id) => new RawJson(JSON.stringify({ id, summary: `${id} é ☃ `.repeat(40) }))),
+        long: new RawJson(JSON.stringify('x'.repeat(100_000))),
+        total: 300,
+      }),
+    });
+    const sha1 = (text: string) => `"${createHash('sha1').update(text).digest('base64url')}"`;
+    const json = await call(pieces, { url: '/rest/test' });
+    expect(json.body.bugs).toHaveLength(300);
+    expect(json.body.bugs[299].summary).toContain('299 é ☃');
+    expect(json.headers.ETag).toBe(sha1(json.text));
+    const jsonp = await call(pieces, { url: '/rest/test?callback=show', headers: { Accept: 'application/javascript' } });
+    expect(jsonp.text.startsWith('/**/show({"bugs":[{"id":0,')).toBe(true);
+    expect(jsonp.headers.ETag).toBe(sha1(jsonp.text));
+    expect(jsonp.headers.ETag).not.toBe(json.headers.ETag);
   });
 
   it('sends no ETag and never 304 on PUT', async () => {
