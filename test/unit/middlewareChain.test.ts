@@ -3,8 +3,8 @@ import type { Context } from 'aws-lambda';
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import * as z from 'zod';
 import { buildEvent } from '../../local/apiGatewayEmulator.ts';
-import { defineEndpoint, type LambdaHandler } from '../../shared/http/endpoint.ts';
 import { RawJson } from '../../shared/domain/rawJson.ts';
+import { defineEndpoint, type LambdaHandler } from '../../shared/http/endpoint.ts';
 import { integer, list } from '../../shared/http/inputSchemas.ts';
 import { TrackerError } from '../../shared/trackerError.ts';
 import { InMemoryDirectory } from './support/inMemoryDirectory.ts';
@@ -210,7 +210,10 @@ describe('response format', () => {
       access: 'public',
       input: z.record(z.string(), z.unknown()),
       run: () => ({
-        bugs: Array.from({ length: 300 }, (_, id) => new RawJson(JSON.stringify({ id, summary: `${id} é ☃ `.repeat(40) }))),
+        bugs: Array.from(
+          { length: 300 },
+          (_, id) => new RawJson(JSON.stringify({ id, summary: `${id} é ☃ `.repeat(40) })),
+        ),
         long: new RawJson(JSON.stringify('x'.repeat(100_000))),
         total: 300,
       }),
@@ -220,7 +223,10 @@ describe('response format', () => {
     expect(json.body.bugs).toHaveLength(300);
     expect(json.body.bugs[299].summary).toContain('299 é ☃');
     expect(json.headers.ETag).toBe(sha1(json.text));
-    const jsonp = await call(pieces, { url: '/rest/test?callback=show', headers: { Accept: 'application/javascript' } });
+    const jsonp = await call(pieces, {
+      url: '/rest/test?callback=show',
+      headers: { Accept: 'application/javascript' },
+    });
     expect(jsonp.text.startsWith('/**/show({"bugs":[{"id":0,')).toBe(true);
     expect(jsonp.headers.ETag).toBe(sha1(jsonp.text));
     expect(jsonp.headers.ETag).not.toBe(json.headers.ETag);
