@@ -158,8 +158,8 @@ describe('candidate slots', () => {
   const search = (params: Record<string, string | string[]>) =>
     ({ kind: 'and', children: parseSearchParameters(params).criteria }) as SearchNode;
   const candidateIds = (index: SearchIndex, node: SearchNode) => {
-    const slots = candidateSlots(withProducts(index), node);
-    return slots === null ? null : [...slots].map((slot) => index.id[slot]);
+    const planned = candidateSlots(withProducts(index), node);
+    return planned === null ? null : [...planned.slots].map((slot) => index.id[slot]);
   };
 
   it('narrows a search that requires products to their bugs, and follows bugs that move', () => {
@@ -181,6 +181,34 @@ describe('candidate slots', () => {
     for (const id of added) index.apply({ bug: plainBug(id, { productId: (id % 2) + 1 }), rev: 1 });
     expect(candidateIds(index, search({ product: 'P1' }))).toEqual([1, ...added.filter((id) => id % 2 === 0)]);
     expect(candidateIds(index, search({ product: ['P2', 'P1'] }))).toEqual([1, ...added]);
+  });
+
+  it('leaves the product criterion out of what is left to test, which then answers as the whole search', () => {
+    const index = new SearchIndex();
+    for (let id = 1; id <= 30; id++)
+      index.apply({
+        bug: plainBug(id, { productId: (id % 3) + 1, status: id % 2 === 0 ? 'CONFIRMED' : 'NEW' }),
+        rev: 1,
+      });
+    const searchEnv = withProducts(index);
+    const searches: Array<Record<string, string | string[]>> = [
+      { product: 'P2', bug_status: 'CONFIRMED' },
+      { product: ['P1', 'P3'], bug_status: 'NEW' },
+      { product: 'P2' },
+    ];
+    for (const params of searches) {
+      const tree = search(params);
+      const planned = candidateSlots(searchEnv, tree)!;
+      expect(JSON.stringify(planned.rest)).not.toContain('"product"');
+      expect(planned.rest.kind === 'and' && planned.rest.children.length).toBe(
+        tree.kind === 'and' && tree.children.length - 1,
+      );
+      const whole = compileSearch(searchEnv, tree);
+      const rest = compileSearch(searchEnv, planned.rest);
+      const expected = Array.from(index.allSlots()).filter((slot) => whole(slot) === TRUE);
+      expect(Array.from(planned.slots).filter((slot) => rest(slot) === TRUE)).toEqual(expected);
+      expect(expected.length).toBeGreaterThan(0);
+    }
   });
 
   it('tests every slot when products are not required by the whole search', () => {

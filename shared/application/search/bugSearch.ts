@@ -139,14 +139,16 @@ async function matchingSlots(
   // A result kept between searches gives its matching slots directly (all TRUE); otherwise the
   // tree is evaluated over the required products' slots, or every slot.
   const kept = keptMatches(env, tree);
-  const candidates = kept ?? candidateSlots(env, tree) ?? index.allSlots();
+  const planned = kept ? null : candidateSlots(env, tree);
+  const candidates = kept ?? planned?.slots ?? index.allSlots();
+  const tested = planned?.rest ?? tree;
   // A page by bug id of a search that finds more than it shows stops once the page is full.
   const wanted = paging.offset + paging.limit;
   if (!kept && !paging.countOnly && !paging.order && wanted > 0 && wanted * 2 < candidates.length) {
-    const first = firstMatchesById(env, tree, candidates, wanted, visible);
+    const first = firstMatchesById(env, tested, candidates, wanted, visible);
     if (first) return first;
   }
-  const truths = kept ? new Uint8Array(kept.length).fill(TRUE) : evaluateSearch(env, tree, candidates);
+  const truths = kept ? new Uint8Array(kept.length).fill(TRUE) : evaluateSearch(env, tested, candidates);
   // count_only with nothing left to decide from comments: counted, no list built.
   if (paging.countOnly && !truths.includes(MAYBE)) return countVisible(truths, candidates, index.restricted, visible);
   const found = visibleMatches(truths, candidates, index.restricted, visible);

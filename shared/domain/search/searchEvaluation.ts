@@ -1,6 +1,7 @@
 import { compileLeaf } from './criterionCompiler.ts';
 import { type LeafKernel, leafKernel, lookUpSlots } from './criterionKernels.ts';
 import { slotsWhereTrue } from './leafTables.ts';
+import { ScratchArrays } from './scratchArrays.ts';
 import { FALSE, MAYBE, type RowTest, type SearchEnvironment, TRUE } from './searchEnvironment.ts';
 import type { SearchNode } from './searchQuery.ts';
 
@@ -19,18 +20,35 @@ import type { SearchNode } from './searchQuery.ts';
  */
 const KEEP_MIN_SLOTS = 2_048;
 
-/** The truth of `node` for each slot of `slots`, in the same order. */
+/** Truths and slot lists of the evaluations in progress, by level: reused by every search. */
+const scratch = new ScratchArrays();
+/** How many evaluations are in progress: the level a new one takes. */
+let depth = 0;
+
+/**
+ * The truth of `node` for each slot of `slots`, in the same order. The array is scratch memory
+ * (scratchArrays.ts): read it before evaluating anything else.
+ */
 export function evaluateSearch(env: SearchEnvironment, node: SearchNode, slots: Int32Array): Uint8Array {
+  const level = depth++;
+  try {
+    return evaluateAt(env, node, slots, level);
+  } finally {
+    depth--;
+  }
+}
+
+function evaluateAt(env: SearchEnvironment, node: SearchNode, slots: Int32Array, level: number): Uint8Array {
   // Parameters parse into groups of one (`summary=x` is an OR of one criterion inside the top AND).
   if (node.kind !== 'const' && node.kind !== 'leaf' && node.children.length === 1 && !node.negate)
-    return evaluateSearch(env, node.children[0]!, slots);
+    return evaluateAt(env, node.children[0]!, slots, level);
   if (slots.length >= KEEP_MIN_SLOTS && keepable(env, node)) {
     const table = env.index.leafTables.table(env.index, ...keptResult(env, node));
-    const truths = new Uint8Array(slots.length);
+    const truths = scratch.truths(level, slots.length);
     lookUpSlots(table, slots, truths);
     return truths;
   }
-  return evaluateFresh(env, node, slots);
+  return evaluateFresh(env, node, slots, level);
 }
 
 /**
@@ -52,7 +70,15 @@ const keptResult = (env: SearchEnvironment, node: SearchNode) =>
   [
     `${env.insider ? 1 : 0}${JSON.stringify(node)}`,
     [env.products, env.keywords, env.groups, env.classifications, env.values],
-    (some: Int32Array, truths: Uint8Array) => truths.set(evaluateFresh(env, node, some)),
+    (some: Int32Array, truths: Uint8Array) => {
+      // Called from inside an evaluation (a table filled as searches reach it): a level of its own.
+      const level = depth++;
+      try {
+        truths.set(evaluateFresh(env, node, some, level));
+      } finally {
+        depth--;
+      }
+    },
   ] as const;
 
 /**
@@ -65,19 +91,19 @@ function keepable(env: SearchEnvironment, node: SearchNode): boolean {
   return node.children.length > 0 && node.children.every((child) => keepable(env, child));
 }
 
-function evaluateFresh(env: SearchEnvironment, node: SearchNode, slots: Int32Array): Uint8Array {
-  const truths = new Uint8Array(slots.length);
+function evaluateFresh(env: SearchEnvironment, node: SearchNode, slots: Int32Array, level: number): Uint8Array {
+  const truths = scratch.truths(level, slots.length);
   if (node.kind === 'const') truths.fill(node.value ? TRUE : FALSE);
   else if (node.kind === 'leaf') evaluateLeaf(env, node, slots, truths);
   else if (node.children.length === 0) truths.fill(TRUE);
   else if (node.kind === 'and') {
     // FALSE wins, then MAYBE.
     truths.fill(TRUE);
-    combine(env, node.children, slots, truths, FALSE);
+    combine(env, node.children, slots, truths, FALSE, level);
   } else {
     // TRUE wins, then MAYBE.
     truths.fill(FALSE);
-    combine(env, node.children, slots, truths, TRUE);
+    combine(env, node.children, slots, truths, TRUE, level);
   }
   if (node.kind !== 'const' && node.negate) {
     for (let i = 0; i < truths.length; i++) truths[i] = truths[i] === TRUE ? FALSE : truths[i] === FALSE ? TRUE : MAYBE;
@@ -149,6 +175,7 @@ function combine(
   slots: Int32Array,
   truths: Uint8Array,
   decisive: number,
+  level: number,
 ): void {
   let live = slots;
   let positions: Int32Array | null = null;
@@ -158,8 +185,9 @@ function combine(
     const result = evaluateSearch(env, children[child]!, live);
     decided += positions ? merge(result, positions, truths, decisive) : mergeInPlace(result, truths, decisive);
     if (child === children.length - 1 || decided * 4 < live.length) continue;
-    const nextLive = new Int32Array(live.length - decided);
-    const nextPositions = new Int32Array(live.length - decided);
+    // The shorter lists are this level's scratch: after the first time, compacted into themselves.
+    const nextLive = scratch.slots(level, 0, live.length - decided);
+    const nextPositions = scratch.slots(level, 1, live.length - decided);
     let kept = 0;
     for (let i = 0; i < live.length; i++) {
       const position = positions ? positions[i]! : i;

@@ -48,11 +48,16 @@ export function userNeeds(
 }
 
 /**
- * The slots worth testing. A search whose top level requires certain products (`product=`, the
- * criterion dashboards and the CLI send most) only needs to test those products' bugs; every
- * other search tests every slot (null). The full test still runs on each candidate.
+ * The slots worth testing, and what is left to test on them. A search whose top level requires
+ * certain products (`product=`, the criterion dashboards and the CLI send most) only needs to test
+ * those products' bugs; every other search tests every slot (null). The product criterion holds
+ * for every one of those slots by construction (the same names, the index's exact lists), so the
+ * rest of the tree is all that is tested.
  */
-export function candidateSlots(env: SearchEnvironment, node: SearchNode): Int32Array | null {
+export function candidateSlots(
+  env: SearchEnvironment,
+  node: SearchNode,
+): { slots: Int32Array; rest: SearchNode } | null {
   if (node.kind !== 'and' || node.negate) return null;
   const isProductLeaf = (child: SearchNode): child is Extract<SearchNode, { kind: 'leaf' }> =>
     child.kind === 'leaf' &&
@@ -72,7 +77,10 @@ export function candidateSlots(env: SearchEnvironment, node: SearchNode): Int32A
       const test = idSetTest(products, leaf.op, leaf.value);
       for (const product of products) if (test(product.id)) ids.add(product.id);
     }
-    return env.index.slotsOfProducts(ids);
+    return {
+      slots: env.index.slotsOfProducts(ids),
+      rest: { ...node, children: node.children.filter((other) => other !== child) },
+    };
   }
   return null;
 }
