@@ -3,8 +3,8 @@ import { describe, expect, it } from 'vitest';
 import type { Bug } from '../../shared/domain/bug/bug.ts';
 import { DEFAULT_FIELD_VALUES } from '../../shared/domain/catalog/fieldValues.ts';
 import { compileSearch } from '../../shared/domain/search/criterionCompiler.ts';
-import { firstMatchesById, inIdOrder, visibleMatches } from '../../shared/domain/search/firstMatches.ts';
-import { type SearchEnvironment, TRUE } from '../../shared/domain/search/searchEnvironment.ts';
+import { countVisible, firstMatchesById, inIdOrder, visibleMatches } from '../../shared/domain/search/firstMatches.ts';
+import { FALSE, type SearchEnvironment, TRUE } from '../../shared/domain/search/searchEnvironment.ts';
 import { evaluateSearch, keptMatches } from '../../shared/domain/search/searchEvaluation.ts';
 import { SearchIndex } from '../../shared/domain/search/searchIndex.ts';
 import type { SearchNode } from '../../shared/domain/search/searchQuery.ts';
@@ -335,5 +335,34 @@ describe('the first matches by bug id, a chunk at a time', () => {
     expect(index.smallestIdFrom(0)).toBe(1);
     expect(index.smallestIdFrom(index.size - 1)).toBe(1);
     expect(index.smallestIdFrom(100)).toBe(1);
+  });
+});
+
+describe('counting the visible matches (count_only)', () => {
+  it("counts what visibleMatches lists, restricted slots through the caller's test only", () => {
+    fc.assert(
+      fc.property(
+        fc.array(fc.record({ truth: fc.constantFrom(FALSE, TRUE), restricted: fc.boolean() }), { maxLength: 300 }),
+        fc.integer({ min: 2, max: 5 }),
+        (rows, modulus) => {
+          // Candidates are every other slot, so positions and slots differ.
+          const candidates = Int32Array.from(rows, (_, at) => at * 2);
+          const truths = Uint8Array.from(rows, (row) => row.truth);
+          const restricted = new Uint8Array(rows.length * 2 + 1);
+          rows.forEach((row, at) => {
+            restricted[at * 2] = row.restricted ? 1 : 0;
+          });
+          const asked: number[] = [];
+          const visible = (slot: number) => {
+            asked.push(slot);
+            return slot % modulus === 0;
+          };
+          const counted = countVisible(truths, candidates, restricted, visible);
+          expect(asked.every((slot) => restricted[slot] === 1)).toBe(true);
+          expect(counted).toBe(visibleMatches(truths, candidates, restricted, visible).matches.length);
+        },
+      ),
+      { numRuns: 200 },
+    );
   });
 });

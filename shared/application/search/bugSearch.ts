@@ -4,7 +4,7 @@ import { commentText, mayReadComment } from '../../domain/bug/bugComments.ts';
 import type { FieldSelection } from '../../domain/fieldSelection.ts';
 import type { Caller } from '../../domain/identity/caller.ts';
 import { compileSearch } from '../../domain/search/criterionCompiler.ts';
-import { firstMatchesById, inIdOrder, visibleMatches } from '../../domain/search/firstMatches.ts';
+import { countVisible, firstMatchesById, inIdOrder, visibleMatches } from '../../domain/search/firstMatches.ts';
 import { parseQuicksearch } from '../../domain/search/quicksearch.ts';
 import { MAYBE, type SearchEnvironment, TRUE } from '../../domain/search/searchEnvironment.ts';
 import { evaluateSearch, keptMatches } from '../../domain/search/searchEvaluation.ts';
@@ -193,21 +193,6 @@ async function matchingSlots(
   return matches.sort(
     orderComparator(index, paging.order, names, { insider: env.insider, timeTracker: env.timeTracker === true }),
   );
-}
-
-function countVisible(
-  truths: Uint8Array,
-  candidates: Int32Array,
-  restricted: Uint8Array,
-  visible: (slot: number) => boolean,
-): number {
-  let count = 0;
-  for (let position = 0; position < candidates.length; position++) {
-    if (truths[position] !== TRUE) continue;
-    const slot = candidates[position]!;
-    if (restricted[slot] === 0 || visible(slot)) count++;
-  }
-  return count;
 }
 
 /**
