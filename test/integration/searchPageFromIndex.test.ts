@@ -56,7 +56,14 @@ const EVERY_BUG = { f1: 'bug_id', o1: 'greaterthan', v1: '0' };
 
 async function expectPagesAsGetBug(label: string): Promise<void> {
   for (const [who, apiKey] of viewers()) {
-    for (const fields of [undefined, '_all', '_default,flags,tags,comment_count,cf_browser,cf_notes']) {
+    for (const fields of [
+      undefined,
+      '_all',
+      '_default,flags,tags,comment_count,cf_browser,cf_notes',
+      // The cheap extras a page computes only when asked, and details shared between bugs.
+      '_default,counts,triage_owner,triage_owner_detail,filed_via',
+      'id,assigned_to_detail.email,creator_detail,cc_detail.real_name,counts.cc,tags',
+    ]) {
       const query = fields ? { include_fields: fields } : {};
       const page = await ok(call(app, 'GET', '/rest/bug', { apiKey, query: { ...EVERY_BUG, ...query } }));
       const ids = page.bugs.map((bug: { id: number }) => bug.id);

@@ -201,7 +201,20 @@ export function bugViewContext(
 ): Omit<BugViewContext, 'updateToken'> {
   const { catalog } = bugCatalog;
   const names = bugNames(bugCatalog, users);
-  const components = catalog.products.flatMap((record) => record.components);
+  // Looked up once per bug of a page of a thousand: maps, not scans of the catalogue.
+  const classifications = new Map(
+    catalog.classifications.map((classification) => [classification.id, classification.name]),
+  );
+  const classificationOf = new Map(
+    catalog.products.map((record) => [
+      record.product.id,
+      classifications.get(record.product.classificationId) ?? 'Unclassified',
+    ]),
+  );
+  const triageOwners = new Map(
+    catalog.products.flatMap((record) => record.components).map((component) => [component.id, component.triageOwnerId]),
+  );
+  const groupNames = new Map(catalog.groups.map((group) => [group.id, group.name]));
   return {
     caller,
     parameters: catalog.parameters,
@@ -212,17 +225,11 @@ export function bugViewContext(
     versionName: names.version,
     milestoneName: names.milestone,
     values: catalog.fieldValues,
-    classificationName: (productId) => {
-      const classificationId = catalog.products.find((record) => record.product.id === productId)?.product
-        .classificationId;
-      return (
-        catalog.classifications.find((classification) => classification.id === classificationId)?.name ?? 'Unclassified'
-      );
-    },
+    classificationName: (productId) => classificationOf.get(productId) ?? 'Unclassified',
     keywordName: names.keyword,
-    groupName: (id) => catalog.groups.find((group) => group.id === id)?.name,
+    groupName: (id) => groupNames.get(id),
     flagTypeName: names.flagType,
-    triageOwnerId: (componentId) => components.find((component) => component.id === componentId)?.triageOwnerId ?? null,
+    triageOwnerId: (componentId) => triageOwners.get(componentId) ?? null,
   };
 }
 

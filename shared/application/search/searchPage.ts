@@ -75,7 +75,10 @@ export async function renderSearchPage(
   if (missing.length > 0) {
     const bugs = missing.map((entry) => entry.bug());
     const users = await usersById(userIdsOf(bugs, bugCatalog.catalog));
-    const context = bugViewContext(caller, bugCatalog, users);
+    const context = {
+      ...bugViewContext(caller, bugCatalog, users),
+      wantsExtra: (name: string) => fields.wants(name, 'extra'),
+    };
     missing.forEach((entry, position) => {
       // Without the viewer's own fields: those are added below, for each request.
       const { tags, ...view } = bugView(bugs[position]!, context);

@@ -74,7 +74,20 @@ export interface BugViewContext {
   flagTypeName(id: number): string;
   triageOwnerId(componentId: number): number | null;
   updateToken?: string;
+  /**
+   * Whether the response shows this extra field; extras it does not are not computed (a search
+   * page renders a thousand bugs and drops them). Without it every cheap extra is computed.
+   */
+  wantsExtra?(name: string): boolean;
 }
+
+/**
+ * Each user's detail object, made once per request: a page of a thousand bugs names the same few
+ * hundred people again and again. Callers spread one context per bug (each with its own
+ * update_token), so the details are kept by the context's user lookup, which those copies share
+ * with the caller they were made for. The selection copies what it keeps, so sharing is safe.
+ */
+const userDetails = new WeakMap<BugViewContext['user'], Map<number, Record<string, unknown> | undefined>>();
 
 /** What the bug's extra fields carry, when the caller asked for them (each costs a read). */
 export interface BugExtras {
@@ -92,11 +105,19 @@ export function bugView(bug: Bug, context: BugViewContext, extras: BugExtras = {
     if (!user) return '';
     return filterEmail ? user.login.replace(/@.*$/, '') : user.login;
   };
+  let details = userDetails.get(context.user);
+  if (!details) {
+    details = new Map();
+    userDetails.set(context.user, details);
+  }
+  const known = details;
   const detail = (id: number | null) => {
-    const user = id === null ? undefined : context.user(id);
-    if (!user) return undefined;
-    const view = userDetail(user, caller);
-    if (filterEmail) view.name = login(id);
+    if (id === null) return undefined;
+    if (known.has(id)) return known.get(id);
+    const user = context.user(id);
+    const view = user ? userDetail(user, caller) : undefined;
+    if (view && filterEmail) view.name = login(id);
+    known.set(id, view);
     return view;
   };
   const view: Record<string, unknown> = {
@@ -162,25 +183,29 @@ export function bugView(bug: Bug, context: BugViewContext, extras: BugExtras = {
     view[field.name] =
       value ?? (field.type === FIELD_TYPE.MULTI_SELECT ? [] : field.type === FIELD_TYPE.SINGLE_SELECT ? '---' : null);
   }
-  // Extra fields: cheap ones always computed (the selection drops them unless asked for).
-  const triageOwner = context.triageOwnerId(bug.componentId);
-  view.triage_owner = login(triageOwner);
-  const triageDetail = detail(triageOwner);
-  if (triageDetail) view.triage_owner_detail = triageDetail;
-  view.filed_via = bug.filedVia;
-  view.tags = viewerTags(bug, caller);
-  view.counts = {
-    // As the attachments listing: private ones count for insiders and for whoever attached them.
-    attachments: bug.attachmentCount - hiddenAttachmentCount(bug, caller, parameters),
-    cc: bug.ccIds.length,
-    comments: visibleCommentCount(bug, caller, parameters),
-    keywords: bug.keywordIds.length,
-    blocks: bug.blocks.length,
-    depends_on: bug.dependsOn.length,
-    regressed_by: bug.regressedBy.length,
-    regressions: bug.regressions.length,
-    duplicates: bug.duplicates.length,
-  };
+  // Extra fields: the cheap ones are computed unless the context says the response drops them.
+  const wants = (name: string) => context.wantsExtra?.(name) ?? true;
+  if (wants('triage_owner') || wants('triage_owner_detail')) {
+    const triageOwner = context.triageOwnerId(bug.componentId);
+    view.triage_owner = login(triageOwner);
+    const triageDetail = detail(triageOwner);
+    if (triageDetail) view.triage_owner_detail = triageDetail;
+  }
+  if (wants('filed_via')) view.filed_via = bug.filedVia;
+  if (wants('tags')) view.tags = viewerTags(bug, caller);
+  if (wants('counts'))
+    view.counts = {
+      // As the attachments listing: private ones count for insiders and for whoever attached them.
+      attachments: bug.attachmentCount - hiddenAttachmentCount(bug, caller, parameters),
+      cc: bug.ccIds.length,
+      comments: visibleCommentCount(bug, caller, parameters),
+      keywords: bug.keywordIds.length,
+      blocks: bug.blocks.length,
+      depends_on: bug.dependsOn.length,
+      regressed_by: bug.regressedBy.length,
+      regressions: bug.regressions.length,
+      duplicates: bug.duplicates.length,
+    };
   if (extras.description !== undefined) view.description = extras.description;
   if (extras.comments !== undefined) view.comments = extras.comments;
   if (extras.history !== undefined) view.history = extras.history;
