@@ -86,7 +86,10 @@ export class IdLists {
     if (!this.inBase(slot)) return [...(this.changed.get(slot) ?? NO_IDS)];
     const from = this.start(slot);
     const to = this.ends[slot]!;
-    return from === to ? [] : Array.from(this.values.subarray(from, to));
+    // A loop, not Array.from over a subarray: a 1,000-bug page copies eight lists a bug.
+    const copy = new Array<number>(to - from);
+    for (let at = from; at < to; at++) copy[at - from] = this.values[at]!;
+    return copy;
   }
 
   includes(slot: number, id: number): boolean {

@@ -6,7 +6,6 @@ import {
   CODE_COLUMNS,
   CONFIRMED_BIT,
   CREATOR_ACCESSIBLE_BIT,
-  LIST_COLUMNS,
   type SearchIndex,
   UNKNOWN_COUNT,
 } from './searchIndex.ts';
@@ -34,10 +33,12 @@ export function rebuildBug(index: SearchIndex, slot: number): Bug {
   // Loops rather than Object.fromEntries: a 1,000-bug page rebuilds a thousand bugs.
   const codes = {} as Record<(typeof CODE_COLUMNS)[number], string>;
   for (const column of CODE_COLUMNS) codes[column] = index.vocabularies[column].values[index.codes[column][slot]!]!;
-  const lists = {} as Record<(typeof LIST_COLUMNS)[number], number[]>;
-  for (const column of LIST_COLUMNS) lists[column] = index.lists[column].copyOf(slot);
+  const { lists } = index;
   const marks = index.privateAttachments[slot];
-  return {
+  const tags = index.tags[slot];
+  // One object literal with every property, in one order, and no spreads: V8 gives every rebuilt
+  // bug the same shape, which the rendering after it reads fastest.
+  const bug: Bug = {
     id: index.id[slot]!,
     alias: index.alias[slot] ?? null,
     summary: index.summary[slot]!,
@@ -67,7 +68,14 @@ export function rebuildBug(index: SearchIndex, slot: number): Bug {
     estimatedTime: index.estimatedTime[slot]!,
     remainingTime: index.remainingTime[slot]!,
     actualTime: index.actualTime[slot]!,
-    ...lists,
+    ccIds: lists.ccIds.copyOf(slot),
+    keywordIds: lists.keywordIds.copyOf(slot),
+    groupIds: lists.groupIds.copyOf(slot),
+    dependsOn: lists.dependsOn.copyOf(slot),
+    blocks: lists.blocks.copyOf(slot),
+    regressedBy: lists.regressedBy.copyOf(slot),
+    regressions: lists.regressions.copyOf(slot),
+    duplicates: lists.duplicates.copyOf(slot),
     dupeOf: index.dupeOf[slot] || null,
     seeAlso: [...(index.seeAlso[slot] ?? [])],
     flags: (index.flags[slot] ?? []).map((flag) => ({
@@ -80,12 +88,14 @@ export function rebuildBug(index: SearchIndex, slot: number): Bug {
       modificationDate: flag.modificationDate!,
     })),
     commentCount: index.commentCount[slot]!,
-    ...(privateCount === UNKNOWN_COUNT ? {} : { privateCommentCount: privateCount }),
     attachmentCount: index.attachmentCount[slot]!,
-    ...(marks === undefined ? {} : { privateAttachments: marks.map((mark) => ({ ...mark })) }),
     custom: { ...(index.custom[slot] ?? {}) },
-    tags: Object.fromEntries(Object.entries(index.tags[slot] ?? {}).map(([user, names]) => [user, [...names]])),
+    tags: {},
   };
+  if (privateCount !== UNKNOWN_COUNT) bug.privateCommentCount = privateCount;
+  if (marks !== undefined) bug.privateAttachments = marks.map((mark) => ({ ...mark }));
+  if (tags !== undefined) for (const user in tags) bug.tags[user] = [...tags[user]!];
+  return bug;
 }
 
 /**
