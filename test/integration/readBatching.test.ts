@@ -113,10 +113,20 @@ describe('item reads of one request', () => {
       list: [1, 'two', { three: 3 }],
       map: { nested: ['a'] },
       bytes: Buffer.from([0, 1, 2, 250]),
+      // Binary values inside a list and a map, a set of them, and an attribute named as the type.
+      B: { S: 'not binary' },
+      deep: { list: [Buffer.from([7]), { blob: Buffer.from([8, 9]) }] },
+      blobs: new Set([Buffer.from([1]), Buffer.from([2, 3])]),
     };
     await putRaw(item);
     const read = await inRequestScope(() => readItem({ pk: 'TEST#types', sk: 'all' }));
-    const { bytes, ...rest } = read!;
+    const { bytes, B, deep, blobs, ...rest } = read!;
+    expect(B).toEqual({ S: 'not binary' });
+    const [seven, nested] = (deep as { list: [Uint8Array, { blob: Uint8Array }] }).list;
+    expect(seven).toBeInstanceOf(Uint8Array);
+    expect([...seven]).toEqual([7]);
+    expect([...nested.blob]).toEqual([8, 9]);
+    expect([...(blobs as Set<Uint8Array>)].map((blob) => [...blob]).sort()).toEqual([[1], [2, 3]]);
     expect(rest).toEqual({
       pk: 'TEST#types',
       sk: 'all',
