@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SnapshotWriter } from '../../shared/domain/search/snapshotFormat.ts';
+import { FramedBytes, type SnapshotBytes } from '../../shared/domain/search/framedBytes.ts';
+import { SnapshotReader, SnapshotWriter } from '../../shared/domain/search/snapshotFormat.ts';
 import { loadSnapshot, writeSnapshot } from '../../shared/storage/search/searchIndexStore.ts';
 import { startTestApp, type TestApp } from '../support/testApp.ts';
 
@@ -30,6 +31,9 @@ function blob(megabytes: number, fields: Record<string, unknown>, seed: number):
   return new SnapshotWriter({ version: 4, highWater: 5, size: 0, ...fields }).typed('noise', values).finish();
 }
 
+/** Every byte of a snapshot read back, in one buffer. */
+const wholeOf = (bytes: SnapshotBytes) => (bytes instanceof FramedBytes ? bytes.span(0, bytes.length) : bytes);
+
 describe('the stored search snapshot', () => {
   it('keeps a part larger than a frame whole and in order', async () => {
     const bytes = blob(9, {}, 7);
@@ -39,8 +43,14 @@ describe('the stored search snapshot', () => {
     expect(pointer.chunks).toBeGreaterThan(26);
     const loaded = await loadSnapshot();
     expect(loaded!.pointer.generation).toBe(pointer.generation);
-    expect(Buffer.from(loaded!.snapshot as Uint8Array).equals(Buffer.from(bytes))).toBe(true);
+    expect(Buffer.from(wholeOf(loaded!.snapshot as SnapshotBytes)).equals(Buffer.from(bytes))).toBe(true);
     expect(loaded!.parts).toEqual({});
+    // Read as the frames it came in, without joining them: the section crosses two frame ends.
+    expect(loaded!.snapshot).toBeInstanceOf(FramedBytes);
+    const noise = new SnapshotReader(loaded!.snapshot as FramedBytes).typed('noise', 'u32');
+    expect(Buffer.from(noise.buffer).equals(Buffer.from(new SnapshotReader(bytes).typed('noise', 'u32').buffer))).toBe(
+      true,
+    );
   });
 
   it('stores the deferred parts apart, each read back on demand', async () => {
@@ -53,10 +63,10 @@ describe('the stored search snapshot', () => {
     const pointer = await writeSnapshot({ core, parts });
     expect(pointer.parts!.map((part) => part.name)).toEqual(['core', 'trigrams', 'words', 'history']);
     const loaded = await loadSnapshot();
-    expect(Buffer.from(loaded!.snapshot as Uint8Array).equals(Buffer.from(core))).toBe(true);
+    expect(Buffer.from(wholeOf(loaded!.snapshot as SnapshotBytes)).equals(Buffer.from(core))).toBe(true);
     for (const name of ['history', 'words', 'trigrams'] as const) {
       const read = await loaded!.parts[name]!();
-      expect(Buffer.from(read).equals(Buffer.from(parts[name])), name).toBe(true);
+      expect(Buffer.from(wholeOf(read)).equals(Buffer.from(parts[name])), name).toBe(true);
     }
   });
 });

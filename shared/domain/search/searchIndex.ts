@@ -2,6 +2,7 @@ import type { Bug, HistoryEntry, PrivateAttachmentMark } from '../bug/bug.ts';
 import { knownPrivateAttachments } from '../bug/privateActivity.ts';
 import type { LegacyValueId } from '../catalog/bugValues.ts';
 import { ChangeHistory } from './changeHistory.ts';
+import { FramedBytes, type SnapshotBytes } from './framedBytes.ts';
 import { IdLists } from './idLists.ts';
 import { indexedFlag, readsBack, rebuildBug } from './indexedBugs.ts';
 import { LeafTables } from './leafTables.ts';
@@ -315,7 +316,7 @@ export class SearchIndex {
   }
 
   /** Reads a part its snapshot stored apart, then replays what was applied since the snapshot. */
-  attachPart(part: DeferredPart, bytes: Uint8Array): void {
+  attachPart(part: DeferredPart, bytes: SnapshotBytes): void {
     const pending = this.pendingParts.get(part);
     if (!pending) return;
     readSnapshotPart(this, part, bytes);
@@ -633,9 +634,9 @@ export class SearchIndex {
    * `legacyValueId` reads a JSON snapshot of version 1, which held versions and milestones by
    * name: the id each name stands for in the bug's product (legacyBugValues.ts).
    */
-  static fromSnapshot(snapshot: Uint8Array | SnapshotColumns, legacyValueId?: LegacyValueId): SearchIndex {
+  static fromSnapshot(snapshot: SnapshotBytes | SnapshotColumns, legacyValueId?: LegacyValueId): SearchIndex {
     const index = new SearchIndex();
-    if (snapshot instanceof Uint8Array) {
+    if (snapshot instanceof Uint8Array || snapshot instanceof FramedBytes) {
       // A core: the parts stored apart are awaited, and changes to them kept until they come.
       for (const part of readSnapshot(index, snapshot)) index.pendingParts.set(part, []);
     } else readLegacySnapshot(index, snapshot, legacyValueId);

@@ -1,5 +1,6 @@
 import type { PrivateAttachmentMark } from '../bug/bug.ts';
 import { ChangeHistory } from './changeHistory.ts';
+import type { SnapshotBytes } from './framedBytes.ts';
 import { IdLists } from './idLists.ts';
 import { type EncodedPostingLists, PostingLists } from './postingLists.ts';
 import {
@@ -227,7 +228,7 @@ const PART_MARKERS: Record<DeferredPart, string> = {
  * Reads a whole snapshot, or a core: answers the parts the core's header says are stored apart,
  * which the index does not have until they are attached (readSnapshotPart).
  */
-export function readSnapshot(index: SearchIndex, bytes: Uint8Array): DeferredPart[] {
+export function readSnapshot(index: SearchIndex, bytes: SnapshotBytes): DeferredPart[] {
   const reader = new SnapshotReader(bytes);
   const n = Number(reader.fields.size);
   // Room for the bugs written after the snapshot, so the first of them does not copy every column.
@@ -312,7 +313,7 @@ export function readSnapshot(index: SearchIndex, bytes: Uint8Array): DeferredPar
 }
 
 /** Reads a part written apart (writeSnapshotParts) into the index its core was read into. */
-export function readSnapshotPart(index: SearchIndex, part: DeferredPart, bytes: Uint8Array): void {
+export function readSnapshotPart(index: SearchIndex, part: DeferredPart, bytes: SnapshotBytes): void {
   const reader = new SnapshotReader(bytes);
   if (reader.fields.part !== part)
     throw new Error(`search snapshot part is ${String(reader.fields.part)}, not ${part}`);

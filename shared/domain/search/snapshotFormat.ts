@@ -13,6 +13,8 @@
  * it, so a million summaries cost one allocation of their characters and a small header each.
  */
 
+import { FramedBytes, framed, type SnapshotBytes } from './framedBytes.ts';
+
 export const SNAPSHOT_MAGIC = 'TRKIDX03';
 const MAGIC_BYTES = new TextEncoder().encode(SNAPSHOT_MAGIC);
 const ALIGN = 8;
@@ -52,9 +54,10 @@ const kindOf = (array: TypedColumn): TypedKind =>
           : 'u8';
 
 /** Whether these bytes are a binary snapshot (not the JSON of snapshots before it). */
-export function isBinarySnapshot(bytes: Uint8Array): boolean {
+export function isBinarySnapshot(bytes: SnapshotBytes): boolean {
   if (bytes.length < MAGIC_BYTES.length) return false;
-  for (let i = 0; i < MAGIC_BYTES.length; i++) if (bytes[i] !== MAGIC_BYTES[i]) return false;
+  const head = bytes instanceof FramedBytes ? bytes.span(0, MAGIC_BYTES.length) : bytes;
+  for (let i = 0; i < MAGIC_BYTES.length; i++) if (head[i] !== MAGIC_BYTES[i]) return false;
   return true;
 }
 
@@ -118,12 +121,20 @@ export class SnapshotReader {
   private readonly entries: Record<string, SectionEntry>;
   private readonly start: number;
 
-  constructor(private readonly bytes: Uint8Array) {
-    if (!isBinarySnapshot(bytes)) throw new Error('not a binary search snapshot');
-    const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-    const length = view.getUint32(MAGIC_BYTES.length, true);
+  private readonly bytes: FramedBytes;
+
+  /** From one buffer, or from the frames a snapshot was read in (framedBytes.ts). */
+  constructor(snapshot: SnapshotBytes) {
+    if (!isBinarySnapshot(snapshot)) throw new Error('not a binary search snapshot');
+    const bytes = framed(snapshot);
+    this.bytes = bytes;
+    const lengthBytes = bytes.span(MAGIC_BYTES.length, MAGIC_BYTES.length + 4);
+    const length = new DataView(lengthBytes.buffer, lengthBytes.byteOffset, 4).getUint32(0, true);
     const at = MAGIC_BYTES.length + 4;
-    const header = JSON.parse(Buffer.from(bytes.buffer, bytes.byteOffset + at, length).toString('utf8')) as Header;
+    const headerBytes = bytes.span(at, at + length);
+    const header = JSON.parse(
+      Buffer.from(headerBytes.buffer, headerBytes.byteOffset, headerBytes.byteLength).toString('utf8'),
+    ) as Header;
     this.fields = header.fields;
     this.entries = header.sections;
     this.start = Math.ceil((at + length) / ALIGN) * ALIGN;
@@ -146,7 +157,7 @@ export class SnapshotReader {
   }
 
   private raw(entry: SectionEntry): Uint8Array {
-    return this.bytes.subarray(this.start + entry.offset, this.start + entry.offset + entry.bytes);
+    return this.bytes.span(this.start + entry.offset, this.start + entry.offset + entry.bytes);
   }
 
   /**
@@ -158,15 +169,16 @@ export class SnapshotReader {
     const Type = TYPED[kind];
     const length = entry.bytes / Type.BYTES_PER_ELEMENT;
     const copy = new Type(Math.max(capacity, length)) as InstanceType<(typeof TYPED)[K]>;
-    const raw = this.raw(entry);
-    // The section's offset is aligned within the snapshot, but the snapshot itself may sit at any
-    // offset of its buffer: copy bytes, not elements.
-    new Uint8Array(copy.buffer, 0, entry.bytes).set(raw);
+    // Straight from the frames, bytes rather than elements: a frame may end inside the section,
+    // and the snapshot may sit at any offset of its buffer.
+    const from = this.start + entry.offset;
+    this.bytes.copyTo(from, from + entry.bytes, new Uint8Array(copy.buffer, 0, entry.bytes));
     return copy;
   }
 
   json<T>(name: string): T {
-    return JSON.parse(Buffer.from(this.raw(this.entry(name, 'json'))).toString('utf8')) as T;
+    const raw = this.raw(this.entry(name, 'json'));
+    return JSON.parse(Buffer.from(raw.buffer, raw.byteOffset, raw.byteLength).toString('utf8')) as T;
   }
 
   /**

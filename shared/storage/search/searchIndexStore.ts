@@ -3,6 +3,7 @@ import { promisify } from 'node:util';
 import { gunzip, gzip } from 'node:zlib';
 import { BatchWriteCommand, GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import type { Bug, HistoryEntry } from '../../domain/bug/bug.ts';
+import { FramedBytes, type SnapshotBytes } from '../../domain/search/framedBytes.ts';
 import { commentWords, type IndexDocument, type SnapshotColumns } from '../../domain/search/searchIndex.ts';
 import type { DeferredPart, SnapshotParts } from '../../domain/search/snapshotColumns.ts';
 import { isBinarySnapshot, SnapshotReader } from '../../domain/search/snapshotFormat.ts';
@@ -157,8 +158,8 @@ interface StoredPart {
 /** A snapshot as read: the core (or the whole, or the JSON of old ones) and readers of the parts stored apart. */
 export interface LoadedSnapshot {
   pointer: SnapshotPointer;
-  snapshot: Uint8Array | SnapshotColumns;
-  parts: Partial<Record<DeferredPart, () => Promise<Uint8Array>>>;
+  snapshot: SnapshotBytes | SnapshotColumns;
+  parts: Partial<Record<DeferredPart, () => Promise<SnapshotBytes>>>;
   /** Where the core's load went (ms): the pointer and chunk reads, inflating them. */
   timings: { readMs: number; inflateMs: number };
 }
@@ -188,7 +189,7 @@ export async function loadSnapshot(): Promise<LoadedSnapshot | null> {
     return { pointer, snapshot, parts: {}, timings };
   }
   const parts: LoadedSnapshot['parts'] = {};
-  let core: Promise<Uint8Array> | undefined;
+  let core: Promise<SnapshotBytes> | undefined;
   let first = 0;
   for (const part of pointer.parts) {
     const start = first;
@@ -210,7 +211,10 @@ async function readChunks(generation: string, first: number, count: number): Pro
   if (items.length !== count)
     throw new Error(`search snapshot ${generation} has ${items.length} of chunks ${first}–${first + count - 1}`);
   items.sort((a, b) => String(a.sk).localeCompare(String(b.sk)));
-  return items.map((item) => Buffer.from(item.data as Uint8Array));
+  return items.map((item) => {
+    const data = item.data as Uint8Array;
+    return Buffer.from(data.buffer, data.byteOffset, data.byteLength);
+  });
 }
 
 /** Frames read at once: each is one BatchGetItem of its chunks (about 1 MB), inflated as soon as it arrives. */
@@ -226,7 +230,7 @@ async function readPart(
   frames: readonly number[],
   timings?: LoadedSnapshot['timings'],
   started = performance.now(),
-): Promise<Uint8Array> {
+): Promise<SnapshotBytes> {
   const firsts: number[] = [];
   frames.reduce((at, count) => {
     firsts.push(at);
@@ -244,22 +248,12 @@ async function readPart(
     }
   };
   await Promise.all(Array.from({ length: Math.min(FRAMES_IN_FLIGHT, frames.length) }, worker));
-  const bytes = inflated.length === 1 ? inflated[0]! : concatenate(inflated);
+  // The frames as they are: the reader copies each column out of them (framedBytes.ts).
+  const bytes = inflated.length === 1 ? inflated[0]! : new FramedBytes(inflated);
   // Reading and inflating overlap: reading is until the last chunk came, inflating what followed.
   if (timings) {
     timings.readMs = lastRead - started;
     timings.inflateMs = performance.now() - lastRead;
-  }
-  return bytes;
-}
-
-function concatenate(frames: readonly Uint8Array[]): Uint8Array {
-  // Every byte is written below: no need to zero a quarter of a gigabyte first.
-  const bytes = Buffer.allocUnsafeSlow(frames.reduce((sum, frame) => sum + frame.length, 0));
-  let offset = 0;
-  for (const frame of frames) {
-    bytes.set(frame, offset);
-    offset += frame.length;
   }
   return bytes;
 }

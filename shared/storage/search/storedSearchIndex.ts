@@ -1,3 +1,4 @@
+import { FramedBytes, type SnapshotBytes } from '../../domain/search/framedBytes.ts';
 import { SearchIndex } from '../../domain/search/searchIndex.ts';
 import type { DeferredPart } from '../../domain/search/snapshotColumns.ts';
 import { legacyValueResolver } from '../bug/legacyBugValues.ts';
@@ -11,14 +12,15 @@ import { loadSnapshot, type SnapshotPointer } from './searchIndexStore.ts';
 export async function loadStoredIndex(): Promise<{
   index: SearchIndex;
   pointer: SnapshotPointer | null;
-  parts: Partial<Record<DeferredPart, () => Promise<Uint8Array>>>;
+  parts: Partial<Record<DeferredPart, () => Promise<SnapshotBytes>>>;
   /** Where the load went (ms): reading the core's chunks, inflating them, decoding the columns. */
   timings: { readMs: number; inflateMs: number; decodeMs: number };
 }> {
   const stored = await loadSnapshot();
   if (!stored)
     return { index: new SearchIndex(), pointer: null, parts: {}, timings: { readMs: 0, inflateMs: 0, decodeMs: 0 } };
-  const json = stored.snapshot instanceof Uint8Array ? undefined : stored.snapshot;
+  const json =
+    stored.snapshot instanceof Uint8Array || stored.snapshot instanceof FramedBytes ? undefined : stored.snapshot;
   // A JSON snapshot of version 1 held versions and milestones by name (legacyBugValues.ts).
   const legacy = json && json.version < 2 ? await legacyValueResolver() : undefined;
   const decoding = performance.now();
