@@ -367,7 +367,7 @@ function render(
   const indexBytes = held(settled.loaded) - held(settled.before);
   const indexRss = settled.loaded.rss - settled.before.rss;
   lines.push(
-    `**Cold index:** the first search of a new server process (snapshot load + change-log catch-up + the search: product + status) took ${fmt(extra.cold.ms, 0)} ms (status ${extra.cold.status}); the first search of the second process, a summary substring, ${fmt(extra.coldSubstring.ms, 0)} ms (status ${extra.coldSubstring.status}).`,
+    `**Cold index:** the first search of a new server process, whose handler modules were loaded at start as Lambda's init phase loads them (snapshot load + change-log catch-up + the search: product + status), took ${fmt(extra.cold.ms, 0)} ms (status ${extra.cold.status}); the first search of the second process, a summary substring, ${fmt(extra.coldSubstring.ms, 0)} ms (status ${extra.coldSubstring.status}).`,
   );
   const phases = extra.loads.first?.phases;
   if (phases) {

@@ -14,7 +14,7 @@
  */
 import { subscribe } from 'node:diagnostics_channel';
 import type { ClientRequest, Server } from 'node:http';
-import { startApiGateway } from '../local/apiGatewayEmulator.ts';
+import { preloadHandlers, startApiGateway } from '../local/apiGatewayEmulator.ts';
 import { relaxSdkTimeoutsForBulkTool } from '../local/bulkToolTimeouts.ts';
 import { ensureBucket, ensureTable } from '../local/provision.ts';
 import { bootstrapInstallation } from '../shared/application/instance/bootstrapInstallation.ts';
@@ -63,6 +63,8 @@ async function main(): Promise<void> {
     throw new Error(`the benchmark table ${table} was not fresh`);
 
   const { server, url } = await startApiGateway({ port: 0, host: '127.0.0.1' });
+  // Each Lambda instance loads its function's module before its first request: so does this one.
+  await preloadHandlers();
   let stopping = false;
   const stop = () => {
     if (stopping) return;
