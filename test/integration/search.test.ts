@@ -353,6 +353,10 @@ describe('buglist names and advanced search', () => {
       expected('admin', (bug) => bug.product === 'Alpha' && bug.id !== model[0].id && bug.id !== model[1].id),
     );
     expect(await found({ longdesc: 'zanzibar', longdesc_type: 'substring' })).toEqual([model[8].id]);
+    // Counted too, though the index alone leaves such bugs undecided until their comments are read.
+    expect((await search({ longdesc: 'zanzibar', longdesc_type: 'substring', count_only: 1 })).body).toEqual({
+      bug_count: 1,
+    });
   });
 
   it('finds changes by field, value, date and person', async () => {

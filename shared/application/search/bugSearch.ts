@@ -6,7 +6,7 @@ import type { Caller } from '../../domain/identity/caller.ts';
 import { compileSearch } from '../../domain/search/criterionCompiler.ts';
 import { countVisible, firstMatchesById, inIdOrder, visibleMatches } from '../../domain/search/firstMatches.ts';
 import { parseQuicksearch } from '../../domain/search/quicksearch.ts';
-import { MAYBE, type SearchEnvironment, TRUE } from '../../domain/search/searchEnvironment.ts';
+import { type SearchEnvironment, TRUE } from '../../domain/search/searchEnvironment.ts';
 import { evaluateSearch, keptMatches } from '../../domain/search/searchEvaluation.ts';
 import { SearchIndex } from '../../domain/search/searchIndex.ts';
 import {
@@ -150,7 +150,8 @@ async function matchingSlots(
   }
   const truths = kept ? new Uint8Array(kept.length).fill(TRUE) : evaluateSearch(env, tested, candidates);
   // count_only with nothing left to decide from comments: counted, no list built.
-  if (paging.countOnly && !truths.includes(MAYBE)) return countVisible(truths, candidates, index.restricted, visible);
+  const counted = paging.countOnly ? countVisible(truths, candidates, index.restricted, visible) : null;
+  if (counted !== null) return counted;
   const found = visibleMatches(truths, candidates, index.restricted, visible);
   const { undecided } = found;
   let { matches } = found;

@@ -6,7 +6,7 @@
  * so its cost follows the page, not the installation.
  */
 
-import { FALSE, type SearchEnvironment, TRUE } from './searchEnvironment.ts';
+import { FALSE, MAYBE, type SearchEnvironment, TRUE } from './searchEnvironment.ts';
 import { evaluateSearch } from './searchEvaluation.ts';
 import type { SearchIndex } from './searchIndex.ts';
 import type { SearchNode } from './searchQuery.ts';
@@ -17,25 +17,28 @@ const FIRST_CHUNK = 16_384;
 export type VisibleTest = (slot: number) => boolean;
 
 /**
- * How many candidates found TRUE the caller may see (`truths` holds no MAYBE): count_only over
- * half a million candidates. TRUE is 1 and `restricted` 0 or 1, so the common case (an unrestricted
- * match) is counted without a branch, which the processor would mispredict on every other slot.
+ * How many candidates found TRUE the caller may see, or null when some are MAYBE (their comments
+ * decide: visibleMatches and a second pass). count_only over half a million candidates. TRUE is 1,
+ * MAYBE 2 and `restricted` 0 or 1, so the common case (an unrestricted match) is counted, and a
+ * MAYBE noted, without a branch, which the processor would mispredict on every other slot.
  */
 export function countVisible(
   truths: Uint8Array,
   candidates: Int32Array,
   restricted: Uint8Array,
   visible: VisibleTest,
-): number {
+): number | null {
   let count = 0;
+  let seen = 0;
   for (let position = 0; position < candidates.length; position++) {
     const slot = candidates[position]!;
     const truth = truths[position]!;
     const guarded = restricted[slot]!;
+    seen |= truth;
     count += truth & ~guarded & TRUE;
-    if ((truth & guarded) !== 0 && visible(slot)) count++;
+    if ((truth & guarded & TRUE) !== 0 && visible(slot)) count++;
   }
-  return count;
+  return (seen & MAYBE) === 0 ? count : null;
 }
 
 /**
