@@ -13,7 +13,13 @@ import { loadCustomFields } from '../../storage/catalog/fieldStore.ts';
 import { loadKeywords } from '../../storage/catalog/keywordStore.ts';
 import { findUserIdByLogin, getUserRecords, getUsers } from '../../storage/identity/userStore.ts';
 import { oncePerRequest } from '../../storage/requestScope.ts';
-import { type CatalogSnapshot, loadCatalog, visibleProductIds } from '../catalog/catalogContext.ts';
+import {
+  type CatalogSnapshot,
+  classificationNameIn,
+  groupNameIn,
+  loadCatalog,
+  visibleProductIds,
+} from '../catalog/catalogContext.ts';
 
 /**
  * What bug requests read besides bugs: the catalogue, custom fields, keywords and the users a
@@ -202,19 +208,9 @@ export function bugViewContext(
   const { catalog } = bugCatalog;
   const names = bugNames(bugCatalog, users);
   // Looked up once per bug of a page of a thousand: maps, not scans of the catalogue.
-  const classifications = new Map(
-    catalog.classifications.map((classification) => [classification.id, classification.name]),
-  );
-  const classificationOf = new Map(
-    catalog.products.map((record) => [
-      record.product.id,
-      classifications.get(record.product.classificationId) ?? 'Unclassified',
-    ]),
-  );
   const triageOwners = new Map(
     catalog.products.flatMap((record) => record.components).map((component) => [component.id, component.triageOwnerId]),
   );
-  const groupNames = new Map(catalog.groups.map((group) => [group.id, group.name]));
   return {
     caller,
     parameters: catalog.parameters,
@@ -225,9 +221,9 @@ export function bugViewContext(
     versionName: names.version,
     milestoneName: names.milestone,
     values: catalog.fieldValues,
-    classificationName: (productId) => classificationOf.get(productId) ?? 'Unclassified',
+    classificationName: classificationNameIn(catalog),
     keywordName: names.keyword,
-    groupName: (id) => groupNames.get(id),
+    groupName: groupNameIn(catalog),
     flagTypeName: names.flagType,
     triageOwnerId: (componentId) => triageOwners.get(componentId) ?? null,
   };

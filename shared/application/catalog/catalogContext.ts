@@ -1,4 +1,4 @@
-import type { Classification, ProductRecord } from '../../domain/catalog/catalog.ts';
+import { type Classification, DEFAULT_CLASSIFICATION, type ProductRecord } from '../../domain/catalog/catalog.ts';
 import type { FieldValues } from '../../domain/catalog/fieldValues.ts';
 import type { FlagType } from '../../domain/catalog/flagTypes.ts';
 import {
@@ -46,8 +46,20 @@ export async function loadCatalog(): Promise<CatalogSnapshot> {
   return { products, classifications, groups, flagTypes, parameters, fieldValues };
 }
 
-export const groupNameIn = (catalog: Pick<CatalogSnapshot, 'groups'>) => (id: number) =>
-  catalog.groups.find((group) => group.id === id)?.name;
+/** Group names by id; made once and asked once per bug (a search page asks a thousand times). */
+export const groupNameIn = (catalog: Pick<CatalogSnapshot, 'groups'>) => {
+  const names = new Map(catalog.groups.map((group) => [group.id, group.name]));
+  return (id: number) => names.get(id);
+};
+
+/** The name of a product's classification, by product id (Unclassified for none, as Bugzilla shows it). */
+export const classificationNameIn = (catalog: Pick<CatalogSnapshot, 'products' | 'classifications'>) => {
+  const classifications = new Map(catalog.classifications.map((entry) => [entry.id, entry.name]));
+  const names = new Map(
+    catalog.products.map((record) => [record.product.id, classifications.get(record.product.classificationId)]),
+  );
+  return (productId: number) => names.get(productId) ?? DEFAULT_CLASSIFICATION;
+};
 
 export function visibleProductIds(
   caller: Caller,

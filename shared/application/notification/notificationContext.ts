@@ -8,7 +8,7 @@ import type { MailUser } from '../../domain/notification/mailRecipients.ts';
 import { loadBugs } from '../../storage/bug/bugStore.ts';
 import { findUserIdByLogin, getUserRecords } from '../../storage/identity/userStore.ts';
 import { bugNames, loadBugCatalog } from '../bug/bugContext.ts';
-import { groupNameIn } from '../catalog/catalogContext.ts';
+import { classificationNameIn, groupNameIn } from '../catalog/catalogContext.ts';
 
 /**
  * Everything the mail and event rules ask about a batch of changes, read once for the batch:
@@ -97,14 +97,9 @@ export async function loadNotificationContext(changes: readonly BugChange[]): Pr
   for (const record of records) idOfLogin.set(record.user.login.toLowerCase(), record.user.id);
 
   const base = bugNames(bugCatalog, accounts);
-  const classificationOf = (productId: number) => {
-    const classificationId = catalog.products.find((record) => record.product.id === productId)?.product
-      .classificationId;
-    return catalog.classifications.find((entry) => entry.id === classificationId)?.name ?? 'Unclassified';
-  };
   const names: NotificationNames = {
     ...base,
-    classification: classificationOf,
+    classification: classificationNameIn(catalog),
     user: (id) => accounts.get(id),
   };
   const referencedBugs = new Map<number, Bug>([...referenced].map(([id, stored]) => [id, stored.bug]));
