@@ -14,7 +14,7 @@ import * as iam from 'aws-cdk-lib/aws-iam';
 import type * as kms from 'aws-cdk-lib/aws-kms';
 import type * as logs from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
-import { attachmentKeys } from '../shared/storage/keys.ts';
+import { attachmentKeys, searchKeys } from '../shared/storage/keys.ts';
 import { GLOBAL_INDEXES } from '../shared/storage/tableSchema.ts';
 import type { DataAccess } from './handlerPlan.ts';
 import type { TrackerStorage } from './trackerStorage.ts';
@@ -47,6 +47,8 @@ export const TABLE_WRITE_ACTIONS = [
 ];
 /** Where attachment bodies live in the bucket. */
 export const ATTACHMENT_BODY_PREFIX = attachmentKeys.bodyPrefix;
+/** Where the search snapshot's frames live in the bucket (docs/data-model.md §8.7). */
+export const SEARCH_SNAPSHOT_PREFIX = searchKeys.snapshotObjectPrefix;
 
 const KEY_READ_ACTIONS = ['kms:Decrypt', 'kms:DescribeKey'];
 const KEY_WRITE_ACTIONS = [...KEY_READ_ACTIONS, 'kms:Encrypt', 'kms:ReEncrypt*', 'kms:GenerateDataKey*'];
@@ -73,7 +75,9 @@ const DESCRIPTIONS: Record<DataAccess, { table: string; withBucket: string }> = 
   },
 };
 
-const RESERVED_ROLE_IDS = new Set(Object.values(SHARED_ROLE_IDS).flatMap((ids) => [ids.table, ids.withBucket]));
+const RESERVED_ROLE_IDS = new Set(
+  Object.values(SHARED_ROLE_IDS).flatMap((ids) => [ids.table, ids.withBucket].flatMap((id) => [id, `Search${id}`])),
+);
 
 export class FunctionRoles extends Construct {
   private readonly shared = new Map<string, iam.Role>();
@@ -88,16 +92,59 @@ export class FunctionRoles extends Construct {
     super(scope, id);
   }
 
-  /** The role shared by every function with this access; created on first use. */
-  sharedRole(access: DataAccess, bucket = false): iam.Role {
+  /**
+   * The role shared by every function with this access; created on first use. The search
+   * functions (`snapshots`) have roles of their own that also read the search snapshot.
+   */
+  sharedRole(access: DataAccess, bucket = false, snapshots = false): iam.Role {
     const which = bucket && access !== 'none' ? 'withBucket' : 'table';
-    const id = SHARED_ROLE_IDS[access][which];
+    const id = `${snapshots ? 'Search' : ''}${SHARED_ROLE_IDS[access][which]}`;
     let role = this.shared.get(id);
     if (!role) {
-      role = this.createRole(id, access, DESCRIPTIONS[access][which], which === 'withBucket');
+      const description = DESCRIPTIONS[access][which];
+      role = this.createRole(
+        id,
+        access,
+        snapshots ? `${description}, and read the search snapshot` : description,
+        which === 'withBucket',
+      );
+      if (snapshots) this.allowSnapshotRead(role);
       this.shared.set(id, role);
     }
     return role;
+  }
+
+  /** Reading the search snapshot's frames: what a cold search instance loads. */
+  allowSnapshotRead(role: iam.IRole): void {
+    role.addToPrincipalPolicy(
+      new iam.PolicyStatement({
+        actions: ['s3:GetObject'],
+        resources: [this.storage.bucket.arnForObjects(`${SEARCH_SNAPSHOT_PREFIX}*`)],
+      }),
+    );
+    FunctionRoles.allowKeyUse(this.storage.bucket.encryptionKey, role, false);
+  }
+
+  /**
+   * Writing search snapshots (the compactor, the bootstrap's empty one): frames put, and the
+   * frames of old generations listed and deleted.
+   */
+  allowSnapshotWrite(role: iam.IRole): void {
+    const { bucket } = this.storage;
+    role.addToPrincipalPolicy(
+      new iam.PolicyStatement({
+        actions: ['s3:GetObject', 's3:PutObject', 's3:DeleteObject'],
+        resources: [bucket.arnForObjects(`${SEARCH_SNAPSHOT_PREFIX}*`)],
+      }),
+    );
+    role.addToPrincipalPolicy(
+      new iam.PolicyStatement({
+        actions: ['s3:ListBucket'],
+        resources: [bucket.bucketArn],
+        conditions: { StringLike: { 's3:prefix': [`${SEARCH_SNAPSHOT_PREFIX}*`] } },
+      }),
+    );
+    FunctionRoles.allowKeyUse(bucket.encryptionKey, role, true);
   }
 
   /** A role of one function's own, for a function that needs more than its access level (grant the rest to it). */

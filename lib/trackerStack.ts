@@ -166,6 +166,8 @@ export class TrackerStack extends Stack {
     this.roles = new FunctionRoles(this, 'FunctionRoles', this.storage, logGroup);
     const bootstrapRole = this.roles.dedicatedRole('BootstrapRole', 'readWrite', 'Tracker deploy-time bootstrap');
     this.adminApiKey.grantRead(bootstrapRole);
+    // It writes a new installation's empty search snapshot.
+    this.roles.allowSnapshotWrite(bootstrapRole);
     const functions = new Map<string, NodejsFunction>();
     const byFamily: Record<FunctionFamily | 'other', lambda.IFunction[]> = {
       api: [],
@@ -188,7 +190,10 @@ export class TrackerStack extends Stack {
         projectRoot,
         module: plan.module,
         environment,
-        role: plan.kind === 'bootstrap' ? bootstrapRole : this.roles.sharedRole(plan.access, plan.bucket),
+        role:
+          plan.kind === 'bootstrap'
+            ? bootstrapRole
+            : this.roles.sharedRole(plan.access, plan.bucket, family === 'search'),
         logGroup,
         observability,
         timeout: size ? Duration.seconds(size.timeoutSeconds) : BOOTSTRAP_TIMEOUT,
@@ -206,6 +211,7 @@ export class TrackerStack extends Stack {
     // it alone scans the table (the snapshot's recovery path).
     const compactorRole = this.roles.dedicatedRole('SearchCompactorRole', 'readWrite', 'Tracker search compactor');
     this.roles.allowTableScan(compactorRole);
+    this.roles.allowSnapshotWrite(compactorRole);
     const compactor = createTrackerFunction(this, 'SearchCompactorFunction', {
       projectRoot,
       module: SEARCH_COMPACTOR_MODULE,

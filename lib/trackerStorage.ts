@@ -1,6 +1,7 @@
 /**
  * The persistent state of an installation: the one DynamoDB table (declared in
- * shared/storage/tableSchema.ts) and the attachment-body bucket, with the bucket that receives
+ * shared/storage/tableSchema.ts) and the bucket of attachment bodies and search snapshot
+ * frames (docs/data-model.md §8.7), with the bucket that receives
  * the attachment bucket's server access logs. All three outlive the stack (RETAIN). The table's
  * stream feeds the notification publisher (notifications.ts).
  */
@@ -9,6 +10,7 @@ import * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
 import type * as kms from 'aws-cdk-lib/aws-kms';
 import * as s3 from 'aws-cdk-lib/aws-s3';
 import { Construct } from 'constructs';
+import { searchKeys } from '../shared/storage/keys.ts';
 import {
   GLOBAL_INDEXES,
   PARTITION_KEY,
@@ -92,6 +94,14 @@ export class TrackerStorage extends Construct {
         {
           id: 'ExpireOldVersions',
           noncurrentVersionExpiration: Duration.days(NONCURRENT_VERSION_DAYS),
+          expiredObjectDeleteMarker: true,
+        },
+        // A snapshot replaced every few minutes has nothing worth restoring: its old frames go
+        // after a day, not with the bodies' versions.
+        {
+          id: 'ExpireOldSearchSnapshots',
+          prefix: searchKeys.snapshotObjectPrefix,
+          noncurrentVersionExpiration: Duration.days(1),
           expiredObjectDeleteMarker: true,
         },
         { id: 'AbortIncompleteUploads', abortIncompleteMultipartUploadAfter: Duration.days(INCOMPLETE_UPLOAD_DAYS) },

@@ -145,6 +145,11 @@ export const searchKeys = {
     pk: `SEARCHSNAPSHOT#${generation}`,
     sk: `CHUNK#${String(chunk).padStart(5, '0')}`,
   }),
+  /** Bucket objects of snapshots (docs/data-model.md §8.7): one per compressed frame. */
+  snapshotObjectPrefix: 'search-snapshots/',
+  snapshotObjects: (generation: string): string => `search-snapshots/${generation}/`,
+  snapshotFrame: (generation: string, part: string, frame: number): string =>
+    `search-snapshots/${generation}/${part}/${String(frame).padStart(5, '0')}`,
 };
 
 /**

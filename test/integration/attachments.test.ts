@@ -106,7 +106,8 @@ afterAll(async () => {
     let token: string | undefined;
     do {
       const page = await client.send(
-        new ListObjectsV2Command({ Bucket: process.env[ENV.bucket], ContinuationToken: token }),
+        // The bucket also holds the search snapshot's frames (search-snapshots/): bodies only.
+        new ListObjectsV2Command({ Bucket: process.env[ENV.bucket], Prefix: 'attachments/', ContinuationToken: token }),
       );
       for (const object of page.Contents ?? []) keys.add(object.Key!);
       token = page.IsTruncated ? page.NextContinuationToken : undefined;

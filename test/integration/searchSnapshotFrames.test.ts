@@ -1,13 +1,21 @@
+import { promisify } from 'node:util';
+import { gzip } from 'node:zlib';
+import { ListObjectsV2Command } from '@aws-sdk/client-s3';
+import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FramedBytes, type SnapshotBytes } from '../../shared/domain/search/framedBytes.ts';
 import { SnapshotReader, SnapshotWriter } from '../../shared/domain/search/snapshotFormat.ts';
-import { loadSnapshot, writeSnapshot } from '../../shared/storage/search/searchIndexStore.ts';
+import { documentClient, tableName } from '../../shared/storage/dynamoClient.ts';
+import { searchKeys } from '../../shared/storage/keys.ts';
+import { bucketName, s3Client } from '../../shared/storage/s3Client.ts';
+import { loadSnapshot, loadSnapshotPointer, writeSnapshot } from '../../shared/storage/search/searchIndexStore.ts';
 import { startTestApp, type TestApp } from '../support/testApp.ts';
 
 /**
  * How a snapshot is stored: each part in frames of 4 MiB compressed on their own (so a cold
- * instance inflates them at once), each frame cut into chunks of at most 350 KB. Bytes that do
- * not compress make many frames and chunks; they must come back in order, to the byte.
+ * instance inflates them at once), each frame one object in the bucket. Bytes that do not
+ * compress make many frames; they must come back in order, to the byte. Snapshots written in
+ * table items, before the bucket, are still read, and old generations leave the bucket.
  */
 
 let app: TestApp;
@@ -34,13 +42,22 @@ function blob(megabytes: number, fields: Record<string, unknown>, seed: number):
 /** Every byte of a snapshot read back, in one buffer. */
 const wholeOf = (bytes: SnapshotBytes) => (bytes instanceof FramedBytes ? bytes.span(0, bytes.length) : bytes);
 
+/** The bucket's objects of a generation. */
+async function objectsOf(generation: string): Promise<string[]> {
+  const page = await s3Client().send(
+    new ListObjectsV2Command({ Bucket: bucketName(), Prefix: searchKeys.snapshotObjects(generation) }),
+  );
+  return (page.Contents ?? []).map((object) => object.Key!).sort();
+}
+
 describe('the stored search snapshot', () => {
-  it('keeps a part larger than a frame whole and in order', async () => {
+  it('keeps a part larger than a frame whole and in order, a frame per object', async () => {
     const bytes = blob(9, {}, 7);
     const pointer = await writeSnapshot(bytes);
-    expect(pointer.parts).toHaveLength(1);
-    expect(pointer.parts![0]!.frames).toHaveLength(3);
-    expect(pointer.chunks).toBeGreaterThan(26);
+    expect(pointer.parts).toEqual([{ name: 'core', objects: 3 }]);
+    expect(await objectsOf(pointer.generation)).toEqual(
+      [0, 1, 2].map((frame) => searchKeys.snapshotFrame(pointer.generation, 'core', frame)),
+    );
     const loaded = await loadSnapshot();
     expect(loaded!.pointer.generation).toBe(pointer.generation);
     expect(Buffer.from(wholeOf(loaded!.snapshot as SnapshotBytes)).equals(Buffer.from(bytes))).toBe(true);
@@ -68,5 +85,75 @@ describe('the stored search snapshot', () => {
       const read = await loaded!.parts[name]!();
       expect(Buffer.from(wholeOf(read)).equals(Buffer.from(parts[name])), name).toBe(true);
     }
+  });
+
+  it('deletes the generation before the previous one, and keeps the previous one for slow readers', async () => {
+    const first = await writeSnapshot(blob(1, {}, 11));
+    const second = await writeSnapshot(blob(1, {}, 12));
+    expect(await objectsOf(first.generation)).toHaveLength(1);
+    const third = await writeSnapshot(blob(1, {}, 13));
+    expect(await objectsOf(first.generation)).toEqual([]);
+    expect(await objectsOf(second.generation)).toHaveLength(1);
+    expect(await objectsOf(third.generation)).toHaveLength(1);
+  });
+
+  it('deletes what it wrote when another snapshot became current meanwhile', async () => {
+    const current = await loadSnapshotPointer();
+    const before = await s3Client().send(
+      new ListObjectsV2Command({ Bucket: bucketName(), Prefix: searchKeys.snapshotObjectPrefix }),
+    );
+    expect(await writeSnapshot(blob(1, {}, 14), { basis: 'a generation that is not current' })).toBeNull();
+    expect((await loadSnapshotPointer())?.generation).toBe(current?.generation);
+    const after = await s3Client().send(
+      new ListObjectsV2Command({ Bucket: bucketName(), Prefix: searchKeys.snapshotObjectPrefix }),
+    );
+    expect(after.KeyCount).toBe(before.KeyCount);
+  });
+
+  it('still reads a snapshot stored in table items, as written before the bucket', async () => {
+    const core = blob(5, {}, 21);
+    const generation = 'before-the-bucket';
+    // Two frames of 4 MiB and 1 MiB, each cut into chunks of at most 350 KB, in chunk order.
+    const frames = await Promise.all(
+      [core.subarray(0, 4 * 1024 * 1024), core.subarray(4 * 1024 * 1024)].map((frame) => promisify(gzip)(frame)),
+    );
+    const counts: number[] = [];
+    let chunk = 0;
+    for (const frame of frames) {
+      let count = 0;
+      for (let start = 0; start < frame.length; start += 350_000, count++)
+        await documentClient().send(
+          new PutCommand({
+            TableName: tableName(),
+            Item: {
+              ...searchKeys.snapshotChunk(generation, chunk++),
+              type: 'searchSnapshotChunk',
+              data: frame.subarray(start, start + 350_000),
+            },
+          }),
+        );
+      counts.push(count);
+    }
+    const previous = await loadSnapshotPointer();
+    await documentClient().send(
+      new PutCommand({
+        TableName: tableName(),
+        Item: {
+          ...searchKeys.snapshotPointer(),
+          type: 'searchSnapshotPointer',
+          generation,
+          sequence: (previous?.sequence ?? 0) + 1,
+          chunks: chunk,
+          highWater: 5,
+          bugCount: 0,
+          writtenAt: new Date().toISOString(),
+          parts: [{ name: 'core', frames: counts }],
+          previous: previous?.generation ?? null,
+        },
+      }),
+    );
+    expect(counts.every((count) => count > 1)).toBe(true);
+    const loaded = await loadSnapshot();
+    expect(Buffer.from(wholeOf(loaded!.snapshot as SnapshotBytes)).equals(Buffer.from(core))).toBe(true);
   });
 });

@@ -136,6 +136,14 @@ describe('with default settings', () => {
         NoncurrentVersionExpiration: { NoncurrentDays: NONCURRENT_VERSION_DAYS },
         ExpiredObjectDeleteMarker: true,
       },
+      // Search snapshots are replaced every few minutes: their old versions go after a day.
+      {
+        Id: 'ExpireOldSearchSnapshots',
+        Status: 'Enabled',
+        Prefix: 'search-snapshots/',
+        NoncurrentVersionExpiration: { NoncurrentDays: 1 },
+        ExpiredObjectDeleteMarker: true,
+      },
       {
         Id: 'AbortIncompleteUploads',
         Status: 'Enabled',

@@ -13,6 +13,7 @@ import {
   AUTHENTICATION_WRITE_ACTIONS,
   AUTHENTICATION_WRITE_PARTITIONS,
   LOG_WRITE_ACTIONS,
+  SEARCH_SNAPSHOT_PREFIX,
 } from '../../lib/functionRoles.ts';
 import { BOOTSTRAP_HANDLER, constructIdFor, type HandlerPlan, planHandlers } from '../../lib/handlerPlan.ts';
 import { ALARMS, METRICS_PER_ALARM } from '../../lib/monitoring.ts';
@@ -107,6 +108,14 @@ function roleOf(json: Json, functionLogicalId: string): string {
 const isPartitionScoped = (statement: Json): boolean =>
   Boolean(statement.Condition?.['ForAllValues:StringLike']?.['dynamodb:LeadingKeys']);
 
+/**
+ * A statement that only reaches the search snapshot's frames in the bucket: checked on its own
+ * ("search snapshot"), not as access to attachment bodies.
+ */
+const isSnapshotScoped = (statement: Json): boolean =>
+  [statement.Resource].flat().every((resource: Json) => joined(resource).endsWith(`/${SEARCH_SNAPSHOT_PREFIX}*`)) ||
+  JSON.stringify(statement.Condition?.StringLike?.['s3:prefix']) === JSON.stringify([`${SEARCH_SNAPSHOT_PREFIX}*`]);
+
 /** Statements of the function's role that only reach some partitions of the table. */
 function partitionScopedStatements(json: Json, functionLogicalId: string): Json[] {
   const roleId = roleOf(json, functionLogicalId);
@@ -124,7 +133,7 @@ function allowedActions(json: Json, functionLogicalId: string): string[] {
     const roles: Json[] = policy.Properties.Roles ?? [];
     if (!roles.some((role) => referencedId(role) === roleId)) continue;
     for (const statement of policy.Properties.PolicyDocument.Statement) {
-      if (statement.Effect !== 'Allow' || isPartitionScoped(statement)) continue;
+      if (statement.Effect !== 'Allow' || isPartitionScoped(statement) || isSnapshotScoped(statement)) continue;
       actions.push(...[statement.Action].flat());
     }
   }
@@ -209,7 +218,7 @@ function expectSharedRoles(
   for (const [module, roleId] of roleByModule) {
     if (module === BOOTSTRAP_HANDLER) continue;
     expect(roleId, module).not.toBe(bootstrapRole);
-    const access = `${expectedAccess(routeRows, module)}${expectedBucket(routeRows, module) ? '+bucket' : ''}`;
+    const access = `${expectedAccess(routeRows, module)}${expectedBucket(routeRows, module) ? '+bucket' : ''}${SEARCH_INDEX_MODULES.includes(module) ? '+snapshots' : ''}`;
     expect(roleId, `${module} (${access})`).toBe(roleByAccess.get(access) ?? roleId);
     roleByAccess.set(access, roleId);
   }
@@ -938,6 +947,62 @@ describe('Tracker stack', () => {
         's3:PutObject',
       ])
         expect(allows(unscoped, action), action).toBe(false);
+    });
+  });
+
+  describe('search snapshot in the bucket', () => {
+    /** The role's statements that reach the snapshot's frames, as action -> joined resources. */
+    const snapshotStatements = (roleId: string) =>
+      statementsOfRole(json, roleId)
+        .filter(isSnapshotScoped)
+        .map((statement) => ({
+          actions: [statement.Action].flat().sort(),
+          resources: [statement.Resource].flat().map(joined),
+          condition: statement.Condition,
+        }));
+
+    it('lets the search functions read the frames, and no other request function reach them', () => {
+      const [bucketId] = attachmentBucket();
+      for (const [module, fnId] of fnIds) {
+        const statements = snapshotStatements(roleOf(json, fnId));
+        if (module === BOOTSTRAP_HANDLER) continue;
+        if (SEARCH_INDEX_MODULES.includes(module))
+          expect(statements, module).toEqual([
+            {
+              actions: ['s3:GetObject'],
+              resources: [`\${${bucketId}.Arn}/${SEARCH_SNAPSHOT_PREFIX}*`],
+              condition: undefined,
+            },
+          ]);
+        else expect(statements, module).toEqual([]);
+      }
+      expect(SEARCH_SNAPSHOT_PREFIX).toBe('search-snapshots/');
+    });
+
+    it('lets the compactor and the bootstrap write frames and list and delete old generations, nothing else there', () => {
+      const [bucketId] = attachmentBucket();
+      const [compactorId, sweepId] = scheduledIds();
+      const writers = [roleOf(json, compactorId), roleOf(json, fnIds.get(BOOTSTRAP_HANDLER)!)];
+      for (const roleId of writers)
+        expect(snapshotStatements(roleId), roleId).toEqual([
+          {
+            actions: ['s3:DeleteObject', 's3:GetObject', 's3:PutObject'],
+            resources: [`\${${bucketId}.Arn}/${SEARCH_SNAPSHOT_PREFIX}*`],
+            condition: undefined,
+          },
+          {
+            actions: ['s3:ListBucket'],
+            resources: [`\${${bucketId}.Arn}`],
+            condition: { StringLike: { 's3:prefix': [`${SEARCH_SNAPSHOT_PREFIX}*`] } },
+          },
+        ]);
+      expect(snapshotStatements(roleOf(json, sweepId))).toEqual([]);
+      // Neither reaches attachment bodies by it.
+      for (const roleId of writers)
+        for (const statement of statementsOfRole(json, roleId).filter((each) =>
+          [each.Action].flat().some((action: string) => action.startsWith('s3:')),
+        ))
+          expect(isSnapshotScoped(statement), roleId).toBe(true);
     });
   });
 

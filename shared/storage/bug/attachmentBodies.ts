@@ -1,14 +1,7 @@
-import {
-  DeleteObjectCommand,
-  GetObjectCommand,
-  ListObjectsV2Command,
-  PutObjectCommand,
-  S3Client,
-} from '@aws-sdk/client-s3';
+import { DeleteObjectCommand, GetObjectCommand, ListObjectsV2Command, PutObjectCommand } from '@aws-sdk/client-s3';
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
 import { attachmentKeys } from '../keys.ts';
-import { sdkTimeouts } from '../sdkTimeouts.ts';
-import { ENV } from '../tableSchema.ts';
+import { bucketName, s3Client as s3 } from '../s3Client.ts';
 
 /**
  * Attachment bodies in S3, one object per attachment under `attachments/<bug>/<id>`. Apart from
@@ -16,36 +9,6 @@ import { ENV } from '../tableSchema.ts';
  */
 /** Where an attachment's body lives. */
 export const bodyKeyOf = (bugId: number, attachmentId: number): string => attachmentKeys.bodyKey(bugId, attachmentId);
-
-let client: S3Client | undefined;
-
-/**
- * One client per container. Locally TRACKER_S3_ENDPOINT points it at s3rver (path-style
- * addressing). Timeouts and retries as for DynamoDB (sdkTimeouts.ts).
- */
-function s3(): S3Client {
-  if (!client) {
-    const endpoint = process.env[ENV.s3Endpoint];
-    client = new S3Client(
-      endpoint
-        ? {
-            endpoint,
-            region: 'us-east-1',
-            forcePathStyle: true,
-            credentials: { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' },
-            ...sdkTimeouts(),
-          }
-        : sdkTimeouts(),
-    );
-  }
-  return client;
-}
-
-function bucketName(): string {
-  const name = process.env[ENV.bucket];
-  if (!name) throw new Error(`${ENV.bucket} is not set`);
-  return name;
-}
 
 export async function putBody(key: string, body: Uint8Array, contentType: string, sha256: string): Promise<void> {
   await s3().send(

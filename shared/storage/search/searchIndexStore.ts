@@ -12,6 +12,7 @@ import { documentClient, tableName } from '../dynamoClient.ts';
 import { searchKeys } from '../keys.ts';
 import { batchGetAll, queryAll, queryPartition } from '../tableReads.ts';
 import type { WriteTransaction } from '../transaction.ts';
+import { deleteSnapshotObjects, putSnapshotFrames, readSnapshotFrame } from './snapshotObjects.ts';
 
 /**
  * Storage of the search index (docs/data-model.md §8.7): the change log that every bug write
@@ -26,7 +27,6 @@ import type { WriteTransaction } from '../transaction.ts';
 export const LOG_OVERLAP_MS = 10_000;
 /** The change log outlives any snapshot by far (the compactor writes one every few minutes). */
 const LOG_RETENTION_DAYS = 3;
-const CHUNK_BYTES = 350_000;
 /**
  * Snapshot bytes compressed together: each frame is a gzip stream of its own, so a cold instance
  * inflates a part's frames at once on the thread pool instead of one stream on one thread (a
@@ -139,21 +139,23 @@ export interface SnapshotPointer {
    * "is this snapshot newer than mine" needs no clock: writers' clocks may disagree.
    */
   sequence: number;
+  /** Stored pieces: frames in the bucket, or (before it) chunks in table items. */
   chunks: number;
   highWater: number;
   bugCount: number;
   writtenAt: string;
   /**
-   * The stored parts in chunk order (the core first), each with the chunks of each of its frames;
-   * absent on snapshots written as one gzip stream, whose `chunks` are that stream.
+   * The stored parts (the core first); absent on snapshots written as one gzip stream in table
+   * items, whose `chunks` are that stream.
    */
   parts?: StoredPart[];
 }
 
-interface StoredPart {
-  name: 'core' | DeferredPart;
-  frames: number[];
-}
+type StoredPart =
+  /** Frames as bucket objects (snapshotObjects.ts): how many. */
+  | { name: 'core' | DeferredPart; objects: number }
+  /** Frames in table items, before the bucket: the chunks of each frame, in chunk order. */
+  | { name: 'core' | DeferredPart; frames: number[] };
 
 /** A snapshot as read: the core (or the whole, or the JSON of old ones) and readers of the parts stored apart. */
 export interface LoadedSnapshot {
@@ -192,10 +194,10 @@ export async function loadSnapshot(): Promise<LoadedSnapshot | null> {
   let core: Promise<SnapshotBytes> | undefined;
   let first = 0;
   for (const part of pointer.parts) {
-    const start = first;
-    if (part.name === 'core') core = readPart(pointer.generation, start, part.frames, timings, started);
-    else parts[part.name] = () => readPart(pointer.generation, start, part.frames);
-    first += part.frames.reduce((sum, count) => sum + count, 0);
+    const frames = framesOf(pointer.generation, part, first);
+    if (part.name === 'core') core = readPart(frames, timings, started);
+    else parts[part.name] = () => readPart(frames);
+    if ('frames' in part) first += part.frames.reduce((sum, count) => sum + count, 0);
   }
   if (!core) throw new Error(`search snapshot ${pointer.generation} has no core`);
   return { pointer, snapshot: await core, parts, timings };
@@ -217,7 +219,31 @@ async function readChunks(generation: string, first: number, count: number): Pro
   });
 }
 
-/** Frames read at once: each is one BatchGetItem of its chunks (about 1 MB), inflated as soon as it arrives. */
+/** A stored part's compressed frames: how many, and a reader of each. */
+interface StoredFrames {
+  count: number;
+  read(frame: number): Promise<Uint8Array>;
+}
+
+/** Where a part's frames are: bucket objects, or (before the bucket) table chunks from `first` on. */
+function framesOf(generation: string, part: StoredPart, first: number): StoredFrames {
+  if ('objects' in part)
+    return { count: part.objects, read: (frame) => readSnapshotFrame(generation, part.name, frame) };
+  const firsts: number[] = [];
+  part.frames.reduce((at, count) => {
+    firsts.push(at);
+    return at + count;
+  }, first);
+  return {
+    count: part.frames.length,
+    read: async (frame) => {
+      const chunks = await readChunks(generation, firsts[frame]!, part.frames[frame]!);
+      return chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks);
+    },
+  };
+}
+
+/** Frames read at once (about 1 MB each), each inflated as soon as it arrives. */
 const FRAMES_IN_FLIGHT = 8;
 
 /**
@@ -225,29 +251,22 @@ const FRAMES_IN_FLIGHT = 8;
  * thread pool inflates the first frames while the later ones are still being read.
  */
 async function readPart(
-  generation: string,
-  first: number,
-  frames: readonly number[],
+  frames: StoredFrames,
   timings?: LoadedSnapshot['timings'],
   started = performance.now(),
 ): Promise<SnapshotBytes> {
-  const firsts: number[] = [];
-  frames.reduce((at, count) => {
-    firsts.push(at);
-    return at + count;
-  }, first);
   let lastRead = started;
-  const inflated = new Array<Buffer>(frames.length);
+  const inflated = new Array<Buffer>(frames.count);
   let next = 0;
   const worker = async () => {
-    while (next < frames.length) {
+    while (next < frames.count) {
       const frame = next++;
-      const chunks = await readChunks(generation, firsts[frame]!, frames[frame]!);
+      const compressed = await frames.read(frame);
       lastRead = Math.max(lastRead, performance.now());
-      inflated[frame] = await inflate(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks));
+      inflated[frame] = await inflate(compressed);
     }
   };
-  await Promise.all(Array.from({ length: Math.min(FRAMES_IN_FLIGHT, frames.length) }, worker));
+  await Promise.all(Array.from({ length: Math.min(FRAMES_IN_FLIGHT, frames.count) }, worker));
   // The frames as they are: the reader copies each column out of them (framedBytes.ts).
   const bytes = inflated.length === 1 ? inflated[0]! : new FramedBytes(inflated);
   // Reading and inflating overlap: reading is until the last chunk came, inflating what followed.
@@ -268,20 +287,12 @@ const gunzipAsync = promisify(gunzip);
 const inflate = (bytes: Uint8Array) => gunzipAsync(bytes, { chunkSize: FRAME_BYTES + 64 * 1024 });
 const deflate = (bytes: Uint8Array) => promisify(gzip)(bytes, { level: SNAPSHOT_GZIP_LEVEL });
 
-/** A part's compressed chunks: frames of FRAME_BYTES, compressed at once, each cut into chunks. */
-async function compressPart(bytes: Uint8Array): Promise<{ chunks: Buffer[]; frames: number[] }> {
+/** A part's compressed frames: FRAME_BYTES each, compressed at once. */
+async function compressPart(bytes: Uint8Array): Promise<Buffer[]> {
   const frames: Uint8Array[] = [];
   for (let start = 0; start < bytes.length || frames.length === 0; start += FRAME_BYTES)
     frames.push(bytes.subarray(start, start + FRAME_BYTES));
-  const compressed = await Promise.all(frames.map(deflate));
-  const chunks: Buffer[] = [];
-  const counts = compressed.map((frame) => {
-    let count = 0;
-    for (let start = 0; start < frame.length || count === 0; start += CHUNK_BYTES, count++)
-      chunks.push(frame.subarray(start, start + CHUNK_BYTES));
-    return count;
-  });
-  return { chunks, frames: counts };
+  return Promise.all(frames.map(deflate));
 }
 
 async function batchWrite(requests: Array<Record<string, unknown>>): Promise<void> {
@@ -337,28 +348,17 @@ export async function writeSnapshot(
         ];
   const { highWater, size } = new SnapshotReader(blobs[0]!.bytes).fields as { highWater: number; size: number };
   const generation = `${new Date().toISOString()}-${randomUUID().slice(0, 8)}`;
-  const chunks: Buffer[] = [];
   const parts: StoredPart[] = [];
   for (const blob of blobs) {
-    const compressed = await compressPart(blob.bytes);
-    chunks.push(...compressed.chunks);
-    parts.push({ name: blob.name, frames: compressed.frames });
-  }
-  // A chunk is large, so a batch of them is kept under the 16 MB request limit.
-  for (let start = 0; start < chunks.length; start += 10) {
-    await batchWrite(
-      chunks.slice(start, start + 10).map((data, offset) => ({
-        PutRequest: {
-          Item: { ...searchKeys.snapshotChunk(generation, start + offset), type: 'searchSnapshotChunk', data },
-        },
-      })),
-    );
+    const frames = await compressPart(blob.bytes);
+    await putSnapshotFrames(generation, blob.name, frames);
+    parts.push({ name: blob.name, objects: frames.length });
   }
   const previous = await loadSnapshotPointer();
   const pointer: SnapshotPointer = {
     generation,
     sequence: (previous?.sequence ?? 0) + 1,
-    chunks: chunks.length,
+    chunks: parts.reduce((sum, part) => sum + ('objects' in part ? part.objects : 0), 0),
     highWater,
     bugCount: size,
     writtenAt: new Date().toISOString(),
@@ -367,8 +367,7 @@ export async function writeSnapshot(
   const basis = options.basis;
   const current = previous?.generation ?? null;
   const superseded = async () => {
-    const unused = await queryPartition(searchKeys.snapshotPartition(generation));
-    await batchWrite(unused.map((item) => ({ DeleteRequest: { Key: { pk: item.pk, sk: item.sk } } })));
+    await deleteSnapshotObjects(generation);
     return null;
   };
   if (basis !== undefined && basis !== current) return superseded();
@@ -411,6 +410,8 @@ export async function writeSnapshot(
   }
   const older = (previous as (SnapshotPointer & { previous?: string | null }) | null)?.previous;
   if (older) {
+    // Written in the bucket, or (before it) in table items.
+    await deleteSnapshotObjects(older);
     const stale = await queryPartition(searchKeys.snapshotPartition(older));
     await batchWrite(stale.map((item) => ({ DeleteRequest: { Key: { pk: item.pk, sk: item.sk } } })));
   }
