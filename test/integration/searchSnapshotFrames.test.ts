@@ -28,15 +28,22 @@ afterAll(async () => {
   await app?.close();
 });
 
-/** A blob of `megabytes` of bytes gzip cannot shrink (a deterministic generator, not zeros). */
+/**
+ * A blob of `megabytes` of bytes gzip cannot shrink (a deterministic generator, not zeros), in
+ * sections of 1 MiB named `noise<n>`.
+ */
 function blob(megabytes: number, fields: Record<string, unknown>, seed: number): Uint8Array {
-  const values = new Uint32Array((megabytes * 1024 * 1024) / 4);
+  const writer = new SnapshotWriter({ version: 4, highWater: 5, size: 0, ...fields });
   let state = seed;
-  for (let i = 0; i < values.length; i++) {
-    state = (Math.imul(state, 1_664_525) + 1_013_904_223) >>> 0;
-    values[i] = state;
+  for (let section = 0; section < megabytes; section++) {
+    const values = new Uint32Array((1024 * 1024) / 4);
+    for (let i = 0; i < values.length; i++) {
+      state = (Math.imul(state, 1_664_525) + 1_013_904_223) >>> 0;
+      values[i] = state;
+    }
+    writer.typed(`noise${section}`, values);
   }
-  return new SnapshotWriter({ version: 4, highWater: 5, size: 0, ...fields }).typed('noise', values).finish();
+  return writer.finish();
 }
 
 /** Every byte of a snapshot read back, in one buffer. */
@@ -62,12 +69,19 @@ describe('the stored search snapshot', () => {
     expect(loaded!.pointer.generation).toBe(pointer.generation);
     expect(Buffer.from(wholeOf(loaded!.snapshot as SnapshotBytes)).equals(Buffer.from(bytes))).toBe(true);
     expect(loaded!.parts).toEqual({});
-    // Read as the frames it came in, without joining them: the section crosses two frame ends.
-    expect(loaded!.snapshot).toBeInstanceOf(FramedBytes);
-    const noise = new SnapshotReader(loaded!.snapshot as FramedBytes).typed('noise', 'u32');
-    expect(Buffer.from(noise.buffer).equals(Buffer.from(new SnapshotReader(bytes).typed('noise', 'u32').buffer))).toBe(
-      true,
-    );
+    // Read as the frames it came in, without joining them, cut between sections: an adopting
+    // reader keeps every section where its frame was inflated.
+    const framed = loaded!.snapshot as FramedBytes;
+    expect(framed).toBeInstanceOf(FramedBytes);
+    const adopting = new SnapshotReader(framed, { adopt: true });
+    for (let section = 0; section < 9; section++) {
+      const noise = adopting.typed(`noise${section}`, 'u32');
+      expect(framed.frames.some((frame) => frame.buffer === noise.buffer)).toBe(true);
+      const written = new SnapshotReader(bytes).typed(`noise${section}`, 'u32');
+      expect(Buffer.from(noise.buffer, noise.byteOffset, noise.byteLength).equals(Buffer.from(written.buffer))).toBe(
+        true,
+      );
+    }
   });
 
   it('stores the deferred parts apart, each read back on demand', async () => {
@@ -155,5 +169,10 @@ describe('the stored search snapshot', () => {
     expect(counts.every((count) => count > 1)).toBe(true);
     const loaded = await loadSnapshot();
     expect(Buffer.from(wholeOf(loaded!.snapshot as SnapshotBytes)).equals(Buffer.from(core))).toBe(true);
+    // Its frames were cut every 4 MiB, through sections: the one across the cut is copied, whole.
+    const crossing = new SnapshotReader(loaded!.snapshot as FramedBytes, { adopt: true }).typed('noise3', 'u32');
+    expect(
+      Buffer.from(crossing.buffer).equals(Buffer.from(new SnapshotReader(core).typed('noise3', 'u32').buffer)),
+    ).toBe(true);
   });
 });

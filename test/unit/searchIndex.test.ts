@@ -70,6 +70,50 @@ describe('the search index', () => {
     expect(matching(copy, { kind: 'leaf', field: 'bug_status', op: 'changedto', value: 'CONFIRMED' })).toEqual([1]);
   });
 
+  it('lower-cases summaries on first use after a snapshot load, and keeps them current before and after', () => {
+    const index = new SearchIndex();
+    index.apply({ bug: plainBug(1, { summary: 'Crash in PARSER' }), rev: 1 });
+    index.apply({ bug: plainBug(2, { summary: 'Slow Layout' }), rev: 1 });
+    const copy = SearchIndex.fromSnapshot(index.toSnapshot());
+    const substring = (value: string) => matching(copy, { kind: 'leaf', field: 'short_desc', op: 'substring', value });
+    // Written before anything needed the lower-cased copies: a new summary, a changed one.
+    copy.apply({ bug: plainBug(3, { summary: 'Parser HANGS' }), rev: 1 });
+    copy.apply({ bug: plainBug(2, { summary: 'Fast layout' }), rev: 2 });
+    expect(copy.summaryLower).toEqual(['crash in parser', 'fast layout', 'parser hangs']);
+    expect(substring('parser')).toEqual([1, 3]);
+    expect(substring('slow')).toEqual([]);
+    // Written after: kept current.
+    copy.apply({ bug: plainBug(1, { summary: 'Crash in the lexer' }), rev: 2 });
+    copy.apply({ bug: plainBug(4, { summary: 'LEXER warnings' }), rev: 1 });
+    expect(substring('lexer')).toEqual([1, 4]);
+    expect(substring('parser')).toEqual([3]);
+  });
+
+  it("keeps an adopted snapshot's columns where they lie, fills their room with new bugs, and answers as a copy does", () => {
+    const index = new SearchIndex();
+    for (let id = 1; id <= 50; id++)
+      index.apply({ bug: plainBug(id, { summary: `bug ${id}`, priority: id % 2 ? 'P1' : 'P2' }), rev: 1 });
+    const bytes = index.toSnapshot();
+    const adopted = SearchIndex.adoptSnapshot(bytes);
+    const copied = SearchIndex.fromSnapshot(index.toSnapshot());
+    expect(adopted.id.buffer).toBe(bytes.buffer);
+    expect(adopted.codes.priority.buffer).toBe(bytes.buffer);
+    expect(copied.id.buffer).not.toBe(bytes.buffer);
+    const room = adopted.id.length;
+    expect(room).toBeGreaterThan(50);
+    for (const copy of [adopted, copied]) {
+      for (let id = 51; id <= 60; id++) copy.apply({ bug: plainBug(id, { priority: 'P3' }), rev: 1 });
+      copy.apply({ bug: plainBug(7, { priority: 'P3' }), rev: 2 });
+    }
+    // The new bugs went into the room the snapshot was written with: nothing was copied.
+    expect(adopted.id.buffer).toBe(bytes.buffer);
+    expect(adopted.id.length).toBe(room);
+    const priority = (copy: SearchIndex) =>
+      matching(copy, { kind: 'leaf', field: 'priority', op: 'equals', value: 'P3' });
+    expect(priority(adopted)).toEqual([7, 51, 52, 53, 54, 55, 56, 57, 58, 59, 60]);
+    expect(adopted.toSnapshot()).toEqual(copied.toSnapshot());
+  });
+
   it('reads a snapshot of version 1, which held versions and milestones by name, as ids', () => {
     const index = new SearchIndex();
     index.apply({ bug: plainBug(1, { productId: 1 }), rev: 1 });

@@ -1,6 +1,12 @@
 import { describe, expect, it } from 'vitest';
+import { FramedBytes } from '../../shared/domain/search/framedBytes.ts';
 import { SlotDirectory } from '../../shared/domain/search/slotDirectory.ts';
-import { isBinarySnapshot, SnapshotReader, SnapshotWriter } from '../../shared/domain/search/snapshotFormat.ts';
+import {
+  frameEnds,
+  isBinarySnapshot,
+  SnapshotReader,
+  SnapshotWriter,
+} from '../../shared/domain/search/snapshotFormat.ts';
 
 describe('the binary snapshot container', () => {
   const written = new SnapshotWriter({ version: 3, size: 3 })
@@ -38,6 +44,71 @@ describe('the binary snapshot container', () => {
     expect(() => reader.json('nothing')).toThrow(/no section nothing/);
     expect(isBinarySnapshot(Buffer.from('{"version":2}'))).toBe(false);
     expect(() => new SnapshotReader(Buffer.from('{"version":2}'))).toThrow(/not a binary search snapshot/);
+  });
+});
+
+describe('frames and columns kept where they lie', () => {
+  /** A snapshot of sections of these many Int32 each, the first written with room for `room`. */
+  const snapshotOf = (lengths: number[], room = 0) => {
+    const writer = new SnapshotWriter({ size: lengths[0] });
+    lengths.forEach((length, at) =>
+      writer.typed(
+        `s${at}`,
+        Int32Array.from({ length }, (_, i) => at * 1_000_000 + i),
+        at === 0 ? room : 0,
+      ),
+    );
+    return writer.finish();
+  };
+  /** The snapshot cut where frameEnds says, each frame copied into a buffer of its own as inflating leaves it. */
+  const framesOf = (bytes: Uint8Array, ends: number[]) => {
+    let start = 0;
+    return new FramedBytes(ends.map((end) => new Uint8Array(bytes.subarray(start, (start = end)))));
+  };
+
+  it('cuts frames only between sections, each at most the target unless one section is longer', () => {
+    const bytes = snapshotOf([1000, 300, 300, 5000, 10, 10, 700]);
+    const target = 4096;
+    const ends = frameEnds(bytes, target);
+    expect(ends.at(-1)).toBe(bytes.length);
+    const reader = new SnapshotReader(bytes);
+    const frames = framesOf(bytes, ends);
+    let start = 0;
+    for (const end of ends) {
+      // Only the frame holding the 20,000-byte section may pass the target.
+      if (end - start > target) expect(end - start).toBeGreaterThanOrEqual(20_000);
+      start = end;
+    }
+    for (const { name } of reader.sections()) {
+      const section = new SnapshotReader(frames, { adopt: true }).typed(name, 'i32');
+      const frame = frames.frames.find((each) => each.buffer === section.buffer);
+      expect(frame, `${name} lies in one frame`).toBeDefined();
+      expect([...section]).toEqual([...reader.typed(name, 'i32')]);
+    }
+    // Bytes that are not a snapshot are cut evenly.
+    expect(frameEnds(new Uint8Array(10_000), 4096)).toEqual([4096, 8192, 10_000]);
+  });
+
+  it('views an adopted column with its room, and copies when not adopted, too short or across frames', () => {
+    const bytes = snapshotOf([100, 50], 180);
+    const frames = framesOf(bytes, frameEnds(bytes, 1 << 20));
+    expect(frames.frames).toHaveLength(1);
+    const adopted = new SnapshotReader(frames, { adopt: true }).typed('s0', 'i32', 150);
+    expect(adopted.buffer).toBe(frames.frames[0]!.buffer);
+    expect(adopted.length).toBe(150);
+    expect([...adopted.subarray(98, 102)]).toEqual([98, 99, 0, 0]);
+    // The room it was written with is zeros, not the next section.
+    expect(new SnapshotReader(frames, { adopt: true }).typed('s1', 'i32')[0]).toBe(1_000_000);
+    // More than its room, or not adopted: a copy.
+    expect(new SnapshotReader(frames, { adopt: true }).typed('s0', 'i32', 181).buffer).not.toBe(
+      frames.frames[0]!.buffer,
+    );
+    expect(new SnapshotReader(frames).typed('s0', 'i32', 150).buffer).not.toBe(frames.frames[0]!.buffer);
+    // A section across two frames (snapshots cut evenly, before sections were): a copy, whole.
+    const even = framesOf(bytes, frameEnds(new Uint8Array(bytes.length), 256));
+    const across = new SnapshotReader(even, { adopt: true }).typed('s0', 'i32', 150);
+    expect(even.frames.some((frame) => frame.buffer === across.buffer)).toBe(false);
+    expect([...across.subarray(0, 100)]).toEqual(Array.from({ length: 100 }, (_, i) => i));
   });
 });
 

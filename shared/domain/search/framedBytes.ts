@@ -26,6 +26,15 @@ export class FramedBytes {
     return copy;
   }
 
+  /** Bytes `start` to `end` as a view, when one frame holds them all. */
+  within(start: number, end: number): Uint8Array | undefined {
+    this.check(start, end);
+    const frame = this.frameAt(start);
+    if (end > this.starts[frame + 1]!) return undefined;
+    const from = start - this.starts[frame]!;
+    return this.frames[frame]!.subarray(from, from + (end - start));
+  }
+
   /** Copies bytes `start` to `end` to the beginning of `target`. */
   copyTo(start: number, end: number, target: Uint8Array): void {
     this.check(start, end);

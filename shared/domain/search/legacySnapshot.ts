@@ -82,7 +82,6 @@ export function readLegacySnapshot(index: SearchIndex, snapshot: SnapshotColumns
   index.slots = SlotDirectory.of(index.id, n);
   for (let slot = 0; slot < n; slot++) {
     index.summary[slot] = snapshot.summary[slot]!;
-    index.summaryLower[slot] = snapshot.summary[slot]!.toLowerCase();
     index.whiteboard[slot] = snapshot.whiteboard[slot]!;
     index.whiteboardCode[slot] = index.whiteboards.code(snapshot.whiteboard[slot] ?? '');
     index.aliasCode[slot] = index.aliases.code(snapshot.alias[slot] ?? '');

@@ -219,7 +219,21 @@ export class SearchIndex {
   ) as Record<CodeColumn, Int32Array>;
 
   readonly summary: string[] = [];
-  readonly summaryLower: string[] = [];
+  /**
+   * The summaries lower-cased, for substring criteria and the trigrams: made on first use, then
+   * kept up to date. A cold instance's first answer rarely needs them, and at a million bugs they
+   * cost half a second to make.
+   */
+  get summaryLower(): string[] {
+    if (!this.loweredSummaries) {
+      const lowered = new Array<string>(this.size);
+      for (let slot = 0; slot < this.size; slot++) lowered[slot] = this.summary[slot]!.toLowerCase();
+      this.loweredSummaries = lowered;
+    }
+    return this.loweredSummaries;
+  }
+
+  private loweredSummaries: string[] | undefined;
   /**
    * Built by the first summary substring search over many bugs, or read with the snapshot, then
    * kept up to date (trigramIndex.ts). @internal
@@ -503,7 +517,7 @@ export class SearchIndex {
       this.codes[column][slot] = this.vocabularies[column].code(String(bug[column] ?? ''));
     const summaryChanged = this.summary[slot] !== bug.summary;
     this.summary[slot] = bug.summary;
-    this.summaryLower[slot] = bug.summary.toLowerCase();
+    if (this.loweredSummaries) this.loweredSummaries[slot] = bug.summary.toLowerCase();
     if (summaryChanged) this.whenPart('trigrams', () => this.trigramStore?.add(slot));
     this.whiteboard[slot] = bug.whiteboard ?? '';
     this.whiteboardCode[slot] = this.whiteboards.code(bug.whiteboard ?? '');
@@ -640,6 +654,16 @@ export class SearchIndex {
       // A core: the parts stored apart are awaited, and changes to them kept until they come.
       for (const part of readSnapshot(index, snapshot)) index.pendingParts.set(part, []);
     } else readLegacySnapshot(index, snapshot, legacyValueId);
+    return index;
+  }
+
+  /**
+   * An index from a binary snapshot just read for it, taking over its memory: its columns stay
+   * where the snapshot holds them (snapshotFormat.ts, `adopt`), so nothing else may use `snapshot`.
+   */
+  static adoptSnapshot(snapshot: SnapshotBytes): SearchIndex {
+    const index = new SearchIndex();
+    for (const part of readSnapshot(index, snapshot, { adopt: true })) index.pendingParts.set(part, []);
     return index;
   }
 }

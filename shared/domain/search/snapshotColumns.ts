@@ -120,11 +120,18 @@ export function writeSnapshotParts(index: SearchIndex): SnapshotParts {
   return { core: core.finish(), parts };
 }
 
+/**
+ * Room for the bugs written after a snapshot of `size` bugs, so the first of them does not copy
+ * every column: the snapshot stores the columns this long (zeros compress to nearly nothing).
+ */
+const columnCapacity = (size: number): number => size + (size >> 3) + 1024;
+
 function writeCore(writer: SnapshotWriter, index: SearchIndex): void {
   const n = index.size;
-  for (const name of NUMBER_COLUMNS) writer.typed(`numbers.${name}`, index[name].subarray(0, n));
+  const room = columnCapacity(n);
+  for (const name of NUMBER_COLUMNS) writer.typed(`numbers.${name}`, index[name].subarray(0, n), room);
   for (const column of CODE_COLUMNS) {
-    writer.typed(`codes.${column}`, index.codes[column].subarray(0, n));
+    writer.typed(`codes.${column}`, index.codes[column].subarray(0, n), room);
     writer.json(`vocabulary.${column}`, index.vocabularies[column].values);
   }
   writer.strings('summary', index.summary.slice(0, n));
@@ -228,11 +235,14 @@ const PART_MARKERS: Record<DeferredPart, string> = {
  * Reads a whole snapshot, or a core: answers the parts the core's header says are stored apart,
  * which the index does not have until they are attached (readSnapshotPart).
  */
-export function readSnapshot(index: SearchIndex, bytes: SnapshotBytes): DeferredPart[] {
-  const reader = new SnapshotReader(bytes);
+export function readSnapshot(
+  index: SearchIndex,
+  bytes: SnapshotBytes,
+  options: { adopt?: boolean } = {},
+): DeferredPart[] {
+  const reader = new SnapshotReader(bytes, options);
   const n = Number(reader.fields.size);
-  // Room for the bugs written after the snapshot, so the first of them does not copy every column.
-  const capacity = n + (n >> 3) + 1024;
+  const capacity = columnCapacity(n);
   index.size = n;
   index.highWater = Number(reader.fields.highWater);
   const columns = index as unknown as Record<string, Int32Array | Float64Array | Uint8Array>;
@@ -249,16 +259,10 @@ export function readSnapshot(index: SearchIndex, bytes: SnapshotBytes): Deferred
   index.ensureCapacity(capacity);
   index.slots = SlotDirectory.of(index.id, n);
 
-  // One decode of the summaries' text for both lists (43 MB at a million bugs).
-  const summaryText = reader.text('summary');
-  const summaries = reader.stringsOf('summary', summaryText);
-  const lower = reader.stringsOf('summary', summaryText, (text) => text.toLowerCase());
+  // Their lower-cased copies are made when a search first needs them (index.summaryLower).
+  const summaries = reader.strings('summary');
   index.summary.length = n;
-  index.summaryLower.length = n;
-  for (let slot = 0; slot < n; slot++) {
-    index.summary[slot] = summaries[slot]!;
-    index.summaryLower[slot] = lower[slot]!;
-  }
+  for (let slot = 0; slot < n; slot++) index.summary[slot] = summaries[slot]!;
   const noneText = index.whiteboards.code('');
   index.aliases.code('');
   fillDense(index.whiteboard, n, '');

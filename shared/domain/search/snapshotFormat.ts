@@ -33,6 +33,12 @@ interface SectionEntry {
   kind: TypedKind | 'json' | 'strings';
   offset: number;
   bytes: number;
+  /**
+   * Typed sections written with room to grow: the bytes they take, zeros after their own. A
+   * reader that owns the snapshot's memory keeps such a column where it lies, and the bugs
+   * written after the snapshot fill the room instead of copying the column.
+   */
+  room?: number;
   /** Strings: how many. */
   count?: number;
 }
@@ -62,15 +68,23 @@ export function isBinarySnapshot(bytes: SnapshotBytes): boolean {
 }
 
 export class SnapshotWriter {
-  private readonly parts: Array<{ name: string; kind: SectionEntry['kind']; data: Uint8Array; count?: number }> = [];
+  private readonly parts: Array<{
+    name: string;
+    kind: SectionEntry['kind'];
+    data: Uint8Array;
+    room?: number;
+    count?: number;
+  }> = [];
 
   constructor(private readonly fields: Record<string, unknown>) {}
 
-  typed(name: string, array: TypedColumn): this {
+  /** A typed section; with `room`, that many elements long in all (zeros after the array's own). */
+  typed(name: string, array: TypedColumn, room = 0): this {
     this.parts.push({
       name,
       kind: kindOf(array),
       data: new Uint8Array(array.buffer, array.byteOffset, array.byteLength),
+      ...(room > array.length ? { room: room * array.BYTES_PER_ELEMENT } : {}),
     });
     return this;
   }
@@ -101,9 +115,10 @@ export class SnapshotWriter {
         kind: part.kind,
         offset,
         bytes: part.data.byteLength,
+        ...(part.room === undefined ? {} : { room: part.room }),
         ...(part.count === undefined ? {} : { count: part.count }),
       };
-      offset += Math.ceil(part.data.byteLength / ALIGN) * ALIGN;
+      offset += Math.ceil((part.room ?? part.data.byteLength) / ALIGN) * ALIGN;
     }
     const header = Buffer.from(JSON.stringify({ fields: this.fields, sections } satisfies Header), 'utf8');
     const start = Math.ceil((MAGIC_BYTES.length + 4 + header.byteLength) / ALIGN) * ALIGN;
@@ -116,18 +131,62 @@ export class SnapshotWriter {
   }
 }
 
+/**
+ * Where to cut a snapshot into frames of about `target` bytes: only between sections, so that
+ * every section lies in one frame and can be viewed where it lies. A section longer than the
+ * target is a frame of its own. The ends of the frames, the last one the snapshot's length.
+ */
+export function frameEnds(snapshot: Uint8Array, target: number): number[] {
+  if (!isBinarySnapshot(snapshot)) return evenEnds(snapshot.length, target);
+  const length = new DataView(snapshot.buffer, snapshot.byteOffset, snapshot.byteLength).getUint32(
+    MAGIC_BYTES.length,
+    true,
+  );
+  const at = MAGIC_BYTES.length + 4;
+  const header = JSON.parse(Buffer.from(snapshot.subarray(at, at + length)).toString('utf8')) as Header;
+  const start = Math.ceil((at + length) / ALIGN) * ALIGN;
+  const starts = Object.values(header.sections)
+    .map((entry) => start + entry.offset)
+    .filter((offset) => offset > 0 && offset < snapshot.length)
+    .sort((a, b) => a - b);
+  // Each section runs to the next one's start: a frame ends before the section that would take it past the target.
+  const bounds = [...starts, snapshot.length];
+  const ends: number[] = [];
+  let frameStart = 0;
+  for (let i = 0; i < starts.length; i++)
+    if (starts[i]! > frameStart && bounds[i + 1]! - frameStart > target) {
+      ends.push(starts[i]!);
+      frameStart = starts[i]!;
+    }
+  ends.push(snapshot.length);
+  return ends;
+}
+
+const evenEnds = (length: number, target: number): number[] => {
+  const ends: number[] = [];
+  for (let end = target; end < length; end += target) ends.push(end);
+  ends.push(length);
+  return ends;
+};
+
 export class SnapshotReader {
   readonly fields: Record<string, unknown>;
   private readonly entries: Record<string, SectionEntry>;
   private readonly start: number;
 
   private readonly bytes: FramedBytes;
+  private readonly adopt: boolean;
 
-  /** From one buffer, or from the frames a snapshot was read in (framedBytes.ts). */
-  constructor(snapshot: SnapshotBytes) {
+  /**
+   * From one buffer, or from the frames a snapshot was read in (framedBytes.ts). With `adopt`
+   * the reader owns the snapshot's memory: typed sections come back as views into it where they
+   * can (each section must be read once, and nothing else may use the bytes after).
+   */
+  constructor(snapshot: SnapshotBytes, options: { adopt?: boolean } = {}) {
     if (!isBinarySnapshot(snapshot)) throw new Error('not a binary search snapshot');
     const bytes = framed(snapshot);
     this.bytes = bytes;
+    this.adopt = options.adopt === true;
     const lengthBytes = bytes.span(MAGIC_BYTES.length, MAGIC_BYTES.length + 4);
     const length = new DataView(lengthBytes.buffer, lengthBytes.byteOffset, 4).getUint32(0, true);
     const at = MAGIC_BYTES.length + 4;
@@ -161,14 +220,23 @@ export class SnapshotReader {
   }
 
   /**
-   * A copy of a typed section, `capacity` elements long (at least its own length): the index
-   * grows its columns in place, and a copy lets the decompressed snapshot be collected.
+   * A typed section, `capacity` elements long (at least its own length): the index grows its
+   * columns in place. Where the reader adopted the snapshot, the section lies in one frame,
+   * aligned, with that much room, a view of it (copying a million bugs' columns into new memory
+   * took a second of a cold start); otherwise a copy, which lets the snapshot be collected.
    */
   typed<K extends TypedKind>(name: string, kind: K, capacity = 0): InstanceType<(typeof TYPED)[K]> {
     const entry = this.entry(name, kind);
     const Type = TYPED[kind];
     const length = entry.bytes / Type.BYTES_PER_ELEMENT;
-    const copy = new Type(Math.max(capacity, length)) as InstanceType<(typeof TYPED)[K]>;
+    const wanted = Math.max(capacity, length);
+    if (this.adopt && wanted * Type.BYTES_PER_ELEMENT <= (entry.room ?? entry.bytes)) {
+      const from = this.start + entry.offset;
+      const place = this.bytes.within(from, from + wanted * Type.BYTES_PER_ELEMENT);
+      if (place && place.byteOffset % Type.BYTES_PER_ELEMENT === 0)
+        return new Type(place.buffer as ArrayBuffer, place.byteOffset, wanted) as InstanceType<(typeof TYPED)[K]>;
+    }
+    const copy = new Type(wanted) as InstanceType<(typeof TYPED)[K]>;
     // Straight from the frames, bytes rather than elements: a frame may end inside the section,
     // and the snapshot may sit at any offset of its buffer.
     const from = this.start + entry.offset;

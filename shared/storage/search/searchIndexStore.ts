@@ -6,7 +6,7 @@ import type { Bug, HistoryEntry } from '../../domain/bug/bug.ts';
 import { FramedBytes, type SnapshotBytes } from '../../domain/search/framedBytes.ts';
 import { commentWords, type IndexDocument, type SnapshotColumns } from '../../domain/search/searchIndex.ts';
 import type { DeferredPart, SnapshotParts } from '../../domain/search/snapshotColumns.ts';
-import { isBinarySnapshot, SnapshotReader } from '../../domain/search/snapshotFormat.ts';
+import { frameEnds, isBinarySnapshot, SnapshotReader } from '../../domain/search/snapshotFormat.ts';
 import { withValueIds } from '../bug/legacyBugValues.ts';
 import { documentClient, tableName } from '../dynamoClient.ts';
 import { searchKeys } from '../keys.ts';
@@ -278,20 +278,30 @@ async function readPart(
 }
 
 const gunzipAsync = promisify(gunzip);
+/** A frame is about FRAME_BYTES, or one section: a column of a few million bugs is tens of MB. */
+const MAX_FRAME_BYTES = 1024 * 1024 * 1024;
 /**
- * A frame inflates into at most FRAME_BYTES, so one output buffer of that size lets the thread
- * pool inflate it in one go. With zlib's 16 KiB default, each frame went back and forth between
- * the pool and the main thread 256 times, and parallel inflating was slower than inflating in
- * turn (3.4 s for a million bugs' core on two cores, against 1.4 s in turn).
+ * One output buffer as large as the frame inflates to (gzip's trailer says how large) lets the
+ * thread pool inflate it in one go, into one buffer the index can keep its columns in. With
+ * zlib's 16 KiB default, each frame went back and forth between the pool and the main thread
+ * 256 times, and parallel inflating was slower than inflating in turn (3.4 s for a million
+ * bugs' core on two cores, against 1.4 s in turn). The slack keeps the end of the stream from
+ * asking for a second buffer.
  */
-const inflate = (bytes: Uint8Array) => gunzipAsync(bytes, { chunkSize: FRAME_BYTES + 64 * 1024 });
+const inflate = (bytes: Uint8Array) => {
+  const trailer = bytes.length >= 18 ? new DataView(bytes.buffer, bytes.byteOffset + bytes.length - 4, 4) : undefined;
+  const inflated = trailer ? trailer.getUint32(0, true) : 0;
+  return gunzipAsync(bytes, { chunkSize: Math.min(inflated, MAX_FRAME_BYTES) + 64 * 1024 });
+};
 const deflate = (bytes: Uint8Array) => promisify(gzip)(bytes, { level: SNAPSHOT_GZIP_LEVEL });
 
-/** A part's compressed frames: FRAME_BYTES each, compressed at once. */
+/**
+ * A part's compressed frames, about FRAME_BYTES each and cut between sections (frameEnds), so a
+ * reader can keep each column where its frame was inflated; compressed at once.
+ */
 async function compressPart(bytes: Uint8Array): Promise<Buffer[]> {
-  const frames: Uint8Array[] = [];
-  for (let start = 0; start < bytes.length || frames.length === 0; start += FRAME_BYTES)
-    frames.push(bytes.subarray(start, start + FRAME_BYTES));
+  let start = 0;
+  const frames = frameEnds(bytes, FRAME_BYTES).map((end) => bytes.subarray(start, (start = end)));
   return Promise.all(frames.map(deflate));
 }
 

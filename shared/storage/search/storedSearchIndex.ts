@@ -24,7 +24,10 @@ export async function loadStoredIndex(): Promise<{
   // A JSON snapshot of version 1 held versions and milestones by name (legacyBugValues.ts).
   const legacy = json && json.version < 2 ? await legacyValueResolver() : undefined;
   const decoding = performance.now();
-  const index = SearchIndex.fromSnapshot(stored.snapshot, legacy);
+  // The snapshot's bytes were read for this index alone: it keeps its columns where they lie.
+  const index = json
+    ? SearchIndex.fromSnapshot(json, legacy)
+    : SearchIndex.adoptSnapshot(stored.snapshot as SnapshotBytes);
   const decodeMs = performance.now() - decoding;
   return { index, pointer: stored.pointer, parts: stored.parts, timings: { ...stored.timings, decodeMs } };
 }
