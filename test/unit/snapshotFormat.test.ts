@@ -51,19 +51,20 @@ describe('frames and columns kept where they lie', () => {
   /** A snapshot of sections of these many Int32 each, the first written with room for `room`. */
   const snapshotOf = (lengths: number[], room = 0) => {
     const writer = new SnapshotWriter({ size: lengths[0] });
-    lengths.forEach((length, at) =>
+    lengths.forEach((length, at) => {
       writer.typed(
         `s${at}`,
         Int32Array.from({ length }, (_, i) => at * 1_000_000 + i),
         at === 0 ? room : 0,
-      ),
-    );
+      );
+    });
     return writer.finish();
   };
   /** The snapshot cut where frameEnds says, each frame copied into a buffer of its own as inflating leaves it. */
   const framesOf = (bytes: Uint8Array, ends: number[]) => {
-    let start = 0;
-    return new FramedBytes(ends.map((end) => new Uint8Array(bytes.subarray(start, (start = end)))));
+    return new FramedBytes(
+      ends.map((end, frame) => new Uint8Array(bytes.subarray(frame === 0 ? 0 : ends[frame - 1], end))),
+    );
   };
 
   it('cuts frames only between sections, each at most the target unless one section is longer', () => {

@@ -300,9 +300,8 @@ const deflate = (bytes: Uint8Array) => promisify(gzip)(bytes, { level: SNAPSHOT_
  * reader can keep each column where its frame was inflated; compressed at once.
  */
 async function compressPart(bytes: Uint8Array): Promise<Buffer[]> {
-  let start = 0;
-  const frames = frameEnds(bytes, FRAME_BYTES).map((end) => bytes.subarray(start, (start = end)));
-  return Promise.all(frames.map(deflate));
+  const ends = frameEnds(bytes, FRAME_BYTES);
+  return Promise.all(ends.map((end, frame) => deflate(bytes.subarray(frame === 0 ? 0 : ends[frame - 1], end))));
 }
 
 async function batchWrite(requests: Array<Record<string, unknown>>): Promise<void> {
