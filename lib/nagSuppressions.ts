@@ -7,7 +7,7 @@ import { Stack, Validations } from 'aws-cdk-lib';
 import * as iam from 'aws-cdk-lib/aws-iam';
 import type * as lambda from 'aws-cdk-lib/aws-lambda';
 import type { IConstruct } from 'constructs';
-import { ATTACHMENT_BODY_PREFIX } from './functionRoles.ts';
+import { ATTACHMENT_BODY_PREFIX, SEARCH_SNAPSHOT_PREFIX } from './functionRoles.ts';
 import { BOOTSTRAP_HANDLER } from './handlerPlan.ts';
 import { TEST_MAIL_OBJECTS } from './notifications.ts';
 import type { TrackerStack } from './trackerStack.ts';
@@ -91,6 +91,12 @@ export function applyNagSuppressions(stack: TrackerStack): void {
     `AwsSolutions-IAM5[${bodyObjects}]`,
     'The objects under attachments/ of the attachment bucket: one per attachment body, named by bug and ' +
       'attachment id at upload time.',
+  );
+  acknowledge(
+    policiesOf(roles),
+    `AwsSolutions-IAM5[Resource::${arnOf(storage.bucket)}/${SEARCH_SNAPSHOT_PREFIX}*]`,
+    'The objects under search-snapshots/ of the bucket: the frames of the search snapshot, named by generation, ' +
+      'part and frame when the compactor writes them (docs/data-model.md §8.7).',
   );
   acknowledge(
     policiesOf(roles),
