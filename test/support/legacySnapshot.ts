@@ -35,10 +35,12 @@ export function legacySnapshotOf(index: SearchIndex): SnapshotColumns {
       ]),
     ),
     summary: index.summary.slice(0, n),
-    whiteboard: index.whiteboard.slice(0, n),
-    alias: index.alias.slice(0, n),
-    url: index.url.slice(0, n),
-    seeAlso: index.seeAlso.slice(0, n).map((values) => (values.length ? values : 0)),
+    whiteboard: Array.from({ length: n }, (_, slot) => index.whiteboard.get(slot)),
+    alias: Array.from({ length: n }, (_, slot) => index.alias.get(slot)),
+    url: Array.from({ length: n }, (_, slot) => index.url.get(slot)),
+    seeAlso: Array.from({ length: n }, (_, slot) => index.seeAlso.get(slot)).map((values) =>
+      values.length ? [...values] : 0,
+    ),
     lists: Object.fromEntries(
       LIST_COLUMNS.map((column) => [
         column,
@@ -48,13 +50,11 @@ export function legacySnapshotOf(index: SearchIndex): SnapshotColumns {
         }),
       ]),
     ),
-    flags: index.flags
-      .slice(0, n)
-      .map((flags) =>
-        flags.length ? flags.map((flag) => [flag.typeId, flag.status, flag.setterId, flag.requesteeId]) : 0,
-      ),
-    tags: index.tags.slice(0, n).map((tags) => tags ?? 0),
-    custom: index.custom.slice(0, n).map((custom) => custom ?? 0),
+    flags: Array.from({ length: n }, (_, slot) => index.flags.get(slot)).map((flags) =>
+      flags.length ? flags.map((flag) => [flag.typeId, flag.status, flag.setterId, flag.requesteeId]) : 0,
+    ),
+    tags: Array.from({ length: n }, (_, slot) => index.tags.get(slot) ?? 0),
+    custom: Array.from({ length: n }, (_, slot) => index.custom.get(slot) ?? 0),
     changes: Array.from({ length: n }, (_, slot) => {
       const changes = index.history.list(slot);
       return changes.length

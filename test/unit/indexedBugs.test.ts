@@ -107,22 +107,22 @@ describe('a bug read back from the search index', () => {
     const index = indexOf(fullBug(2));
     // What an older snapshot held: no READS_BACK bit, flags without id and dates.
     index.bits[0]! &= ~READS_BACK_BIT;
-    index.flags[0] = index.flags[0]!.map(({ typeId, status, setterId, requesteeId }) => ({
-      typeId,
-      status,
-      setterId,
-      requesteeId,
-    }));
+    index.flags.set(
+      0,
+      index.flags
+        .get(0)
+        .map(({ typeId, status, setterId, requesteeId }) => ({ typeId, status, setterId, requesteeId })),
+    );
     const reloaded = SearchIndex.fromSnapshot(index.toSnapshot());
     expect(reloaded.bugAt(0)).toBeUndefined();
-    expect(reloaded.flags[0]).toEqual([{ typeId: 1, status: '?', setterId: 2, requesteeId: 5 }]);
+    expect(reloaded.flags.get(0)).toEqual([{ typeId: 1, status: '?', setterId: 2, requesteeId: 5 }]);
   });
 
   it('is decided again for bugs an older snapshot left unknown, from the table, at the same revision only', () => {
     const index = indexOf(plainBug(1), fullBug(2), plainBug(3, { creationTime: '2025-01-01 00:00:00' }));
     expect(index.bugsNotCheckedForReadBack(10)).toEqual([]);
     for (let slot = 0; slot < 3; slot++) index.bits[slot]! &= ~(READS_BACK_BIT | NOT_READ_BACK_BIT);
-    index.flags[1] = [];
+    index.flags.set(1, []);
     expect(index.bugsNotCheckedForReadBack(10)).toEqual([1, 2, 3]);
     expect(index.bugsNotCheckedForReadBack(2)).toEqual([1, 2]);
     expect(index.bugAt(1)).toBeUndefined();

@@ -138,7 +138,7 @@ async function pageEntries(search: SearchState, ids: readonly number[]): Promise
       rev: index.rev[slot]!,
       bug: () => index.bugAt(slot)!,
       lastChangeTime: () => toBugzillaDateTime(new Date(index.lastChangeTime[slot]!)),
-      tags: index.tags[slot] ?? {},
+      tags: index.tags.get(slot) ?? {},
       privateAttachments: index.privateAttachments[slot],
     });
   }

@@ -150,7 +150,7 @@ const textTest: FamilyTest = (env, field, op, value) => {
     }
     case 'bug_file_loc': {
       const test = textMatcher(op, value);
-      return (slot) => bool(test(index.url[slot]));
+      return (slot) => bool(test(index.url.get(slot)));
     }
     default:
       break;
@@ -158,7 +158,7 @@ const textTest: FamilyTest = (env, field, op, value) => {
   if (field.startsWith('cf_')) {
     const test = textMatcher(op, value);
     return (slot) => {
-      const actual = index.custom[slot]?.[field];
+      const actual = index.custom.get(slot)?.[field];
       if (Array.isArray(actual))
         return op === 'isempty' ? bool(actual.length === 0) : bool(actual.some((entry) => test(String(entry))));
       return bool(test(actual === undefined || actual === null ? '' : String(actual)));
@@ -210,7 +210,7 @@ const userTest: FamilyTest = (env, field, op, value) => {
       const test = userIdTest(env, op, value);
       return anyOf(
         op,
-        (slot) => index.flags[slot],
+        (slot) => index.flags.get(slot),
         (flag) => test(flag.setterId),
       );
     }
@@ -218,7 +218,7 @@ const userTest: FamilyTest = (env, field, op, value) => {
       const test = userIdTest(env, op, value);
       return anyOf(
         op,
-        (slot) => index.flags[slot],
+        (slot) => index.flags.get(slot),
         (flag) => test(flag.requesteeId ?? 0),
       );
     }
@@ -268,18 +268,18 @@ const listTest: FamilyTest = (env, field, op, value) => {
       const test = textMatcher(op, value);
       return anyOf(
         op,
-        (slot) => index.flags[slot],
+        (slot) => index.flags.get(slot),
         (flag) => test(`${names.get(flag.typeId) ?? ''}${flag.status}`),
       );
     }
     case 'see_also': {
       const test = textMatcher(op, value);
-      return anyOf(op, (slot) => index.seeAlso[slot], test);
+      return anyOf(op, (slot) => index.seeAlso.get(slot), test);
     }
     case 'tag': {
       const me = String(env.callerId);
       const test = textMatcher(op, value);
-      return anyOf(op, (slot) => index.tags[slot]?.[me] ?? [], test);
+      return anyOf(op, (slot) => index.tags.get(slot)?.[me] ?? [], test);
     }
     default:
       break;

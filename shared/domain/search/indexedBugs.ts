@@ -35,12 +35,12 @@ export function rebuildBug(index: SearchIndex, slot: number): Bug {
   for (const column of CODE_COLUMNS) codes[column] = index.vocabularies[column].values[index.codes[column][slot]!]!;
   const { lists } = index;
   const marks = index.privateAttachments[slot];
-  const tags = index.tags[slot];
+  const tags = index.tags.get(slot);
   // One object literal with every property, in one order, and no spreads: V8 gives every rebuilt
   // bug the same shape, which the rendering after it reads fastest.
   const bug: Bug = {
     id: index.id[slot]!,
-    alias: index.alias[slot] ?? null,
+    alias: index.alias.get(slot),
     summary: index.summary[slot]!,
     status: codes.status,
     resolution: codes.resolution,
@@ -57,8 +57,8 @@ export function rebuildBug(index: SearchIndex, slot: number): Bug {
     assigneeId: index.assigneeId[slot]!,
     reporterId: index.reporterId[slot]!,
     qaContactId: index.qaContactId[slot] || null,
-    url: index.url[slot] ?? '',
-    whiteboard: index.whiteboard[slot] ?? '',
+    url: index.url.get(slot),
+    whiteboard: index.whiteboard.get(slot),
     deadline: Number.isNaN(deadline) ? null : wireTime(deadline).slice(0, 10),
     creationTime: wireTime(index.creationTime[slot]!),
     lastChangeTime: wireTime(index.lastChangeTime[slot]!),
@@ -77,8 +77,8 @@ export function rebuildBug(index: SearchIndex, slot: number): Bug {
     regressions: lists.regressions.copyOf(slot),
     duplicates: lists.duplicates.copyOf(slot),
     dupeOf: index.dupeOf[slot] || null,
-    seeAlso: [...(index.seeAlso[slot] ?? [])],
-    flags: (index.flags[slot] ?? []).map((flag) => ({
+    seeAlso: [...index.seeAlso.get(slot)],
+    flags: index.flags.get(slot).map((flag) => ({
       id: flag.id!,
       typeId: flag.typeId,
       status: flag.status as FlagStatus,
@@ -89,7 +89,7 @@ export function rebuildBug(index: SearchIndex, slot: number): Bug {
     })),
     commentCount: index.commentCount[slot]!,
     attachmentCount: index.attachmentCount[slot]!,
-    custom: { ...(index.custom[slot] ?? {}) },
+    custom: { ...(index.custom.get(slot) ?? {}) },
     tags: {},
   };
   if (privateCount !== UNKNOWN_COUNT) bug.privateCommentCount = privateCount;

@@ -4,7 +4,6 @@ import {
   CODE_COLUMNS,
   EMPTY,
   type IndexedChange,
-  type IndexedFlag,
   LIST_COLUMNS,
   NOT_READ_BACK_BIT,
   READS_BACK_BIT,
@@ -82,20 +81,23 @@ export function readLegacySnapshot(index: SearchIndex, snapshot: SnapshotColumns
   index.slots = SlotDirectory.of(index.id, n);
   for (let slot = 0; slot < n; slot++) {
     index.summary[slot] = snapshot.summary[slot]!;
-    index.whiteboard[slot] = snapshot.whiteboard[slot]!;
+    index.whiteboard.set(slot, snapshot.whiteboard[slot]);
     index.whiteboardCode[slot] = index.whiteboards.code(snapshot.whiteboard[slot] ?? '');
     index.aliasCode[slot] = index.aliases.code(snapshot.alias[slot] ?? '');
-    index.alias[slot] = snapshot.alias[slot] ?? null;
-    index.url[slot] = snapshot.url[slot]!;
-    index.seeAlso[slot] = snapshot.seeAlso[slot] || (EMPTY as unknown as string[]);
+    index.alias.set(slot, snapshot.alias[slot]);
+    index.url.set(slot, snapshot.url[slot]);
+    index.seeAlso.set(slot, snapshot.seeAlso[slot] || undefined);
     for (const column of LIST_COLUMNS) index.lists[column].set(slot, snapshot.lists[column]![slot] || EMPTY);
     index.restricted[slot] = index.lists.groupIds.length(slot) > 0 ? 1 : 0;
     const flags = snapshot.flags[slot];
-    index.flags[slot] = flags
-      ? flags.map(([typeId, status, setterId, requesteeId]) => ({ typeId, status, setterId, requesteeId }))
-      : (EMPTY as unknown as IndexedFlag[]);
-    index.tags[slot] = snapshot.tags[slot] || null;
-    index.custom[slot] = snapshot.custom[slot] || null;
+    index.flags.set(
+      slot,
+      flags
+        ? flags.map(([typeId, status, setterId, requesteeId]) => ({ typeId, status, setterId, requesteeId }))
+        : undefined,
+    );
+    index.tags.set(slot, snapshot.tags[slot] || null);
+    index.custom.set(slot, snapshot.custom[slot] || null);
     const changes = snapshot.changes[slot];
     if (changes)
       index.history.append(

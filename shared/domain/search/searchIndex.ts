@@ -17,6 +17,7 @@ import {
   writeSnapshotBytes,
   writeSnapshotParts,
 } from './snapshotColumns.ts';
+import { EMPTY_LIST_OF, emptyList, emptyRecord, emptyText, SparseColumn } from './sparseColumn.ts';
 import { TrigramIndex } from './trigramIndex.ts';
 import { Vocabulary } from './vocabulary.ts';
 
@@ -250,7 +251,7 @@ export class SearchIndex {
   readonly leafTables = new LeafTables();
   /** Each product's slots, ascending (the first `length` of `slots`); built on first use, extended as bugs are added. */
   private productSlots: Map<number, { slots: Int32Array; length: number }> | undefined;
-  readonly whiteboard: string[] = [];
+  readonly whiteboard = new SparseColumn<string>('', emptyText);
   /**
    * Whiteboards as codes into their distinct values: few bugs have one and many share the same
    * ("needs-triage"), so a whiteboard criterion tests each distinct text once.
@@ -260,16 +261,16 @@ export class SearchIndex {
   /** Aliases the same way: most bugs have none, so an alias criterion tests the few that exist. */
   aliasCode = new Int32Array(1024);
   readonly aliases = new Vocabulary();
-  readonly alias: Array<string | null> = [];
-  readonly url: string[] = [];
-  readonly seeAlso: string[][] = [];
+  readonly alias = new SparseColumn<string | null>(null, emptyText);
+  readonly url = new SparseColumn<string>('', emptyText);
+  readonly seeAlso = new SparseColumn<readonly string[]>(EMPTY_LIST_OF<string>(), emptyList);
   readonly lists: Record<ListColumn, IdLists> = Object.fromEntries(
     LIST_COLUMNS.map((name) => [name, new IdLists()]),
   ) as unknown as Record<ListColumn, IdLists>;
-  readonly flags: Array<readonly IndexedFlag[]> = [];
+  readonly flags = new SparseColumn<readonly IndexedFlag[]>(EMPTY_LIST_OF<IndexedFlag>(), emptyList);
   /** Personal tags by user id (only their owner may search them). */
-  readonly tags: Array<Record<string, string[]> | null> = [];
-  readonly custom: Array<Record<string, unknown> | null> = [];
+  readonly tags = new SparseColumn<Record<string, string[]> | null>(null, emptyRecord);
+  readonly custom = new SparseColumn<Record<string, unknown> | null>(null, emptyRecord);
   /** Every bug's field history, by column (changeHistory.ts). */
   get history(): ChangeHistory {
     this.requirePart('history');
@@ -519,17 +520,17 @@ export class SearchIndex {
     this.summary[slot] = bug.summary;
     if (this.loweredSummaries) this.loweredSummaries[slot] = bug.summary.toLowerCase();
     if (summaryChanged) this.whenPart('trigrams', () => this.trigramStore?.add(slot));
-    this.whiteboard[slot] = bug.whiteboard ?? '';
+    this.whiteboard.set(slot, bug.whiteboard);
     this.whiteboardCode[slot] = this.whiteboards.code(bug.whiteboard ?? '');
     this.aliasCode[slot] = this.aliases.code(bug.alias ?? '');
-    this.alias[slot] = bug.alias ?? null;
-    this.url[slot] = bug.url ?? '';
-    this.seeAlso[slot] = bug.seeAlso?.length ? bug.seeAlso : (EMPTY as unknown as string[]);
+    this.alias.set(slot, bug.alias);
+    this.url.set(slot, bug.url);
+    this.seeAlso.set(slot, bug.seeAlso);
     for (const column of LIST_COLUMNS) this.lists[column].set(slot, (bug[column] as number[] | undefined) ?? EMPTY);
     this.restricted[slot] = this.lists.groupIds.length(slot) > 0 ? 1 : 0;
-    this.flags[slot] = (bug.flags ?? []).map(indexedFlag);
-    this.tags[slot] = bug.tags && Object.keys(bug.tags).length > 0 ? bug.tags : null;
-    this.custom[slot] = bug.custom && Object.keys(bug.custom).length > 0 ? bug.custom : null;
+    this.flags.set(slot, bug.flags?.map(indexedFlag));
+    this.tags.set(slot, bug.tags);
+    this.custom.set(slot, bug.custom);
     const marks = knownPrivateAttachments(bug);
     this.privateAttachments[slot] = marks?.length === 0 ? (EMPTY as unknown as PrivateAttachmentMark[]) : marks;
     this.bits[slot]! |= readsBack(this, slot, bug) ? READS_BACK_BIT : NOT_READ_BACK_BIT;

@@ -112,9 +112,9 @@ export function orderComparator(
     return (a, b) => rank[codes[a]] - rank[codes[b]];
   };
   const text =
-    (column: string[] | Array<string | null>): Comparator =>
+    (textOf: (slot: number) => string | null): Comparator =>
     (a, b) =>
-      (column[a] ?? '').localeCompare(column[b] ?? '');
+      (textOf(a) ?? '').localeCompare(textOf(b) ?? '');
   const num =
     (column: Int32Array | Float64Array): Comparator =>
     (a, b) =>
@@ -160,16 +160,16 @@ export function orderComparator(
         comparator = code('bugType', 'bug_type');
         break;
       case 'short_desc':
-        comparator = text(index.summary);
+        comparator = text((slot) => index.summary[slot]!);
         break;
       case 'status_whiteboard':
-        comparator = text(index.whiteboard);
+        comparator = text((slot) => index.whiteboard.get(slot));
         break;
       case 'alias':
-        comparator = text(index.alias);
+        comparator = text((slot) => index.alias.get(slot));
         break;
       case 'bug_file_loc':
-        comparator = text(index.url);
+        comparator = text((slot) => index.url.get(slot));
         break;
       case 'delta_ts':
         comparator = num(index.lastChangeTime);

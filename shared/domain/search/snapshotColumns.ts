@@ -3,16 +3,10 @@ import { ChangeHistory } from './changeHistory.ts';
 import type { SnapshotBytes } from './framedBytes.ts';
 import { IdLists } from './idLists.ts';
 import { type EncodedPostingLists, PostingLists } from './postingLists.ts';
-import {
-  CODE_COLUMNS,
-  EMPTY,
-  type IndexedFlag,
-  LIST_COLUMNS,
-  NUMBER_COLUMNS,
-  type SearchIndex,
-} from './searchIndex.ts';
+import { CODE_COLUMNS, EMPTY, LIST_COLUMNS, NUMBER_COLUMNS, type SearchIndex } from './searchIndex.ts';
 import { SlotDirectory } from './slotDirectory.ts';
 import { SnapshotReader, SnapshotWriter } from './snapshotFormat.ts';
+import type { SparseColumn } from './sparseColumn.ts';
 import { TrigramIndex } from './trigramIndex.ts';
 
 /**
@@ -43,19 +37,20 @@ export interface SnapshotParts {
 /** A flag in the snapshot: type, status, setter, requestee, then (since 2026-11-28) id and dates. */
 type FlagTuple = [number, string, number, number | null, number?, string?, string?];
 
-type SparseValue = readonly unknown[] | Record<string, unknown> | null | undefined;
-
 /** `[slot, value]` for every slot whose value is not empty. */
 function sparse<T>(values: readonly T[], size: number, keep: (value: T, slot: number) => boolean): Array<[number, T]> {
   const out: Array<[number, T]> = [];
   for (let slot = 0; slot < size; slot++) if (keep(values[slot] as T, slot)) out.push([slot, values[slot] as T]);
   return out;
 }
-const nonEmpty = (value: SparseValue) =>
-  value != null && (Array.isArray(value) ? value.length > 0 : Object.keys(value).length > 0);
 
-function writeSparseStrings(writer: SnapshotWriter, name: string, values: ReadonlyArray<string | null>, size: number) {
-  const entries = sparse(values, size, (value) => Boolean(value));
+function writeSparseStrings(
+  writer: SnapshotWriter,
+  name: string,
+  values: Pick<SparseColumn<string | null>, 'entries'>,
+  size: number,
+) {
+  const entries = values.entries(size);
   writer.typed(
     `${name}.slots`,
     Int32Array.from(entries, ([slot]) => slot),
@@ -138,7 +133,7 @@ function writeCore(writer: SnapshotWriter, index: SearchIndex): void {
   writeSparseStrings(writer, 'whiteboard', index.whiteboard, n);
   writeSparseStrings(writer, 'alias', index.alias, n);
   writeSparseStrings(writer, 'url', index.url, n);
-  writer.json('seeAlso', sparse(index.seeAlso, n, nonEmpty));
+  writer.json('seeAlso', index.seeAlso.entries(n));
   for (const column of LIST_COLUMNS) {
     const { ends, values } = index.lists[column].encode(n);
     writer.typed(`lists.${column}.ends`, ends);
@@ -146,25 +141,27 @@ function writeCore(writer: SnapshotWriter, index: SearchIndex): void {
   }
   writer.json(
     'flags',
-    sparse(index.flags, n, nonEmpty).map(([slot, flags]) => [
-      slot,
-      flags.map((flag) =>
-        flag.id === undefined
-          ? [flag.typeId, flag.status, flag.setterId, flag.requesteeId]
-          : [
-              flag.typeId,
-              flag.status,
-              flag.setterId,
-              flag.requesteeId,
-              flag.id,
-              flag.creationDate,
-              flag.modificationDate,
-            ],
-      ),
-    ]),
+    index.flags
+      .entries(n)
+      .map(([slot, flags]) => [
+        slot,
+        flags.map((flag) =>
+          flag.id === undefined
+            ? [flag.typeId, flag.status, flag.setterId, flag.requesteeId]
+            : [
+                flag.typeId,
+                flag.status,
+                flag.setterId,
+                flag.requesteeId,
+                flag.id,
+                flag.creationDate,
+                flag.modificationDate,
+              ],
+        ),
+      ]),
   );
-  writer.json('tags', sparse(index.tags, n, nonEmpty));
-  writer.json('custom', sparse(index.custom, n, nonEmpty));
+  writer.json('tags', index.tags.entries(n));
+  writer.json('custom', index.custom.entries(n));
   // A known empty list of a bug with attachments is kept; a bug left out has none when it has no
   // attachments, and an unknown list when it has some (privateActivity.ts).
   writer.json(
@@ -265,23 +262,19 @@ export function readSnapshot(
   for (let slot = 0; slot < n; slot++) index.summary[slot] = summaries[slot]!;
   const noneText = index.whiteboards.code('');
   index.aliases.code('');
-  fillDense(index.whiteboard, n, '');
-  fillDense(index.alias, n, null);
-  fillDense(index.url, n, '');
   index.whiteboardCode.fill(noneText, 0, n);
   readSparseStrings(reader, 'whiteboard', (slot, value) => {
-    index.whiteboard[slot] = value;
+    index.whiteboard.set(slot, value);
     index.whiteboardCode[slot] = index.whiteboards.code(value);
   });
   readSparseStrings(reader, 'alias', (slot, value) => {
-    index.alias[slot] = value;
+    index.alias.set(slot, value);
     index.aliasCode[slot] = index.aliases.code(value);
   });
   readSparseStrings(reader, 'url', (slot, value) => {
-    index.url[slot] = value;
+    index.url.set(slot, value);
   });
-  fillDense(index.seeAlso, n, EMPTY as unknown as string[]);
-  for (const [slot, values] of reader.json<Array<[number, string[]]>>('seeAlso')) index.seeAlso[slot] = values;
+  for (const [slot, values] of reader.json<Array<[number, string[]]>>('seeAlso')) index.seeAlso.set(slot, values);
 
   for (const column of LIST_COLUMNS)
     index.lists[column] = new IdLists(
@@ -291,19 +284,19 @@ export function readSnapshot(
   const groups = index.lists.groupIds;
   for (let slot = 0; slot < n; slot++) index.restricted[slot] = groups.length(slot) > 0 ? 1 : 0;
 
-  fillDense(index.flags, n, EMPTY as unknown as IndexedFlag[]);
   // A flag written before the index rendered pages has no id and dates: its bug is not READS_BACK.
   for (const [slot, flags] of reader.json<Array<[number, Array<FlagTuple>]>>('flags'))
-    index.flags[slot] = flags.map(([typeId, status, setterId, requesteeId, id, creationDate, modificationDate]) =>
-      id === undefined
-        ? { typeId, status, setterId, requesteeId }
-        : { typeId, status, setterId, requesteeId, id, creationDate, modificationDate },
+    index.flags.set(
+      slot,
+      flags.map(([typeId, status, setterId, requesteeId, id, creationDate, modificationDate]) =>
+        id === undefined
+          ? { typeId, status, setterId, requesteeId }
+          : { typeId, status, setterId, requesteeId, id, creationDate, modificationDate },
+      ),
     );
-  fillDense(index.tags, n, null);
-  for (const [slot, tags] of reader.json<Array<[number, Record<string, string[]>]>>('tags')) index.tags[slot] = tags;
-  fillDense(index.custom, n, null);
+  for (const [slot, tags] of reader.json<Array<[number, Record<string, string[]>]>>('tags')) index.tags.set(slot, tags);
   for (const [slot, custom] of reader.json<Array<[number, Record<string, unknown>]>>('custom'))
-    index.custom[slot] = custom;
+    index.custom.set(slot, custom);
   const marks = index.privateAttachments;
   marks.length = n;
   for (let slot = 0; slot < n; slot++)
@@ -324,9 +317,4 @@ export function readSnapshotPart(index: SearchIndex, part: DeferredPart, bytes: 
   if (Number(reader.fields.size) > index.size)
     throw new Error(`search snapshot part ${part} holds ${String(reader.fields.size)} bugs, its index ${index.size}`);
   PART_READERS[part](reader, index);
-}
-
-function fillDense<T>(array: T[], size: number, value: T): void {
-  array.length = size;
-  array.fill(value, 0, size);
 }
