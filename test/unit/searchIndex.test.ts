@@ -108,10 +108,31 @@ describe('the search index', () => {
     // The new bugs went into the room the snapshot was written with: nothing was copied.
     expect(adopted.id.buffer).toBe(bytes.buffer);
     expect(adopted.id.length).toBe(room);
+    // Summaries are read one by one from the snapshot's text until a search needs them all.
+    adopted.apply({ bug: plainBug(9, { summary: 'bug nine, renamed' }), rev: 2 });
+    copied.apply({ bug: plainBug(9, { summary: 'bug nine, renamed' }), rev: 2 });
+    expect([4, 9, 58].map((id) => adopted.summaryAt(adopted.slotOf(id)!))).toEqual([
+      'bug 4',
+      'bug nine, renamed',
+      plainBug(58).summary,
+    ]);
+    expect(
+      matching(adopted, { kind: 'leaf', field: 'short_desc', op: 'regexp', value: '^bug (4|nine, renamed)$' }),
+    ).toEqual([4, 9]);
+    expect(adopted.summary.slice(0, 10)).toEqual(copied.summary.slice(0, 10));
     const priority = (copy: SearchIndex) =>
       matching(copy, { kind: 'leaf', field: 'priority', op: 'equals', value: 'P3' });
     expect(priority(adopted)).toEqual([7, 51, 52, 53, 54, 55, 56, 57, 58, 59, 60]);
     expect(adopted.toSnapshot()).toEqual(copied.toSnapshot());
+  });
+
+  it('reads summaries that are not ASCII from an adopted snapshot as written', () => {
+    const index = new SearchIndex();
+    index.apply({ bug: plainBug(1, { summary: 'Ünïcödé 🐛 crash' }), rev: 1 });
+    index.apply({ bug: plainBug(2, { summary: 'plain' }), rev: 1 });
+    const adopted = SearchIndex.adoptSnapshot(index.toSnapshot());
+    expect([adopted.summaryAt(0), adopted.summaryAt(1)]).toEqual(['Ünïcödé 🐛 crash', 'plain']);
+    expect(matching(adopted, { kind: 'leaf', field: 'short_desc', op: 'substring', value: 'ÜNÏ' })).toEqual([1]);
   });
 
   it('reads a snapshot of version 1, which held versions and milestones by name, as ids', () => {

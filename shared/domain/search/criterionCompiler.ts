@@ -146,7 +146,8 @@ const textTest: FamilyTest = (env, field, op, value) => {
         return (slot) => bool(index.summaryLower[slot].includes(lower));
       }
       const test = textMatcher(op, value);
-      return (slot) => bool(test(index.summary[slot]));
+      const summaries = index.summary;
+      return (slot) => bool(test(summaries[slot]!));
     }
     case 'bug_file_loc': {
       const test = textMatcher(op, value);

@@ -41,7 +41,7 @@ export function rebuildBug(index: SearchIndex, slot: number): Bug {
   const bug: Bug = {
     id: index.id[slot]!,
     alias: index.alias.get(slot),
-    summary: index.summary[slot]!,
+    summary: index.summaryAt(slot),
     status: codes.status,
     resolution: codes.resolution,
     isConfirmed: (bits & CONFIRMED_BIT) !== 0,

@@ -160,7 +160,10 @@ export function orderComparator(
         comparator = code('bugType', 'bug_type');
         break;
       case 'short_desc':
-        comparator = text((slot) => index.summary[slot]!);
+        {
+          const summaries = index.summary;
+          comparator = text((slot) => summaries[slot]!);
+        }
         break;
       case 'status_whiteboard':
         comparator = text((slot) => index.whiteboard.get(slot));

@@ -257,9 +257,14 @@ export function readSnapshot(
   index.slots = SlotDirectory.of(index.id, n);
 
   // Their lower-cased copies are made when a search first needs them (index.summaryLower).
-  const summaries = reader.strings('summary');
-  index.summary.length = n;
-  for (let slot = 0; slot < n; slot++) index.summary[slot] = summaries[slot]!;
+  const stored = reader.adoptedAscii('summary');
+  if (stored) index.keepStoredSummaries(stored.bytes, stored.ends);
+  else {
+    const summaries = reader.strings('summary');
+    const strings = index.summary;
+    strings.length = n;
+    for (let slot = 0; slot < n; slot++) strings[slot] = summaries[slot]!;
+  }
   const noneText = index.whiteboards.code('');
   index.aliases.code('');
   index.whiteboardCode.fill(noneText, 0, n);

@@ -257,6 +257,21 @@ export class SnapshotReader {
     return this.stringsOf(name, this.text(name), transform);
   }
 
+  /**
+   * A string list's text as stored and each string's end, when the reader adopted the snapshot
+   * and the text is ASCII (its bytes are its characters): for a caller that cuts strings out of
+   * it only as it needs them.
+   */
+  adoptedAscii(name: string): { bytes: Uint8Array; ends: Uint32Array } | undefined {
+    if (!this.adopt) return undefined;
+    const entry = this.entry(name, 'strings');
+    const ends = this.typed(`${name}.ends`, 'u32');
+    const characters = ends.length > 0 ? ends[ends.length - 1]! : 0;
+    // UTF-8 takes more bytes than UTF-16 takes units for every character past ASCII.
+    if (characters !== entry.bytes) return undefined;
+    return { bytes: this.raw(entry), ends };
+  }
+
   /** A string list's whole text, decoded once (stringsOf cuts it as often as needed). */
   text(name: string): string {
     const raw = this.raw(this.entry(name, 'strings'));
