@@ -229,9 +229,7 @@ export class SearchIndex {
     const stored = this.storedSummaries;
     if (stored) {
       this.storedSummaries = undefined;
-      const text = Buffer.from(stored.bytes.buffer, stored.bytes.byteOffset, stored.bytes.byteLength).toString(
-        'latin1',
-      );
+      const text = stored.bytes.toString('latin1');
       const strings = this.summaryStrings;
       let from = 0;
       for (let slot = 0; slot < stored.ends.length; slot++) {
@@ -250,16 +248,18 @@ export class SearchIndex {
     const changed = stored.changed.get(slot);
     if (changed !== undefined) return changed;
     if (slot >= stored.ends.length) return this.summaryStrings[slot]!;
-    const from = slot === 0 ? 0 : stored.ends[slot - 1]!;
-    return Buffer.from(stored.bytes.buffer, stored.bytes.byteOffset + from, stored.ends[slot]! - from).toString(
-      'latin1',
-    );
+    return stored.bytes.toString('latin1', slot === 0 ? 0 : stored.ends[slot - 1]!, stored.ends[slot]!);
   }
 
   /** Summaries as a snapshot holds them: ASCII text and each one's end (snapshotColumns.ts). */
   keepStoredSummaries(bytes: Uint8Array, ends: Uint32Array): void {
     this.summaryStrings.length = 0;
-    this.storedSummaries = { bytes, ends, changed: new Map() };
+    // One Buffer over the text, so each summary read is one slice of it.
+    this.storedSummaries = {
+      bytes: Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength),
+      ends,
+      changed: new Map(),
+    };
   }
 
   private setSummary(slot: number, summary: string): void {
@@ -268,7 +268,7 @@ export class SearchIndex {
   }
 
   private readonly summaryStrings: string[] = [];
-  private storedSummaries: { bytes: Uint8Array; ends: Uint32Array; changed: Map<number, string> } | undefined;
+  private storedSummaries: { bytes: Buffer; ends: Uint32Array; changed: Map<number, string> } | undefined;
 
   /**
    * The summaries lower-cased, for substring criteria and the trigrams: made on first use, then
