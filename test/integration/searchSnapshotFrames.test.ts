@@ -1,14 +1,13 @@
 import { promisify } from 'node:util';
 import { gzip } from 'node:zlib';
 import { ListObjectsV2Command } from '@aws-sdk/client-s3';
-import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FramedBytes, type SnapshotBytes } from '../../shared/domain/search/framedBytes.ts';
 import { SnapshotReader, SnapshotWriter } from '../../shared/domain/search/snapshotFormat.ts';
-import { documentClient, tableName } from '../../shared/storage/dynamoClient.ts';
 import { searchKeys } from '../../shared/storage/keys.ts';
 import { bucketName, s3Client } from '../../shared/storage/s3Client.ts';
 import { loadSnapshot, loadSnapshotPointer, writeSnapshot } from '../../shared/storage/search/searchIndexStore.ts';
+import { storeSnapshotInTable } from '../support/tableSnapshot.ts';
 import { startTestApp, type TestApp } from '../support/testApp.ts';
 
 /**
@@ -131,41 +130,7 @@ describe('the stored search snapshot', () => {
     const frames = await Promise.all(
       [core.subarray(0, 4 * 1024 * 1024), core.subarray(4 * 1024 * 1024)].map((frame) => promisify(gzip)(frame)),
     );
-    const counts: number[] = [];
-    let chunk = 0;
-    for (const frame of frames) {
-      let count = 0;
-      for (let start = 0; start < frame.length; start += 350_000, count++)
-        await documentClient().send(
-          new PutCommand({
-            TableName: tableName(),
-            Item: {
-              ...searchKeys.snapshotChunk(generation, chunk++),
-              type: 'searchSnapshotChunk',
-              data: frame.subarray(start, start + 350_000),
-            },
-          }),
-        );
-      counts.push(count);
-    }
-    const previous = await loadSnapshotPointer();
-    await documentClient().send(
-      new PutCommand({
-        TableName: tableName(),
-        Item: {
-          ...searchKeys.snapshotPointer(),
-          type: 'searchSnapshotPointer',
-          generation,
-          sequence: (previous?.sequence ?? 0) + 1,
-          chunks: chunk,
-          highWater: 5,
-          bugCount: 0,
-          writtenAt: new Date().toISOString(),
-          parts: [{ name: 'core', frames: counts }],
-          previous: previous?.generation ?? null,
-        },
-      }),
-    );
+    const counts = await storeSnapshotInTable(generation, frames, { highWater: 5, bugCount: 0 }, true);
     expect(counts.every((count) => count > 1)).toBe(true);
     const loaded = await loadSnapshot();
     expect(Buffer.from(wholeOf(loaded!.snapshot as SnapshotBytes)).equals(Buffer.from(core))).toBe(true);

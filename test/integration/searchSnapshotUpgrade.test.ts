@@ -1,14 +1,12 @@
 import { promisify } from 'node:util';
 import { gzip } from 'node:zlib';
-import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { compactSearchIndex } from '../../shared/application/search/searchCompactor.ts';
 import { currentSearchState, dropSearchIndex, wholeIndex } from '../../shared/application/search/searchIndexHolder.ts';
 import { isBinarySnapshot } from '../../shared/domain/search/snapshotFormat.ts';
-import { documentClient, tableName } from '../../shared/storage/dynamoClient.ts';
-import { searchKeys } from '../../shared/storage/keys.ts';
-import { loadSnapshot, loadSnapshotPointer } from '../../shared/storage/search/searchIndexStore.ts';
+import { loadSnapshot } from '../../shared/storage/search/searchIndexStore.ts';
 import { legacySnapshotOf } from '../support/legacySnapshot.ts';
+import { storeSnapshotInTable } from '../support/tableSnapshot.ts';
 import { fileTestBug, ok } from '../support/testAccounts.ts';
 import { call, startTestApp, type TestApp } from '../support/testApp.ts';
 import { plainBug } from '../unit/support/bugFixtures.ts';
@@ -54,29 +52,7 @@ describe('a JSON snapshot written before the binary form', () => {
     });
     const generation = `legacy-${Date.now()}`;
     const data = await promisify(gzip)(Buffer.from(JSON.stringify(legacySnapshotOf(index)), 'utf8'));
-    await documentClient().send(
-      new PutCommand({
-        TableName: tableName(),
-        Item: { ...searchKeys.snapshotChunk(generation, 0), type: 'searchSnapshotChunk', data },
-      }),
-    );
-    const previous = await loadSnapshotPointer();
-    await documentClient().send(
-      new PutCommand({
-        TableName: tableName(),
-        Item: {
-          ...searchKeys.snapshotPointer(),
-          type: 'searchSnapshotPointer',
-          generation,
-          sequence: (previous?.sequence ?? 0) + 1,
-          chunks: 1,
-          highWater: index.highWater,
-          bugCount: index.size,
-          writtenAt: new Date().toISOString(),
-          previous: previous?.generation ?? null,
-        },
-      }),
-    );
+    await storeSnapshotInTable(generation, [data], { highWater: index.highWater, bugCount: index.size }, false);
     dropSearchIndex();
     expect((await loadSnapshot())?.snapshot).not.toBeInstanceOf(Uint8Array);
     expect(await ghostCount()).toBe(1);

@@ -17,10 +17,8 @@ export class FramedBytes {
 
   /** Bytes `start` to `end`: a view into the frame that holds them all, or a copy when they cross frames. */
   span(start: number, end: number): Uint8Array {
-    this.check(start, end);
-    const frame = this.frameAt(start);
-    const from = start - this.starts[frame]!;
-    if (end <= this.starts[frame + 1]!) return this.frames[frame]!.subarray(from, from + (end - start));
+    const view = this.within(start, end);
+    if (view) return view;
     const copy = new Uint8Array(end - start);
     this.copyTo(start, end, copy);
     return copy;

@@ -17,7 +17,7 @@ import {
   writeSnapshotBytes,
   writeSnapshotParts,
 } from './snapshotColumns.ts';
-import { EMPTY_LIST_OF, emptyList, emptyRecord, emptyText, SparseColumn } from './sparseColumn.ts';
+import { emptyList, emptyRecord, emptyText, SparseColumn } from './sparseColumn.ts';
 import { TrigramIndex } from './trigramIndex.ts';
 import { Vocabulary } from './vocabulary.ts';
 
@@ -314,11 +314,11 @@ export class SearchIndex {
   readonly aliases = new Vocabulary();
   readonly alias = new SparseColumn<string | null>(null, emptyText);
   readonly url = new SparseColumn<string>('', emptyText);
-  readonly seeAlso = new SparseColumn<readonly string[]>(EMPTY_LIST_OF<string>(), emptyList);
+  readonly seeAlso = new SparseColumn<readonly string[]>(EMPTY as unknown as readonly string[], emptyList);
   readonly lists: Record<ListColumn, IdLists> = Object.fromEntries(
     LIST_COLUMNS.map((name) => [name, new IdLists()]),
   ) as unknown as Record<ListColumn, IdLists>;
-  readonly flags = new SparseColumn<readonly IndexedFlag[]>(EMPTY_LIST_OF<IndexedFlag>(), emptyList);
+  readonly flags = new SparseColumn<readonly IndexedFlag[]>(EMPTY as unknown as readonly IndexedFlag[], emptyList);
   /** Personal tags by user id (only their owner may search them). */
   readonly tags = new SparseColumn<Record<string, string[]> | null>(null, emptyRecord);
   readonly custom = new SparseColumn<Record<string, unknown> | null>(null, emptyRecord);

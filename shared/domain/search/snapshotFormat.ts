@@ -138,17 +138,9 @@ export class SnapshotWriter {
  */
 export function frameEnds(snapshot: Uint8Array, target: number): number[] {
   if (!isBinarySnapshot(snapshot)) return evenEnds(snapshot.length, target);
-  const length = new DataView(snapshot.buffer, snapshot.byteOffset, snapshot.byteLength).getUint32(
-    MAGIC_BYTES.length,
-    true,
-  );
-  const at = MAGIC_BYTES.length + 4;
-  const header = JSON.parse(Buffer.from(snapshot.subarray(at, at + length)).toString('utf8')) as Header;
-  const start = Math.ceil((at + length) / ALIGN) * ALIGN;
-  const starts = Object.values(header.sections)
-    .map((entry) => start + entry.offset)
-    .filter((offset) => offset > 0 && offset < snapshot.length)
-    .sort((a, b) => a - b);
+  const starts = new SnapshotReader(snapshot)
+    .sectionStarts()
+    .filter((offset) => offset > 0 && offset < snapshot.length);
   // Each section runs to the next one's start: a frame ends before the section that would take it past the target.
   const bounds = [...starts, snapshot.length];
   const ends: number[] = [];
@@ -202,6 +194,13 @@ export class SnapshotReader {
   /** Every section's name and bytes as stored (for measuring the snapshot by part). */
   sections(): Array<{ name: string; bytes: Uint8Array }> {
     return Object.entries(this.entries).map(([name, entry]) => ({ name, bytes: this.raw(entry) }));
+  }
+
+  /** Where each section starts in the snapshot's bytes, in order. */
+  sectionStarts(): number[] {
+    return Object.values(this.entries)
+      .map((entry) => this.start + entry.offset)
+      .sort((a, b) => a - b);
   }
 
   has(name: string): boolean {

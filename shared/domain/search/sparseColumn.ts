@@ -31,10 +31,6 @@ export class SparseColumn<T> {
   }
 }
 
-const NOTHING: readonly never[] = Object.freeze([]);
-/** The one empty list every empty slot of a list column reads as (frozen: it is shared). */
-export const EMPTY_LIST_OF = <T>(): readonly T[] => NOTHING;
-
 /** Empty text, list or object. */
 export const emptyText = (value: string | null): boolean => !value;
 export const emptyList = (value: readonly unknown[]): boolean => value.length === 0;

@@ -1,7 +1,7 @@
-import { PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
+import { PutObjectCommand } from '@aws-sdk/client-s3';
 import { SESv2Client, SendEmailCommand } from '@aws-sdk/client-sesv2';
+import { bucketName, s3Client } from '../s3Client.ts';
 import { sdkTimeouts } from '../sdkTimeouts.ts';
-import { ENV } from '../tableSchema.ts';
 
 /**
  * Bug mail on AWS. `SMTP` and `Sendmail` (mail_delivery_method) send it through SES as the raw
@@ -20,7 +20,6 @@ export const SES_ENV = {
 export const TEST_MAIL_PREFIX = 'outbox/mail/';
 
 let ses: SESv2Client | undefined;
-let s3: S3Client | undefined;
 
 export async function sendRawMail(from: string, to: string, raw: string): Promise<void> {
   ses ??= new SESv2Client(sdkTimeouts());
@@ -37,12 +36,9 @@ export async function sendRawMail(from: string, to: string, raw: string): Promis
 
 /** Keeps a Test mail in the bucket; the same message always lands on the same object. */
 export async function keepTestMail(name: string, raw: string): Promise<void> {
-  s3 ??= new S3Client(sdkTimeouts());
-  const bucket = process.env[ENV.bucket];
-  if (!bucket) throw new Error(`${ENV.bucket} is not set`);
-  await s3.send(
+  await s3Client().send(
     new PutObjectCommand({
-      Bucket: bucket,
+      Bucket: bucketName(),
       Key: `${TEST_MAIL_PREFIX}${name}`,
       Body: raw,
       ContentType: 'message/rfc822',
