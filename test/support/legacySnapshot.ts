@@ -78,13 +78,11 @@ export function legacySnapshotOf(index: SearchIndex): SnapshotColumns {
           )
         : 0;
     }),
-    privateAttachments: index.privateAttachments
-      .slice(0, n)
-      .map((marks, slot) =>
-        marks === undefined || (marks.length === 0 && index.attachmentCount[slot] === 0)
-          ? 0
-          : marks.map((mark): [number, number] => [mark.id, mark.creatorId]),
-      ),
+    privateAttachments: Array.from({ length: n }, (_, slot) => index.privateAttachmentsAt(slot)).map((marks, slot) =>
+      marks === undefined || (marks.length === 0 && index.attachmentCount[slot] === 0)
+        ? 0
+        : marks.map((mark): [number, number] => [mark.id, mark.creatorId]),
+    ),
     words: postings(index.words),
     privateWords: postings(index.privateWords),
   };

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Bug } from '../../shared/domain/bug/bug.ts';
 import { NOT_READ_BACK_BIT, READS_BACK_BIT, SearchIndex } from '../../shared/domain/search/searchIndex.ts';
+import { asVersion4 } from '../support/snapshotVersion4.ts';
 import { plainBug } from './support/bugFixtures.ts';
 
 /**
@@ -73,6 +74,27 @@ describe('a bug read back from the search index', () => {
     const { core } = index.toSnapshotParts();
     // The core alone carries every field a page shows: no part is needed to render.
     expect(SearchIndex.fromSnapshot(core).bugAt(1)).toEqual(fullBug(2));
+  });
+
+  it('survives an adopted snapshot, whose sparse values are decoded as they are read, and one before them', () => {
+    const unknownMarks = plainBug(3, { attachmentCount: 1, privateAttachments: undefined });
+    const knownNone = plainBug(4, { attachmentCount: 1, privateAttachments: [] });
+    const index = indexOf(plainBug(1), fullBug(2), unknownMarks, knownNone);
+    const bytes = index.toSnapshot();
+    const adopted = SearchIndex.adoptSnapshot(bytes);
+    // Version 4 stored each of these columns as one JSON list; it is still read.
+    const older = SearchIndex.fromSnapshot(asVersion4(index.toSnapshot()));
+    for (const loaded of [adopted, older]) {
+      expect(loaded.bugAt(1)).toEqual(fullBug(2));
+      expect(loaded.bugAt(0)).toEqual(index.bugAt(0));
+      expect(loaded.privateAttachmentsAt(2)).toBeUndefined();
+      expect(loaded.privateAttachmentsAt(3)).toEqual([]);
+      expect(loaded.bugAt(3)).toEqual(index.bugAt(3));
+    }
+    // A write over a stored value replaces it; one that empties it hides it.
+    adopted.apply({ bug: { ...fullBug(2), flags: [], seeAlso: [], url: '', tags: {}, custom: {} }, rev: 4 });
+    expect(adopted.bugAt(1)).toMatchObject({ flags: [], seeAlso: [], url: '', tags: {}, custom: {} });
+    expect(SearchIndex.fromSnapshot(adopted.toSnapshot()).bugAt(1)).toEqual(adopted.bugAt(1));
   });
 
   it('follows a later revision and the backfill of private attachments', () => {

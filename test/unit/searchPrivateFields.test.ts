@@ -235,7 +235,7 @@ describe('bugs stored before bugs listed their private attachments', () => {
     const snapshot = legacySnapshotOf(index);
     expect(snapshot.privateAttachments).toEqual([[], 0]);
     const binary = copyOf(index);
-    expect(binary.privateAttachments.slice(0, 2)).toEqual([[], []]);
+    expect([binary.privateAttachmentsAt(0), binary.privateAttachmentsAt(1)]).toEqual([[], []]);
     expect(found(copyOf(index), {}, '*', 'changedto', 'readme v2')).toEqual([1]);
     // Snapshots before the empty list wrote 0 for it, or had no column at all: unknown where there are attachments.
     for (const old of [
@@ -243,8 +243,8 @@ describe('bugs stored before bugs listed their private attachments', () => {
       { ...snapshot, privateAttachments: undefined },
     ]) {
       const loaded = SearchIndex.fromSnapshot(JSON.parse(JSON.stringify(old)) as SnapshotColumns);
-      expect(loaded.privateAttachments[0]).toBeUndefined();
-      expect(loaded.privateAttachments[1]).toEqual([]);
+      expect(loaded.privateAttachmentsAt(0)).toBeUndefined();
+      expect(loaded.privateAttachmentsAt(1)).toEqual([]);
     }
   });
 });

@@ -139,7 +139,7 @@ async function pageEntries(search: SearchState, ids: readonly number[]): Promise
       bug: () => index.bugAt(slot)!,
       lastChangeTime: () => toBugzillaDateTime(new Date(index.lastChangeTime[slot]!)),
       tags: index.tags.get(slot) ?? {},
-      privateAttachments: index.privateAttachments[slot],
+      privateAttachments: index.privateAttachmentsAt(slot),
     });
   }
   const stored = others.length > 0 ? await pageBugs(search, others) : new Map<number, StoredBug>();

@@ -87,7 +87,7 @@ const numberTest: FamilyTest = (env, field, op, value) => {
       // A bug whose list is unknown (stored before bugs kept it, not backfilled yet) shows outsiders none.
       const hidden = (slot: number) => {
         if (env.insider) return 0;
-        const marks = index.privateAttachments[slot];
+        const marks = index.privateAttachmentsAt(slot);
         return marks === undefined
           ? index.attachmentCount[slot]
           : marks.filter((mark) => mark.creatorId !== env.callerId).length;

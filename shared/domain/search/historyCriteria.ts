@@ -24,7 +24,7 @@ export function changeTest(env: SearchEnvironment, field: string, op: string, va
   const matchesName = field === '*' ? () => true : (name: string) => name === historyName || name === field;
   /** Whether one of the slot's changes of the field, among those this caller may see, passes `test`. */
   const anyChange = (slot: number, test: (change: IndexedChange) => boolean): boolean => {
-    const privateAttachments = index.privateAttachments[slot];
+    const privateAttachments = index.privateAttachmentsAt(slot);
     return index.history.some(
       slot,
       (change) =>

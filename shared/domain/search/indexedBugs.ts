@@ -34,7 +34,7 @@ export function rebuildBug(index: SearchIndex, slot: number): Bug {
   const codes = {} as Record<(typeof CODE_COLUMNS)[number], string>;
   for (const column of CODE_COLUMNS) codes[column] = index.vocabularies[column].values[index.codes[column][slot]!]!;
   const { lists } = index;
-  const marks = index.privateAttachments[slot];
+  const marks = index.privateAttachmentsAt(slot);
   const tags = index.tags.get(slot);
   // One object literal with every property, in one order, and no spreads: V8 gives every rebuilt
   // bug the same shape, which the rendering after it reads fastest.

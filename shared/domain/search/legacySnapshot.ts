@@ -1,4 +1,3 @@
-import type { PrivateAttachmentMark } from '../bug/bug.ts';
 import type { LegacyValueId } from '../catalog/bugValues.ts';
 import {
   CODE_COLUMNS,
@@ -110,11 +109,11 @@ export function readLegacySnapshot(index: SearchIndex, snapshot: SnapshotColumns
         ),
       );
     const marks = snapshot.privateAttachments?.[slot];
-    index.privateAttachments[slot] = marks
-      ? marks.map(([id, creatorId]) => ({ id, creatorId }))
-      : index.attachmentCount[slot]! > 0
-        ? undefined
-        : (EMPTY as unknown as PrivateAttachmentMark[]);
+    if (marks)
+      index.setPrivateAttachmentsAt(
+        slot,
+        marks.map(([id, creatorId]) => ({ id, creatorId })),
+      );
   }
   index.history.compact();
   for (const [encoded, lists] of [

@@ -43,7 +43,9 @@ function evaluateAt(env: SearchEnvironment, node: SearchNode, slots: Int32Array,
   if (node.kind !== 'const' && node.kind !== 'leaf' && node.children.length === 1 && !node.negate)
     return evaluateAt(env, node.children[0]!, slots, level);
   if (slots.length >= KEEP_MIN_SLOTS && keepable(env, node)) {
-    const table = env.index.leafTables.table(env.index, ...keptResult(env, node));
+    const kept = keptResult(env, node);
+    if (!env.index.leafTables.worthKeeping(kept[0], env)) return evaluateFresh(env, node, slots, level);
+    const table = env.index.leafTables.table(env.index, ...kept);
     const truths = scratch.truths(level, slots.length);
     lookUpSlots(table, slots, truths);
     return truths;
@@ -57,7 +59,9 @@ function evaluateAt(env: SearchEnvironment, node: SearchNode, slots: Int32Array,
  */
 export function keptMatches(env: SearchEnvironment, node: SearchNode): Int32Array | null {
   if (env.index.size < KEEP_MIN_SLOTS || !keepable(env, node)) return null;
-  return env.index.leafTables.trueSlots(env.index, ...keptResult(env, node));
+  const kept = keptResult(env, node);
+  if (!env.index.leafTables.worthKeeping(kept[0], env)) return null;
+  return env.index.leafTables.trueSlots(env.index, ...kept);
 }
 
 /** The slots of the whole index for which `node` is TRUE, ascending: the kept list, or computed now. */

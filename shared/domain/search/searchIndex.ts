@@ -336,7 +336,22 @@ export class SearchIndex {
    * changes. Undefined while unknown: a bug with attachments stored before bugs listed them, until
    * the backfill stores its list (setPrivateAttachments) or a write brings it (privateActivity.ts).
    */
-  readonly privateAttachments: Array<readonly PrivateAttachmentMark[] | undefined> = [];
+  privateAttachmentsAt(slot: number): readonly PrivateAttachmentMark[] | undefined {
+    const marks = this.attachmentMarks.get(slot);
+    if (marks !== null) return marks;
+    return this.attachmentCount[slot]! > 0 ? undefined : (EMPTY as unknown as readonly PrivateAttachmentMark[]);
+  }
+  /**
+   * Sets the list (undefined: unknown) after the bug's attachment count. Only lists that say more
+   * than the count are kept: a bug without attachments has no private ones, and a bug with
+   * attachments and no list kept is one whose list is unknown.
+   */
+  setPrivateAttachmentsAt(slot: number, marks: readonly PrivateAttachmentMark[] | undefined): void {
+    const kept = marks !== undefined && (marks.length > 0 || this.attachmentCount[slot]! > 0);
+    this.attachmentMarks.set(slot, kept ? marks : null);
+  }
+  /** The lists privateAttachmentsAt cannot tell from the attachment count, by slot. */
+  readonly attachmentMarks = new SparseColumn<readonly PrivateAttachmentMark[] | null>(null, (marks) => marks === null);
   /**
    * Comment words → slots of the bugs with a comment containing them (an inverted index: the
    * comment bodies themselves stay in the table). Private comments' words are kept apart, for
@@ -393,12 +408,19 @@ export class SearchIndex {
 
   /** Every slot, in order: the candidates of a search that no product narrows. */
   allSlots(): Int32Array {
-    if (!this.everySlot || this.everySlot.length !== this.size)
-      this.everySlot = Int32Array.from({ length: this.size }, (_, slot) => slot);
+    if (this.everySlot?.length === this.size) return this.everySlot;
+    // Made with room, so that the next bugs created take a view rather than a new million slots.
+    if (!this.slotCounting || this.slotCounting.length < this.size) {
+      this.slotCounting = new Int32Array(this.size + (this.size >> 3) + 1024);
+      for (let slot = 0; slot < this.slotCounting.length; slot++) this.slotCounting[slot] = slot;
+    }
+    this.everySlot = this.slotCounting.subarray(0, this.size);
     return this.everySlot;
   }
 
   private everySlot?: Int32Array;
+  /** 0, 1, 2… past the index's size: allSlots views it. */
+  private slotCounting?: Int32Array;
 
   /**
    * The smallest bug id at `slot` or after it: a search that stops early (firstMatches.ts) knows
@@ -456,7 +478,7 @@ export class SearchIndex {
   readsBack(slot: number): boolean {
     if ((this.bits[slot]! & READS_BACK_BIT) === 0) return false;
     // Both may become unknown after apply: a snapshot older than the column, the backfill's list.
-    return this.privateCommentCount[slot] !== UNKNOWN_COUNT && this.privateAttachments[slot] !== undefined;
+    return this.privateCommentCount[slot] !== UNKNOWN_COUNT && this.privateAttachmentsAt(slot) !== undefined;
   }
 
   /** The slots of bugs in these products, in slot order. */
@@ -582,8 +604,7 @@ export class SearchIndex {
     this.flags.set(slot, bug.flags?.map(indexedFlag));
     this.tags.set(slot, bug.tags);
     this.custom.set(slot, bug.custom);
-    const marks = knownPrivateAttachments(bug);
-    this.privateAttachments[slot] = marks?.length === 0 ? (EMPTY as unknown as PrivateAttachmentMark[]) : marks;
+    this.setPrivateAttachmentsAt(slot, knownPrivateAttachments(bug));
     this.bits[slot]! |= readsBack(this, slot, bug) ? READS_BACK_BIT : NOT_READ_BACK_BIT;
     if (document.history?.length) {
       const changes = document.history
@@ -634,7 +655,7 @@ export class SearchIndex {
   setPrivateAttachments(bugId: number, rev: number, marks: readonly PrivateAttachmentMark[]): boolean {
     const slot = this.slots.get(bugId);
     if (slot === undefined || this.rev[slot] !== rev) return false;
-    this.privateAttachments[slot] = marks.length === 0 ? (EMPTY as unknown as PrivateAttachmentMark[]) : marks;
+    this.setPrivateAttachmentsAt(slot, marks);
     this.touch(slot);
     return true;
   }

@@ -3,10 +3,10 @@ import { ChangeHistory } from './changeHistory.ts';
 import type { SnapshotBytes } from './framedBytes.ts';
 import { IdLists } from './idLists.ts';
 import { type EncodedPostingLists, PostingLists } from './postingLists.ts';
-import { CODE_COLUMNS, EMPTY, LIST_COLUMNS, NUMBER_COLUMNS, type SearchIndex } from './searchIndex.ts';
+import { CODE_COLUMNS, LIST_COLUMNS, NUMBER_COLUMNS, type SearchIndex } from './searchIndex.ts';
 import { SlotDirectory } from './slotDirectory.ts';
 import { SnapshotReader, SnapshotWriter } from './snapshotFormat.ts';
-import type { SparseColumn } from './sparseColumn.ts';
+import type { SparseColumn, StoredEntries } from './sparseColumn.ts';
 import { TrigramIndex } from './trigramIndex.ts';
 
 /**
@@ -21,8 +21,12 @@ import { TrigramIndex } from './trigramIndex.ts';
  * (searchIndex.ts `attachPart`).
  */
 
-/** 4: parts may be stored apart from the core; 3: the binary form, whole; 1 and 2 were JSON (legacySnapshot.ts). */
-export const SNAPSHOT_VERSION = 4;
+/**
+ * 5: flags, private attachment lists, see also, tags and custom fields as one JSON text per bug,
+ * decoded when read; 4: parts may be stored apart from the core; 3: the binary form, whole; 1 and
+ * 2 were JSON (legacySnapshot.ts). Each reads every earlier binary form.
+ */
+export const SNAPSHOT_VERSION = 5;
 
 /** The parts of the index a snapshot may store apart from its core, in the order they are read back. */
 export const DEFERRED_PARTS = ['trigrams', 'words', 'history'] as const;
@@ -36,13 +40,6 @@ export interface SnapshotParts {
 
 /** A flag in the snapshot: type, status, setter, requestee, then (since 2026-11-28) id and dates. */
 type FlagTuple = [number, string, number, number | null, number?, string?, string?];
-
-/** `[slot, value]` for every slot whose value is not empty. */
-function sparse<T>(values: readonly T[], size: number, keep: (value: T, slot: number) => boolean): Array<[number, T]> {
-  const out: Array<[number, T]> = [];
-  for (let slot = 0; slot < size; slot++) if (keep(values[slot] as T, slot)) out.push([slot, values[slot] as T]);
-  return out;
-}
 
 function writeSparseStrings(
   writer: SnapshotWriter,
@@ -65,6 +62,66 @@ function readSparseStrings(reader: SnapshotReader, name: string, visit: (slot: n
   const slots = reader.typed(`${name}.slots`, 'i32');
   const values = reader.strings(name);
   for (let i = 0; i < slots.length; i++) visit(slots[i]!, values[i]!);
+}
+
+/** The texts of a string list, read one at a time: slices of the stored bytes when they are ASCII and adopted. */
+function storedTexts(reader: SnapshotReader, name: string): (position: number) => string {
+  const ascii = reader.adoptedAscii(name);
+  if (!ascii) {
+    const values = reader.strings(name);
+    return (position) => values[position]!;
+  }
+  const bytes = Buffer.from(ascii.bytes.buffer, ascii.bytes.byteOffset, ascii.bytes.byteLength);
+  const { ends } = ascii;
+  return (position) => bytes.toString('latin1', position === 0 ? 0 : ends[position - 1]!, ends[position]!);
+}
+
+/** A sparse column whose values are read one at a time (sparseColumn.ts): its slots, and one text per value. */
+function readStoredStrings(reader: SnapshotReader, name: string, column: SparseColumn<string>): void {
+  column.adoptStored({ slots: reader.typed(`${name}.slots`, 'i32'), valueAt: storedTexts(reader, name) });
+}
+
+/**
+ * A sparse column of structured values as its slots and one JSON text per value (`.slots`,
+ * `.values`), so that a cold instance decodes a bug's flags when a page shows them, not 10 MB of
+ * them before its first answer.
+ */
+function writeStoredJson<T>(
+  writer: SnapshotWriter,
+  name: string,
+  entries: Array<[number, T]>,
+  encode: (value: T) => unknown = (value) => value,
+): void {
+  writer.typed(
+    `${name}.slots`,
+    Int32Array.from(entries, ([slot]) => slot),
+  );
+  writer.strings(
+    `${name}.values`,
+    entries.map(([, value]) => JSON.stringify(encode(value))),
+  );
+}
+
+/**
+ * Reads a column writeStoredJson wrote, or the whole JSON list `[[slot, value], ...]` of the
+ * snapshots before it (version 4).
+ */
+function readStoredJson<T, S>(
+  reader: SnapshotReader,
+  name: string,
+  column: SparseColumn<T>,
+  decode: (stored: S) => T = (stored) => stored as unknown as T,
+): void {
+  if (reader.has(`${name}.slots`)) {
+    const text = storedTexts(reader, `${name}.values`);
+    const stored: StoredEntries<T> = {
+      slots: reader.typed(`${name}.slots`, 'i32'),
+      valueAt: (position) => decode(JSON.parse(text(position)) as S),
+    };
+    column.adoptStored(stored);
+  } else if (reader.has(name)) {
+    for (const [slot, value] of reader.json<Array<[number, S]>>(name)) column.set(slot, decode(value));
+  }
 }
 
 /** The lists of a posting store (postingLists.ts) without their keys, which the caller stores as their type needs. */
@@ -133,44 +190,33 @@ function writeCore(writer: SnapshotWriter, index: SearchIndex): void {
   writeSparseStrings(writer, 'whiteboard', index.whiteboard, n);
   writeSparseStrings(writer, 'alias', index.alias, n);
   writeSparseStrings(writer, 'url', index.url, n);
-  writer.json('seeAlso', index.seeAlso.entries(n));
+  writeStoredJson(writer, 'seeAlso', index.seeAlso.entries(n));
   for (const column of LIST_COLUMNS) {
     const { ends, values } = index.lists[column].encode(n);
     writer.typed(`lists.${column}.ends`, ends);
     writer.typed(`lists.${column}.values`, values);
   }
-  writer.json(
-    'flags',
-    index.flags
-      .entries(n)
-      .map(([slot, flags]) => [
-        slot,
-        flags.map((flag) =>
-          flag.id === undefined
-            ? [flag.typeId, flag.status, flag.setterId, flag.requesteeId]
-            : [
-                flag.typeId,
-                flag.status,
-                flag.setterId,
-                flag.requesteeId,
-                flag.id,
-                flag.creationDate,
-                flag.modificationDate,
-              ],
-        ),
-      ]),
+  writeStoredJson(writer, 'flags', index.flags.entries(n), (flags) =>
+    flags.map(
+      (flag): FlagTuple =>
+        flag.id === undefined
+          ? [flag.typeId, flag.status, flag.setterId, flag.requesteeId]
+          : [
+              flag.typeId,
+              flag.status,
+              flag.setterId,
+              flag.requesteeId,
+              flag.id,
+              flag.creationDate,
+              flag.modificationDate,
+            ],
+    ),
   );
-  writer.json('tags', index.tags.entries(n));
-  writer.json('custom', index.custom.entries(n));
-  // A known empty list of a bug with attachments is kept; a bug left out has none when it has no
-  // attachments, and an unknown list when it has some (privateActivity.ts).
-  writer.json(
-    'privateAttachments',
-    sparse(
-      index.privateAttachments,
-      n,
-      (marks, slot) => marks !== undefined && (marks.length > 0 || index.attachmentCount[slot]! > 0),
-    ).map(([slot, marks]) => [slot, marks!.map((mark) => [mark.id, mark.creatorId])]),
+  writeStoredJson(writer, 'tags', index.tags.entries(n));
+  writeStoredJson(writer, 'custom', index.custom.entries(n));
+  // Only the lists the attachment count does not tell (SearchIndex.setPrivateAttachmentsAt).
+  writeStoredJson(writer, 'privateAttachments', index.attachmentMarks.entries(n), (marks) =>
+    marks!.map((mark) => [mark.id, mark.creatorId]),
   );
 }
 
@@ -276,10 +322,8 @@ export function readSnapshot(
     index.alias.set(slot, value);
     index.aliasCode[slot] = index.aliases.code(value);
   });
-  readSparseStrings(reader, 'url', (slot, value) => {
-    index.url.set(slot, value);
-  });
-  for (const [slot, values] of reader.json<Array<[number, string[]]>>('seeAlso')) index.seeAlso.set(slot, values);
+  if (reader.has('url.slots')) readStoredStrings(reader, 'url', index.url);
+  readStoredJson(reader, 'seeAlso', index.seeAlso);
 
   for (const column of LIST_COLUMNS)
     index.lists[column] = new IdLists(
@@ -290,24 +334,18 @@ export function readSnapshot(
   for (let slot = 0; slot < n; slot++) index.restricted[slot] = groups.length(slot) > 0 ? 1 : 0;
 
   // A flag written before the index rendered pages has no id and dates: its bug is not READS_BACK.
-  for (const [slot, flags] of reader.json<Array<[number, Array<FlagTuple>]>>('flags'))
-    index.flags.set(
-      slot,
-      flags.map(([typeId, status, setterId, requesteeId, id, creationDate, modificationDate]) =>
-        id === undefined
-          ? { typeId, status, setterId, requesteeId }
-          : { typeId, status, setterId, requesteeId, id, creationDate, modificationDate },
-      ),
-    );
-  for (const [slot, tags] of reader.json<Array<[number, Record<string, string[]>]>>('tags')) index.tags.set(slot, tags);
-  for (const [slot, custom] of reader.json<Array<[number, Record<string, unknown>]>>('custom'))
-    index.custom.set(slot, custom);
-  const marks = index.privateAttachments;
-  marks.length = n;
-  for (let slot = 0; slot < n; slot++)
-    marks[slot] = index.attachmentCount[slot]! > 0 ? undefined : (EMPTY as unknown as PrivateAttachmentMark[]);
-  for (const [slot, list] of reader.json<Array<[number, Array<[number, number]>]>>('privateAttachments'))
-    marks[slot] = list.map(([id, creatorId]) => ({ id, creatorId }));
+  readStoredJson(reader, 'flags', index.flags, (flags: FlagTuple[]) =>
+    flags.map(([typeId, status, setterId, requesteeId, id, creationDate, modificationDate]) =>
+      id === undefined
+        ? { typeId, status, setterId, requesteeId }
+        : { typeId, status, setterId, requesteeId, id, creationDate, modificationDate },
+    ),
+  );
+  readStoredJson(reader, 'tags', index.tags);
+  readStoredJson(reader, 'custom', index.custom);
+  readStoredJson(reader, 'privateAttachments', index.attachmentMarks, (list: Array<[number, number]>) =>
+    list.map(([id, creatorId]): PrivateAttachmentMark => ({ id, creatorId })),
+  );
 
   const apart = (reader.fields.deferred as DeferredPart[] | undefined) ?? [];
   for (const part of DEFERRED_PARTS) if (reader.has(PART_MARKERS[part])) PART_READERS[part](reader, index);

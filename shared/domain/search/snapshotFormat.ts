@@ -191,9 +191,9 @@ export class SnapshotReader {
     this.start = Math.ceil((at + length) / ALIGN) * ALIGN;
   }
 
-  /** Every section's name and bytes as stored (for measuring the snapshot by part). */
-  sections(): Array<{ name: string; bytes: Uint8Array }> {
-    return Object.entries(this.entries).map(([name, entry]) => ({ name, bytes: this.raw(entry) }));
+  /** Every section's name, kind and bytes as stored (for measuring the snapshot by part, or rewriting it). */
+  sections(): Array<{ name: string; kind: SectionEntry['kind']; bytes: Uint8Array }> {
+    return Object.entries(this.entries).map(([name, entry]) => ({ name, kind: entry.kind, bytes: this.raw(entry) }));
   }
 
   /** Where each section starts in the snapshot's bytes, in order. */
