@@ -2,7 +2,12 @@ import { subscribe, unsubscribe } from 'node:diagnostics_channel';
 import type { ClientRequest } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { compactSearchIndex } from '../../shared/application/search/searchCompactor.ts';
-import { currentSearchState, dropSearchIndex, wholeIndex } from '../../shared/application/search/searchIndexHolder.ts';
+import {
+  currentSearchState,
+  dropSearchIndex,
+  searchIndexStats,
+  wholeIndex,
+} from '../../shared/application/search/searchIndexHolder.ts';
 import { type SeededInstallation, seedInstallation } from '../support/seededInstallation.ts';
 import { ok } from '../support/testAccounts.ts';
 import { call, startTestApp, type TestApp } from '../support/testApp.ts';
@@ -119,5 +124,20 @@ describe('a search page rendered from the index', () => {
     await compactSearchIndex();
     dropSearchIndex();
     await expectPagesAsGetBug('new instance');
+  });
+
+  it('reads the snapshot parts from a new instance’s second search on, not beside its first', async () => {
+    await compactSearchIndex();
+    dropSearchIndex();
+    // The first search's prefetch and its handler both wait for the load: neither starts the parts.
+    const [first] = await Promise.all([currentSearchState(), currentSearchState()]);
+    expect(first.index.missingParts.length).toBeGreaterThan(0);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(searchIndexStats()?.partMs).toEqual({});
+    expect(first.index.missingParts.length).toBeGreaterThan(0);
+    // The next search starts them; the whole index is there once they are in.
+    await currentSearchState();
+    expect((await wholeIndex(first)).missingParts).toEqual([]);
+    expect(Object.keys(searchIndexStats()?.partMs ?? {}).sort()).toEqual(['history', 'trigrams', 'words']);
   });
 });

@@ -37,6 +37,8 @@ interface Holder {
   copies: BugCopyCache;
   /** Their JSON as earlier pages showed them (renderedBugs.ts). */
   rendered: RenderedBugs;
+  /** Whether `loading` had settled: a search that found it so is not the new instance's first. */
+  loaded?: boolean;
 }
 
 /**
@@ -215,12 +217,20 @@ export async function currentSearchState(): Promise<SearchState> {
       rendered: new RenderedBugs(keeps() ? RENDERED_CHARACTERS : 0),
     };
     holders.set(table, created);
-    created.loading.catch(() => holders.delete(table));
+    created.loading.then(
+      () => {
+        created.loaded = true;
+      },
+      () => holders.delete(table),
+    );
     return stateOf(table, created, await created.loading);
   }
   const loading = holder.loading;
+  // Searches that waited for the first load (the first one's own prefetch among them) do not
+  // start the parts: on two cores, reading them beside the first answer cost it a second.
+  const first = holder.loaded !== true;
   const loaded = await loading;
-  loaded.readParts();
+  if (!first) loaded.readParts();
   const announced = await catchUp(loaded, holder.stats, holder.copies);
   if (announced > 0) {
     // One reload however many requests saw the notice; until it is in they wait, since the
