@@ -75,8 +75,9 @@ const BUDGET_EXCEPTIONS: Readonly<Record<string, number>> = {
   // frames and binary items decoded by Tracker's read path (~3 KiB, issue 20's cold load).
   // Then the S3 client (~162 KiB), which reads the snapshot's frames from the bucket: 800.6 and
   // 779.2 KiB. Loading the search module took 148 → 194 ms (median of 9 fresh processes, the
-  // machine in its slow state); the frames' GETs took 1.8 s off a million bugs' cold load.
-  'bug/searchBugs': 770 * 1024 + OBSERVABILITY,
+  // machine in its slow state); the frames' GETs took 1.8 s off a million bugs' cold load. 805.1
+  // KiB with sparse values decoded as read and delta-coded sections (~4.5 KiB, 0.75 s off it).
+  'bug/searchBugs': 775 * 1024 + OBSERVABILITY,
   'bug/possibleDuplicates': 750 * 1024 + OBSERVABILITY,
   'user/createUser': REGEXP_BUDGET,
   'user/updateUser': REGEXP_BUDGET,

@@ -111,6 +111,40 @@ describe('frames and columns kept where they lie', () => {
     expect(even.frames.some((frame) => frame.buffer === across.buffer)).toBe(false);
     expect([...across.subarray(0, 100)]).toEqual(Array.from({ length: 100 }, (_, i) => i));
   });
+
+  it('stores delta-coded integers as differences and reads them back exactly, adopted or copied', () => {
+    const ids = Int32Array.of(5, 6, 7, 3, -2_000_000_000, 2_000_000_000, 8);
+    const ends = Uint32Array.of(0, 40, 4_000_000_000, 10);
+    const bytes = new SnapshotWriter({ version: 5 })
+      .typed('ids', ids, 10, { delta: true })
+      .typed('ends', ends, 0, { delta: true })
+      .strings('texts', ['one', 'three', ''])
+      .finish();
+    const stored = new SnapshotReader(bytes).sections();
+    const idSection = stored.find((section) => section.name === 'ids')!;
+    expect(idSection.kind).toBe('i32');
+    expect([...new Int32Array(idSection.bytes.slice().buffer)]).toEqual([
+      5,
+      1,
+      1,
+      -4,
+      -2_000_000_003,
+      -294_967_296,
+      8 - 2_000_000_000,
+    ]);
+    for (const adopt of [false, true]) {
+      const reader = new SnapshotReader(bytes.slice(), { adopt });
+      const read = reader.typed('ids', 'i32', 10);
+      expect([...read]).toEqual([...ids, 0, 0, 0]);
+      // Read again (adopted: the same bytes, summed once).
+      expect([...reader.typed('ids', 'i32', 10)]).toEqual([...ids, 0, 0, 0]);
+      expect([...reader.typed('ends', 'u32')]).toEqual([...ends]);
+      expect(reader.strings('texts')).toEqual(['one', 'three', '']);
+      expect(reader.adoptedAscii('texts')?.ends ?? reader.typed('texts.ends', 'u32')).toEqual(Uint32Array.of(3, 8, 8));
+    }
+    // Read as another kind: refused, coded or not.
+    expect(() => new SnapshotReader(bytes).typed('ids', 'u32')).toThrow(/is i32-delta, not u32/);
+  });
 });
 
 describe('bug id → slot directory', () => {

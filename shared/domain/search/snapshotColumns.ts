@@ -23,7 +23,7 @@ import { TrigramIndex } from './trigramIndex.ts';
 
 /**
  * 5: flags, private attachment lists, see also, tags and custom fields as one JSON text per bug,
- * decoded when read; 4: parts may be stored apart from the core; 3: the binary form, whole; 1 and
+ * decoded when read, and ids, slot lists and end offsets as differences (snapshotFormat.ts); 4: parts may be stored apart from the core; 3: the binary form, whole; 1 and
  * 2 were JSON (legacySnapshot.ts). Each reads every earlier binary form.
  */
 export const SNAPSHOT_VERSION = 5;
@@ -51,6 +51,8 @@ function writeSparseStrings(
   writer.typed(
     `${name}.slots`,
     Int32Array.from(entries, ([slot]) => slot),
+    0,
+    { delta: true },
   );
   writer.strings(
     name,
@@ -95,6 +97,8 @@ function writeStoredJson<T>(
   writer.typed(
     `${name}.slots`,
     Int32Array.from(entries, ([slot]) => slot),
+    0,
+    { delta: true },
   );
   writer.strings(
     `${name}.values`,
@@ -127,7 +131,7 @@ function readStoredJson<T, S>(
 /** The lists of a posting store (postingLists.ts) without their keys, which the caller stores as their type needs. */
 function writeLists(writer: SnapshotWriter, name: string, encoded: Omit<EncodedPostingLists<unknown>, 'keys'>) {
   writer.typed(`${name}.bytes`, encoded.bytes);
-  writer.typed(`${name}.offsets`, encoded.offsets);
+  writer.typed(`${name}.offsets`, encoded.offsets, 0, { delta: true });
   writer.typed(`${name}.counts`, encoded.counts);
 }
 
@@ -181,7 +185,9 @@ const columnCapacity = (size: number): number => size + (size >> 3) + 1024;
 function writeCore(writer: SnapshotWriter, index: SearchIndex): void {
   const n = index.size;
   const room = columnCapacity(n);
-  for (const name of NUMBER_COLUMNS) writer.typed(`numbers.${name}`, index[name].subarray(0, n), room);
+  // Bug ids mostly follow their slots: stored as differences, a million of them gzip to nothing.
+  for (const name of NUMBER_COLUMNS)
+    writer.typed(`numbers.${name}`, index[name].subarray(0, n), room, { delta: name === 'id' });
   for (const column of CODE_COLUMNS) {
     writer.typed(`codes.${column}`, index.codes[column].subarray(0, n), room);
     writer.json(`vocabulary.${column}`, index.vocabularies[column].values);
@@ -193,7 +199,7 @@ function writeCore(writer: SnapshotWriter, index: SearchIndex): void {
   writeStoredJson(writer, 'seeAlso', index.seeAlso.entries(n));
   for (const column of LIST_COLUMNS) {
     const { ends, values } = index.lists[column].encode(n);
-    writer.typed(`lists.${column}.ends`, ends);
+    writer.typed(`lists.${column}.ends`, ends, 0, { delta: true });
     writer.typed(`lists.${column}.values`, values);
   }
   writeStoredJson(writer, 'flags', index.flags.entries(n), (flags) =>
@@ -225,7 +231,7 @@ const PART_WRITERS: Record<DeferredPart, (writer: SnapshotWriter, index: SearchI
     const history = index.history.encode(index.size);
     for (const [name, value] of Object.entries(history))
       if (Array.isArray(value)) writer.strings(`history.${name}`, value as string[]);
-      else writer.typed(`history.${name}`, value);
+      else writer.typed(`history.${name}`, value, 0, { delta: name === 'offsets' });
   },
   words(writer, index) {
     writePostings(writer, 'words', index.words);

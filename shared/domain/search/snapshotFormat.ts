@@ -29,8 +29,17 @@ const TYPED = {
 } as const;
 type TypedKind = keyof typeof TYPED;
 
+/**
+ * An integer section stored as the differences between neighbours: ids, slot lists and the end
+ * offsets of strings and lists grow steadily, and their differences compress to a fraction (a
+ * million bugs' core, 44 MB gzip, lost 8 MB). The kind names the coding, so a reader that does not
+ * know it refuses the section rather than misreads it.
+ */
+type DeltaKind = 'i32-delta' | 'u32-delta';
+const DELTA_OF: Partial<Record<TypedKind, DeltaKind>> = { i32: 'i32-delta', u32: 'u32-delta' };
+
 interface SectionEntry {
-  kind: TypedKind | 'json' | 'strings';
+  kind: TypedKind | DeltaKind | 'json' | 'strings';
   offset: number;
   bytes: number;
   /**
@@ -78,12 +87,18 @@ export class SnapshotWriter {
 
   constructor(private readonly fields: Record<string, unknown>) {}
 
-  /** A typed section; with `room`, that many elements long in all (zeros after the array's own). */
-  typed(name: string, array: TypedColumn, room = 0): this {
+  /**
+   * A typed section; with `room`, that many elements long in all (zeros after the array's own).
+   * With `delta` (32-bit integers that mostly grow), stored as differences (DeltaKind).
+   */
+  typed(name: string, array: TypedColumn, room = 0, options: { delta?: boolean } = {}): this {
+    const kind = kindOf(array);
+    const delta = options.delta ? DELTA_OF[kind] : undefined;
+    const stored = delta ? differences(array as Int32Array | Uint32Array) : array;
     this.parts.push({
       name,
-      kind: kindOf(array),
-      data: new Uint8Array(array.buffer, array.byteOffset, array.byteLength),
+      kind: delta ?? kind,
+      data: new Uint8Array(stored.buffer, stored.byteOffset, stored.byteLength),
       ...(room > array.length ? { room: room * array.BYTES_PER_ELEMENT } : {}),
     });
     return this;
@@ -102,7 +117,7 @@ export class SnapshotWriter {
       ends[position] = at;
     });
     const text = Buffer.from(values.join(''), 'utf8');
-    this.typed(`${name}.ends`, ends);
+    this.typed(`${name}.ends`, ends, 0, { delta: true });
     this.parts.push({ name, kind: 'strings', data: text, count: values.length });
     return this;
   }
@@ -168,6 +183,8 @@ export class SnapshotReader {
 
   private readonly bytes: FramedBytes;
   private readonly adopt: boolean;
+  /** Delta-coded sections already summed where they lie (adopt). */
+  private readonly summed = new Set<string>();
 
   /**
    * From one buffer, or from the frames a snapshot was read in (framedBytes.ts). With `adopt`
@@ -191,9 +208,16 @@ export class SnapshotReader {
     this.start = Math.ceil((at + length) / ALIGN) * ALIGN;
   }
 
-  /** Every section's name, kind and bytes as stored (for measuring the snapshot by part, or rewriting it). */
-  sections(): Array<{ name: string; kind: SectionEntry['kind']; bytes: Uint8Array }> {
-    return Object.entries(this.entries).map(([name, entry]) => ({ name, kind: entry.kind, bytes: this.raw(entry) }));
+  /**
+   * Every section's name, kind (the array it reads as) and bytes as stored, differences for a
+   * delta-coded one (for measuring the snapshot by part, or rewriting it).
+   */
+  sections(): Array<{ name: string; kind: TypedKind | 'json' | 'strings'; bytes: Uint8Array }> {
+    return Object.entries(this.entries).map(([name, entry]) => ({
+      name,
+      kind: entry.kind === 'i32-delta' ? 'i32' : entry.kind === 'u32-delta' ? 'u32' : entry.kind,
+      bytes: this.raw(entry),
+    }));
   }
 
   /** Where each section starts in the snapshot's bytes, in order. */
@@ -210,7 +234,9 @@ export class SnapshotReader {
   private entry(name: string, kind?: SectionEntry['kind']): SectionEntry {
     const entry = this.entries[name];
     if (!entry) throw new Error(`search snapshot has no section ${name}`);
-    if (kind && entry.kind !== kind) throw new Error(`search snapshot section ${name} is ${entry.kind}, not ${kind}`);
+    const coded = kind === undefined ? undefined : DELTA_OF[kind as TypedKind];
+    if (kind && entry.kind !== kind && entry.kind !== coded)
+      throw new Error(`search snapshot section ${name} is ${entry.kind}, not ${kind}`);
     return entry;
   }
 
@@ -232,14 +258,22 @@ export class SnapshotReader {
     if (this.adopt && wanted * Type.BYTES_PER_ELEMENT <= (entry.room ?? entry.bytes)) {
       const from = this.start + entry.offset;
       const place = this.bytes.within(from, from + wanted * Type.BYTES_PER_ELEMENT);
-      if (place && place.byteOffset % Type.BYTES_PER_ELEMENT === 0)
-        return new Type(place.buffer as ArrayBuffer, place.byteOffset, wanted) as InstanceType<(typeof TYPED)[K]>;
+      if (place && place.byteOffset % Type.BYTES_PER_ELEMENT === 0) {
+        const view = new Type(place.buffer as ArrayBuffer, place.byteOffset, wanted) as InstanceType<(typeof TYPED)[K]>;
+        // The reader owns these bytes (adopt): summed where they lie, once however often read.
+        if (entry.kind !== kind && !this.summed.has(name)) {
+          sums(view as Int32Array | Uint32Array, length);
+          this.summed.add(name);
+        }
+        return view;
+      }
     }
     const copy = new Type(wanted) as InstanceType<(typeof TYPED)[K]>;
     // Straight from the frames, bytes rather than elements: a frame may end inside the section,
     // and the snapshot may sit at any offset of its buffer.
     const from = this.start + entry.offset;
     this.bytes.copyTo(from, from + entry.bytes, new Uint8Array(copy.buffer, 0, entry.bytes));
+    if (entry.kind !== kind) sums(copy as Int32Array | Uint32Array, length);
     return copy;
   }
 
@@ -294,4 +328,16 @@ export class SnapshotReader {
     }
     return values;
   }
+}
+
+/** Each element minus the one before it (the first as it is), in a new array: wraps as 32-bit integers do. */
+function differences(values: Int32Array | Uint32Array): Int32Array | Uint32Array {
+  const out = values.slice();
+  for (let i = out.length - 1; i > 0; i--) out[i] = out[i]! - out[i - 1]!;
+  return out;
+}
+
+/** Undoes `differences` on the first `length` elements, in place. */
+function sums(values: Int32Array | Uint32Array, length: number): void {
+  for (let i = 1; i < length; i++) values[i] = values[i]! + values[i - 1]!;
 }
