@@ -2,6 +2,8 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { Bug } from '../../shared/domain/bug/bug.ts';
 import { DEFAULT_FIELD_VALUES } from '../../shared/domain/catalog/fieldValues.ts';
+import { bitmapOf } from '../../shared/domain/search/bitmapEvaluation.ts';
+import { setSlots } from '../../shared/domain/search/columnBitmaps.ts';
 import { compileSearch } from '../../shared/domain/search/criterionCompiler.ts';
 import { countVisible, firstMatchesById, inIdOrder, visibleMatches } from '../../shared/domain/search/firstMatches.ts';
 import { FALSE, MAYBE, type SearchEnvironment, TRUE } from '../../shared/domain/search/searchEnvironment.ts';
@@ -164,6 +166,9 @@ const changeArbitrary = fc.record({
  * is well. Each evaluation is a search of its own, as each request is: a result is kept from the
  * second search that asks for it (leafTables.ts), so the second round reads kept results.
  */
+/** How many trees the bitmaps answered (the property tests check that some were). */
+let bitmapTrees = 0;
+
 function disagreements(shared: SearchEnvironment, tree: SearchNode, everyThirdLeftOut: boolean): string[] {
   const search = (): SearchEnvironment => ({ ...shared });
   const test = compileSearch(search(), tree);
@@ -178,10 +183,16 @@ function disagreements(shared: SearchEnvironment, tree: SearchNode, everyThirdLe
         .map((at) => `${round} search, slot ${slots[at]}: ${truths[at]} instead of ${test(slots[at]!)}`),
     );
   }
+  const expected = () => Array.from(all).filter((slot) => test(slot) === TRUE);
   const kept = keptMatches(search(), tree);
-  if (kept) {
-    const expected = Array.from(all).filter((slot) => test(slot) === TRUE);
-    if (kept.join() !== expected.join()) wrong.push(`kept ${kept.length} slots, ${expected.length} match`);
+  if (kept && kept.join() !== expected().join()) wrong.push(`kept ${kept.length} slots, ${expected().length} match`);
+  // Trees of column criteria only: their bitmaps (columnBitmaps.ts) give the same slots.
+  const bits = bitmapOf(search(), tree);
+  if (bits) {
+    bitmapTrees++;
+    const found = Array.from(setSlots(bits));
+    if (found.join() !== expected().join())
+      wrong.push(`bitmaps found ${found.length} slots, ${expected().length} match`);
   }
   return wrong.slice(0, 5);
 }
@@ -194,6 +205,7 @@ describe('criterion-at-a-time search evaluation', () => {
       }),
       { numRuns: 100 },
     );
+    expect(bitmapTrees).toBeGreaterThan(0);
   });
 
   it('keeps agreeing, kept results included, as bugs change and new ones arrive', () => {

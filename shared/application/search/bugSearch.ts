@@ -4,7 +4,13 @@ import { commentText, mayReadComment } from '../../domain/bug/bugComments.ts';
 import type { FieldSelection } from '../../domain/fieldSelection.ts';
 import type { Caller } from '../../domain/identity/caller.ts';
 import { compileSearch } from '../../domain/search/criterionCompiler.ts';
-import { countVisible, firstMatchesById, inIdOrder, visibleMatches } from '../../domain/search/firstMatches.ts';
+import {
+  countVisible,
+  countVisibleBits,
+  firstMatchesById,
+  inIdOrder,
+  visibleMatches,
+} from '../../domain/search/firstMatches.ts';
 import { parseQuicksearch } from '../../domain/search/quicksearch.ts';
 import { type SearchEnvironment, TRUE } from '../../domain/search/searchEnvironment.ts';
 import { evaluateSearch, keptMatches } from '../../domain/search/searchEvaluation.ts';
@@ -140,8 +146,17 @@ async function matchingSlots(
   // tree is evaluated over the required products' slots, or every slot.
   const kept = keptMatches(env, tree);
   const planned = kept ? null : candidateSlots(env, tree);
-  const candidates = kept ?? planned?.slots ?? index.allSlots();
   const tested = planned?.rest ?? tree;
+  // count_only of criteria that bitmaps decide whole: counted from the bits, no list built.
+  if (
+    paging.countOnly &&
+    planned?.bits &&
+    tested.kind !== 'const' &&
+    tested.kind !== 'leaf' &&
+    tested.children.length === 0
+  )
+    return countVisibleBits(index, planned.bits, visible);
+  const candidates = kept ?? planned?.slots ?? index.allSlots();
   // A page by bug id of a search that finds more than it shows stops once the page is full.
   const wanted = paging.offset + paging.limit;
   if (!kept && !paging.countOnly && !paging.order && wanted > 0 && wanted * 2 < candidates.length) {

@@ -17,6 +17,8 @@ import { textMatcher } from './valueMatchers.ts';
  */
 export interface ColumnCriterion {
   column: Int32Array;
+  /** The column's name: which bitmaps of slots by value (columnBitmaps.ts) answer it. */
+  name: string;
   table(): Uint8Array;
 }
 
@@ -27,17 +29,18 @@ export function columnCriterion(
   value: string,
 ): ColumnCriterion | null {
   const { index } = env;
-  const once = (column: Int32Array, build: () => Uint8Array): ColumnCriterion => {
+  const once = (name: string, column: Int32Array, build: () => Uint8Array): ColumnCriterion => {
     let table: Uint8Array | undefined;
-    return { column, table: () => (table ??= build()) };
+    return { column, name, table: () => (table ??= build()) };
   };
   const code = CODE_FIELDS[field];
   if (code) {
-    if (field === 'bug_status') return once(index.codes[code], () => statusCodes(index, env.values, op, value));
+    if (field === 'bug_status')
+      return once(`codes.${code}`, index.codes[code], () => statusCodes(index, env.values, op, value));
     const text = textMatcher(op, value);
     // Bugs keep these values by name; a bug written before a rename matches by the current name.
     const current = (entry: string) => (isValueField(field) ? env.values.currentName(field, entry) : entry);
-    return once(index.codes[code], () =>
+    return once(`codes.${code}`, index.codes[code], () =>
       Uint8Array.from(index.vocabularies[code].values, (entry) => (text(current(entry)) ? TRUE : FALSE)),
     );
   }
@@ -48,7 +51,9 @@ export function columnCriterion(
         op,
         value,
       );
-      return once(index.productId, () => idTable(env.products.map((record) => record.product.id).filter(test)));
+      return once('productId', index.productId, () =>
+        idTable(env.products.map((record) => record.product.id).filter(test)),
+      );
     }
     case 'component': {
       const components = env.products.flatMap((record) => record.components);
@@ -57,16 +62,17 @@ export function columnCriterion(
         op,
         value,
       );
-      return once(index.componentId, () => idTable(components.map((component) => component.id).filter(test)));
+      return once('componentId', index.componentId, () =>
+        idTable(components.map((component) => component.id).filter(test)),
+      );
     }
     case 'version':
     case 'target_milestone': {
       // By id, as the bugs keep them (catalog/bugValues.ts): the names are the catalogue's current ones.
       const values = env.products.flatMap((record) => (field === 'version' ? record.versions : record.milestones));
       const test = idSetTest(values, op, value);
-      return once(field === 'version' ? index.versionId : index.targetMilestoneId, () =>
-        idTable(values.map((entry) => entry.id).filter(test)),
-      );
+      const name = field === 'version' ? 'versionId' : 'targetMilestoneId';
+      return once(name, index[name], () => idTable(values.map((entry) => entry.id).filter(test)));
     }
     case 'classification': {
       const test = idSetTest(
@@ -74,7 +80,7 @@ export function columnCriterion(
         op,
         value,
       );
-      return once(index.productId, () =>
+      return once('productId', index.productId, () =>
         idTable(
           env.products.filter((record) => test(record.product.classificationId)).map((record) => record.product.id),
         ),
@@ -85,7 +91,7 @@ export function columnCriterion(
       const [column, values] =
         field === 'alias' ? [index.aliasCode, index.aliases.values] : [index.whiteboardCode, index.whiteboards.values];
       const text = textMatcher(op, value);
-      return once(column, () => Uint8Array.from(values, (entry) => (text(entry) ? TRUE : FALSE)));
+      return once(`${field}Code`, column, () => Uint8Array.from(values, (entry) => (text(entry) ? TRUE : FALSE)));
     }
     default:
       return null;

@@ -6,6 +6,7 @@
  * so its cost follows the page, not the installation.
  */
 
+import { countSet, setSlots } from './columnBitmaps.ts';
 import { FALSE, MAYBE, type SearchEnvironment, TRUE } from './searchEnvironment.ts';
 import { evaluateSearch } from './searchEvaluation.ts';
 import type { SearchIndex } from './searchIndex.ts';
@@ -39,6 +40,18 @@ export function countVisible(
     if ((truth & guarded & TRUE) !== 0 && visible(slot)) count++;
   }
   return (seen & MAYBE) === 0 ? count : null;
+}
+
+/**
+ * How many slots of `bits` the caller may see: those of unrestricted bugs by population count, and
+ * each restricted one by `visible`.
+ */
+export function countVisibleBits(index: SearchIndex, bits: Uint32Array, visible: VisibleTest): number {
+  const restricted = index.bitmapsOf('restricted', index.restricted)?.of(1);
+  if (!restricted) return setSlots(bits).filter(visible).length;
+  let count = countSet(bits, restricted);
+  for (const slot of setSlots(bits, restricted)) if (visible(slot)) count++;
+  return count;
 }
 
 /**

@@ -2,6 +2,7 @@ import type { Bug, HistoryEntry, PrivateAttachmentMark } from '../bug/bug.ts';
 import { knownPrivateAttachments } from '../bug/privateActivity.ts';
 import type { LegacyValueId } from '../catalog/bugValues.ts';
 import { ChangeHistory } from './changeHistory.ts';
+import { ColumnBitmaps } from './columnBitmaps.ts';
 import { FramedBytes, type SnapshotBytes } from './framedBytes.ts';
 import { IdLists } from './idLists.ts';
 import { indexedFlag, readsBack, rebuildBug } from './indexedBugs.ts';
@@ -405,6 +406,25 @@ export class SearchIndex {
     // The slots of these changes are in the journal already: apply() noted them when they came.
     for (const change of pending) change();
   }
+
+  /**
+   * Bitmaps of slots by value of the column `name` (columnBitmaps.ts), current with the index;
+   * null for a column of too many distinct values. `values` is the column as it is now.
+   */
+  bitmapsOf(name: string, values: ArrayLike<number>): ColumnBitmaps | null {
+    const held = this.bitmaps.get(name);
+    if (held === null) return null;
+    if (held) {
+      if (held.version === this.version) return held;
+      const changed = this.changedSince(held.version);
+      if (changed && held.update(values, this.size, changed, this.version)) return held;
+    }
+    const built = ColumnBitmaps.build(values, this.size, this.version);
+    this.bitmaps.set(name, built);
+    return built;
+  }
+
+  private readonly bitmaps = new Map<string, ColumnBitmaps | null>();
 
   /** Every slot, in order: the candidates of a search that no product narrows. */
   allSlots(): Int32Array {

@@ -4,6 +4,8 @@
  */
 import { errors } from '../../errors.ts';
 import { isTimeTrackingField } from '../bug/privateActivity.ts';
+import { bitmapOf } from './bitmapEvaluation.ts';
+import { countSet, setSlots } from './columnBitmaps.ts';
 import { idSetTest } from './criterionNames.ts';
 import type { SearchEnvironment } from './searchEnvironment.ts';
 import { canonicalField, isSearchableField, USER_FIELDS } from './searchFields.ts';
@@ -48,17 +50,22 @@ export function userNeeds(
 }
 
 /**
- * The slots worth testing, and what is left to test on them. A search whose top level requires
- * certain products (`product=`, the criterion dashboards and the CLI send most) only needs to test
- * those products' bugs; every other search tests every slot (null). The product criterion holds
- * for every one of those slots by construction (the same names, the index's exact lists), so the
- * rest of the tree is all that is tested.
+ * The slots worth testing, and what is left to test on them. The top level's criteria that column
+ * bitmaps answer (product, component, status... bitmapEvaluation.ts) decide their part for every
+ * slot at once: the candidates are the slots they leave, as `bits` too, and an empty `rest` means
+ * every candidate matches (count_only then only counts). When those criteria leave too many slots
+ * to be worth listing while others remain to test, a search whose top level requires certain
+ * products (`product=`, the criterion dashboards and the CLI send most) tests those products'
+ * bugs, held by the criterion by construction (the same names, the index's exact lists); every
+ * other search tests every slot (null), a chunk at a time when it pages by bug id.
  */
 export function candidateSlots(
   env: SearchEnvironment,
   node: SearchNode,
-): { slots: Int32Array; rest: SearchNode } | null {
+): { slots: Int32Array; rest: SearchNode; bits?: Uint32Array } | null {
   if (node.kind !== 'and' || node.negate) return null;
+  const decided = decidedByBitmaps(env, node);
+  if (decided) return decided;
   const isProductLeaf = (child: SearchNode): child is Extract<SearchNode, { kind: 'leaf' }> =>
     child.kind === 'leaf' &&
     !child.negate &&
@@ -83,4 +90,34 @@ export function candidateSlots(
     };
   }
   return null;
+}
+
+/** Listing more than this share of the index to test the rest of a tree on costs more than it saves. */
+const MAX_LISTED_SHARE = 0.25;
+
+function decidedByBitmaps(
+  env: SearchEnvironment,
+  node: Extract<SearchNode, { children: SearchNode[] }>,
+): { slots: Int32Array; rest: SearchNode; bits: Uint32Array } | null {
+  let bits: Uint32Array | null = null;
+  const others: SearchNode[] = [];
+  for (const child of node.children) {
+    const answered = bitmapOf(env, child);
+    if (!answered) others.push(child);
+    else if (!bits) bits = answered;
+    else for (let word = 0; word < bits.length; word++) bits[word] = bits[word]! & answered[word]!;
+  }
+  if (!bits) return null;
+  if (others.length > 0 && countSet(bits) > env.index.size * MAX_LISTED_SHARE) return null;
+  const found = bits;
+  let slots: Int32Array | undefined;
+  return {
+    bits: found,
+    rest: { ...node, children: others },
+    // Listed when asked for: count_only of a fully decided tree never needs them.
+    get slots() {
+      slots ??= setSlots(found);
+      return slots;
+    },
+  };
 }

@@ -1,0 +1,53 @@
+/**
+ * Evaluates the parts of a search tree that column bitmaps (columnBitmaps.ts) can answer: product,
+ * component, status and the other columns of few values, combined with AND, OR and NOT, a word of
+ * 32 bugs at a time. Such criteria are never MAYBE (they depend on nothing outside the index), so
+ * plain bits hold their truth. Null for a tree with any other criterion.
+ */
+import { clearPast, filledBitmap, wordsFor } from './columnBitmaps.ts';
+import { columnCriterion } from './columnCriteria.ts';
+import { type SearchEnvironment, TRUE } from './searchEnvironment.ts';
+import { canonicalField } from './searchFields.ts';
+import type { SearchNode } from './searchQuery.ts';
+
+/** The slots for which `node` is TRUE, as a new bitmap of the index's size; null when bitmaps cannot answer it. */
+export function bitmapOf(env: SearchEnvironment, node: SearchNode): Uint32Array | null {
+  const size = env.index.size;
+  if (node.kind === 'const') return filledBitmap(size, node.value);
+  let result: Uint32Array | null;
+  if (node.kind === 'leaf') result = leafBitmap(env, node);
+  else {
+    const and = node.kind === 'and';
+    // A group without criteria holds for every bug, an empty OR too (as evaluateSearch has it).
+    result = filledBitmap(size, and || node.children.length === 0);
+    for (const child of node.children) {
+      const bits = bitmapOf(env, child);
+      if (!bits) return null;
+      if (and) for (let word = 0; word < result.length; word++) result[word] = result[word]! & bits[word]!;
+      else for (let word = 0; word < result.length; word++) result[word] = result[word]! | bits[word]!;
+    }
+  }
+  if (result && node.negate) {
+    for (let word = 0; word < result.length; word++) result[word] = ~result[word]!;
+    clearPast(result, size);
+  }
+  return result;
+}
+
+function leafBitmap(env: SearchEnvironment, node: Extract<SearchNode, { kind: 'leaf' }>): Uint32Array | null {
+  // Changes are history, not the column (historyCriteria.ts).
+  if (node.op.startsWith('changed')) return null;
+  const criterion = columnCriterion(env, canonicalField(node.field), node.op, node.value);
+  if (!criterion) return null;
+  const bitmaps = env.index.bitmapsOf(criterion.name, criterion.column);
+  if (!bitmaps) return null;
+  const table = criterion.table();
+  const result = new Uint32Array(wordsFor(env.index.size));
+  for (const value of bitmaps.values()) {
+    // As the kernels' lookups: a value past the table is FALSE.
+    if (table[value] !== TRUE) continue;
+    const bits = bitmaps.of(value);
+    for (let word = 0; word < result.length; word++) result[word] = result[word]! | bits[word]!;
+  }
+  return result;
+}
