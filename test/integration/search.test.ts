@@ -303,6 +303,11 @@ describe('the spec parameters', () => {
       expect(await found({ quicksearch: 'ALL vault|Crash' }, who)).toEqual(want);
       const count = await search({ summary: ['vault', 'Crash'], count_only: 1 }, who);
       expect(count.body).toEqual({ bug_count: want.length });
+      // Decided by column bitmaps (product, resolution): restricted bugs counted one by one.
+      const vaultCount = await search({ product: 'Vault', resolution: '', count_only: 1 }, who);
+      expect(vaultCount.body).toEqual({
+        bug_count: expected(who, (bug) => bug.product === 'Vault' && !bug.resolution, true).length,
+      });
     }
     expect(await found({ product: 'Vault' }, 'carol')).toEqual(
       model

@@ -144,18 +144,15 @@ async function matchingSlots(
   );
   // A result kept between searches gives its matching slots directly (all TRUE); otherwise the
   // tree is evaluated over the required products' slots, or every slot.
+  const decided = candidateSlots(env, tree);
+  // count_only of criteria that bitmaps decide whole: counted from the bits, no list built (faster
+  // than a kept list of a quarter of a million bugs).
+  const rest = decided?.rest;
+  if (paging.countOnly && decided?.bits && rest?.kind === 'and' && rest.children.length === 0)
+    return countVisibleBits(index, decided.bits, visible);
   const kept = keptMatches(env, tree);
-  const planned = kept ? null : candidateSlots(env, tree);
+  const planned = kept ? null : decided;
   const tested = planned?.rest ?? tree;
-  // count_only of criteria that bitmaps decide whole: counted from the bits, no list built.
-  if (
-    paging.countOnly &&
-    planned?.bits &&
-    tested.kind !== 'const' &&
-    tested.kind !== 'leaf' &&
-    tested.children.length === 0
-  )
-    return countVisibleBits(index, planned.bits, visible);
   const candidates = kept ?? planned?.slots ?? index.allSlots();
   // A page by bug id of a search that finds more than it shows stops once the page is full.
   const wanted = paging.offset + paging.limit;
