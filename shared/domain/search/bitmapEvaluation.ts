@@ -16,6 +16,8 @@ export function bitmapOf(env: SearchEnvironment, node: SearchNode): Uint32Array 
   if (node.kind === 'const') return filledBitmap(size, node.value);
   let result: Uint32Array | null;
   if (node.kind === 'leaf') result = leafBitmap(env, node);
+  // Parameters parse into groups of one (`product=X` is an OR of one criterion): its own bitmap.
+  else if (node.children.length === 1) result = bitmapOf(env, node.children[0]!);
   else {
     const and = node.kind === 'and';
     // A group without criteria holds for every bug, an empty OR too (as evaluateSearch has it).
@@ -42,12 +44,14 @@ function leafBitmap(env: SearchEnvironment, node: Extract<SearchNode, { kind: 'l
   const bitmaps = env.index.bitmapsOf(criterion.name, criterion.column);
   if (!bitmaps) return null;
   const table = criterion.table();
-  const result = new Uint32Array(wordsFor(env.index.size));
+  const words = wordsFor(env.index.size);
+  let result: Uint32Array | undefined;
   for (const value of bitmaps.values()) {
     // As the kernels' lookups: a value past the table is FALSE.
     if (table[value] !== TRUE) continue;
     const bits = bitmaps.of(value);
-    for (let word = 0; word < result.length; word++) result[word] = result[word]! | bits[word]!;
+    if (!result) result = bits.slice(0, words);
+    else for (let word = 0; word < words; word++) result[word] = result[word]! | bits[word]!;
   }
-  return result;
+  return result ?? new Uint32Array(words);
 }

@@ -112,11 +112,13 @@ function popcount(word: number): number {
 
 /** The slots whose bits are set in `bitmap` (and in `within`, when given), ascending. */
 export function setSlots(bitmap: Uint32Array, within?: Uint32Array): Int32Array {
-  const words = within ? bitmap.map((word, at) => word & within[at]!) : bitmap;
-  const slots = new Int32Array(countSet(words));
+  let count = 0;
+  if (within) for (let word = 0; word < bitmap.length; word++) count += popcount(bitmap[word]! & within[word]!);
+  else count = countSet(bitmap);
+  const slots = new Int32Array(count);
   let at = 0;
-  for (let word = 0; word < words.length; word++) {
-    let bits = words[word]!;
+  for (let word = 0; word < bitmap.length && at < count; word++) {
+    let bits = within ? bitmap[word]! & within[word]! : bitmap[word]!;
     while (bits !== 0) {
       const low = bits & -bits;
       slots[at++] = (word << 5) + (31 - Math.clz32(low));
