@@ -144,14 +144,14 @@ async function matchingSlots(
   );
   // A result kept between searches gives its matching slots directly (all TRUE); otherwise the
   // tree is evaluated over the required products' slots, or every slot.
-  const decided = candidateSlots(env, tree);
   // count_only of criteria that bitmaps decide whole: counted from the bits, no list built (faster
-  // than a kept list of a quarter of a million bugs).
-  const rest = decided?.rest;
-  if (paging.countOnly && decided?.bits && rest?.kind === 'and' && rest.children.length === 0)
-    return countVisibleBits(index, decided.bits, visible);
+  // than a kept list of a quarter of a million bugs), so planned before the kept lists are tried.
+  const early = paging.countOnly ? candidateSlots(env, tree) : undefined;
+  const rest = early?.rest;
+  if (early?.bits && rest?.kind === 'and' && rest.children.length === 0)
+    return countVisibleBits(index, early.bits, visible);
   const kept = keptMatches(env, tree);
-  const planned = kept ? null : decided;
+  const planned = kept ? null : early !== undefined ? early : candidateSlots(env, tree);
   const tested = planned?.rest ?? tree;
   const candidates = kept ?? planned?.slots ?? index.allSlots();
   // A page by bug id of a search that finds more than it shows stops once the page is full.

@@ -4,7 +4,7 @@
  * 32 bugs at a time. Such criteria are never MAYBE (they depend on nothing outside the index), so
  * plain bits hold their truth. Null for a tree with any other criterion.
  */
-import { clearPast, filledBitmap, wordsFor } from './columnBitmaps.ts';
+import { andInto, clearPast, filledBitmap, orInto, wordsFor } from './columnBitmaps.ts';
 import { columnCriterion } from './columnCriteria.ts';
 import { type SearchEnvironment, TRUE } from './searchEnvironment.ts';
 import { canonicalField } from './searchFields.ts';
@@ -19,14 +19,13 @@ export function bitmapOf(env: SearchEnvironment, node: SearchNode): Uint32Array 
   // Parameters parse into groups of one (`product=X` is an OR of one criterion): its own bitmap.
   else if (node.children.length === 1) result = bitmapOf(env, node.children[0]!);
   else {
-    const and = node.kind === 'and';
+    const combine = node.kind === 'and' ? andInto : orInto;
     // A group without criteria holds for every bug, an empty OR too (as evaluateSearch has it).
-    result = filledBitmap(size, and || node.children.length === 0);
+    result = filledBitmap(size, node.kind === 'and' || node.children.length === 0);
     for (const child of node.children) {
       const bits = bitmapOf(env, child);
       if (!bits) return null;
-      if (and) for (let word = 0; word < result.length; word++) result[word] = result[word]! & bits[word]!;
-      else for (let word = 0; word < result.length; word++) result[word] = result[word]! | bits[word]!;
+      combine(result, bits);
     }
   }
   if (result && node.negate) {
@@ -51,7 +50,7 @@ function leafBitmap(env: SearchEnvironment, node: Extract<SearchNode, { kind: 'l
     if (table[value] !== TRUE) continue;
     const bits = bitmaps.of(value);
     if (!result) result = bits.slice(0, words);
-    else for (let word = 0; word < words; word++) result[word] = result[word]! | bits[word]!;
+    else orInto(result, bits);
   }
   return result ?? new Uint32Array(words);
 }

@@ -96,6 +96,16 @@ export function clearPast(bitmap: Uint32Array, size: number): void {
   bitmap.fill(0, whole + ((size & 31) !== 0 ? 1 : 0));
 }
 
+/** `target` AND `bits`, word by word, into `target`. */
+export function andInto(target: Uint32Array, bits: Uint32Array): void {
+  for (let word = 0; word < target.length; word++) target[word] = target[word]! & bits[word]!;
+}
+
+/** `target` OR `bits`, word by word, into `target`. */
+export function orInto(target: Uint32Array, bits: Uint32Array): void {
+  for (let word = 0; word < target.length; word++) target[word] = target[word]! | bits[word]!;
+}
+
 /** How many bits are set in `bitmap`, and not in `without` when given. */
 export function countSet(bitmap: Uint32Array, without?: Uint32Array): number {
   let count = 0;

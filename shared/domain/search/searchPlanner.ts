@@ -5,7 +5,7 @@
 import { errors } from '../../errors.ts';
 import { isTimeTrackingField } from '../bug/privateActivity.ts';
 import { bitmapOf } from './bitmapEvaluation.ts';
-import { countSet, setSlots } from './columnBitmaps.ts';
+import { andInto, countSet, setSlots } from './columnBitmaps.ts';
 import { idSetTest } from './criterionNames.ts';
 import type { SearchEnvironment } from './searchEnvironment.ts';
 import { canonicalField, isSearchableField, USER_FIELDS } from './searchFields.ts';
@@ -105,7 +105,7 @@ function decidedByBitmaps(
     const answered = bitmapOf(env, child);
     if (!answered) others.push(child);
     else if (!bits) bits = answered;
-    else for (let word = 0; word < bits.length; word++) bits[word] = bits[word]! & answered[word]!;
+    else andInto(bits, answered);
   }
   if (!bits) return null;
   if (others.length > 0 && countSet(bits) > env.index.size * MAX_LISTED_SHARE) return null;

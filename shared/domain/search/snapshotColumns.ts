@@ -23,8 +23,9 @@ import { TrigramIndex } from './trigramIndex.ts';
 
 /**
  * 5: flags, private attachment lists, see also, tags and custom fields as one JSON text per bug,
- * decoded when read, and ids, slot lists and end offsets as differences (snapshotFormat.ts); 4: parts may be stored apart from the core; 3: the binary form, whole; 1 and
- * 2 were JSON (legacySnapshot.ts). Each reads every earlier binary form.
+ * decoded when read, and ids, slot lists and end offsets as differences (snapshotFormat.ts);
+ * 4: parts may be stored apart from the core; 3: the binary form, whole; 1 and 2 were JSON
+ * (legacySnapshot.ts). Each reads every earlier binary form.
  */
 export const SNAPSHOT_VERSION = 5;
 
@@ -328,7 +329,7 @@ export function readSnapshot(
     index.alias.set(slot, value);
     index.aliasCode[slot] = index.aliases.code(value);
   });
-  if (reader.has('url.slots')) readStoredStrings(reader, 'url', index.url);
+  readStoredStrings(reader, 'url', index.url);
   readStoredJson(reader, 'seeAlso', index.seeAlso);
 
   for (const column of LIST_COLUMNS)
