@@ -6,6 +6,7 @@ import type { Duplex } from 'node:stream';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { InvokeStore, InvokeStoreBase } from '@aws/lambda-invoke-store';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
+import { fitsLambdaResponse, LAMBDA_RESPONSE_LIMIT } from '../shared/http/lambdaResponse.ts';
 import { MAX_QUERY_BYTES } from '../shared/http/middleware/queryLimit.ts';
 import { RouteMatcher } from '../shared/http/routeMatcher.ts';
 import { type HttpMethod, platformHandlers, routes } from '../shared/routes.ts';
@@ -247,7 +248,14 @@ export async function startApiGateway(options: EmulatorOptions): Promise<{ serve
       );
       const handler = await loadHandler(handlerModule);
       const context = lambdaContext(requestId, handlerModule.replace('/', '-'));
-      writeResult(response, await invocation(requestId, () => handler(event, context)));
+      const result = await invocation(requestId, () => handler(event, context));
+      if (typeof result !== 'string' && !fitsLambdaResponse(result)) {
+        // Lambda fails an invocation whose answer is over its limit, and API Gateway answers 500.
+        throw new Error(
+          `Response payload size exceeded maximum allowed payload size (${LAMBDA_RESPONSE_LIMIT} bytes).`,
+        );
+      }
+      writeResult(response, result);
     } catch (error) {
       const status = (error as { statusCode?: number }).statusCode ?? 500;
       if (status === 413) {

@@ -9,6 +9,7 @@ import { inRequestScope } from '../storage/requestScope.ts';
 import { authenticateCaller } from './middleware/authenticateCaller.ts';
 import { type Access, authorizeCaller } from './middleware/authorizeCaller.ts';
 import { decodeInput } from './middleware/decodeInput.ts';
+import { encodeResponse } from './middleware/encodeResponse.ts';
 import { errorEnvelope } from './middleware/errorEnvelope.ts';
 import { formatResponse } from './middleware/formatResponse.ts';
 import { jsonp } from './middleware/jsonp.ts';
@@ -75,7 +76,8 @@ export interface EndpointDependencies {
 /**
  * Builds a Lambda handler from an endpoint definition, wrapped in the shared middleware chain.
  * Order matters: `before` runs top to bottom, `after` and `onError` bottom to top, so errors are
- * enveloped, then formatted, then logged and counted with their final status (requestTelemetry),
+ * enveloped, then formatted, then fitted to the Lambda boundary (encodeResponse: gzip, 6 MB),
+ * then logged and counted with their final status (requestTelemetry),
  * and Powertools' middlewares (invocationObservers) wrap it all: their context is on every line
  * and the metrics are published last. Input is bounded (queryLimit, decodeInput) before it is
  * parsed, and an anonymous write refused before its body is parsed (refuseAnonymousWrite).
@@ -102,6 +104,7 @@ export function buildEndpoint<Schema extends z.ZodType>(
   const chain = middy(run)
     .use(invocationObservers())
     .use(requestTelemetry())
+    .use(encodeResponse())
     .use(formatResponse())
     .use(errorEnvelope())
     .use(queryLimit())

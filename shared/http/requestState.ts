@@ -21,7 +21,11 @@ export interface RequestState {
   retryAfterSeconds?: number;
 }
 
-export type TrackerContext = Context & { tracker?: RequestState };
+export type TrackerContext = Context & {
+  tracker?: RequestState;
+  /** A REST route the RPC layer calls within its own invocation (rpc/restEvent.ts): its answer never crosses the Lambda boundary. */
+  inProcessCall?: boolean;
+};
 
 export type TrackerRequest = Request<APIGatewayProxyEventV2, unknown, Error, TrackerContext>;
 

@@ -8,6 +8,14 @@ import { sourceMappedStack } from '../sourceMappedStack.ts';
 /** Bugzilla points clients at its API documentation in every error. */
 const documentationUrl = 'https://bugzilla.readthedocs.io/en/5.2/api/index.html';
 
+/** The caller's error as the response, with the HTTP status of its code. */
+export function trackerErrorEnvelope(request: TrackerRequest, error: TrackerError): void {
+  const state = stateOf(request);
+  state.statusCode = error.httpStatus;
+  state.errorCode = error.code;
+  request.response = { error: true, code: error.code, message: error.message, documentation: documentationUrl };
+}
+
 /**
  * Every failure becomes Bugzilla's envelope `{error, code, message}` with the HTTP status of its
  * code. A failure that is not a TrackerError is ours, not the caller's: a busy store (throttled,
@@ -21,9 +29,7 @@ export const errorEnvelope = (): MiddlewareObj => ({
     const error = request.error;
     const requestId = trackerRequest.context.awsRequestId ?? trackerRequest.event.requestContext?.requestId;
     if (error instanceof TrackerError) {
-      state.statusCode = error.httpStatus;
-      state.errorCode = error.code;
-      request.response = { error: true, code: error.code, message: error.message, documentation: documentationUrl };
+      trackerErrorEnvelope(trackerRequest, error);
       return;
     }
     if (isTransientStorageFailure(error)) {

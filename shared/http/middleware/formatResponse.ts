@@ -3,6 +3,7 @@ import type { MiddlewareObj } from '@middy/core';
 import { extractCredentials } from '../../domain/identity/authentication.ts';
 import { isLoggedIn } from '../../domain/identity/caller.ts';
 import { jsonPieces } from '../../domain/rawJson.ts';
+import { unencodedTag } from '../lambdaResponse.ts';
 import { type HttpResult, header, lowerCaseHeaders, stateOf, type TrackerRequest } from '../requestState.ts';
 
 /** Headers every answer carries, as Bugzilla sends them (plus `Vary: Accept`, which the spec asks for). */
@@ -40,7 +41,8 @@ function entityTag(pieces: readonly string[]): string {
 function matchesEntityTag(ifNoneMatch: string | undefined, tag: string): boolean {
   if (!ifNoneMatch) return false;
   return ifNoneMatch.split(',').some((candidate) => {
-    const value = candidate.trim().replace(/^W\//, '');
+    // A tag of the gzipped answer names the same content (lambdaResponse.ts).
+    const value = unencodedTag(candidate.trim().replace(/^W\//, ''));
     return value === '*' || value === tag;
   });
 }

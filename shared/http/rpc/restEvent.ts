@@ -45,10 +45,12 @@ export function restEventFor(call: RestCall, outer: APIGatewayProxyEventV2): API
 
 /**
  * The Lambda context for the REST handler: the RPC request's (its request id, remaining time),
- * without the RPC chain's own state, which a handler keeps on its context (requestState.ts).
+ * without the RPC chain's own state, which a handler keeps on its context (requestState.ts), and
+ * marked as called in-process: the RPC answer, not the route's, is what Lambda returns.
  */
 export function restContextFor(context: Context): Context {
   const copy = Object.assign(Object.create(Object.getPrototypeOf(context)), context) as TrackerContext;
   delete copy.tracker;
+  copy.inProcessCall = true;
   return copy;
 }

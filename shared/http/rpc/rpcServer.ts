@@ -9,6 +9,7 @@ import { recordRequest } from '../../observability/metrics.ts';
 import { routineOutputOff } from '../../observability/routineOutput.ts';
 import { GENERIC_USER_ERROR } from '../../trackerError.ts';
 import type { LambdaHandler } from '../endpointChain.ts';
+import { acceptsGzip, compressedForClient, fitsLambdaResponse, unencodedTag } from '../lambdaResponse.ts';
 import { COMMON_HEADERS } from '../middleware/formatResponse.ts';
 import { MAX_QUERY_BYTES } from '../middleware/queryLimit.ts';
 import { type HttpResult, header } from '../requestState.ts';
@@ -112,8 +113,13 @@ function checkQueryString(rawQuery: string): void {
   }
 }
 
-async function answerXmlRpc(exchange: Exchange): Promise<{ body: string; contentType: string }> {
-  const reply = (body: string) => ({ body, contentType: XML_CONTENT_TYPE });
+async function answerXmlRpc(exchange: Exchange): Promise<HttpResult> {
+  const reply = (body: string): HttpResult => ({
+    statusCode: 200,
+    headers: headersFor(exchange, XML_CONTENT_TYPE),
+    body,
+  });
+  let body: string;
   try {
     checkQueryString(exchange.event.rawQueryString ?? '');
     const contentType = header(exchange.event, 'content-type') ?? '';
@@ -122,11 +128,28 @@ async function answerXmlRpc(exchange: Exchange): Promise<{ body: string; content
     const call = decodeXmlRpcCall(bodyText(exchange.event));
     exchange.rpcMethod = call.method;
     if (!rpcMethod(call.method)) throw rpcFaults.unknownMethod(call.method);
-    return reply(encodeXmlRpcResponse(await dispatch(exchange, call)));
+    body = encodeXmlRpcResponse(await dispatch(exchange, call));
   } catch (error) {
     return reply(encodeXmlRpcFault(faultOf(exchange, error)));
   }
+  const answer = reply(body);
+  return (await fitted(exchange, answer)) ?? reply(encodeXmlRpcFault(faultOf(exchange, tooLarge(exchange, answer))));
 }
+
+/**
+ * The answer as Lambda can return it: gzipped for a client that accepts it (lambdaResponse.ts);
+ * null when even so it is over the 6 MB an invocation answers.
+ */
+async function fitted(exchange: Exchange, answer: HttpResult): Promise<HttpResult | null> {
+  const encoded = await compressedForClient(answer, header(exchange.event, 'accept-encoding'));
+  return fitsLambdaResponse(encoded) ? encoded : null;
+}
+
+const tooLarge = (exchange: Exchange, answer: HttpResult) =>
+  errors.responseTooLarge(
+    Math.ceil(Buffer.byteLength(answer.body ?? '', 'utf8') / 1024),
+    acceptsGzip(header(exchange.event, 'accept-encoding')),
+  );
 
 /** Bugzilla answers a GET without an id under its urlbase; this is the URL the request came to. */
 function requestOrigin(event: APIGatewayProxyEventV2): string {
@@ -182,16 +205,24 @@ async function answerJsonRpc(exchange: Exchange, get: boolean): Promise<HttpResu
   const json = await callJsonRpc(exchange, reading, get);
   const envelope: JsonRpcEnvelope = 'fault' in reading ? reading.envelope : reading.message.envelope;
   const callback = envelope.callback;
-  const body = callback ? jsonpOf(callback, json) : json;
-  const headers = headersFor(exchange, callback ? JSONP_CONTENT_TYPE : JSON_CONTENT_TYPE);
-  if (!get) return { statusCode: 200, headers, body };
+  const reply = (text: string): HttpResult => ({
+    statusCode: 200,
+    headers: headersFor(exchange, callback ? JSONP_CONTENT_TYPE : JSON_CONTENT_TYPE),
+    body: callback ? jsonpOf(callback, text) : text,
+  });
+  const answer = reply(json);
+  const tooLargeAnswer = () => reply(writeJsonRpcError(envelope, faultOf(exchange, tooLarge(exchange, answer))));
+  if (!get) return (await fitted(exchange, answer)) ?? tooLargeAnswer();
   // A GET answer carries an ETag, and a client that has it gets a 304, as from REST (and Bugzilla).
-  headers.ETag = `"${createHash('sha1').update(body).digest('base64url')}"`;
+  const headers = answer.headers as Record<string, string>;
+  headers.ETag = `"${createHash('sha1')
+    .update(answer.body ?? '')
+    .digest('base64url')}"`;
   const ifNoneMatch = header(exchange.event, 'if-none-match') ?? '';
-  if (ifNoneMatch.split(',').some((tag) => [headers.ETag, '*'].includes(tag.trim().replace(/^W\//, ''))))
-    return { statusCode: 304, headers, body: '' };
-  const head = exchange.event.requestContext?.http?.method === 'HEAD';
-  return { statusCode: 200, headers, body: head ? '' : body };
+  const held = ifNoneMatch.split(',').map((tag) => unencodedTag(tag.trim().replace(/^W\//, '')));
+  if (held.some((tag) => tag === headers.ETag || tag === '*')) return { statusCode: 304, headers, body: '' };
+  if (exchange.event.requestContext?.http?.method === 'HEAD') return { statusCode: 200, headers, body: '' };
+  return (await fitted(exchange, answer)) ?? tooLargeAnswer();
 }
 
 function headersFor(exchange: Exchange, contentType: string): Record<string, string> {
@@ -205,10 +236,7 @@ function headersFor(exchange: Exchange, contentType: string): Record<string, str
 async function answer(exchange: Exchange): Promise<HttpResult> {
   const path = exchange.event.routeKey?.split(' ')[1] ?? exchange.event.rawPath;
   // The root takes XML-RPC too: the clients that post to whatever URL they were given speak it.
-  if (path === XML_RPC_PATH || path === '/') {
-    const { body, contentType } = await answerXmlRpc(exchange);
-    return { statusCode: 200, headers: headersFor(exchange, contentType), body };
-  }
+  if (path === XML_RPC_PATH || path === '/') return answerXmlRpc(exchange);
   const method = exchange.event.requestContext?.http?.method;
   return answerJsonRpc(exchange, method === 'GET' || method === 'HEAD');
 }
