@@ -56,8 +56,9 @@ export function formatPayload(request: TrackerRequest): HttpResult {
     pieces.unshift(`/**/${state.jsonpCallback}(`);
     pieces.push(')');
   }
-  let body = '';
-  for (const piece of pieces) body += piece;
+  // One sequential string: a rope of a thousand pieces is flattened by whatever reads it first,
+  // and read character by character (the size check at the Lambda boundary) it is slower still.
+  const body = pieces.join('');
   const headers: Record<string, string> = {
     ...COMMON_HEADERS,
     'Content-Type': state.jsonpCallback ? JAVASCRIPT_TYPE : JSON_TYPE,
