@@ -590,6 +590,41 @@ describe('regexp membership', () => {
     );
   });
 
+  it('reads the groups of a user item stored before they were kept on it from its membership items', async () => {
+    const { UpdateCommand } = await import('@aws-sdk/lib-dynamodb');
+    const { documentClient, tableName } = await import('../../shared/storage/dynamoClient.ts');
+    const { keys } = await import('../../shared/storage/keys.ts');
+    const { getUserRecords } = await import('../../shared/storage/identity/userStore.ts');
+    const admin = app.admin.apiKey;
+    const group = await call(app, 'POST', '/rest/group', {
+      apiKey: admin,
+      body: { name: 'oldtimers', description: 'Old timers' },
+    });
+    expect(group.status, group.text).toBe(200);
+    const account = await createAccount('oldtimer');
+    const joined = await call(app, 'PUT', `/rest/user/${account.id}`, {
+      apiKey: admin,
+      body: { groups: { add: ['oldtimers'] }, bless_groups: { add: ['oldtimers'] } },
+    });
+    expect(joined.status, joined.text).toBe(200);
+    const [before, adminRecord] = await getUserRecords([account.id, app.admin.id]);
+    expect(before!.membership.memberOf).toContain(group.body.id);
+    expect(before!.membership.canBless).toContain(group.body.id);
+    await documentClient().send(
+      new UpdateCommand({
+        TableName: tableName(),
+        Key: keys.user(account.id),
+        UpdateExpression: 'REMOVE memberOf, canBless',
+      }),
+    );
+    // One user from the item, one from the membership items, in the order asked.
+    const [adminAgain, agent] = await getUserRecords([app.admin.id, account.id]);
+    expect(adminAgain).toEqual(adminRecord);
+    expect(agent!.user.id).toBe(account.id);
+    expect([...agent!.membership.memberOf].sort()).toEqual([...before!.membership.memberOf].sort());
+    expect([...agent!.membership.canBless].sort()).toEqual([...before!.membership.canBless].sort());
+  });
+
   it('derives the members of a regexp group stored before they were kept, at the next bootstrap', async () => {
     const { UpdateCommand } = await import('@aws-sdk/lib-dynamodb');
     const { documentClient, tableName } = await import('../../shared/storage/dynamoClient.ts');

@@ -5,7 +5,13 @@ import { DEFAULT_FIELD_VALUES } from '../../shared/domain/catalog/fieldValues.ts
 import { bitmapOf } from '../../shared/domain/search/bitmapEvaluation.ts';
 import { setSlots } from '../../shared/domain/search/columnBitmaps.ts';
 import { compileSearch } from '../../shared/domain/search/criterionCompiler.ts';
-import { countVisible, firstMatchesById, inIdOrder, visibleMatches } from '../../shared/domain/search/firstMatches.ts';
+import {
+  countVisible,
+  firstMatchesById,
+  firstVisibleBitsById,
+  inIdOrder,
+  visibleMatches,
+} from '../../shared/domain/search/firstMatches.ts';
 import { FALSE, MAYBE, type SearchEnvironment, TRUE } from '../../shared/domain/search/searchEnvironment.ts';
 import { evaluateSearch, keptMatches } from '../../shared/domain/search/searchEvaluation.ts';
 import { SearchIndex } from '../../shared/domain/search/searchIndex.ts';
@@ -344,6 +350,31 @@ describe('the first matches by bug id, a chunk at a time', () => {
       ),
       { numRuns: 150 },
     );
+  });
+
+  it('reads the first matches off a bitmap as the full search gives them, when bitmaps decide the tree', () => {
+    let decided = 0;
+    fc.assert(
+      fc.property(
+        trees,
+        fc.constantFrom(baseIndex, shuffledIndex),
+        fc.integer({ min: 1, max: 400 }),
+        fc.constantFrom(32, 64, 500, 2_048),
+        (tree, index, wanted, firstChunk) => {
+          const searchEnv = { ...env, index };
+          const bits = bitmapOf(searchEnv, tree);
+          if (!bits) return;
+          decided++;
+          const all = index.allSlots();
+          const full = visibleMatches(evaluateSearch(searchEnv, tree, all), all, index.restricted, visible);
+          const expected = Array.from(inIdOrder(index, Int32Array.from(full.matches)).subarray(0, wanted));
+          const first = firstVisibleBitsById(index, bits, wanted, visible, firstChunk);
+          expect(Array.from(first), JSON.stringify(tree)).toEqual(expected);
+        },
+      ),
+      { numRuns: 300 },
+    );
+    expect(decided).toBeGreaterThan(20);
   });
 
   it('stops once the page is full: a later slot with a smaller id is still found', () => {

@@ -8,6 +8,7 @@ import {
   countVisible,
   countVisibleBits,
   firstMatchesById,
+  firstVisibleBitsById,
   inIdOrder,
   visibleMatches,
 } from '../../domain/search/firstMatches.ts';
@@ -153,10 +154,14 @@ async function matchingSlots(
   const kept = keptMatches(env, tree);
   const planned = kept ? null : early !== undefined ? early : candidateSlots(env, tree);
   const tested = planned?.rest ?? tree;
-  const candidates = kept ?? planned?.slots ?? index.allSlots();
-  // A page by bug id of a search that finds more than it shows stops once the page is full.
+  // A page by bug id of a search that finds more than it shows stops once the page is full:
+  // read from the bitmaps when they decide the whole search, else tested a chunk at a time.
   const wanted = paging.offset + paging.limit;
-  if (!kept && !paging.countOnly && !paging.order && wanted > 0 && wanted * 2 < candidates.length) {
+  const byId = !paging.countOnly && !paging.order && wanted > 0;
+  if (!kept && byId && planned?.bits && tested.kind === 'and' && tested.children.length === 0)
+    return firstVisibleBitsById(index, planned.bits, wanted, visible);
+  const candidates = kept ?? planned?.slots ?? index.allSlots();
+  if (!kept && byId && wanted * 2 < candidates.length) {
     const first = firstMatchesById(env, tested, candidates, wanted, visible);
     if (first) return first;
   }

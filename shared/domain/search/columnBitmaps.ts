@@ -120,14 +120,17 @@ function popcount(word: number): number {
   return Math.imul((bits + (bits >>> 4)) & 0x0f0f0f0f, 0x01010101) >>> 24;
 }
 
-/** The slots whose bits are set in `bitmap` (and in `within`, when given), ascending. */
-export function setSlots(bitmap: Uint32Array, within?: Uint32Array): Int32Array {
+/**
+ * The slots whose bits are set in `bitmap` (and in `within`, when given), ascending; with `from`
+ * and `to`, only those of the words in between.
+ */
+export function setSlots(bitmap: Uint32Array, within?: Uint32Array, from = 0, to = bitmap.length): Int32Array {
   let count = 0;
-  if (within) for (let word = 0; word < bitmap.length; word++) count += popcount(bitmap[word]! & within[word]!);
-  else count = countSet(bitmap);
+  if (within) for (let word = from; word < to; word++) count += popcount(bitmap[word]! & within[word]!);
+  else for (let word = from; word < to; word++) count += popcount(bitmap[word]!);
   const slots = new Int32Array(count);
   let at = 0;
-  for (let word = 0; word < bitmap.length && at < count; word++) {
+  for (let word = from; word < to && at < count; word++) {
     let bits = within ? bitmap[word]! & within[word]! : bitmap[word]!;
     while (bits !== 0) {
       const low = bits & -bits;

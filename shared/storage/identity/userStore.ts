@@ -37,11 +37,22 @@ const toUser = (item: Record<string, unknown>): UserAccount => ({
  * reading the membership items of the user's partition.
  */
 async function toUserRecord(item: Record<string, unknown>, consistent = false): Promise<UserRecord> {
+  return recordFromItem(item) ?? readMembershipItems(item, consistent);
+}
+
+/** The record from the user item alone, when it carries the memberships (every item written since they were added). */
+function recordFromItem(item: Record<string, unknown>): UserRecord | undefined {
+  if (!Array.isArray(item.memberOf) || !Array.isArray(item.canBless)) return undefined;
+  return {
+    user: toUser(item),
+    rev: Number(item.rev ?? 0),
+    membership: { memberOf: item.memberOf.map(Number), canBless: item.canBless.map(Number) },
+  };
+}
+
+async function readMembershipItems(item: Record<string, unknown>, consistent: boolean): Promise<UserRecord> {
   const user = toUser(item);
   const rev = Number(item.rev ?? 0);
-  if (Array.isArray(item.memberOf) && Array.isArray(item.canBless)) {
-    return { user, rev, membership: { memberOf: item.memberOf.map(Number), canBless: item.canBless.map(Number) } };
-  }
   const items = await queryAll({
     TableName: tableName(),
     KeyConditionExpression: 'pk = :pk',
@@ -77,7 +88,12 @@ export async function findUserIdByLogin(login: string): Promise<number | null> {
 /** Users with their memberships, by id, in the order asked; unknown ids are left out. BatchGetItem, 100 keys a call. */
 export async function getUserRecords(ids: readonly number[]): Promise<UserRecord[]> {
   const found = await cachedUserItems(ids);
-  return Promise.all(ids.filter((id) => found.has(id)).map((id) => toUserRecord(found.get(id)!)));
+  // A page of a thousand bugs names hundreds of people: no promise each when their items say it all.
+  const records = ids.filter((id) => found.has(id)).map((id) => recordFromItem(found.get(id)!) ?? id);
+  if (records.every((record) => typeof record !== 'number')) return records as UserRecord[];
+  return Promise.all(
+    records.map((record) => (typeof record === 'number' ? readMembershipItems(found.get(record)!, false) : record)),
+  );
 }
 
 export async function getUsers(ids: readonly number[]): Promise<UserAccount[]> {
