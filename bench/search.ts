@@ -32,6 +32,7 @@ import {
   SEARCH_SECTION_START,
 } from './benchmarkSections.ts';
 import { type SeedReport, seedInstallation } from './seedInstallation.ts';
+import { measureWireCeiling, type WireCeiling } from './wireCeiling.ts';
 
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
 // The seed writes in bulk from this process: a busy machine (a million bugs take half an hour)
@@ -158,21 +159,28 @@ interface Result {
   bytes: number;
   callsPerRequest: Record<string, number>;
   problem?: string;
+  /** The same answer's bytes from a server that does nothing else (wireCeiling.ts), for large answers. */
+  wire?: WireCeiling;
 }
 
-async function get(url: string): Promise<{ status: number; body: any; bytes: number; ms: number }> {
+async function get(url: string): Promise<{ status: number; body: any; text: string; bytes: number; ms: number }> {
   const started = performance.now();
-  const response = await fetch(url, { headers: { 'X-BUGZILLA-API-KEY': ADMIN.apiKey } });
+  // Uncompressed, as autocannon asks below: the scenarios measure JSON as served, not gzip.
+  const response = await fetch(url, { headers: { 'X-BUGZILLA-API-KEY': ADMIN.apiKey, 'Accept-Encoding': 'identity' } });
   const text = await response.text();
   return {
     status: response.status,
     body: JSON.parse(text),
+    text,
     bytes: Buffer.byteLength(text),
     ms: performance.now() - started,
   };
 }
 
-async function runScenario(server: Server, scenario: Scenario): Promise<Result> {
+/** Answers from this size on are measured from the bare server too: below it, the wire costs little. */
+const WIRE_FROM_BYTES = 64 * 1024;
+
+async function runScenario(server: Server, scenario: Scenario, { wire: withWire = false } = {}): Promise<Result> {
   const url = `${server.url}${scenario.path}`;
   const probe = await get(url);
   const problem =
@@ -194,6 +202,10 @@ async function runScenario(server: Server, scenario: Scenario): Promise<Result> 
   const after = await server.calls();
   const requests = Math.max(1, result.requests.total);
   const calls = totalCalls(before, after);
+  const wire =
+    withWire && probe.bytes >= WIRE_FROM_BYTES
+      ? await measureWireCeiling(probe.text, { connections: CONNECTIONS, durationS: DURATION_S, warmupS: WARMUP_S })
+      : undefined;
   return {
     scenario,
     rps: result.requests.average,
@@ -207,6 +219,7 @@ async function runScenario(server: Server, scenario: Scenario): Promise<Result> 
       Object.entries(calls).map(([key, count]) => [key, Number((Number(count) / requests).toFixed(2))]),
     ),
     problem,
+    wire,
   };
 }
 
@@ -387,9 +400,9 @@ function render(
   );
   lines.push('');
   lines.push(
-    '| scenario | req/s | p50 ms | p90 ms | p99 ms | errors | response | DynamoDB calls per request | nothing kept: req/s, p50 ms, calls | Bugzilla 5.2 (100,000 bugs) | target | target, nothing kept |',
+    '| scenario | req/s | p50 ms | p90 ms | p99 ms | errors | response | DynamoDB calls per request | nothing kept: req/s, p50 ms, calls | same bytes, bare server: req/s, p50 ms | Bugzilla 5.2 (100,000 bugs) | target | target, nothing kept |',
   );
-  lines.push('|---|---:|---:|---:|---:|---:|---:|---|---|---|---|---|');
+  lines.push('|---|---:|---:|---:|---:|---:|---:|---|---|---|---|---|---|');
   const callsText = (result: Result) =>
     Object.entries(result.callsPerRequest)
       .map(([key, count]) => `${key} ${count}`)
@@ -400,7 +413,7 @@ function render(
       ? `${fmt(cold.rps)}, ${cold.p50} ms, ${callsText(cold)}${cold.problem ? ` (**check: ${cold.problem}**)` : ''}`
       : '–';
     lines.push(
-      `| ${result.scenario.name}${result.problem ? ` (**check: ${result.problem}**)` : ''} | ${fmt(result.rps)} | ${result.p50} | ${result.p90} | ${result.p99} | ${result.non2xx + result.errors + (cold ? cold.non2xx + cold.errors : 0)} | ${(result.bytes / 1024).toFixed(1)} KiB | ${callsText(result)} | ${coldText} | ${result.scenario.bugzilla} | ${result.scenario.target} | ${result.scenario.unkeptTarget ?? '–'} |`,
+      `| ${result.scenario.name}${result.problem ? ` (**check: ${result.problem}**)` : ''} | ${fmt(result.rps)} | ${result.p50} | ${result.p90} | ${result.p99} | ${result.non2xx + result.errors + (cold ? cold.non2xx + cold.errors : 0)} | ${(result.bytes / 1024).toFixed(1)} KiB | ${callsText(result)} | ${coldText} | ${result.wire ? `${fmt(result.wire.rps)}, ${result.wire.p50} ms` : '–'} | ${result.scenario.bugzilla} | ${result.scenario.target} | ${result.scenario.unkeptTarget ?? '–'} |`,
     );
   }
   lines.push('');
@@ -409,7 +422,7 @@ function render(
   );
   lines.push('');
   lines.push(
-    '**Reading these numbers.** Each scenario repeats one request, as a dashboard does, so after the warm-up the search instance answers from what it keeps between requests: the page\'s rendered JSON and the results of the criteria, each exactly as fresh as the index (docs/data-model.md §8.7). The "nothing kept" column is the same scenario against a second API process over the same table with `TRACKER_SEARCH_KEEP=off`: every request finds its bugs in the index and renders them afresh, as the first request of a scenario (or one after the page\'s bugs changed) does. `getbug` isolates the request overhead (authentication, catalogue stamp, one bug). Everything here shares two cores with DynamoDB Local, the load generator and, on a shared machine, other work; AWS runs each Lambda instance on its own vCPU against DynamoDB.',
+    '**Reading these numbers.** Each scenario repeats one request, as a dashboard does, so after the warm-up the search instance answers from what it keeps between requests: the page\'s rendered JSON and the results of the criteria, each exactly as fresh as the index (docs/data-model.md §8.7). The "nothing kept" column is the same scenario against a second API process over the same table with `TRACKER_SEARCH_KEEP=off`: every request finds its bugs in the index and renders them afresh, as the first request of a scenario (or one after the page\'s bugs changed) does. `getbug` isolates the request overhead (authentication, catalogue stamp, one bug). The "same bytes, bare server" column serves each answer of 64 KiB or more, as its bytes, from a Node.js process that does nothing else (bench/wireCeiling.ts) to the same load generator: on this machine no scenario can be faster than that. The load generator does not ask for gzip, so these are answers as sent uncompressed. Everything here shares two cores with DynamoDB Local, the load generator and, on a shared machine, other work; AWS runs each Lambda instance on its own vCPU against DynamoDB.',
   );
   lines.push(markers.end);
   return lines.join('\n');
@@ -529,7 +542,7 @@ async function main(): Promise<void> {
     const results: Result[] = [];
     for (const scenario of scenarios(seed, firstBug)) {
       log(`scenario: ${scenario.name}`);
-      const result = await runScenario(server, scenario);
+      const result = await runScenario(server, scenario, { wire: true });
       log(
         `  ${result.rps.toFixed(1)} req/s, p50 ${result.p50} ms${result.problem ? `, check: ${result.problem}` : ''}`,
       );
