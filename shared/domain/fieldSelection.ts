@@ -51,6 +51,20 @@ export class FieldSelection {
   /** Equal for selections that select the same fields: what output rendered under one may be reused for. */
   readonly signature: string;
 
+  /**
+   * Neither include_fields nor exclude_fields: every default and custom field, nested objects
+   * whole, no extra. Applied to a view that holds no extra, such a selection changes nothing.
+   */
+  get isDefault(): boolean {
+    return (
+      this.include.size === 0 &&
+      this.exclude.size === 0 &&
+      this.excludeTypes.size === 0 &&
+      this.includeTypes.size === 1 &&
+      this.includeTypes.has('default')
+    );
+  }
+
   static fromParams(params: { include_fields?: unknown; exclude_fields?: unknown }): FieldSelection {
     return new FieldSelection(splitFieldList(params.include_fields), splitFieldList(params.exclude_fields));
   }

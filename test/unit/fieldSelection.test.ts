@@ -35,6 +35,25 @@ describe('default selection', () => {
     });
   });
 
+  it('is the default selection only without include or exclude names, and then keeps every field but extras', () => {
+    expect(new FieldSelection().isDefault).toBe(true);
+    expect(FieldSelection.fromParams({}).isDefault).toBe(true);
+    expect(new FieldSelection(['_default']).isDefault).toBe(true);
+    for (const [include, exclude] of [
+      [['id']],
+      [['_all']],
+      [['_default', '_extra']],
+      [[], ['cf_team']],
+      [[], ['_custom']],
+      [['_custom']],
+    ])
+      expect(new FieldSelection(include, exclude).isDefault, JSON.stringify([include, exclude])).toBe(false);
+    const { flag_types, ...withoutExtra } = product;
+    void flag_types;
+    const plain = { ...withoutExtra, components: withoutExtra.components.map(({ flag_types: _, ...rest }) => rest) };
+    expect(select([], [], plain)).toEqual(plain);
+  });
+
   it('does not change the value it filters', () => {
     const copy = structuredClone(product);
     select(['id']);

@@ -77,13 +77,13 @@ export async function renderSearchPage(
     const users = await usersById(userIdsOf(bugs, bugCatalog.catalog));
     const context = {
       ...bugViewContext(caller, bugCatalog, users),
-      wantsExtra: (name: string) => fields.wants(name, 'extra'),
+      // Without the viewer's own tags: they are added below, for each request.
+      wantsExtra: (name: string) => name !== 'tags' && fields.wants(name, 'extra'),
     };
     missing.forEach((entry, position) => {
-      // Without the viewer's own fields: those are added below, for each request.
-      const { tags, ...view } = bugView(bugs[position]!, context);
-      void tags;
-      const text = JSON.stringify(fields.apply(view, BUG_FIELDS));
+      const view = bugView(bugs[position]!, context);
+      // The default selection keeps every field of a view without extras: no copy to make.
+      const text = JSON.stringify(fields.isDefault ? view : fields.apply(view, BUG_FIELDS));
       texts.set(entry.id, text);
       if (cacheable && !ownText(entry)) rendered.put(entry.id, entry.rev, variant, text);
     });
