@@ -51,7 +51,7 @@ describe('fitsLambdaResponse', () => {
     ['quotes and backslashes, which the runtime escapes', '{"a":"\\\\"}'],
     ['characters of two and three UTF-8 bytes', 'é—€'],
     ['a character outside the BMP', '😀'],
-    ['control characters', '\u0001\n\t\u001f'],
+    ['control characters, in a body long enough to be read through', 'abcdefgh\u0001\n'],
   ])('counts %s as the runtime writes them', (_, unit) => {
     const atLimit = resultOfBytes(unit, 0);
     expect(invocationBytes(atLimit)).toBe(LAMBDA_RESPONSE_LIMIT);
