@@ -55,8 +55,9 @@ const BUNDLE_BUDGET_BYTES = 395 * 1024 + OBSERVABILITY;
  * - re2js (147 KiB) checks and matches administrators' regexps (user_regexp, emailregexp) in the
  *   functions that write users, groups and parameters, and runs the regexp operators of search.
  */
-// 585.3, 562.1 and 554.3 KiB measured 2026-11-25 (create, get, download).
-const S3_BUDGET = 555 * 1024 + OBSERVABILITY;
+// 585.3, 562.1 and 554.3 KiB measured 2026-11-25 (create, get, download); 590.6 for create
+// (2026-11-28) with gzip answers, the 6 MB check and bodies kept outside V8's heap.
+const S3_BUDGET = 560 * 1024 + OBSERVABILITY;
 // 538.3–548.4 KiB measured 2026-11-25 (user/updateUser the largest).
 const REGEXP_BUDGET = 520 * 1024 + OBSERVABILITY;
 const BUDGET_EXCEPTIONS: Readonly<Record<string, number>> = {
