@@ -193,7 +193,7 @@ export const errors = {
   /** An answer over Lambda's 6 MB (shared/http/lambdaResponse.ts): Bugzilla has no such limit, so no code of its own (32000). */
   responseTooLarge: (kilobytes: number, compressed: boolean) =>
     byMessage.invalidParameter(
-      `This answer holds ${kilobytes} KB of JSON, more than one response can carry${compressed ? ' even compressed' : ''} (Tracker answers at most 6 MB). Ask for fewer bugs with limit and offset, or for fewer fields with include_fields${compressed ? '' : ', or accept gzip (Accept-Encoding: gzip), which carries about ten times as much'}.`,
+      `This answer holds ${kilobytes} KB of JSON, more than one response can carry${compressed ? ' even compressed' : ''} (Tracker answers at most 6 MB). Ask for fewer bugs with limit and offset, or for fewer fields with include_fields${compressed ? '' : ', or accept gzip (Accept-Encoding: gzip), which carries about eight times as much'}.`,
     ),
   // Search:
   notWholeNumber: (name: string) => byMessage.invalidParameter(`${name} must be a whole number of zero or more.`),

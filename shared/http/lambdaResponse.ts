@@ -11,7 +11,7 @@ import type { HttpResult } from './requestState.ts';
  * `max_search_results`) with the default fields is about 14 MB of JSON, so an installation of a
  * million bugs meets that limit with ordinary queries.
  *
- * Bug JSON shrinks about tenfold with gzip, and the clients that ask for large answers
+ * Bug JSON shrinks about eightfold with gzip at level 1, and the clients that ask for large answers
  * (python-bugzilla and every other `requests`, `xmlrpc.client` or browser client) accept it. Such
  * answers are compressed and sent as base64, which API Gateway decodes before it sends them on.
  * API Gateway's HTTP APIs compress nothing themselves.
