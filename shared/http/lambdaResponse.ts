@@ -1,5 +1,7 @@
 import { promisify } from 'node:util';
 import { gzip } from 'node:zlib';
+import { errors } from '../errors.ts';
+import type { TrackerError } from '../trackerError.ts';
 import type { HttpResult } from './requestState.ts';
 
 /**
@@ -87,6 +89,20 @@ export async function compressedForClient(result: HttpResult, acceptEncoding: st
   if (typeof tag === 'string' && tag.endsWith('"')) headers.ETag = `${tag.slice(0, -1)}-gzip"`;
   const compressed = await gzipped(body, { level: 1 });
   return { ...result, headers, body: compressed.toString('base64'), isBase64Encoded: true };
+}
+
+/**
+ * The result as Lambda can return it, gzipped for a client that accepts it; or, when it is over
+ * the limit even so, the error to answer instead (its size, and how to ask for less).
+ */
+export async function fittedForLambda(
+  result: HttpResult,
+  acceptEncoding: string | undefined,
+): Promise<HttpResult | TrackerError> {
+  const encoded = await compressedForClient(result, acceptEncoding);
+  if (fitsLambdaResponse(encoded)) return encoded;
+  const kilobytes = Math.ceil(Buffer.byteLength(result.body ?? '', 'utf8') / 1024);
+  return errors.responseTooLarge(kilobytes, encoded.isBase64Encoded === true);
 }
 
 /** The entity tag a client holds, without the encoding's suffix: the answer it names is the same either way. */

@@ -115,9 +115,9 @@ export function firstMatchesById(
     if (undecided.length > 0) return null;
     found = concatenated(found, matches);
     start += chunk.length;
-    if (found.length >= wanted && start < ordered.length) {
-      found = inIdOrder(index, found);
-      if (index.id[found[wanted - 1]!]! < index.smallestIdFrom(ordered[start]!)) return found.subarray(0, wanted);
+    if (start < ordered.length) {
+      const page = completePage(index, found, wanted, ordered[start]!);
+      if (page) return page;
     }
   }
   return inIdOrder(index, found).subarray(0, wanted);
@@ -143,13 +143,22 @@ export function firstVisibleBitsById(
     for (const slot of slots) if (index.restricted[slot] !== 1 || visible(slot)) slots[kept++] = slot;
     found = concatenated(found, slots.subarray(0, kept));
     word = end;
-    const next = word << 5;
-    if (found.length >= wanted && next < index.size) {
-      found = inIdOrder(index, found);
-      if (index.id[found[wanted - 1]!]! < index.smallestIdFrom(next)) return found.subarray(0, wanted);
+    if (word << 5 < index.size) {
+      const page = completePage(index, found, wanted, word << 5);
+      if (page) return page;
     }
   }
   return inIdOrder(index, found).subarray(0, wanted);
+}
+
+/**
+ * The first `wanted` of `found` by bug id, once they are known: `found` holds that many and no
+ * slot from `next` on (none of them tested yet) holds a smaller id. Null while they are not.
+ */
+function completePage(index: SearchIndex, found: Int32Array, wanted: number, next: number): Int32Array | null {
+  if (found.length < wanted) return null;
+  const ordered = inIdOrder(index, found);
+  return index.id[ordered[wanted - 1]!]! < index.smallestIdFrom(next) ? ordered.subarray(0, wanted) : null;
 }
 
 function isAscending(slots: Int32Array): boolean {

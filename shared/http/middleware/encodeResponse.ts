@@ -1,6 +1,6 @@
 import type { MiddlewareObj } from '@middy/core';
-import { errors } from '../../errors.ts';
-import { compressedForClient, fitsLambdaResponse } from '../lambdaResponse.ts';
+import { TrackerError } from '../../trackerError.ts';
+import { compressedForClient, fittedForLambda } from '../lambdaResponse.ts';
 import { type HttpResult, header, type TrackerContext, type TrackerRequest } from '../requestState.ts';
 import { trackerErrorEnvelope } from './errorEnvelope.ts';
 import { formatPayload } from './formatResponse.ts';
@@ -15,22 +15,15 @@ export const encodeResponse = (): MiddlewareObj => ({
   after: async (request) => {
     const trackerRequest = request as TrackerRequest;
     if (isInProcessCall(trackerRequest.context)) return;
-    let result = request.response as HttpResult;
     const acceptEncoding = header(trackerRequest.event, 'accept-encoding');
-    let encoded = await compressedForClient(result, acceptEncoding);
-    if (!fitsLambdaResponse(encoded)) {
-      trackerErrorEnvelope(trackerRequest, responseTooLarge(result, encoded));
-      result = formatPayload(trackerRequest);
-      encoded = await compressedForClient(result, acceptEncoding);
+    const fitted = await fittedForLambda(request.response as HttpResult, acceptEncoding);
+    if (!(fitted instanceof TrackerError)) {
+      request.response = fitted;
+      return;
     }
-    request.response = encoded;
+    trackerErrorEnvelope(trackerRequest, fitted);
+    request.response = await compressedForClient(formatPayload(trackerRequest), acceptEncoding);
   },
 });
-
-/** The error for an answer over the limit, saying how large it was and how to ask for less. */
-function responseTooLarge(plain: HttpResult, encoded: HttpResult): ReturnType<typeof errors.responseTooLarge> {
-  const kilobytes = Math.ceil(Buffer.byteLength(plain.body ?? '', 'utf8') / 1024);
-  return errors.responseTooLarge(kilobytes, encoded.isBase64Encoded === true);
-}
 
 const isInProcessCall = (context: TrackerContext): boolean => context.inProcessCall === true;

@@ -7,9 +7,9 @@ import { invocationObservers } from '../../observability/invocationObservers.ts'
 import { logger } from '../../observability/logger.ts';
 import { recordRequest } from '../../observability/metrics.ts';
 import { routineOutputOff } from '../../observability/routineOutput.ts';
-import { GENERIC_USER_ERROR } from '../../trackerError.ts';
+import { GENERIC_USER_ERROR, TrackerError } from '../../trackerError.ts';
 import type { LambdaHandler } from '../endpointChain.ts';
-import { acceptsGzip, compressedForClient, fitsLambdaResponse, unencodedTag } from '../lambdaResponse.ts';
+import { fittedForLambda, unencodedTag } from '../lambdaResponse.ts';
 import { COMMON_HEADERS } from '../middleware/formatResponse.ts';
 import { MAX_QUERY_BYTES } from '../middleware/queryLimit.ts';
 import { type HttpResult, header } from '../requestState.ts';
@@ -132,24 +132,21 @@ async function answerXmlRpc(exchange: Exchange): Promise<HttpResult> {
   } catch (error) {
     return reply(encodeXmlRpcFault(faultOf(exchange, error)));
   }
-  const answer = reply(body);
-  return (await fitted(exchange, answer)) ?? reply(encodeXmlRpcFault(faultOf(exchange, tooLarge(exchange, answer))));
+  return fitted(exchange, reply(body), (error) => reply(encodeXmlRpcFault(faultOf(exchange, error))));
 }
 
 /**
- * The answer as Lambda can return it: gzipped for a client that accepts it (lambdaResponse.ts);
- * null when even so it is over the 6 MB an invocation answers.
+ * The answer as Lambda can return it: gzipped for a client that accepts it, or the protocol's
+ * fault for an answer over the 6 MB an invocation returns even so (lambdaResponse.ts).
  */
-async function fitted(exchange: Exchange, answer: HttpResult): Promise<HttpResult | null> {
-  const encoded = await compressedForClient(answer, header(exchange.event, 'accept-encoding'));
-  return fitsLambdaResponse(encoded) ? encoded : null;
+async function fitted(
+  exchange: Exchange,
+  answer: HttpResult,
+  fault: (error: TrackerError) => HttpResult,
+): Promise<HttpResult> {
+  const result = await fittedForLambda(answer, header(exchange.event, 'accept-encoding'));
+  return result instanceof TrackerError ? fault(result) : result;
 }
-
-const tooLarge = (exchange: Exchange, answer: HttpResult) =>
-  errors.responseTooLarge(
-    Math.ceil(Buffer.byteLength(answer.body ?? '', 'utf8') / 1024),
-    acceptsGzip(header(exchange.event, 'accept-encoding')),
-  );
 
 /** Bugzilla answers a GET without an id under its urlbase; this is the URL the request came to. */
 function requestOrigin(event: APIGatewayProxyEventV2): string {
@@ -211,8 +208,8 @@ async function answerJsonRpc(exchange: Exchange, get: boolean): Promise<HttpResu
     body: callback ? jsonpOf(callback, text) : text,
   });
   const answer = reply(json);
-  const tooLargeAnswer = () => reply(writeJsonRpcError(envelope, faultOf(exchange, tooLarge(exchange, answer))));
-  if (!get) return (await fitted(exchange, answer)) ?? tooLargeAnswer();
+  const fault = (error: TrackerError) => reply(writeJsonRpcError(envelope, faultOf(exchange, error)));
+  if (!get) return fitted(exchange, answer, fault);
   // A GET answer carries an ETag, and a client that has it gets a 304, as from REST (and Bugzilla).
   const headers = answer.headers as Record<string, string>;
   headers.ETag = `"${createHash('sha1')
@@ -222,7 +219,7 @@ async function answerJsonRpc(exchange: Exchange, get: boolean): Promise<HttpResu
   const held = ifNoneMatch.split(',').map((tag) => unencodedTag(tag.trim().replace(/^W\//, '')));
   if (held.some((tag) => tag === headers.ETag || tag === '*')) return { statusCode: 304, headers, body: '' };
   if (exchange.event.requestContext?.http?.method === 'HEAD') return { statusCode: 200, headers, body: '' };
-  return (await fitted(exchange, answer)) ?? tooLargeAnswer();
+  return fitted(exchange, answer, fault);
 }
 
 function headersFor(exchange: Exchange, contentType: string): Record<string, string> {
