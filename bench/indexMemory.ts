@@ -15,7 +15,7 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { gunzip, gzip } from 'node:zlib';
 import { IdLists } from '../shared/domain/search/idLists.ts';
-import { commentWords, LIST_COLUMNS, NUMBER_COLUMNS, SearchIndex } from '../shared/domain/search/searchIndex.ts';
+import { commentWords, LIST_COLUMNS, SearchIndex, SLOT_COLUMNS } from '../shared/domain/search/searchIndex.ts';
 import { SnapshotReader } from '../shared/domain/search/snapshotFormat.ts';
 import { SNAPSHOT_GZIP_LEVEL } from '../shared/storage/search/searchIndexStore.ts';
 import { generateBugs, planAttachmentCounts, planCommentCounts } from './seedBugs.ts';
@@ -205,7 +205,7 @@ interface LoadReport {
 }
 
 /** The index's own columns, and the typed arrays it keeps beside them (searchIndex.ts). */
-const TYPED_COLUMNS = [...NUMBER_COLUMNS, 'restricted', 'whiteboardCode', 'aliasCode'] as const;
+const TYPED_COLUMNS = SLOT_COLUMNS;
 
 async function loadInFreshProcess(file: string): Promise<LoadReport> {
   const base = await settle();

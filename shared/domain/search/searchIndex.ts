@@ -130,6 +130,22 @@ export const NUMBER_COLUMNS = [
   'actualTime',
   'bits',
 ] as const;
+export type NumberColumn = (typeof NUMBER_COLUMNS)[number];
+
+/**
+ * Per-slot columns derived from the others when a snapshot is read, so the snapshot does not
+ * store them: each grows with the index like the stored ones (SLOT_COLUMNS).
+ */
+export const DERIVED_COLUMNS = ['restricted', 'whiteboardCode', 'aliasCode'] as const;
+
+/**
+ * Every typed-array column with one entry per slot besides `codes`: the one list ensureCapacity
+ * grows and setColumn checks. A column missing here would keep its first 1,024 entries while the
+ * index grows past them, and a typed array drops writes past its end without a word.
+ */
+export const SLOT_COLUMNS = [...NUMBER_COLUMNS, ...DERIVED_COLUMNS] as const;
+export type SlotColumn = (typeof SLOT_COLUMNS)[number];
+type TypedColumn = Int32Array | Float64Array | Uint8Array;
 
 /** The bits of the `bits` column: a bug's yes/no fields, one bit each. */
 export const CONFIRMED_BIT = 1;
@@ -711,16 +727,47 @@ export class SearchIndex {
     return this.journal.slice(version - this.journalStart);
   }
 
-  /** @internal */
+  /**
+   * Every per-slot column (SLOT_COLUMNS and `codes`) is at least this long: the shortest of them,
+   * kept by ensureCapacity and setColumn, so no column can lag behind the others.
+   */
+  private capacity = 1024;
+
+  /** Grows every per-slot column to hold at least `size` slots. @internal */
   ensureCapacity(size: number): void {
-    if (size <= this.id.length) return;
-    for (const name of NUMBER_COLUMNS) {
-      (this as Record<string, unknown>)[name] = grow(this[name] as Int32Array, size);
-    }
-    for (const column of CODE_COLUMNS) this.codes[column] = grow(this.codes[column], size);
-    this.whiteboardCode = grow(this.whiteboardCode, size);
-    this.restricted = grow(this.restricted, size);
-    this.aliasCode = grow(this.aliasCode, size);
+    if (size <= this.capacity) return;
+    const target = Math.max(size, this.capacity * 2);
+    const columns = this as unknown as Record<SlotColumn, TypedColumn>;
+    for (const name of SLOT_COLUMNS) columns[name] = grow(columns[name], target);
+    for (const column of CODE_COLUMNS) this.codes[column] = grow(this.codes[column], target);
+    this.capacity = this.shortestColumn();
+  }
+
+  /**
+   * Puts a column read from a snapshot in place (its length is the room the snapshot left), then
+   * sets the capacity from the shortest column: the ones not read yet, or derived, grow to it on
+   * the next ensureCapacity. @internal
+   */
+  setColumn(name: SlotColumn | `codes.${CodeColumn}`, values: TypedColumn): void {
+    const current = this.column(name);
+    if (values.constructor !== current.constructor)
+      throw new Error(`search index column ${name} is ${current.constructor.name}, not ${values.constructor.name}`);
+    if (name.startsWith('codes.')) this.codes[name.slice('codes.'.length) as CodeColumn] = values as Int32Array;
+    else (this as unknown as Record<SlotColumn, TypedColumn>)[name as SlotColumn] = values;
+    this.capacity = this.shortestColumn();
+  }
+
+  /** A per-slot column by its name in SLOT_COLUMNS, or `codes.<column>`. */
+  column(name: SlotColumn | `codes.${CodeColumn}`): TypedColumn {
+    if (name.startsWith('codes.')) return this.codes[name.slice('codes.'.length) as CodeColumn];
+    return (this as unknown as Record<SlotColumn, TypedColumn>)[name as SlotColumn];
+  }
+
+  private shortestColumn(): number {
+    let shortest = Number.POSITIVE_INFINITY;
+    for (const name of SLOT_COLUMNS) shortest = Math.min(shortest, this.column(name).length);
+    for (const column of CODE_COLUMNS) shortest = Math.min(shortest, this.codes[column].length);
+    return shortest;
   }
 
   // ---- snapshot (snapshotColumns.ts) --------------------------------------------------------

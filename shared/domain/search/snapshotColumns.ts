@@ -295,17 +295,17 @@ export function readSnapshot(
   const capacity = columnCapacity(n);
   index.size = n;
   index.highWater = Number(reader.fields.highWater);
-  const columns = index as unknown as Record<string, Int32Array | Float64Array | Uint8Array>;
   for (const name of NUMBER_COLUMNS) {
-    const current = columns[name]!;
+    const current = index.column(name);
     const kind = current instanceof Float64Array ? 'f64' : current instanceof Uint8Array ? 'u8' : 'i32';
-    columns[name] = reader.typed(`numbers.${name}`, kind, capacity);
+    index.setColumn(name, reader.typed(`numbers.${name}`, kind, capacity));
   }
   for (const column of CODE_COLUMNS) {
     // A fresh vocabulary gives each value the code of its position, as the snapshot's codes are.
     for (const value of reader.json<string[]>(`vocabulary.${column}`)) index.vocabularies[column].code(value);
-    index.codes[column] = reader.typed(`codes.${column}`, 'i32', capacity);
+    index.setColumn(`codes.${column}`, reader.typed(`codes.${column}`, 'i32', capacity));
   }
+  // The derived columns (DERIVED_COLUMNS) are still the new index's: this grows them to the rest.
   index.ensureCapacity(capacity);
   index.slots = SlotDirectory.of(index.id, n);
 
