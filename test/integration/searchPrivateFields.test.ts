@@ -107,3 +107,38 @@ describe('time-tracking fields', () => {
     expect(await found(planner, { f1: '*', o1: 'changedto', v1: '7.5' })).toEqual([bug]);
   });
 });
+
+describe('the deadline', () => {
+  /** Every read that shows a bug, as `key` sees it: Get Bug, a search page, JSON-RPC Bug.get and Bug.search. */
+  const reads = async (key: string | undefined) => {
+    const rpc = async (method: string, params: Record<string, unknown>) =>
+      (
+        await ok(
+          call(app, 'POST', '/jsonrpc.cgi', {
+            headers: { 'Content-Type': 'application/json' },
+            body: { method, params: [{ ...params, ...(key ? { Bugzilla_api_key: key } : {}) }], id: 1 },
+          }),
+        )
+      ).result.bugs[0];
+    return [
+      (await ok(call(app, 'GET', `/rest/bug/${bug}`, { apiKey: key }))).bugs[0],
+      (await ok(call(app, 'GET', '/rest/bug', { apiKey: key, query: { id: String(bug) } }))).bugs[0],
+      (
+        await ok(
+          call(app, 'GET', '/rest/bug', { apiKey: key, query: { id: String(bug), include_fields: 'id,deadline' } }),
+        )
+      ).bugs[0],
+      await rpc('Bug.get', { ids: [bug] }),
+      await rpc('Bug.search', { id: bug }),
+    ];
+  };
+
+  it('is shown to the time-tracking group only, as Bugzilla 5.2 shows it', async () => {
+    for (const key of [undefined, bob, member])
+      for (const shown of await reads(key)) {
+        expect(shown.id).toBe(bug);
+        expect(shown).not.toHaveProperty('deadline');
+      }
+    for (const key of [planner, admin]) for (const shown of await reads(key)) expect(shown.deadline).toBe('2027-01-31');
+  });
+});
