@@ -7,6 +7,9 @@ export type ImportRefusalReason =
   | 'source'
   | 'not-admin'
   | 'target-not-empty'
+  | 'target-has-objects'
+  | 'target-changed'
+  | 'since-without-import'
   | 'other-source'
   | 'target-missing'
   | 'verify';

@@ -1,6 +1,6 @@
 import { DEFAULT_PARAMETERS } from '../../shared/domain/instance/parameters.ts';
 import { toBugzillaDateTime } from '../../shared/domain/time.ts';
-import { type ImportState, saveImportState } from '../../shared/storage/instance/importStateStore.ts';
+import { saveImportState } from '../../shared/storage/instance/importStateStore.ts';
 import { ImportRefusal } from './importErrors.ts';
 import { type Progress, silentProgress } from './progress.ts';
 import { readSource, type SourceData } from './readSource.ts';
@@ -17,7 +17,7 @@ import { bugBundles } from './target/bugRanges.ts';
 import { historyFieldNames } from './target/historyFields.ts';
 import { IdMaps } from './target/idMaps.ts';
 import { ImportIndex } from './target/importIndex.ts';
-import { decideMode, type ModeDecision } from './target/importMode.ts';
+import { decideMode, type GuardedImportState, type ModeDecision, targetCounters } from './target/importMode.ts';
 import { pointStorageAt, type StorageTarget } from './target/storageTarget.ts';
 import { TargetWriter } from './target/targetWriter.ts';
 import { writeAccounts } from './target/writeAccounts.ts';
@@ -122,7 +122,7 @@ export async function runImport(options: ImportOptions): Promise<ImportReport> {
   report.phases[report.phases.length - 1].items = data.users.length + data.products.length + data.groups.length;
   const accountId = probe.account?.id ?? Math.min(...data.users.map((user) => user.id), 1);
   const previous = decision.state;
-  const state: ImportState = {
+  const state: GuardedImportState = {
     sourceUrl: options.from,
     sourceKind: probe.kind,
     phasesDone: [],
@@ -134,8 +134,13 @@ export async function runImport(options: ImportOptions): Promise<ImportReport> {
     sourceTime: decision.mode === 'resume' && previous ? previous.sourceTime : sourceTime,
     syncedThrough: previous?.syncedThrough ?? null,
   };
+  // The target's id counters are recorded once the import's own writes are done with (after the
+  // catalogue, after each batch): a later run that finds them higher knows others wrote there.
+  let recordCounters = false;
   const save = async () => {
-    if (!dryRun) await saveImportState(state);
+    if (dryRun) return;
+    state.counters = recordCounters ? await targetCounters() : undefined;
+    await saveImportState(state);
   };
   await save();
 
@@ -184,6 +189,7 @@ export async function runImport(options: ImportOptions): Promise<ImportReport> {
     () => data.products.length,
   );
   state.phasesDone.push('catalogue');
+  recordCounters = true;
   await save();
 
   // 4. Bugs, batch by batch, each batch a checkpoint.
@@ -199,7 +205,9 @@ export async function runImport(options: ImportOptions): Promise<ImportReport> {
       );
       await index.readBack(missed);
     }
-    const plan = await bugBundles(source, decision, state, options.batchSize ?? 100);
+    const plan = await bugBundles(source, decision, state, options.batchSize ?? 100, {
+      permissive: probe.kind === 'tracker' || probe.kind === 'harmony',
+    });
     state.lastBugId = plan.lastBugId;
     const phase = progress.phase('bugs', plan.total, 'bug ids');
     const context = {

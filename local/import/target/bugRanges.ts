@@ -1,19 +1,15 @@
 import type { ImportState } from '../../../shared/storage/instance/importStateStore.ts';
-import { chunksOf, orderedMap } from '../source/concurrency.ts';
-import {
-  type BugBundle,
-  type BugzillaClient,
-  changedBugIds,
-  highestBugId,
-  readBugBundles,
-  readBundle,
-} from '../source/index.ts';
+import { chunksOf, idChunks, orderedMap } from '../source/concurrency.ts';
+import { type BugBundle, type BugzillaClient, changedBugIds, readBundle, visibleBugIds } from '../source/index.ts';
 import type { ModeDecision } from './importMode.ts';
 
 /**
- * Which bugs a run reads, in batches: a first import or its resume reads ids from after the
- * checkpoint to the highest id the account can see, plus one batch beyond it (bugs above the
- * highest visible one are hidden, not absent: the faults say so); an update reads the bugs the
+ * Which bugs a run reads, in batches. A first import or its resume learns the ids of the bugs the
+ * account can see after the checkpoint by search first (visibleBugIds), and never reads past the
+ * highest of them. From a source whose Get Bug honours `permissive` (Tracker, Harmony/BMO) the
+ * batches are then consecutive id ranges up to that id, so a bug in a group the account is not
+ * in is reported by id (fault 102); from stock Bugzilla 5.0 and 5.2, where one such id fails a
+ * whole batch, the batches hold only the ids the search found. An update reads the bugs the
  * source says changed at or after `since`.
  */
 export interface BugPlan {
@@ -21,7 +17,7 @@ export interface BugPlan {
   /** Ids to go through, for the progress display. */
   total: number;
   lastBugId: number;
-  /** Batches are consecutive id ranges: the checkpoint moves with them. */
+  /** Batches are in id order and cover every visible bug up to their last id: the checkpoint moves with them. */
   byRange: boolean;
 }
 
@@ -30,8 +26,14 @@ export async function bugBundles(
   decision: ModeDecision,
   state: ImportState,
   batchSize: number,
+  options: { permissive?: boolean } = {},
 ): Promise<BugPlan> {
   const ahead = Math.max(2, Math.floor(source.connections / 2));
+  const read = (chunks: Iterable<number[]>) =>
+    (async function* () {
+      for await (const bundle of orderedMap(chunks, ahead, (chunk) => readBundle(source, chunk)))
+        yield { bundle, ids: bundle.range.to - bundle.range.from + 1 };
+    })();
   if (decision.since) {
     const ids = await changedBugIds(source, decision.since);
     return {
@@ -44,15 +46,23 @@ export async function bugBundles(
       byRange: false,
     };
   }
-  const highest = await highestBugId(source);
-  const range = { from: state.checkpoint + 1, to: highest === 0 ? 0 : highest + batchSize };
+  const ids = await visibleBugIds(source, state.checkpoint);
+  const highest = ids.at(-1) ?? 0;
+  if (options.permissive) {
+    const range = { from: state.checkpoint + 1, to: highest };
+    return {
+      bundles: read(range.from > range.to ? [] : idChunks(range, batchSize)),
+      total: Math.max(0, range.to - range.from + 1),
+      lastBugId: Math.max(highest, state.checkpoint),
+      byRange: true,
+    };
+  }
   return {
     bundles: (async function* () {
-      if (range.from > range.to) return;
-      for await (const bundle of readBugBundles(source, range, { batchSize, ahead }))
-        yield { bundle, ids: bundle.range.to - bundle.range.from + 1 };
+      for await (const { bundle } of read(chunksOf(ids, batchSize)))
+        yield { bundle, ids: bundle.bugs.length + bundle.faults.length + bundle.missing.length };
     })(),
-    total: Math.max(0, range.to - range.from + 1),
+    total: ids.length,
     lastBugId: Math.max(highest, state.checkpoint),
     byRange: true,
   };

@@ -8,7 +8,8 @@ import { fileURLToPath } from 'node:url';
  * A Bugzilla 5.2 that answers from recordings (test/fixtures/bugzilla-5.2/), since a real one
  * cannot run here. It behaves as stock 5.2 does where the importer depends on it: the API key
  * is read from the `Bugzilla_api_key` parameter only (5.2 ignores the header), a wrong key is
- * error 306, a path's bug merges with `ids`, `permissive=1` turns unreadable bugs into faults,
+ * error 306, a path's bug merges with `ids`, `permissive=1` is ignored as the real 5.2 ignores it
+ * over REST (the first unreadable id fails the whole request: 101 with HTTP 404, 102 with 401),
  * and there is no `whoami` or `keyword` route (32614). `inject` makes the next requests to a
  * path fail (429 with Retry-After, 500, a request left hanging, an HTML page).
  */
@@ -108,6 +109,13 @@ export async function startRecordedBugzilla(): Promise<RecordedBugzilla> {
     // Not recorded: the id-ordered search for the last bug, in the shape of a 5.2 search answer.
     if (path === '/rest/bug' && query.get('order') === 'bug_id DESC')
       return { status: 200, body: { bugs: [{ id: 1204 }] } };
+    // The id search that learns which bugs exist: the visible ones above v1, ascending.
+    if (path === '/rest/bug' && query.get('f1') === 'bug_id' && query.get('o1') === 'greaterthan') {
+      const after = Number(query.get('v1'));
+      const limit = Number(query.get('limit') ?? 10_000) || 10_000;
+      const ids = [...bugs.keys()].filter((id) => id > after).sort((a, b) => a - b);
+      return { status: 200, body: { bugs: ids.slice(0, limit).map((id) => ({ id })) } };
+    }
     const bug = path.match(/^\/rest\/bug\/(\d+)(\/comment|\/history|\/attachment)?$/);
     if (bug) {
       const ids = [Number(bug[1]), ...all('ids').map(Number)];
@@ -119,7 +127,7 @@ export async function startRecordedBugzilla(): Promise<RecordedBugzilla> {
               ? { id, faultCode: 102, faultString: `You are not authorized to access bug #${id}.` }
               : { id, faultCode: 101, faultString: `Bug #${id} does not exist.` },
           );
-        if (faults.length > 0 && query.get('permissive') !== '1')
+        if (faults.length > 0)
           return {
             status: faults[0].faultCode === 101 ? 404 : 401,
             body: envelope(faults[0].faultCode, faults[0].faultString),

@@ -1,13 +1,18 @@
 import * as z from 'zod';
 import type { BugzillaClient } from '../bugzillaClient.ts';
 import { type IdRange, idChunks, orderedMap } from '../concurrency.ts';
+import { BugzillaApiError } from '../sourceErrors.ts';
 import { type BugFault, type BugRecord, bugFaultSchema, bugSchema, idSchema } from '../sourceRecords.ts';
 import { batchRequest } from './batchRequest.ts';
 
 /**
- * Bugs by id range, in batches (`GET /rest/bug/<first>?ids=…&permissive=1`): with `permissive`
- * a bug that cannot be read is a fault of the answer instead of failing the request, so an id
- * that names no bug (101) and a bug the account may not see (102) are both accounted for.
+ * Bugs by id, in batches (`GET /rest/bug/<first>?ids=…&permissive=1`). Where `permissive` works
+ * (Tracker, Harmony/BMO) a bug that cannot be read is a fault of the answer instead of failing
+ * the request, so an id that names no bug (101) and a bug the account may not see (102) are both
+ * accounted for. Stock Bugzilla 5.0 and 5.2 ignore `permissive` over REST and JSON-RPC: one
+ * such id fails the whole batch with that error. So the ids to read are learned first by search
+ * (`visibleBugIds`), and a batch that fails all the same (a bug deleted or hidden between the
+ * search and the read) is split in halves until the failing ids stand alone, each then a fault.
  * Every field (`_all`), without the extras other readers get on their own: Harmony's `_all`
  * would otherwise repeat every comment and history entry.
  */
@@ -28,6 +33,8 @@ export interface ReadBugsOptions {
 }
 
 const NOT_A_BUG = 101;
+/** Get Bug's errors for an id that names no bug (101) and a bug the account may not see (102). */
+const UNREADABLE = [101, 102];
 const EXTRAS_READ_APART = 'comments,history,attachments,description';
 const answer = z.object({ bugs: z.array(bugSchema), faults: z.array(bugFaultSchema).nullish() });
 
@@ -41,17 +48,67 @@ export function readBugs(
 }
 
 export async function readBugIds(client: BugzillaClient, ids: number[]): Promise<BugBatch> {
+  const range = { from: ids[0], to: ids[ids.length - 1] };
   const { path, query } = batchRequest(ids);
-  const parsed = answer.parse(
-    await client.get(path, { ...query, permissive: 1, include_fields: '_all', exclude_fields: EXTRAS_READ_APART }),
-  );
+  let raw: unknown;
+  try {
+    raw = await client.get(path, {
+      ...query,
+      permissive: 1,
+      include_fields: '_all',
+      exclude_fields: EXTRAS_READ_APART,
+    });
+  } catch (error) {
+    if (!(error instanceof BugzillaApiError && UNREADABLE.includes(error.code))) throw error;
+    if (ids.length === 1)
+      return error.code === NOT_A_BUG
+        ? { range, bugs: [], missing: [ids[0]], faults: [] }
+        : { range, bugs: [], missing: [], faults: [{ id: ids[0], code: error.code, message: error.bugzillaMessage }] };
+    const half = Math.ceil(ids.length / 2);
+    const parts = await Promise.all([readBugIds(client, ids.slice(0, half)), readBugIds(client, ids.slice(half))]);
+    return {
+      range,
+      bugs: parts.flatMap((part) => part.bugs),
+      missing: parts.flatMap((part) => part.missing),
+      faults: parts.flatMap((part) => part.faults),
+    };
+  }
+  const parsed = answer.parse(raw);
   const faults = parsed.faults ?? [];
   return {
-    range: { from: ids[0], to: ids[ids.length - 1] },
+    range,
     bugs: parsed.bugs.sort((a, b) => a.id - b.id),
     missing: faults.filter((fault) => fault.code === NOT_A_BUG).map((fault) => fault.id),
     faults: faults.filter((fault) => fault.code !== NOT_A_BUG),
   };
+}
+
+/**
+ * The ids of every bug the account can see above `after`, ascending: id-ordered searches of
+ * `pageSize` ids each, every page starting after the last id of the one before (so the
+ * `max_search_results` cap of 5.x, 10,000 by default, is never met, and no offset grows).
+ * This is how ids are learned from a source whose Get Bug does not honour `permissive`.
+ */
+export async function visibleBugIds(client: BugzillaClient, after = 0, pageSize = 5000): Promise<number[]> {
+  const ids: number[] = [];
+  const page = z.object({ bugs: z.array(z.object({ id: idSchema })) });
+  for (let last = after; ; ) {
+    const { bugs } = page.parse(
+      await client.get('/bug', {
+        f1: 'bug_id',
+        o1: 'greaterthan',
+        v1: last,
+        order: 'bug_id',
+        limit: pageSize,
+        include_fields: 'id',
+      }),
+    );
+    const found = bugs.map((bug) => bug.id).filter((id) => id > last);
+    found.sort((a, b) => a - b);
+    ids.push(...found);
+    if (bugs.length < pageSize || found.length === 0) return ids;
+    last = found[found.length - 1];
+  }
 }
 
 /**
