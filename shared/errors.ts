@@ -151,8 +151,16 @@ export const errors = {
     byMessage.dependencyLoop('A bug cannot both depend on and block the same bug: that would be a dependency loop.'),
   regressedByAndRegressions: () =>
     byMessage.invalidParameter('A bug cannot both be regressed by and cause the same bug.'),
-  bugGroupNotAllowed: (group: string, product: string) =>
-    byMessage.invalidBugGroup(`The group '${group}' is not allowed to restrict bugs of the product ${product}.`),
+  /** Bugzilla's group_restriction_not_allowed (120); bug 0 is a bug not yet filed. */
+  bugGroupNotAllowed: (group: string, product: string, bugId = 0) =>
+    byMessage.invalidBugGroup(
+      `You tried to restrict ${bugId > 0 ? `bug ${bugId}` : 'a bug'} to the '${group}' group, but either this group does not exist, or you are not allowed to restrict bugs to this group in the '${product}' product.`,
+    ),
+  /** Bugzilla's group_invalid_removal (120); `why` is Tracker's addition. */
+  bugGroupRemovalNotAllowed: (group: string, product: string, bugId: number, why: string) =>
+    byMessage.invalidBugGroup(
+      `You tried to remove bug ${bugId} from the '${group}' group, but either this group does not exist, or you are not allowed to remove bugs from this group in the '${product}' product. ${why}`,
+    ),
   invalidDateTime: (text: string, field: string) =>
     byMessage.invalidDate(`'${text}' is not a valid date and time for ${field}.`),
   bugAccessDeniedLoggedOut: (id: number | string) =>

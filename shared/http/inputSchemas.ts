@@ -1,4 +1,5 @@
 import * as z from 'zod';
+import { booleanOf } from '../domain/inputValues.ts';
 
 /**
  * Schema building blocks for parameters that may arrive as JSON values or as query-string text:
@@ -30,18 +31,8 @@ export const integer = () =>
     return typeof single === 'string' && /^[-+]?\d+$/.test(single.trim()) ? Number(single) : single;
   }, z.number().int());
 
-/** Booleans as JSON, or as Bugzilla's text forms: 1/0, true/false. */
-export const flag = () =>
-  z.preprocess((value) => {
-    const single = lastOf(value);
-    if (typeof single === 'string') {
-      const lowered = single.trim().toLowerCase();
-      if (['1', 'true'].includes(lowered)) return true;
-      if (['0', 'false', ''].includes(lowered)) return false;
-    }
-    if (single === 1 || single === 0) return single === 1;
-    return single;
-  }, z.boolean());
+/** Booleans as JSON, or as Bugzilla's other forms: 1/0, "1"/"0", "true"/"false" (inputValues.ts booleanOf). */
+export const flag = () => z.preprocess((value) => booleanOf(value) ?? lastOf(value), z.boolean());
 
 /** A single text value; a repeated query key keeps its last value, as CGI does. */
 export const text = () => z.preprocess(lastOf, z.string());

@@ -147,7 +147,8 @@ describe('what a new bug gets when fields are left out', () => {
     expect(fileBug(admin(), { groups: [] }).bug.groupIds).toEqual([]);
     expect(refusal(() => fileBug(ordinary(), { groups: ['secret'] }))).toEqual({
       code: 120,
-      message: "The group 'secret' is not allowed to restrict bugs of the product Widgets.",
+      message:
+        "You tried to restrict a bug to the 'secret' group, but either this group does not exist, or you are not allowed to restrict bugs to this group in the 'Widgets' product.",
     });
     expect(refusal(() => fileBug(admin(), { groups: ['retiredGroup'] })).code).toBe(120);
     expect(refusal(() => fileBug(admin(), { groups: ['editbugs'] })).code).toBe(120);

@@ -233,7 +233,8 @@ describe('people, keywords, groups and see-also', () => {
     const member = as('editor', ['editbugs']);
     expect(refusal(() => change({ groups: { add: ['secret'] } }, aBug(1), member))).toEqual({
       code: 120,
-      message: "The group 'secret' is not allowed to restrict bugs of the product Widgets.",
+      message:
+        "You tried to restrict bug 1 to the 'secret' group, but either this group does not exist, or you are not allowed to restrict bugs to this group in the 'Widgets' product.",
     });
     expect(refusal(() => change({ groups: { add: ['nope'] } }))).toEqual({
       code: 120,
@@ -248,12 +249,15 @@ describe('people, keywords, groups and see-also', () => {
     });
     expect(refusal(() => change({ groups: [] }, gadget))).toEqual({
       code: 120,
-      message: "The group 'internal' is mandatory for bugs of the product Gadgets and cannot be removed.",
+      message:
+        "You tried to remove bug 2 from the 'internal' group, but either this group does not exist, or you are not allowed to remove bugs from this group in the 'Gadgets' product. The group is mandatory for bugs of the product.",
     });
-    // Only editbugs may take a bug out of a group they could not have put it in.
+    // As in Bugzilla 5.2 (Bug.pm remove_group), only members of a group take a bug out of it
+    // (others only while moving the bug to another product), editbugs or not.
     const secretBug = aBug(1, { groupIds: [GROUP.secret], assigneeId: USER.assignee });
     expect(refusal(() => change({ groups: { remove: ['secret'] } }, secretBug, as('assignee'))).code).toBe(120);
-    expect(change({ groups: { remove: ['secret'] } }, secretBug, member).bug.groupIds).toEqual([]);
+    expect(refusal(() => change({ groups: { remove: ['secret'] } }, secretBug, member)).code).toBe(120);
+    expect(change({ groups: { remove: ['secret'] } }, secretBug).bug.groupIds).toEqual([]);
   });
 
   it('adds and removes see-also URLs in order', () => {

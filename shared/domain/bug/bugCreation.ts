@@ -4,7 +4,7 @@ import { PLACEHOLDER_MILESTONE } from '../catalog/catalog.ts';
 import { appliesTo } from '../catalog/flagTypes.ts';
 import { inGroup } from '../identity/caller.ts';
 import { characterCount } from '../inputLimits.ts';
-import { asList } from '../inputValues.ts';
+import { asList, truthy } from '../inputValues.ts';
 import { type Bug, MAX_COMMENT_LENGTH, type NewComment, sortedIds } from './bug.ts';
 import { hasCanConfirm, hasEditBugs, isInsider, isTimeTracker } from './bugAccess.ts';
 import type { BugEnvironment } from './bugEnvironment.ts';
@@ -70,6 +70,12 @@ const CREATE_FIELDS: readonly string[] = [
   'comment_tags',
 ];
 
+/**
+ * Sent by a great deal of Bugzilla client code and accepted by 5.2, whose validator ignores the
+ * value: the reporter of a new bug is always the caller.
+ */
+const IGNORED_ON_CREATE: readonly string[] = ['creator', 'reporter'];
+
 export interface NewBugPlan {
   bug: Bug;
   description: NewComment;
@@ -96,7 +102,9 @@ export function planNewBug(
 ): NewBugPlan {
   const { caller, parameters } = env;
   const me = caller.user.id;
-  const unknown = Object.keys(input).filter((name) => !CREATE_FIELDS.includes(name) && !name.startsWith('cf_'));
+  const unknown = Object.keys(input).filter(
+    (name) => !CREATE_FIELDS.includes(name) && !IGNORED_ON_CREATE.includes(name) && !name.startsWith('cf_'),
+  );
   if (unknown.length > 0) throw errors.unknownField(`The parameter '${unknown[0]}' is not a field of a new bug.`);
 
   // Product first: every other value is checked against it.
@@ -228,9 +236,9 @@ export function planNewBug(
     throw errors.commentTooLong(`The description is too long: at most ${MAX_COMMENT_LENGTH} characters.`);
   // The workflow may require a comment to file a bug in its status: the description is that comment.
   values.requireComment(null, status, description);
-  const isMarkdown = input.is_markdown === true;
+  const isMarkdown = truthy(input.is_markdown);
   if (isMarkdown && parameters.markdown_enabled !== '1') throw errors.markdownDisabled();
-  const isPrivate = input.comment_is_private === true;
+  const isPrivate = truthy(input.comment_is_private);
   if (isPrivate && !isInsider(caller, parameters))
     throw errors.notInsider('You are not allowed to make the description private.');
 
@@ -280,8 +288,8 @@ export function planNewBug(
     creationTime: env.now,
     lastChangeTime: env.now,
     filedVia,
-    isCcAccessible: input.is_cc_accessible === undefined ? true : input.is_cc_accessible === true,
-    isCreatorAccessible: input.is_creator_accessible === undefined ? true : input.is_creator_accessible === true,
+    isCcAccessible: input.is_cc_accessible === undefined ? true : truthy(input.is_cc_accessible),
+    isCreatorAccessible: input.is_creator_accessible === undefined ? true : truthy(input.is_creator_accessible),
     estimatedTime,
     remainingTime,
     actualTime: 0,

@@ -50,6 +50,38 @@ export function productGroupRules(caller: Caller, record: ProductRecord, groups:
             });
       return [...new Set([...chosen, ...mandatory])].sort((a, b) => a - b);
     },
+    /**
+     * Why the caller may not put an existing bug in this group, or null (Bugzilla's add_group):
+     * the group must be settable in the product, and someone outside the group may add it only
+     * while moving the bug to another product, where its othercontrol is not NA.
+     */
+    refusesAdding(groupId: number, productChanged: boolean): string | null {
+      if (!settable.includes(groupId) && !mandatory.includes(groupId))
+        return 'The product does not let you restrict its bugs to this group.';
+      const group = groupById.get(groupId);
+      if (group && inGroup(caller, group.name)) return null;
+      const control = record.groupControls.find((candidate) => candidate.groupId === groupId);
+      if (!productChanged || !control || control.otherControl === 'NA')
+        return 'Only members of the group may restrict a bug to it (others only while moving the bug to another product).';
+      return null;
+    },
+    /**
+     * Why the caller may not take an existing bug out of this group, or null (Bugzilla's
+     * remove_group): a group the product does not use can always be removed; nobody removes one
+     * that is mandatory for members while it is active, and someone outside the group only while
+     * moving the bug to another product, where its othercontrol is neither MANDATORY nor NA.
+     */
+    refusesRemoving(groupId: number, productChanged: boolean): string | null {
+      const control = record.groupControls.find((candidate) => candidate.groupId === groupId);
+      const group = groupById.get(groupId);
+      if (!control || !group) return null;
+      if (mandatory.includes(groupId) || (control.memberControl === 'MANDATORY' && group.isActive))
+        return 'The group is mandatory for bugs of the product.';
+      if (inGroup(caller, group.name)) return null;
+      if (!productChanged || control.otherControl === 'MANDATORY' || control.otherControl === 'NA')
+        return 'Only members of the group may remove a bug from it (others only while moving the bug to another product).';
+      return null;
+    },
     /** Whether the product allows a bug to stay in this group (any control but NA, for someone). */
     allows(groupId: number): boolean {
       const control = record.groupControls.find((candidate) => candidate.groupId === groupId);

@@ -7,7 +7,6 @@ import { asList, truthy } from '../inputValues.ts';
 import { type Bug, MAX_COMMENT_LENGTH, sortedIds } from './bug.ts';
 import {
   type FieldPermissionContext,
-  hasEditBugs,
   isInsider,
   isTimeTracker,
   mayChangeField,
@@ -50,7 +49,7 @@ function commentInput(
   const raw = input.comment;
   if (raw === undefined || raw === null) return undefined;
   if (typeof raw === 'string')
-    return { body: raw, isPrivate: input.comment_is_private === true, isMarkdown: input.is_markdown === true };
+    return { body: raw, isPrivate: truthy(input.comment_is_private), isMarkdown: truthy(input.is_markdown) };
   if (typeof raw !== 'object' || Array.isArray(raw))
     throw errors.invalidParameter('The comment must be an object such as {"body": "..."}.');
   const object = raw as Record<string, unknown>;
@@ -158,8 +157,8 @@ export function applyBugUpdate(
   if (input.op_sys !== undefined) next.opSys = values.check('op_sys', 'operating system', input.op_sys, current.opSys);
   if (input.url !== undefined) next.url = checkUrl(input.url);
   if (input.whiteboard !== undefined) next.whiteboard = checkWhiteboard(input.whiteboard);
-  if (input.is_cc_accessible !== undefined) next.isCcAccessible = input.is_cc_accessible === true;
-  if (input.is_creator_accessible !== undefined) next.isCreatorAccessible = input.is_creator_accessible === true;
+  if (input.is_cc_accessible !== undefined) next.isCcAccessible = truthy(input.is_cc_accessible);
+  if (input.is_creator_accessible !== undefined) next.isCreatorAccessible = truthy(input.is_creator_accessible);
   // Time tracking from anyone else is ignored, as Bugzilla does.
   if (timeTracker) {
     if (input.deadline !== undefined) next.deadline = checkDate('deadline', input.deadline);
@@ -177,10 +176,10 @@ export function applyBugUpdate(
 
   // ---- people ----
   const component = record.components.find((candidate) => candidate.id === next.componentId)!;
-  if (input.reset_assigned_to === true) next.assigneeId = component.defaultAssigneeId;
+  if (truthy(input.reset_assigned_to)) next.assigneeId = component.defaultAssigneeId;
   else if (present(input.assigned_to) && input.assigned_to !== '')
     next.assigneeId = env.userId(String(input.assigned_to), 'assigned_to');
-  if (input.reset_qa_contact === true)
+  if (truthy(input.reset_qa_contact))
     next.qaContactId = parameters.useqacontact === '1' ? component.defaultQaContactId : null;
   else if (input.qa_contact !== undefined)
     next.qaContactId =
@@ -206,17 +205,14 @@ export function applyBugUpdate(
     const rules = productGroupRules(caller, record, env.groups);
     const change = parseListChange('groups', input.groups, (name) => rules.resolve(String(name)));
     const wanted = applyListChange(next.groupIds, change);
+    const productChanged = record.product.id !== oldRecord.product.id;
     for (const groupId of wanted.filter((id) => !next.groupIds.includes(id))) {
-      if (!rules.settable.includes(groupId) && !rules.mandatory.includes(groupId))
-        throw errors.bugGroupNotAllowed(names.group(groupId), record.product.name);
+      if (rules.refusesAdding(groupId, productChanged) !== null)
+        throw errors.bugGroupNotAllowed(names.group(groupId), record.product.name, bugId);
     }
     for (const groupId of next.groupIds.filter((id) => !wanted.includes(id))) {
-      if (rules.mandatory.includes(groupId))
-        throw errors.invalidBugGroup(
-          `The group '${names.group(groupId)}' is mandatory for bugs of the product ${record.product.name} and cannot be removed.`,
-        );
-      if (!rules.settable.includes(groupId) && rules.allows(groupId) && !hasEditBugs(caller, record, env.groupName))
-        throw errors.invalidBugGroup(`You may not remove the group '${names.group(groupId)}' from this bug.`);
+      const why = rules.refusesRemoving(groupId, productChanged);
+      if (why !== null) throw errors.bugGroupRemovalNotAllowed(names.group(groupId), record.product.name, bugId, why);
     }
     next.groupIds = sortedIds(wanted);
   }

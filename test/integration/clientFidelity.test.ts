@@ -1,0 +1,192 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type RpcProtocol, rpc } from '../support/rpcCalls.ts';
+import { expectError, fileTestBug, ok } from '../support/testAccounts.ts';
+import { call, startTestApp, type TestApp } from '../support/testApp.ts';
+
+/**
+ * What long-lived Bugzilla client code sends and expects (issue 37), over REST and over the RPC
+ * protocols, where Bugzilla 5.2 is the reference (clarifications.md, "What Bugzilla 5.2 accepts
+ * and refuses", and docs/bugzilla-5.2-behaviour.md).
+ */
+let app: TestApp;
+let admin: string;
+const keys: Record<string, string> = {};
+const ids: Record<string, number> = {};
+const PROTOCOLS: RpcProtocol[] = ['json', 'xml'];
+
+async function user(name: string, groups: string[] = []): Promise<void> {
+  const id = (
+    await ok(
+      call(app, 'POST', '/rest/user', {
+        apiKey: admin,
+        body: { email: `${name}@fidelity.test`, full_name: `${name} User`, password: `${name}-password-1` },
+      }),
+    )
+  ).id;
+  ids[name] = id;
+  if (groups.length > 0)
+    await ok(call(app, 'PUT', `/rest/user/${id}`, { apiKey: admin, body: { groups: { add: groups } } }));
+  keys[name] = (await ok(call(app, 'POST', `/rest/user/${id}/api_key`, { apiKey: admin, body: {} }))).api_key;
+}
+
+const bugOf = async (id: number, query: Record<string, string> = {}) =>
+  (await ok(call(app, 'GET', `/rest/bug/${id}`, { apiKey: admin, query }))).bugs[0];
+const update = (key: string, id: number, body: Record<string, unknown>) =>
+  call(app, 'PUT', `/rest/bug/${id}`, { apiKey: key, body });
+
+const NEW_BUG = {
+  product: 'TestProduct',
+  component: 'TestComponent',
+  version: 'unspecified',
+  summary: 'Filed as client code files it',
+  description: 'Steps.',
+  op_sys: 'Linux',
+  platform: 'PC',
+};
+
+beforeAll(async () => {
+  app = await startTestApp();
+  admin = app.admin.apiKey;
+  await ok(call(app, 'POST', '/rest/group', { apiKey: admin, body: { name: 'Master', description: 'Master bugs' } }));
+  await ok(
+    call(app, 'PUT', '/rest/product/TestProduct', {
+      apiKey: admin,
+      body: { group_controls: [{ group: 'Master', membercontrol: 'SHOWN', othercontrol: 'SHOWN' }] },
+    }),
+  );
+  const me = (await ok(call(app, 'GET', '/rest/whoami', { apiKey: admin }))).id;
+  await ok(call(app, 'PUT', `/rest/user/${me}`, { apiKey: admin, body: { groups: { add: ['Master'] } } }));
+  await user('editor', ['editbugs']);
+  await user('plain');
+});
+afterAll(async () => {
+  await app?.close();
+});
+
+describe('1. Bug.create with creator and reporter', () => {
+  it('accepts both over REST and ignores them: the reporter is the caller', async () => {
+    const { id } = await ok(
+      call(app, 'POST', '/rest/bug', {
+        apiKey: keys.plain,
+        body: { ...NEW_BUG, creator: app.admin.login, reporter: app.admin.login },
+      }),
+    );
+    expect((await bugOf(id)).creator).toBe('plain@fidelity.test');
+  });
+
+  it.each(PROTOCOLS)('accepts both over %s-rpc', async (protocol) => {
+    const answer = await rpc(protocol)(
+      app,
+      'Bug.create',
+      { ...NEW_BUG, creator: 'someone@else.test', reporter: 'someone@else.test' },
+      keys.plain,
+    );
+    expect(answer.fault).toBeUndefined();
+    expect((await bugOf(answer.result.id)).creator).toBe('plain@fidelity.test');
+  });
+
+  it('still refuses any other unknown parameter (53)', async () => {
+    expectError(await call(app, 'POST', '/rest/bug', { apiKey: keys.plain, body: { ...NEW_BUG, bogus: 1 } }), 53, 400);
+  });
+});
+
+describe('3. booleans as Bugzilla takes them: 1/0, "1"/"0", true/false', () => {
+  it('reads is_cc_accessible, is_creator_accessible and comment_is_private on create as numbers and text', async () => {
+    const off = await fileTestBug(app, admin, { is_cc_accessible: 0, is_creator_accessible: '0' });
+    expect(await bugOf(off, { include_fields: 'is_cc_accessible,is_creator_accessible' })).toEqual({
+      is_cc_accessible: false,
+      is_creator_accessible: false,
+    });
+    const on = await fileTestBug(app, admin, {
+      is_cc_accessible: 1,
+      is_creator_accessible: '1',
+      comment_is_private: 1,
+    });
+    expect(await bugOf(on, { include_fields: 'is_cc_accessible,is_creator_accessible' })).toEqual({
+      is_cc_accessible: true,
+      is_creator_accessible: true,
+    });
+    const comments = await ok(call(app, 'GET', `/rest/bug/${on}/comment`, { apiKey: admin }));
+    expect(comments.bugs[on].comments[0].is_private).toBe(true);
+  });
+
+  it("refuses a non-insider's comment_is_private: 1 (113) instead of filing the description public", async () => {
+    expectError(
+      await call(app, 'POST', '/rest/bug', { apiKey: keys.plain, body: { ...NEW_BUG, comment_is_private: '1' } }),
+      113,
+      401,
+    );
+  });
+
+  it('reads is_cc_accessible, reset_assigned_to and reset_qa_contact on update as 1 and "1"', async () => {
+    const id = await fileTestBug(app, admin, { is_cc_accessible: false });
+    const moved = await ok(update(admin, id, { is_cc_accessible: 1, assigned_to: 'editor@fidelity.test' }));
+    expect(moved.bugs[0].changes.is_cc_accessible).toEqual({ removed: '0', added: '1' });
+    const reset = await ok(update(admin, id, { reset_assigned_to: '1', reset_qa_contact: 1 }));
+    expect(reset.bugs[0].changes.assigned_to?.removed).toBe('editor@fidelity.test');
+  });
+
+  it.each(PROTOCOLS)('reads <int> booleans over %s-rpc', async (protocol) => {
+    const filed = await rpc(protocol)(
+      app,
+      'Bug.create',
+      { ...NEW_BUG, is_cc_accessible: 0, comment_is_private: 1 },
+      admin,
+    );
+    expect(filed.fault).toBeUndefined();
+    const id = filed.result.id as number;
+    expect((await bugOf(id)).is_cc_accessible).toBe(false);
+    const updated = await rpc(protocol)(app, 'Bug.update', { ids: [id], is_cc_accessible: 1 }, admin);
+    expect(updated.result.bugs[0].changes.is_cc_accessible).toEqual({ removed: '0', added: '1' });
+    const refused = await rpc(protocol)(app, 'Bug.create', { ...NEW_BUG, comment_is_private: 1 }, keys.plain);
+    expect(refused.fault?.code).toBe(113);
+  });
+});
+
+describe('2. groups a caller may put a bug in and take it out of', () => {
+  const RESTRICT =
+    "but either this group does not exist, or you are not allowed to restrict bugs to this group in the 'TestProduct' product.";
+
+  it('refuses an editbugs user outside the group adding a bug to it (120), over REST', async () => {
+    const id = await fileTestBug(app, keys.editor);
+    const refused = await update(keys.editor, id, { groups: { add: ['Master'] } });
+    expectError(refused, 120, 401);
+    expect(refused.body.message).toBe(`You tried to restrict bug ${id} to the 'Master' group, ${RESTRICT}`);
+    expect((await bugOf(id)).groups).toEqual([]);
+    // A member may.
+    expect((await ok(update(admin, id, { groups: { add: ['Master'] } }))).bugs[0].changes.groups).toEqual({
+      added: 'Master',
+      removed: '',
+    });
+  });
+
+  it.each(PROTOCOLS)('refuses it over %s-rpc', async (protocol) => {
+    const id = await fileTestBug(app, keys.editor);
+    const answer = await rpc(protocol)(app, 'Bug.update', { ids: [id], groups: { add: ['Master'] } }, keys.editor);
+    expect(answer.fault?.code).toBe(120);
+    expect(answer.fault?.message).toBe(`You tried to restrict bug ${id} to the 'Master' group, ${RESTRICT}`);
+  });
+
+  it('refuses a non-member removing the group (120); a member may', async () => {
+    // The editor sees the bug through its CC list, but is not in Master.
+    const plainBug = await fileTestBug(app, admin, {
+      groups: ['Master'],
+      is_cc_accessible: true,
+      cc: ['editor@fidelity.test'],
+    });
+    const outsider = await update(keys.editor, plainBug, { groups: { remove: ['Master'] } });
+    expectError(outsider, 120, 401);
+    expect(outsider.body.message).toMatch(
+      new RegExp(`^You tried to remove bug ${plainBug} from the 'Master' group, but either this group does not exist`),
+    );
+    expect((await ok(update(admin, plainBug, { groups: { remove: ['Master'] } }))).bugs[0].changes.groups).toEqual({
+      added: '',
+      removed: 'Master',
+    });
+  });
+
+  it('lets a non-member file a bug in a group whose othercontrol is SHOWN, as 5.2 does', async () => {
+    const id = await fileTestBug(app, keys.editor, { groups: ['Master'], is_creator_accessible: true });
+    expect((await bugOf(id)).groups).toEqual(['Master']);
+  });
+});
