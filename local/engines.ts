@@ -23,6 +23,12 @@ export interface EngineOptions {
   dataDir?: string;
   /** Where s3rver keeps objects when dataDir is omitted. */
   scratchDir?: string;
+  /**
+   * Run DynamoDB Local in a process group of its own, so that Ctrl-C in a terminal reaches only
+   * this process (the importer stops after its batch, then stops the engine); it is still killed
+   * when this process exits.
+   */
+  ownProcessGroup?: boolean;
 }
 
 export class JavaMissingError extends Error {
@@ -93,7 +99,11 @@ async function waitForPort(port: number, child: ChildProcess, timeoutMs: number)
   throw new Error(`DynamoDB Local did not start listening on port ${port} within ${timeoutMs} ms`);
 }
 
-async function startDynamodb(port: number, dataDir: string | undefined): Promise<ChildProcess> {
+async function startDynamodb(
+  port: number,
+  dataDir: string | undefined,
+  ownProcessGroup = false,
+): Promise<ChildProcess> {
   const jarDirectory = dynamodbJarDirectory();
   const launcher = dynamodbLauncher(jarDirectory);
   const storage = dataDir ? ['-dbPath', dataDir] : ['-inMemory'];
@@ -112,8 +122,13 @@ async function startDynamodb(port: number, dataDir: string | undefined): Promise
       String(port),
       ...storage,
     ],
-    { cwd: jarDirectory, stdio: ['ignore', 'ignore', 'inherit'] },
+    { cwd: jarDirectory, stdio: ['ignore', 'ignore', 'inherit'], detached: ownProcessGroup },
   );
+  if (ownProcessGroup) {
+    const killOnExit = () => child.kill();
+    process.once('exit', killOnExit);
+    child.once('exit', () => process.off('exit', killOnExit));
+  }
   await waitForPort(port, child, 30_000);
   return child;
 }
@@ -123,7 +138,11 @@ export async function startEngines(options: EngineOptions = {}): Promise<LocalEn
     freePortOr(process.env.TRACKER_DYNAMODB_PORT),
     freePortOr(process.env.TRACKER_S3_PORT),
   ]);
-  const dynamodb = await startDynamodb(dynamodbPort, options.dataDir && join(options.dataDir, 'dynamodb'));
+  const dynamodb = await startDynamodb(
+    dynamodbPort,
+    options.dataDir && join(options.dataDir, 'dynamodb'),
+    options.ownProcessGroup,
+  );
   const s3Directory = options.dataDir
     ? join(options.dataDir, 's3')
     : (options.scratchDir ?? join(process.cwd(), '.data', 'scratch-s3'));

@@ -6,10 +6,12 @@
  * as JSON with --report.
  */
 import { writeFile } from 'node:fs/promises';
+import { ZodError } from 'zod';
 import { relaxSdkTimeoutsForBulkTool } from '../bulkToolTimeouts.ts';
 import { ImportRefusal } from './importErrors.ts';
 import { consoleProgress } from './progress.ts';
 import { renderReport, reportJson } from './report.ts';
+import type { LocalTarget } from './target/localTarget.ts';
 
 export const USAGE = `Usage: npm run import -- --from <bugzilla>/rest --api-key <key> [options]
        npx tracker-import --from <bugzilla>/rest --api-key <key> [options]
@@ -29,6 +31,9 @@ import, or, after a finished one, to bring what changed on the source since.
   --report FILE       also write the report as JSON to FILE
   --allow-partial     go on with a key that is not an administrator's (the report lists what is missing)
   --batch-size N      bugs per batch and checkpoint (default 100)
+  --retry-minutes N   keep retrying a source that is down or failing for N minutes (default 10)
+  --same-source-as URL  the target's import came from URL, which now answers at --from
+                      (a moved or renamed source; localhost and 127.0.0.1 count as the same)
   --verify            after the import, compare every bug on both sides through the REST API
   --verify-sample N   the same for N random bugs
   --target-url URL    with --verify on a deployed stack: its REST root (the ApiUrl output + /rest)
@@ -51,6 +56,8 @@ export interface CliOptions {
   verify: 'all' | number | null;
   targetUrl: string | null;
   targetApiKey: string | null;
+  retryMinutes: number;
+  sameSourceAs: string | null;
 }
 
 export class UsageError extends Error {}
@@ -68,6 +75,8 @@ const VALUES = new Set([
   '--verify-sample',
   '--target-url',
   '--target-api-key',
+  '--retry-minutes',
+  '--same-source-as',
 ]);
 
 /** The options, or null for --help; a UsageError says what is wrong. */
@@ -125,6 +134,8 @@ export function parseArgs(argv: readonly string[], env: NodeJS.ProcessEnv = proc
         : null,
     targetUrl: values.get('--target-url')?.replace(/\/+$/, '') ?? null,
     targetApiKey: values.get('--target-api-key') ?? null,
+    retryMinutes: number('--retry-minutes', 10, 10_080),
+    sameSourceAs: values.get('--same-source-as')?.replace(/\/+$/, '') ?? null,
   };
 }
 
@@ -161,31 +172,45 @@ async function main(): Promise<number> {
   relaxSdkTimeoutsForBulkTool();
   process.env.TRACKER_REQUEST_LOG = 'off';
   const { runImport } = await import('./runImport.ts');
-  const { openLocalTarget } = await import('./target/localTarget.ts');
+  const { openLocalTarget, TargetInUse } = await import('./target/localTarget.ts');
   const { stackTarget } = await import('./target/stackTarget.ts');
   const progress = consoleProgress();
   const stop = new AbortController();
+  let local: LocalTarget | null = null;
   process.on('SIGINT', () => {
-    if (stop.signal.aborted) process.exit(130);
+    if (stop.signal.aborted) {
+      // A second Ctrl-C: quit now, and take the engines along (they run in a group of their own).
+      void (local?.stop() ?? Promise.resolve()).finally(() => process.exit(130));
+      return;
+    }
     progress.log('\nStopping after the current batch (Ctrl-C again to quit at once; a rerun resumes).');
     stop.abort();
   });
-  const local = options.stack ? null : await openLocalTarget(options.dataDir, { create: !options.dryRun });
+  const openTarget = async () => {
+    local = options.stack ? null : await openLocalTarget(options.dataDir, { create: !options.dryRun });
+    return local ?? (await stackTarget(options.stack!));
+  };
   try {
-    if (local?.created)
-      progress.log(
-        `A new installation was created in ${options.dataDir}. Administrator: ${local.created.login} / ${local.created.password} / API key ${local.created.apiKey}`,
-      );
-    const target = local ?? (await stackTarget(options.stack!));
     const report = await runImport({
       from: options.from,
+      sameSourceAs: options.sameSourceAs ?? undefined,
       apiKey: options.apiKey,
       connections: options.connections,
       since: options.since ?? undefined,
       dryRun: options.dryRun,
       allowPartial: options.allowPartial,
       batchSize: options.batchSize,
-      target,
+      retryForMs: options.retryMinutes * 60_000,
+      target: openTarget,
+      prepareTarget: async () => {
+        const opened = local as LocalTarget | null;
+        if (!opened) return;
+        await opened.bootstrap();
+        if (opened.created)
+          progress.log(
+            `A new installation was created in ${options.dataDir}. Administrator: ${opened.created.login} / ${opened.created.password} / API key ${opened.created.apiKey}`,
+          );
+      },
       signal: stop.signal,
       progress,
     });
@@ -198,17 +223,37 @@ async function main(): Promise<number> {
       const json = JSON.parse(reportJson(report));
       await writeFile(options.report, `${JSON.stringify({ ...json, verification: verification?.result }, null, 2)}\n`);
     }
+    if (report.error) return 1;
     if (report.interrupted) return 3;
     return verification && !verification.equal ? 4 : 0;
   } catch (error) {
-    if (error instanceof ImportRefusal) {
-      process.stderr.write(`${error.message}\nNothing was written.\n`);
+    if (error instanceof ImportRefusal || error instanceof TargetInUse) {
+      const opened = local as LocalTarget | null;
+      const note = opened?.newTable
+        ? `Nothing was imported; ${options.dataDir} holds only an empty table (delete it if it is not wanted).`
+        : 'Nothing was written.';
+      process.stderr.write(`${error.message}\n${note}\n`);
       return 2;
     }
-    throw error;
+    // Anything else before the bugs (the source gone while its catalogue was read, an answer
+    // that cannot be read): one sentence, and what a rerun does.
+    process.stderr.write(
+      `The import stopped: ${describe(error)}\nNo bug was written by this run; run the same command again to resume.\n`,
+    );
+    if (process.env.TRACKER_IMPORT_DEBUG) process.stderr.write(`${(error as Error)?.stack ?? ''}\n`);
+    return 1;
   } finally {
-    await local?.stop();
+    await (local as LocalTarget | null)?.stop();
   }
+}
+
+function describe(error: unknown): string {
+  if (error instanceof ZodError)
+    return `the source answered something the importer cannot read (${error.issues
+      .slice(0, 3)
+      .map((issue) => `${issue.path.join('.')}: ${issue.message}`)
+      .join('; ')})`;
+  return error instanceof Error ? error.message : String(error);
 }
 
 if (process.argv[1] && import.meta.url.endsWith(process.argv[1].split('/').pop()!)) {

@@ -33,6 +33,18 @@ export interface ImportReport {
   skipped: SkipGroup[];
   /** Imported users: none has a password in Tracker (REST never gives them). */
   usersWithoutPassword: number;
+  /**
+   * Bugs the account could read but whose restricting groups could not be imported (a key
+   * without creategroups lists no groups): left out rather than made readable to more people.
+   */
+  restrictedLeftOut: { count: number; ranges: string[]; groups: string[] };
+  /**
+   * Products whose group controls the source does not expose (5.0, 5.2): what was inferred from
+   * their bugs, and the call that sets what the operator decides.
+   */
+  productControls: Array<{ product: string; inferred: string[]; call: string }>;
+  /** Why the run stopped early, when it failed (the source gone for too long, ...): a rerun resumes. */
+  error?: string;
   /** Bugs that exist on the source but the account may not see (fault 102), as id ranges. */
   hiddenBugs: { count: number; ranges: string[]; groups: string[] | null };
   /** From the probe: what an import with this key lacks, and what the source never exposes. */
@@ -53,6 +65,8 @@ export class ReportBuilder {
   readonly bugsPerProduct: Record<string, number> = {};
   private readonly skips = new Map<string, SkipGroup>();
   readonly hiddenBugIds: number[] = [];
+  readonly restrictedIds: number[] = [];
+  readonly restrictedGroups = new Set<string>();
   readonly warnings: string[] = [];
   readonly phases: PhaseTime[] = [];
 
@@ -73,6 +87,25 @@ export class ReportBuilder {
 
   get skipped(): SkipGroup[] {
     return [...this.skips.values()];
+  }
+
+  /** Per product (lower-cased name): the groups every bug imported in it is in, and those any is in. */
+  readonly productGroups = new Map<string, { everyBug: Set<string>; anyGroup: Set<string> }>();
+
+  bugGroups(product: string, groups: readonly string[]): void {
+    const key = product.toLowerCase();
+    const seen = this.productGroups.get(key);
+    if (!seen) {
+      this.productGroups.set(key, { everyBug: new Set(groups), anyGroup: new Set(groups) });
+      return;
+    }
+    for (const group of seen.everyBug) if (!groups.includes(group)) seen.everyBug.delete(group);
+    for (const group of groups) seen.anyGroup.add(group);
+  }
+
+  leaveOutRestricted(bugId: number, groups: readonly string[]): void {
+    this.restrictedIds.push(bugId);
+    for (const group of groups) this.restrictedGroups.add(group);
   }
 
   bugInProduct(product: string): void {
@@ -99,7 +132,14 @@ export function renderReport(report: ImportReport): string {
   const what = report.dryRun ? 'Dry run (nothing written)' : report.interrupted ? 'Import interrupted' : 'Import done';
   lines.push(`${what}: ${report.source.url} (${report.source.kind} ${report.source.version}) → ${report.target}`);
   lines.push(`Mode: ${report.mode}${report.since ? ` (changes since ${report.since})` : ''}`);
+  if (report.error) lines.push(`Stopped by an error: ${report.error}`);
   if (report.interrupted) lines.push(`Checkpoint: bug ${report.checkpoint}; run the same command again to resume.`);
+  if (report.restrictedLeftOut.count > 0)
+    lines.push(
+      '',
+      `NOT IMPORTED: ${report.restrictedLeftOut.count} bugs restricted to groups that could not be imported (${report.restrictedLeftOut.groups.join(', ')}): ${report.restrictedLeftOut.ranges.join(', ')}`,
+      '  Imported without their groups they would have been readable by everybody. Import with a key of an administrator of the source (or one in creategroups) to bring them.',
+    );
   lines.push('', 'Counts:');
   for (const [kind, count] of Object.entries(report.counts)) lines.push(`  ${kind}: ${count}`);
   const products = Object.entries(report.bugsPerProduct);
@@ -125,6 +165,17 @@ export function renderReport(report: ImportReport): string {
         ? `  Add the account to ${report.hiddenBugs.groups.join(', ')} on the source and run again to import them.`
         : '  Add the account to the groups that restrict them on the source and run again to import them.',
     );
+  }
+  if (report.productControls.length > 0) {
+    lines.push(
+      '',
+      'Product group controls (the source does not expose them; set what each product needs on the target):',
+    );
+    for (const entry of report.productControls)
+      lines.push(
+        `  ${entry.product}: ${entry.inferred.length > 0 ? `every bug is in ${entry.inferred.join(', ')}, so ${entry.inferred.length > 1 ? 'those groups were' : 'that group was'} made MANDATORY for members and others` : 'nothing could be inferred from its bugs'}`,
+        `    ${entry.call}`,
+      );
   }
   if (report.skipped.length > 0) {
     lines.push('', 'Skipped:');

@@ -1,3 +1,4 @@
+import * as z from 'zod';
 import { DEFAULT_PARAMETERS } from '../../shared/domain/instance/parameters.ts';
 import { toBugzillaDateTime } from '../../shared/domain/time.ts';
 import { saveImportState } from '../../shared/storage/instance/importStateStore.ts';
@@ -18,6 +19,7 @@ import { historyFieldNames } from './target/historyFields.ts';
 import { IdMaps } from './target/idMaps.ts';
 import { ImportIndex } from './target/importIndex.ts';
 import { decideMode, type GuardedImportState, type ModeDecision, targetCounters } from './target/importMode.ts';
+import { inferProductControls } from './target/productControls.ts';
 import { pointStorageAt, type StorageTarget } from './target/storageTarget.ts';
 import { TargetWriter } from './target/targetWriter.ts';
 import { writeAccounts } from './target/writeAccounts.ts';
@@ -38,6 +40,8 @@ import { writeFieldValues } from './target/writeValues.ts';
 export interface ImportOptions {
   /** The source's REST root (`https://bugzilla.example.org/rest`). */
   from: string;
+  /** The URL the target's import was made from, when that source now answers at `from`. */
+  sameSourceAs?: string;
   apiKey: string;
   /** Requests in flight to the source (default 8). */
   connections?: number;
@@ -46,8 +50,15 @@ export interface ImportOptions {
   dryRun?: boolean;
   /** Go on with a key that is not an administrator's (the report lists what is missing). */
   allowPartial?: boolean;
-  /** Where to write; the storage modules are pointed at it (storageTarget.ts). */
-  target: StorageTarget;
+  /**
+   * Where to write; the storage modules are pointed at it (storageTarget.ts). A function is
+   * called only once the source is accepted, so a refused source leaves no new installation.
+   */
+  target: StorageTarget | (() => Promise<StorageTarget>);
+  /** Called once the target is accepted, before anything is written to it (e.g. bootstrapping it). */
+  prepareTarget?: () => Promise<void>;
+  /** How long a request to the source is retried while the source is down or failing (default 10 minutes). */
+  retryForMs?: number;
   /** Bugs per batch (default 100). */
   batchSize?: number;
   /** Stop after this many bug batches, as Ctrl-C does (tests of resuming). */
@@ -89,14 +100,20 @@ export async function runImport(options: ImportOptions): Promise<ImportReport> {
         apiKey: options.apiKey,
         connections,
         keyTransport: probe.keyTransport,
+        retryForMs: options.retryForMs ?? 600_000,
+        onRetry: (event) =>
+          progress.log(
+            `The source did not answer ${event.path} (${event.reason}); trying again in ${Math.ceil(event.delayMs / 1000)} s (attempt ${event.attempt + 1}; giving up after ${Math.round((options.retryForMs ?? 600_000) / 60_000)} min of failures).`,
+          ),
       });
   report.warnings.push(...probe.warnings);
 
   // 2. The target: fresh, a resume or an update of the same source; anything else is refused.
-  pointStorageAt(options.target);
+  const target = typeof options.target === 'function' ? await options.target() : options.target;
+  pointStorageAt(target);
   let decision: ModeDecision;
   try {
-    decision = await decideMode(options.from, options.since);
+    decision = await decideMode(options.from, options.since, options.sameSourceAs);
   } catch (error) {
     if (!dryRun || error instanceof ImportRefusal) throw error;
     decision = { mode: 'fresh', state: null, since: options.since ?? null };
@@ -104,6 +121,7 @@ export async function runImport(options: ImportOptions): Promise<ImportReport> {
       `The target could not be read (${(error as Error).message}): the dry run reads as for a new one.`,
     );
   }
+  if (!dryRun) await options.prepareTarget?.();
   const writer = new TargetWriter(dryRun);
   const timed = async <T>(name: string, run: () => Promise<T>, items: () => number): Promise<T> => {
     const started = performance.now();
@@ -195,6 +213,7 @@ export async function runImport(options: ImportOptions): Promise<ImportReport> {
   // 4. Bugs, batch by batch, each batch a checkpoint.
   const index = dryRun ? null : await ImportIndex.load();
   let interrupted = false;
+  let failure: string | undefined;
   const bugsStarted = performance.now();
   let batches = 0;
   try {
@@ -238,6 +257,11 @@ export async function runImport(options: ImportOptions): Promise<ImportReport> {
       }
     }
     phase.done();
+  } catch (error) {
+    // The source gone for longer than the retries wait, or an answer that cannot be read: every
+    // committed batch is kept, and the report says where a rerun resumes.
+    failure = describeFailure(error);
+    interrupted = true;
   } finally {
     report.phases.push({
       name: 'bugs',
@@ -260,7 +284,13 @@ export async function runImport(options: ImportOptions): Promise<ImportReport> {
 
   // 5. Finish: a way in for the operator, and the state that lets the next run update.
   let newApiKey: ImportReport['newApiKey'];
+  let productControls: ImportReport['productControls'] = [];
   if (!interrupted) {
+    productControls = await timed(
+      'group controls',
+      () => inferProductControls(data.products, { ids, writer, report }),
+      () => data.products.length,
+    );
     state.phasesDone.push('bugs');
     if (!dryRun) {
       await timed(
@@ -280,7 +310,7 @@ export async function runImport(options: ImportOptions): Promise<ImportReport> {
   }
   return {
     source: { url: options.from, kind: probe.kind, version: probe.version, account: probe.account?.login ?? null },
-    target: options.target.description ?? `table ${options.target.table}`,
+    target: target.description ?? `table ${target.table}`,
     mode: decision.mode,
     dryRun,
     interrupted,
@@ -290,6 +320,13 @@ export async function runImport(options: ImportOptions): Promise<ImportReport> {
     bugsPerProduct: report.bugsPerProduct,
     skipped: report.skipped,
     usersWithoutPassword,
+    restrictedLeftOut: {
+      count: new Set(report.restrictedIds).size,
+      ranges: idRanges(report.restrictedIds),
+      groups: [...report.restrictedGroups].sort(),
+    },
+    productControls,
+    error: failure,
     hiddenBugs: {
       count: new Set(report.hiddenBugIds).size,
       ranges: idRanges(report.hiddenBugIds),
@@ -302,6 +339,16 @@ export async function runImport(options: ImportOptions): Promise<ImportReport> {
     written: { items: writer.items, attachmentBytes: writer.bodyBytes },
     newApiKey,
   };
+}
+
+/** One line for the report: what failed, without a stack (the source's answers are input, not our bugs). */
+function describeFailure(error: unknown): string {
+  if (error instanceof z.ZodError)
+    return `the source answered something the importer cannot read: ${error.issues
+      .slice(0, 3)
+      .map((issue) => `${issue.path.join('.')}: ${issue.message}`)
+      .join('; ')}`;
+  return error instanceof Error ? error.message : String(error);
 }
 
 /** The source's clock (its database's), so an update asks for changes in the source's own time. */

@@ -35,6 +35,11 @@ export interface BugzillaClientOptions {
   timeoutMs?: number;
   /** Further attempts after the first; default 6. */
   retries?: number;
+  /**
+   * Instead of a number of attempts: keep retrying a request until it has failed for this long
+   * (an outage of the source while a long import runs), then give up.
+   */
+  retryForMs?: number;
   /** Backoff of the first retry; it doubles each time, up to `backoffMaxMs`. Defaults 500 ms, 30 s. */
   backoffBaseMs?: number;
   backoffMaxMs?: number;
@@ -174,6 +179,7 @@ export function createBugzillaClient(options: BugzillaClientOptions): BugzillaCl
     const anonymous = requestOptions.anonymous ?? false;
     const url = urlOf(path, query, anonymous);
     const headers = headersOf(anonymous);
+    let firstFailure = 0;
     for (let attempts = 1; ; attempts++) {
       const wait = pausedUntil - Date.now();
       if (wait > 0) await sleep(wait);
@@ -186,7 +192,10 @@ export function createBugzillaClient(options: BugzillaClientOptions): BugzillaCl
       }
       if (outcome.kind === 'ok') return outcome.body as T;
       if (outcome.kind === 'final') throw outcome.error;
-      if (attempts > retries)
+      firstFailure ||= Date.now();
+      const exhausted =
+        options.retryForMs === undefined ? attempts > retries : Date.now() - firstFailure >= options.retryForMs;
+      if (exhausted)
         throw (
           outcome.envelope ?? new SourceRequestError(outcome.failure, path, outcome.detail, attempts, outcome.status)
         );

@@ -31,6 +31,8 @@ export interface ConvertContext {
   /** Harmony/BMO names history fields as its database does (historyFields.ts). */
   historyField(name: string): string;
   problem(kind: string, what: string, reason: string): void;
+  /** A bug left out because groups that restrict it were not imported (it would have become more visible). */
+  restrictedLeftOut?(bugId: number, groups: string[]): void;
 }
 
 /** Bugzilla's wire time, whole seconds in UTC, whatever form the source sent. */
@@ -56,6 +58,17 @@ export function convertBug(
       String(record.id),
       `its product or component (${record.product} / ${record.component}) was not imported`,
     );
+    return null;
+  }
+  // A bug keeps every group that restricts it, or is not imported: never more visible than on the source.
+  const lostGroups = record.groups.filter((name) => ids.groupId(name) === undefined);
+  if (lostGroups.length > 0) {
+    problem(
+      'bug',
+      String(record.id),
+      `restricted to groups that were not imported (${lostGroups.join(', ')}): left out, so that it does not become visible to more people`,
+    );
+    context.restrictedLeftOut?.(record.id, lostGroups);
     return null;
   }
   const person = (login: string, role: string): number => {

@@ -25,9 +25,23 @@ export interface ModeDecision {
   since: string | null;
 }
 
-/** The same source, however its URL was typed. */
-export const sameSource = (a: string, b: string) =>
-  a.replace(/\/+$/, '').toLowerCase() === b.replace(/\/+$/, '').toLowerCase();
+/**
+ * The same source, however its URL was typed: without case, trailing slashes and default ports,
+ * and with the loopback names (localhost, 127.0.0.1, [::1]) taken as one.
+ */
+export const sameSource = (a: string, b: string) => canonicalSource(a) === canonicalSource(b);
+
+function canonicalSource(url: string): string {
+  const trimmed = url.trim().replace(/\/+$/, '');
+  try {
+    const parsed = new URL(trimmed);
+    const loopback = ['localhost', '127.0.0.1', '[::1]'].includes(parsed.hostname.toLowerCase());
+    const host = loopback ? 'loopback' : parsed.hostname.toLowerCase();
+    return `${parsed.protocol}//${host}:${parsed.port}${parsed.pathname.replace(/\/+$/, '')}`.toLowerCase();
+  } catch {
+    return trimmed.toLowerCase();
+  }
+}
 
 /** Kinds whose ids an import keeps: an object the import did not write would be overwritten. */
 export const GUARDED_KINDS: readonly IdKind[] = [
@@ -83,12 +97,17 @@ function beyond(counters: Record<IdKind, number>, limit: (kind: IdKind) => numbe
   });
 }
 
-export async function decideMode(sourceUrl: string, since: string | undefined): Promise<ModeDecision> {
+export async function decideMode(
+  sourceUrl: string,
+  since: string | undefined,
+  sameSourceAs?: string,
+): Promise<ModeDecision> {
   const state = (await loadImportState()) as GuardedImportState | null;
-  if (state && !sameSource(state.sourceUrl, sourceUrl))
+  const moved = sameSourceAs !== undefined && state !== null && sameSource(state.sourceUrl, sameSourceAs);
+  if (state && !moved && !sameSource(state.sourceUrl, sourceUrl))
     throw new ImportRefusal(
       'other-source',
-      `The target holds an import from ${state.sourceUrl}, not ${sourceUrl}: import into a new installation instead.`,
+      `The target holds an import from ${state.sourceUrl}, not ${sourceUrl}: import into a new installation instead (or, if that source now answers at ${sourceUrl}, say so with --same-source-as ${state.sourceUrl}).`,
     );
   const finished = state?.syncedThrough != null;
   if (since && !finished)

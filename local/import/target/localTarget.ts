@@ -1,3 +1,4 @@
+import { readdirSync, readFileSync } from 'node:fs';
 import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -10,23 +11,40 @@ import { pointStorageAt, type StorageTarget } from './storageTarget.ts';
 
 /**
  * The local installation as the target (`--data-dir`, default `.data`), as `npm run seed` opens
- * it: with `npm start` stopped, the local engines run on the directory for the import, the table
- * and bucket are created if needed, and a new installation is bootstrapped (its administrator is
- * printed; the import then replaces it if the source has a user with its id or login).
+ * it: with `npm start` stopped (a DynamoDB Local already serving the directory is refused), the
+ * local engines run on the directory for the import, in a process group of their own so that
+ * Ctrl-C reaches only the importer (which then stops after its batch, and stops them), and the
+ * table and bucket are created if needed. A new installation is bootstrapped by `bootstrap()`,
+ * which the importer calls only once the source and the target are accepted (its administrator
+ * is printed; the import then replaces it if the source has a user with its id or login).
  */
 export interface LocalTarget extends StorageTarget {
   stop(): Promise<void>;
+  /** Makes the directory an installation if it is not one yet; sets `created` when it did. */
+  bootstrap(): Promise<void>;
   /** The new installation's administrator, when this run created it. */
   created?: { login: string; password: string; apiKey: string };
+  /** The table did not exist before this run. */
+  newTable: boolean;
 }
 
+export class TargetInUse extends Error {}
+
 export async function openLocalTarget(dataDir: string, options: { create: boolean }): Promise<LocalTarget> {
-  let engines = await startEngines({ dataDir: resolve(dataDir) });
+  const busy = dynamodbServing(join(resolve(dataDir), 'dynamodb'));
+  if (busy !== null)
+    throw new TargetInUse(
+      `${dataDir} is in use by a running DynamoDB Local (pid ${busy}, probably npm start): stop it first, the import needs the installation to itself.`,
+    );
+  let engines = await startEngines({ dataDir: resolve(dataDir), ownProcessGroup: true });
   const table = process.env.TRACKER_TABLE ?? 'tracker';
   if (!options.create && !(await tableExists(engines.dynamodbEndpoint, table))) {
     // A dry run into a directory without an installation reads as for a new one, in memory.
     await engines.stop();
-    engines = await startEngines({ scratchDir: await mkdtemp(join(tmpdir(), 'tracker-import-dry-')) });
+    engines = await startEngines({
+      scratchDir: await mkdtemp(join(tmpdir(), 'tracker-import-dry-')),
+      ownProcessGroup: true,
+    });
     await ensureTable(engines.dynamodbEndpoint, table);
     await ensureBucket(engines.s3Endpoint, process.env.TRACKER_BUCKET ?? 'tracker-attachments');
   }
@@ -37,18 +55,23 @@ export async function openLocalTarget(dataDir: string, options: { create: boolea
     s3Endpoint: engines.s3Endpoint,
     description: `local installation in ${dataDir}`,
     stop: () => engines.stop(),
+    newTable: false,
+    async bootstrap() {
+      pointStorageAt(target);
+      const installation = await bootstrapInstallation({
+        adminLogin: process.env.TRACKER_ADMIN_LOGIN ?? DEFAULT_ADMIN_LOGIN,
+        adminApiKey: process.env.TRACKER_ADMIN_API_KEY,
+      });
+      if (installation.created) target.created = installation.admin;
+    },
   };
   try {
     pointStorageAt(target);
     process.env.TRACKER_REQUEST_LOG = 'off';
     if (!options.create) return target;
+    target.newTable = !(await tableExists(engines.dynamodbEndpoint, target.table));
     await ensureTable(engines.dynamodbEndpoint, target.table);
     await ensureBucket(engines.s3Endpoint, target.bucket);
-    const installation = await bootstrapInstallation({
-      adminLogin: process.env.TRACKER_ADMIN_LOGIN ?? DEFAULT_ADMIN_LOGIN,
-      adminApiKey: process.env.TRACKER_ADMIN_API_KEY,
-    });
-    if (installation.created) target.created = installation.admin;
     return target;
   } catch (error) {
     await engines.stop();
@@ -71,4 +94,30 @@ async function tableExists(endpoint: string, table: string): Promise<boolean> {
   } finally {
     client.destroy();
   }
+}
+
+/**
+ * The pid of a DynamoDB Local already serving `dbPath` (npm start, another import), or null.
+ * Linux's /proc only; elsewhere nothing is found and the check is skipped.
+ */
+export function dynamodbServing(dbPath: string): number | null {
+  let entries: string[];
+  try {
+    entries = readdirSync('/proc');
+  } catch {
+    return null;
+  }
+  for (const entry of entries) {
+    if (!/^\d+$/.test(entry)) continue;
+    let args: string[];
+    try {
+      args = readFileSync(`/proc/${entry}/cmdline`, 'utf8').split('\0');
+    } catch {
+      continue;
+    }
+    const at = args.indexOf('-dbPath');
+    if (at >= 0 && args.some((arg) => arg.includes('DynamoDBLocal')) && resolve(args[at + 1] ?? '') === dbPath)
+      return Number(entry);
+  }
+  return null;
 }

@@ -58,6 +58,7 @@ export async function writeBugBatch(bundle: BugBundle, context: BugWriteContext)
     else report.skip('bug', String(fault.id), `the source refused it: ${fault.message} (${fault.code})`);
   }
   const converted: ConvertedBug[] = [];
+  const groupNames = new Map(bundle.bugs.map((record) => [record.id, record.groups]));
   for (const record of bundle.bugs) {
     const bug = convertBug(record, bundle, {
       ids: context.ids,
@@ -65,6 +66,7 @@ export async function writeBugBatch(bundle: BugBundle, context: BugWriteContext)
       bodyKey: importedBodyKey,
       historyField: context.historyField,
       problem: (kind, what, reason) => report.skip(kind, what, reason),
+      restrictedLeftOut: (id, groups) => report.leaveOutRestricted(id, groups),
     });
     if (bug) converted.push(bug);
   }
@@ -99,6 +101,7 @@ export async function writeBugBatch(bundle: BugBundle, context: BugWriteContext)
 
     report.count('bugs');
     report.bugInProduct(product);
+    report.bugGroups(product, groupNames.get(bug.id) ?? []);
     report.count('comments', comments.length);
     report.count('attachments', attachments.length);
     report.count('history entries', history.length);

@@ -250,7 +250,8 @@ export async function writeProducts(
         },
       ];
     });
-    for (const stale of previous?.groupControls ?? [])
+    // A source that does not expose controls (5.0, 5.2) leaves the target's (inferred, or set by the operator).
+    for (const stale of source.groupControls === null ? [] : (previous?.groupControls ?? []))
       if (!controls.some((entry) => entry.groupId === stale.groupId))
         deletes.push(...collectKeys((transaction) => putGroupControl(transaction, stale)));
     for (const entry of controls) puts.push(...collectItems((transaction) => putGroupControl(transaction, entry)));

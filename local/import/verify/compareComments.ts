@@ -12,11 +12,20 @@ import { sameValue } from './normalise.ts';
 type Compared = [field: string, value: (comment: CommentRecord) => unknown, same: (a: unknown, b: unknown) => boolean];
 
 const strict = (a: unknown, b: unknown) => a === b;
+
+/**
+ * DUPE NOTICE: Bugzilla 5.0 and 5.2 show a duplicate notice written without a comment as
+ * "\n\n*** This bug has been marked as a duplicate of bug N ***" (their template always puts the
+ * blank line before the notice); Tracker shows the notice alone. Only that exact case is equal.
+ */
+const DUPE_NOTICE = /^\n\n(\*\*\* This bug has been marked as a duplicate of bug \d+ \*\*\*)$/;
+const sameText = (a: unknown, b: unknown) =>
+  a === b || (typeof a === 'string' && typeof b === 'string' && DUPE_NOTICE.exec(a)?.[1] === b);
 const FIELDS: Compared[] = [
   ['count', (comment) => comment.count, strict],
   ['creator', (comment) => comment.creator, strict],
   ['creation_time', (comment) => comment.creationTime, sameValue],
-  ['text', (comment) => comment.text, strict],
+  ['text', (comment) => comment.text, sameText],
   ['is_private', (comment) => comment.isPrivate, strict],
   ['is_markdown', (comment) => comment.isMarkdown, strict],
   ['tags', (comment) => comment.tags, sameValue],
