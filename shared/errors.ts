@@ -28,6 +28,7 @@ export const ERROR_CATALOG = {
   invalidValue: { code: 52, title: 'Invalid Parameter' },
   unknownField: { code: 53, title: 'Invalid Field Name' },
   numberTooLarge: { code: 54, title: 'Number Too Large' },
+  numberTooSmall: { code: 55, title: 'Number Too Small' },
   invalidDate: { code: 56, title: 'Illegal Date' },
   requestTooLarge: { code: 58, title: 'Request Too Large' },
   invalidBugReference: { code: 100, title: 'Invalid Bug Alias' },

@@ -13,8 +13,11 @@ export const handler = defineEndpoint({
     ...bugReferences,
     comment: z.unknown().optional(),
     is_private: flag().optional(),
+    /** Bugzilla before 3.6 named is_private so; 5.2 still reads it as is_private, which it replaces. */
+    private: flag().optional(),
     is_markdown: flag().optional(),
     work_time: z.unknown().optional(),
   }),
-  run: ({ input, caller }) => addComment(caller, referencesOf(input), input),
+  run: ({ input, caller }) =>
+    addComment(caller, referencesOf(input), { ...input, is_private: input.private ?? input.is_private }),
 });

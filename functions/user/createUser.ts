@@ -6,9 +6,14 @@ import { defineEndpoint } from '../../shared/http/endpoint.ts';
 import { text } from '../../shared/http/inputSchemas.ts';
 
 export const handler = defineEndpoint({
+  // Bugzilla 5.2 checks the group alone: a logged-out caller is refused as a non-member is (304).
   access: {
     group: EDITUSERS_GROUP,
-    denied: () => errors.onlyGroupMembersMay('create users', EDITUSERS_GROUP),
+    denied: () =>
+      errors.authorizationRequired(
+        `Sorry, you aren't a member of the '${EDITUSERS_GROUP}' group, and so you are not authorized to add new users.`,
+      ),
+    deniedLoggedOut: true,
   },
   input: z.object({ email: text(), full_name: text().optional(), password: text().optional() }),
   invalidInput: (issue, parameter) =>

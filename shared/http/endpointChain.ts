@@ -7,7 +7,7 @@ import type { Caller } from '../domain/identity/caller.ts';
 import { invocationObservers } from '../observability/invocationObservers.ts';
 import { inRequestScope } from '../storage/requestScope.ts';
 import { authenticateCaller } from './middleware/authenticateCaller.ts';
-import { type Access, authorizeCaller } from './middleware/authorizeCaller.ts';
+import { type Access, authorizeCaller, loggedOutRefusal } from './middleware/authorizeCaller.ts';
 import { decodeInput } from './middleware/decodeInput.ts';
 import { encodeResponse } from './middleware/encodeResponse.ts';
 import { errorEnvelope } from './middleware/errorEnvelope.ts';
@@ -109,7 +109,12 @@ export function buildEndpoint<Schema extends z.ZodType>(
     .use(errorEnvelope())
     .use(queryLimit())
     .use(decodeInput({ ignoreBody: definition.ignoresBody === true }))
-    .use(refuseAnonymousWrite(definition.access !== 'public' && definition.authentication !== 'skip'))
+    .use(
+      refuseAnonymousWrite(
+        definition.access !== 'public' && definition.authentication !== 'skip',
+        loggedOutRefusal(definition.access),
+      ),
+    )
     .use(parseInput({ longText: definition.longText }))
     .use(jsonp())
     .use(selectFields(definition.responseFields))

@@ -161,14 +161,12 @@ describe('who may change what', () => {
     expect((await bugOf(id, admin, { include_fields: 'comment_count' })).comment_count).toBe(2);
   });
 
-  it('lets editbugs change everything and refuses time tracking to non-members silently', async () => {
+  it('lets editbugs change everything and refuses time tracking to non-members (115, as 5.2)', async () => {
     const id = await fileBug(keys.reporter);
-    const response = await update(keys.editor, id, {
-      status: 'IN_PROGRESS',
-      assigned_to: logins.editor,
-      estimated_time: 5,
-      deadline: '2030-01-01',
-    });
+    const fields = { status: 'IN_PROGRESS', assigned_to: logins.editor };
+    const refused = await update(keys.editor, id, { ...fields, estimated_time: 5, deadline: '2030-01-01' });
+    expect(refused.body.code).toBe(115);
+    const response = await update(keys.editor, id, fields);
     expect(response.body.bugs[0].changes).toEqual({
       status: { removed: 'UNCONFIRMED', added: 'IN_PROGRESS' },
       is_confirmed: { removed: '0', added: '1' },

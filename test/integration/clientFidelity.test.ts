@@ -190,3 +190,103 @@ describe('2. groups a caller may put a bug in and take it out of', () => {
     expect((await bugOf(id)).groups).toEqual(['Master']);
   });
 });
+
+describe('4. input 5.2 refuses', () => {
+  it('refuses an empty priority or severity on create (50); a missing or null one takes the default', async () => {
+    for (const [field, what] of [
+      ['priority', 'Priority'],
+      ['severity', 'Severity'],
+    ]) {
+      const refused = await call(app, 'POST', '/rest/bug', { apiKey: admin, body: { ...NEW_BUG, [field]: '' } });
+      expectError(refused, 50, 400);
+      expect(refused.body.message).toBe(`You must select/enter a ${what}.`);
+    }
+    await fileTestBug(app, admin, { priority: null, severity: null });
+  });
+
+  it.each(PROTOCOLS)('refuses an empty priority over %s-rpc', async (protocol) => {
+    expect((await rpc(protocol)(app, 'Bug.create', { ...NEW_BUG, priority: '' }, admin)).fault?.code).toBe(50);
+  });
+
+  it('refuses dupe_of: null on update (50, "dup_id was not defined")', async () => {
+    const id = await fileTestBug(app, admin);
+    const refused = await update(admin, id, { dupe_of: null });
+    expectError(refused, 50, 400);
+    expect(refused.body.message).toMatch(/^Form field dup_id was not defined\./);
+    const answer = await rpc('json')(app, 'Bug.update', { ids: [id], dupe_of: null }, admin);
+    expect(answer.fault?.code).toBe(50);
+  });
+
+  it('refuses a time-tracking change by a caller outside the time-tracking group (115)', async () => {
+    const id = await fileTestBug(app, admin);
+    for (const body of [{ estimated_time: 5 }, { remaining_time: 2 }, { deadline: '2030-01-01' }]) {
+      const refused = await update(keys.editor, id, body);
+      expectError(refused, 115, 401);
+      expect(refused.body.message).toMatch(
+        /^You tried to change the \w+ field .*but only a user with the required permissions may change that field\./,
+      );
+    }
+    // Restating the current value is no change, as in 5.2.
+    await ok(update(keys.editor, id, { estimated_time: 0 }));
+    const answer = await rpc('xml')(app, 'Bug.update', { ids: [id], estimated_time: 5 }, keys.editor);
+    expect(answer.fault?.code).toBe(115);
+  });
+
+  it("refuses a negative estimated_time with 5.2's number_too_small (55)", async () => {
+    const id = await fileTestBug(app, admin);
+    const refused = await update(admin, id, { estimated_time: -1 });
+    expectError(refused, 55, 400);
+    expect(refused.body.message).toBe(
+      "The value '-1' in the estimated_time field is less than the minimum allowable value of '0'.",
+    );
+  });
+
+  it('refuses a login longer than 127 characters (501)', async () => {
+    const login = `${'a'.repeat(140 - '@fidelity.test'.length)}@fidelity.test`;
+    expect(login).toHaveLength(140);
+    expectError(await call(app, 'POST', '/rest/user', { apiKey: admin, body: { email: login } }), 501, 400);
+    await ok(call(app, 'POST', '/rest/user', { apiKey: admin, body: { email: `${'b'.repeat(113)}@fidelity.test` } }));
+  });
+
+  it('answers an empty Bugzilla_login with a password as a failed login (300), not anonymously', async () => {
+    const rest = await call(app, 'GET', '/rest/bug', {
+      query: { id: '1', Bugzilla_login: '', Bugzilla_password: 'whatever' },
+    });
+    expectError(rest, 300, 401);
+    const answer = await rpc('json')(app, 'Bug.search', { id: 1, Bugzilla_login: '', Bugzilla_password: 'whatever' });
+    expect(answer.fault?.code).toBe(300);
+  });
+});
+
+describe('8. error codes as 5.2 answers them', () => {
+  it('refuses User.create from a logged-out caller with 304, as from a non-member', async () => {
+    const rest = await call(app, 'POST', '/rest/user', { body: { email: 'anonymous@fidelity.test' } });
+    expectError(rest, 304, 401);
+    expect(rest.body.message).toBe(
+      "Sorry, you aren't a member of the 'editusers' group, and so you are not authorized to add new users.",
+    );
+    expect((await rpc('xml')(app, 'User.create', { email: 'anonymous@fidelity.test' })).fault?.code).toBe(304);
+    expect((await rpc('json')(app, 'User.create', { email: 'x@fidelity.test' }, keys.plain)).fault?.code).toBe(304);
+  });
+});
+
+describe('7. older and missing client calls', () => {
+  it('reads the pre-3.6 `private` parameter of Bug.add_comment as is_private, over REST and XML-RPC', async () => {
+    const id = await fileTestBug(app, admin);
+    const rest = await ok(
+      call(app, 'POST', `/rest/bug/${id}/comment`, { apiKey: admin, body: { comment: 'Hush.', private: 1 } }),
+    );
+    const xml = await rpc('xml')(app, 'Bug.add_comment', { id, comment: 'Hush too.', private: true }, admin);
+    expect(xml.fault).toBeUndefined();
+    const comments = (await ok(call(app, 'GET', `/rest/bug/${id}/comment`, { apiKey: admin }))).bugs[id].comments;
+    expect(
+      comments
+        .filter((comment: any) => comment.id === rest.id || comment.id === xml.result.id)
+        .map((comment: any) => comment.is_private),
+    ).toEqual([true, true]);
+    // A non-insider's private comment is refused, as with is_private.
+    expect((await rpc('json')(app, 'Bug.add_comment', { id, comment: 'x', private: 1 }, keys.editor)).fault?.code).toBe(
+      113,
+    );
+  });
+});

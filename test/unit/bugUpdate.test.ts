@@ -114,7 +114,7 @@ describe('changing plain fields', () => {
       expect({ input, ...refusal(() => change(input)) }).toEqual({ input, code, message });
   });
 
-  it('changes time tracking only for the time-tracking group and silently ignores it from others', () => {
+  it('changes time tracking only for the time-tracking group and refuses it from others (115, as 5.2)', () => {
     const times = { estimated_time: 4.5, remaining_time: '3', deadline: '2027-01-31' };
     expect(change(times).changes).toEqual({
       estimated_time: { removed: '0.00', added: '4.5' },
@@ -122,11 +122,12 @@ describe('changing plain fields', () => {
       deadline: { removed: '', added: '2027-01-31' },
     });
     const editor = as('editor', ['editbugs']);
-    expect(change({ ...times, summary: 'Also this' }, aBug(1), editor).changes).toEqual({
+    expect(refusal(() => change({ ...times, summary: 'Also this' }, aBug(1), editor)).code).toBe(115);
+    expect(change({ estimated_time: 0, summary: 'Also this' }, aBug(1), editor).changes).toEqual({
       summary: { removed: 'Bug 1', added: 'Also this' },
     });
     expect(change({ deadline: null }, aBug(1, { deadline: '2027-01-31' })).bug.deadline).toBeNull();
-    expect(refusal(() => change({ remaining_time: -1 })).code).toBe(32000);
+    expect(refusal(() => change({ remaining_time: -1 })).code).toBe(55);
     expect(refusal(() => change({ estimated_time: 100_000 })).code).toBe(54);
   });
 

@@ -145,6 +145,11 @@ export function planNewBug(
   const mayChoosePriority = editbugs || parameters.letsubmitterchoosepriority === '1';
   // The defaults are checked like op_sys and platform: a value stored before the parameters were
   // checked must not give a bug a priority or severity that does not exist.
+  // An empty priority or severity is Bugzilla 5.2's object_not_specified (50); only a missing
+  // (or null) one takes the default.
+  const blank = (value: unknown) => typeof value === 'string' && value.trim() === '';
+  if (mayChoosePriority && blank(input.priority)) throw mustEnter('a Priority');
+  if (blank(input.severity)) throw mustEnter('a Severity');
   const priority = values.check(
     'priority',
     'priority',

@@ -71,11 +71,21 @@ export function checkLegalValue(
 export function checkHours(field: string, value: unknown, options: { allowNegative?: boolean } = {}): number {
   const number =
     typeof value === 'number' ? value : typeof value === 'string' && value.trim() !== '' ? Number(value) : NaN;
+  // Bugzilla 5.2's number_not_numeric, number_too_small and number_too_large texts.
   if (!Number.isFinite(number))
-    throw errors.invalidValue(`The ${field} must be a number of hours, not '${String(value)}'.`);
-  if (number < 0 && !options.allowNegative) throw errors.invalidParameter(`The ${field} cannot be negative.`);
-  if (number < -MAX_TIME) throw errors.invalidParameter(`The ${field} is too small: at least -${MAX_TIME}.`);
-  if (number > MAX_TIME) throw errors.numberTooLarge(`The ${field} is too large: at most ${MAX_TIME}.`);
+    throw errors.invalidValue(`The value '${String(value)}' in the ${field} field is not a numeric value.`);
+  if (number < 0 && !options.allowNegative)
+    throw errors.numberTooSmall(
+      `The value '${String(value)}' in the ${field} field is less than the minimum allowable value of '0'.`,
+    );
+  if (number < -MAX_TIME)
+    throw errors.numberTooSmall(
+      `The value '${String(value)}' in the ${field} field is less than the minimum allowable value of '-${MAX_TIME}'.`,
+    );
+  if (number > MAX_TIME)
+    throw errors.numberTooLarge(
+      `The value '${String(value)}' in the ${field} field is more than the maximum allowable value of '${MAX_TIME}'.`,
+    );
   return Math.round(number * 100) / 100;
 }
 

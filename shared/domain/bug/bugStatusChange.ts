@@ -47,6 +47,11 @@ export function applyStatusChange(
     values.check('resolution', 'resolution', resolutionInput, current.resolution);
   }
 
+  // Bugzilla 5.2 sets dup_id whenever the parameter exists (unless the bug reopens), and an empty
+  // one is its code error undefined_field (50).
+  if ('dupe_of' in input && !wantsDupe && !(statusInput !== undefined && isOpenStatus(statusInput)))
+    throw errors.missingParameter('Form field dup_id was not defined. (dupe_of needs the id or alias of a bug.)');
+
   if (wantsDupe) {
     const target = checkBugReference('dupe_of', input.dupe_of);
     if (target === current.id) throw errors.duplicateOfItself();

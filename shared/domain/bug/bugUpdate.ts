@@ -159,11 +159,28 @@ export function applyBugUpdate(
   if (input.whiteboard !== undefined) next.whiteboard = checkWhiteboard(input.whiteboard);
   if (input.is_cc_accessible !== undefined) next.isCcAccessible = truthy(input.is_cc_accessible);
   if (input.is_creator_accessible !== undefined) next.isCreatorAccessible = truthy(input.is_creator_accessible);
-  // Time tracking from anyone else is ignored, as Bugzilla does.
-  if (timeTracker) {
-    if (input.deadline !== undefined) next.deadline = checkDate('deadline', input.deadline);
-    if (present(input.estimated_time)) next.estimatedTime = checkHours('estimated_time', input.estimated_time);
-    if (present(input.remaining_time)) next.remainingTime = checkHours('remaining_time', input.remaining_time);
+  // Time tracking is checked the same for everyone; a change by someone outside the time-tracking
+  // group is then refused (115), as Bugzilla 5.2's check_can_change_field does.
+  const timeChanges: Array<[string, unknown, unknown]> = [];
+  if (input.deadline !== undefined) {
+    const deadline = checkDate('deadline', input.deadline);
+    timeChanges.push(['deadline', current.deadline ?? '', deadline ?? '']);
+    next.deadline = deadline;
+  }
+  if (present(input.estimated_time)) {
+    next.estimatedTime = checkHours('estimated_time', input.estimated_time);
+    timeChanges.push(['estimated_time', current.estimatedTime, next.estimatedTime]);
+  }
+  if (present(input.remaining_time)) {
+    next.remainingTime = checkHours('remaining_time', input.remaining_time);
+    timeChanges.push(['remaining_time', current.remainingTime, next.remainingTime]);
+  }
+  const timeChange = timeChanges.find(([, from, to]) => from !== to);
+  if (timeChange && !timeTracker) {
+    const [field, from, to] = timeChange;
+    throw errors.fieldChangeDenied(
+      `You tried to change the ${field} field ${from === '' ? '' : `from ${from} `}to ${to}, but only a user with the required permissions may change that field. (Time tracking is for members of the time-tracking group.)`,
+    );
   }
   for (const field of env.customFields) {
     if (input[field.name] !== undefined && !field.isObsolete)

@@ -9,7 +9,8 @@ import { regexpProblem, safeRegexpTest } from '../safeRegexp.ts';
  */
 export const MIN_PASSWORD_LENGTH = 3;
 export const MAX_PASSWORD_LENGTH = 4096;
-export const MAX_LOGIN_LENGTH = 255;
+/** Bugzilla 5.2's validate_email_syntax: at most 127 characters, the emailsuffix included. */
+export const MAX_LOGIN_LENGTH = 127;
 
 export function checkEmail(email: string, parameters: Parameters): string {
   const trimmed = email.trim();
@@ -20,7 +21,8 @@ export function checkEmail(email: string, parameters: Parameters): string {
     regexpProblem(parameters.emailregexp) === null
       ? safeRegexpTest(parameters.emailregexp, trimmed)
       : /^[^@\s]+@[^@\s]+\.[^@\s]+$/.test(trimmed);
-  if (characterCount(trimmed) > MAX_LOGIN_LENGTH || /[\s,]/.test(trimmed) || !matches) {
+  const tooLong = characterCount(trimmed) + characterCount(parameters.emailsuffix ?? '') > MAX_LOGIN_LENGTH;
+  if (tooLong || /[\s,]/.test(trimmed) || !matches) {
     throw errors.invalidEmail(
       `The e-mail address you entered (${trimmed}) didn't pass our syntax checking for a legal email address. ${parameters.emailregexpdesc ?? ''}`.trim(),
     );

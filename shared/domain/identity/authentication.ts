@@ -73,6 +73,10 @@ export function extractCredentials(headers: Headers, params: Params): Credential
   for (const [loginName, passwordName] of LOGIN_PARAM_PAIRS) {
     const login = text(params[loginName]);
     if (login) return { kind: 'password', login, password: text(params[passwordName]) ?? '' };
+    // An empty login next to a password is a login that fails (300), as in Bugzilla 5.2 (whose
+    // Auth/Login/CGI.pm reads a defined login and password), not an anonymous call.
+    const password = text(params[passwordName]);
+    if (params[loginName] === '' && password !== undefined) return { kind: 'password', login: '', password };
   }
   for (const [loginName, passwordName] of LOGIN_HEADER_PAIRS) {
     const login = text(headers[loginName]);

@@ -11,7 +11,19 @@ import { stateOf, type TrackerRequest } from '../requestState.ts';
  * With Bugzilla's `requirelogin` parameter on, public endpoints need a login too, except those
  * a client needs before it can log in (version, login, ...), which are marked login-exempt.
  */
-export type Access = 'public' | 'login' | { group: string; denied: () => TrackerError };
+export type Access =
+  | 'public'
+  | 'login'
+  | {
+      group: string;
+      denied: () => TrackerError;
+      /** A logged-out caller gets `denied` too, not 410 (Bugzilla 5.2's User.create checks the group alone). */
+      deniedLoggedOut?: boolean;
+    };
+
+/** The refusal a logged-out caller gets: `denied` where the endpoint says so, 410 otherwise. */
+export const loggedOutRefusal = (access: Access): (() => TrackerError) =>
+  typeof access === 'object' && access.deniedLoggedOut ? access.denied : errors.loginRequired;
 
 export interface AuthorizeOptions {
   loginExempt?: boolean;
@@ -27,7 +39,7 @@ export const authorizeCaller = (access: Access, options: AuthorizeOptions): Midd
         throw errors.loginRequired();
       return;
     }
-    if (!isLoggedIn(caller)) throw errors.loginRequired();
+    if (!isLoggedIn(caller)) throw loggedOutRefusal(access)();
     if (access !== 'login' && !inGroup(caller, access.group)) throw access.denied();
   },
 });

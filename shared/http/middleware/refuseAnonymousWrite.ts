@@ -1,6 +1,7 @@
 import type { MiddlewareObj } from '@middy/core';
 import { CREDENTIAL_PARAMS, extractCredentials } from '../../domain/identity/authentication.ts';
 import { errors } from '../../errors.ts';
+import type { TrackerError } from '../../trackerError.ts';
 import { lowerCaseHeaders, stateOf, type TrackerRequest } from '../requestState.ts';
 import { parseQueryString } from './parseInput.ts';
 
@@ -12,7 +13,10 @@ import { parseQueryString } from './parseInput.ts';
  * A body naming a credential goes the usual way, and authentication judges the credential.
  * Requests without a body go the usual way too: they cost nothing to parse, and keep their JSONP.
  */
-export const refuseAnonymousWrite = (needsLogin: boolean): MiddlewareObj => ({
+export const refuseAnonymousWrite = (
+  needsLogin: boolean,
+  refusal: () => TrackerError = errors.loginRequired,
+): MiddlewareObj => ({
   before: (request) => {
     if (!needsLogin) return;
     const trackerRequest = request as TrackerRequest;
@@ -21,6 +25,6 @@ export const refuseAnonymousWrite = (needsLogin: boolean): MiddlewareObj => ({
     const { event } = trackerRequest;
     if (extractCredentials(lowerCaseHeaders(event), parseQueryString(event.rawQueryString)) !== null) return;
     if (body.memberNames.some((name) => CREDENTIAL_PARAMS.includes(name))) return;
-    throw errors.loginRequired();
+    throw refusal();
   },
 });
