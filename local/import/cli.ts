@@ -190,6 +190,7 @@ async function main(): Promise<number> {
     local = options.stack ? null : await openLocalTarget(options.dataDir, { create: !options.dryRun });
     return local ?? (await stackTarget(options.stack!));
   };
+  let imported = false;
   try {
     const report = await runImport({
       from: options.from,
@@ -214,6 +215,7 @@ async function main(): Promise<number> {
       signal: stop.signal,
       progress,
     });
+    imported = true;
     process.stdout.write(`\n${renderReport(report)}`);
     const verification =
       options.verify !== null && !options.dryRun && !report.interrupted
@@ -238,7 +240,9 @@ async function main(): Promise<number> {
     // Anything else before the bugs (the source gone while its catalogue was read, an answer
     // that cannot be read): one sentence, and what a rerun does.
     process.stderr.write(
-      `The import stopped: ${describe(error)}\nNo bug was written by this run; run the same command again to resume.\n`,
+      imported
+        ? `The verification stopped: ${describe(error)}\nThe import itself finished (see the report above).\n`
+        : `The import stopped: ${describe(error)}\nNo bug was written by this run; run the same command again to resume.\n`,
     );
     if (process.env.TRACKER_IMPORT_DEBUG) process.stderr.write(`${(error as Error)?.stack ?? ''}\n`);
     return 1;

@@ -23,6 +23,8 @@ describe('import command line', () => {
       verify: null,
       targetUrl: null,
       targetApiKey: null,
+      retryMinutes: 10,
+      sameSourceAs: null,
     });
     expect(parseArgs([...required, '--verify'], {})).toMatchObject({ verify: 'all' });
     expect(

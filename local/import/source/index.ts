@@ -38,6 +38,7 @@ export {
   type ReadBugsOptions,
   readBugIds,
   readBugs,
+  readBugsSplitting,
   visibleBugIds,
 } from './readers/bugs.ts';
 export { readClassifications } from './readers/classifications.ts';

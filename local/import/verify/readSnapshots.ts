@@ -8,7 +8,7 @@ import {
   readComments,
   readHistory,
 } from '../source/index.ts';
-import { batchRequest } from '../source/readers/batchRequest.ts';
+import { readBugsSplitting } from '../source/readers/bugs.ts';
 import { type BodyReading, checksumBodies } from './bodyChecksums.ts';
 import type { AttachmentSummary, BugSnapshot } from './differences.ts';
 
@@ -41,11 +41,8 @@ export async function readSnapshots(
   ids: readonly number[],
   bodies: BodyReading,
 ): Promise<SideBatch> {
-  const { path, query } = batchRequest(ids);
   const answer = bugsAnswer.parse(
-    await client.get(path, {
-      ...query,
-      permissive: 1,
+    await readBugsSplitting(client, ids, {
       include_fields: '_all',
       exclude_fields: 'comments,history,attachments,description',
     }),

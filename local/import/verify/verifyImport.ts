@@ -1,7 +1,7 @@
 import * as z from 'zod';
 import type { Query, RequestOptions } from '../source/bugzillaClient.ts';
 import { chunksOf, orderedMap, Semaphore } from '../source/concurrency.ts';
-import { type BugzillaClient, highestBugId } from '../source/index.ts';
+import { type BugzillaClient, visibleBugIds } from '../source/index.ts';
 import type { BodyReading } from './bodyChecksums.ts';
 import { compareSnapshots } from './compareSnapshots.ts';
 import type { Difference, DifferenceKind } from './differences.ts';
@@ -187,10 +187,14 @@ async function idsToVerify(
   options: VerifyOptions,
 ): Promise<{ mode: VerifyResult['mode']; ids: number[] }> {
   if (options.ids) return { mode: 'ids', ids: [...new Set(options.ids)].sort((a, b) => a - b) };
+  // Ids by search on both sides: stock 5.x fails a Get Bug that names an id without a bug.
+  const [sourceIds, targetIds] = await Promise.all([visibleBugIds(source), visibleBugIds(target)]);
   if (options.sample !== undefined)
-    return { mode: 'sample', ids: sampleIds(await highestBugId(source), options.sample, options.random) };
-  const [sourceHighest, targetHighest] = await Promise.all([highestBugId(source), highestBugId(target)]);
-  return { mode: 'all', ids: Array.from({ length: Math.max(sourceHighest, targetHighest) }, (_, index) => index + 1) };
+    return {
+      mode: 'sample',
+      ids: sampleIds(sourceIds.length, options.sample, options.random).map((index) => sourceIds[index - 1]),
+    };
+  return { mode: 'all', ids: [...new Set([...sourceIds, ...targetIds])].sort((a, b) => a - b) };
 }
 
 /**

@@ -36,7 +36,7 @@ const NOT_A_BUG = 101;
 /** Get Bug's errors for an id that names no bug (101) and a bug the account may not see (102). */
 const UNREADABLE = [101, 102];
 const EXTRAS_READ_APART = 'comments,history,attachments,description';
-const answer = z.object({ bugs: z.array(bugSchema), faults: z.array(bugFaultSchema).nullish() });
+const rawAnswer = z.object({ bugs: z.array(z.unknown()), faults: z.array(bugFaultSchema).nullish() });
 
 export function readBugs(
   client: BugzillaClient,
@@ -48,39 +48,44 @@ export function readBugs(
 }
 
 export async function readBugIds(client: BugzillaClient, ids: number[]): Promise<BugBatch> {
-  const range = { from: ids[0], to: ids[ids.length - 1] };
+  const read = await readBugsSplitting(client, ids, { include_fields: '_all', exclude_fields: EXTRAS_READ_APART });
+  const bugs = z.array(bugSchema).parse(read.bugs);
+  return {
+    range: { from: ids[0], to: ids[ids.length - 1] },
+    bugs: bugs.sort((a, b) => a.id - b.id),
+    missing: read.faults.filter((fault) => fault.code === NOT_A_BUG).map((fault) => fault.id),
+    faults: read.faults.filter((fault) => fault.code !== NOT_A_BUG),
+  };
+}
+
+/**
+ * Get Bug for `ids` with `permissive`, as the wire has them, with every unreadable id a fault
+ * (101: no such bug, 102: not visible) whether the source honours `permissive` or fails the
+ * whole request for it (5.0, 5.2): then the batch is split in halves until each failing id
+ * stands alone.
+ */
+export async function readBugsSplitting(
+  client: BugzillaClient,
+  ids: readonly number[],
+  fields: Record<string, string>,
+): Promise<{ bugs: unknown[]; faults: BugFault[] }> {
   const { path, query } = batchRequest(ids);
   let raw: unknown;
   try {
-    raw = await client.get(path, {
-      ...query,
-      permissive: 1,
-      include_fields: '_all',
-      exclude_fields: EXTRAS_READ_APART,
-    });
+    raw = await client.get(path, { ...query, permissive: 1, ...fields });
   } catch (error) {
     if (!(error instanceof BugzillaApiError && UNREADABLE.includes(error.code))) throw error;
     if (ids.length === 1)
-      return error.code === NOT_A_BUG
-        ? { range, bugs: [], missing: [ids[0]], faults: [] }
-        : { range, bugs: [], missing: [], faults: [{ id: ids[0], code: error.code, message: error.bugzillaMessage }] };
+      return { bugs: [], faults: [{ id: ids[0], code: error.code, message: error.bugzillaMessage }] };
     const half = Math.ceil(ids.length / 2);
-    const parts = await Promise.all([readBugIds(client, ids.slice(0, half)), readBugIds(client, ids.slice(half))]);
-    return {
-      range,
-      bugs: parts.flatMap((part) => part.bugs),
-      missing: parts.flatMap((part) => part.missing),
-      faults: parts.flatMap((part) => part.faults),
-    };
+    const parts = await Promise.all([
+      readBugsSplitting(client, ids.slice(0, half), fields),
+      readBugsSplitting(client, ids.slice(half), fields),
+    ]);
+    return { bugs: parts.flatMap((part) => part.bugs), faults: parts.flatMap((part) => part.faults) };
   }
-  const parsed = answer.parse(raw);
-  const faults = parsed.faults ?? [];
-  return {
-    range,
-    bugs: parsed.bugs.sort((a, b) => a.id - b.id),
-    missing: faults.filter((fault) => fault.code === NOT_A_BUG).map((fault) => fault.id),
-    faults: faults.filter((fault) => fault.code !== NOT_A_BUG),
-  };
+  const parsed = rawAnswer.parse(raw);
+  return { bugs: parsed.bugs, faults: parsed.faults ?? [] };
 }
 
 /**
