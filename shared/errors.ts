@@ -120,6 +120,8 @@ export const errors = {
   /** Where one situation owns a code, the constructor says it, the same way everywhere. */
   bugNotFound: (id: number | string) => byMessage.bugNotFound(`Bug #${id} does not exist.`),
   bugAccessDenied: (id: number | string) => byMessage.bugAccessDenied(`You are not authorized to access bug #${id}.`),
+  /** Bugzilla's improper_bug_id_field_value without a value (100). */
+  bugNumberRequired: () => byMessage.invalidBugReference('You must enter a valid bug number!'),
   invalidBugReference: (text: string) =>
     byMessage.invalidBugReference(`'${text}' is not a valid bug number nor an alias to a bug.`),
   loginRequired: () => byMessage.loginRequired('You must log in before using this part of Tracker.'),
@@ -219,7 +221,7 @@ export const errors = {
   notFoundByIdOrName: (kind: string, reference: string | number) =>
     byMessage.notFound(`There is no ${kind} with the id or name '${reference}'.`),
   idsOrNamesRequired: () =>
-    byMessage.missingParameter("The function requires an 'ids' or 'names' argument, and none was set."),
+    byMessage.missingParameter('The function requires that you set one of the following parameters: ids, names'),
   nameRequired: (kind: string) => byMessage.invalidParameter(`You must enter a name for the ${kind}.`),
   nameTooLong: (kind: string, max: number) =>
     byMessage.invalidParameter(`The name of a ${kind} is limited to ${max} characters.`),
@@ -257,5 +259,5 @@ export const errors = {
     byMessage.accountExists(`There is already an account with the login name ${login}.`),
   groupExists: (name: string) => byMessage.groupExists(`The group ${name} already exists.`),
   argumentNotSet: (parameter: string) =>
-    byMessage.missingParameter(`The function requires a '${parameter}' argument, and that argument was not set.`),
+    byMessage.missingParameter(`The function requires a ${parameter} argument, and that argument was not set.`),
 };

@@ -10,7 +10,7 @@ export const handler = defineEndpoint({
   input: z.object({ text: text(), id: z.union([z.string(), z.number()]).optional() }),
   invalidInput: (issue, parameter) =>
     parameter === 'text' && issue.code === 'invalid_type' && issue.input === undefined
-      ? errors.missingParameter("The function requires a 'text' argument, and that argument was not set.")
+      ? errors.missingParameter('The function requires a text argument, and that argument was not set.')
       : undefined,
   run: ({ input, caller }) => renderCommentText(caller, input.text, input.id),
 });

@@ -18,7 +18,7 @@ export const handler = defineEndpoint({
   input: z.object({ email: text(), full_name: text().optional(), password: text().optional() }),
   invalidInput: (issue, parameter) =>
     parameter === 'email' && issue.code === 'invalid_type' && issue.input === undefined
-      ? errors.missingParameter("The function requires an 'email' argument, and that argument was not set.")
+      ? errors.missingParameter('The function requires a email argument, and that argument was not set.')
       : undefined,
   run: ({ input, caller }) => createUser(caller, input),
 });

@@ -290,3 +290,25 @@ describe('7. older and missing client calls', () => {
     );
   });
 });
+
+describe('5. calls 5.2 accepts', () => {
+  it.each(PROTOCOLS)(
+    'answers multi-id reads with an empty id list with empty results over %s-rpc',
+    async (protocol) => {
+      const call = (method: string) => rpc(protocol)(app, method, { ids: [] }, admin);
+      expect((await call('Bug.get')).result).toEqual({ bugs: [], faults: [] });
+      expect((await call('Bug.comments')).result).toEqual({ bugs: {}, comments: {} });
+      expect((await call('Bug.attachments')).result).toEqual({ bugs: {}, attachments: {} });
+      expect((await call('Bug.history')).result).toEqual({ bugs: [] });
+    },
+  );
+});
+
+describe('8. a null bug id', () => {
+  it.each(PROTOCOLS)('is 100 "You must enter a valid bug number!" over %s-rpc', async (protocol) => {
+    for (const method of ['Bug.get', 'Bug.history', 'Bug.comments', 'Bug.attachments']) {
+      const answer = await rpc(protocol)(app, method, { ids: [null] }, admin);
+      expect(answer.fault, method).toEqual({ code: 100, message: 'You must enter a valid bug number!' });
+    }
+  });
+});

@@ -55,7 +55,8 @@ const unescapeXml = (text: string) =>
 
 /** Reads the XML-RPC values of a methodResponse (enough for the answers Tracker writes). */
 function readXmlValues(xml: string): unknown {
-  const tokens = xml.match(/<[^>]+>|[^<]+/g) ?? [];
+  // Empty elements are written `<data />`, `<struct />`: read them as `<data/>`, `<struct/>`.
+  const tokens = (xml.match(/<[^>]+>|[^<]+/g) ?? []).map((token) => token.replace(/\s+\/>$/, '/>'));
   let at = 0;
   const next = () => tokens[at++] ?? '';
   const skipSpace = () => {
@@ -81,6 +82,7 @@ function readXmlValues(xml: string): unknown {
     }
     const tag = open.replace(/^<|\/?>$/g, '');
     if (tag === 'nil') result = null;
+    else if (open === '<struct/>') result = {};
     else if (tag === 'struct') {
       const object: Record<string, unknown> = {};
       skipSpace();

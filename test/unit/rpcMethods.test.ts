@@ -135,7 +135,11 @@ describe('the method table', () => {
   });
 });
 
-const restCall = (method: string, params: Record<string, unknown>) => restCallFor(method, rpcMethod(method)!, params);
+const restCall = (method: string, params: Record<string, unknown>) => {
+  const call = restCallFor(method, rpcMethod(method)!, params);
+  if ('answer' in call) throw new Error(`${method} answered without a REST call`);
+  return call;
+};
 const codeOf = (work: () => unknown): { code?: number; message?: string } => {
   try {
     work();
@@ -190,16 +194,19 @@ describe('a call as its REST request', () => {
   it("answers what a call lacks with Bugzilla's param_required (50), naming the method", () => {
     expect(codeOf(() => restCall('Bug.get', {}))).toEqual({
       code: 50,
-      message: "The function Bug.get requires a 'ids' argument, and that argument was not set.",
+      message: 'The function Bug.get requires a ids argument, and that argument was not set.',
     });
-    expect(codeOf(() => restCall('Bug.get', { ids: [] })).code).toBe(50);
+    // An empty id list reads no bug: 5.2 answers empty, as does a null id 100.
+    expect(restCallFor('Bug.get', rpcMethod('Bug.get')!, { ids: [] })).toEqual({ answer: { bugs: [], faults: [] } });
+    expect(codeOf(() => restCall('Bug.get', { ids: [null] }))).toEqual({
+      code: 100,
+      message: 'You must enter a valid bug number!',
+    });
     expect(codeOf(() => restCall('Bug.comments', {})).message).toBe(
       'The function Bug.comments requires that you set one of the following parameters: ids, comment_ids',
     );
-    expect(codeOf(() => restCall('Bug.legal_values', { product_id: 1 })).message).toMatch(
-      /requires a 'field' argument/,
-    );
-    expect(codeOf(() => restCall('Bug.add_attachment', { data: 'eA==' })).message).toMatch(/requires a 'ids' argument/);
+    expect(codeOf(() => restCall('Bug.legal_values', { product_id: 1 })).message).toMatch(/requires a field argument/);
+    expect(codeOf(() => restCall('Bug.add_attachment', { data: 'eA==' })).message).toMatch(/requires a ids argument/);
     expect(codeOf(() => restCall('Bug.update_see_also', { ids: [1] })).message).toMatch(/parameters: add, remove/);
   });
 

@@ -81,7 +81,9 @@ export async function findUsers(caller: Caller, query: UserQuery): Promise<{ use
   const names = query.names ?? [];
   const match = query.match ?? [];
   if (ids.length === 0 && names.length === 0 && match.length === 0) {
-    throw errors.missingParameter("The function requires an 'ids', 'names' or 'match' argument, and none was set.");
+    throw errors.missingParameter(
+      'The function requires that you set one of the following parameters: ids, names, match',
+    );
   }
   if (!isLoggedIn(caller) && (ids.length > 0 || match.length > 0)) {
     throw errors.userAccessDenied(

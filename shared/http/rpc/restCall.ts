@@ -43,7 +43,7 @@ const missingFrom = (choice: RouteChoice, params: RpcParams) =>
 function missing(method: string, names: string[]): Error {
   return errors.missingParameter(
     names.length === 1
-      ? `The function ${method} requires a '${names[0]}' argument, and that argument was not set.`
+      ? `The function ${method} requires a ${names[0]} argument, and that argument was not set.`
       : `The function ${method} requires that you set one of the following parameters: ${names.join(', ')}`,
   );
 }
@@ -88,12 +88,29 @@ function queryStringOf(method: string, params: RpcParams): string {
   return query.toString();
 }
 
-export function restCallFor(name: string, method: RpcMethod, callParams: RpcParams): RestCall {
+/**
+ * A multi-id read whose id lists are all given empty answers at once, as 5.2 does (no route reads
+ * no bug); a null id is 5.2's improper_bug_id_field_value (100). Undefined when the call goes on.
+ */
+function answerWithoutIds(method: RpcMethod, params: RpcParams): { answer: unknown } | undefined {
+  if (!method.idLists) return undefined;
+  const lists = method.idLists.parameters.filter((name) => params[name] !== undefined);
+  for (const name of lists) {
+    const values = Array.isArray(params[name]) ? (params[name] as unknown[]) : [params[name]];
+    if (name === 'ids' && values.some((value) => value === null)) throw errors.bugNumberRequired();
+  }
+  const empty = (name: string) => Array.isArray(params[name]) && (params[name] as unknown[]).length === 0;
+  return lists.length > 0 && lists.every(empty) ? { answer: method.idLists.whenEmpty() } : undefined;
+}
+
+export function restCallFor(name: string, method: RpcMethod, callParams: RpcParams): RestCall | { answer: unknown } {
   let params: RpcParams = { ...callParams };
   for (const [from, to] of Object.entries(method.renamed ?? {})) {
     if (from in params && !(to in params)) params[to] = params[from];
     delete params[from];
   }
+  const withoutIds = answerWithoutIds(method, params);
+  if (withoutIds) return withoutIds;
   const absent = (method.required ?? []).filter((parameter) => !present(params[parameter]));
   if (absent.length > 0) throw missing(name, absent);
   if (method.request) params = method.request(params, name);

@@ -36,6 +36,7 @@ export async function dispatchRpcCall(
   const method = rpcMethod(call.method);
   if (!method) throw rpcFaults.unknownMethod(call.method);
   const restCall = restCallFor(call.method, method, call.params);
+  if ('answer' in restCall) return { result: restCall.answer, personal: false };
   const handler = await handlers(restCall.route.handler);
   const response = await handler(restEventFor(restCall, request.event), restContextFor(request.context));
   const requestId = request.context.awsRequestId ?? request.event.requestContext?.requestId;

@@ -46,6 +46,12 @@ export interface RpcMethod {
   request?: (params: RpcParams, method: string) => RpcParams;
   /** The method's result, where it is not the REST answer itself. */
   result?: (answer: unknown) => unknown;
+  /**
+   * A read of several bugs by id (Bugzilla 5.2's Bug.get, comments, attachments, history): the
+   * parameters that list ids, and what the method answers when they are given but all empty (5.2
+   * reads no bug and answers empty). A null among them is 100, as 5.2's Bug->check says.
+   */
+  idLists?: { parameters: readonly string[]; whenEmpty: () => unknown };
 }
 
 /**
@@ -107,14 +113,23 @@ export const RPC_METHODS: Readonly<Record<string, RpcMethod>> = {
     ],
     readOnly: true,
   },
-  'Bug.get': { routes: [get('GET /rest/bug/{id_or_alias}', { id_or_alias: 'ids' })], readOnly: true },
-  'Bug.history': { routes: [get('GET /rest/bug/{id_or_alias}/history', { id_or_alias: 'ids' })], readOnly: true },
+  'Bug.get': {
+    routes: [get('GET /rest/bug/{id_or_alias}', { id_or_alias: 'ids' })],
+    readOnly: true,
+    idLists: { parameters: ['ids'], whenEmpty: () => ({ bugs: [], faults: [] }) },
+  },
+  'Bug.history': {
+    routes: [get('GET /rest/bug/{id_or_alias}/history', { id_or_alias: 'ids' })],
+    readOnly: true,
+    idLists: { parameters: ['ids'], whenEmpty: () => ({ bugs: [] }) },
+  },
   'Bug.comments': {
     routes: [
       get('GET /rest/bug/{id_or_alias}/comment', { id_or_alias: 'ids' }),
       get('GET /rest/bug/comment/{comment_id}', { comment_id: 'comment_ids' }),
     ],
     readOnly: true,
+    idLists: { parameters: ['ids', 'comment_ids'], whenEmpty: () => ({ bugs: {}, comments: {} }) },
   },
   'Bug.search': { routes: [get('GET /rest/bug')], readOnly: true },
   // 5.2's REST has no route for it; Tracker's (Harmony's) takes `product` where 5.2's method takes `products`.
@@ -135,6 +150,7 @@ export const RPC_METHODS: Readonly<Record<string, RpcMethod>> = {
       get('GET /rest/bug/attachment/{attachment_id}', { attachment_id: 'attachment_ids' }),
     ],
     readOnly: true,
+    idLists: { parameters: ['ids', 'attachment_ids'], whenEmpty: () => ({ bugs: {}, attachments: {} }) },
   },
   // The path's bug would replace the `ids` (the REST route's rule); the method attaches to every one of them.
   'Bug.add_attachment': {
