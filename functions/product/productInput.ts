@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { flag, list, text } from '../../shared/http/inputSchemas.ts';
+import { flag, list, nameText, text } from '../../shared/http/inputSchemas.ts';
 
 /** Fields a product is created or updated with (Bugzilla's, plus Tracker's group controls). */
 const groupControlInput = z.object({
@@ -19,7 +19,7 @@ export const productFields = {
   has_unconfirmed: flag().optional(),
   classification: text().optional(),
   default_bug_type: text().optional(),
-  default_milestone: text().optional(),
+  default_milestone: nameText().optional(),
   is_open: flag().optional(),
   group_controls: list(groupControlInput, { splitCommas: false }).optional(),
 };

@@ -37,5 +37,15 @@ export const flag = () => z.preprocess((value) => booleanOf(value) ?? lastOf(val
 /** A single text value; a repeated query key keeps its last value, as CGI does. */
 export const text = () => z.preprocess(lastOf, z.string());
 
+/**
+ * A name that may look like a number (a version or milestone such as 2.0), which clients send
+ * as one: XMLRPC::Lite writes it `<double>`, JSON clients as a number. Read as its text, as Perl does.
+ */
+export const nameText = () =>
+  z.preprocess((value) => {
+    const single = lastOf(value);
+    return typeof single === 'number' && Number.isFinite(single) ? String(single) : single;
+  }, z.string());
+
 /** An endpoint that takes no parameters of its own (unknown ones are ignored, as in Bugzilla). */
 export const noInput = () => z.object({});

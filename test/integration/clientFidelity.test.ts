@@ -312,3 +312,44 @@ describe('8. a null bug id', () => {
     }
   });
 });
+
+describe('5. JSONP callbacks as 5.2 takes them', () => {
+  it('accepts ^[\\w.\\[\\]]+$, a leading digit included, over REST and JSON-RPC', async () => {
+    const callback = '0123abc_[].';
+    const rest = await call(app, 'GET', '/rest/version', {
+      query: { callback },
+      headers: { Accept: 'application/javascript' },
+    });
+    expect(rest.status, rest.text).toBe(200);
+    expect(rest.text).toBe(`/**/${callback}({"version":"5.2"})`);
+    const json = await call(app, 'GET', '/jsonrpc.cgi', { query: { method: 'Bugzilla.version', callback } });
+    expect(json.text.startsWith(`/**/${callback}(`), json.text).toBe(true);
+  });
+});
+
+describe('5. See Also and products as 5.2 takes them', () => {
+  it('ignores an empty or null See Also URL added, and an invalid one removed, over REST and JSON-RPC', async () => {
+    const id = await fileTestBug(app, admin, { see_also: [''] });
+    const restAnswer = await ok(update(admin, id, { see_also: { add: ['', null] }, summary: 'Still changed' }));
+    expect(restAnswer.bugs[0].changes).toEqual({ summary: { removed: 'A bug', added: 'Still changed' } });
+    await ok(update(admin, id, { see_also: { remove: ['not a url'] } }));
+    const rpcAnswer = await rpc('json')(app, 'Bug.update_see_also', { ids: [id], add: [''], remove: ['nope'] }, admin);
+    expect(rpcAnswer.fault).toBeUndefined();
+    // An invalid URL added is still refused (112).
+    expectError(await update(admin, id, { see_also: { add: ['not a url'] } }), 112, 400);
+  });
+
+  it.each(PROTOCOLS)('takes a default_milestone and version sent as numbers over %s-rpc', async (protocol) => {
+    const name = `Numbered${protocol}`;
+    const answer = await rpc(protocol)(
+      app,
+      'Product.create',
+      { name, description: 'Numbers', version: 2.5, default_milestone: 3.5 },
+      admin,
+    );
+    expect(answer.fault).toBeUndefined();
+    const product = (await ok(call(app, 'GET', `/rest/product/${name}`, { apiKey: admin }))).products[0];
+    expect(product.default_milestone).toBe('3.5');
+    expect(product.versions.map((version: { name: string }) => version.name)).toContain('2.5');
+  });
+});

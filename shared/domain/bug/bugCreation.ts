@@ -307,7 +307,8 @@ export function planNewBug(
     regressions: relation('regressions'),
     duplicates: [],
     dupeOf: null,
-    seeAlso: [...new Set(presentList(input.see_also).map(checkSeeAlso))],
+    // An empty URL is ignored, as Bugzilla 5.2's add_see_also does.
+    seeAlso: [...new Set(presentList(input.see_also).filter(present).map(checkSeeAlso))],
     flags: [],
     commentCount: 1,
     attachmentCount: 0,

@@ -234,8 +234,15 @@ export function applyBugUpdate(
     next.groupIds = sortedIds(wanted);
   }
   if (input.see_also !== undefined) {
-    const change = parseListChange('see_also', input.see_also, checkSeeAlso);
-    next.seeAlso = applyListChange(next.seeAlso, change);
+    // As Bugzilla 5.2's add_see_also and remove_see_also: an empty (or null) URL added is ignored,
+    // one removed is matched case-insensitively and never checked, so an invalid one removes nothing.
+    const change = parseListChange('see_also', input.see_also, (entry) => String(entry ?? '').trim());
+    const checked = (urls: string[]) => urls.filter((url) => url !== '').map(checkSeeAlso);
+    const removed = new Set(change.remove.map((url) => url.toLowerCase()));
+    const kept = (change.set ? checked(change.set) : next.seeAlso).filter((url) => !removed.has(url.toLowerCase()));
+    for (const url of checked(change.add))
+      if (!kept.some((existing) => existing.toLowerCase() === url.toLowerCase())) kept.push(url);
+    next.seeAlso = kept.filter((url, index) => kept.findIndex((other) => other.toLowerCase() === url.toLowerCase()) === index);
   }
 
   // ---- relations ----

@@ -2,8 +2,12 @@ import type { MiddlewareObj } from '@middy/core';
 import { errors } from '../../errors.ts';
 import { header, stateOf, type TrackerRequest } from '../requestState.ts';
 
-/** A dotted JavaScript identifier path; anything else in a callback would be an XSS hole. */
-const CALLBACK = /^[A-Za-z_$][\w$]*(\.[A-Za-z_$][\w$]*)*$/;
+/**
+ * Bugzilla 5.2's callback names (`^[\w.\[\]]+$`, its JSON-RPC and REST alike), and `$`: letters,
+ * digits, `_`, `$`, `.`, `[` and `]` only, so nothing in a name can end the call or start another
+ * statement (the answer is the name and the JSON in parentheses, after an empty comment, with nosniff).
+ */
+const CALLBACK = /^[A-Za-z0-9_$.[\]]+$/;
 const MAX_CALLBACK_LENGTH = 128;
 
 /** Takes `callback` out of the parameters and decides whether the answer is JSONP. */
@@ -15,9 +19,7 @@ export const jsonp = (): MiddlewareObj => ({
     state.params = rest;
     if (callback === undefined) return;
     if (typeof callback !== 'string' || callback.length > MAX_CALLBACK_LENGTH || !CALLBACK.test(callback)) {
-      throw errors.invalidParameter(
-        'The callback must be a JavaScript identifier, optionally dotted (letters, digits, _ and $, not starting with a digit).',
-      );
+      throw errors.invalidParameter('The callback must be made of letters, digits, _, $, . and [ ] only.');
     }
     const accept = header(trackerRequest.event, 'accept') ?? '';
     if (/\b(application|text)\/javascript\b/i.test(accept)) state.jsonpCallback = callback;
