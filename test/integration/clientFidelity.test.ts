@@ -353,3 +353,33 @@ describe('5. See Also and products as 5.2 takes them', () => {
     expect(product.versions.map((version: { name: string }) => version.name)).toContain('2.5');
   });
 });
+
+describe('9. answers as 5.2 gives them over REST', () => {
+  it('gives email_enabled and login_denied_text to an editusers caller who names them in include_fields', async () => {
+    const answer = await ok(
+      call(app, 'GET', '/rest/user', {
+        apiKey: admin,
+        query: { ids: String(ids.plain), include_fields: 'email_enabled,login_denied_text' },
+      }),
+    );
+    expect(answer.users).toEqual([{ email_enabled: true, login_denied_text: '' }]);
+  });
+
+  it('keeps every member of a legal value with include_fields=values', async () => {
+    const answer = await ok(
+      call(app, 'GET', '/rest/field/bug', { apiKey: admin, query: { include_fields: 'values' } }),
+    );
+    const full = await ok(call(app, 'GET', '/rest/field/bug', { apiKey: admin }));
+    expect(answer.fields).toEqual(full.fields.map((field: { values: unknown }) => ({ values: field.values })));
+    const status = full.fields.findIndex((field: { name: string }) => field.name === 'bug_status');
+    expect(Object.keys(answer.fields[status].values[0])).toEqual(
+      expect.arrayContaining(['name', 'sort_key', 'is_open', 'can_change_to', 'visibility_values']),
+    );
+  });
+
+  it('answers OPTIONS with HEAD and OPTIONS in Allow', async () => {
+    const response = await call(app, 'OPTIONS', '/rest/bug/1');
+    const allowed = (response.headers.get('allow') ?? '').split(/,\s*/);
+    expect(allowed).toEqual(expect.arrayContaining(['GET', 'PUT', 'HEAD', 'OPTIONS']));
+  });
+});
