@@ -242,9 +242,17 @@ export function oracleQuery(context: QueryContext): fc.Arbitrary<OracleQuery> {
       rpc: fc.boolean(),
     })
     .map(({ criteria, order, paging, countOnly, rpc }) => {
-      // At most one quicksearch (it is one parameter); paging only for lists.
-      const quick = criteria.filter((item) => item.kind === 'quick');
-      const kept = [...criteria.filter((item) => item.kind !== 'quick'), ...quick.slice(0, 1)];
+      // At most one quicksearch (it is one parameter), and one simple criterion per field (its
+      // repeated parameter is one criterion of any of the values); paging only for lists.
+      const fields = new Set<string>();
+      const once = criteria.filter((item) => {
+        if (item.kind !== 'simple') return true;
+        if (fields.has(item.field)) return false;
+        fields.add(item.field);
+        return true;
+      });
+      const quick = once.filter((item) => item.kind === 'quick');
+      const kept = [...once.filter((item) => item.kind !== 'quick'), ...quick.slice(0, 1)];
       const query: OracleQuery = { criteria: kept, countOnly, rpc };
       if (order) query.order = order;
       if (paging && !countOnly) Object.assign(query, paging);
