@@ -94,6 +94,7 @@ export const ERROR_CATALOG = {
   invalidGroupRegexp: { code: 803, title: 'Group Regexp Invalid' },
   invalidGroupName: { code: 804, title: 'Invalid Group Name' },
   groupViewDenied: { code: 805, title: 'Cannot view groups' },
+  classificationNotEnabled: { code: 900, title: 'Classification Not Enabled' },
   searchCriteriaRequired: { code: 1000, title: 'Parameters Required' },
   invalidFlagTypeName: { code: 1101, title: 'Flag Type Name Invalid' },
   flagTypeDescriptionRequired: { code: 1102, title: 'Flag Type Description Required' },
@@ -120,6 +121,8 @@ export const errors = {
   /** Where one situation owns a code, the constructor says it, the same way everywhere. */
   bugNotFound: (id: number | string) => byMessage.bugNotFound(`Bug #${id} does not exist.`),
   bugAccessDenied: (id: number | string) => byMessage.bugAccessDenied(`You are not authorized to access bug #${id}.`),
+  /** Bugzilla's auth_classification_not_enabled (900). */
+  classificationsDisabled: () => byMessage.classificationNotEnabled('Sorry, classification is not enabled.'),
   /** Bugzilla's improper_bug_id_field_value without a value (100). */
   bugNumberRequired: () => byMessage.invalidBugReference('You must enter a valid bug number!'),
   invalidBugReference: (text: string) =>

@@ -383,3 +383,29 @@ describe('9. answers as 5.2 gives them over REST', () => {
     expect(allowed).toEqual(expect.arrayContaining(['GET', 'PUT', 'HEAD', 'OPTIONS']));
   });
 });
+
+describe('7. custom field names and classifications as 5.2 has them', () => {
+  it('lower-cases a custom field name, and gives it the cf_ prefix it lacks', async () => {
+    const created = await ok(
+      call(app, 'POST', '/rest/field/bug', {
+        apiKey: admin,
+        body: { name: 'cf_QA_Status', display_name: 'QA', type: 1 },
+      }),
+    );
+    const field = (await ok(call(app, 'GET', `/rest/field/bug/${created.id}`, { apiKey: admin }))).fields[0];
+    expect(field.name).toBe('cf_qa_status');
+    const bare = await rpc('xml')(app, 'Bug.fields', { names: ['cf_qa_status'] }, admin);
+    expect(bare.result.fields[0].name).toBe('cf_qa_status');
+  });
+
+  it('answers 900 to a caller outside editclassifications while useclassification is off', async () => {
+    const rest = await call(app, 'GET', '/rest/classification/1');
+    expectError(rest, 900, 400);
+    expect(rest.body.message).toBe('Sorry, classification is not enabled.');
+    expect((await rpc('json')(app, 'Classification.get', { ids: [1] }, keys.plain)).fault?.code).toBe(900);
+    expect((await ok(call(app, 'GET', '/rest/classification/1', { apiKey: admin }))).classifications).toHaveLength(1);
+    await ok(call(app, 'PUT', '/rest/parameters', { apiKey: admin, body: { useclassification: '1' } }));
+    expect((await ok(call(app, 'GET', '/rest/classification/1'))).classifications).toHaveLength(1);
+    await ok(call(app, 'PUT', '/rest/parameters', { apiKey: admin, body: { useclassification: '0' } }));
+  });
+});

@@ -1,5 +1,5 @@
 import type { Classification } from '../../domain/catalog/catalog.ts';
-import type { Caller } from '../../domain/identity/caller.ts';
+import { type Caller, inGroup } from '../../domain/identity/caller.ts';
 import { characterCount, checkNameCharacters } from '../../domain/inputLimits.ts';
 import { AUDIT_CLASS } from '../../domain/instance/audit.ts';
 import { errors } from '../../errors.ts';
@@ -32,6 +32,9 @@ function checkName(name: string | undefined): string {
 
 export async function getClassifications(caller: Caller, references: readonly string[]) {
   const catalog = await loadCatalog();
+  // As Bugzilla 5.2's Classification.get: with useclassification off, only editclassifications reads them.
+  if (catalog.parameters.useclassification !== '1' && !inGroup(caller, 'editclassifications'))
+    throw errors.classificationsDisabled();
   const visible = new Set(visibleProductIds(caller, catalog));
   const found = references.map((reference) => {
     const classification = findClassification(catalog.classifications, reference);

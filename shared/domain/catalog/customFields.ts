@@ -48,9 +48,14 @@ const MAX_FIELD_NAME_LENGTH = 64;
 const MAX_DISPLAY_NAME_LENGTH = 255;
 const MAX_VALUE_LENGTH = 64;
 
+/**
+ * A new custom field's name as Bugzilla 5.2's Field::_check_name makes it: lower-cased, and given
+ * the `cf_` prefix when it lacks one (`cf_QA_status` and `QA_status` both become `cf_qa_status`).
+ */
 function checkCustomFieldName(name: string | undefined): string {
-  const trimmed = (name ?? '').trim();
-  if (trimmed === '') throw errors.nameRequired('field');
+  const lowered = (name ?? '').trim().toLowerCase();
+  if (lowered === '') throw errors.nameRequired('field');
+  const trimmed = lowered.startsWith('cf_') ? lowered : `cf_${lowered}`;
   if (!/^cf_[a-z0-9_]+$/.test(trimmed)) {
     throw errors.invalidParameter(
       `The field name '${trimmed}' is invalid: custom field names start with 'cf_' and hold only lowercase letters, digits and underscores.`,
