@@ -1,6 +1,6 @@
 import * as z from 'zod';
 import { changeParameters } from '../../shared/application/instance/parameterUpdate.ts';
-import { TWEAKPARAMS_GROUP } from '../../shared/domain/instance/parameters.ts';
+import { DEFAULT_PARAMETERS, TWEAKPARAMS_GROUP } from '../../shared/domain/instance/parameters.ts';
 import { errors } from '../../shared/errors.ts';
 import { defineEndpoint } from '../../shared/http/endpoint.ts';
 
@@ -16,6 +16,18 @@ export const handler = defineEndpoint({
         'Sorry, you are not authorized to change parameters: that needs the tweakparams group.',
       ),
   },
-  input: z.record(z.string(), z.unknown()),
+  // Every parameter by name, with its default: the values are checked by parameterChanges.ts.
+  input: z.looseObject(
+    Object.fromEntries(
+      Object.entries(DEFAULT_PARAMETERS).map(([name, value]) => [
+        name,
+        z
+          .union([z.string(), z.number(), z.boolean()])
+          .nullable()
+          .optional()
+          .meta({ description: `Default ${JSON.stringify(value)}.` }),
+      ]),
+    ),
+  ),
   run: ({ input, caller }) => changeParameters(caller, input),
 });

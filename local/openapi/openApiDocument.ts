@@ -14,8 +14,11 @@ import { COMMON_SCHEMAS } from './schemas/commonSchemas.ts';
 import { IDENTITY_SCHEMAS } from './schemas/identitySchemas.ts';
 import { ANY_CREDENTIAL, accessNote, SECURITY_SCHEMES, securityFor } from './securitySchemes.ts';
 
-/** One tag per directory of functions/; the document lists them in the order the route table meets them. */
+/** One tag per directory of functions/; the document lists them in this order (bugs first), then any other. */
 const TAGS: Readonly<Record<string, { name: string; description: string }>> = {
+  bug: { name: 'Bugs', description: 'Bugs: filing, reading, searching, changing, history.' },
+  comment: { name: 'Comments', description: 'Comments and comment tags.' },
+  attachment: { name: 'Attachments', description: 'Attachments.' },
   instance: { name: 'Instance', description: 'Version, extensions, time, parameters and this document.' },
   user: { name: 'Users', description: 'Users, logins and API keys.' },
   group: { name: 'Groups', description: 'Groups and their members.' },
@@ -25,9 +28,6 @@ const TAGS: Readonly<Record<string, { name: string; description: string }>> = {
   field: { name: 'Fields', description: 'Bug fields, their legal values and the status workflow.' },
   keyword: { name: 'Keywords', description: 'Keywords.' },
   flagType: { name: 'Flag types', description: 'Flag types.' },
-  bug: { name: 'Bugs', description: 'Bugs: filing, reading, searching, changing, history.' },
-  comment: { name: 'Comments', description: 'Comments and comment tags.' },
-  attachment: { name: 'Attachments', description: 'Attachments.' },
   rpc: {
     name: 'XML-RPC and JSON-RPC',
     description:
@@ -44,6 +44,12 @@ const tagOf = (handler: string) => {
   const directory = handler.split('/')[0];
   return TAGS[directory] ?? { name: directory, description: `functions/${directory}/` };
 };
+
+/**
+ * The license the project's package.json declares; it declares none (a private package), which
+ * npm spells UNLICENSED: no license is granted beyond what the repository's owner says.
+ */
+const LICENSE = { name: 'UNLICENSED' };
 
 const INTRODUCTION = [
   'Tracker speaks the Bugzilla 5.2 REST API; this document is generated from its route table',
@@ -107,10 +113,24 @@ export async function buildOpenApiDocument(routes: readonly RouteDefinition[] = 
     };
     paths[route.path] = { ...paths[route.path], [route.method.toLowerCase()]: operation };
   }
-  const tags = [...new Map(modules.map((module) => [tagOf(module).name, tagOf(module)])).values()];
+  const order = Object.keys(TAGS);
+  const rank = (module: string) => {
+    const index = order.indexOf(module.split('/')[0]);
+    return index < 0 ? order.length : index;
+  };
+  const tags = [
+    ...new Map(
+      [...modules].sort((a, b) => rank(a) - rank(b)).map((module) => [tagOf(module).name, tagOf(module)]),
+    ).values(),
+  ];
   return canonicalJson({
     openapi: '3.1.0',
-    info: { title: 'Tracker REST API (Bugzilla 5.2 compatible)', version: TRACKER_VERSION, description: INTRODUCTION },
+    info: {
+      title: 'Tracker REST API (Bugzilla 5.2 compatible)',
+      version: TRACKER_VERSION,
+      description: INTRODUCTION,
+      license: LICENSE,
+    },
     security: ANY_CREDENTIAL,
     servers: [
       {

@@ -81,13 +81,16 @@ const BUDGET_EXCEPTIONS: Readonly<Record<string, number>> = {
   // KiB with sparse values decoded as read and delta-coded sections (~4.5 KiB, 0.75 s off it),
   // 808.1 and 784.8 with column bitmaps (columnBitmaps.ts, bitmapEvaluation.ts), 810.1 and 786.6
   // with gzip answers and the 6 MB check at the Lambda boundary (lambdaResponse.ts).
-  'bug/searchBugs': 780 * 1024 + OBSERVABILITY,
+  // 846.0 KiB (2026-11-29) with the typed inputs of the OpenAPI document (bugFieldInput.ts and the
+  // zod unions it uses, ~10 KiB: issue 37) and the week's search work.
+  'bug/searchBugs': 815 * 1024 + OBSERVABILITY,
   'bug/possibleDuplicates': 755 * 1024 + OBSERVABILITY,
   'user/createUser': REGEXP_BUDGET,
   'user/updateUser': REGEXP_BUDGET,
   'group/createGroup': REGEXP_BUDGET,
   'group/updateGroup': REGEXP_BUDGET,
-  'instance/updateParameters': REGEXP_BUDGET,
+  // 557.5 KiB (2026-11-29) with every parameter described for the OpenAPI document (issue 37).
+  'instance/updateParameters': 525 * 1024 + OBSERVABILITY,
   // re2js for the regexp members of the first administrator's groups: 467.0 KiB measured 2026-11-25,
   // 485.2 with the compact search index it writes the first (empty) snapshot of, 494.0 (2026-11-28)
   // with the index's snapshot parts and read-back of bugs, 659.3 with the S3 client that writes
@@ -96,7 +99,11 @@ const BUDGET_EXCEPTIONS: Readonly<Record<string, number>> = {
   // No dependency of its own: every bug rule (workflow, relations, flags, groups, versions and
   // milestones by id with the reading of bugs stored by name) on the common chain. 443.7 KiB
   // measured 2026-11-25; held to issue 20's 450 KiB for a function without a dependency.
-  'bug/updateBug': 450 * 1024,
+  // 463.3 KiB (2026-11-29) with the typed inputs of the OpenAPI document (bugFieldInput.ts and the
+  // zod unions it uses, ~10 KiB: issue 37).
+  'bug/updateBug': 470 * 1024,
+  // 451.7 KiB (2026-11-29), the same typed inputs.
+  'bug/createBug': 420 * 1024 + OBSERVABILITY,
   // Bugzilla's XML-RPC and JSON-RPC (shared/http/rpc/): one function that runs every RPC method's
   // REST handler in-process, so it carries all of them and all of their dependencies (the S3
   // client, markdown-it and xss, re2js, every bug rule) plus fast-xml-parser for XML-RPC: 1297.5
@@ -105,7 +112,8 @@ const BUDGET_EXCEPTIONS: Readonly<Record<string, number>> = {
   // snapshot reader, 1339.2 with sparse columns decoded as read, 1343.4 with column bitmaps,
   // 1345.8 with gzip answers and the 6 MB check (lambdaResponse.ts). The handlers are imported
   // lazily, so a call evaluates only its own.
-  'rpc/rpcEndpoint': 1315 * 1024 + OBSERVABILITY,
+  // 1362.4 KiB (2026-11-29) with the typed inputs of issue 37 and the week's search work.
+  'rpc/rpcEndpoint': 1330 * 1024 + OBSERVABILITY,
   // Not a route: the table stream's publisher. Three SDK clients of its own (SES v2 for mail,
   // EventBridge for events, S3 for Test mail, with their share of @smithy) on top of every bug,
   // mail and event rule and the people and catalogue reads: 654.7 KiB measured 2026-11-25.
