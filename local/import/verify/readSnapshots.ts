@@ -2,7 +2,6 @@ import * as z from 'zod';
 import {
   type BugFault,
   type BugzillaClient,
-  bugFaultSchema,
   bugSchema,
   readAttachments,
   readComments,
@@ -31,22 +30,19 @@ export interface SideBatch {
 }
 
 const NOT_A_BUG = 101;
-const bugsAnswer = z.object({
-  bugs: z.array(z.looseObject({ id: z.unknown() })),
-  faults: z.array(bugFaultSchema).nullish(),
-});
+/** The bugs as the wire has them; readBugsSplitting has already read the faults. */
+const bugsAnswer = z.object({ bugs: z.array(z.looseObject({ id: z.unknown() })) });
 
 export async function readSnapshots(
   client: BugzillaClient,
   ids: readonly number[],
   bodies: BodyReading,
 ): Promise<SideBatch> {
-  const answer = bugsAnswer.parse(
-    await readBugsSplitting(client, ids, {
-      include_fields: '_all',
-      exclude_fields: 'comments,history,attachments,description',
-    }),
-  );
+  const read = await readBugsSplitting(client, ids, {
+    include_fields: '_all',
+    exclude_fields: 'comments,history,attachments,description',
+  });
+  const answer = { ...bugsAnswer.parse(read), faults: read.faults };
   const bugs = answer.bugs.map((fields) => ({
     fields: fields as Record<string, unknown>,
     record: bugSchema.parse(fields),
