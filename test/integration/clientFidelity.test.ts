@@ -409,3 +409,23 @@ describe('7. custom field names and classifications as 5.2 has them', () => {
     await ok(call(app, 'PUT', '/rest/parameters', { apiKey: admin, body: { useclassification: '0' } }));
   });
 });
+
+describe("8. Bugzilla 5.2's texts", () => {
+  it('answers an unknown field with "There is no field named \'x\'." over REST and XML-RPC', async () => {
+    const rest = await call(app, 'GET', '/rest/field/bug/x', { apiKey: admin });
+    expectError(rest, 51, 404);
+    expect(rest.body.message).toBe("There is no field named 'x'.");
+    expect((await rpc('xml')(app, 'Bug.fields', { names: ['x'] }, admin)).fault).toEqual({
+      code: 51,
+      message: "There is no field named 'x'.",
+    });
+  });
+
+  it('names the missing argument as 5.2 does, without quotes', async () => {
+    const answer = await rpc('json')(app, 'Bug.add_comment', { comment: 'x' }, admin);
+    expect(answer.fault).toEqual({
+      code: 50,
+      message: 'The function Bug.add_comment requires a id argument, and that argument was not set.',
+    });
+  });
+});

@@ -70,7 +70,11 @@ const valuesOnly = async (): Promise<FieldCatalog> => ({
   values: await loadFieldValues(),
 });
 
-const unknownField = (reference: string | number) => errors.notFoundByIdOrName('bug field', reference);
+/** Bugzilla 5.2's object_does_not_exist for a field: by id, or by name. */
+const unknownField = (reference: string | number) =>
+  /^\d+$/.test(String(reference))
+    ? errors.notFound(`There is no field with the id '${reference}'.`)
+    : errors.notFoundByName('field', String(reference));
 
 interface FieldQuery {
   ids: number[];
