@@ -356,6 +356,8 @@ export async function load52(): Promise<Loaded52> {
     content_type: 'image/png',
     data: Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 1, 2, 255]).toString('base64'),
     is_private: true,
+    // Set again here: obsoleting an attachment clears its flags on 5.2.
+    flags: [{ name: 'kitreview', status: '+' }],
   });
   await rest('PUT', `/bug/attachment/${patch}`, { is_obsolete: true, comment: 'Superseded' });
   await rest('PUT', `/bug/${first}`, { status: 'VERIFYING', comment: { body: 'Fixed, checking.' } });
