@@ -11,7 +11,7 @@ import * as z from 'zod';
 const text = (description: string) => z.union([z.string(), z.number()]).nullable().optional().meta({ description });
 const names = (description: string) =>
   z
-    .union([z.string(), z.number(), z.array(z.union([z.string(), z.number()]))])
+    .union([z.string(), z.number(), z.array(z.union([z.string(), z.number(), z.null()]))])
     .nullable()
     .optional()
     .meta({ description });
@@ -82,7 +82,7 @@ export const NEW_BUG_REQUIRED = ['product', 'component', 'summary', 'version', '
 
 /** `{add, remove}` (or `set`) changes of a list, or the whole new list. */
 const listChange = (description: string) => {
-  const values = z.union([z.string(), z.number(), z.array(z.union([z.string(), z.number()]))]).nullable();
+  const values = z.union([z.string(), z.number(), z.array(z.union([z.string(), z.number(), z.null()]))]).nullable();
   return z
     .union([values, z.looseObject({ add: values.optional(), remove: values.optional(), set: values.optional() })])
     .optional()

@@ -2938,31 +2938,31 @@ export interface operations {
   searchBugs: {
     parameters: {
       query?: {
-        id?: (string | number | (string | number)[]) | null;
-        alias?: (string | number | (string | number)[]) | null;
-        product?: (string | number | (string | number)[]) | null;
-        component?: (string | number | (string | number)[]) | null;
-        version?: (string | number | (string | number)[]) | null;
-        target_milestone?: (string | number | (string | number)[]) | null;
-        status?: (string | number | (string | number)[]) | null;
-        resolution?: (string | number | (string | number)[]) | null;
-        priority?: (string | number | (string | number)[]) | null;
-        severity?: (string | number | (string | number)[]) | null;
-        op_sys?: (string | number | (string | number)[]) | null;
-        platform?: (string | number | (string | number)[]) | null;
-        summary?: (string | number | (string | number)[]) | null;
-        whiteboard?: (string | number | (string | number)[]) | null;
-        creator?: (string | number | (string | number)[]) | null;
-        assigned_to?: (string | number | (string | number)[]) | null;
-        qa_contact?: (string | number | (string | number)[]) | null;
-        keywords?: (string | number | (string | number)[]) | null;
-        quicksearch?: (string | number | (string | number)[]) | null;
-        creation_time?: (string | number | (string | number)[]) | null;
-        last_change_time?: (string | number | (string | number)[]) | null;
-        limit?: (string | number | (string | number)[]) | null;
-        offset?: (string | number | (string | number)[]) | null;
-        order?: (string | number | (string | number)[]) | null;
-        count_only?: (string | number | (string | number)[]) | null;
+        id?: (string | number | (string | number | null)[]) | null;
+        alias?: (string | number | (string | number | null)[]) | null;
+        product?: (string | number | (string | number | null)[]) | null;
+        component?: (string | number | (string | number | null)[]) | null;
+        version?: (string | number | (string | number | null)[]) | null;
+        target_milestone?: (string | number | (string | number | null)[]) | null;
+        status?: (string | number | (string | number | null)[]) | null;
+        resolution?: (string | number | (string | number | null)[]) | null;
+        priority?: (string | number | (string | number | null)[]) | null;
+        severity?: (string | number | (string | number | null)[]) | null;
+        op_sys?: (string | number | (string | number | null)[]) | null;
+        platform?: (string | number | (string | number | null)[]) | null;
+        summary?: (string | number | (string | number | null)[]) | null;
+        whiteboard?: (string | number | (string | number | null)[]) | null;
+        creator?: (string | number | (string | number | null)[]) | null;
+        assigned_to?: (string | number | (string | number | null)[]) | null;
+        qa_contact?: (string | number | (string | number | null)[]) | null;
+        keywords?: (string | number | (string | number | null)[]) | null;
+        quicksearch?: (string | number | (string | number | null)[]) | null;
+        creation_time?: (string | number | (string | number | null)[]) | null;
+        last_change_time?: (string | number | (string | number | null)[]) | null;
+        limit?: (string | number | (string | number | null)[]) | null;
+        offset?: (string | number | (string | number | null)[]) | null;
+        order?: (string | number | (string | number | null)[]) | null;
+        count_only?: (string | number | (string | number | null)[]) | null;
         /** @description Any other parameters, each as its own query parameter (see the operation description). */
         params?: {
           [key: string]: unknown;
@@ -3020,11 +3020,11 @@ export interface operations {
         'application/json': {
           /** @description Aliases to add or remove. */
           alias?:
-            | ((string | number | (string | number)[]) | null)
+            | ((string | number | (string | number | null)[]) | null)
             | ({
-                add?: (string | number | (string | number)[]) | null;
-                remove?: (string | number | (string | number)[]) | null;
-                set?: (string | number | (string | number)[]) | null;
+                add?: (string | number | (string | number | null)[]) | null;
+                remove?: (string | number | (string | number | null)[]) | null;
+                set?: (string | number | (string | number | null)[]) | null;
               } & {
                 [key: string]: unknown;
               });
@@ -3032,21 +3032,21 @@ export interface operations {
           assigned_to?: string | number | null;
           /** @description Bugs to add to or remove from "blocks". */
           blocks?:
-            | ((string | number | (string | number)[]) | null)
+            | ((string | number | (string | number | null)[]) | null)
             | ({
-                add?: (string | number | (string | number)[]) | null;
-                remove?: (string | number | (string | number)[]) | null;
-                set?: (string | number | (string | number)[]) | null;
+                add?: (string | number | (string | number | null)[]) | null;
+                remove?: (string | number | (string | number | null)[]) | null;
+                set?: (string | number | (string | number | null)[]) | null;
               } & {
                 [key: string]: unknown;
               });
           /** @description Logins to add to or remove from the CC list. */
           cc?:
-            | ((string | number | (string | number)[]) | null)
+            | ((string | number | (string | number | null)[]) | null)
             | ({
-                add?: (string | number | (string | number)[]) | null;
-                remove?: (string | number | (string | number)[]) | null;
-                set?: (string | number | (string | number)[]) | null;
+                add?: (string | number | (string | number | null)[]) | null;
+                remove?: (string | number | (string | number | null)[]) | null;
+                set?: (string | number | (string | number | null)[]) | null;
               } & {
                 [key: string]: unknown;
               });
@@ -3076,11 +3076,11 @@ export interface operations {
           deadline?: string | number | null;
           /** @description Bugs to add to or remove from "depends on". */
           depends_on?:
-            | ((string | number | (string | number)[]) | null)
+            | ((string | number | (string | number | null)[]) | null)
             | ({
-                add?: (string | number | (string | number)[]) | null;
-                remove?: (string | number | (string | number)[]) | null;
-                set?: (string | number | (string | number)[]) | null;
+                add?: (string | number | (string | number | null)[]) | null;
+                remove?: (string | number | (string | number | null)[]) | null;
+                set?: (string | number | (string | number | null)[]) | null;
               } & {
                 [key: string]: unknown;
               });
@@ -3124,11 +3124,11 @@ export interface operations {
               });
           /** @description Groups to add or remove. */
           groups?:
-            | ((string | number | (string | number)[]) | null)
+            | ((string | number | (string | number | null)[]) | null)
             | ({
-                add?: (string | number | (string | number)[]) | null;
-                remove?: (string | number | (string | number)[]) | null;
-                set?: (string | number | (string | number)[]) | null;
+                add?: (string | number | (string | number | null)[]) | null;
+                remove?: (string | number | (string | number | null)[]) | null;
+                set?: (string | number | (string | number | null)[]) | null;
               } & {
                 [key: string]: unknown;
               });
@@ -3140,11 +3140,11 @@ export interface operations {
           is_creator_accessible?: boolean | number | string | null;
           /** @description Keywords to add, remove or set. */
           keywords?:
-            | ((string | number | (string | number)[]) | null)
+            | ((string | number | (string | number | null)[]) | null)
             | ({
-                add?: (string | number | (string | number)[]) | null;
-                remove?: (string | number | (string | number)[]) | null;
-                set?: (string | number | (string | number)[]) | null;
+                add?: (string | number | (string | number | null)[]) | null;
+                remove?: (string | number | (string | number | null)[]) | null;
+                set?: (string | number | (string | number | null)[]) | null;
               } & {
                 [key: string]: unknown;
               });
@@ -3160,21 +3160,21 @@ export interface operations {
           qa_contact?: string | number | null;
           /** @description Bugs to add to or remove from "regressed by". */
           regressed_by?:
-            | ((string | number | (string | number)[]) | null)
+            | ((string | number | (string | number | null)[]) | null)
             | ({
-                add?: (string | number | (string | number)[]) | null;
-                remove?: (string | number | (string | number)[]) | null;
-                set?: (string | number | (string | number)[]) | null;
+                add?: (string | number | (string | number | null)[]) | null;
+                remove?: (string | number | (string | number | null)[]) | null;
+                set?: (string | number | (string | number | null)[]) | null;
               } & {
                 [key: string]: unknown;
               });
           /** @description Bugs to add to or remove from "regressions". */
           regressions?:
-            | ((string | number | (string | number)[]) | null)
+            | ((string | number | (string | number | null)[]) | null)
             | ({
-                add?: (string | number | (string | number)[]) | null;
-                remove?: (string | number | (string | number)[]) | null;
-                set?: (string | number | (string | number)[]) | null;
+                add?: (string | number | (string | number | null)[]) | null;
+                remove?: (string | number | (string | number | null)[]) | null;
+                set?: (string | number | (string | number | null)[]) | null;
               } & {
                 [key: string]: unknown;
               });
@@ -3188,11 +3188,11 @@ export interface operations {
           resolution?: string | number | null;
           /** @description URLs to add or remove. */
           see_also?:
-            | ((string | number | (string | number)[]) | null)
+            | ((string | number | (string | number | null)[]) | null)
             | ({
-                add?: (string | number | (string | number)[]) | null;
-                remove?: (string | number | (string | number)[]) | null;
-                set?: (string | number | (string | number)[]) | null;
+                add?: (string | number | (string | number | null)[]) | null;
+                remove?: (string | number | (string | number | null)[]) | null;
+                set?: (string | number | (string | number | null)[]) | null;
               } & {
                 [key: string]: unknown;
               });
@@ -3250,17 +3250,17 @@ export interface operations {
       content: {
         'application/json': {
           /** @description An alias: a unique name for the bug. */
-          alias?: (string | number | (string | number)[]) | null;
+          alias?: (string | number | (string | number | null)[]) | null;
           /** @description The assignee's login (editbugs only; the component's default otherwise). */
           assigned_to?: string | number | null;
           /** @description Bugs this bug blocks. */
-          blocks?: (string | number | (string | number)[]) | null;
+          blocks?: (string | number | (string | number | null)[]) | null;
           /** @description Logins to add to the CC list. */
-          cc?: (string | number | (string | number)[]) | null;
+          cc?: (string | number | (string | number | null)[]) | null;
           /** @description Whether the description is private (insider group only). true/false, 1/0 or "1"/"0". */
           comment_is_private?: boolean | number | string | null;
           /** @description Tags for the description. */
-          comment_tags?: (string | number | (string | number)[]) | null;
+          comment_tags?: (string | number | (string | number | null)[]) | null;
           /** @description The component of the product, by name (required). */
           component: string | number | null;
           /** @description Accepted and ignored, as Bugzilla 5.2 does: the reporter is the caller. */
@@ -3268,7 +3268,7 @@ export interface operations {
           /** @description YYYY-MM-DD (time-tracking group; ignored for others). */
           deadline?: string | number | null;
           /** @description Bugs this bug depends on. */
-          depends_on?: (string | number | (string | number)[]) | null;
+          depends_on?: (string | number | (string | number | null)[]) | null;
           /** @description The first comment. */
           description?: string | number | null;
           /** @description Hours (time-tracking group; ignored for others). */
@@ -3308,7 +3308,7 @@ export interface operations {
                 [key: string]: unknown;
               });
           /** @description Groups to restrict the bug to (the DEFAULT groups of the product when missing). */
-          groups?: (string | number | (string | number)[]) | null;
+          groups?: (string | number | (string | number | null)[]) | null;
           /** @description Whether CC list members may see the bug despite its groups (default true). true/false, 1/0 or "1"/"0". */
           is_cc_accessible?: boolean | number | string | null;
           /** @description Whether the reporter may see the bug despite its groups (default true). true/false, 1/0 or "1"/"0". */
@@ -3316,7 +3316,7 @@ export interface operations {
           /** @description Whether the description is markdown. true/false, 1/0 or "1"/"0". */
           is_markdown?: boolean | number | string | null;
           /** @description Keywords, by name. */
-          keywords?: (string | number | (string | number)[]) | null;
+          keywords?: (string | number | (string | number | null)[]) | null;
           /** @description The operating system (required unless the defaultopsys parameter gives one). */
           op_sys: string | number | null;
           /** @description The hardware platform (required unless the defaultplatform parameter gives one). */
@@ -3328,9 +3328,9 @@ export interface operations {
           /** @description The QA contact's login (editbugs only; the component's default otherwise). */
           qa_contact?: string | number | null;
           /** @description Bugs that caused this one. */
-          regressed_by?: (string | number | (string | number)[]) | null;
+          regressed_by?: (string | number | (string | number | null)[]) | null;
           /** @description Bugs this one caused. */
-          regressions?: (string | number | (string | number)[]) | null;
+          regressions?: (string | number | (string | number | null)[]) | null;
           /** @description Hours (time-tracking group; ignored for others). */
           remaining_time?: number | string | null;
           /** @description Bugzilla's internal name of platform. */
@@ -3338,7 +3338,7 @@ export interface operations {
           /** @description Accepted and ignored, as Bugzilla 5.2 does: the reporter is the caller. */
           reporter?: string | number | null;
           /** @description URLs of related bugs. */
-          see_also?: (string | number | (string | number)[]) | null;
+          see_also?: (string | number | (string | number | null)[]) | null;
           /** @description The severity (the default severity when missing). */
           severity?: string | number | null;
           /** @description The initial status (canconfirm users; else the workflow's first). */
@@ -3774,11 +3774,11 @@ export interface operations {
         'application/json': {
           /** @description Aliases to add or remove. */
           alias?:
-            | ((string | number | (string | number)[]) | null)
+            | ((string | number | (string | number | null)[]) | null)
             | ({
-                add?: (string | number | (string | number)[]) | null;
-                remove?: (string | number | (string | number)[]) | null;
-                set?: (string | number | (string | number)[]) | null;
+                add?: (string | number | (string | number | null)[]) | null;
+                remove?: (string | number | (string | number | null)[]) | null;
+                set?: (string | number | (string | number | null)[]) | null;
               } & {
                 [key: string]: unknown;
               });
@@ -3786,21 +3786,21 @@ export interface operations {
           assigned_to?: string | number | null;
           /** @description Bugs to add to or remove from "blocks". */
           blocks?:
-            | ((string | number | (string | number)[]) | null)
+            | ((string | number | (string | number | null)[]) | null)
             | ({
-                add?: (string | number | (string | number)[]) | null;
-                remove?: (string | number | (string | number)[]) | null;
-                set?: (string | number | (string | number)[]) | null;
+                add?: (string | number | (string | number | null)[]) | null;
+                remove?: (string | number | (string | number | null)[]) | null;
+                set?: (string | number | (string | number | null)[]) | null;
               } & {
                 [key: string]: unknown;
               });
           /** @description Logins to add to or remove from the CC list. */
           cc?:
-            | ((string | number | (string | number)[]) | null)
+            | ((string | number | (string | number | null)[]) | null)
             | ({
-                add?: (string | number | (string | number)[]) | null;
-                remove?: (string | number | (string | number)[]) | null;
-                set?: (string | number | (string | number)[]) | null;
+                add?: (string | number | (string | number | null)[]) | null;
+                remove?: (string | number | (string | number | null)[]) | null;
+                set?: (string | number | (string | number | null)[]) | null;
               } & {
                 [key: string]: unknown;
               });
@@ -3830,11 +3830,11 @@ export interface operations {
           deadline?: string | number | null;
           /** @description Bugs to add to or remove from "depends on". */
           depends_on?:
-            | ((string | number | (string | number)[]) | null)
+            | ((string | number | (string | number | null)[]) | null)
             | ({
-                add?: (string | number | (string | number)[]) | null;
-                remove?: (string | number | (string | number)[]) | null;
-                set?: (string | number | (string | number)[]) | null;
+                add?: (string | number | (string | number | null)[]) | null;
+                remove?: (string | number | (string | number | null)[]) | null;
+                set?: (string | number | (string | number | null)[]) | null;
               } & {
                 [key: string]: unknown;
               });
@@ -3878,11 +3878,11 @@ export interface operations {
               });
           /** @description Groups to add or remove. */
           groups?:
-            | ((string | number | (string | number)[]) | null)
+            | ((string | number | (string | number | null)[]) | null)
             | ({
-                add?: (string | number | (string | number)[]) | null;
-                remove?: (string | number | (string | number)[]) | null;
-                set?: (string | number | (string | number)[]) | null;
+                add?: (string | number | (string | number | null)[]) | null;
+                remove?: (string | number | (string | number | null)[]) | null;
+                set?: (string | number | (string | number | null)[]) | null;
               } & {
                 [key: string]: unknown;
               });
@@ -3893,11 +3893,11 @@ export interface operations {
           is_creator_accessible?: boolean | number | string | null;
           /** @description Keywords to add, remove or set. */
           keywords?:
-            | ((string | number | (string | number)[]) | null)
+            | ((string | number | (string | number | null)[]) | null)
             | ({
-                add?: (string | number | (string | number)[]) | null;
-                remove?: (string | number | (string | number)[]) | null;
-                set?: (string | number | (string | number)[]) | null;
+                add?: (string | number | (string | number | null)[]) | null;
+                remove?: (string | number | (string | number | null)[]) | null;
+                set?: (string | number | (string | number | null)[]) | null;
               } & {
                 [key: string]: unknown;
               });
@@ -3913,21 +3913,21 @@ export interface operations {
           qa_contact?: string | number | null;
           /** @description Bugs to add to or remove from "regressed by". */
           regressed_by?:
-            | ((string | number | (string | number)[]) | null)
+            | ((string | number | (string | number | null)[]) | null)
             | ({
-                add?: (string | number | (string | number)[]) | null;
-                remove?: (string | number | (string | number)[]) | null;
-                set?: (string | number | (string | number)[]) | null;
+                add?: (string | number | (string | number | null)[]) | null;
+                remove?: (string | number | (string | number | null)[]) | null;
+                set?: (string | number | (string | number | null)[]) | null;
               } & {
                 [key: string]: unknown;
               });
           /** @description Bugs to add to or remove from "regressions". */
           regressions?:
-            | ((string | number | (string | number)[]) | null)
+            | ((string | number | (string | number | null)[]) | null)
             | ({
-                add?: (string | number | (string | number)[]) | null;
-                remove?: (string | number | (string | number)[]) | null;
-                set?: (string | number | (string | number)[]) | null;
+                add?: (string | number | (string | number | null)[]) | null;
+                remove?: (string | number | (string | number | null)[]) | null;
+                set?: (string | number | (string | number | null)[]) | null;
               } & {
                 [key: string]: unknown;
               });
@@ -3941,11 +3941,11 @@ export interface operations {
           resolution?: string | number | null;
           /** @description URLs to add or remove. */
           see_also?:
-            | ((string | number | (string | number)[]) | null)
+            | ((string | number | (string | number | null)[]) | null)
             | ({
-                add?: (string | number | (string | number)[]) | null;
-                remove?: (string | number | (string | number)[]) | null;
-                set?: (string | number | (string | number)[]) | null;
+                add?: (string | number | (string | number | null)[]) | null;
+                remove?: (string | number | (string | number | null)[]) | null;
+                set?: (string | number | (string | number | null)[]) | null;
               } & {
                 [key: string]: unknown;
               });

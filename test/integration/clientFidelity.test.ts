@@ -429,3 +429,35 @@ describe("8. Bugzilla 5.2's texts", () => {
     });
   });
 });
+
+describe('6. See Also between two bugs of this installation', () => {
+  it('mirrors the link on the other bug, and takes it off again, over REST and JSON-RPC', async () => {
+    const urlbase = 'http://tracker.example/';
+    await ok(call(app, 'PUT', '/rest/parameters', { apiKey: admin, body: { urlbase } }));
+    try {
+      const a = await fileTestBug(app, admin);
+      const b = await fileTestBug(app, admin);
+      const linked = await ok(update(admin, b, { see_also: { add: [`${urlbase}show_bug.cgi?id=${a}`] } }));
+      expect(linked.bugs.map((bug: { id: number }) => bug.id)).toContain(b);
+      expect((await bugOf(a)).see_also).toEqual([`${urlbase}show_bug.cgi?id=${b}`]);
+      const history = await ok(call(app, 'GET', `/rest/bug/${a}/history`, { apiKey: admin }));
+      expect(JSON.stringify(history)).toContain(`show_bug.cgi?id=${b}`);
+      await ok(update(admin, b, { see_also: { remove: [`${urlbase}show_bug.cgi?id=${a}`] } }));
+      expect((await bugOf(a)).see_also).toEqual([]);
+
+      const c = await fileTestBug(app, admin);
+      const answer = await rpc('json')(
+        app,
+        'Bug.update_see_also',
+        { ids: [c], add: [`${urlbase}show_bug.cgi?id=${a}`] },
+        admin,
+      );
+      expect(answer.fault).toBeUndefined();
+      expect((await bugOf(a)).see_also).toEqual([`${urlbase}show_bug.cgi?id=${c}`]);
+      // A link to a bug that does not exist is refused (101), as 5.2 checks the bug.
+      expect((await update(admin, c, { see_also: { add: [`${urlbase}show_bug.cgi?id=999999`] } })).body.code).toBe(101);
+    } finally {
+      await ok(call(app, 'PUT', '/rest/parameters', { apiKey: admin, body: { urlbase: '' } }));
+    }
+  });
+});

@@ -219,7 +219,8 @@ export async function updateBugs(
 
   return withFreshReads(async () => {
     const { original, revisions } = await readVisibleBugs(caller, targets, bugCatalog, named);
-    const relatedIds = [...new Set(targets.flatMap((id) => relatedBugIds(input, original.get(id)!)))].filter(
+    const { urlbase } = bugCatalog.catalog.parameters;
+    const relatedIds = [...new Set(targets.flatMap((id) => relatedBugIds(input, original.get(id)!, urlbase)))].filter(
       (id) => !original.has(id),
     );
     const storedRelated = await loadBugs(relatedIds);

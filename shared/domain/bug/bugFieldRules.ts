@@ -113,6 +113,25 @@ export function checkSeeAlso(value: unknown): string {
   return text;
 }
 
+/** The installation's own link to a bug (`<urlbase>show_bug.cgi?id=N`), as Bugzilla 5.2 writes it. */
+export const localBugUrl = (urlbase: string, id: number): string =>
+  `${urlbase.endsWith('/') ? urlbase : `${urlbase}/`}show_bug.cgi?id=${id}`;
+
+/**
+ * The bug a See Also URL names when it points at this installation (Bugzilla 5.2's
+ * BugUrl::Bugzilla::Local: the urlbase's host and path, then show_bug.cgi?id=N), else null.
+ * Without a urlbase nothing is local.
+ */
+export function localBugIdOf(url: string, urlbase: string): number | null {
+  if (!urlbase || !URL.canParse(url) || !URL.canParse(urlbase)) return null;
+  const link = new URL(url);
+  const base = new URL(urlbase);
+  const basePath = base.pathname.endsWith('/') ? base.pathname : `${base.pathname}/`;
+  if (link.host.toLowerCase() !== base.host.toLowerCase() || link.pathname !== `${basePath}show_bug.cgi`) return null;
+  const id = link.searchParams.get('id') ?? '';
+  return /^\d+$/.test(id) && Number(id) > 0 ? Number(id) : null;
+}
+
 /** A bug id named in a relation: a positive integer (100 for anything else, as an unknown alias). */
 export function checkBugReference(field: string, value: unknown): number {
   const text = String(value ?? '').trim();

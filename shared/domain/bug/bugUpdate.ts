@@ -27,6 +27,8 @@ import {
   checkUrl,
   checkWhiteboard,
   type ListChange,
+  localBugIdOf,
+  localBugUrl,
   parseListChange,
   remainingAfter,
 } from './bugFieldRules.ts';
@@ -66,6 +68,34 @@ function aliasInput(value: unknown): string | null {
     return null;
   }
   return checkAlias(Array.isArray(value) ? value[0] : value);
+}
+
+/**
+ * A See Also link to another bug of this installation is mirrored on that bug, as Bugzilla 5.2's
+ * add_see_also and remove_see_also do: adding `<urlbase>show_bug.cgi?id=A` to bug B adds B's link
+ * to A (A must exist and be visible: 101, 102), and removing it removes B's link from A.
+ */
+function mirrorLocalSeeAlso(env: BugEnvironment, working: WorkingSet, current: Bug, next: Bug): void {
+  const { urlbase } = env.parameters;
+  if (!urlbase) return;
+  const lower = (urls: readonly string[]) => new Set(urls.map((url) => url.toLowerCase()));
+  const before = lower(current.seeAlso);
+  const after = lower(next.seeAlso);
+  const own = localBugUrl(urlbase, next.id);
+  for (const url of next.seeAlso.filter((entry) => !before.has(entry.toLowerCase()))) {
+    const otherId = localBugIdOf(url, urlbase);
+    if (otherId === null || otherId === next.id) continue;
+    const other = requireVisible(env, working, otherId, 'see_also');
+    if (!lower(other.seeAlso).has(own.toLowerCase()))
+      working.set(otherId, { ...other, seeAlso: [...other.seeAlso, own] });
+  }
+  for (const url of current.seeAlso.filter((entry) => !after.has(entry.toLowerCase()))) {
+    const otherId = localBugIdOf(url, urlbase);
+    const other = otherId === null ? undefined : working.get(otherId);
+    if (!other || otherId === next.id) continue;
+    const remaining = other.seeAlso.filter((entry) => entry.toLowerCase() !== own.toLowerCase());
+    if (remaining.length !== other.seeAlso.length) working.set(other.id, { ...other, seeAlso: remaining });
+  }
 }
 
 export function applyBugUpdate(
@@ -242,7 +272,10 @@ export function applyBugUpdate(
     const kept = (change.set ? checked(change.set) : next.seeAlso).filter((url) => !removed.has(url.toLowerCase()));
     for (const url of checked(change.add))
       if (!kept.some((existing) => existing.toLowerCase() === url.toLowerCase())) kept.push(url);
-    next.seeAlso = kept.filter((url, index) => kept.findIndex((other) => other.toLowerCase() === url.toLowerCase()) === index);
+    next.seeAlso = kept.filter(
+      (url, index) => kept.findIndex((other) => other.toLowerCase() === url.toLowerCase()) === index,
+    );
+    mirrorLocalSeeAlso(env, working, current, next);
   }
 
   // ---- relations ----

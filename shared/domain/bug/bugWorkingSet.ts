@@ -2,7 +2,7 @@ import { errors } from '../../errors.ts';
 import { type Bug, type HistoryChange, type NewComment, sortedIds } from './bug.ts';
 import { canSeeBug } from './bugAccess.ts';
 import type { BugEnvironment } from './bugEnvironment.ts';
-import { checkBugReference, parseListChange } from './bugFieldRules.ts';
+import { checkBugReference, localBugIdOf, parseListChange } from './bugFieldRules.ts';
 
 /**
  * The working set a bug update changes: the bugs named plus every bug a relation or a duplicate
@@ -30,8 +30,16 @@ export const RELATIONS = [
 ] as const;
 
 /** Bug ids a request may touch besides its targets, so the caller can load them first. */
-export function relatedBugIds(input: Record<string, unknown>, bug: Bug): number[] {
+export function relatedBugIds(input: Record<string, unknown>, bug: Bug, urlbase = ''): number[] {
   const ids = new Set<number>();
+  // See Also links to bugs of this installation are mirrored on them (bugUpdate.ts).
+  if (input.see_also !== undefined) {
+    const change = parseListChange('see_also', input.see_also, (value) => String(value ?? '').trim());
+    for (const url of [...change.add, ...change.remove, ...(change.set ?? []), ...bug.seeAlso]) {
+      const id = localBugIdOf(url, urlbase);
+      if (id !== null) ids.add(id);
+    }
+  }
   for (const [field, key] of RELATIONS) {
     if (input[field] === undefined) continue;
     const change = parseListChange(field, input[field], (value) => checkBugReference(field, value));
