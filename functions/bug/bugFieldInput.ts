@@ -25,11 +25,16 @@ const bool = (description: string) =>
 const bugIds = (description: string) => names(description);
 
 const flagInput = z.looseObject({
-  name: z.string().optional().meta({ description: 'The flag type, by name.' }),
-  type_id: z.number().int().optional().meta({ description: 'The flag type, by id.' }),
-  id: z.number().int().optional().meta({ description: 'An existing flag to change (update only).' }),
-  status: z.string().meta({ description: '`?` requests, `+` grants, `-` denies, `X` clears.' }),
-  requestee: z.string().optional().meta({ description: 'Whom a `?` asks (a login).' }),
+  name: z.string().nullable().optional().meta({ description: 'The flag type, by name.' }),
+  type_id: z.union([z.number(), z.string()]).nullable().optional().meta({ description: 'The flag type, by id.' }),
+  id: z
+    .union([z.number(), z.string()])
+    .nullable()
+    .optional()
+    .meta({ description: 'An existing flag to change (update only).' }),
+  // Required by the flag rules, which refuse a flag without one with Bugzilla's code.
+  status: z.string().optional().meta({ description: '`?` requests, `+` grants, `-` denies, `X` clears (required).' }),
+  requestee: z.string().nullable().optional().meta({ description: 'Whom a `?` asks (a login).' }),
   new: bool('Create a new flag even where one of the type exists (update only).'),
 });
 const flags = z
@@ -129,7 +134,13 @@ export const BUG_CHANGE_FIELDS = {
     .optional()
     .meta({ description: 'A comment added with the change.' }),
   comment_is_private: z
-    .record(z.string(), z.union([z.boolean(), z.number(), z.string()]))
+    .union([
+      z.record(z.string(), z.union([z.boolean(), z.number(), z.string(), z.null()])),
+      z.boolean(),
+      z.number(),
+      z.string(),
+    ])
+    .nullable()
     .optional()
     .meta({ description: 'Comment id -> whether it becomes private (insider group).' }),
   alias: listChange('Aliases to add or remove.'),

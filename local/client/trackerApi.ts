@@ -3067,9 +3067,16 @@ export interface operations {
               )
             | null;
           /** @description Comment id -> whether it becomes private (insider group). */
-          comment_is_private?: {
-            [key: string]: boolean | number | string;
-          };
+          comment_is_private?:
+            | (
+                | {
+                    [key: string]: boolean | number | string | null;
+                  }
+                | boolean
+                | number
+                | string
+              )
+            | null;
           /** @description A new component. */
           component?: string | number | null;
           /** @description YYYY-MM-DD, or empty to clear (time-tracking group). */
@@ -3092,33 +3099,33 @@ export interface operations {
           flags?:
             | ({
                 /** @description An existing flag to change (update only). */
-                id?: number;
+                id?: number | string | null;
                 /** @description The flag type, by name. */
-                name?: string;
+                name?: string | null;
                 /** @description Create a new flag even where one of the type exists (update only). true/false, 1/0 or "1"/"0". */
                 new?: boolean | number | string | null;
                 /** @description Whom a `?` asks (a login). */
-                requestee?: string;
-                /** @description `?` requests, `+` grants, `-` denies, `X` clears. */
-                status: string;
+                requestee?: string | null;
+                /** @description `?` requests, `+` grants, `-` denies, `X` clears (required). */
+                status?: string;
                 /** @description The flag type, by id. */
-                type_id?: number;
+                type_id?: number | string | null;
               } & {
                 [key: string]: unknown;
               })[]
             | ({
                 /** @description An existing flag to change (update only). */
-                id?: number;
+                id?: number | string | null;
                 /** @description The flag type, by name. */
-                name?: string;
+                name?: string | null;
                 /** @description Create a new flag even where one of the type exists (update only). true/false, 1/0 or "1"/"0". */
                 new?: boolean | number | string | null;
                 /** @description Whom a `?` asks (a login). */
-                requestee?: string;
-                /** @description `?` requests, `+` grants, `-` denies, `X` clears. */
-                status: string;
+                requestee?: string | null;
+                /** @description `?` requests, `+` grants, `-` denies, `X` clears (required). */
+                status?: string;
                 /** @description The flag type, by id. */
-                type_id?: number;
+                type_id?: number | string | null;
               } & {
                 [key: string]: unknown;
               });
@@ -3277,33 +3284,33 @@ export interface operations {
           flags?:
             | ({
                 /** @description An existing flag to change (update only). */
-                id?: number;
+                id?: number | string | null;
                 /** @description The flag type, by name. */
-                name?: string;
+                name?: string | null;
                 /** @description Create a new flag even where one of the type exists (update only). true/false, 1/0 or "1"/"0". */
                 new?: boolean | number | string | null;
                 /** @description Whom a `?` asks (a login). */
-                requestee?: string;
-                /** @description `?` requests, `+` grants, `-` denies, `X` clears. */
-                status: string;
+                requestee?: string | null;
+                /** @description `?` requests, `+` grants, `-` denies, `X` clears (required). */
+                status?: string;
                 /** @description The flag type, by id. */
-                type_id?: number;
+                type_id?: number | string | null;
               } & {
                 [key: string]: unknown;
               })[]
             | ({
                 /** @description An existing flag to change (update only). */
-                id?: number;
+                id?: number | string | null;
                 /** @description The flag type, by name. */
-                name?: string;
+                name?: string | null;
                 /** @description Create a new flag even where one of the type exists (update only). true/false, 1/0 or "1"/"0". */
                 new?: boolean | number | string | null;
                 /** @description Whom a `?` asks (a login). */
-                requestee?: string;
-                /** @description `?` requests, `+` grants, `-` denies, `X` clears. */
-                status: string;
+                requestee?: string | null;
+                /** @description `?` requests, `+` grants, `-` denies, `X` clears (required). */
+                status?: string;
                 /** @description The flag type, by id. */
-                type_id?: number;
+                type_id?: number | string | null;
               } & {
                 [key: string]: unknown;
               });
@@ -3821,9 +3828,16 @@ export interface operations {
               )
             | null;
           /** @description Comment id -> whether it becomes private (insider group). */
-          comment_is_private?: {
-            [key: string]: boolean | number | string;
-          };
+          comment_is_private?:
+            | (
+                | {
+                    [key: string]: boolean | number | string | null;
+                  }
+                | boolean
+                | number
+                | string
+              )
+            | null;
           /** @description A new component. */
           component?: string | number | null;
           /** @description YYYY-MM-DD, or empty to clear (time-tracking group). */
@@ -3846,33 +3860,33 @@ export interface operations {
           flags?:
             | ({
                 /** @description An existing flag to change (update only). */
-                id?: number;
+                id?: number | string | null;
                 /** @description The flag type, by name. */
-                name?: string;
+                name?: string | null;
                 /** @description Create a new flag even where one of the type exists (update only). true/false, 1/0 or "1"/"0". */
                 new?: boolean | number | string | null;
                 /** @description Whom a `?` asks (a login). */
-                requestee?: string;
-                /** @description `?` requests, `+` grants, `-` denies, `X` clears. */
-                status: string;
+                requestee?: string | null;
+                /** @description `?` requests, `+` grants, `-` denies, `X` clears (required). */
+                status?: string;
                 /** @description The flag type, by id. */
-                type_id?: number;
+                type_id?: number | string | null;
               } & {
                 [key: string]: unknown;
               })[]
             | ({
                 /** @description An existing flag to change (update only). */
-                id?: number;
+                id?: number | string | null;
                 /** @description The flag type, by name. */
-                name?: string;
+                name?: string | null;
                 /** @description Create a new flag even where one of the type exists (update only). true/false, 1/0 or "1"/"0". */
                 new?: boolean | number | string | null;
                 /** @description Whom a `?` asks (a login). */
-                requestee?: string;
-                /** @description `?` requests, `+` grants, `-` denies, `X` clears. */
-                status: string;
+                requestee?: string | null;
+                /** @description `?` requests, `+` grants, `-` denies, `X` clears (required). */
+                status?: string;
                 /** @description The flag type, by id. */
-                type_id?: number;
+                type_id?: number | string | null;
               } & {
                 [key: string]: unknown;
               });

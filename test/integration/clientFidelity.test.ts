@@ -461,3 +461,17 @@ describe('6. See Also between two bugs of this installation', () => {
     }
   });
 });
+
+describe('11. the typed inputs refuse nothing the bug rules would judge', () => {
+  it('leaves odd values to the bug rules and their codes', async () => {
+    const id = await fileTestBug(app, admin);
+    await ok(update(admin, id, { comment_is_private: 1, see_also: { add: null } }));
+    const flagless = await call(app, 'POST', '/rest/bug', {
+      apiKey: admin,
+      body: { ...NEW_BUG, flags: [{ name: 'x' }] },
+    });
+    expect(flagless.body.code, flagless.text).not.toBe(32000);
+    const numbers = await call(app, 'POST', '/rest/bug', { apiKey: admin, body: { ...NEW_BUG, product: 42 } });
+    expect(numbers.body.code, numbers.text).toBe(106);
+  });
+});
