@@ -736,10 +736,11 @@ export class SearchIndex {
   /** Grows every per-slot column to hold at least `size` slots. @internal */
   ensureCapacity(size: number): void {
     if (size <= this.capacity) return;
-    const target = Math.max(size, this.capacity * 2);
+    // Each column shorter than `size` grows (doubling, grow); the others stay where they are (an
+    // adopted snapshot's columns lie in its buffer, with room the snapshot left).
     const columns = this as unknown as Record<SlotColumn, TypedColumn>;
-    for (const name of SLOT_COLUMNS) columns[name] = grow(columns[name], target);
-    for (const column of CODE_COLUMNS) this.codes[column] = grow(this.codes[column], target);
+    for (const name of SLOT_COLUMNS) columns[name] = grow(columns[name], size);
+    for (const column of CODE_COLUMNS) this.codes[column] = grow(this.codes[column], size);
     this.capacity = this.shortestColumn();
   }
 
