@@ -95,7 +95,8 @@ const BUDGET_EXCEPTIONS: Readonly<Record<string, number>> = {
   // 485.2 with the compact search index it writes the first (empty) snapshot of, 494.0 (2026-11-28)
   // with the index's snapshot parts and read-back of bugs, 659.3 with the S3 client that writes
   // that snapshot's frames to the bucket (deploy time only: its load time costs no request).
-  'platform/bootstrap': 630 * 1024 + OBSERVABILITY,
+  // 666.1 KiB (2026-11-29) with the week's error texts and account rules (issue 37).
+  'platform/bootstrap': 635 * 1024 + OBSERVABILITY,
   // No dependency of its own: every bug rule (workflow, relations, flags, groups, versions and
   // milestones by id with the reading of bugs stored by name) on the common chain. 443.7 KiB
   // measured 2026-11-25; held to issue 20's 450 KiB for a function without a dependency.
