@@ -1,6 +1,6 @@
 import { expect } from 'vitest';
-import { call, type TestApp } from '../testApp.ts';
-import { inParallel, KEYWORDS } from './oracleInstallation.ts';
+import type { TestApp } from '../testApp.ts';
+import { call, inParallel, KEYWORDS } from './oracleInstallation.ts';
 import type { Criterion, Leaf, OracleQuery, SimpleCriterion } from './oracleQueries.ts';
 
 /**
@@ -38,7 +38,7 @@ export interface ShownBug {
   [field: string]: unknown;
 }
 
-const GET_BUG_BATCH = 100;
+const GET_BUG_BATCH = 50;
 /** The open statuses of a new installation (the oracle's bugs are in these, or RESOLVED). */
 const OPEN_STATUSES = new Set(['UNCONFIRMED', 'CONFIRMED', 'IN_PROGRESS']);
 

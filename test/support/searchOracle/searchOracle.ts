@@ -1,7 +1,6 @@
 import fc from 'fast-check';
 import { expect } from 'vitest';
-import { call } from '../testApp.ts';
-import { CALLERS, type CallerName, type OracleInstallation } from './oracleInstallation.ts';
+import { CALLERS, type CallerName, call, type OracleInstallation } from './oracleInstallation.ts';
 import { describeQuery, type OracleQuery, oracleQuery, rpcParameters, searchParameters } from './oracleQueries.ts';
 import { type ReferenceAnswer, referenceSearch, type ShownBug, shownBugs } from './referenceSearch.ts';
 
