@@ -438,6 +438,11 @@ describe('product-specific administration', () => {
 });
 
 describe('classifications', () => {
+  // Others than editclassifications read classifications only while they are in use (5.2: 900).
+  beforeAll(async () => {
+    await call(app, 'PUT', '/rest/parameters', { apiKey: admin, body: { useclassification: '1' } });
+  });
+
   it('creates, reads and updates classifications with their visible products', async () => {
     const created = await call(app, 'POST', '/rest/classification', {
       apiKey: admin,
