@@ -1,7 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { BULK_TOOL_REQUEST_TIMEOUT_MS } from '../../local/bulkToolTimeouts.ts';
 import { runImport } from '../../local/import/runImport.ts';
 import { compactSearchIndex } from '../../shared/application/search/searchCompactor.ts';
 import { currentSearchState } from '../../shared/application/search/searchIndexHolder.ts';
+import { SDK_TIMEOUT_ENV } from '../../shared/storage/sdkTimeouts.ts';
 import { loadSnapshotPointer, writeSnapshot } from '../../shared/storage/search/searchIndexStore.ts';
 import {
   type AppProcess,
@@ -42,6 +44,10 @@ afterAll(async () => {
   await source?.close();
 });
 
+// The importer is a bulk tool: it gets the bulk tools' longer storage attempt (bulkToolTimeouts.ts),
+// set before the first client is made, as the import command sets it.
+process.env[SDK_TIMEOUT_ENV.requestTimeoutMs] = String(BULK_TOOL_REQUEST_TIMEOUT_MS);
+
 const importInto = (stopAfterBatches?: number) =>
   runImport({
     from: `${source.url}/rest`,
@@ -81,7 +87,8 @@ describe('a warm search instance and an import', () => {
     // Written through the change log as ever: found the moment after it was written.
     const own = await fileTestBug(target, target.admin.apiKey, { summary: 'Imported gear of our own' });
     expect(await found()).toEqual([...imported, own]);
-  });
+    // Two imports (bulk tools): on a loaded machine they take longer than a request-sized test.
+  }, 180_000);
 
   it('does not reload for the compactor’s snapshot, which holds nothing the instance lacks', async () => {
     const before = await currentSearchState();

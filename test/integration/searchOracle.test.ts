@@ -51,6 +51,31 @@ afterAll(async () => {
   await app?.close();
 });
 
+/** Files `count` bugs with aliases `<prefix><n>` (every other one restricted) and adds them to the installation. */
+async function fileLateBugs(into: OracleInstallation, on: TestApp, key: string, prefix: string, count: number) {
+  for (let n = 0; n < count; n++) {
+    const { id } = await ok(
+      call(on, 'POST', '/rest/bug', {
+        apiKey: key,
+        body: {
+          product: n % 2 === 0 ? 'Vault' : 'Alpha',
+          component: n % 2 === 0 ? 'Core' : 'Engine',
+          version: '1.0',
+          summary: `obsidian walnut ${prefix} n${n}`,
+          description: `filed ${prefix}`,
+          op_sys: 'Linux',
+          platform: 'PC',
+          alias: `${prefix}${n}`,
+          whiteboard: 'wb1',
+          ...(n % 2 === 0 ? { groups: ['vaulters'] } : {}),
+        },
+      }),
+    );
+    into.bugs.push(id);
+    into.aliases.push(`${prefix}${n}`);
+  }
+}
+
 /** A new search instance after the compactor ran: it loads the snapshot, not the change log. */
 async function restart() {
   await compactSearchIndex();
@@ -81,27 +106,7 @@ describe('search against a brute-force oracle', () => {
         }),
       );
     });
-    for (let n = 0; n < 40; n++) {
-      const { id } = await ok(
-        call(app, 'POST', '/rest/bug', {
-          apiKey: admin,
-          body: {
-            product: n % 2 === 0 ? 'Vault' : 'Alpha',
-            component: n % 2 === 0 ? 'Core' : 'Engine',
-            version: '1.0',
-            summary: `obsidian walnut after load n${n}`,
-            description: 'filed after the load',
-            op_sys: 'Linux',
-            platform: 'PC',
-            alias: `afterload${n}`,
-            whiteboard: 'wb1',
-            ...(n % 2 === 0 ? { groups: ['vaulters'] } : {}),
-          },
-        }),
-      );
-      installation.bugs.push(id);
-      installation.aliases.push(`afterload${n}`);
-    }
+    await fileLateBugs(installation, app, admin, 'afterload', 40);
     installation.aliases.push(...late.map((id) => `late${id}`));
     await checkSearches(installation, { runs: RUNS, life: 'written to after a snapshot load' });
   }, 600_000);
@@ -112,72 +117,58 @@ describe('search against a brute-force oracle', () => {
   }, 600_000);
 
   // Last: the target takes this process's storage over (startTestApp), so the first installation is done with.
-  it('agrees after an import, and with bugs filed after it', async () => {
-    const copy = freshStorage();
-    await copyInstallation(testAppStorage(), copy);
-    const source = await startAppProcess(copy);
-    try {
-      target = await startTestApp();
-      // A run that storage stalls on stops after its last committed batch; the next resumes there,
-      // as an operator's rerun does (a busy machine's DynamoDB Local can time a write out).
-      let report: Awaited<ReturnType<typeof runImport>> | undefined;
-      for (let attempt = 0; attempt < 5 && (!report || report.interrupted); attempt++)
-        report = await runImport({
-          from: `${source.url}/rest`,
-          apiKey: installation.keys.admin!,
-          target: testAppStorage(),
-          connections: 4,
-        });
-      expect(report!.interrupted, JSON.stringify(report, null, 1).slice(0, 4_000)).toBe(false);
-    } finally {
-      await source.close();
-    }
-    const admin = target.admin.apiKey;
-    const keyOf = async (login: string) => {
-      const { users } = await ok(call(target!, 'GET', '/rest/user', { apiKey: admin, query: { names: login } }));
-      return (await ok(call(target!, 'POST', `/rest/user/${users[0].id}/api_key`, { apiKey: admin, body: {} })))
-        .api_key;
-    };
-    await ok(
-      call(target, 'PUT', `/rest/user/${target.admin.id}`, {
-        apiKey: admin,
-        body: { groups: { add: ['insiders', 'planners', 'vaulters', 'keepers'] } },
-      }),
-    );
-    const imported: OracleInstallation = {
-      ...installation,
-      app: target,
-      keys: {
-        admin,
-        insider: await keyOf(installation.logins.insider),
-        outsider: await keyOf(installation.logins.outsider),
-        anonymous: undefined,
-      },
-    };
-    await checkSearches(imported, { runs: RUNS, life: 'after an import' });
-
-    // Bugs filed on the imported installation, with aliases, some restricted.
-    for (let n = 0; n < 20; n++) {
-      const { id } = await ok(
-        call(target, 'POST', '/rest/bug', {
+  // Not in every run: importing 1,300 bugs from a Tracker source takes 8 to 15 minutes on a
+  // two-core machine (DynamoDB Local's CPU), longer than the rest of the suite's longest file.
+  it.runIf(process.env.SEARCH_ORACLE_IMPORT === '1')(
+    'agrees after an import, and with bugs filed after it',
+    async () => {
+      const copy = freshStorage();
+      await copyInstallation(testAppStorage(), copy);
+      const source = await startAppProcess(copy);
+      try {
+        target = await startTestApp();
+        // A run that storage stalls on stops after its last committed batch; the next resumes there,
+        // as an operator's rerun does (a busy machine's DynamoDB Local can time a write out).
+        let report: Awaited<ReturnType<typeof runImport>> | undefined;
+        for (let attempt = 0; attempt < 5 && (!report || report.interrupted); attempt++)
+          report = await runImport({
+            from: `${source.url}/rest`,
+            apiKey: installation.keys.admin!,
+            target: testAppStorage(),
+            connections: 4,
+          });
+        expect(report!.interrupted, JSON.stringify(report, null, 1).slice(0, 4_000)).toBe(false);
+      } finally {
+        await source.close();
+      }
+      const admin = target.admin.apiKey;
+      const keyOf = async (login: string) => {
+        const { users } = await ok(call(target!, 'GET', '/rest/user', { apiKey: admin, query: { names: login } }));
+        return (await ok(call(target!, 'POST', `/rest/user/${users[0].id}/api_key`, { apiKey: admin, body: {} })))
+          .api_key;
+      };
+      await ok(
+        call(target, 'PUT', `/rest/user/${target.admin.id}`, {
           apiKey: admin,
-          body: {
-            product: n % 2 === 0 ? 'Vault' : 'Alpha',
-            component: n % 2 === 0 ? 'Core' : 'Panel',
-            version: '1.0',
-            summary: `phantom marble after import n${n}`,
-            description: 'filed after the import',
-            op_sys: 'Linux',
-            platform: 'PC',
-            alias: `afterimport${n}`,
-            whiteboard: 'wb2',
-            ...(n % 2 === 0 ? { groups: ['vaulters'] } : {}),
-          },
+          body: { groups: { add: ['insiders', 'planners', 'vaulters', 'keepers'] } },
         }),
       );
-      imported.bugs.push(id);
-      imported.aliases.push(`afterimport${n}`);
-    }
-    await checkSearches(imported, { runs: RUNS, life: 'written to after an import' });
-  }, 900_000);
+      const imported: OracleInstallation = {
+        ...installation,
+        app: target,
+        keys: {
+          admin,
+          insider: await keyOf(installation.logins.insider),
+          outsider: await keyOf(installation.logins.outsider),
+          anonymous: undefined,
+        },
+      };
+      await checkSearches(imported, { runs: RUNS, life: 'after an import' });
+
+      // Bugs filed on the imported installation, with aliases, some restricted.
+      await fileLateBugs(imported, target, admin, 'afterimport', 20);
+      await checkSearches(imported, { runs: RUNS, life: 'written to after an import' });
+    },
+    900_000,
+  );
 });

@@ -1,4 +1,5 @@
 import { expect } from 'vitest';
+import { random } from '../../../bench/seedRandom.ts';
 import { ok, userWithKey } from '../testAccounts.ts';
 import { type ApiResponse, type CallOptions, call as callOnce, type TestApp } from '../testApp.ts';
 
@@ -67,16 +68,9 @@ export async function call<T = any>(app: TestApp, method: string, path: string, 
   }
 }
 
-/** A small deterministic generator (mulberry32): the installation must not vary between runs. */
+/** The seed tool's generator (bench/seedRandom.ts): the installation must not vary between runs. */
 export function randomSource(seed: number) {
-  let state = seed >>> 0;
-  const next = () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
-  };
+  const { next } = random(seed);
   const pick = <T>(values: readonly T[]): T => values[Math.floor(next() * values.length)]!;
   const chance = (p: number) => next() < p;
   const some = <T>(values: readonly T[], p: number): T[] => values.filter(() => chance(p));
