@@ -8,10 +8,10 @@
 import { writeFile } from 'node:fs/promises';
 import { ZodError } from 'zod';
 import { relaxSdkTimeoutsForBulkTool } from '../bulkToolTimeouts.ts';
+import type { LocalTarget } from './destination/localTarget.ts';
 import { ImportRefusal } from './importErrors.ts';
 import { consoleProgress } from './progress.ts';
 import { renderReport, reportJson } from './report.ts';
-import type { LocalTarget } from './target/localTarget.ts';
 
 export const USAGE = `Usage: npm run import -- --from <bugzilla>/rest --api-key <key> [options]
        npx tracker-import --from <bugzilla>/rest --api-key <key> [options]
@@ -172,8 +172,8 @@ async function main(): Promise<number> {
   relaxSdkTimeoutsForBulkTool();
   process.env.TRACKER_REQUEST_LOG = 'off';
   const { runImport } = await import('./runImport.ts');
-  const { openLocalTarget, TargetInUse } = await import('./target/localTarget.ts');
-  const { stackTarget } = await import('./target/stackTarget.ts');
+  const { openLocalTarget, TargetInUse } = await import('./destination/localTarget.ts');
+  const { stackTarget } = await import('./destination/stackTarget.ts');
   const progress = consoleProgress();
   const stop = new AbortController();
   let local: LocalTarget | null = null;

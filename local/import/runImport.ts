@@ -2,6 +2,21 @@ import * as z from 'zod';
 import { DEFAULT_PARAMETERS } from '../../shared/domain/instance/parameters.ts';
 import { toBugzillaDateTime } from '../../shared/domain/time.ts';
 import { saveImportState } from '../../shared/storage/instance/importStateStore.ts';
+import { ensureAccountKey } from './destination/accountKey.ts';
+import { bugBundles } from './destination/bugRanges.ts';
+import { historyFieldNames } from './destination/historyFields.ts';
+import { IdMaps } from './destination/idMaps.ts';
+import { ImportIndex } from './destination/importIndex.ts';
+import { decideMode, type GuardedImportState, type ModeDecision, targetCounters } from './destination/importMode.ts';
+import { inferProductControls } from './destination/productControls.ts';
+import { pointStorageAt, type StorageTarget } from './destination/storageTarget.ts';
+import { TargetWriter } from './destination/targetWriter.ts';
+import { writeAccounts } from './destination/writeAccounts.ts';
+import { type BatchIds, writeBugBatch } from './destination/writeBugs.ts';
+import { type CatalogueContext, writeClassifications, writeProducts } from './destination/writeCatalogue.ts';
+import { writeCustomFields, writeFlagTypes, writeKeywords } from './destination/writeDefinitions.ts';
+import { writeParameters } from './destination/writeParameters.ts';
+import { writeFieldValues } from './destination/writeValues.ts';
 import { ImportRefusal } from './importErrors.ts';
 import { type Progress, silentProgress } from './progress.ts';
 import { readSource, type SourceData } from './readSource.ts';
@@ -13,21 +28,6 @@ import {
   type SourceProbe,
   SourceProbeError,
 } from './source/index.ts';
-import { ensureAccountKey } from './target/accountKey.ts';
-import { bugBundles } from './target/bugRanges.ts';
-import { historyFieldNames } from './target/historyFields.ts';
-import { IdMaps } from './target/idMaps.ts';
-import { ImportIndex } from './target/importIndex.ts';
-import { decideMode, type GuardedImportState, type ModeDecision, targetCounters } from './target/importMode.ts';
-import { inferProductControls } from './target/productControls.ts';
-import { pointStorageAt, type StorageTarget } from './target/storageTarget.ts';
-import { TargetWriter } from './target/targetWriter.ts';
-import { writeAccounts } from './target/writeAccounts.ts';
-import { type BatchIds, writeBugBatch } from './target/writeBugs.ts';
-import { type CatalogueContext, writeClassifications, writeProducts } from './target/writeCatalogue.ts';
-import { writeCustomFields, writeFlagTypes, writeKeywords } from './target/writeDefinitions.ts';
-import { writeParameters } from './target/writeParameters.ts';
-import { writeFieldValues } from './target/writeValues.ts';
 
 /**
  * The programmatic entry of the importer (the command line is cli.ts): probes the source, checks

@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { startEngines } from '../../local/engines.ts';
-import { dynamodbServing, openLocalTarget, TargetInUse } from '../../local/import/target/localTarget.ts';
+import { dynamodbServing, openLocalTarget, TargetInUse } from '../../local/import/destination/localTarget.ts';
 
 /**
  * The local target of `npm run import` (issue 36): a refused source leaves no new installation

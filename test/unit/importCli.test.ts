@@ -1,8 +1,8 @@
 import type { CloudFormationClient } from '@aws-sdk/client-cloudformation';
 import { describe, expect, it } from 'vitest';
 import { parseArgs, USAGE, UsageError } from '../../local/import/cli.ts';
+import { stackTarget } from '../../local/import/destination/stackTarget.ts';
 import { idRanges } from '../../local/import/report.ts';
-import { stackTarget } from '../../local/import/target/stackTarget.ts';
 
 /** The importer's command line: options, defaults, --help and clear errors; and --stack's outputs. */
 const required = ['--from', 'https://bugzilla.example.org/rest/', '--api-key', 'KEY'];

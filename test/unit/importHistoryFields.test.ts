@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import * as z from 'zod';
+import { historyFieldNames } from '../../local/import/destination/historyFields.ts';
 import { bugHistorySchema, type HistoryEntryRecord } from '../../local/import/source/index.ts';
-import { historyFieldNames } from '../../local/import/target/historyFields.ts';
 import { compareHistory } from '../../local/import/verify/compareHistory.ts';
 import { HISTORY_FIELD } from '../../shared/domain/bug/attachment.ts';
 import type { Bug } from '../../shared/domain/bug/bug.ts';

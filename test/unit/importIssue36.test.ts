@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { parseArgs } from '../../local/import/cli.ts';
+import { IdMaps } from '../../local/import/destination/idMaps.ts';
+import { sameSource } from '../../local/import/destination/importMode.ts';
+import { inferProductControls } from '../../local/import/destination/productControls.ts';
+import { TargetWriter } from '../../local/import/destination/targetWriter.ts';
 import { ReportBuilder, renderReport } from '../../local/import/report.ts';
 import { createBugzillaClient, type ProductRecord, type RetryEvent } from '../../local/import/source/index.ts';
-import { IdMaps } from '../../local/import/target/idMaps.ts';
-import { sameSource } from '../../local/import/target/importMode.ts';
-import { inferProductControls } from '../../local/import/target/productControls.ts';
-import { TargetWriter } from '../../local/import/target/targetWriter.ts';
 import { compareComments } from '../../local/import/verify/compareComments.ts';
 
 /**

@@ -1,6 +1,7 @@
 import { createServer } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import * as z from 'zod';
+import { bugBundles } from '../../local/import/destination/bugRanges.ts';
 import {
   attachmentSchema,
   BugzillaApiError,
@@ -34,7 +35,6 @@ import {
   workflowOf,
 } from '../../local/import/source/index.ts';
 import { kindOf } from '../../local/import/source/sourceProbe.ts';
-import { bugBundles } from '../../local/import/target/bugRanges.ts';
 import type { ImportState } from '../../shared/storage/instance/importStateStore.ts';
 import { fixture, RECORDED_KEY, type RecordedBugzilla, startRecordedBugzilla } from './support/recordedBugzilla.ts';
 

@@ -1,5 +1,5 @@
+import { harmonyHistoryField } from '../destination/historyFields.ts';
 import type { HistoryChangeRecord, HistoryEntryRecord } from '../source/index.ts';
-import { harmonyHistoryField } from '../target/historyFields.ts';
 import type { Difference } from './differences.ts';
 import { canonical } from './normalise.ts';
 
