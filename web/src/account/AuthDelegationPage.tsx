@@ -1,0 +1,3 @@
+export function AuthDelegationPage(_props: any) {
+  return <h1>AuthDelegationPage</h1>;
+}

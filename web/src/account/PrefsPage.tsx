@@ -1,0 +1,3 @@
+export function PrefsPage(_props: any) {
+  return <h1>PrefsPage</h1>;
+}

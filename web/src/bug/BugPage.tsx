@@ -1,0 +1,3 @@
+export function BugPage(_props: any) {
+  return <h1>BugPage</h1>;
+}

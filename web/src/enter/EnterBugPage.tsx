@@ -1,0 +1,3 @@
+export function EnterBugPage(_props: any) {
+  return <h1>EnterBugPage</h1>;
+}

@@ -1,0 +1,3 @@
+export function SearchPage(_props: any) {
+  return <h1>SearchPage</h1>;
+}

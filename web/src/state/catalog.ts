@@ -1,0 +1,76 @@
+import { signal } from '@preact/signals';
+import { getFields, getParameters, getProducts, getUser } from '../api/tracker.ts';
+import type { FieldDefinition, FieldValue, Product } from '../api/types.ts';
+import { session, userGroups } from './session.ts';
+
+/**
+ * What the app reads once and keeps: field definitions (legal values, the workflow), products,
+ * parameters, the logged-in user's groups. Dropped on login and logout.
+ */
+
+export const fields = signal<FieldDefinition[] | null>(null);
+export const parameters = signal<Record<string, string>>({});
+
+let fieldsPromise: Promise<FieldDefinition[]> | null = null;
+const productPromises = new Map<string, Promise<Product[]>>();
+
+export function loadFields(): Promise<FieldDefinition[]> {
+  fieldsPromise ??= getFields().then(
+    (list) => {
+      fields.value = list;
+      return list;
+    },
+    (error) => {
+      fieldsPromise = null;
+      throw error;
+    },
+  );
+  return fieldsPromise;
+}
+
+export function field(name: string): FieldDefinition | undefined {
+  return fields.value?.find((f) => f.name === name);
+}
+
+/** Active legal values of a field, in display order. */
+export function legalValues(name: string, product?: string): string[] {
+  const def = field(name);
+  if (!def) return [];
+  return def.values
+    .filter((v: FieldValue) => v.name !== null && v.is_active !== false)
+    .filter((v) => !product || !v.visibility_values?.length || v.visibility_values.includes(product))
+    .map((v) => v.name!);
+}
+
+export function loadProducts(type: 'enterable' | 'selectable' | 'accessible'): Promise<Product[]> {
+  let p = productPromises.get(type);
+  if (!p) {
+    p = getProducts(type).catch((error) => {
+      productPromises.delete(type);
+      throw error;
+    });
+    productPromises.set(type, p);
+  }
+  return p;
+}
+
+/** After login (or on start with a stored session): the user's groups and the parameters. */
+export async function loadUserContext(): Promise<void> {
+  const current = session.value;
+  if (!current) return;
+  try {
+    const [user, params] = await Promise.all([getUser(current.login), getParameters().catch(() => ({}))]);
+    if (session.value !== current) return;
+    userGroups.value = user?.groups?.map((g) => g.name) ?? [];
+    parameters.value = params;
+  } catch {
+    // The pages say what failed when they need these.
+  }
+}
+
+export function resetCatalog(): void {
+  fieldsPromise = null;
+  fields.value = null;
+  productPromises.clear();
+  parameters.value = {};
+}
