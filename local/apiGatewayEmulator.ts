@@ -11,6 +11,8 @@ import { MAX_QUERY_BYTES } from '../shared/http/middleware/queryLimit.ts';
 import { RouteMatcher } from '../shared/http/routeMatcher.ts';
 import { type HttpMethod, platformHandlers, routes } from '../shared/routes.ts';
 import { QUERY_TOO_LONG } from '../shared/trackerError.ts';
+import { isApiPath } from '../shared/web/webHeaders.ts';
+import { webFileServer } from './webFiles.ts';
 
 /**
  * A small API Gateway (HTTP API, payload format 2.0) for local use and tests: it routes with the
@@ -204,6 +206,11 @@ export interface EmulatorOptions {
    * address API Gateway took from the connection, never a header.
    */
   testSourceIpHeader?: string;
+  /**
+   * The built web front end (web/dist) to serve, as CloudFront does on AWS: GET and HEAD of every
+   * path that is not the API's (isApiPath) go to local/webFiles.ts; everything else to the API.
+   */
+  webDir?: string;
 }
 
 /**
@@ -223,12 +230,18 @@ async function concurrentInvocations(): Promise<<T>(requestId: string, invoke: (
 export async function startApiGateway(options: EmulatorOptions): Promise<{ server: Server; url: string }> {
   const matcher = new RouteMatcher(routes);
   const invocation = await concurrentInvocations();
+  const web = options.webDir ? webFileServer(options.webDir) : undefined;
   const server = createServer({ maxHeaderSize: MAX_HEAD_BYTES }, async (request, response) => {
     const requestId = randomUUID();
     try {
       const method = (request.method ?? 'GET').toUpperCase();
-      const body = await readBody(request);
       const path = new URL(request.url ?? '/', 'http://localhost').pathname;
+      if (web && (method === 'GET' || method === 'HEAD') && !isApiPath(path)) {
+        request.resume();
+        await web(request, response);
+        return;
+      }
+      const body = await readBody(request);
       const match = method === 'OPTIONS' ? null : matcher.match(method as HttpMethod | 'HEAD', path);
       const handlerModule = match
         ? match.route.handler

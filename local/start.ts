@@ -1,5 +1,6 @@
 /**
- * `npm start`: the whole API on http://127.0.0.1:8080/rest, on local engines, with data kept
+ * `npm start`: the whole API on http://127.0.0.1:8080/rest and the web app (web/dist, built
+ * when missing or stale) on http://127.0.0.1:8080/, on local engines, with data kept
  * under .data/ across restarts, and the notification publisher (bug mail and events into
  * .data/outbox/, webhooks posted). Environment: PORT, TRACKER_DATA_DIR, TRACKER_ADMIN_LOGIN,
  * TRACKER_ADMIN_PASSWORD, TRACKER_ADMIN_API_KEY (the last three apply when the installation is new),
@@ -14,6 +15,7 @@ import { startApiGateway } from './apiGatewayEmulator.ts';
 import { JavaMissingError, type LocalEngines, startEngines } from './engines.ts';
 import { startLocalPublisher } from './notification/localPublisher.ts';
 import { ensureBucket, ensureTable } from './provision.ts';
+import { ensureWebBuilt, isStale, WEB_DIST_DIR } from './webBuild.ts';
 
 // Locally Node 20 is fine; the deployed functions run on Node 22, which the SDK asks for.
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
@@ -77,10 +79,13 @@ async function serve(engines: LocalEngines): Promise<void> {
     urlbase: `${publicUrl}/`,
   });
 
-  const { url } = await startApiGateway({ port, host });
+  const web = await buildWebApp();
+  const { url } = await startApiGateway({ port, host, webDir: WEB_DIST_DIR });
   keepSearchSnapshotCurrent();
   publisher = startLocalPublisher({ dataDir, tableName });
   console.log(`Tracker is serving ${url}/rest (data in ${dataDir}; Ctrl-C stops it)`);
+  if (web) console.log(`The web app: ${url}/`);
+  else console.log(`The web app is not built: run npm run build:web, then open ${url}/`);
   console.log(`Bug mail and events are kept in ${dataDir}/outbox (mail/*.eml, events/*.json)`);
   if (installation.created) {
     console.log('A new installation was created. Its administrator (shown once, keep it):');
@@ -90,6 +95,19 @@ async function serve(engines: LocalEngines): Promise<void> {
     console.log(`Try: curl -H 'X-BUGZILLA-API-KEY: ${installation.admin.apiKey}' ${url}/rest/whoami`);
   } else {
     console.log('Using the existing installation; its administrator API key was printed when it was created.');
+  }
+}
+
+/** web/dist, built now when missing or older than its sources; false when it could not be. */
+async function buildWebApp(): Promise<boolean> {
+  try {
+    if (await isStale()) console.log('Building the web app (npm run build:web)...');
+    const result = await ensureWebBuilt({ output: 'inherit' });
+    if (result.state === 'unavailable') console.log(`The web app cannot be built here: ${result.reason}.`);
+    return result.state !== 'unavailable';
+  } catch (error) {
+    console.error(`The web app did not build: ${error instanceof Error ? error.message : error}`);
+    return false;
   }
 }
 
