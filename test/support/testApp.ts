@@ -27,7 +27,12 @@ export interface ApiResponse<T = any> {
 /** The header the test emulator reads the client address from (`CallOptions.from`). */
 const TEST_SOURCE_IP_HEADER = 'x-test-source-ip';
 
-export async function startTestApp(): Promise<TestApp> {
+export interface TestAppOptions {
+  /** Serve this built web app (web/dist) beside the API, as `npm start` does. */
+  webDir?: string;
+}
+
+export async function startTestApp(options: TestAppOptions = {}): Promise<TestApp> {
   const suffix = randomBytes(6).toString('hex');
   process.env[ENV.table] = `tracker-test-${suffix}`;
   process.env[ENV.bucket] = `tracker-test-${suffix}`;
@@ -46,7 +51,11 @@ export async function startTestApp(): Promise<TestApp> {
     adminApiKey: admin.apiKey,
   });
   if (!installation.created) throw new Error('the test table was not fresh');
-  const { server, url } = await startApiGateway({ port: 0, testSourceIpHeader: TEST_SOURCE_IP_HEADER });
+  const { server, url } = await startApiGateway({
+    port: 0,
+    testSourceIpHeader: TEST_SOURCE_IP_HEADER,
+    webDir: options.webDir,
+  });
   return {
     url,
     admin: { ...admin, id: installation.adminId },
