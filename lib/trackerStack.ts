@@ -5,15 +5,18 @@
  * administrator, and the monitoring; shaped by the deployment settings
  * (stackSettings.ts, docs/operations.md).
  *
- * Sized for CloudFormation's 500-resource limit: what grows with the route table is, per function,
- * the function, one integration and one invoke permission (execution roles are shared per access
- * level, all functions log to one log group), a fifth of an alarm pair (errors and throttles are
- * watched in groups of ten), and per route row one route (two for GET: GET and HEAD).
+ * Sized for CloudFormation's 500-resource limit per template: the API's functions, with their
+ * integrations and invoke permissions, live in one nested stack per feature family
+ * (featureStacks.ts); this root stack keeps the data, the HTTP API with its routes (one per
+ * route row, two for GET: GET and HEAD), the shared execution roles (one per access level), the
+ * one function log group, the scheduled and notification functions and the monitoring (errors
+ * and throttles watched in groups of ten functions). test/unit/trackerStack.test.ts keeps every
+ * template under 60% of the limit.
  */
 import * as path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { CfnOutput, CfnParameter, CustomResource, Duration, RemovalPolicy, Stack, type StackProps } from 'aws-cdk-lib';
-import { HttpMethod as ApiMethod, HttpApi } from 'aws-cdk-lib/aws-apigatewayv2';
+import { HttpMethod as ApiMethod, HttpApi, HttpRoute, HttpRouteKey } from 'aws-cdk-lib/aws-apigatewayv2';
 import * as events from 'aws-cdk-lib/aws-events';
 import * as iam from 'aws-cdk-lib/aws-iam';
 import type * as kms from 'aws-cdk-lib/aws-kms';
@@ -27,7 +30,7 @@ import type { Construct } from 'constructs';
 import { platformHandlers, type RouteDefinition, routes as routeTable } from '../shared/routes.ts';
 import { ENV } from '../shared/storage/tableSchema.ts';
 import { apiBaseUrl, apiEndpoint, configureDefaultStage } from './apiEndpoint.ts';
-import { ApiLambdaIntegration } from './apiIntegration.ts';
+import { FeatureStack, featureFamilyOf, featureStackId, type NestedLambdaIntegration } from './featureStacks.ts';
 import { ATTACHMENT_BODY_PREFIX, FunctionRoles } from './functionRoles.ts';
 import { BOOTSTRAP_HANDLER, type HandlerPlan, planHandlers } from './handlerPlan.ts';
 import { Monitoring } from './monitoring.ts';
@@ -111,6 +114,8 @@ export class TrackerStack extends Stack {
   readonly plans: readonly HandlerPlan[];
   /** Handler module -> its function. */
   readonly functions: ReadonlyMap<string, NodejsFunction>;
+  /** The nested stacks of the API's functions, one per feature family (featureStacks.ts). */
+  readonly featureStacks: readonly FeatureStack[];
   /** The scheduled search snapshot compactor (not an API route). */
   readonly searchCompactor: NodejsFunction;
   /** The scheduled attachment orphan sweep (not an API route). */
@@ -177,7 +182,7 @@ export class TrackerStack extends Stack {
       notification: [],
       other: [],
     };
-    for (const plan of this.plans) {
+    const createPlannedFunction = (scope: Construct, plan: HandlerPlan): NodejsFunction => {
       const environment: Record<string, string> = storageEnvironment();
       if (plan.kind === 'bootstrap') {
         environment[BOOTSTRAP_ENV.adminLogin] = adminEmail.valueAsString;
@@ -186,7 +191,7 @@ export class TrackerStack extends Stack {
       const family = familyOf(plan);
       const size = family === 'other' ? undefined : sizing[family];
       if (family === 'search') environment.NODE_OPTIONS = SEARCH_NODE_OPTIONS;
-      const fn = createTrackerFunction(this, `${plan.constructId}Function`, {
+      return createTrackerFunction(scope, `${plan.constructId}Function`, {
         projectRoot,
         module: plan.module,
         environment,
@@ -199,8 +204,50 @@ export class TrackerStack extends Stack {
         timeout: size ? Duration.seconds(size.timeoutSeconds) : BOOTSTRAP_TIMEOUT,
         memorySize: size?.memoryMb,
       });
+    };
+
+    // --- HTTP API ---------------------------------------------------------------------------
+    // Without `corsOrigins`, no CORS configuration: the options handler answers OPTIONS itself.
+    const endpoint = apiEndpoint(this, settings);
+    this.api = new HttpApi(this, 'Api', {
+      apiName: this.stackName,
+      description: 'Tracker: Bugzilla-compatible REST API',
+      ...endpoint.props,
+    });
+
+    // The API's functions, one nested stack per feature family (featureStacks.ts), each with one
+    // integration per function (shared by all of its routes) and one invoke permission. The
+    // bootstrap stays here, beside the custom resource that runs it.
+    const families = new Map<string, HandlerPlan[]>();
+    for (const plan of this.plans) {
+      if (plan.kind === 'bootstrap') continue;
+      const family = featureFamilyOf(plan.module);
+      families.set(family, [...(families.get(family) ?? []), plan]);
+    }
+    const featureStacks = new Map<string, FeatureStack>();
+    for (const [family, plans] of families) {
+      featureStacks.set(
+        family,
+        new FeatureStack(this, featureStackId(family), {
+          family,
+          plans,
+          api: this.api,
+          createFunction: createPlannedFunction,
+        }),
+      );
+    }
+    this.featureStacks = [...featureStacks.values()];
+    const integrations = new Map<string, NestedLambdaIntegration>();
+    for (const plan of this.plans) {
+      const fn =
+        plan.kind === 'bootstrap'
+          ? createPlannedFunction(this, plan)
+          : featureStacks.get(featureFamilyOf(plan.module))?.functions.get(plan.module);
+      if (!fn) throw new Error(`No function for handler module '${plan.module}'`);
+      const integration = featureStacks.get(featureFamilyOf(plan.module))?.routeIntegrations.get(plan.module);
+      if (integration) integrations.set(plan.module, integration);
       functions.set(plan.module, fn);
-      byFamily[family].push(fn);
+      byFamily[familyOf(plan)].push(fn);
     }
 
     // --- Scheduled functions ----------------------------------------------------------------
@@ -302,28 +349,18 @@ export class TrackerStack extends Stack {
       if (!fn) throw new Error(`No function for handler module '${module}'`);
       return fn;
     };
-
-    // --- HTTP API ---------------------------------------------------------------------------
-    // One integration per function, shared by all of its routes, and with it one invoke permission
-    // per function (for any route of this API). Without `corsOrigins`, no CORS configuration:
-    // the options handler answers OPTIONS itself.
-    const integrations = new Map<string, ApiLambdaIntegration>();
-    const integrationFor = (module: string): ApiLambdaIntegration => {
-      let integration = integrations.get(module);
-      if (!integration) {
-        integration = new ApiLambdaIntegration(`${functionFor(module).node.id}Integration`, functionFor(module));
-        integrations.set(module, integration);
-      }
+    const integrationFor = (module: string): NestedLambdaIntegration => {
+      const integration = integrations.get(module);
+      if (!integration) throw new Error(`No integration for handler module '${module}'`);
       return integration;
     };
 
-    const endpoint = apiEndpoint(this, settings);
-    this.api = new HttpApi(this, 'Api', {
-      apiName: this.stackName,
-      description: 'Tracker: Bugzilla-compatible REST API',
-      // The $default route: anything no route matches gets Bugzilla's "unknown method" error.
-      defaultIntegration: integrationFor(platformHandlers.notFound),
-      ...endpoint.props,
+    // The routes stay in this stack under their old logical ids (featureStacks.ts says why).
+    // The $default route: anything no route matches gets Bugzilla's "unknown method" error.
+    new HttpRoute(this.api, 'DefaultRoute', {
+      httpApi: this.api,
+      routeKey: HttpRouteKey.DEFAULT,
+      integration: integrationFor(platformHandlers.notFound),
     });
     for (const row of routes) {
       const methods = row.method === 'GET' ? [ApiMethod.GET, ApiMethod.HEAD] : [ApiMethod[row.method]];

@@ -14,14 +14,18 @@ import {
   CERTIFICATE_ARN,
   EVERY_OPTION,
   type Json,
+  KEPT_LOGICAL_IDS,
   logicalIdOf,
   referencedId,
   removeStubRoots,
+  resourceCounts,
   resourcesOfType,
   SYNTH_TIMEOUT,
   type Synthesized,
   statementsOfRole,
   synthStack,
+  TEMPLATE_RESOURCE_BUDGET,
+  TEMPLATE_RESOURCE_LIMIT,
 } from './support/stackSynth.ts';
 
 afterAll(removeStubRoots);
@@ -189,6 +193,16 @@ describe('with every option on (a key of its own)', () => {
   }, SYNTH_TIMEOUT);
 
   const keyArn = () => ({ 'Fn::GetAtt': [keyId, 'Arn'] });
+
+  it(`keeps every template under ${TEMPLATE_RESOURCE_BUDGET} of CloudFormation's ${TEMPLATE_RESOURCE_LIMIT} resources`, () => {
+    for (const [name, count] of resourceCounts(synthesized)) expect(count, name).toBeLessThan(TEMPLATE_RESOURCE_BUDGET);
+  });
+
+  it('keeps the logical ids of the key, the table, the buckets, the API and the secret in the root template', () => {
+    const root = synthesized.templates.get('Tracker');
+    for (const [id, type] of Object.entries({ ...KEPT_LOGICAL_IDS, EncryptionKey1B843E66: 'AWS::KMS::Key' }))
+      expect(root.Resources[id]?.Type, id).toBe(type);
+  });
 
   it('traces every function with X-Ray and tells the runtime so', () => {
     for (const fnId of ourFunctionIds(synthesized)) {

@@ -6,7 +6,7 @@
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { App, type Stack } from 'aws-cdk-lib';
+import { App, Stack } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
 import type { CfnFunction } from 'aws-cdk-lib/aws-lambda';
 import { planHandlers } from '../../../lib/handlerPlan.ts';
@@ -70,8 +70,16 @@ export function removeStubRoots(): void {
 
 export interface Synthesized {
   stack: TrackerStack;
+  /** Over `json`. */
   template: Template;
+  /**
+   * The root template with every nested stack's resources merged in (featureStacks.ts), each
+   * reference across a nested stack's boundary (parameter, output) replaced by what it stands
+   * for: the stack as one template, as CloudFormation deploys it, whatever template holds what.
+   */
   json: Json;
+  /** Each template as synthesized: the root stack's (`Tracker`) and each nested stack's, by construct path. */
+  templates: Map<string, Json>;
   /** With `validate`: CDK's CloudFormation schema findings, as `rule: construct path: description` lines. */
   schemaFindings: string[];
 }
@@ -104,8 +112,60 @@ export function synthStack(options: SynthOptions = {}): Synthesized {
   });
   const stack = new TrackerStack(app, 'Tracker', { projectRoot: stubProjectRoot(routeRows), routes: routeRows });
   const assembly = app.synth();
-  const template = Template.fromJSON(assembly.getStackByName(stack.stackName).template);
-  return { stack, template, json: template.toJSON(), schemaFindings: schemaFindingsIn(assembly.directory) };
+  const root = assembly.getStackByName(stack.stackName).template;
+  const templates = new Map<string, Json>([[stack.node.path, root]]);
+  const json = flattened(root, assembly.directory, templates, stack.node.path);
+  return {
+    stack,
+    template: Template.fromJSON(json),
+    json,
+    templates,
+    schemaFindings: schemaFindingsIn(assembly.directory),
+  };
+}
+
+/** `value` with every `{ Ref: name }` of `refs` replaced (deeply). */
+function substituted(value: Json, replace: (value: Json) => Json | undefined): Json {
+  const replaced = replace(value);
+  if (replaced !== undefined) return replaced;
+  if (Array.isArray(value)) return value.map((item) => substituted(item, replace));
+  if (value && typeof value === 'object')
+    return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, substituted(item, replace)]));
+  return value;
+}
+
+/** The template with its nested stacks' resources merged in (see `Synthesized.json`), recording each in `templates`. */
+function flattened(template: Json, directory: string, templates: Map<string, Json>, path_: string): Json {
+  const resources: Record<string, Json> = { ...template.Resources };
+  const outputsOf = new Map<string, Record<string, Json>>();
+  for (const [id, resource] of Object.entries<Json>(template.Resources)) {
+    if (resource.Type !== 'AWS::CloudFormation::Stack') continue;
+    const file = resource.Metadata?.['aws:asset:path'];
+    const nestedPath = `${path_}/${id}`;
+    const raw = JSON.parse(fs.readFileSync(path.join(directory, file), 'utf8'));
+    templates.set(nestedPath, raw);
+    const parameters: Record<string, Json> = resource.Properties?.Parameters ?? {};
+    const inner = substituted(flattened(raw, directory, templates, nestedPath), (value) =>
+      value && typeof value === 'object' && typeof value.Ref === 'string' && value.Ref in parameters
+        ? parameters[value.Ref]
+        : undefined,
+    );
+    for (const [innerId, innerResource] of Object.entries<Json>(inner.Resources)) {
+      if (innerId in resources) throw new Error(`Logical id ${innerId} is in two templates`);
+      resources[innerId] = innerResource;
+    }
+    outputsOf.set(
+      id,
+      Object.fromEntries(Object.entries<Json>(inner.Outputs ?? {}).map(([name, output]) => [name, output.Value])),
+    );
+  }
+  const merged = { ...template, Resources: resources };
+  return substituted(merged, (value) => {
+    const getAtt = value && typeof value === 'object' ? value['Fn::GetAtt'] : undefined;
+    if (!Array.isArray(getAtt) || !outputsOf.has(getAtt[0]) || !String(getAtt[1]).startsWith('Outputs.'))
+      return undefined;
+    return outputsOf.get(getAtt[0])![String(getAtt[1]).slice('Outputs.'.length)];
+  });
 }
 
 /** The findings of CDK's CloudFormation validation in a cloud assembly (none when it did not run). */
@@ -162,8 +222,11 @@ export const EVERY_OPTION: Record<string, string> = {
 export const resourcesOfType = (json: Json, type: string): [string, Json][] =>
   Object.entries<Json>(json.Resources).filter(([, resource]) => resource.Type === type);
 
-export const logicalIdOf = (stack: Stack, construct: { node: { defaultChild?: unknown } }): string =>
-  stack.getLogicalId(construct.node.defaultChild as CfnFunction);
+/** The construct's logical id in whichever template (root or nested, see `Synthesized.json`) holds it. */
+export const logicalIdOf = (_stack: Stack, construct: { node: { defaultChild?: unknown } }): string => {
+  const resource = construct.node.defaultChild as CfnFunction;
+  return Stack.of(resource).getLogicalId(resource);
+};
 
 /** `{ Fn::GetAtt: [id, 'Arn'] }` or `{ Ref: id }` -> id. */
 export function referencedId(value: Json): string | undefined {
@@ -195,3 +258,29 @@ export function allows(actions: readonly string[], action: string): boolean {
     return regex.test(action);
   });
 }
+
+// ---- templates and their budget -------------------------------------------------------------
+
+/** CloudFormation's limit of resources in one template. */
+export const TEMPLATE_RESOURCE_LIMIT = 500;
+/** What any one template may use, root or nested, so that features have room to come (issue 38). */
+export const TEMPLATE_RESOURCE_BUDGET = Math.floor(TEMPLATE_RESOURCE_LIMIT * 0.6);
+
+/** Resources in each template, by template (the root stack's is `Tracker`). */
+export function resourceCounts(synthesized: Synthesized): Map<string, number> {
+  return new Map([...synthesized.templates].map(([name, template]) => [name, Object.keys(template.Resources).length]));
+}
+
+/**
+ * Logical ids of what holds data or what clients and operators hold on to, in the root template:
+ * kept as they were before the functions moved to nested stacks (lib/featureStacks.ts), so that
+ * updating an existing deployment replaces none of them. Never change these.
+ */
+export const KEPT_LOGICAL_IDS: Readonly<Record<string, string>> = {
+  StorageTableB43FDCE7: 'AWS::DynamoDB::Table',
+  StorageAttachments929F3104: 'AWS::S3::Bucket',
+  StorageAccessLogs96FB524C: 'AWS::S3::Bucket',
+  ApiF70053CD: 'AWS::ApiGatewayV2::Api',
+  ApiDefaultStage189A7074: 'AWS::ApiGatewayV2::Stage',
+  AdminApiKey4943A9E8: 'AWS::SecretsManager::Secret',
+};
