@@ -1,3 +1,34 @@
-export function PrefsPage(_props: any) {
-  return <h1>PrefsPage</h1>;
+import { session } from '../state/session.ts';
+import { AccountSettings } from './AccountSettings.tsx';
+import { ApiKeys } from './ApiKeys.tsx';
+import { LoginRequired } from './LoginPage.tsx';
+
+export function PrefsPage({ tab }: { tab: 'account' | 'apikey' }) {
+  const current = session.value;
+  return (
+    <>
+      <h1>Preferences</h1>
+      {current ? (
+        <>
+          <nav aria-label="Preferences">
+            <ul class="tags">
+              <li>
+                <a href="/userprefs.cgi?tab=account" aria-current={tab === 'account' ? 'page' : undefined}>
+                  Account
+                </a>
+              </li>
+              <li>
+                <a href="/userprefs.cgi?tab=apikey" aria-current={tab === 'apikey' ? 'page' : undefined}>
+                  API keys
+                </a>
+              </li>
+            </ul>
+          </nav>
+          {tab === 'account' ? <AccountSettings current={current} /> : <ApiKeys login={current.login} />}
+        </>
+      ) : (
+        <LoginRequired what="change your preferences" />
+      )}
+    </>
+  );
 }
