@@ -1,3 +1,4 @@
+import packageJson from '../../package.json' with { type: 'json' };
 import { TRACKER_VERSION } from '../../shared/domain/instance/instanceInfo.ts';
 import { type RouteDefinition, routes as routeTable } from '../../shared/routes.ts';
 import { canonicalJson } from './canonicalJson.ts';
@@ -46,10 +47,11 @@ const tagOf = (handler: string) => {
 };
 
 /**
- * The license the project's package.json declares; it declares none (a private package), which
- * npm spells UNLICENSED: no license is granted beyond what the repository's owner says.
+ * The license package.json declares (an SPDX identifier; the text is in LICENSE), as OpenAPI 3.1
+ * names one: its name and SPDX identifier.
  */
-const LICENSE = { name: 'UNLICENSED' };
+const LICENSE_NAMES: Readonly<Record<string, string>> = { 'Apache-2.0': 'Apache License 2.0' };
+const LICENSE = { name: LICENSE_NAMES[packageJson.license] ?? packageJson.license, identifier: packageJson.license };
 
 const INTRODUCTION = [
   'Tracker speaks the Bugzilla 5.2 REST API; this document is generated from its route table',

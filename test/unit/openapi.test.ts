@@ -61,6 +61,16 @@ describe('docs/openapi.json', () => {
     expect(validator.version).toBe('3.1');
   });
 
+  it("names package.json's license, whose text is in LICENSE", () => {
+    const packageJson = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8'));
+    expect(packageJson.license).toBe('Apache-2.0');
+    expect((generated.info as { license: unknown }).license).toEqual({
+      name: 'Apache License 2.0',
+      identifier: 'Apache-2.0',
+    });
+    expect(readFileSync(new URL('../../LICENSE', import.meta.url), 'utf8')).toContain('Apache License');
+  });
+
   it('is written in canonical key order (the drift check above proves that runs agree)', () => {
     expect(JSON.stringify(canonicalJson(generated))).toBe(JSON.stringify(generated));
     expect(Object.keys(generated)).toEqual([...Object.keys(generated)].sort());
