@@ -7,9 +7,9 @@ import { LoginRequired } from './LoginPage.tsx';
 
 /**
  * auth.cgi: a third-party site asks for an API key. As Bugzilla: the person must be logged in and
- * agree; then a key described by the site's description is created, POSTed as JSON
- * `{client_api_key, client_api_login}` to the callback, and the browser goes to the callback with
- * `client_api_login` and `callback_result`. The key never travels in an address.
+ * agree (an explicit click on this page: another site can neither frame it nor make the click);
+ * then a key described by the site's description is created and the browser goes to the callback
+ * with `client_api_key` and `client_api_login` (lib/authDelegation.ts says why not a POST).
  */
 export function AuthDelegationPage({ callback, description }: { callback: string; description: string }) {
   const [busy, setBusy] = useState(false);
@@ -42,31 +42,8 @@ export function AuthDelegationPage({ callback, description }: { callback: string
     setBusy(true);
     setError(null);
     try {
-      const key = await createApiKey(current.login, description);
-      let response: Response;
-      try {
-        response = await fetch(check.callback.href, {
-          method: 'POST',
-          headers: { 'Content-Type': 'application/json' },
-          body: JSON.stringify({ client_api_key: key.api_key, client_api_login: current.login }),
-          credentials: 'omit',
-          referrerPolicy: 'no-referrer',
-        });
-      } catch {
-        throw new Error(
-          `The key was created ("${description}", under Preferences → API keys) but could not be sent to ${check.callbackBase}: the site did not answer or does not accept requests from Tracker (CORS). Revoke the key if you do not need it.`,
-        );
-      }
-      if (response.status !== 200) {
-        throw new Error(`${check.callbackBase} answered ${response.status} when given the key; it is not using it.`);
-      }
-      let result: unknown;
-      try {
-        result = ((await response.json()) as { result?: unknown }).result;
-      } catch {
-        throw new Error(`${check.callbackBase} did not answer with JSON.`);
-      }
-      window.location.assign(delegationRedirect(check.callback, current.login, result));
+      const key = await createApiKey(current.login, description.trim());
+      window.location.assign(delegationRedirect(check.callback, current.login, key.api_key));
     } catch (e) {
       setError(e);
       setBusy(false);

@@ -8,9 +8,9 @@ import { TextField } from '../components/Select.tsx';
 import { useLoad } from '../components/useLoad.ts';
 import { type FlagDraft, flagChanges } from '../lib/bugDraft.ts';
 import { attachmentHref, bugHref } from '../lib/routes.ts';
-import { parameters } from '../state/catalog.ts';
+import { inParameterGroup } from '../state/catalog.ts';
 import { announce } from '../state/router.ts';
-import { inGroup, session } from '../state/session.ts';
+import { session } from '../state/session.ts';
 import { base64ToBytes } from './files.ts';
 
 /** Whether the body may be shown in the page: text as text, images as <img> from a blob: URL. */
@@ -178,8 +178,7 @@ function AttachmentEditForm({
   const [comment, setComment] = useState('');
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<unknown>(null);
-  const insider = parameters.value.insidergroup;
-  const canPrivate = Boolean(insider) && inGroup(insider!);
+  const canPrivate = inParameterGroup('insidergroup', /insider/i);
 
   const submit = async () => {
     const changes: Record<string, unknown> = {};

@@ -16,7 +16,7 @@ import { useLoad } from '../components/useLoad.ts';
 import { type Draft, draftChanges, draftOf, draftProblems } from '../lib/bugDraft.ts';
 import { bugHref } from '../lib/routes.ts';
 import type { StatusValue } from '../lib/workflow.ts';
-import { field, loadFields, parameters } from '../state/catalog.ts';
+import { field, inParameterGroup, loadFields } from '../state/catalog.ts';
 import { announce } from '../state/router.ts';
 import { inGroup, session } from '../state/session.ts';
 import { Attachments } from './Attachments.tsx';
@@ -94,10 +94,9 @@ export function BugPage({ id }: { id: string }) {
   const me = session.value?.login;
   const statuses = (field('bug_status')?.values ?? []) as StatusValue[];
   const canEdit = Boolean(me) && (inGroup('editbugs') || [bug.assigned_to, bug.creator, bug.qa_contact].includes(me!));
-  const insider = parameters.value.insidergroup;
-  const canPrivate = Boolean(insider) && inGroup(insider!);
-  const tagger = parameters.value.comment_taggers_group;
-  const canTag = Boolean(me) && Boolean(tagger) && inGroup(tagger!);
+  const sawPrivate = data.comments.some((c) => c.is_private) || data.attachments.some((a) => a.is_private);
+  const canPrivate = Boolean(me) && inParameterGroup('insidergroup', /insider/i, sawPrivate);
+  const canTag = Boolean(me) && inParameterGroup('comment_taggers_group', /tagger/i);
 
   const update = (patch: Partial<Draft>) => setDraft((d) => (d ? { ...d, ...patch } : d));
 

@@ -14,9 +14,9 @@ import { Select, TextField } from '../components/Select.tsx';
 import { UserInput } from '../components/UserInput.tsx';
 import { useLoad } from '../components/useLoad.ts';
 import { bugHref } from '../lib/routes.ts';
-import { legalValues, loadFields, loadProducts, parameters } from '../state/catalog.ts';
+import { inParameterGroup, legalValues, loadFields, loadProducts, parameters } from '../state/catalog.ts';
 import { announce, navigate } from '../state/router.ts';
-import { inGroup, session } from '../state/session.ts';
+import { session } from '../state/session.ts';
 import { PossibleDuplicates } from './PossibleDuplicates.tsx';
 
 export function EnterBugPage({ product, component }: { product: string; component: string }) {
@@ -93,8 +93,7 @@ function EnterBugForm({ product, initialComponent }: { product: Product; initial
   const [error, setError] = useState<unknown>(null);
   const [filed, setFiled] = useState<number | null>(null);
   const set = (patch: Partial<typeof form>) => setForm((f) => ({ ...f, ...patch }));
-  const insider = params.insidergroup;
-  const canPrivate = Boolean(insider) && inGroup(insider!);
+  const canPrivate = inParameterGroup('insidergroup', /insider/i);
 
   useEffect(() => {
     document.title = `File a bug in ${product.name}`;

@@ -1,7 +1,7 @@
 import { signal } from '@preact/signals';
 import { getFields, getParameters, getProducts, getUser } from '../api/tracker.ts';
 import type { FieldDefinition, FieldValue, Product } from '../api/types.ts';
-import { session, userGroups } from './session.ts';
+import { inGroup, session, userGroups } from './session.ts';
 
 /**
  * What the app reads once and keeps: field definitions (legal values, the workflow), products,
@@ -73,4 +73,16 @@ export function resetCatalog(): void {
   fields.value = null;
   productPromises.clear();
   parameters.value = {};
+}
+
+/**
+ * Whether the person is in the group a parameter names (insidergroup, comment_taggers_group,
+ * timetrackinggroup). Only tweakparams members may read those parameters (the spec's list for
+ * other users leaves them out), so for others the app guesses: a group named like the role, or
+ * evidence on the page (a private comment they can see). The API refuses anything wrongly offered.
+ */
+export function inParameterGroup(parameter: string, guess: RegExp, evidence = false): boolean {
+  const name = parameters.value[parameter];
+  if (name) return inGroup(name);
+  return evidence || userGroups.value.some((g) => guess.test(g)) || inGroup('admin');
 }
