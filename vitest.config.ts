@@ -23,8 +23,14 @@ export default defineConfig({
         test: {
           name: 'integration',
           include: ['test/integration/**/*.test.ts'],
-          // Starts DynamoDB Local and s3rver once; each integration test file gets its own table.
+          // Starts a DynamoDB Local per worker and one s3rver; each integration test file gets its
+          // own tables, dropped when it ends (test/support/testEngines.ts).
           globalSetup: ['test/support/globalSetup.ts'],
+          setupFiles: ['test/support/dropTablesAfterFile.ts', 'test/support/skipRestAfterTimeout.ts'],
+          // A limit for a hung test, not a speed target: on a busy two-core machine (CI) a file's
+          // requests wait their turn for the CPU, and a test doing bounded work must not fail for it.
+          testTimeout: 120_000,
+          hookTimeout: 300_000,
           // DynamoDB Local can stall for seconds on a loaded machine (JVM collections while many
           // files create tables): a longer attempt than production's 2 s keeps that from failing a
           // file's setup. The budget itself is tested in test/unit/sdkTimeouts.test.ts.

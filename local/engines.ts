@@ -122,14 +122,22 @@ async function startDynamodb(
       String(port),
       ...storage,
     ],
-    { cwd: jarDirectory, stdio: ['ignore', 'ignore', 'inherit'], detached: ownProcessGroup },
+    // Standard input is a pipe held open for the engine's life: DynamoDbLocalOnLoopback.java stops
+    // when it closes, so the engine never outlives this process.
+    { cwd: jarDirectory, stdio: ['pipe', 'ignore', 'inherit'], detached: ownProcessGroup },
   );
   if (ownProcessGroup) {
     const killOnExit = () => child.kill();
     process.once('exit', killOnExit);
     child.once('exit', () => process.off('exit', killOnExit));
   }
-  await waitForPort(port, child, 30_000);
+  try {
+    // A JVM compiling its launcher takes a few seconds alone and far longer on a busy machine.
+    await waitForPort(port, child, 120_000);
+  } catch (error) {
+    child.kill('SIGKILL');
+    throw error;
+  }
   return child;
 }
 
@@ -166,13 +174,29 @@ export async function startEngines(options: EngineOptions = {}): Promise<LocalEn
     s3Endpoint: `http://127.0.0.1:${s3Port}`,
     async stop() {
       await s3.close().catch(() => undefined);
-      if (dynamodb.exitCode === null) {
-        const exited = new Promise((resolve) => dynamodb.once('exit', resolve));
-        dynamodb.kill('SIGTERM');
-        await exited;
-      }
+      await stopProcess(dynamodb);
     },
   };
+}
+
+/**
+ * One more in-memory DynamoDB Local, on a free port (the test run gives each worker its own).
+ * Stopping it drops everything it held.
+ */
+export async function startDynamodbLocal(): Promise<{ endpoint: string; stop(): Promise<void> }> {
+  const port = await freePort();
+  const dynamodb = await startDynamodb(port, undefined);
+  return {
+    endpoint: `http://127.0.0.1:${port}`,
+    stop: () => stopProcess(dynamodb),
+  };
+}
+
+async function stopProcess(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null) return;
+  const exited = new Promise((resolve) => child.once('exit', resolve));
+  child.kill('SIGTERM');
+  await exited;
 }
 
 async function freePortOr(configured: string | undefined): Promise<number> {

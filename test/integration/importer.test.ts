@@ -1,5 +1,5 @@
 import { DynamoDBClient, ScanCommand } from '@aws-sdk/client-dynamodb';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ImportRefusal } from '../../local/import/importErrors.ts';
 import type { ImportReport } from '../../local/import/report.ts';
 import { type ImportOptions, runImport } from '../../local/import/runImport.ts';
@@ -14,6 +14,7 @@ import {
 import { seedInstallation } from '../support/seededInstallation.ts';
 import { fileTestBug, ok } from '../support/testAccounts.ts';
 import { call, startTestApp, type TestApp } from '../support/testApp.ts';
+import { dynamodbEndpoint } from '../support/testEngines.ts';
 
 /**
  * The importer end to end: a Tracker seeded over HTTP (served from a process of its own) is
@@ -35,7 +36,7 @@ const reports: ImportReport[] = [];
 /** Items in a table: "nothing written" is "the same number of items". */
 async function itemCount(table: string): Promise<number> {
   const client = new DynamoDBClient({
-    endpoint: inject('dynamodbEndpoint'),
+    endpoint: dynamodbEndpoint(),
     region: 'local',
     credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
   });

@@ -1,7 +1,8 @@
 import { createConnection } from 'node:net';
 import { networkInterfaces } from 'node:os';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call, startTestApp, type TestApp } from '../support/testApp.ts';
+import { dynamodbEndpoint, s3Endpoint } from '../support/testEngines.ts';
 
 /**
  * What a request can cost, and what it can smuggle, before the API looks at what it asks for:
@@ -128,7 +129,7 @@ describe('the local engines', () => {
     });
 
   it.skipIf(outsideAddresses.length === 0)('listen on loopback only', async () => {
-    for (const endpoint of [inject('dynamodbEndpoint'), inject('s3Endpoint')]) {
+    for (const endpoint of [dynamodbEndpoint(), s3Endpoint()]) {
       const port = Number(new URL(endpoint).port);
       expect(await accepts('127.0.0.1', port), endpoint).toBe(true);
       for (const address of outsideAddresses) expect(await accepts(address, port), `${address}:${port}`).toBe(false);

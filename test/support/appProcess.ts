@@ -1,12 +1,11 @@
 import { type ChildProcess, spawn } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { BatchWriteItemCommand, DynamoDBClient, ScanCommand, type WriteRequest } from '@aws-sdk/client-dynamodb';
 import { GetObjectCommand, ListObjectsV2Command, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
-import { inject } from 'vitest';
 import { ensureBucket, ensureTable } from '../../local/provision.ts';
 import { ENV } from '../../shared/storage/tableSchema.ts';
+import { dynamodbEndpoint, s3Endpoint, testStorageName } from './testEngines.ts';
 
 /**
  * A second installation for tests that need two (an importer's source and target): the handlers
@@ -36,15 +35,15 @@ const MAIN = join(dirname(fileURLToPath(import.meta.url)), 'appProcessMain.ts');
 export const testAppStorage = (): Storage => ({ table: process.env[ENV.table]!, bucket: process.env[ENV.bucket]! });
 
 export function freshStorage(): Storage {
-  const name = `tracker-test-${randomBytes(6).toString('hex')}`;
+  const name = testStorageName();
   return { table: name, bucket: name };
 }
 
 export async function copyInstallation(from: Storage, to: Storage): Promise<void> {
-  await ensureTable(inject('dynamodbEndpoint'), to.table);
-  await ensureBucket(inject('s3Endpoint'), to.bucket);
+  await ensureTable(dynamodbEndpoint(), to.table);
+  await ensureBucket(s3Endpoint(), to.bucket);
   const dynamo = new DynamoDBClient({
-    endpoint: inject('dynamodbEndpoint'),
+    endpoint: dynamodbEndpoint(),
     region: 'local',
     credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
   });
@@ -64,7 +63,7 @@ export async function copyInstallation(from: Storage, to: Storage): Promise<void
   dynamo.destroy();
 
   const s3 = new S3Client({
-    endpoint: inject('s3Endpoint'),
+    endpoint: s3Endpoint(),
     region: 'us-east-1',
     forcePathStyle: true,
     credentials: { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' },
@@ -96,8 +95,8 @@ export async function startAppProcess(storage: Storage): Promise<AppProcess> {
       ...process.env,
       [ENV.table]: storage.table,
       [ENV.bucket]: storage.bucket,
-      [ENV.dynamodbEndpoint]: inject('dynamodbEndpoint'),
-      [ENV.s3Endpoint]: inject('s3Endpoint'),
+      [ENV.dynamodbEndpoint]: dynamodbEndpoint(),
+      [ENV.s3Endpoint]: s3Endpoint(),
     },
     stdio: ['ignore', 'pipe', 'inherit'],
   });

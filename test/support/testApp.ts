@@ -1,10 +1,9 @@
-import { randomBytes } from 'node:crypto';
 import type { Server } from 'node:http';
-import { inject } from 'vitest';
 import { startApiGateway } from '../../local/apiGatewayEmulator.ts';
 import { ensureBucket, ensureTable } from '../../local/provision.ts';
 import { bootstrapInstallation } from '../../shared/application/instance/bootstrapInstallation.ts';
 import { ENV } from '../../shared/storage/tableSchema.ts';
+import { dynamodbEndpoint, s3Endpoint, testStorageName } from './testEngines.ts';
 
 /**
  * A running Tracker for one test file: a fresh table and bucket on the shared local engines, a
@@ -33,13 +32,14 @@ export interface TestAppOptions {
 }
 
 export async function startTestApp(options: TestAppOptions = {}): Promise<TestApp> {
-  const suffix = randomBytes(6).toString('hex');
-  process.env[ENV.table] = `tracker-test-${suffix}`;
-  process.env[ENV.bucket] = `tracker-test-${suffix}`;
-  process.env[ENV.dynamodbEndpoint] = inject('dynamodbEndpoint');
-  process.env[ENV.s3Endpoint] = inject('s3Endpoint');
-  await ensureTable(inject('dynamodbEndpoint'), process.env[ENV.table]!);
-  await ensureBucket(inject('s3Endpoint'), process.env[ENV.bucket]!);
+  const name = testStorageName();
+  const suffix = name.slice(name.lastIndexOf('-') + 1);
+  process.env[ENV.table] = name;
+  process.env[ENV.bucket] = name;
+  process.env[ENV.dynamodbEndpoint] = dynamodbEndpoint();
+  process.env[ENV.s3Endpoint] = s3Endpoint();
+  await ensureTable(dynamodbEndpoint(), name);
+  await ensureBucket(s3Endpoint(), name);
   const admin = {
     login: 'admin@tracker.test',
     password: 'admin-password',
