@@ -27,6 +27,7 @@ export function indexHtml(script: string, stylesheet: string): string {
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="referrer" content="same-origin">
 <title>Tracker</title>
+<link rel="icon" href="data:,">
 <link rel="stylesheet" href="/${stylesheet}">
 <script type="module" src="/${script}"></script>
 </head>
