@@ -175,6 +175,71 @@ export function applyNagSuppressions(stack: TrackerStack): void {
     );
   }
 
+  // --- Web front end (webFrontEnd.ts) ----------------------------------------------------------
+  const { distribution } = stack.web;
+  acknowledge(
+    [distribution],
+    'AwsSolutions-CFR1',
+    'A bug tracker is used from anywhere its users are; which countries to refuse is a choice for a deployment ' +
+      '(an addition to the distribution), not a default.',
+  );
+  acknowledge(
+    [distribution],
+    'AwsSolutions-CFR2',
+    "AWS WAF costs per web ACL and request; the API's own throttling (stage-wide rate and burst limits) and its " +
+      'login throttle hold abuse off. A deployment that needs a WAF attaches one to the distribution.',
+  );
+  acknowledge(
+    [distribution],
+    'AwsSolutions-CFR3',
+    "Every API request is logged by API Gateway's JSON access log and the functions' own log; standard logs of the " +
+      'static files would need an ACL-enabled bucket (the access log bucket enforces bucket-owner ownership).',
+  );
+  acknowledge(
+    [distribution],
+    'AwsSolutions-CFR4',
+    "The distribution's own *.cloudfront.net certificate: CloudFront sets its TLS policy, and the distribution's " +
+      'minimum (TLSv1.2_2021) applies once a deployment gives it a certificate of its own.',
+  );
+  const deploymentProvider = stack.node.children.find((child) =>
+    child.node.id.startsWith('Custom::CDKBucketDeployment'),
+  );
+  if (deploymentProvider) {
+    const deploymentReason =
+      "Part of aws-cdk-lib's BucketDeployment, which copies the built web app into its bucket at deploy time";
+    acknowledge(
+      [deploymentProvider],
+      'AwsSolutions-IAM4[Policy::arn:<AWS::Partition>:iam::aws:policy/service-role/AWSLambdaBasicExecutionRole]',
+      `${deploymentReason}: CDK gives its role this policy.`,
+    );
+    for (const finding of [
+      'Action::s3:Abort*',
+      'Action::s3:DeleteObject*',
+      'Action::s3:GetBucket*',
+      'Action::s3:GetObject*',
+      'Action::s3:List*',
+      `Resource::${arnOf(stack.web.bucket)}/*`,
+      'Resource::arn:<AWS::Partition>:s3:::cdk-hnb659fds-assets-<AWS::AccountId>-<AWS::Region>/*',
+    ])
+      acknowledge(
+        [deploymentProvider],
+        `AwsSolutions-IAM5[${finding}]`,
+        `${deploymentReason}: CDK grants it reading the staged asset and writing every object of the web bucket.`,
+      );
+    acknowledge([deploymentProvider], 'AwsSolutions-L1', `${deploymentReason}: CDK chooses its runtime.`);
+    acknowledge(
+      [deploymentProvider],
+      'Serverless-LambdaLatestVersion',
+      `${deploymentReason}: CDK chooses its runtime.`,
+    );
+    acknowledge(
+      [deploymentProvider],
+      'Serverless-LambdaDLQ',
+      `${deploymentReason}: CloudFormation waits for its answer and shows a failure as a failed deploy.`,
+    );
+    acknowledge([deploymentProvider], 'Serverless-LambdaTracing', `${deploymentReason}: nothing to trace in it.`);
+  }
+
   // --- CDK's custom-resource provider framework ----------------------------------------------
   const frameworkReason = "Part of aws-cdk-lib's custom-resource provider framework (the deploy-time bootstrap)";
   acknowledge(

@@ -48,6 +48,7 @@ import {
 } from './stackSettings.ts';
 import { createFunctionLogGroup, createTrackerFunction, type FunctionObservability } from './trackerFunction.ts';
 import { TrackerStorage } from './trackerStorage.ts';
+import { WebFrontEnd } from './webFrontEnd.ts';
 
 /** The repository root (this file is lib/trackerStack.ts). */
 export const PROJECT_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -95,6 +96,8 @@ export interface TrackerStackProps extends StackProps {
   projectRoot?: string;
   /** Defaults to shared/routes.ts. */
   routes?: readonly RouteDefinition[];
+  /** The built web app (index.html and its assets); defaults to web/dist under the project root (`npm run build:web`). */
+  webAssetDirectory?: string;
 }
 
 /** The sizing family of a planned function. */
@@ -127,6 +130,8 @@ export class TrackerStack extends Stack {
   readonly functionLogs: logs.LogGroup;
   readonly apiAccessLogs: logs.LogGroup;
   readonly monitoring: Monitoring;
+  /** The web app and the API behind one CloudFront distribution (webFrontEnd.ts). */
+  readonly web: WebFrontEnd;
 
   constructor(scope: Construct, id: string, props: TrackerStackProps = {}) {
     super(scope, id, props);
@@ -403,6 +408,18 @@ export class TrackerStack extends Stack {
       });
     }
 
+    // --- Web front end ---------------------------------------------------------------------
+    this.web = new WebFrontEnd(this, 'Web', {
+      assetDirectory: props.webAssetDirectory ?? path.join(projectRoot, 'web', 'dist'),
+      api: this.api,
+      apiDomainName: settings.customDomain?.domainName,
+      accessLogBucket: this.storage.accessLogBucket,
+    });
+    new CfnOutput(this, 'WebUrl', {
+      description: 'The web app, and the API on the same origin (/rest, /xmlrpc.cgi, /jsonrpc.cgi): the urlbase',
+      value: this.web.url,
+    });
+
     // --- Deploy-time bootstrap --------------------------------------------------------------
     const bootstrap = functionFor(BOOTSTRAP_HANDLER);
     const provider = new Provider(this, 'BootstrapProvider', {
@@ -418,6 +435,8 @@ export class TrackerStack extends Stack {
         AdminApiKeySecretArn: this.adminApiKey.secretArn,
         TableName: table.tableName,
         BucketName: bucket.bucketName,
+        // A new installation's urlbase: the origin of the web app and the API.
+        Urlbase: this.web.url,
         // Changes on every synth, so CloudFormation updates the resource (and the idempotent
         // bootstrap runs) on every deploy.
         DeployNonce: typeof nonce === 'string' ? nonce : new Date().toISOString(),

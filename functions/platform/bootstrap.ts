@@ -6,7 +6,8 @@ import { DEFAULT_ADMIN_LOGIN } from '../../shared/domain/instance/installation.t
 /**
  * The deploy-time custom resource (CDK Provider framework): on Create and Update it bootstraps a
  * new installation if the table has none, with the administrator's API key from Secrets Manager
- * (`aws secretsmanager get-secret-value --secret-id <AdminApiKeySecretArn>`). Delete keeps the
+ * (`aws secretsmanager get-secret-value --secret-id <AdminApiKeySecretArn>`) and the
+ * distribution's address as urlbase. Delete keeps the
  * data, as the table and bucket are retained.
  */
 interface CustomResourceEvent {
@@ -28,6 +29,8 @@ export const handler = async (event: CustomResourceEvent) => {
     adminApiKey: secret?.SecretString,
     // The administrator signs in with the API key; a random password can be reset later.
     adminPassword: randomBytes(24).toString('base64url'),
+    // The web app's origin, which the API shares (lib/webFrontEnd.ts); an existing installation keeps its own.
+    urlbase: event.ResourceProperties?.Urlbase || undefined,
   });
   console.log(
     JSON.stringify({

@@ -88,6 +88,8 @@ const S3_WRITES = ['s3:PutObject', 's3:DeleteObject'];
 const S3_READS = ['s3:GetObject'];
 
 const RUNTIME = FUNCTION_RUNTIME.name;
+/** Logical ids of the web front end's BucketDeployment function, role and policy (CDK's singleton). */
+const WEB_DEPLOYMENT_PREFIX = 'CustomCDKBucketDeployment';
 /** Every alarm but the grouped function errors and throttles. */
 const FIXED_ALARMS = Object.keys(ALARMS).length - 2;
 
@@ -235,8 +237,8 @@ function expectSharedRoles(
     expectLogsOnlyToFunctionLogGroup(json, roleId);
   }
   // The shared roles, the bootstrap's, the search compactor's, the attachment sweep's, the
-  // notification publisher's and the custom-resource framework's: none per function.
-  expect(resourcesOfType(json, 'AWS::IAM::Role')).toHaveLength(roleByAccess.size + 5);
+  // notification publisher's, the custom-resource framework's and the web deployment's: none per function.
+  expect(resourcesOfType(json, 'AWS::IAM::Role')).toHaveLength(roleByAccess.size + 6);
 }
 
 /** The role may create log streams and put events in the function log group, and no other logs action anywhere. */
@@ -445,6 +447,9 @@ describe('Tracker stack', () => {
       const framework = all.filter(([, fn]) =>
         String(fn.Properties.Description).startsWith('AWS CDK resource provider framework'),
       );
+      // The web front end's BucketDeployment copies the built app into its bucket (webFrontEnd.ts).
+      const webDeployment = all.filter(([id]) => id.startsWith(WEB_DEPLOYMENT_PREFIX));
+      expect(webDeployment).toHaveLength(1);
 
       expect(ours.map(([id]) => id).sort()).toEqual(
         [
@@ -460,7 +465,7 @@ describe('Tracker stack', () => {
         new Set(routes.map((row) => row.handler)).size + Object.keys(platformHandlers).length + 4,
       );
       expect(framework).toHaveLength(1); // Provider without isComplete: framework-onEvent only.
-      expect(all).toHaveLength(ours.length + framework.length);
+      expect(all).toHaveLength(ours.length + framework.length + webDeployment.length);
     });
 
     it('sizes every function: 512 MB (search functions more, for the index), 10 s (bootstrap 60 s), handler `handler`', () => {
@@ -535,6 +540,18 @@ describe('Tracker stack', () => {
       for (const [id, type] of Object.entries(KEPT_LOGICAL_IDS)) expect(root.Resources[id]?.Type, id).toBe(type);
       expect(resourcesOfType(root, 'AWS::DynamoDB::Table').map(([id]) => id)).toEqual(['StorageTableB43FDCE7']);
       expect(resourcesOfType(root, 'AWS::ApiGatewayV2::Api').map(([id]) => id)).toEqual(['ApiF70053CD']);
+    });
+
+    it("serves the web app through one distribution, whose address is the WebUrl output and a new installation's urlbase", () => {
+      const root = synthesized.templates.get('Tracker');
+      const [[distributionId]] = resourcesOfType(root, 'AWS::CloudFront::Distribution');
+      expect(resourcesOfType(json, 'AWS::CloudFront::Distribution')).toHaveLength(1);
+      const url = {
+        'Fn::Join': ['', ['https://', { 'Fn::GetAtt': [distributionId, 'DomainName'] }, '/']],
+      };
+      expect(root.Outputs.WebUrl.Value).toEqual(url);
+      const [[, bootstrap]] = resourcesOfType(root, 'Custom::TrackerBootstrap');
+      expect(bootstrap.Properties.Urlbase).toEqual(url);
     });
 
     it('keeps every route in the root template, under the id it had, and every API function in a feature stack', () => {
@@ -1120,11 +1137,11 @@ describe('Tracker stack at the size of the full product', () => {
   const GET_ROWS = 45;
   const ROWS = 75;
   /**
-   * Below CloudFormation's (and CDK's) limit of 500 resources per stack, to leave room to grow:
-   * about 4.5 resources per further module (function, integration, permission, a route or two,
-   * a fifth of an alarm pair).
+   * Per module: a function, an integration and a permission in its feature stack, a route or two
+   * and a fifth of an alarm pair in the root; each template stays under its budget
+   * (TEMPLATE_RESOURCE_BUDGET).
    */
-  const RESOURCE_BUDGET = 400;
+  const RESOURCE_BUDGET = TEMPLATE_RESOURCE_BUDGET;
 
   /**
    * Modules 0-44 serve a GET each (0-14 also a PUT, so they need write access); modules 45-59 a
@@ -1165,25 +1182,26 @@ describe('Tracker stack at the size of the full product', () => {
     expect(new Set(rows.map((row) => `${row.method} ${row.path}`)).size).toBe(ROWS);
   });
 
-  it(`stays under ${RESOURCE_BUDGET} resources: per function only the function, one integration and one permission`, () => {
+  it(`stays under ${RESOURCE_BUDGET} resources a template: per function only the function, one integration and one permission`, () => {
     const count = (type: string) => resourcesOfType(json, type).length;
     const routedFunctions = MODULES + Object.keys(platformHandlers).length;
     // + the bootstrap, the search compactor, the attachment sweep and the notification publisher.
     const ourFunctions = routedFunctions + 4;
-    expect(count('AWS::Lambda::Function')).toBe(ourFunctions + 1); // + the custom-resource framework
+    expect(count('AWS::Lambda::Function')).toBe(ourFunctions + 2); // + the custom-resource framework, the web deployment
     expect(count('AWS::Logs::LogGroup')).toBe(2); // the functions', the API's access log
     expect(count('AWS::ApiGatewayV2::Integration')).toBe(routedFunctions);
     expect(count('AWS::Lambda::Permission')).toBe(routedFunctions + 2); // + the two schedules
     expect(count('AWS::ApiGatewayV2::Route')).toBe(ROWS + GET_ROWS + 2); // + HEAD per GET, OPTIONS, $default
     // Shared per access level (none, read, readWrite), the bootstrap's, the compactor's, the
-    // sweep's, the publisher's and the framework's.
-    expect(count('AWS::IAM::Role')).toBe(8);
-    // Every role but the framework's has a policy of its own (logs), the framework's too (invoke).
-    expect(count('AWS::IAM::Policy')).toBe(8);
+    // sweep's, the publisher's, the framework's and the web deployment's.
+    expect(count('AWS::IAM::Role')).toBe(9);
+    // Every role but the framework's has a policy of its own (logs), the framework's too (invoke),
+    // the web deployment's too (the buckets).
+    expect(count('AWS::IAM::Policy')).toBe(9);
     // Errors and throttles per group of 10 functions, plus the fixed alarms (monitoring.ts).
     const groups = Math.ceil(ourFunctions / METRICS_PER_ALARM);
     expect(count('AWS::CloudWatch::Alarm')).toBe(2 * groups + FIXED_ALARMS);
-    expect(Object.keys(json.Resources).length).toBeLessThan(RESOURCE_BUDGET);
+    for (const [name, resources] of resourceCounts(synthesized)) expect(resources, name).toBeLessThan(RESOURCE_BUDGET);
   });
 
   it('keeps least privilege with shared roles: read-only modules cannot write, writing modules can', () => {

@@ -54,6 +54,10 @@ export function stubProjectRoot(routeRows: readonly RouteDefinition[]): string {
     WEBHOOK_DELIVERY_MODULE,
     MAIL_FEEDBACK_MODULE,
   ];
+  // A stand-in for the built web app (`npm run build:web`), which the stack copies to its bucket.
+  fs.mkdirSync(path.join(root, 'web', 'dist'), { recursive: true });
+  fs.writeFileSync(path.join(root, 'web', 'dist', 'index.html'), '<!doctype html><title>Tracker</title>\n');
+  fs.writeFileSync(path.join(root, 'web', 'dist', 'app-TEST1234.js'), 'export {};\n');
   for (const module of [...planHandlers(routeRows).map((plan) => plan.module), ...unrouted]) {
     const entry = entryFor(root, module);
     fs.mkdirSync(path.dirname(entry), { recursive: true });
