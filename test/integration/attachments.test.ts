@@ -563,7 +563,7 @@ describe('a metadata write that fails after the upload', () => {
     expect(kept.every((attachment: { is_obsolete: boolean }) => !attachment.is_obsolete)).toBe(true);
     // A hundred attachments to one bug, ten at a time, each a transaction on that bug: 7–21 s
     // measured, and past the default 30 s once with the whole suite running beside it.
-  }, 90_000);
+  });
 });
 
 describe('the orphan sweep', () => {

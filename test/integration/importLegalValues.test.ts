@@ -83,7 +83,7 @@ beforeAll(async () => {
     target: testAppStorage(),
   });
   expect(report).toMatchObject({ mode: 'fresh', interrupted: false });
-}, 180_000);
+});
 
 afterAll(async () => {
   await target?.close();

@@ -77,5 +77,5 @@ describe('npm run import into a data directory', () => {
       await engines.stop();
     }
     expect(dynamodbServing(join(dataDir, 'dynamodb'))).toBeNull();
-  }, 120_000);
+  });
 });

@@ -37,7 +37,7 @@ beforeAll(async () => {
   await copyInstallation(testAppStorage(), storage);
   source = await startAppProcess(storage);
   target = await startTestApp();
-}, 180_000);
+});
 
 afterAll(async () => {
   await target?.close();

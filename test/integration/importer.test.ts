@@ -111,7 +111,7 @@ beforeAll(async () => {
   source = await startAppProcess(storage);
   // The target: a new installation whose administrator has the source administrator's login.
   target = await startTestApp();
-}, 180_000);
+});
 
 afterAll(async () => {
   await target?.close();

@@ -45,7 +45,7 @@ beforeAll(async () => {
   );
   for (let index = 0; index < 24; index++)
     await fileTestBug(app, key, { product: pageProduct, component: 'Core', version: '1.0', summary: `Paged ${index}` });
-}, 120_000);
+});
 afterAll(async () => {
   await app?.close();
 });

@@ -65,7 +65,7 @@ beforeAll(async () => {
   angry = await person(app, 'angry');
   full = await person(app, 'full');
   harness = notificationHarness();
-}, 120_000);
+});
 
 afterAll(async () => {
   await harness?.close();

@@ -80,7 +80,7 @@ beforeAll(async () => {
       body: { comment: 'The customer is ACME', is_private: true },
     }),
   );
-}, 120_000);
+});
 
 afterAll(async () => {
   await harness?.close();

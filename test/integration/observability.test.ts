@@ -41,7 +41,7 @@ beforeAll(async () => {
     server.once('error', reject);
     server.once('exit', (code) => reject(new Error(`the server ended with ${code} before serving`)));
   });
-}, 60_000);
+});
 
 afterAll(async () => {
   if (server && server.exitCode === null) {
@@ -57,7 +57,8 @@ afterAll(async () => {
 const observed = (): TestApp => ({ ...app, url: serverUrl });
 
 async function waitFor<T>(find: () => T | undefined, what: string): Promise<T> {
-  const deadline = Date.now() + 10_000;
+  // Generous: the server is another process, and on a busy machine its lines come late.
+  const deadline = Date.now() + 60_000;
   for (;;) {
     const found = find();
     if (found !== undefined) return found;

@@ -29,7 +29,7 @@ beforeAll(async () => {
   // Formats are documentation here (ajv-formats is not a dependency); patterns check the times.
   ajv = new Ajv2020({ strict: false, validateFormats: false, allErrors: true });
   ajv.addSchema(document, DOCUMENT_ID);
-}, 120_000);
+});
 
 afterAll(async () => {
   await app?.close();

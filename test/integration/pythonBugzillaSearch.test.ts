@@ -99,7 +99,7 @@ beforeAll(async () => {
     body: { status: 'RESOLVED', resolution: 'FIXED' },
   });
   bugs[3].status = 'RESOLVED';
-}, 120_000);
+});
 afterAll(async () => {
   await app?.close();
   if (home) rmSync(home, { recursive: true, force: true });

@@ -746,7 +746,7 @@ beforeAll(async () => {
   seeded = await seedInstallation(app);
   widgetId = (await ok(call(app, 'GET', '/rest/product/Widget', { apiKey: adminKey }))).products[0].id;
   await post(`/rest/bug_user_last_visit/${seeded.first}`, {});
-}, 180_000);
+});
 
 afterAll(async () => {
   await app?.close();

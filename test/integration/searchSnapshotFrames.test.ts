@@ -21,7 +21,7 @@ let app: TestApp;
 
 beforeAll(async () => {
   app = await startTestApp();
-}, 120_000);
+});
 
 afterAll(async () => {
   await app?.close();

@@ -23,7 +23,7 @@ const GHOST_ID = 900_001;
 
 beforeAll(async () => {
   app = await startTestApp();
-}, 120_000);
+});
 
 afterAll(async () => {
   await app?.close();

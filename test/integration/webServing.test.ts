@@ -22,7 +22,7 @@ beforeAll(async () => {
   script = /<script[^>]*\ssrc="([^"]+)"/.exec(indexHtml)?.[1] ?? '';
   stylesheet = /<link[^>]*rel="stylesheet"[^>]*href="([^"]+)"/.exec(indexHtml)?.[1] ?? '';
   app = await startTestApp({ webDir: WEB_DIST_DIR });
-}, 300_000);
+});
 afterAll(async () => {
   await app?.close();
 });

