@@ -219,6 +219,15 @@ describe('the bug edit form', () => {
     expect(draftProblems(BUG, { ...draftOf(BUG), summary: ' ' }, STATUSES)).toEqual(['The summary cannot be empty.']);
   });
 
+  it('changes custom fields, multiple selections as the whole new list', () => {
+    const bug = { ...BUG, cf_build: 'b1', cf_os_list: ['Linux'], cf_points: 3, cf_empty: null };
+    const draft = draftOf(bug);
+    expect(draft.custom).toEqual({ cf_build: 'b1', cf_os_list: ['Linux'], cf_points: '3', cf_empty: '' });
+    expect(draftChanges(bug, draft, STATUSES)).toEqual({});
+    draft.custom = { ...draft.custom, cf_os_list: ['Linux', 'BSD'], cf_points: '5', cf_build: 'b1' };
+    expect(draftChanges(bug, draft, STATUSES)).toEqual({ cf_os_list: ['Linux', 'BSD'], cf_points: 5 });
+  });
+
   it('changes, clears and adds flags', () => {
     const draft = draftOf(BUG);
     draft.flags = [

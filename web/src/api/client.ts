@@ -1,4 +1,4 @@
-import { session } from '../state/session.ts';
+import { session, setSession } from '../state/session.ts';
 
 /**
  * The one place the app talks to Tracker: same-origin `/rest/...`, JSON in and out, the
@@ -95,6 +95,11 @@ export async function api<T>(method: string, path: string, options: RequestOptio
   }
   if (!response.ok || (data && typeof data === 'object' && (data as { error?: unknown }).error === true)) {
     const envelope = (data ?? {}) as { message?: string; code?: number };
+    if (current && !options.anonymous && isDeadCredential(envelope)) {
+      // The key was revoked or the token ended (logout elsewhere, new password): log out here too.
+      setSession(null);
+      throw new ApiError(`${envelope.message} You have been logged out: log in again.`, envelope.code, response.status);
+    }
     throw new ApiError(
       envelope.message ?? `Tracker answered ${response.status} ${response.statusText}.`,
       envelope.code,
@@ -102,6 +107,12 @@ export async function api<T>(method: string, path: string, options: RequestOptio
     );
   }
   return data as T;
+}
+
+function isDeadCredential(envelope: { message?: string; code?: number }): boolean {
+  return (
+    envelope.code === 306 || (envelope.code === 32000 && /token .*(invalid|expired)/i.test(envelope.message ?? ''))
+  );
 }
 
 export const get = <T>(path: string, query?: Query, signal?: AbortSignal) => api<T>('GET', path, { query, signal });

@@ -1,10 +1,11 @@
 import { useState } from 'preact/hooks';
 import type { Bug, Product } from '../api/types.ts';
+import { CustomFieldInputs, visibleCustomFields } from '../components/CustomFields.tsx';
 import { Select, TextField } from '../components/Select.tsx';
 import { UserInput } from '../components/UserInput.tsx';
 import type { Draft } from '../lib/bugDraft.ts';
 import type { StatusValue } from '../lib/workflow.ts';
-import { legalValues } from '../state/catalog.ts';
+import { fields, legalValues } from '../state/catalog.ts';
 import { FlagEditor } from './FlagEditor.tsx';
 import { StatusEditor } from './StatusEditor.tsx';
 
@@ -204,6 +205,12 @@ export function BugEditForm({
           </div>
         </div>
       </fieldset>
+      <CustomFieldInputs
+        fields={visibleCustomFields(fields.value ?? [], { ...bug, ...draft, ...draft.custom }, false)}
+        values={draft.custom}
+        product={bug.product}
+        onChange={(name, value) => update({ custom: { ...draft.custom, [name]: value } })}
+      />
       <GroupsEditor bugGroups={bug.groups} draft={draft} update={update} />
       {bug.estimated_time !== undefined && (
         <fieldset>

@@ -38,6 +38,7 @@ export function FlagEditor({
           key={row.id ?? `new-${row.type_id}`}
           row={row}
           type={types.find((t) => t.id === row.type_id)}
+          sibling={row.id === undefined && rows.some((r) => r.id !== undefined && r.type_id === row.type_id)}
           onChange={(patch) => set(i, patch)}
         />
       ))}
@@ -48,10 +49,13 @@ export function FlagEditor({
 function FlagRow({
   row,
   type,
+  sibling,
   onChange,
 }: {
   row: FlagDraft;
   type?: FlagType;
+  /** A new flag beside an existing one of its type: its requestee field says "(new)" too. */
+  sibling: boolean;
   onChange: (patch: Partial<FlagDraft>) => void;
 }) {
   const id = useId();
@@ -71,7 +75,7 @@ function FlagRow({
       </div>
       {row.status === '?' && requesteeble && (
         <UserInput
-          label={`Ask ${row.name} of`}
+          label={sibling ? `Ask ${row.name} (new) of` : `Ask ${row.name} of`}
           value={row.requestee}
           onInput={(requestee) => onChange({ requestee })}
         />

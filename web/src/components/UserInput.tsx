@@ -98,7 +98,7 @@ export function UserInput({ label, value, onInput, multiple, id, required, place
           }
         }}
       />
-      <div id={listId} role="listbox" class="suggestions" hidden={!showList} aria-label={`${label} suggestions`}>
+      <div id={listId} role="listbox" class="suggestions" hidden={!showList} aria-label="Suggestions">
         {options.map((u, i) => (
           <div
             key={u.id}

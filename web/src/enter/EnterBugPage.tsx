@@ -8,13 +8,21 @@ import {
   emptyAttachment,
   sendAttachment,
 } from '../attachment/AttachmentUpload.tsx';
+import { CustomFieldInputs, visibleCustomFields } from '../components/CustomFields.tsx';
 import { splitList } from '../components/format.ts';
 import { ErrorMessage, Loading } from '../components/Messages.tsx';
 import { Select, TextField } from '../components/Select.tsx';
 import { UserInput } from '../components/UserInput.tsx';
 import { useLoad } from '../components/useLoad.ts';
 import { bugHref } from '../lib/routes.ts';
-import { inParameterGroup, legalValues, loadFields, loadProducts, parameters } from '../state/catalog.ts';
+import {
+  fields as fieldDefs,
+  inParameterGroup,
+  legalValues,
+  loadFields,
+  loadProducts,
+  parameters,
+} from '../state/catalog.ts';
 import { announce, navigate } from '../state/router.ts';
 import { session } from '../state/session.ts';
 import { PossibleDuplicates } from './PossibleDuplicates.tsx';
@@ -88,6 +96,7 @@ function EnterBugForm({ product, initialComponent }: { product: Product; initial
     groups: '',
     url: '',
   }));
+  const [custom, setCustom] = useState<Record<string, string | string[]>>({});
   const [attachment, setAttachment] = useState<AttachmentDraft>(emptyAttachment);
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<unknown>(null);
@@ -123,6 +132,9 @@ function EnterBugForm({ product, initialComponent }: { product: Product; initial
         if (form.keywords.trim()) fields.keywords = splitList(form.keywords);
         if (form.groups.trim()) fields.groups = splitList(form.groups);
         if (form.url.trim()) fields.url = form.url.trim();
+        for (const [name, value] of Object.entries(custom)) {
+          if (Array.isArray(value) ? value.length : value.trim()) fields[name] = value;
+        }
         id = (await createBug(fields)).id;
         setFiled(id);
       }
@@ -232,6 +244,12 @@ function EnterBugForm({ product, initialComponent }: { product: Product; initial
             <TextField label="URL" value={form.url} onInput={(v) => set({ url: v })} />
           </div>
         </details>
+        <CustomFieldInputs
+          fields={visibleCustomFields(fieldDefs.value ?? [], { product: product.name, ...form, ...custom }, true)}
+          values={custom}
+          product={product.name}
+          onChange={(name, value) => setCustom((c) => ({ ...c, [name]: value }))}
+        />
         <fieldset>
           <legend>Attachment (optional)</legend>
           <AttachmentFields value={attachment} onChange={setAttachment} canPrivate={canPrivate} />

@@ -42,6 +42,7 @@ export interface BugLike {
   remaining_time?: number;
   deadline?: string | null;
   flags: { id: number; type_id: number; name: string; status: string; requestee?: string }[];
+  [custom: string]: unknown;
 }
 
 export interface Draft {
@@ -75,6 +76,17 @@ export interface Draft {
   comment: string;
   comment_private: boolean;
   flags: FlagDraft[];
+  /** Custom fields (cf_*): text, or the values of a multiple-selection field. */
+  custom: Record<string, string | string[]>;
+}
+
+function customOf(bug: BugLike): Record<string, string | string[]> {
+  const out: Record<string, string | string[]> = {};
+  for (const [name, value] of Object.entries(bug)) {
+    if (!name.startsWith('cf_')) continue;
+    out[name] = Array.isArray(value) ? value.map(String) : value === null || value === undefined ? '' : String(value);
+  }
+  return out;
 }
 
 export function draftOf(bug: BugLike): Draft {
@@ -115,6 +127,7 @@ export function draftOf(bug: BugLike): Draft {
       status: f.status,
       requestee: f.requestee ?? '',
     })),
+    custom: customOf(bug),
   };
 }
 
@@ -193,6 +206,16 @@ export function draftChanges(bug: BugLike, draft: Draft, statuses: readonly Stat
       c.remaining_time = Number(draft.remaining_time);
     if (draft.deadline.trim() !== (bug.deadline ?? '')) c.deadline = draft.deadline.trim();
     if (draft.work_time.trim()) c.work_time = Number(draft.work_time);
+  }
+
+  for (const [name, value] of Object.entries(draft.custom)) {
+    const before = bug[name];
+    if (Array.isArray(value)) {
+      const old = Array.isArray(before) ? before.map(String) : [];
+      if ([...value].sort().join('\n') !== [...old].sort().join('\n')) c[name] = value;
+    } else if (value.trim() !== (before === null || before === undefined ? '' : String(before))) {
+      c[name] = typeof before === 'number' && value.trim() !== '' ? Number(value) : value.trim();
+    }
   }
 
   const flags = flagChanges(bug, draft.flags);
