@@ -34,6 +34,8 @@ import, or, after a finished one, to bring what changed on the source since.
   --retry-minutes N   keep retrying a source that is down or failing for N minutes (default 10)
   --same-source-as URL  the target's import came from URL, which now answers at --from
                       (a moved or renamed source; localhost and 127.0.0.1 count as the same)
+  --overwrite-target-edits  in an update, write again imported bugs changed on the target
+                      since the import wrote them (refused otherwise; the report lists them)
   --verify            after the import, compare every bug on both sides through the REST API
   --verify-sample N   the same for N random bugs
   --target-url URL    with --verify on a deployed stack: its REST root (the ApiUrl output + /rest)
@@ -51,6 +53,7 @@ export interface CliOptions {
   dryRun: boolean;
   report: string | null;
   allowPartial: boolean;
+  overwriteTargetEdits: boolean;
   batchSize: number;
   /** Compare both sides after the import: 'all', a sample size, or null for no check. */
   verify: 'all' | number | null;
@@ -62,7 +65,7 @@ export interface CliOptions {
 
 export class UsageError extends Error {}
 
-const FLAGS = new Set(['--dry-run', '--allow-partial', '--verify', '--help', '-h']);
+const FLAGS = new Set(['--dry-run', '--allow-partial', '--overwrite-target-edits', '--verify', '--help', '-h']);
 const VALUES = new Set([
   '--from',
   '--api-key',
@@ -126,6 +129,7 @@ export function parseArgs(argv: readonly string[], env: NodeJS.ProcessEnv = proc
     dryRun: flags.has('--dry-run'),
     report: values.get('--report') ?? null,
     allowPartial: flags.has('--allow-partial'),
+    overwriteTargetEdits: flags.has('--overwrite-target-edits'),
     batchSize: number('--batch-size', 100, 500),
     verify: values.has('--verify-sample')
       ? number('--verify-sample', 100, 1_000_000)
@@ -200,6 +204,7 @@ async function main(): Promise<number> {
       since: options.since ?? undefined,
       dryRun: options.dryRun,
       allowPartial: options.allowPartial,
+      overwriteTargetEdits: options.overwriteTargetEdits,
       batchSize: options.batchSize,
       retryForMs: options.retryMinutes * 60_000,
       target: openTarget,

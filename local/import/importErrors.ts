@@ -9,6 +9,7 @@ export type ImportRefusalReason =
   | 'target-not-empty'
   | 'target-has-objects'
   | 'target-changed'
+  | 'target-edited'
   | 'since-without-import'
   | 'other-source'
   | 'target-missing'

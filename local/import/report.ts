@@ -45,6 +45,13 @@ export interface ImportReport {
   productControls: Array<{ product: string; inferred: string[]; call: string }>;
   /** Why the run stopped early, when it failed (the source gone for too long, ...): a rerun resumes. */
   error?: string;
+  /**
+   * Imported bugs changed on the target since the import wrote them, which this update wrote
+   * again all the same (`overwriteTargetEdits`; without it the update is refused), as id ranges.
+   */
+  overwrittenTargetEdits: string[];
+  /** Bugs an update brought because their comment or personal tags changed (not their last_change_time), as id ranges. */
+  tagChanged: string[];
   /** Bugs that exist on the source but the account may not see (fault 102), as id ranges. */
   hiddenBugs: { count: number; ranges: string[]; groups: string[] | null };
   /** From the probe: what an import with this key lacks, and what the source never exposes. */
@@ -126,6 +133,14 @@ export function idRanges(ids: readonly number[]): string[] {
   return ranges;
 }
 
+/** The ids of ranges as idRanges writes them: ["1-3", "7"] → [1,2,3,7]. */
+export function expandRanges(ranges: readonly string[]): number[] {
+  return ranges.flatMap((range) => {
+    const [from, to = from] = range.split('-').map(Number);
+    return Array.from({ length: to - from + 1 }, (_, offset) => from + offset);
+  });
+}
+
 /** The report as an operator reads it at the end of a run. */
 export function renderReport(report: ImportReport): string {
   const lines: string[] = [];
@@ -134,6 +149,11 @@ export function renderReport(report: ImportReport): string {
   lines.push(`Mode: ${report.mode}${report.since ? ` (changes since ${report.since})` : ''}`);
   if (report.error) lines.push(`Stopped by an error: ${report.error}`);
   if (report.interrupted) lines.push(`Checkpoint: bug ${report.checkpoint}; run the same command again to resume.`);
+  if (report.overwrittenTargetEdits.length > 0)
+    lines.push(
+      '',
+      `OVERWRITTEN: bugs changed on the target since the import wrote them were written again from the source (--overwrite-target-edits): ${report.overwrittenTargetEdits.join(', ')}`,
+    );
   if (report.restrictedLeftOut.count > 0)
     lines.push(
       '',
@@ -156,6 +176,11 @@ export function renderReport(report: ImportReport): string {
     lines.push(
       '',
       `New API key for ${report.newApiKey.login} on the target (shown once, not in the JSON report): ${report.newApiKey.key}`,
+    );
+  if (report.tagChanged.length > 0)
+    lines.push(
+      '',
+      `Brought again because their comment or personal tags changed (the source did not move their last_change_time): ${report.tagChanged.join(', ')}`,
     );
   if (report.hiddenBugs.count > 0) {
     lines.push(

@@ -1,6 +1,7 @@
 import * as z from 'zod';
 import { DEFAULT_PARAMETERS } from '../../shared/domain/instance/parameters.ts';
 import { toBugzillaDateTime } from '../../shared/domain/time.ts';
+import { loadImportMarks } from '../../shared/storage/bug/bugImportStore.ts';
 import { saveImportState } from '../../shared/storage/instance/importStateStore.ts';
 import { ensureAccountKey } from './destination/accountKey.ts';
 import { bugBundles } from './destination/bugRanges.ts';
@@ -20,7 +21,7 @@ import { writeFieldValues } from './destination/writeValues.ts';
 import { ImportRefusal } from './importErrors.ts';
 import { type Progress, silentProgress } from './progress.ts';
 import { readSource, type SourceData } from './readSource.ts';
-import { type ImportReport, idRanges, ReportBuilder } from './report.ts';
+import { expandRanges, type ImportReport, idRanges, ReportBuilder } from './report.ts';
 import {
   type BugzillaClient,
   createBugzillaClient,
@@ -61,6 +62,13 @@ export interface ImportOptions {
   retryForMs?: number;
   /** Bugs per batch (default 100). */
   batchSize?: number;
+  /**
+   * Write again, all the same, imported bugs that were changed on the target since the import
+   * wrote them (an update is refused otherwise); the report lists them.
+   */
+  overwriteTargetEdits?: boolean;
+  /** At most this many ids a 5.x search did not list are asked about, to report hidden bugs by id (default 5,000). */
+  probeLimit?: number;
   /** Stop after this many bug batches, as Ctrl-C does (tests of resuming). */
   stopAfterBatches?: number;
   /** Aborted: stop after the current batch, leaving a checkpoint. */
@@ -151,7 +159,32 @@ export async function runImport(options: ImportOptions): Promise<ImportReport> {
     finishedAt: null,
     sourceTime: decision.mode === 'resume' && previous ? previous.sourceTime : sourceTime,
     syncedThrough: previous?.syncedThrough ?? null,
+    taggedBugs: decision.mode === 'fresh' ? [] : (previous?.taggedBugs ?? []),
+    marksEdits: decision.mode === 'fresh' ? true : (previous?.marksEdits ?? false),
   };
+  const tagged = new Set(expandRanges(state.taggedBugs ?? []));
+
+  // Which bugs this run writes. An update first makes sure it overwrites nothing changed on the
+  // target since the import wrote it: such a bug is named and the run refused before any write.
+  const plan = await bugBundles(source, decision, state, options.batchSize ?? 100, {
+    permissive: probe.kind === 'tracker' || probe.kind === 'harmony',
+    tags:
+      decision.mode === 'update' && accountIdKnown(probe)
+        ? { known: [...tagged], accountId: probe.account!.id }
+        : undefined,
+    probeLimit: options.probeLimit,
+  });
+  report.warnings.push(...plan.warnings);
+  let overwritten: number[] = [];
+  if (decision.mode === 'update' && plan.ids && plan.ids.length > 0) {
+    const edited = await editedOnTarget(plan.ids, state.marksEdits ?? false);
+    if (edited.length > 0 && !options.overwriteTargetEdits && !dryRun)
+      throw new ImportRefusal(
+        'target-edited',
+        `Since the import wrote them, ${edited.length} imported bugs were changed on the target: ${idRanges(edited).join(', ')}. They changed on the source too, so this update would overwrite what was done on the target. Keep the target read-only until the switch; to take the source's version all the same, run again with --overwrite-target-edits (the report lists them).`,
+      );
+    overwritten = edited;
+  }
   // The target's id counters are recorded once the import's own writes are done with (after the
   // catalogue, after each batch): a later run that finds them higher knows others wrote there.
   let recordCounters = false;
@@ -224,9 +257,6 @@ export async function runImport(options: ImportOptions): Promise<ImportReport> {
       );
       await index.readBack(missed);
     }
-    const plan = await bugBundles(source, decision, state, options.batchSize ?? 100, {
-      permissive: probe.kind === 'tracker' || probe.kind === 'harmony',
-    });
     state.lastBugId = plan.lastBugId;
     const phase = progress.phase('bugs', plan.total, 'bug ids');
     const context = {
@@ -246,6 +276,9 @@ export async function runImport(options: ImportOptions): Promise<ImportReport> {
       // The four counters are independent items: one round trip instead of four per batch.
       const kinds = ['bug', 'comment', 'attachment', 'flag'] as const;
       for (const kind of kinds) highest[kind] = Math.max(highest[kind], written[kind]);
+      for (const id of written.tagged) tagged.add(id);
+      for (const id of written.untagged) tagged.delete(id);
+      state.taggedBugs = idRanges([...tagged]);
       await Promise.all(kinds.map((kind) => writer.advance(kind, written[kind])));
       if (plan.byRange) state.checkpoint = Math.max(state.checkpoint, bundle.range.to);
       await save();
@@ -257,6 +290,18 @@ export async function runImport(options: ImportOptions): Promise<ImportReport> {
       }
     }
     phase.done();
+    if (!interrupted && plan.unlisted) {
+      // 5.x's search leaves out the bugs the account may not see: their ids are asked one by one.
+      const unlisted = await plan.unlisted();
+      for (const fault of unlisted.faults) {
+        if (fault.code === 102) report.hiddenBugIds.push(fault.id);
+        else report.skip('bug', String(fault.id), `the source refused it: ${fault.message} (${fault.code})`);
+      }
+      if (unlisted.unprobed)
+        report.warnings.push(
+          `Ids ${unlisted.unprobed.from}-${unlisted.unprobed.to} were not in the source's search and were not asked about one by one (more than ${options.probeLimit ?? 5000} such ids): bugs the account may not see among them are not listed below.`,
+        );
+    }
   } catch (error) {
     // The source gone for longer than the retries wait, or an answer that cannot be read: every
     // committed batch is kept, and the report says where a rerun resumes.
@@ -327,6 +372,8 @@ export async function runImport(options: ImportOptions): Promise<ImportReport> {
     },
     productControls,
     error: failure,
+    overwrittenTargetEdits: idRanges(overwritten),
+    tagChanged: idRanges(plan.tagChanged ?? []),
     hiddenBugs: {
       count: new Set(report.hiddenBugIds).size,
       ranges: idRanges(report.hiddenBugIds),
@@ -339,6 +386,21 @@ export async function runImport(options: ImportOptions): Promise<ImportReport> {
     written: { items: writer.items, attachmentBytes: writer.bodyBytes },
     newApiKey,
   };
+}
+
+const accountIdKnown = (probe: SourceProbe) => probe.account !== null;
+
+/**
+ * Imported bugs among `ids` changed on the target since the import wrote them: their item lacks
+ * the import's mark or holds another revision (bugImportStore.ts). Unmarked bugs count only
+ * when the import marked every bug it wrote (`marked`).
+ */
+async function editedOnTarget(ids: readonly number[], marked: boolean): Promise<number[]> {
+  const marks = await loadImportMarks(ids);
+  return [...marks]
+    .filter(([, mark]) => (mark.importRev === null ? marked : mark.importRev !== mark.rev))
+    .map(([id]) => id)
+    .sort((a, b) => a - b);
 }
 
 /** One line for the report: what failed, without a stack (the source's answers are input, not our bugs). */

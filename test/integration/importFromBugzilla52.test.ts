@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ImportReport } from '../../local/import/report.ts';
+import { expandRanges, type ImportReport } from '../../local/import/report.ts';
 import { runImport } from '../../local/import/runImport.ts';
 import { createBugzillaClient, visibleBugIds } from '../../local/import/source/index.ts';
 import { verifyTarget } from '../../local/import/verifyTarget.ts';
@@ -8,6 +8,7 @@ import {
   BUGZILLA52_KEY,
   BUGZILLA52_URL,
   bugzilla52Unavailable,
+  jsonRpc,
   type Loaded52,
   load52,
   rest,
@@ -130,12 +131,29 @@ describe.skipIf(skipped !== null)('an import from a live Bugzilla 5.2', () => {
     await new Promise((resolve) => setTimeout(resolve, 1100));
     const [changed] = loaded.bugs;
     await rest('PUT', `/bug/${changed}`, { summary: 'Engine stalls, renamed', comment: { body: 'Later news.' } });
+    // Tags move no last_change_time on 5.2: the update finds them by search and compares them.
+    const tagged = loaded.bugs.at(-1)!;
+    const lastChange = async () => (await rest('GET', `/bug/${tagged}?include_fields=last_change_time`)).bugs[0];
+    const before = await lastChange();
+    const comment = (await rest('GET', `/bug/${tagged}/comment`)).bugs[tagged].comments[0].id as number;
+    await rest('PUT', `/bug/comment/${comment}/tags`, { add: ['kitlater'] });
+    await jsonRpc('Bug.update_tags', { ids: [tagged], tags: { add: ['kitlater'] } });
+    expect(await lastChange()).toEqual(before);
     await new Promise((resolve) => setTimeout(resolve, 1100));
     const update = await importNow();
-    expect(update).toMatchObject({ mode: 'update', interrupted: false });
+    expect(update).toMatchObject({ mode: 'update', interrupted: false, overwrittenTargetEdits: [] });
     expect(update.counts.bugs).toBeGreaterThanOrEqual(1);
+    expect(expandRanges(update.tagChanged)).toContain(tagged);
     const bug = (await ok(call(target, 'GET', `/rest/bug/${changed}`, { apiKey: targetKey() }))).bugs[0];
     expect(bug.summary).toBe('Engine stalls, renamed');
+    const onTarget = (await ok(call(target, 'GET', `/rest/bug/${tagged}/comment`, { apiKey: targetKey() }))).bugs[
+      tagged
+    ].comments;
+    expect(onTarget.find((entry: { id: number }) => entry.id === comment).tags).toContain('kitlater');
+    const personal = (
+      await ok(call(target, 'GET', `/rest/bug/${tagged}`, { apiKey: targetKey(), query: { include_fields: 'tags' } }))
+    ).bugs[0].tags;
+    expect(personal).toContain('kitlater');
     const check = await verifyTarget({
       from,
       apiKey: BUGZILLA52_KEY,

@@ -92,7 +92,7 @@ beforeAll(async () => {
   source = await startAppProcess(storage);
   forwarder = await startForwarder(source.url);
   target = await startTestApp();
-}, 180_000);
+});
 
 afterAll(async () => {
   await target?.close();
@@ -230,5 +230,89 @@ describe('after a finished import', () => {
       message: expect.stringMatching(new RegExp(`bugs ${own}\\b.*comments \\d+`)),
     });
     expect((await call(target, 'GET', `/rest/bug/${own}`, { apiKey: target.admin.apiKey })).status).toBe(200);
+  });
+});
+
+/** The source's REST API as its administrator. */
+async function onSource<T = any>(method: string, path: string, body?: unknown): Promise<T> {
+  const response = await fetch(`${source.url}/rest${path}`, {
+    method,
+    headers: { 'Content-Type': 'application/json', 'X-BUGZILLA-API-KEY': sourceKey },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const answer = (await response.json()) as any;
+  if (!response.ok || answer?.error) throw new Error(`${method} ${path}: ${JSON.stringify(answer)}`);
+  return answer as T;
+}
+
+const summaryOnTarget = async (id: number) =>
+  (await ok(call(target, 'GET', `/rest/bug/${id}`, { apiKey: target.admin.apiKey }))).bugs[0].summary;
+
+describe('an update after changes on both sides (issue 36)', () => {
+  it('refuses to overwrite an imported bug changed on the target, and names it; --overwrite-target-edits takes the source', async () => {
+    await freshTarget();
+    expect(await importInto()).toMatchObject({ mode: 'fresh', interrupted: false });
+    const [edited, untouched] = [bugs[0], bugs[4]];
+    await ok(
+      call(target, 'PUT', `/rest/bug/${edited}`, {
+        apiKey: target.admin.apiKey,
+        body: { summary: 'Renamed on the target' },
+      }),
+    );
+    await new Promise((resolve) => setTimeout(resolve, 1100));
+    await onSource('PUT', `/bug/${edited}`, { summary: 'Renamed on the source' });
+    await onSource('PUT', `/bug/${untouched}`, { summary: 'Also renamed on the source' });
+    const refused = await refusal(importInto());
+    expect(refused).toMatchObject({
+      reason: 'target-edited',
+      message: expect.stringContaining(`changed on the target: ${edited}.`),
+    });
+    // Refused before anything was written.
+    expect(await summaryOnTarget(edited)).toBe('Renamed on the target');
+    expect(await summaryOnTarget(untouched)).not.toBe('Also renamed on the source');
+
+    const forced = await importInto({ overwriteTargetEdits: true });
+    expect(forced).toMatchObject({ mode: 'update', interrupted: false, overwrittenTargetEdits: [String(edited)] });
+    expect(renderReport(forced)).toMatch(new RegExp(`OVERWRITTEN: .*--overwrite-target-edits\\): ${edited}\\n`));
+    expect(await summaryOnTarget(edited)).toBe('Renamed on the source');
+    expect(await summaryOnTarget(untouched)).toBe('Also renamed on the source');
+    // What the import wrote is its own again: the next update is not refused.
+    await onSource('PUT', `/bug/${edited}`, { summary: 'Renamed on the source again' });
+    expect(await importInto()).toMatchObject({ mode: 'update', overwrittenTargetEdits: [] });
+  });
+
+  it("brings comment and personal tags changed on the source, which move no bug's last_change_time", async () => {
+    // The target holds the finished import of the previous test.
+    const bug = bugs[1];
+    const lastChange = async () => (await onSource('GET', `/bug/${bug}`)).bugs[0].last_change_time;
+    const before = await lastChange();
+    const comment = (await onSource('GET', `/bug/${bug}/comment`)).bugs[bug].comments[0].id as number;
+    await new Promise((resolve) => setTimeout(resolve, 1100));
+    await onSource('PUT', `/bug/comment/${comment}/tags`, { add: ['sweep'] });
+    await onSource('PUT', `/bug/${bug}/tags`, { tags: { add: ['mine'] } });
+    expect(await lastChange()).toBe(before);
+
+    const tagsOnTarget = async () => {
+      const comments = (await ok(call(target, 'GET', `/rest/bug/${bug}/comment`, { apiKey: target.admin.apiKey })))
+        .bugs[bug].comments;
+      const found = (
+        await ok(
+          call(target, 'GET', `/rest/bug/${bug}`, { apiKey: target.admin.apiKey, query: { include_fields: 'tags' } }),
+        )
+      ).bugs[0];
+      return { comment: comments.find((entry: { id: number }) => entry.id === comment).tags, personal: found.tags };
+    };
+    const added = await importInto();
+    expect(added).toMatchObject({ mode: 'update', interrupted: false, tagChanged: [String(bug)] });
+    expect(await tagsOnTarget()).toEqual({ comment: ['sweep'], personal: ['mine'] });
+
+    // Taken off again: the source no longer finds the bug tagged; the import remembers it was.
+    await onSource('PUT', `/bug/comment/${comment}/tags`, { remove: ['sweep'] });
+    await onSource('PUT', `/bug/${bug}/tags`, { tags: { remove: ['mine'] } });
+    const removed = await importInto();
+    expect(removed.tagChanged).toEqual([String(bug)]);
+    expect(await tagsOnTarget()).toEqual({ comment: [], personal: [] });
+    // Nothing changed since: nothing is brought again.
+    expect((await importInto()).tagChanged).toEqual([]);
   });
 });

@@ -19,6 +19,7 @@ describe('import command line', () => {
       dryRun: false,
       report: null,
       allowPartial: false,
+      overwriteTargetEdits: false,
       batchSize: 100,
       verify: null,
       targetUrl: null,
@@ -27,6 +28,7 @@ describe('import command line', () => {
       sameSourceAs: null,
     });
     expect(parseArgs([...required, '--verify'], {})).toMatchObject({ verify: 'all' });
+    expect(parseArgs([...required, '--overwrite-target-edits'], {})).toMatchObject({ overwriteTargetEdits: true });
     expect(
       parseArgs(
         [

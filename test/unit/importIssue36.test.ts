@@ -5,7 +5,14 @@ import { sameSource } from '../../local/import/destination/importMode.ts';
 import { inferProductControls } from '../../local/import/destination/productControls.ts';
 import { TargetWriter } from '../../local/import/destination/targetWriter.ts';
 import { ReportBuilder, renderReport } from '../../local/import/report.ts';
-import { createBugzillaClient, type ProductRecord, type RetryEvent } from '../../local/import/source/index.ts';
+import {
+  BugzillaApiError,
+  type BugzillaClient,
+  createBugzillaClient,
+  type ProductRecord,
+  probeUnlistedIds,
+  type RetryEvent,
+} from '../../local/import/source/index.ts';
 import { compareComments } from '../../local/import/verify/compareComments.ts';
 
 /**
@@ -63,6 +70,8 @@ describe('product group controls from a source that hides them', () => {
       restrictedLeftOut: { count: 2, ranges: ['4-5'], groups: ['vault'] },
       productControls: [{ product: 'Secret', inferred: ['vault'], call: 'PUT /rest/product/Secret {}' }],
       hiddenBugs: { count: 0, ranges: [], groups: [] },
+      overwrittenTargetEdits: [],
+      tagChanged: [],
       missing: [],
       notExposed: [],
       warnings: [],
@@ -129,5 +138,56 @@ describe('verification of a 5.x duplicate notice', () => {
     expect(compareComments([comment(`\n\n${notice}`)], [comment(notice)])).toEqual([]);
     expect(compareComments([comment(`Same.\n\n${notice}`)], [comment(notice)])).toHaveLength(1);
     expect(compareComments([comment('\n\nsomething else')], [comment('something else')])).toHaveLength(1);
+  });
+});
+
+describe('bugs a 5.x search leaves out', () => {
+  /** A 5.2 as Get Bug answers it: one id it cannot show fails the request, 101 or 102. */
+  const fake52 = (visible: number[], hidden: number[]) => {
+    const asked: number[][] = [];
+    const client: BugzillaClient = {
+      baseUrl: 'http://5.2/rest',
+      connections: 4,
+      stats: { requests: 0, retries: 0, bytes: 0 },
+      get: async <T>(path: string, query: Record<string, unknown> = {}) => {
+        const ids = [Number(path.split('/')[2]), ...((query.ids as number[] | undefined) ?? [])];
+        asked.push(ids);
+        for (const id of ids) {
+          if (hidden.includes(id))
+            throw new BugzillaApiError(102, `You are not authorized to access bug #${id}.`, 401, path);
+          if (!visible.includes(id)) throw new BugzillaApiError(101, `Bug #${id} does not exist.`, 404, path);
+        }
+        return { bugs: ids.map((id) => ({ id })), faults: [] } as T;
+      },
+    };
+    return { client, asked };
+  };
+
+  it('are reported by id: every id between the visible ones, and above the highest until a round finds none', async () => {
+    const { client, asked } = fake52([1, 2, 5, 9], [3, 7, 12, 31]);
+    const found = await probeUnlistedIds(client, [1, 2, 5, 9], { above: 10 });
+    expect(found.faults.map((fault) => [fault.id, fault.code])).toEqual([
+      [3, 102],
+      [7, 102],
+      [12, 102],
+    ]);
+    expect(found.unprobed).toBeNull();
+    // One id a request (5.2 fails a request for its first bad id); 10..19 found 12, 20..29 none.
+    expect(asked.every((ids) => ids.length === 1)).toBe(true);
+    expect(asked.map(([id]) => id).sort((a, b) => a - b)).toEqual([
+      3,
+      4,
+      6,
+      7,
+      8,
+      ...Array.from({ length: 20 }, (_, i) => 10 + i),
+    ]);
+  });
+
+  it('asks about at most the limit, and says which ids it did not ask about', async () => {
+    const { client } = fake52([1, 500], [250]);
+    const found = await probeUnlistedIds(client, [1, 500], { limit: 100 });
+    expect(found.faults).toEqual([]);
+    expect(found.unprobed).toEqual({ from: 102, to: 499 });
   });
 });

@@ -1,7 +1,18 @@
 import type { ImportState } from '../../../shared/storage/instance/importStateStore.ts';
 import { chunksOf, idChunks, orderedMap } from '../source/concurrency.ts';
-import { type BugBundle, type BugzillaClient, changedBugIds, readBundle, visibleBugIds } from '../source/index.ts';
+import {
+  type BugBundle,
+  type BugFault,
+  type BugzillaClient,
+  changedBugIds,
+  type IdRange,
+  probeUnlistedIds,
+  readBundle,
+  taggedBugIds,
+  visibleBugIds,
+} from '../source/index.ts';
 import type { ModeDecision } from './importMode.ts';
+import { bugsWithChangedTags } from './tagChanges.ts';
 
 /**
  * Which bugs a run reads, in batches. A first import or its resume learns the ids of the bugs the
@@ -9,8 +20,10 @@ import type { ModeDecision } from './importMode.ts';
  * highest of them. From a source whose Get Bug honours `permissive` (Tracker, Harmony/BMO) the
  * batches are then consecutive id ranges up to that id, so a bug in a group the account is not
  * in is reported by id (fault 102); from stock Bugzilla 5.0 and 5.2, where one such id fails a
- * whole batch, the batches hold only the ids the search found. An update reads the bugs the
- * source says changed at or after `since`.
+ * whole batch, the batches hold only the ids the search found; the ids between them are then
+ * asked one by one (`unlisted`), so the bugs the account may not see are reported by id too. An
+ * update reads the bugs the source says changed at or after `since`, and those whose comment or
+ * personal tags changed (which does not move `last_change_time` on 5.x: tagChanges.ts).
  */
 export interface BugPlan {
   bundles: AsyncGenerator<{ bundle: BugBundle; ids: number }>;
@@ -19,6 +32,22 @@ export interface BugPlan {
   lastBugId: number;
   /** Batches are in id order and cover every visible bug up to their last id: the checkpoint moves with them. */
   byRange: boolean;
+  /** An update: the ids it will write again (what the target holds of them is replaced). */
+  ids?: number[];
+  /** An update: the bugs among `ids` brought because their tags changed, not their last_change_time. */
+  tagChanged?: number[];
+  /** After the batches, for a source whose search leaves hidden bugs out: what the ids it did not list are. */
+  unlisted?: () => Promise<{ faults: BugFault[]; unprobed: IdRange | null }>;
+  warnings: string[];
+}
+
+export interface PlanOptions {
+  /** Get Bug honours `permissive` (Tracker, Harmony/BMO). */
+  permissive?: boolean;
+  /** For an update: look for tag changes, on these bugs known to carry tags and those the source finds. */
+  tags?: { known: readonly number[]; accountId: number };
+  /** At most this many unlisted ids are asked about (default 5,000). */
+  probeLimit?: number;
 }
 
 export async function bugBundles(
@@ -26,7 +55,7 @@ export async function bugBundles(
   decision: ModeDecision,
   state: ImportState,
   batchSize: number,
-  options: { permissive?: boolean } = {},
+  options: PlanOptions = {},
 ): Promise<BugPlan> {
   const ahead = Math.max(2, Math.floor(source.connections / 2));
   const read = (chunks: Iterable<number[]>) =>
@@ -35,7 +64,19 @@ export async function bugBundles(
         yield { bundle, ids: bundle.range.to - bundle.range.from + 1 };
     })();
   if (decision.since) {
-    const ids = await changedBugIds(source, decision.since);
+    const changed = await changedBugIds(source, decision.since);
+    const warnings: string[] = [];
+    let tagChanged: number[] = [];
+    if (options.tags) {
+      const tagged = await taggedBugIds(source);
+      warnings.push(...tagged.warnings);
+      const already = new Set(changed);
+      const candidates = [...new Set([...tagged.ids, ...options.tags.known])]
+        .filter((id) => !already.has(id))
+        .sort((a, b) => a - b);
+      tagChanged = await bugsWithChangedTags(source, candidates, options.tags.accountId);
+    }
+    const ids = [...changed, ...tagChanged].sort((a, b) => a - b);
     return {
       bundles: (async function* () {
         for await (const bundle of orderedMap(chunksOf(ids, batchSize), ahead, (chunk) => readBundle(source, chunk)))
@@ -44,6 +85,9 @@ export async function bugBundles(
       total: ids.length,
       lastBugId: Math.max(state.lastBugId, ...ids),
       byRange: false,
+      ids,
+      tagChanged,
+      warnings,
     };
   }
   const ids = await visibleBugIds(source, state.checkpoint);
@@ -55,6 +99,7 @@ export async function bugBundles(
       total: Math.max(0, range.to - range.from + 1),
       lastBugId: Math.max(highest, state.checkpoint),
       byRange: true,
+      warnings: [],
     };
   }
   return {
@@ -65,5 +110,7 @@ export async function bugBundles(
     total: ids.length,
     lastBugId: Math.max(highest, state.checkpoint),
     byRange: true,
+    unlisted: () => probeUnlistedIds(source, ids, { after: state.checkpoint, limit: options.probeLimit }),
+    warnings: [],
   };
 }

@@ -20,7 +20,7 @@ export type ImportMode = 'fresh' | 'resume' | 'update';
 
 export interface ModeDecision {
   mode: ImportMode;
-  state: ImportState | null;
+  state: GuardedImportState | null;
   /** Bugs changed at or after this source time are brought (update); null: by id range. */
   since: string | null;
 }
@@ -72,8 +72,18 @@ const NEW_INSTALLATION: Partial<Record<IdKind, number>> = {
   milestone: 1,
 };
 
-/** The import state, with the target's id counters as the import left them (absent before any phase was done). */
-export type GuardedImportState = ImportState & { counters?: Partial<Record<IdKind, number>> };
+/**
+ * The import state, with the target's id counters as the import left them (absent before any
+ * phase was done); `taggedBugs`, the bugs the import wrote with comment or personal tags (id
+ * ranges), whose tags an update compares with the source's even when the source no longer finds
+ * them tagged; and `marksEdits`, set when every bug the import wrote carries its import mark
+ * (an import begun before the marks existed cannot tell an unmarked bug from an edited one).
+ */
+export type GuardedImportState = ImportState & {
+  counters?: Partial<Record<IdKind, number>>;
+  taggedBugs?: string[];
+  marksEdits?: boolean;
+};
 
 export async function targetCounters(): Promise<Record<IdKind, number>> {
   const values = await Promise.all(GUARDED_KINDS.map((kind) => lastAllocatedId(kind)));

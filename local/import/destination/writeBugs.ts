@@ -48,11 +48,17 @@ export interface BatchIds {
   flag: number;
 }
 
+/** The highest ids a batch wrote, and which of its bugs carry tags (comment or personal) now. */
+export interface BatchWritten extends BatchIds {
+  tagged: number[];
+  untagged: number[];
+}
+
 const reads = new Semaphore(16);
 
-export async function writeBugBatch(bundle: BugBundle, context: BugWriteContext): Promise<BatchIds> {
+export async function writeBugBatch(bundle: BugBundle, context: BugWriteContext): Promise<BatchWritten> {
   const { report, writer } = context;
-  const highest: BatchIds = { bug: 0, comment: 0, attachment: 0, flag: 0 };
+  const highest: BatchWritten = { bug: 0, comment: 0, attachment: 0, flag: 0, tagged: [], untagged: [] };
   for (const fault of bundle.faults) {
     if (fault.code === 102) report.hiddenBugIds.push(fault.id);
     else report.skip('bug', String(fault.id), `the source refused it: ${fault.message} (${fault.code})`);
@@ -96,6 +102,8 @@ export async function writeBugBatch(bundle: BugBundle, context: BugWriteContext)
       for (const tags of before.commentTags.values()) for (const tag of tags) moveTag(tag, -1);
     }
     for (const comment of comments) for (const tag of comment.tags) moveTag(tag, 1);
+    const tagged = comments.some((comment) => comment.tags.length > 0) || Object.keys(bug.tags ?? {}).length > 0;
+    (tagged ? highest.tagged : highest.untagged).push(bug.id);
     context.index?.add(bug, rev, history, comments);
     if (context.changeLog) changeLogBugs.push({ bug, rev });
 

@@ -35,10 +35,12 @@ export {
   type BugBatch,
   changedBugIds,
   highestBugId,
+  probeUnlistedIds,
   type ReadBugsOptions,
   readBugIds,
   readBugs,
   readBugsSplitting,
+  taggedBugIds,
   visibleBugIds,
 } from './readers/bugs.ts';
 export { readClassifications } from './readers/classifications.ts';

@@ -5,7 +5,7 @@ import { documentClient, tableName } from '../dynamoClient.ts';
 import { collectItems, type Item } from '../itemCollector.ts';
 import { attachmentKeys, bugKeys, type ItemKey } from '../keys.ts';
 import { addChangeLogEntries } from '../search/searchIndexStore.ts';
-import { queryAll } from '../tableReads.ts';
+import { batchGetAll, queryAll } from '../tableReads.ts';
 import { putNewAttachment } from './attachmentStore.ts';
 import { bulkBugItems, type StoredComment } from './bugStore.ts';
 
@@ -15,7 +15,12 @@ import { bulkBugItems, type StoredComment } from './bugStore.ts';
  * bug it writes again (its revision, alias and items), so a rerun replaces instead of adding.
  */
 
-/** Every item of one bug: the bug, alias guard, comments and pointers, history, attachments and pointers. */
+/**
+ * Every item of one bug: the bug, alias guard, comments and pointers, history, attachments and
+ * pointers. The bug item carries `importRev`, the revision the import gave it: any write through
+ * the API puts the whole item again without it (toStoredBug leaves it out), so a bug whose item
+ * lacks it, or holds another revision, was changed on the target since the import wrote it.
+ */
 export function importedBugItems(
   bug: Bug,
   rev: number,
@@ -24,7 +29,7 @@ export function importedBugItems(
   attachments: readonly Attachment[],
 ): Item[] {
   const items = bulkBugItems(bug, comments, history) as Item[];
-  if (rev !== 1) items[0] = { ...items[0], rev };
+  items[0] = { ...items[0], rev, importRev: rev };
   items.push(
     ...collectItems((transaction) => {
       for (const attachment of attachments) putNewAttachment(transaction, attachment);
@@ -52,6 +57,8 @@ export interface ExistingBug {
   itemKeys: ItemKey[];
   /** Tags of its comments, by comment id. */
   commentTags: Map<number, string[]>;
+  /** Personal tags, by the id of the user they belong to. */
+  personalTags: Record<string, string[]>;
 }
 
 /** What the table holds of a bug written before (null: nothing): one strongly consistent Query. */
@@ -75,7 +82,30 @@ export async function loadExistingBug(bugId: number): Promise<ExistingBug | null
         .filter((item) => item.type === 'comment')
         .map((item) => [Number(item.id), (item.tags as string[] | undefined) ?? []]),
     ),
+    personalTags: (bug?.tags as Record<string, string[]> | undefined) ?? {},
   };
+}
+
+/** A bug's revision, and the one the import wrote (null: the item holds no mark). */
+export interface ImportMark {
+  rev: number;
+  importRev: number | null;
+}
+
+/** The import marks of the bugs that exist on the target, by id (BatchGetItem, 100 keys a call). */
+export async function loadImportMarks(bugIds: readonly number[]): Promise<Map<number, ImportMark>> {
+  const items = await batchGetAll(
+    bugIds.map((id) => bugKeys.bug(id)),
+    { consistent: true },
+  );
+  return new Map(
+    items
+      .filter((item) => item.type === 'bug')
+      .map((item) => [
+        Number(item.id),
+        { rev: Number(item.rev ?? 0), importRev: item.importRev === undefined ? null : Number(item.importRev) },
+      ]),
+  );
 }
 
 /** The alias guard a bug no longer holds. */

@@ -34,7 +34,8 @@ export interface StoredComment extends NewComment {
 }
 
 export const toStoredBug = (item: Record<string, unknown>): StoredBug => {
-  const { pk, sk, type, rev, gsi2pk, gsi2sk, ...bug } = item;
+  // importRev: the revision an import wrote (bugImportStore.ts), never part of the bug.
+  const { pk, sk, type, rev, gsi2pk, gsi2sk, importRev, ...bug } = item;
   return { bug: bug as unknown as Bug, rev: Number(rev ?? 0) };
 };
 

@@ -94,7 +94,12 @@ export async function readBugsSplitting(
  * `max_search_results` cap of 5.x, 10,000 by default, is never met, and no offset grows).
  * This is how ids are learned from a source whose Get Bug does not honour `permissive`.
  */
-export async function visibleBugIds(client: BugzillaClient, after = 0, pageSize = 5000): Promise<number[]> {
+export async function visibleBugIds(
+  client: BugzillaClient,
+  after = 0,
+  pageSize = 5000,
+  where: Record<string, string> = {},
+): Promise<number[]> {
   const ids: number[] = [];
   const page = z.object({ bugs: z.array(z.object({ id: idSchema })) });
   for (let last = after; ; ) {
@@ -103,6 +108,7 @@ export async function visibleBugIds(client: BugzillaClient, after = 0, pageSize 
         f1: 'bug_id',
         o1: 'greaterthan',
         v1: last,
+        ...where,
         order: 'bug_id',
         limit: pageSize,
         include_fields: 'id',
@@ -150,4 +156,70 @@ export async function changedBugIds(client: BugzillaClient, since: string, pageS
     ids.push(...bugs.map((bug) => bug.id));
     if (bugs.length < pageSize) return ids;
   }
+}
+
+/**
+ * Ids of the bugs that carry a comment tag, and of those that carry a personal tag of the key's
+ * account: searches paged by id like visibleBugIds (`comment_tag` matching the regular
+ * expression `.`, `tag` not empty). Neither kind of tag moves a bug's `last_change_time` on
+ * 5.x, so an update asks for them apart. A source that refuses one of the searches yields a
+ * warning instead of its ids.
+ */
+export async function taggedBugIds(client: BugzillaClient): Promise<{ ids: number[]; warnings: string[] }> {
+  const warnings: string[] = [];
+  const search = async (what: string, where: Record<string, string>) => {
+    try {
+      return await visibleBugIds(client, 0, 5000, where);
+    } catch (error) {
+      if (!(error instanceof BugzillaApiError)) throw error;
+      warnings.push(
+        `The source refused the search for bugs with ${what} (${error.bugzillaMessage}): changes of ${what} on bugs whose last_change_time did not move are brought only for bugs the target knows to carry them.`,
+      );
+      return [];
+    }
+  };
+  const [commentTagged, personallyTagged] = await Promise.all([
+    search('comment tags', { f2: 'comment_tag', o2: 'regexp', v2: '.' }),
+    search('personal tags', { f2: 'tag', o2: 'isnotempty', v2: '' }),
+  ]);
+  return { ids: [...new Set([...commentTagged, ...personallyTagged])].sort((a, b) => a - b), warnings };
+}
+
+/**
+ * What Get Bug says of ids the search did not list (5.0, 5.2 leave bugs the account may not see
+ * out of a search): each id alone, so a bug the account may not see (102) is told from an id
+ * without a bug (101). Every id between the visible ones is asked, then ids above the highest,
+ * `above` at a time, until a round finds none; at most `limit` ids in all (the gap left is
+ * returned as `unprobed`). Returns the faults other than 101.
+ */
+export async function probeUnlistedIds(
+  client: BugzillaClient,
+  visible: readonly number[],
+  options: { after?: number; above?: number; limit?: number } = {},
+): Promise<{ faults: BugFault[]; unprobed: IdRange | null }> {
+  const after = options.after ?? 0;
+  const above = options.above ?? 20;
+  const limit = options.limit ?? 5000;
+  const seen = new Set(visible);
+  const highest = visible.length > 0 ? Math.max(...visible) : after;
+  const gaps: number[] = [];
+  for (let id = after + 1; id < highest; id++) if (!seen.has(id)) gaps.push(id);
+  const faults: BugFault[] = [];
+  const ask = async (ids: readonly number[]) => {
+    const found = await Promise.all(ids.map((id) => readBugsSplitting(client, [id], { include_fields: 'id' })));
+    return found.flatMap((answer) => answer.faults).filter((fault) => fault.code !== NOT_A_BUG);
+  };
+  const probed = gaps.slice(0, limit);
+  faults.push(...(await ask(probed)));
+  if (gaps.length > limit) return { faults, unprobed: { from: gaps[limit], to: highest - 1 } };
+  // Above the highest visible id: `above` ids at a time, until a round without a bug.
+  for (let next = highest + 1, budget = limit - probed.length; budget > 0; ) {
+    const ids = Array.from({ length: Math.min(above, budget) }, (_, offset) => next + offset);
+    const hidden = await ask(ids);
+    faults.push(...hidden);
+    budget -= ids.length;
+    next += ids.length;
+    if (hidden.length === 0) break;
+  }
+  return { faults, unprobed: null };
 }
