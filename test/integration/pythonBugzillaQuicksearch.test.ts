@@ -72,13 +72,14 @@ beforeAll(async () => {
     whiteboard: '[sound]',
   });
   await file('lid', { summary: 'Kettle lid sticks', priority: 'High' });
-  await file('toaster', { summary: 'Toaster burns bread', priority: 'Normal' });
+  // An alias: 5.2 finds a bug with a negated plain word (`-kettle`) only when it has an alias without the word.
+  await file('toaster', { summary: 'Toaster burns bread', priority: 'Normal', alias: 'crumbs' });
   await file('fridge', { summary: 'Fridge hums at night', priority: 'Low' });
   const change = (name: string, body: Record<string, unknown>) =>
     ok(call(app, 'PUT', `/rest/bug/${bug[name]}`, { apiKey: admin, body }));
   await change('lid', { status: 'RESOLVED', resolution: 'FIXED', comment: { body: 'Descaled and fixed' } });
   await change('fridge', { status: 'RESOLVED', resolution: 'WONTFIX' });
-}, 120_000);
+});
 afterAll(async () => {
   await app?.close();
 });

@@ -201,7 +201,7 @@ beforeAll(async () => {
     G: 'CONFIRMED',
     H: 'CONFIRMED',
   });
-}, 120_000);
+});
 afterAll(async () => {
   await app?.close();
 });
@@ -361,10 +361,15 @@ describe('shortcuts', () => {
 });
 
 describe('NOT, OR, AND and quotes', () => {
-  it('excludes with - and NOT', async () => {
-    expect(await found('-toolbar')).toEqual(['E', 'G', 'H']);
-    expect(await found('NOT toolbar')).toEqual(['E', 'G', 'H']);
-    expect(await found('toolbar -crashes')).toEqual(['A']);
+  it('excludes with - and NOT, and wants an alias without the word, as 5.2 does', async () => {
+    // 5.2 tests a negated plain word against each alias of the bug too (notsubstring in a subselect
+    // of the aliases), so a bug without an alias is never found: only B and F have one.
+    expect(await found('-toolbar')).toEqual([]);
+    expect(await found('ALL -toolbar')).toEqual(['F']);
+    expect(await found('ALL NOT toolbar')).toEqual(['F']);
+    expect(await found('ALL -crashes')).toEqual(['F']);
+    expect(await found('toolbar -crashes')).toEqual([]);
+    expect(await found('ALL toolbar -stall')).toEqual(['B']);
     expect(await found('NOT NOT toolbar')).toEqual(['A', 'B']);
     expect(await found('-@dana')).toEqual(['B', 'E', 'H']);
   });

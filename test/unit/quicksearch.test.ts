@@ -22,7 +22,8 @@ const word = (text: string, negate = false): SearchNode[] => [
   ...(text.length > 2
     ? [leaf('product', 'substring', text, negate), leaf('component', 'substring', text, negate)]
     : []),
-  leaf('alias', 'substring', text, negate),
+  // Negated, the alias is `notsubstring` per alias: a bug must have an alias without the word.
+  negate ? leaf('alias', 'notsubstring', text) : leaf('alias', 'substring', text),
   leaf('short_desc', 'substring', text, negate),
   leaf('status_whiteboard', 'substring', text, negate),
   leaf('content', 'matches', text, negate),

@@ -280,7 +280,7 @@ function directReferences(
   const ids = [...valuesOf(params.id), ...valuesOf(params.bug_id)]
     .flatMap((value) => value.split(','))
     .map((value) => value.trim())
-    .filter(Boolean)
+    .filter((value) => /^\d+$/.test(value))
     .map(Number);
   return { ids, aliases: valuesOf(params.alias).filter((alias) => alias.trim() !== '') };
 }

@@ -5,7 +5,7 @@
 import { type FieldValues, isValueField } from '../catalog/fieldValues.ts';
 import { idSetTest, idTable } from './criterionNames.ts';
 import { FALSE, type SearchEnvironment, TRUE } from './searchEnvironment.ts';
-import { CODE_FIELDS } from './searchFields.ts';
+import { CODE_FIELDS, PER_COMMENT_NEGATIONS } from './searchFields.ts';
 import type { SearchIndex } from './searchIndex.ts';
 import { textMatcher } from './valueMatchers.ts';
 
@@ -90,13 +90,21 @@ export function columnCriterion(
     case 'alias': {
       const [column, values] =
         field === 'alias' ? [index.aliasCode, index.aliases.values] : [index.whiteboardCode, index.whiteboards.values];
-      const text = textMatcher(op, value);
+      // A negative operator on the alias wants an alias that fails the positive test (searchFields.ts).
+      const positive = field === 'alias' ? PER_COMMENT_NEGATIONS[op] : undefined;
+      const text = positive ? negatedValue(textMatcher(positive, value)) : textMatcher(op, value);
       return once(`${field}Code`, column, () => Uint8Array.from(values, (entry) => (text(entry) ? TRUE : FALSE)));
     }
     default:
       return null;
   }
 }
+
+/** A value that is there (not the empty text of a bug without one) and fails `positive`. */
+const negatedValue =
+  (positive: (text: string) => boolean) =>
+  (text: string): boolean =>
+    text !== '' && !positive(text);
 
 /**
  * The installation's statuses by name (as bugs show them now), with the legacy names scripts send,

@@ -112,14 +112,6 @@ export function commentTest(env: SearchEnvironment, field: string, op: string, v
     const positive = textMatcher(negation, value);
     return (slot) => bool(readable(slot).some((comment) => !positive(comment.text)));
   }
-  if (field === 'longdesc' && op === 'allwordssubstr') {
-    // Every word in some comment, each maybe in another, as allwords finds whole words.
-    const words = wordsOf(value);
-    return (slot) => {
-      const texts = readable(slot).map((comment) => comment.text.toLowerCase());
-      return bool(words.every((word) => texts.some((text) => text.includes(word))));
-    };
-  }
   const text = textMatcher(op === 'matches' ? 'allwords' : op, value);
   if (field === 'description')
     return (slot) => bool(readable(slot).some((comment) => comment.count === 0 && text(comment.text)));

@@ -126,12 +126,6 @@ const numberTest: FamilyTest = (env, field, op, value) => {
       const test = numberMatcher(op, value);
       return (slot) => bool(test(Math.floor((env.now - index.lastChangeTime[slot]) / 86_400_000)));
     }
-    case 'dup_id': {
-      if (op === 'isempty') return (slot) => bool(index.dupeOf[slot] === 0);
-      if (op === 'isnotempty') return (slot) => bool(index.dupeOf[slot] !== 0);
-      const test = numberMatcher(op, value);
-      return (slot) => bool(index.dupeOf[slot] !== 0 && test(index.dupeOf[slot]));
-    }
     default:
       return null;
   }

@@ -2,7 +2,7 @@ import { errors } from '../../errors.ts';
 import type { FieldValues } from '../catalog/fieldValues.ts';
 import { lookUpQuicksearchField, quicksearchFieldMap } from './quicksearchFields.ts';
 import { definedPieces, splitQuicksearch } from './quicksearchWords.ts';
-import { and, leaf, or, type SearchNode } from './searchQuery.ts';
+import { and, holdsPerValue, leaf, or, type SearchNode } from './searchQuery.ts';
 
 /**
  * Bugzilla 5.2's quicksearch language (Quicksearch.pm, and its help page quicksearch.html),
@@ -73,6 +73,11 @@ const POSITIVE_OF: Readonly<Record<string, string>> = {
   nowords: 'anywords',
 };
 
+/** The positive operators negated, as Quicksearch.pm negateComparisonType names them. */
+const NEGATIVE_OF: Readonly<Record<string, string>> = Object.fromEntries(
+  Object.entries(POSITIVE_OF).map(([negative, positive]) => [positive, negative]),
+);
+
 /** Words too common in product and component names to search those by (Quicksearch.pm). */
 const NOT_PRODUCT_WORDS = new Set(['row', 'new']);
 const NOT_COMPONENT_WORDS = new Set(['hang']);
@@ -98,8 +103,14 @@ class Charts {
 
   add(field: string, op: string, value: string | undefined, negate: boolean, keepEmpty = false): void {
     if (value !== undefined && (value !== '' || keepEmpty)) {
+      // Bugzilla negates the operator (Quicksearch.pm negateComparisonType), and a negative operator
+      // on comments or aliases holds per comment or alias: `-word` wants a bug with an alias without it.
+      const applied = negate ? NEGATIVE_OF[op] : op;
       const positive = POSITIVE_OF[op];
-      const node = leaf(field, positive ?? op, value, positive ? !negate : negate);
+      const node =
+        applied !== undefined && holdsPerValue(field, applied)
+          ? leaf(field, applied, value)
+          : leaf(field, positive ?? op, value, positive ? !negate : negate);
       const rows = this.charts[this.chart] ?? [];
       this.charts[this.chart] = rows;
       const columns = rows[this.row] ?? [];

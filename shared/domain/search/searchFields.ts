@@ -18,10 +18,12 @@ export const USER_FIELDS = new Set([
 export const COMMENT_FIELDS = new Set(['longdesc', 'content', 'commenter', 'description']);
 
 /**
- * Negated operators over comment text (`longdesc`) and their positive forms. Bugzilla joins one
- * comment per criterion and tests the operator on it (Search.pm's _long_desc_nonchanged), so
- * `notsubstring` finds the bugs with a comment that does not contain the text, not the bugs none
- * of whose comments contain it.
+ * Negated operators over comment text (`longdesc`) and aliases, and their positive forms. Bugzilla
+ * joins one comment per criterion and tests the operator on it (Search.pm's _long_desc_nonchanged),
+ * so `notsubstring` finds the bugs with a comment that does not contain the text, not the bugs none
+ * of whose comments contain it; and it tests aliases in a subselect of the aliases table
+ * (_alias_nonchanged), so a negative operator finds the bugs with an alias that fails the positive
+ * test, and never a bug without an alias (which is why a quicksearch `-word` leaves those out).
  */
 export const PER_COMMENT_NEGATIONS: Readonly<Record<string, string>> = nameTable({
   notequals: 'equals',
@@ -97,6 +99,7 @@ export const CODE_FIELDS: Readonly<Record<string, CodeColumn>> = nameTable({
   filed_via: 'filedVia',
 });
 const TEXT_FIELDS = new Set(['short_desc', 'status_whiteboard', 'bug_file_loc', 'alias']);
+// Not `dup_id` (`dupe_of`): 5.2 has no such search field (108 in a chart; its buglist parameter is ignored).
 const NUMBER_FIELDS = new Set([
   'bug_id',
   'longdescs.count',
@@ -107,7 +110,6 @@ const NUMBER_FIELDS = new Set([
   'everconfirmed',
   'cclist_accessible',
   'reporter_accessible',
-  'dup_id',
   'votes',
   'days_elapsed',
 ]);

@@ -109,8 +109,6 @@ const SIMPLE_FIELDS: Readonly<Record<string, string>> = nameTable({
   long_desc: 'longdesc',
   longdesc: 'longdesc',
   content: 'content',
-  dupe_of: 'dup_id',
-  dup_id: 'dup_id',
   depends_on: 'dependson',
   blocks: 'blocked',
   votes: 'votes',
@@ -175,8 +173,8 @@ const CONTROL = new Set([
 
 /**
  * The `_type` companion of a buglist free-text parameter, and the operator without one: Bugzilla's
- * REST search gives `short_desc`, `longdesc`, `status_whiteboard` and `bug_file_loc` (which `url`
- * names) `allwordssubstr` (WebService/Bug.pm), while the spec keeps `summary` and `whiteboard`
+ * REST search gives `short_desc`, `status_whiteboard` and `bug_file_loc` (which `url` names)
+ * `allwordssubstr` (WebService/Bug.pm; `longdesc` is any of its words, see simpleCriterion), while the spec keeps `summary` and `whiteboard`
  * whole substrings. `allValues`: the values without a type are one criterion over all their words,
  * as 5.2 joins a repeated text parameter into one; the spec's own names keep any-of.
  */
@@ -202,12 +200,6 @@ const TYPED_TEXT: Readonly<Record<string, { type: string[]; field: string; fallb
     },
     long_desc: {
       type: ['long_desc_type', 'longdesc_type'],
-      field: 'longdesc',
-      fallback: 'allwordssubstr',
-      allValues: true,
-    },
-    longdesc: {
-      type: ['longdesc_type', 'long_desc_type'],
       field: 'longdesc',
       fallback: 'allwordssubstr',
       allValues: true,
@@ -239,9 +231,12 @@ const splitList = (values: string[]) =>
     .map((value) => value.trim())
     .filter(Boolean);
 
+/**
+ * `id=1,2`: any of those bugs. A value that is not a number is no bug's id (5.2 compares it with
+ * every id, as MySQL compares text with a number, and finds none), so `id=abc` finds nothing.
+ */
 function idCriterion(values: string[]): SearchNode {
-  const ids = splitList(values);
-  for (const id of ids) if (!/^\d+$/.test(id)) throw errors.invalidParameter(`'${id}' is not a bug id.`);
+  const ids = splitList(values).filter((id) => /^\d+$/.test(id));
   return leaf('bug_id', 'anyexact', ids.join(','));
 }
 
@@ -252,6 +247,13 @@ function simpleCriterion(
   values: string[],
   params: Record<string, unknown>,
 ): SearchNode | null {
+  // Bugzilla 5.2's Bug.search turns `longdesc` into a chart of any of its words, each a substring
+  // of one comment, whatever `longdesc_type` says (WebService/Bug.pm, its "role search").
+  // An empty one is no criterion, as Search.pm skips an empty chart.
+  if (name === 'longdesc') {
+    const words = values.join(' ');
+    return words.trim() === '' ? null : leaf('longdesc', 'anywordssubstr', words);
+  }
   const typed = TYPED_TEXT[name];
   if (typed) {
     const type = typed.type
@@ -293,10 +295,20 @@ function statusLeaf(value: string): SearchNode {
   return leaf('bug_status', 'equals', value);
 }
 
+/**
+ * Fields Bugzilla 5.2 searches one row of another table at a time (comments, aliases), where a
+ * negative operator holds for a bug with a row that fails the positive test: a bug with no comment
+ * or no alias never matches it (Search.pm _long_desc_nonchanged, _alias_nonchanged).
+ */
+const PER_VALUE_FIELDS: ReadonlySet<string> = new Set(['longdesc', 'alias']);
+
+/** Whether the negative operator `op` holds per comment or alias on `field` (searchFields.ts): not the positive negated. */
+export const holdsPerValue = (field: string, op: string): boolean =>
+  op in PER_COMMENT_NEGATIONS && PER_VALUE_FIELDS.has(canonicalField(field));
+
 function operatorLeaf(field: string, op: string, value: string): SearchNode {
   const checked = checkOperator(op);
-  // Over comment text these hold per comment (searchFields.ts), which negating the positive cannot say.
-  if (checked in PER_COMMENT_NEGATIONS && canonicalField(field) === 'longdesc') return leaf(field, checked, value);
+  if (holdsPerValue(field, checked)) return leaf(field, checked, value);
   const positive = NEGATED[checked];
   return positive ? leaf(field, positive, value, true) : leaf(field, checked, value);
 }
