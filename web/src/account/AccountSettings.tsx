@@ -3,7 +3,7 @@ import { updateUser } from '../api/tracker.ts';
 import { ErrorMessage } from '../components/Messages.tsx';
 import { TextField } from '../components/Select.tsx';
 import { announce } from '../state/router.ts';
-import { type Session, setSession } from '../state/session.ts';
+import { inGroup, type Session, setSession } from '../state/session.ts';
 
 /** Real name and password (PUT /rest/user/{login}). */
 export function AccountSettings({ current }: { current: Session }) {
@@ -42,6 +42,12 @@ export function AccountSettings({ current }: { current: Session }) {
     <section aria-labelledby="account-heading">
       <h2 id="account-heading">Account</h2>
       <p>Login: {current.login}</p>
+      {!inGroup('editusers') && (
+        <p class="message">
+          Tracker's API lets only user administrators (the editusers group) change an account, so ask one to change your
+          real name or password; the form below will be refused for you.
+        </p>
+      )}
       <ErrorMessage error={error} />
       <form
         aria-label="Account settings"

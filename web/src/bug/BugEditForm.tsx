@@ -12,6 +12,8 @@ import { StatusEditor } from './StatusEditor.tsx';
 export interface EditContext {
   bug: Bug;
   product: Product | undefined;
+  /** Products the person may move the bug to (those they may file in), loaded on demand. */
+  products: readonly Product[];
   statuses: readonly StatusValue[];
   canPrivate: boolean;
 }
@@ -30,7 +32,28 @@ export function BugEditForm({
   busy: boolean;
   onSubmit: () => void;
 }) {
-  const { bug, product } = ctx;
+  const { bug } = ctx;
+  const product = ctx.products.find((p) => p.name === draft.product) ?? ctx.product;
+  const moveTo = (name: string) => {
+    const target = ctx.products.find((p) => p.name === name);
+    if (!target) return;
+    const names = <T extends { name: string; is_active: boolean }>(list: T[]) =>
+      list.filter((x) => x.is_active).map((x) => x.name);
+    const versions = names(target.versions);
+    update({
+      product: name,
+      component: names(target.components).includes(draft.component)
+        ? draft.component
+        : (names(target.components)[0] ?? ''),
+      version: versions.includes(draft.version)
+        ? draft.version
+        : versions.includes('unspecified')
+          ? 'unspecified'
+          : (versions[0] ?? ''),
+      target_milestone: target.default_milestone ?? names(target.milestones)[0] ?? '---',
+    });
+  };
+  const productNames = [...new Set([bug.product, ...ctx.products.map((p) => p.name)])];
   const component = product?.components.find((c) => c.name === draft.component);
   const active = <T extends { name: string; is_active: boolean }>(list: T[] | undefined) =>
     (list ?? []).filter((x) => x.is_active).map((x) => x.name);
@@ -61,10 +84,7 @@ export function BugEditForm({
       <fieldset>
         <legend>Details</legend>
         <div class="bug-fields">
-          <div class="field">
-            <span class="label">Product</span>
-            <span>{bug.product}</span>
-          </div>
+          <Select label="Product" id="bug-product" value={draft.product} options={productNames} onChange={moveTo} />
           <Select
             label="Component"
             value={draft.component}

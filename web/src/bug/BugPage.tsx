@@ -16,7 +16,7 @@ import { useLoad } from '../components/useLoad.ts';
 import { type Draft, draftChanges, draftOf, draftProblems } from '../lib/bugDraft.ts';
 import { bugHref } from '../lib/routes.ts';
 import type { StatusValue } from '../lib/workflow.ts';
-import { field, inParameterGroup, loadFields } from '../state/catalog.ts';
+import { field, inParameterGroup, loadFields, loadProducts } from '../state/catalog.ts';
 import { announce } from '../state/router.ts';
 import { inGroup, session } from '../state/session.ts';
 import { Attachments } from './Attachments.tsx';
@@ -52,6 +52,7 @@ export function BugPage({ id }: { id: string }) {
   const [error, setError] = useState<unknown>(null);
   const [problems, setProblems] = useState<string[]>([]);
   const [collision, setCollision] = useState<CollisionInfo | null>(null);
+  const [enterable, setEnterable] = useState<Product[]>([]);
   const data = loaded.data;
   const bug = data?.bug;
 
@@ -64,6 +65,11 @@ export function BugPage({ id }: { id: string }) {
       comment_private: old?.comment_private ?? false,
     }));
   }, [bug]);
+
+  // Products the bug may move to: those the person may file bugs in.
+  useEffect(() => {
+    if (session.value) loadProducts('enterable').then(setEnterable, () => setEnterable([]));
+  }, [session.value?.login]);
 
   // The visit is recorded when a logged-in person opens the bug (1300 if not involved: ignored).
   useEffect(() => {
@@ -182,7 +188,7 @@ export function BugPage({ id }: { id: string }) {
       </ErrorMessage>
       {canEdit && draft ? (
         <BugEditForm
-          ctx={{ bug, product: data.product, statuses, canPrivate }}
+          ctx={{ bug, product: data.product, products: enterable, statuses, canPrivate }}
           draft={draft}
           update={update}
           busy={busy}

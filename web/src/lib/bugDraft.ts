@@ -47,6 +47,7 @@ export interface BugLike {
 
 export interface Draft {
   summary: string;
+  product: string;
   status: string;
   resolution: string;
   dupe_of: string;
@@ -92,6 +93,7 @@ function customOf(bug: BugLike): Record<string, string | string[]> {
 export function draftOf(bug: BugLike): Draft {
   return {
     summary: bug.summary,
+    product: bug.product,
     status: bug.status,
     resolution: bug.resolution,
     dupe_of: bug.dupe_of ? String(bug.dupe_of) : '',
