@@ -39,6 +39,7 @@ export function FlagEditor({
           row={row}
           type={types.find((t) => t.id === row.type_id)}
           sibling={row.id === undefined && rows.some((r) => r.id !== undefined && r.type_id === row.type_id)}
+          ordinal={ordinalOf(rows, i)}
           onChange={(patch) => set(i, patch)}
         />
       ))}
@@ -50,18 +51,21 @@ function FlagRow({
   row,
   type,
   sibling,
+  ordinal,
   onChange,
 }: {
   row: FlagDraft;
   type?: FlagType;
   /** A new flag beside an existing one of its type: its requestee field says "(new)" too. */
   sibling: boolean;
+  /** Among several existing flags of one type, this one's number (1, 2...); 0 when it is alone. */
+  ordinal: number;
   onChange: (patch: Partial<FlagDraft>) => void;
 }) {
   const id = useId();
   const requestable = type ? type.is_requestable : true;
   const requesteeble = type ? type.is_requesteeble : true;
-  const label = row.id === undefined ? `${row.name} (new)` : row.name;
+  const label = row.id === undefined ? `${row.name} (new)` : ordinal ? `${row.name} ${ordinal}` : row.name;
   return (
     <div class="custom-row">
       <div class="field">
@@ -75,11 +79,19 @@ function FlagRow({
       </div>
       {row.status === '?' && requesteeble && (
         <UserInput
-          label={sibling ? `Ask ${row.name} (new) of` : `Ask ${row.name} of`}
+          label={row.id !== undefined ? `Ask ${label} of` : sibling ? `Ask ${row.name} (new) of` : `Ask ${row.name} of`}
           value={row.requestee}
           onInput={(requestee) => onChange({ requestee })}
         />
       )}
     </div>
   );
+}
+
+/** Existing flags of one type are numbered when there are several, so each control has its own name. */
+function ordinalOf(rows: readonly FlagDraft[], index: number): number {
+  const row = rows[index]!;
+  if (row.id === undefined) return 0;
+  const same = rows.filter((r) => r.id !== undefined && r.type_id === row.type_id);
+  return same.length > 1 ? same.indexOf(row) + 1 : 0;
 }
