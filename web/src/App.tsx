@@ -99,9 +99,27 @@ function Header() {
   );
 }
 
+const TITLES: Record<string, string> = {
+  home: 'Tracker',
+  buglist: 'Bug list',
+  query: 'Search for bugs',
+  bug: 'Bug',
+  enter: 'File a bug',
+  attachment: 'Attachment',
+  prefs: 'Preferences',
+  auth: 'Authentication delegation',
+  login: 'Log in',
+  notfound: 'Page not found',
+};
+
 export function App() {
   const main = useRef<HTMLElement>(null);
   const loc = location.value;
+  const page = route.value.page;
+  // A title per page (the bug and filing pages refine it once they know more).
+  useEffect(() => {
+    document.title = page === 'home' ? 'Tracker' : `${TITLES[page]} – Tracker`;
+  }, [page, loc.search]);
   // On each page change, move focus to the page so screen readers start at its heading.
   useEffect(() => {
     main.current?.focus({ preventScroll: true });

@@ -165,6 +165,11 @@ export function BugPage({ id }: { id: string }) {
         — {bug.product} / {bug.component}
         {bug.alias && ` — alias ${Array.isArray(bug.alias) ? bug.alias.join(', ') : bug.alias}`}
       </p>
+      {loaded.error && (
+        <ErrorMessage error={loaded.error}>
+          <p>The bug could not be read again; what is shown may be out of date.</p>
+        </ErrorMessage>
+      )}
       {collision && draft && (
         <Collision
           info={collision}
