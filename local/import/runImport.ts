@@ -183,7 +183,11 @@ export async function runImport(options: ImportOptions): Promise<ImportReport> {
         'target-edited',
         `Since the import wrote them, ${edited.length} imported bugs were changed on the target: ${idRanges(edited).join(', ')}. They changed on the source too, so this update would overwrite what was done on the target. Keep the target read-only until the switch; to take the source's version all the same, run again with --overwrite-target-edits (the report lists them).`,
       );
-    overwritten = edited;
+    if (edited.length > 0 && dryRun && !options.overwriteTargetEdits)
+      report.warnings.push(
+        `The update would be refused: imported bugs ${idRanges(edited).join(', ')} were changed on the target since the import wrote them (--overwrite-target-edits writes them again).`,
+      );
+    else overwritten = edited;
   }
   // The target's id counters are recorded once the import's own writes are done with (after the
   // catalogue, after each batch): a later run that finds them higher knows others wrote there.
