@@ -48,7 +48,7 @@ function Page() {
 
 function Header() {
   const s = session.value;
-  const here = location.value.pathname + location.value.search;
+  const here = location.value.pathname === '/login' ? '/' : location.value.pathname + location.value.search;
   return (
     <header class="site-header">
       <a class="skip-link" href="#main">

@@ -6,7 +6,7 @@ import { useLoad } from '../components/useLoad.ts';
 import { countQuery, hasCriteria, pageQuery, pagingOf } from '../lib/buglistQuery.ts';
 import { columnByField, normaliseColumns, parseColumnList, parseOrder, toggleSort } from '../lib/columns.ts';
 import { announce, navigate } from '../state/router.ts';
-import { session } from '../state/session.ts';
+import { inGroup, session } from '../state/session.ts';
 import { ColumnChooser } from './ColumnChooser.tsx';
 import { storeColumns, storedColumns } from './columnPrefs.ts';
 import { downloadCsv } from './csvDownload.ts';
@@ -107,8 +107,9 @@ export function BuglistPage({ params }: { params: URLSearchParams }) {
             >
               Download as CSV
             </button>
+            <SortSelect params={params} columns={columns} />
             <a href={`/query.cgi?${params.toString()}`}>Edit search</a>
-            {session.value && data.bugs.length > 0 && (
+            {session.value && inGroup('editbugs') && data.bugs.length > 0 && (
               <button type="button" class="secondary" aria-expanded={editing} onClick={() => setEditing(!editing)}>
                 Change several bugs at once
               </button>
@@ -167,5 +168,44 @@ export function BuglistPage({ params }: { params: URLSearchParams }) {
         </>
       )}
     </>
+  );
+}
+
+/** Sorting without the table's headings (they are hidden on a phone-sized screen). */
+function SortSelect({ params, columns }: { params: URLSearchParams; columns: readonly string[] }) {
+  const first = parseOrder(params.get('order'))[0];
+  const value = first ? `${first.column}${first.descending ? ' DESC' : ''}` : '';
+  const options = columns.flatMap((field) => {
+    const col = columnByField(field)!;
+    return [
+      [col.column, `${col.heading} (ascending)`],
+      [`${col.column} DESC`, `${col.heading} (descending)`],
+    ];
+  });
+  return (
+    <div class="sort-select">
+      <label for="buglist-sort">Sort by</label>{' '}
+      <select
+        id="buglist-sort"
+        value={value}
+        onChange={(e) => {
+          const chosen = e.currentTarget.value;
+          const rest = parseOrder(params.get('order'))
+            .slice(1)
+            .filter((k) => k.column !== chosen.split(' ')[0]);
+          const order = [chosen, ...rest.map((k) => (k.descending ? `${k.column} DESC` : k.column))]
+            .filter(Boolean)
+            .join(',');
+          navigate(withParam(params, { order: order || null, offset: null }));
+        }}
+      >
+        <option value="">(default order)</option>
+        {options.map(([v, label]) => (
+          <option key={v} value={v}>
+            {label}
+          </option>
+        ))}
+      </select>
+    </div>
   );
 }
