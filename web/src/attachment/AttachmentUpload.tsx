@@ -1,5 +1,6 @@
 import { useId, useState } from 'preact/hooks';
 import { createAttachment } from '../api/tracker.ts';
+import type { Attachment } from '../api/types.ts';
 import { ErrorMessage } from '../components/Messages.tsx';
 import { TextField } from '../components/Select.tsx';
 import { announce } from '../state/router.ts';
@@ -12,6 +13,8 @@ export interface AttachmentDraft {
   isPatch: boolean;
   isPrivate: boolean;
   comment: string;
+  /** Attachments this one replaces (marked obsolete). */
+  obsoletes: number[];
 }
 
 export const emptyAttachment = (): AttachmentDraft => ({
@@ -21,6 +24,7 @@ export const emptyAttachment = (): AttachmentDraft => ({
   isPatch: false,
   isPrivate: false,
   comment: '',
+  obsoletes: [],
 });
 
 export async function sendAttachment(bugId: number, a: AttachmentDraft): Promise<number> {
@@ -34,6 +38,7 @@ export async function sendAttachment(bugId: number, a: AttachmentDraft): Promise
     is_patch: a.isPatch,
     is_private: a.isPrivate,
     ...(a.comment.trim() ? { comment: a.comment } : {}),
+    ...(a.obsoletes.length ? { obsoletes: a.obsoletes } : {}),
   });
   return r.ids[0]!;
 }
@@ -130,10 +135,13 @@ export function AttachmentUpload({
   bugId,
   canPrivate,
   onDone,
+  replaceable = [],
 }: {
   bugId: number;
   canPrivate: boolean;
   onDone: () => void;
+  /** The bug's attachments that are not obsolete: the new one may replace them. */
+  replaceable?: readonly Attachment[];
 }) {
   const [draft, setDraft] = useState(emptyAttachment);
   const [busy, setBusy] = useState(false);
@@ -161,6 +169,28 @@ export function AttachmentUpload({
       >
         <ErrorMessage error={error} />
         <AttachmentFields value={draft} onChange={setDraft} canPrivate={canPrivate} withComment />
+        {replaceable.length > 0 && (
+          <fieldset>
+            <legend>Obsoletes</legend>
+            {replaceable.map((a) => (
+              <label key={a.id} class="checkbox">
+                <input
+                  type="checkbox"
+                  checked={draft.obsoletes.includes(a.id)}
+                  onChange={(e) =>
+                    setDraft({
+                      ...draft,
+                      obsoletes: e.currentTarget.checked
+                        ? [...draft.obsoletes, a.id]
+                        : draft.obsoletes.filter((x) => x !== a.id),
+                    })
+                  }
+                />
+                Attachment {a.id}: {a.summary}
+              </label>
+            ))}
+          </fieldset>
+        )}
         <button type="submit" disabled={busy || !draft.file}>
           Attach file
         </button>

@@ -74,7 +74,14 @@ export function Attachments({
           {showObsolete ? 'Hide' : 'Show'} obsolete attachments ({obsolete})
         </button>
       )}
-      {canAttach && <AttachmentUpload bugId={bugId} canPrivate={canPrivate} onDone={onChanged} />}
+      {canAttach && (
+        <AttachmentUpload
+          bugId={bugId}
+          canPrivate={canPrivate}
+          onDone={onChanged}
+          replaceable={attachments.filter((a) => !a.is_obsolete)}
+        />
+      )}
     </section>
   );
 }
