@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { inlineKind } from '../../web/src/lib/attachments.ts';
 import { checkDelegation, delegationRedirect } from '../../web/src/lib/authDelegation.ts';
 import { type BugLike, draftChanges, draftOf, draftProblems } from '../../web/src/lib/bugDraft.ts';
 import {
@@ -10,8 +11,10 @@ import {
   searchParams,
 } from '../../web/src/lib/buglistQuery.ts';
 import { normaliseColumns, parseColumnList, parseOrder, toggleSort } from '../../web/src/lib/columns.ts';
+import { replyText } from '../../web/src/lib/comments.ts';
 import { csvCell, toCsv } from '../../web/src/lib/csv.ts';
 import { linkify } from '../../web/src/lib/linkify.ts';
+import { pendingRequests } from '../../web/src/lib/requests.ts';
 import { parseRoute, safeReturnPath } from '../../web/src/lib/routes.ts';
 import { emptySearchForm, queryToSearchForm, searchFormToQuery } from '../../web/src/lib/searchForm.ts';
 import { commentRequired, type StatusValue, transitionsFrom } from '../../web/src/lib/workflow.ts';
@@ -307,5 +310,42 @@ describe('authentication delegation', () => {
       client_api_key: 'KEY',
       client_api_login: 'me@example.com',
     });
+  });
+});
+
+describe('attachments shown in the page', () => {
+  it('shows text and raster images, downloads everything else', () => {
+    expect(inlineKind({ content_type: 'text/plain; charset=utf-8', is_patch: false })).toBe('text');
+    expect(inlineKind({ content_type: 'application/octet-stream', is_patch: true })).toBe('text');
+    expect(inlineKind({ content_type: 'image/png', is_patch: false })).toBe('image');
+    expect(inlineKind({ content_type: 'image/svg+xml', is_patch: false })).toBeNull();
+    expect(inlineKind({ content_type: 'text/html', is_patch: false })).toBe('text');
+    expect(inlineKind({ content_type: 'application/pdf', is_patch: false })).toBeNull();
+  });
+});
+
+describe('replies and requests', () => {
+  it('quotes a comment as Bugzilla does', () => {
+    expect(replyText({ creator: 'a@example.com', count: 2, text: 'one\ntwo' })).toBe(
+      '(In reply to a@example.com from comment #2)\n> one\n> two\n\n',
+    );
+    expect(replyText({ creator: 'a@example.com', count: 0, text: 'x' })).toBe(
+      '(In reply to a@example.com from description)\n> x\n\n',
+    );
+  });
+
+  it('finds the flags asked of someone and by someone', () => {
+    const bugs = [
+      {
+        id: 1,
+        flags: [
+          { id: 1, name: 'review', status: '?', setter: 'a@x', requestee: 'me@x' },
+          { id: 2, name: 'qa', status: '+', setter: 'a@x', requestee: 'me@x' },
+          { id: 3, name: 'needinfo', status: '?', setter: 'me@x', requestee: 'b@x' },
+        ],
+      },
+    ];
+    expect(pendingRequests(bugs, 'me@x', 'requestee').map((r) => r.flag.id)).toEqual([1]);
+    expect(pendingRequests(bugs, 'me@x', 'setter').map((r) => r.flag.id)).toEqual([3]);
   });
 });

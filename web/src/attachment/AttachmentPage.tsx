@@ -6,21 +6,13 @@ import { formatSize, formatTime } from '../components/format.ts';
 import { ErrorMessage, Loading } from '../components/Messages.tsx';
 import { TextField } from '../components/Select.tsx';
 import { useLoad } from '../components/useLoad.ts';
+import { inlineKind } from '../lib/attachments.ts';
 import { type FlagDraft, flagChanges } from '../lib/bugDraft.ts';
 import { attachmentHref, bugHref } from '../lib/routes.ts';
 import { inParameterGroup } from '../state/catalog.ts';
 import { announce } from '../state/router.ts';
 import { session } from '../state/session.ts';
 import { base64ToBytes } from './files.ts';
-
-/** Whether the body may be shown in the page: text as text, images as <img> from a blob: URL. */
-export function inlineKind(a: Pick<Attachment, 'content_type' | 'is_patch'>): 'text' | 'image' | null {
-  const type = a.content_type.toLowerCase().split(';')[0]!.trim();
-  if (a.is_patch || type.startsWith('text/') || type === 'application/json') return 'text';
-  // SVG can carry script: it is downloaded, never shown inline.
-  if (/^image\/(png|jpeg|gif|webp|bmp|avif)$/.test(type)) return 'image';
-  return null;
-}
 
 async function loadAttachment(id: string) {
   const meta = await getAttachment(id, false);

@@ -14,6 +14,7 @@ import type { Attachment, Bug, Comment, Product } from '../api/types.ts';
 import { ErrorMessage, Loading } from '../components/Messages.tsx';
 import { useLoad } from '../components/useLoad.ts';
 import { type Draft, draftChanges, draftOf, draftProblems } from '../lib/bugDraft.ts';
+import { replyText } from '../lib/comments.ts';
 import { bugHref } from '../lib/routes.ts';
 import type { StatusValue } from '../lib/workflow.ts';
 import { field, inParameterGroup, loadFields, loadProducts } from '../state/catalog.ts';
@@ -24,7 +25,7 @@ import { BugEditForm } from './BugEditForm.tsx';
 import { BugFacts } from './BugFacts.tsx';
 import { Collision, type CollisionInfo } from './Collision.tsx';
 import { CommentForm } from './CommentForm.tsx';
-import { Comments, replyText } from './Comments.tsx';
+import { Comments } from './Comments.tsx';
 import { History } from './History.tsx';
 import { PersonalTags } from './PersonalTags.tsx';
 

@@ -117,17 +117,3 @@ function CommentView({
     </article>
   );
 }
-
-/** Bugzilla's reply: "(In reply to X from comment #N)" and the text quoted with "> ". */
-export function replyText(comment: Comment): string {
-  const who = comment.creator;
-  const head =
-    comment.count === 0
-      ? `(In reply to ${who} from description)`
-      : `(In reply to ${who} from comment #${comment.count})`;
-  const quoted = comment.text
-    .split('\n')
-    .map((line) => `> ${line}`)
-    .join('\n');
-  return `${head}\n${quoted}\n\n`;
-}

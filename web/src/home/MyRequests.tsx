@@ -1,24 +1,11 @@
 import { searchBugs } from '../api/tracker.ts';
-import type { Bug, Flag } from '../api/types.ts';
+import type { Bug } from '../api/types.ts';
 import { ErrorMessage, Loading } from '../components/Messages.tsx';
 import { useLoad } from '../components/useLoad.ts';
+import { pendingRequests } from '../lib/requests.ts';
 import { bugHref } from '../lib/routes.ts';
 
-interface Request {
-  bug: Bug;
-  flag: Flag;
-}
-
-/** Bug flags asked of a person (`?` with them as requestee) or by them (`?` they set). */
-export function pendingRequests(bugs: readonly Bug[], login: string, role: 'requestee' | 'setter'): Request[] {
-  const out: Request[] = [];
-  for (const bug of bugs) {
-    for (const flag of bug.flags ?? []) {
-      if (flag.status === '?' && flag[role] === login) out.push({ bug, flag });
-    }
-  }
-  return out;
-}
+type Request = ReturnType<typeof pendingRequests<Bug>>[number];
 
 export function MyRequests({ login }: { login: string }) {
   const fields = 'id,summary,flags,status';
