@@ -1,5 +1,5 @@
 /**
- * The cdk-nag findings (AwsSolutions and Serverless packs, test/unit/cdkNag.test.ts) that are
+ * The cdk-nag findings (AwsSolutions and Serverless packs, test/unit/cdkNag.suite.ts) that are
  * acknowledged rather than fixed, each on the constructs it concerns and with the reason. Uses
  * CDK's own `Validations.of().acknowledge()`, which cdk-nag reads: nothing here needs cdk-nag.
  */
@@ -198,8 +198,8 @@ export function applyNagSuppressions(stack: TrackerStack): void {
   acknowledge(
     [distribution],
     'AwsSolutions-CFR4',
-    "The distribution's own *.cloudfront.net certificate: CloudFront sets its TLS policy, and the distribution's " +
-      'minimum (TLSv1.2_2021) applies once a deployment gives it a certificate of its own.',
+    "The distribution's own *.cloudfront.net certificate, whose TLS policy CloudFront fixes: a minimum protocol " +
+      'version needs a certificate of its own (a custom domain for the web app, not yet a deployment setting).',
   );
   const deploymentProvider = stack.node.children.find((child) =>
     child.node.id.startsWith('Custom::CDKBucketDeployment'),

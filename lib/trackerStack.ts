@@ -10,7 +10,7 @@
  * (featureStacks.ts); this root stack keeps the data, the HTTP API with its routes (one per
  * route row, two for GET: GET and HEAD), the shared execution roles (one per access level), the
  * one function log group, the scheduled and notification functions and the monitoring (errors
- * and throttles watched in groups of ten functions). test/unit/trackerStack.test.ts keeps every
+ * and throttles watched in groups of ten functions). test/unit/trackerStack.suite.ts keeps every
  * template under 60% of the limit.
  */
 import * as path from 'node:path';

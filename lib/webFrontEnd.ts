@@ -172,7 +172,6 @@ export class WebFrontEnd extends Construct {
     this.distribution = new cloudfront.Distribution(this, 'Distribution', {
       comment: 'Tracker: web app and API on one origin',
       defaultRootObject: INDEX_DOCUMENT,
-      minimumProtocolVersion: cloudfront.SecurityPolicyProtocol.TLS_V1_2_2021,
       httpVersion: cloudfront.HttpVersion.HTTP2_AND_3,
       priceClass: cloudfront.PriceClass.PRICE_CLASS_100,
       defaultBehavior: {

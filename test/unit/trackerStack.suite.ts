@@ -3,7 +3,7 @@
  * entries), so the stack is checked independently of which handler modules exist yet; every
  * expectation is derived from the route table. The deployment settings and what they switch on
  * (monitoring, encryption, the API's endpoint, logging) are checked in test/unit/stack*.test.ts;
- * cdk-nag in test/unit/cdkNag.test.ts.
+ * cdk-nag in test/unit/cdkNag.suite.ts.
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';

@@ -2,8 +2,8 @@
  * The web front end's AWS part (lib/webFrontEnd.ts) in a stack of its own, beside an HTTP API:
  * the private bucket and what is copied into it, the distribution's behaviours, the security
  * headers, and the function that gives Bugzilla's page addresses the app. How the Tracker stack
- * wires it (its output, the bootstrap's urlbase, cdk-nag) is checked in trackerStack.test.ts
- * and cdkNag.test.ts.
+ * wires it (its output, the bootstrap's urlbase, cdk-nag) is checked in trackerStack.suite.ts
+ * and cdkNag.suite.ts.
  */
 import * as fs from 'node:fs';
 import * as os from 'node:os';

@@ -28,8 +28,11 @@ import { type RouteDefinition, routes as routeTable } from '../../../shared/rout
 // Synthesized CloudFormation is untyped JSON.
 export type Json = any;
 
-/** Synthesizing the whole stack takes seconds, more on a loaded machine. */
-export const SYNTH_TIMEOUT = 120_000;
+/**
+ * A limit for a hung synthesis, not a speed target: seconds each, but the first test of the stack
+ * suites also loads aws-cdk-lib and cdk-nag, and a machine shared by many test runs can make that minutes.
+ */
+export const SYNTH_TIMEOUT = 600_000;
 export const NONCE = 'unit-test-nonce';
 
 /** cdk.json's context (feature flags), so the tests synthesize what `cdk synth` would. */
@@ -70,6 +73,7 @@ export function stubProjectRoot(routeRows: readonly RouteDefinition[]): string {
 export function removeStubRoots(): void {
   for (const root of tempRoots.splice(0)) fs.rmSync(root, { recursive: true, force: true });
   rootsByTable.clear();
+  synthesizedStacks.clear();
 }
 
 export interface Synthesized {
@@ -99,8 +103,40 @@ export interface SynthOptions {
   validate?: boolean;
 }
 
+/**
+ * Synthesized stacks of this process, by route table and context: synthesizing (seconds each) is
+ * most of what the stack tests cost, and the stack suites (test/unit/stack.test.ts) run in one
+ * process so that each settings combination is synthesized once. Callers share the result and
+ * must not change it.
+ */
+const synthesizedStacks = new Map<string, Synthesized & { validated: boolean }>();
+const routeTableIds = new WeakMap<readonly RouteDefinition[], number>();
+let nextRouteTableId = 0;
+
+function cacheKey(routeRows: readonly RouteDefinition[], context: Record<string, unknown> = {}): string {
+  let tableId = routeTableIds.get(routeRows);
+  if (tableId === undefined) {
+    tableId = nextRouteTableId++;
+    routeTableIds.set(routeRows, tableId);
+  }
+  const entries = Object.entries(context)
+    .sort(([a], [b]) => a.localeCompare(b))
+    .map(([key, value]) => [key, value === undefined ? '(unset)' : value]);
+  return JSON.stringify([tableId, entries]);
+}
+
+/** The stack as `cdk synth` would make it, synthesized once per route table and context in this process. */
 export function synthStack(options: SynthOptions = {}): Synthesized {
   const routeRows = options.routes ?? routeTable;
+  const key = cacheKey(routeRows, options.context);
+  const cached = synthesizedStacks.get(key);
+  if (cached && (cached.validated || !options.validate)) return cached;
+  const synthesized = synthesizeStack(routeRows, options);
+  synthesizedStacks.set(key, { ...synthesized, validated: options.validate ?? false });
+  return synthesized;
+}
+
+function synthesizeStack(routeRows: readonly RouteDefinition[], options: SynthOptions): Synthesized {
   const outdir = fs.mkdtempSync(path.join(os.tmpdir(), 'tracker-cdk-out-'));
   tempRoots.push(outdir);
   const app = new App({
