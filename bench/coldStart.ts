@@ -120,7 +120,6 @@ export interface ColdStartReport {
   seconds: number;
 }
 
-// ---------------------------------------------------------------------------------------------
 // Bundles
 
 type Esbuild = typeof import('esbuild');
@@ -175,7 +174,6 @@ export async function measureBundleSizes(
   }
 }
 
-// ---------------------------------------------------------------------------------------------
 // Events and the child processes
 
 function eventFor(request: ColdRequest, setup: ColdStartSetup, runIndex: number) {
@@ -280,8 +278,6 @@ function runChild(
     });
   });
 }
-
-// ---------------------------------------------------------------------------------------------
 
 export async function measureColdStarts(setup: ColdStartSetup): Promise<ColdStartReport> {
   const started = performance.now();
@@ -396,7 +392,6 @@ export async function measureColdStarts(setup: ColdStartSetup): Promise<ColdStar
   }
 }
 
-// ---------------------------------------------------------------------------------------------
 // The report section
 
 function stats(values: number[]): { median: number; max: number } {

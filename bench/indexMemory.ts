@@ -64,8 +64,6 @@ async function settle(): Promise<NodeJS.MemoryUsage> {
 const held = (usage: NodeJS.MemoryUsage) => usage.heapUsed + usage.arrayBuffers;
 const ms = (since: number) => performance.now() - since;
 
-// ---- the seed's catalogue, made up in memory -----------------------------------------------------
-
 /** The catalogue `createCatalogue` makes, with ids as a fresh installation would number them. */
 function syntheticCatalogue(bugCount: number): SeededCatalogue {
   const userCount = Math.max(50, Math.min(2_000, Math.round(bugCount / 200)));
@@ -152,8 +150,6 @@ function buildIndex(bugCount: number, seed: number): { index: SearchIndex; shape
 
 type Times = Record<string, number>;
 
-// ---- the snapshot ------------------------------------------------------------------------------
-
 interface SnapshotPart {
   part: string;
   rawBytes: number;
@@ -169,8 +165,6 @@ async function snapshotParts(snapshot: Uint8Array): Promise<SnapshotPart[]> {
   }
   return measured.sort((a, b) => b.gzipBytes - a.gzipBytes);
 }
-
-// ---- the cold load, in a fresh process ----------------------------------------------------------
 
 interface Structure {
   structure: string;
@@ -345,8 +339,6 @@ async function loadInFreshProcess(file: string): Promise<LoadReport> {
   };
 }
 
-// ---- the run -----------------------------------------------------------------------------------
-
 interface Report {
   bugs: number;
   seed: number;
@@ -398,8 +390,6 @@ async function run(bugCount: number, seed: number, keepSnapshot?: string): Promi
     rmSync(directory, { recursive: true, force: true });
   }
 }
-
-// ---- output ------------------------------------------------------------------------------------
 
 const perBug = (bytes: number, bugs: number) => (bytes / bugs).toFixed(1);
 const mib = (bytes: number) => (bytes / 1_048_576).toFixed(1);

@@ -11,7 +11,6 @@ import type { ScenarioResult } from './scenarioRunner.ts';
 
 const isoSeconds = (date: Date) => date.toISOString().replace(/\.\d+Z$/, 'Z');
 
-// ---------------------------------------------------------------------------------------------
 // The report
 
 export interface Report {

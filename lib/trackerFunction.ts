@@ -72,7 +72,6 @@ export function tracingDefine(tracing: boolean): Record<string, string> {
   return { 'process.env.TRACKER_TRACING': JSON.stringify(tracingEnvironment(tracing).TRACKER_TRACING) };
 }
 
-/** functions/<module>.ts under the project root. */
 /**
  * Modules replaced in the deployed bundles, by the one under the project root that stands in for
  * them. The SDK's default credential chain becomes the environment (and container endpoint) only:

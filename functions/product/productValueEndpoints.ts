@@ -5,6 +5,7 @@ import { defineEndpoint } from '../../shared/http/endpoint.ts';
 import { flag, integer, text } from '../../shared/http/inputSchemas.ts';
 
 /** Tracker's version and milestone administration, one shape for both kinds. */
+
 /** `id_or_name` is the product, from the path. */
 const valueFields = {
   id_or_name: text(),

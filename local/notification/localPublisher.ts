@@ -11,6 +11,7 @@ import { outboxOutlets } from './outboxOutlets.ts';
  * local table's stream once a second, delivering into `<dataDir>/outbox/` (mail as `.eml`,
  * events as `.json`) and to the webhooks of TRACKER_WEBHOOKS.
  */
+
 /**
  * Its own logger: the API's carries the context of the last request the emulator served, and
  * the publisher is no request; on AWS it is a function of its own.

@@ -4,6 +4,7 @@
  * the request fails, but as 503 with Retry-After, which clients and load balancers retry,
  * rather than as a 500 that says Tracker is broken. Only this module knows the SDK's error names.
  */
+
 /** Failures where the store turned the call away before doing anything: a write failing so changed nothing. */
 const REFUSED_NAMES = new Set([
   'ThrottlingException',

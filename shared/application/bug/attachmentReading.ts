@@ -107,8 +107,6 @@ export async function getAttachments(caller: Caller, request: AttachmentRequest,
   };
 }
 
-// ---- downloading -----------------------------------------------------------------------------
-
 /** How long a download address works. */
 export const DOWNLOAD_URL_SECONDS = 300;
 

@@ -200,5 +200,3 @@ export async function getBugHistory(caller: Caller, references: ReadonlyArray<st
     })),
   };
 }
-
-// ---- writing ---------------------------------------------------------------------------------

@@ -77,5 +77,3 @@ export async function visibleBugs(
   const stored = await loadBugs([...named.keys()]);
   return [...named].map(([id, reference]) => visibleBug(caller, stored.get(id), id, context, reference));
 }
-
-// ---- reading ---------------------------------------------------------------------------------

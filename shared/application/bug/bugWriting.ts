@@ -37,6 +37,7 @@ import {
 import { resolveBugReferences, visibleBug } from './bugVisibility.ts';
 
 /** Filing and changing bugs (docs/data-model.md §7.2). */
+
 /**
  * Bug writes run read-compute-write until the write lands on the revisions it read
  * (retryOnConflict): a change made by another request in between makes this one start over from

@@ -7,6 +7,7 @@ import { visibilityContext } from './comments.ts';
  * POST /rest/bug/comment/render. Kept apart from comments.ts so that only the render function
  * bundles the Markdown parser and the sanitizer.
  */
+
 /** POST /rest/bug/comment/render: with `id`, the bug must be visible and "comment N" links into it. */
 export async function renderCommentText(
   caller: Caller,

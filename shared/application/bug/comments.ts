@@ -60,8 +60,6 @@ export function parseObjectId(value: unknown, what: string): number {
   return Number(text);
 }
 
-// ---- reading ---------------------------------------------------------------------------------
-
 export interface CommentRequest {
   bugs: ReadonlyArray<string | number>;
   commentIds: readonly unknown[];
@@ -131,8 +129,6 @@ export async function getComments(caller: Caller, request: CommentRequest, field
     ),
   };
 }
-
-// ---- adding ----------------------------------------------------------------------------------
 
 export interface CommentInput {
   comment?: unknown;
@@ -241,8 +237,6 @@ export async function addComment(
   });
   return { id: commentIds[0] };
 }
-
-// ---- tags ------------------------------------------------------------------------------------
 
 /** PUT /rest/bug/comment/{comment_id}/tags: the comment's tags afterwards, sorted. */
 export async function updateCommentTags(

@@ -123,8 +123,10 @@ function findComponent(
   return { record, component };
 }
 
-/** Updates several components in one transaction: all change or none does. */
-/** Re-read and re-applied when another request changed the same items meanwhile (retryOnConflict). */
+/**
+ * Updates several components in one transaction: all change or none does. Re-read and re-applied
+ * when another request changed the same items meanwhile (retryOnConflict).
+ */
 export function updateComponents(caller: Caller, targets: readonly ComponentTarget[], input: ComponentInput) {
   return retryOnConflict(() => updateComponentsOnce(caller, targets, input));
 }

@@ -14,6 +14,7 @@ import { loadParameters } from '../../storage/instance/parameterStore.ts';
  * lifetime, `login_token_lifetime_days`), Logout kills it, Valid Login checks it against a login.
  * Tokens are stored only as hashes.
  */
+
 /** `sourceIp`: the client address from the API Gateway event, for the per-address lockout. */
 export async function logIn(
   login: string,

@@ -16,6 +16,7 @@ import { callerGroupIds, renderSearchPage } from './searchPage.ts';
  * weighing most, as Bugzilla's full-text ranking does. Apart from search because it ranks rather
  * than filters.
  */
+
 /**
  * The `limit` eligible slots whose words weigh most, best first (the newest bug first among
  * equals). A word's weight is its inverse document frequency among the eligible summaries: a word

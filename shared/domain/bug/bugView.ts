@@ -15,6 +15,7 @@ import { hiddenAttachmentCount } from './privateActivity.ts';
  * for the time-tracking group, `update_token` only for logged-in callers, and e-mail addresses
  * cut to their local part for logged-out callers when `webservice_email_filter` is on.
  */
+
 /** Private comments are neither shown nor counted for those outside the insider group. */
 const visibleCommentCount = (bug: Bug, caller: Caller, parameters: Parameters): number =>
   bug.commentCount - (isInsider(caller, parameters) ? 0 : (bug.privateCommentCount ?? 0));

@@ -151,8 +151,6 @@ export class FieldValues {
     return value.name;
   }
 
-  // ---- the workflow ------------------------------------------------------------------------
-
   /** A status by its current name (or one it had before). */
   status(name: string): FieldValue | undefined {
     return this.valueOf('bug_status', name);

@@ -69,8 +69,6 @@ export function flagTypesOfComponent(types: readonly FlagType[], productId: numb
   };
 }
 
-// ---- administration (FlagType.create / FlagType.update) -------------------------------------
-
 /** Bugzilla's limits: names of at most 50 characters without spaces or commas; a smallint sort key. */
 const MAX_FLAG_TYPE_NAME_LENGTH = 50;
 const MAX_CC_LIST_LENGTH = 200;
@@ -151,8 +149,6 @@ export function checkTargetType(value: string | undefined): TargetType {
     throw errors.invalidParameter(`The target type must be 'bug' or 'attachment', not '${value}'.`);
   return lowered as TargetType;
 }
-
-// ---- inclusions and exclusions ----------------------------------------------------------------
 
 /** What parsing a scope needs to know of a product: its id, name and components. */
 export interface ScopeProduct {
@@ -331,8 +327,6 @@ export function appliesToProduct(type: FlagType, productId: number, componentIds
   return componentIds.some((componentId) => appliesTo(type, productId, componentId));
 }
 
-// ---- what the caller may do with a flag ---------------------------------------------------------
-
 /**
  * Bugzilla's `values`: "X" (clear) always; "?" when the type is requestable and the caller may
  * request (in the request group or the grant group, or the type has no request group); "+" and
@@ -361,8 +355,6 @@ export function flagTypesByTarget(types: readonly FlagType[], inGroupId: (groupI
     attachment: sorted.filter((type) => type.targetType === 'attachment').map(view),
   };
 }
-
-// ---- changes ------------------------------------------------------------------------------------
 
 export type Changes = Record<string, { removed: string; added: string }>;
 

@@ -7,6 +7,7 @@ import { bucketName, s3Client as s3 } from '../s3Client.ts';
  * Attachment bodies in S3, one object per attachment under `attachments/<bug>/<id>`. Apart from
  * the metadata store so that only the functions that move bodies bundle the S3 client.
  */
+
 /** Where an attachment's body lives. */
 export const bodyKeyOf = (bugId: number, attachmentId: number): string => attachmentKeys.bodyKey(bugId, attachmentId);
 

@@ -19,8 +19,6 @@ import { withPrivateAttachments, withPrivateAttachmentsOf } from './legacyPrivat
  * (docs/data-model.md §3).
  */
 
-// ---- metadata (DynamoDB) --------------------------------------------------------------------
-
 /** The `type` of a pointer item that is the orphan sweep's claim (claimOrphanBody), not an attachment's. */
 const SWEPT_BODY = 'sweptAttachmentBody';
 

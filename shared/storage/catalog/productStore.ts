@@ -55,8 +55,6 @@ async function readProducts(): Promise<ProductRecord[]> {
   return [...records.values()].sort((a, b) => a.product.id - b.product.id);
 }
 
-// ---- writes (added to a caller's transaction, with their uniqueness guards) ---------------
-
 export function putNewClassification(transaction: WriteTransaction, classification: Classification): void {
   const duplicate = () => errors.nameTaken('classification', classification.name);
   transaction.putNew(

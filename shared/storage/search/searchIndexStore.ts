@@ -130,8 +130,6 @@ export async function readChangeLog(sinceMs: number): Promise<ChangeLogPage> {
   return { documents: await withValueIds(documents), newSnapshots, newest, reads: hours.length };
 }
 
-// ---- snapshot ----------------------------------------------------------------------------------
-
 export interface SnapshotPointer {
   generation: string;
   /**
