@@ -75,7 +75,7 @@ function Header() {
           )}
         </ul>
       </nav>
-      <QuickSearchForm id="header-quicksearch" compact />
+      {route.value.page !== 'home' && <QuickSearchForm id="header-quicksearch" compact />}
       <div class="account">
         {s ? (
           <>

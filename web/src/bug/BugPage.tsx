@@ -77,6 +77,12 @@ export function BugPage({ id }: { id: string }) {
     if (bug && session.value) recordVisit(bug.id).catch(() => undefined);
   }, [bug?.id]);
 
+  // A link to a comment (#c3) finds it once the comments are there.
+  useEffect(() => {
+    const hash = window.location.hash;
+    if (data && /^#c\d+$/.test(hash)) document.getElementById(hash.slice(1))?.scrollIntoView();
+  }, [data]);
+
   useEffect(() => {
     if (bug) document.title = `Bug ${bug.id} – ${bug.summary}`;
   }, [bug?.id, bug?.summary]);
