@@ -1,6 +1,6 @@
 import { ApiError } from '../api/client.ts';
 import { login as apiLogin, logout as apiLogout } from '../api/tracker.ts';
-import { loadUserContext, resetCatalog } from '../state/catalog.ts';
+import { resetCatalog } from '../state/catalog.ts';
 import { type Session, session, setSession } from '../state/session.ts';
 
 /** Logging in and out: the session store's only writers besides a revoked credential. */
@@ -38,10 +38,9 @@ export async function logInWithApiKey(apiKey: string): Promise<void> {
   start({ login: me.name, userId: Number(me.id), realName: me.real_name, apiKey });
 }
 
+/** main.tsx reads the catalogue again for whoever logs in. */
 function start(value: Session): void {
-  resetCatalog();
   setSession(value);
-  void loadUserContext();
 }
 
 export async function logOut(): Promise<void> {

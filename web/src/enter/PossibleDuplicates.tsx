@@ -30,8 +30,9 @@ export function PossibleDuplicates({ summary, product }: { summary: string; prod
               <li key={b.id}>
                 <a href={bugHref(b.id)} target="_blank" rel="noopener">
                   Bug {b.id}: {b.summary}
+                  <span class="visually-hidden"> (opens in a new tab, so this form keeps what you typed)</span>
                 </a>{' '}
-                ({b.status} {b.resolution})
+                ({[b.status, b.resolution].filter(Boolean).join(' ')})
               </li>
             ))}
           </ul>

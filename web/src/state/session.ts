@@ -47,3 +47,53 @@ export function setSession(value: Session | null): void {
 export function inGroup(name: string): boolean {
   return userGroups.value.includes(name) || userGroups.value.includes('admin');
 }
+
+/**
+ * Tabs of the app share the login: sessionStorage belongs to one tab, so a bug opened in a new tab
+ * asks the open tabs (BroadcastChannel, same origin only) for their session and gets it; logging
+ * out in one tab logs out all. When the last tab closes, the credential is gone.
+ */
+export function shareSessionAcrossTabs(waitMs = 150): Promise<void> {
+  if (typeof BroadcastChannel === 'undefined') return Promise.resolve();
+  const channel = new BroadcastChannel('tracker.session');
+  type Message =
+    | { type: 'ask' }
+    | { type: 'answer'; session: Session }
+    | { type: 'logout' }
+    | { type: 'login'; session: Session };
+  let announcing = false;
+  channel.onmessage = (event: MessageEvent<Message>) => {
+    const message = event.data;
+    if (message.type === 'ask' && session.value) channel.postMessage({ type: 'answer', session: session.value });
+    else if ((message.type === 'answer' && !session.value) || message.type === 'login') {
+      announcing = true;
+      setSession(message.session);
+      announcing = false;
+    } else if (message.type === 'logout' && session.value) {
+      announcing = true;
+      setSession(null);
+      announcing = false;
+    }
+  };
+  let previous = session.value;
+  session.subscribe((value) => {
+    if (value === previous) return;
+    const wasLoggedIn = previous !== null;
+    previous = value;
+    if (announcing) return;
+    if (value) channel.postMessage({ type: 'login', session: value });
+    else if (wasLoggedIn) channel.postMessage({ type: 'logout' });
+  });
+  if (session.value) return Promise.resolve();
+  channel.postMessage({ type: 'ask' });
+  return new Promise((resolve) => {
+    const done = () => {
+      stop();
+      resolve();
+    };
+    const stop = session.subscribe((value) => {
+      if (value) queueMicrotask(done);
+    });
+    setTimeout(done, waitMs);
+  });
+}
