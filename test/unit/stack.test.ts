@@ -15,3 +15,4 @@ import './stackOptions.suite.ts';
 import './stackMonitoring.suite.ts';
 import './stackNotifications.suite.ts';
 import './searchSizing.suite.ts';
+import './webFrontEnd.suite.ts';
