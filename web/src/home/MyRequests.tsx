@@ -1,18 +1,36 @@
-import { searchBugs } from '../api/tracker.ts';
-import type { Bug } from '../api/types.ts';
+import { getAttachments, searchBugs } from '../api/tracker.ts';
+import type { Attachment, Bug } from '../api/types.ts';
 import { ErrorMessage, Loading } from '../components/Messages.tsx';
 import { useLoad } from '../components/useLoad.ts';
 import { pendingRequests } from '../lib/requests.ts';
-import { bugHref } from '../lib/routes.ts';
+import { attachmentHref, bugHref } from '../lib/routes.ts';
 
-type Request = ReturnType<typeof pendingRequests<Bug>>[number];
+type Request = ReturnType<typeof pendingRequests<Bug>>[number] & { attachment?: Attachment };
+
+/**
+ * The requests on the found bugs: their own flags, and for bugs found through a flag on one of
+ * their attachments (the first ten), the attachments' flags.
+ */
+async function requestsOf(bugs: Bug[], login: string, role: 'requestee' | 'setter'): Promise<Request[]> {
+  const out: Request[] = pendingRequests(bugs, login, role);
+  const rest = bugs.filter((b) => !out.some((r) => r.bug.id === b.id)).slice(0, 10);
+  const lists = await Promise.all(rest.map((b) => getAttachments(b.id).catch(() => [] as Attachment[])));
+  rest.forEach((bug, i) => {
+    for (const attachment of lists[i]!) {
+      for (const { flag } of pendingRequests([attachment], login, role)) out.push({ bug, flag, attachment });
+    }
+  });
+  return out;
+}
 
 export function MyRequests({ login }: { login: string }) {
   const fields = 'id,summary,flags,status';
   const loaded = useLoad(
     () =>
       Promise.all([
-        searchBugs({ f1: 'requestees.login_name', o1: 'equals', v1: login, include_fields: fields, limit: 100 }),
+        searchBugs({ f1: 'requestees.login_name', o1: 'equals', v1: login, include_fields: fields, limit: 100 }).then(
+          (bugs) => requestsOf(bugs, login, 'requestee'),
+        ),
         searchBugs({
           f1: 'setters.login_name',
           o1: 'equals',
@@ -22,7 +40,7 @@ export function MyRequests({ login }: { login: string }) {
           v2: '?',
           include_fields: fields,
           limit: 100,
-        }),
+        }).then((bugs) => requestsOf(bugs, login, 'setter')),
       ]),
     [login],
   );
@@ -33,16 +51,8 @@ export function MyRequests({ login }: { login: string }) {
       {loaded.loading && <Loading what="your requests" />}
       {loaded.data && (
         <>
-          <RequestList
-            title="Asked of me"
-            requests={pendingRequests(loaded.data[0], login, 'requestee')}
-            who="setter"
-          />
-          <RequestList
-            title="Asked by me"
-            requests={pendingRequests(loaded.data[1], login, 'setter')}
-            who="requestee"
-          />
+          <RequestList title="Asked of me" requests={loaded.data[0]} who="setter" />
+          <RequestList title="Asked by me" requests={loaded.data[1]} who="requestee" />
         </>
       )}
     </section>
@@ -57,11 +67,16 @@ function RequestList({ title, requests, who }: { title: string; requests: Reques
         <p>No pending requests.</p>
       ) : (
         <ul>
-          {requests.map(({ bug, flag }) => (
+          {requests.map(({ bug, flag, attachment }) => (
             <li key={flag.id}>
               <a href={bugHref(bug.id)}>
                 Bug {bug.id}: {bug.summary}
               </a>{' '}
+              {attachment && (
+                <>
+                  (on <a href={attachmentHref(attachment.id, true)}>attachment {attachment.id}</a>){' '}
+                </>
+              )}
               — {flag.name}?{' '}
               {who === 'setter' ? `from ${flag.setter}` : flag.requestee ? `of ${flag.requestee}` : '(anyone)'}
             </li>
