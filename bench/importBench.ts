@@ -8,9 +8,15 @@
  * of its own so its CPU time (process.cpuUsage) is the importer's alone; the child also reads the
  * CPU its target engines spent. Writes the "Import" section of docs/benchmarks.md (between
  * markers, so `npm run bench` and `npm run bench:search` keep it). Numbers go into the document only.
+ *
+ * With `--from <REST root> --api-key <key>` it imports from a running source instead (a real
+ * Bugzilla 5.2, issue 36): nothing is seeded, the source is counted by search, and each connection
+ * count gets an import into a fresh installation; the section "Import from a running Bugzilla"
+ * (its own markers) is written, with the CPU the source's Apache and MariaDB spent when they run
+ * on this machine.
  */
 import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import { join, resolve } from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -22,6 +28,7 @@ import { openLocalTarget } from '../local/import/destination/localTarget.ts';
 import { pointStorageAt } from '../local/import/destination/storageTarget.ts';
 import { lineProgress } from '../local/import/progress.ts';
 import type { ImportReport } from '../local/import/report.ts';
+import { createBugzillaClient, probeSource, visibleBugIds } from '../local/import/source/index.ts';
 import { ensureBucket, ensureTable } from '../local/provision.ts';
 import { bootstrapInstallation } from '../shared/application/instance/bootstrapInstallation.ts';
 import { ENV } from '../shared/storage/tableSchema.ts';
@@ -309,7 +316,145 @@ async function main(): Promise<void> {
   }
 }
 
+/** `--from`, `--api-key` and `--connections` of the running-source mode (null: the seeded mode). */
+function sourceArguments(argv: readonly string[]): { from: string; apiKey: string; connections: number[] } | null {
+  const value = (name: string) => {
+    const at = argv.indexOf(name);
+    return at >= 0 ? argv[at + 1] : undefined;
+  };
+  const from = value('--from');
+  if (!from) return null;
+  const apiKey = value('--api-key') ?? process.env.BUGZILLA_API_KEY;
+  if (!apiKey) throw new Error('--from needs --api-key KEY (or BUGZILLA_API_KEY)');
+  const connections = (value('--connections') ?? process.env.BENCH_IMPORT_CONNECTIONS ?? '8,16')
+    .split(',')
+    .map(Number)
+    .filter((count) => count > 0);
+  return { from: from.replace(/\/+$/, ''), apiKey, connections };
+}
+
+export const SOURCE_SECTION_START = '<!-- kept:import-running-source:start -->';
+export const SOURCE_SECTION_END = '<!-- kept:import-running-source:end -->';
+
+/** CPU seconds of this machine's processes named `names` (the source's Apache and MariaDB), 0 when none runs here. */
+function namedProcessesCpuSeconds(names: readonly string[]): number {
+  let total = 0;
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+      const name = stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')'));
+      if (names.includes(name)) total += processCpuSeconds(Number(entry));
+    } catch {
+      // gone meanwhile
+    }
+  }
+  return total;
+}
+
+function renderSourceRuns(
+  results: RunResult[],
+  source: { from: string; kind: string; version: string; bugs: number; storage: string },
+): string {
+  const first = results[0].report;
+  const lines = [
+    SOURCE_SECTION_START,
+    `## Import from a running ${source.kind === 'bugzilla-5.2' ? 'Bugzilla 5.2' : source.kind} (\`npm run bench:import -- --from <url> --api-key <key>\`)`,
+    '',
+    `${new Date().toISOString().slice(0, 10)}, ${os.cpus().length} cores (${os.cpus()[0]?.model ?? 'unknown CPU'}), Node ${process.version}. Source: ${source.kind} ${source.version} at \`${source.from}\` with ${fmt(source.bugs)} bugs the key sees, imported with \`runImport\` (batches of 100 bugs) into a fresh installation (${source.storage}) once per connection count, each import in its own process. Load average (1 min) ${os.loadavg()[0].toFixed(1)} at the end: the source, its database, the target's engines and the importer share the machine's cores${os.loadavg()[0] > os.cpus().length ? ' with other jobs' : ''}.`,
+    '',
+    `**Data:** ${fmt(first.counts.bugs ?? 0)} bugs, ${fmt(first.counts.comments ?? 0)} comments, ${fmt(first.counts['history entries'] ?? 0)} history entries, ${fmt(first.counts.flags ?? 0)} flags, ${fmt(first.counts.attachments ?? 0)} attachments; ${fmt(first.written.items)} items written.`,
+    '',
+    '| connections | end to end | bugs/s end to end | setup (read, accounts, catalogue) | bugs phase | bugs/s (bugs phase) | search index | importer CPU (user + system) | importer CPU / wall | source CPU (Apache + MariaDB) | target engines CPU |',
+    '|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
+  ];
+  for (const result of results) {
+    const phase = (name: string) => result.report.phases.find((entry) => entry.name === name)?.seconds ?? 0;
+    const cpu = result.cpu.user + result.cpu.system;
+    const bugCount = result.report.counts.bugs ?? 0;
+    lines.push(
+      `| ${result.connections} | ${fmt(result.wallSeconds, 1)} s | ${fmt(bugCount / result.wallSeconds, 1)} | ${fmt(phase('read') + phase('accounts') + phase('catalogue'), 1)} s | ${fmt(phase('bugs'), 1)} s | ${fmt(bugCount / phase('bugs'), 1)} | ${fmt(phase('search index'), 1)} s | ${fmt(cpu, 1)} s (${fmt(result.cpu.user, 1)} + ${fmt(result.cpu.system, 1)}) | ${fmt((100 * cpu) / result.wallSeconds)} % | ${result.sourceCpuSeconds ? `${fmt(result.sourceCpuSeconds, 1)} s` : 'not on this machine'} | ${fmt(result.targetEnginesCpuSeconds, 1)} s |`,
+    );
+  }
+  lines.push(
+    '',
+    "End to end is runImport's own time (what `npm run import` adds: starting the target's engines and bootstrapping a new installation, a few seconds). Source CPU is the CPU time of this machine's `apache2` and `mariadbd` processes during the import, read from /proc before and after (a prefork child that exits meanwhile takes its CPU with it, so this is a lower bound).",
+    SOURCE_SECTION_END,
+  );
+  return lines.join('\n');
+}
+
+/** Replaces the running-source section, or puts it after the import section. */
+function mergeSourceSection(document: string, section: string): string {
+  const start = document.indexOf(SOURCE_SECTION_START);
+  const end = document.indexOf(SOURCE_SECTION_END);
+  if (start >= 0 && end > start)
+    return document.slice(0, start) + section + document.slice(end + SOURCE_SECTION_END.length);
+  const after = document.indexOf(IMPORT_SECTION_END);
+  if (after < 0) return `${document.trimEnd()}\n\n${section}\n`;
+  const at = after + IMPORT_SECTION_END.length;
+  return `${document.slice(0, at)}\n\n${section}${document.slice(at)}`;
+}
+
+/** The running-source mode: count the source, import it once per connection count, write the section. */
+async function fromRunningSource(settings: { from: string; apiKey: string; connections: number[] }): Promise<void> {
+  const probe = await probeSource(
+    createBugzillaClient({ baseUrl: settings.from, apiKey: settings.apiKey, connections: 4 }),
+  );
+  const counted = await visibleBugIds(
+    createBugzillaClient({
+      baseUrl: settings.from,
+      apiKey: settings.apiKey,
+      connections: 4,
+      keyTransport: probe.keyTransport,
+    }),
+  );
+  log(`source ${settings.from}: ${probe.kind} ${probe.version}, ${fmt(counted.length)} bugs the key sees`);
+  const scratch = mkdtempSync(join(os.tmpdir(), 'tracker-bench-import-'));
+  const results: RunResult[] = [];
+  try {
+    for (const connections of settings.connections) {
+      log(`importing with ${connections} connections (progress every 3 s)`);
+      const sourceCpu = namedProcessesCpuSeconds(SOURCE_PROCESSES);
+      const result = await runChild({
+        connections,
+        from: settings.from,
+        apiKey: settings.apiKey,
+        dataDir: STORAGE === 'disk' ? join(scratch, `target-${connections}`) : null,
+      });
+      result.sourceCpuSeconds = namedProcessesCpuSeconds(SOURCE_PROCESSES) - sourceCpu;
+      const bugsPhase = result.report.phases.find((entry) => entry.name === 'bugs')?.seconds ?? 0;
+      const bugCount = result.report.counts.bugs ?? 0;
+      log(
+        `  ${connections} connections: ${fmt(result.wallSeconds, 1)} s end to end (${fmt(bugCount / result.wallSeconds, 1)} bugs/s), ${fmt(bugCount / bugsPhase, 1)} bugs/s in the bugs phase, importer CPU ${fmt(result.cpu.user + result.cpu.system, 1)} s, source CPU ${fmt(result.sourceCpuSeconds, 1)} s, target engines ${fmt(result.targetEnginesCpuSeconds, 1)} s`,
+      );
+      log(`  phases: ${result.report.phases.map((entry) => `${entry.name} ${entry.seconds.toFixed(1)} s`).join(', ')}`);
+      results.push(result);
+      if (STORAGE === 'disk') rmSync(join(scratch, `target-${connections}`), { recursive: true, force: true });
+    }
+  } finally {
+    rmSync(scratch, { recursive: true, force: true });
+  }
+  const storage =
+    STORAGE === 'disk'
+      ? 'a data directory on disk, as `npm run import -- --data-dir` opens it'
+      : 'DynamoDB Local in memory';
+  const section = renderSourceRuns(results, {
+    from: settings.from,
+    kind: probe.kind,
+    version: probe.version,
+    bugs: counted.length,
+    storage,
+  });
+  const current = existsSync(OUTPUT) ? readFileSync(OUTPUT, 'utf8') : '# Benchmarks\n';
+  writeFileSync(OUTPUT, mergeSourceSection(current, section));
+  log(`wrote ${OUTPUT}`);
+}
+
+const SOURCE_PROCESSES = ['apache2', 'mariadbd', 'mysqld'];
+
 const USAGE = `Usage: npm run bench:import [-- --help]
+       npm run bench:import -- --from <REST root> --api-key <key> [--connections 8,16]
 
 Seeds a source installation (its own DynamoDB Local and s3rver, the API in its own process) with
 BENCH_BUGS bugs, imports it into a fresh installation with engines of its own once per connection
@@ -325,6 +470,13 @@ environment changes the run:
   TRACKER_DYNAMODB_HEAP=3g          each DynamoDB Local's heap (in memory, 100,000 bugs need 3g)
   BENCH_OUTPUT=path                 the document to write the section into (docs/benchmarks.md)
   BENCH_PROFILE=dir                 save each import process's CPU profile there (Chrome DevTools)
+
+With --from, nothing is seeded: the running source at that REST root (a Bugzilla 5.2 such as
+../shared/bugzilla52's, http://127.0.0.1:8090/rest) is imported with the administrator's key once
+per connection count (--connections, default 8,16) into a fresh installation (in memory, or on
+disk with BENCH_IMPORT_STORAGE=disk), progress shown every 3 s, and the section "Import from a
+running Bugzilla 5.2" of docs/benchmarks.md is written (its own markers; the rest is kept).
+The source is only read. About 6 minutes per run for 10,000 simple bugs on a 2-core 5.2.
 `;
 
 const self = process.argv[1] ? resolve(process.argv[1]) === fileURLToPath(import.meta.url) : false;
@@ -338,4 +490,7 @@ const finish = (run: Promise<void>) =>
   );
 if (process.env.BENCH_IMPORT_CHILD) finish(child(JSON.parse(process.env.BENCH_IMPORT_CHILD) as ChildSettings));
 else if (self && (process.argv.includes('--help') || process.argv.includes('-h'))) process.stdout.write(USAGE);
-else if (self) finish(main());
+else if (self) {
+  const running = sourceArguments(process.argv.slice(2));
+  finish(running ? fromRunningSource(running) : main());
+}
