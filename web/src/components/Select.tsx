@@ -5,6 +5,8 @@ interface Props {
   value: string;
   options: readonly string[];
   onChange: (value: string) => void;
+  /** Words to show for some values (the value itself otherwise). */
+  labels?: Readonly<Record<string, string>>;
   /** A first, empty choice with this text. */
   empty?: string;
   id?: string;
@@ -13,7 +15,7 @@ interface Props {
 }
 
 /** A labelled drop-down; a current value missing from the options is still shown. */
-export function Select({ label, value, options, onChange, empty, id, disabled, required }: Props) {
+export function Select({ label, value, options, onChange, labels, empty, id, disabled, required }: Props) {
   const auto = useId();
   const selectId = id ?? `select-${auto}`;
   const all = value && !options.includes(value) ? [value, ...options] : options;
@@ -30,7 +32,7 @@ export function Select({ label, value, options, onChange, empty, id, disabled, r
         {empty !== undefined && <option value="">{empty}</option>}
         {all.map((o) => (
           <option key={o} value={o}>
-            {o}
+            {labels?.[o] ?? o}
           </option>
         ))}
       </select>

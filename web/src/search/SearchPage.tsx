@@ -83,6 +83,7 @@ function SearchFormView({
               label="Summary match"
               value={form.summaryType}
               options={TEXT_TYPES.map(([v]) => v)}
+              labels={Object.fromEntries(TEXT_TYPES)}
               onChange={(summaryType) => set({ summaryType })}
             />
           </div>
@@ -103,6 +104,11 @@ function SearchFormView({
               label="Keywords match"
               value={form.keywordsType}
               options={['allwords', 'anywords', 'nowords']}
+              labels={{
+                allwords: 'contains all of the keywords',
+                anywords: 'contains any of the keywords',
+                nowords: 'contains none of the keywords',
+              }}
               onChange={(keywordsType) => set({ keywordsType })}
             />
           </div>
@@ -161,6 +167,12 @@ function SearchFormView({
               label="Person match"
               value={form.emailType}
               options={['substring', 'equals', 'notequals', 'regexp']}
+              labels={{
+                substring: 'contains',
+                equals: 'is',
+                notequals: 'is not',
+                regexp: 'matches the regular expression',
+              }}
               onChange={(emailType) => set({ emailType })}
             />
           </div>
