@@ -1,5 +1,6 @@
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
-import { mkdirSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { createServer, Socket } from 'node:net';
 import { delimiter, dirname, join } from 'node:path';
@@ -70,14 +71,48 @@ function javaModules(): string {
  */
 function dynamodbLauncher(jarDirectory: string): string[] {
   const jar = join(jarDirectory, 'DynamoDBLocal.jar');
-  if (javaModules().includes('jdk.compiler@')) {
-    const classPath = [jar, join(jarDirectory, 'DynamoDBLocal_lib', '*')].join(delimiter);
-    return ['-cp', classPath, join(dirname(fileURLToPath(import.meta.url)), 'DynamoDbLocalOnLoopback.java')];
-  }
+  const classPath = [jar, join(jarDirectory, 'DynamoDBLocal_lib', '*')].join(delimiter);
+  const source = join(dirname(fileURLToPath(import.meta.url)), 'DynamoDbLocalOnLoopback.java');
+  const compiled = compiledLauncher(source, classPath);
+  if (compiled) return ['-cp', [classPath, compiled].join(delimiter), 'DynamoDbLocalOnLoopback'];
+  if (javaModules().includes('jdk.compiler@')) return ['-cp', classPath, source];
   console.warn(
     'DynamoDB Local listens on every network interface: this Java has no jdk.compiler module to bind it to 127.0.0.1. Install a full JDK (openjdk-17-jdk-headless) or keep this machine off untrusted networks.',
   );
   return ['-jar', jar];
+}
+
+/**
+ * The launcher compiled once, with javac when this machine has it, into node_modules/.cache (by
+ * the hash of its source and of the Java version). Run as a source file instead, every start
+ * compiles it again: about 3 s of CPU, paid by each engine a test run or `npm start` starts.
+ * Returns the class directory, or null to run the source file.
+ */
+function compiledLauncher(source: string, classPath: string): string | null {
+  const version = spawnSync('java', ['-version'], { encoding: 'utf8' });
+  if (version.error || version.status !== 0) throw new JavaMissingError();
+  const hash = createHash('sha256').update(readFileSync(source)).update(version.stderr).digest('hex').slice(0, 16);
+  const cache = join(process.cwd(), 'node_modules', '.cache', 'tracker-dynamodb-launcher');
+  const classes = join(cache, hash);
+  if (existsSync(join(classes, 'DynamoDbLocalOnLoopback.class'))) return classes;
+  try {
+    mkdirSync(cache, { recursive: true });
+    // Compiled beside and renamed into place, so that engines starting together never see half a class.
+    const scratch = mkdtempSync(join(cache, 'compiling-'));
+    const javac = spawnSync('javac', ['-nowarn', '-cp', classPath, '-d', scratch, source], { encoding: 'utf8' });
+    if (javac.error || javac.status !== 0) {
+      rmSync(scratch, { recursive: true, force: true });
+      return null;
+    }
+    try {
+      renameSync(scratch, classes);
+    } catch {
+      rmSync(scratch, { recursive: true, force: true }); // another engine's compile won the race
+    }
+    return existsSync(join(classes, 'DynamoDbLocalOnLoopback.class')) ? classes : null;
+  } catch {
+    return null;
+  }
 }
 
 async function waitForPort(port: number, child: ChildProcess, timeoutMs: number): Promise<void> {
