@@ -585,19 +585,23 @@ describe('Tracker stack', () => {
       });
     });
 
-    it('throttles the stage by default, and by context when a deployment asks', () => {
-      synthesized.template.hasResourceProperties('AWS::ApiGatewayV2::Stage', {
-        DefaultRouteSettings: {
-          ThrottlingRateLimit: DEFAULT_API_RATE_LIMIT,
-          ThrottlingBurstLimit: DEFAULT_API_BURST_LIMIT,
-        },
-      });
-      const tuned = synth(routes, { [API_RATE_LIMIT_CONTEXT]: '25', [API_BURST_LIMIT_CONTEXT]: 50 });
-      tuned.template.hasResourceProperties('AWS::ApiGatewayV2::Stage', {
-        DefaultRouteSettings: { ThrottlingRateLimit: 25, ThrottlingBurstLimit: 50 },
-      });
-      expect(() => synth(routes, { [API_RATE_LIMIT_CONTEXT]: 'lots' })).toThrow(/apiRateLimit/);
-    });
+    it(
+      'throttles the stage by default, and by context when a deployment asks',
+      () => {
+        synthesized.template.hasResourceProperties('AWS::ApiGatewayV2::Stage', {
+          DefaultRouteSettings: {
+            ThrottlingRateLimit: DEFAULT_API_RATE_LIMIT,
+            ThrottlingBurstLimit: DEFAULT_API_BURST_LIMIT,
+          },
+        });
+        const tuned = synth(routes, { [API_RATE_LIMIT_CONTEXT]: '25', [API_BURST_LIMIT_CONTEXT]: 50 });
+        tuned.template.hasResourceProperties('AWS::ApiGatewayV2::Stage', {
+          DefaultRouteSettings: { ThrottlingRateLimit: 25, ThrottlingBurstLimit: 50 },
+        });
+        expect(() => synth(routes, { [API_RATE_LIMIT_CONTEXT]: 'lots' })).toThrow(/apiRateLimit/);
+      },
+      SYNTH_TIMEOUT,
+    );
 
     it('has exactly one route per row, HEAD for every GET, OPTIONS /{proxy+} and $default', () => {
       const routeKeys = resourcesOfType(json, 'AWS::ApiGatewayV2::Route').map(([, route]) => route.Properties.RouteKey);

@@ -26,7 +26,7 @@ import {
   isApiPath,
   STRICT_TRANSPORT_SECURITY,
 } from '../../shared/web/webHeaders.ts';
-import { type Json, referencedId, resourcesOfType } from './support/stackSynth.ts';
+import { type Json, referencedId, resourcesOfType, SYNTH_TIMEOUT } from './support/stackSynth.ts';
 
 /** Managed policies' ids (AWS documentation: "Use managed cache policies", "managed origin request policies"). */
 const CACHING_DISABLED = '4135ea2d-6df8-44a3-9df3-4b5a84be39ad';
@@ -47,7 +47,7 @@ beforeAll(() => {
   web = new WebFrontEnd(stack, 'Web', { assetDirectory, api });
   template = Template.fromStack(stack);
   json = template.toJSON();
-});
+}, SYNTH_TIMEOUT);
 
 afterAll(() => fs.rmSync(assetDirectory, { recursive: true, force: true }));
 
