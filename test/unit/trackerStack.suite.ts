@@ -533,6 +533,13 @@ describe('Tracker stack', () => {
       // The root stack and one nested stack per feature family (lib/featureStacks.ts).
       expect(counts.size).toBe(1 + new Set(synthesized.stack.featureStacks.map((stack) => stack.family)).size);
       for (const [name, count] of counts) expect(count, name).toBeLessThan(TEMPLATE_RESOURCE_BUDGET);
+      // What crosses a nested stack's boundary: parameters in (roles, table, bucket, log group, API),
+      // outputs back (integration ids for the routes, function names for the alarms). CloudFormation
+      // allows 200 of each per template; the same 60% holds for them.
+      for (const [name, template] of synthesized.templates) {
+        expect(Object.keys(template.Parameters ?? {}).length, name).toBeLessThan(120);
+        expect(Object.keys(template.Outputs ?? {}).length, name).toBeLessThan(120);
+      }
     });
 
     it('keeps the logical ids of the table, the buckets, the API, its stage and the secret in the root template', () => {
