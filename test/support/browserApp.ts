@@ -178,6 +178,15 @@ function watchForFaults(page: Page): void {
   const seen: string[] = [];
   faults.set(page, seen);
   page.on('pageerror', (error) => seen.push(`script error: ${error.message}`));
+  // TRACKER_BROWSER_DEBUG=1: every change the page sends to the API, and its answer.
+  if (process.env.TRACKER_BROWSER_DEBUG) {
+    page.on('response', async (response) => {
+      const request = response.request();
+      if (request.method() === 'GET') return;
+      const body = await response.text().catch(() => '');
+      console.log(`${request.method()} ${request.url()} ${request.postData() ?? ''} -> ${response.status()} ${body}`);
+    });
+  }
   page.on('console', (message) => {
     const text = message.text();
     if (message.type() === 'error' && /Content Security Policy|Refused to/i.test(text)) seen.push(`refused: ${text}`);
@@ -204,6 +213,32 @@ export async function checkPage(page: Page, name: string): Promise<void> {
   expect(grave, `accessibility of ${name} (${page.url()})`).toEqual([]);
   mkdirSync(SCREENSHOT_DIR, { recursive: true });
   await page.screenshot({ path: join(SCREENSHOT_DIR, `${name}.png`), fullPage: true, animations: 'disabled' });
+}
+
+/**
+ * Clicks a button that sends something, then waits for what should show; an error the page
+ * shows instead (role alert) fails at once with its text rather than after the timeout.
+ */
+export async function submitAndSee(button: Locator, expected: Locator): Promise<void> {
+  const page = button.page();
+  await button.click();
+  const alert = page.getByRole('alert').filter({ hasText: /\S/ });
+  const outcome = await Promise.race([
+    expected
+      .first()
+      .waitFor()
+      .then(() => 'shown' as const)
+      .catch(async (error) => {
+        // TRACKER_BROWSER_DEBUG=1: what the page showed instead.
+        if (process.env.TRACKER_BROWSER_DEBUG) console.log(await page.getByRole('main').ariaSnapshot());
+        throw error;
+      }),
+    alert
+      .first()
+      .waitFor()
+      .then(() => 'alert' as const),
+  ]);
+  if (outcome === 'alert') throw new Error(`the page says: ${((await alert.first().textContent()) ?? '').trim()}`);
 }
 
 /** The page's main content, once it has its first heading (the page is loaded). */
