@@ -19,9 +19,23 @@ export interface QueryInput extends Omit<QueryCommandInput, 'ExpressionAttribute
 
 const toItem = (raw: Record<string, AttributeValue>) => unmarshall(raw) as Record<string, unknown>;
 
+/**
+ * DynamoDB's limits on key values, in UTF-8 bytes. No item can have a longer key, so a read of one
+ * finds nothing; DynamoDB would refuse the read itself with a ValidationException (a 500). Names
+ * from requests (logins, aliases, product names) become keys, and a 3 KB login is a name that does
+ * not exist, not a fault.
+ */
+const MAX_PARTITION_KEY_BYTES = 2_048;
+const MAX_SORT_KEY_BYTES = 1_024;
+
+const keyCanExist = ({ pk, sk }: { pk: string; sk: string }) =>
+  Buffer.byteLength(pk) <= MAX_PARTITION_KEY_BYTES && Buffer.byteLength(sk) <= MAX_SORT_KEY_BYTES;
+
 /** Every page of a query: item collections here are small, and callers need them whole. */
 export async function queryAll(input: QueryInput): Promise<Record<string, unknown>[]> {
   const items: Record<string, unknown>[] = [];
+  const partition = input.ExpressionAttributeValues?.[':pk'];
+  if (typeof partition === 'string' && Buffer.byteLength(partition) > MAX_PARTITION_KEY_BYTES) return items;
   const values =
     input.ExpressionAttributeValues && marshall(input.ExpressionAttributeValues, { removeUndefinedValues: true });
   let startKey: Record<string, AttributeValue> | undefined;
@@ -64,7 +78,8 @@ const UNPROCESSED_ATTEMPTS = 8;
 
 /**
  * One BatchGetItem of at most 100 keys of one table, asking again (with a growing pause) for what
- * DynamoDB leaves unprocessed. Missing items are simply absent from the result.
+ * DynamoDB leaves unprocessed. Missing items, and keys too long to exist, are simply absent from
+ * the result.
  */
 export async function batchGet(
   table: string,
@@ -72,8 +87,10 @@ export async function batchGet(
   options: { consistent?: boolean } = {},
 ): Promise<Record<string, unknown>[]> {
   const items: Record<string, unknown>[] = [];
+  const possible = itemKeys.filter(keyCanExist);
+  if (possible.length === 0) return items;
   let request: Record<string, KeysAndAttributes> | undefined = {
-    [table]: { Keys: itemKeys.map(({ pk, sk }) => marshall({ pk, sk })), ConsistentRead: options.consistent },
+    [table]: { Keys: possible.map(({ pk, sk }) => marshall({ pk, sk })), ConsistentRead: options.consistent },
   };
   for (let attempt = 1; request && Object.keys(request).length > 0; attempt++) {
     if (attempt > 1) {
