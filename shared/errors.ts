@@ -252,6 +252,11 @@ export const errors = {
     byMessage.invalidLogin(
       'The username or password you entered is not valid. After too many failed attempts from one address an account accepts no password from there for 30 minutes; an API key still works.',
     ),
+  /** Changing one's own password (PUT /rest/preferences/account): 300 too, counted like a failed login. */
+  wrongCurrentPassword: () =>
+    byMessage.invalidLogin(
+      'The current password you entered is not correct. After too many failed attempts from one address your account accepts no password from there for 30 minutes.',
+    ),
   accountDisabled: (reason: string) =>
     byMessage.accountDisabled(`Your account has been disabled by an administrator.${reason ? ` ${reason}` : ''}`),
   passwordChangeRequired: () =>

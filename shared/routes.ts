@@ -61,6 +61,9 @@ export const routes: readonly RouteDefinition[] = [
   route('POST', '/rest/user/{id_or_name}/api_key', 'user/addApiKey'),
   route('GET', '/rest/user/{id_or_name}/api_key', 'user/getApiKeys'),
   route('PUT', '/rest/user/{id_or_name}/api_key/{key_id}', 'user/updateApiKey'),
+  // The caller's own account (Tracker addition): not under /rest/user/{id_or_name}, whose variable
+  // would take any word (`me`) for a login.
+  route('PUT', '/rest/preferences/account', 'user/updateOwnAccount'),
 
   // Groups
   route('POST', '/rest/group', 'group/createGroup'),

@@ -1110,6 +1110,30 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/rest/preferences/account': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    /**
+     * Change your own account
+     * @description Tracker addition (Bugzilla's web preferences, userprefs.cgi tab=account): any logged-in caller changes their own `full_name`, `email_enabled` (bug mail on or off) and password (`new_password` with `current_password`; a wrong current password answers 300 and counts as a failed login from the caller's address, under the same lockout). Never the login or the groups (Update User, editusers group). A new password ends every login token of the account; when the request came with a login token, the answer carries a new `token` that replaces it. `changes` is reported as Update User reports it.
+     *
+     *     Needs a logged-in caller (error 410 without credentials).
+     *
+     *     Handler: `functions/user/updateOwnAccount.ts`.
+     */
+    put: operations['updateOwnAccount'];
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/rest/product': {
     parameters: {
       query?: never;
@@ -1537,7 +1561,9 @@ export interface paths {
     };
     /**
      * Who am I
-     * @description Needs a logged-in caller (error 410 without credentials).
+     * @description Bugzilla's `id`, `name`, `real_name` and `nick`, then Tracker additions about the caller: `email_enabled` (bug mail on), `is_insider` (may see and write private comments and attachments: the `insidergroup` parameter), `is_timetracker` (sees and sets the time fields: `timetrackinggroup`) and `can_tag_comments` (`comment_taggers_group`). Each flag comes from the check the API enforces, so it never disagrees with what the API then allows.
+     *
+     *     Needs a logged-in caller (error 410 without credentials).
      *
      *     Handler: `functions/user/whoami.ts`.
      */
@@ -6309,6 +6335,45 @@ export interface operations {
       500: components['responses']['Error500_-32000'];
     };
   };
+  updateOwnAccount: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** @description A JSON object; the same parameters may come in the query string instead. */
+    requestBody?: {
+      content: {
+        'application/json': {
+          current_password?: string;
+          email_enabled?: boolean;
+          full_name?: string;
+          new_password?: string;
+        };
+      };
+    };
+    responses: {
+      /** @description Change your own account */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            changes: components['schemas']['Changes'];
+            id: number;
+            token?: string;
+          };
+        };
+      };
+      400: components['responses']['Error400_50_305_306_500_501_502_503_32000'];
+      401: components['responses']['Error401_300_301_304_410'];
+      404: components['responses']['Error404_51'];
+      414: components['responses']['Error414_414'];
+      500: components['responses']['Error500_-32000'];
+    };
+  };
   getProductsProduct: {
     parameters: {
       query?: {
@@ -7335,7 +7400,11 @@ export interface operations {
         };
         content: {
           'application/json': {
+            can_tag_comments: boolean;
+            email_enabled: boolean;
             id: number;
+            is_insider: boolean;
+            is_timetracker: boolean;
             name: string;
             nick: string;
             real_name: string;

@@ -91,11 +91,28 @@ export const OPERATIONS: Readonly<Record<string, OperationNotes>> = {
   'user/validLogin': { summary: 'Check a login', response: envelope({ result: boolean }) },
   'user/whoami': {
     summary: 'Who am I',
-    response: envelope({ id: integer, name: string, real_name: string, nick: string }),
+    description:
+      "Bugzilla's `id`, `name`, `real_name` and `nick`, then Tracker additions about the caller: `email_enabled` (bug mail on), `is_insider` (may see and write private comments and attachments: the `insidergroup` parameter), `is_timetracker` (sees and sets the time fields: `timetrackinggroup`) and `can_tag_comments` (`comment_taggers_group`). Each flag comes from the check the API enforces, so it never disagrees with what the API then allows.",
+    response: envelope({
+      id: integer,
+      name: string,
+      real_name: string,
+      nick: string,
+      email_enabled: boolean,
+      is_insider: boolean,
+      is_timetracker: boolean,
+      can_tag_comments: boolean,
+    }),
   },
   'user/createUser': { summary: 'Create a user', response: created },
   'user/getUsers': { summary: 'Get users', response: list('users', 'User') },
   'user/updateUser': { summary: 'Update users', response: updated('users') },
+  'user/updateOwnAccount': {
+    summary: 'Change your own account',
+    description:
+      "Tracker addition (Bugzilla's web preferences, userprefs.cgi tab=account): any logged-in caller changes their own `full_name`, `email_enabled` (bug mail on or off) and password (`new_password` with `current_password`; a wrong current password answers 300 and counts as a failed login from the caller's address, under the same lockout). Never the login or the groups (Update User, editusers group). A new password ends every login token of the account; when the request came with a login token, the answer carries a new `token` that replaces it. `changes` is reported as Update User reports it.",
+    response: envelope({ id: integer, changes: ref('Changes'), token: string }, ['id', 'changes']),
+  },
   'user/addApiKey': {
     summary: 'Create an API key',
     description: 'Tracker addition. The key is shown only in this answer.',

@@ -23,14 +23,19 @@ export async function logIn(
   now = new Date(),
 ): Promise<{ id: number; token: string }> {
   const { user } = await verifyLogin(login, password, identityDirectory, now, sourceIp);
-  const token = generateLoginToken(user.id);
+  return { id: user.id, token: await issueLoginToken(user.id, now) };
+}
+
+/** A new login token for the user, valid for `login_token_lifetime_days`; stored only as a hash. */
+export async function issueLoginToken(userId: number, now = new Date()): Promise<string> {
+  const token = generateLoginToken(userId);
   const lifetimeDays = Number((await loadParameters()).login_token_lifetime_days) || 30;
   await putLoginToken(secretDigest(token), {
-    userId: user.id,
+    userId,
     createdAt: now.getTime(),
     expiresAt: Math.floor(now.getTime() / 1000) + lifetimeDays * 24 * 3600,
   });
-  return { id: user.id, token };
+  return token;
 }
 
 /** A dead or unknown token is a no-op, as the session table says. */

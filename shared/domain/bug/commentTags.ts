@@ -15,11 +15,17 @@ export const DEFAULT_TAG_SEARCH_LIMIT = 10;
 /** Letters, digits and a few punctuation marks: a tag must survive comma- and space-separated lists. */
 const TAG = /^[\p{L}\p{N}_.-]+$/u;
 
+/** Whether tagging is switched on (a group is named) and the caller is in that group. */
+export function mayTagComments(caller: Caller, parameters: Parameters): boolean {
+  const group = parameters.comment_taggers_group ?? '';
+  return group !== '' && isLoggedIn(caller) && inGroup(caller, group);
+}
+
 /** 125 unless tagging is switched on (a group is named) and the caller is in that group. */
 export function assertMayTagComments(caller: Caller, parameters: Parameters): void {
   const group = parameters.comment_taggers_group ?? '';
   if (group === '') throw errors.commentTaggingDisabled('Comment tagging is disabled on this installation.');
-  if (!isLoggedIn(caller) || !inGroup(caller, group)) {
+  if (!mayTagComments(caller, parameters)) {
     throw errors.commentTaggingDisabled(`Comment tagging is only available to members of the ${group} group.`);
   }
 }

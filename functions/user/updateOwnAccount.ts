@@ -1,0 +1,29 @@
+import * as z from 'zod';
+import { updateOwnAccount } from '../../shared/application/identity/ownAccount.ts';
+import { extractCredentials } from '../../shared/domain/identity/authentication.ts';
+import { defineEndpoint } from '../../shared/http/endpoint.ts';
+import { flag, text } from '../../shared/http/inputSchemas.ts';
+import { parseQueryString } from '../../shared/http/middleware/parseInput.ts';
+import { lowerCaseHeaders, sourceIp } from '../../shared/http/requestState.ts';
+
+/**
+ * The caller's own account (Tracker addition; Bugzilla's userprefs.cgi tab=account): any logged-in
+ * person may change their real name, their password (with the current one) and bug mail on or off.
+ * Never the login or the groups: those stay with Update User (editusers).
+ */
+export const handler = defineEndpoint({
+  access: 'login',
+  input: z.object({
+    full_name: text().optional(),
+    current_password: text().optional(),
+    new_password: text().optional(),
+    email_enabled: flag().optional(),
+  }),
+  run: ({ input, caller, event }) => {
+    const credentials = extractCredentials(lowerCaseHeaders(event), parseQueryString(event.rawQueryString));
+    return updateOwnAccount(caller, input, {
+      sourceIp: sourceIp(event),
+      usedLoginToken: credentials?.kind === 'token',
+    });
+  },
+});
