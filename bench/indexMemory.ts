@@ -14,9 +14,11 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { gunzip, gzip } from 'node:zlib';
-import { IdLists } from '../shared/domain/search/idLists.ts';
-import { commentWords, LIST_COLUMNS, SearchIndex, SLOT_COLUMNS } from '../shared/domain/search/searchIndex.ts';
-import { SnapshotReader } from '../shared/domain/search/snapshotFormat.ts';
+import { commentWords, LIST_COLUMNS, SLOT_COLUMNS } from '../shared/domain/search/index/columns.ts';
+import { IdLists } from '../shared/domain/search/index/idLists.ts';
+import { SearchIndex } from '../shared/domain/search/index/searchIndex.ts';
+import { indexFromSnapshot, snapshotOf } from '../shared/domain/search/snapshot/indexSnapshot.ts';
+import { SnapshotReader } from '../shared/domain/search/snapshot/snapshotFormat.ts';
 import { SNAPSHOT_GZIP_LEVEL } from '../shared/storage/search/searchIndexStore.ts';
 import { generateBugs, planAttachmentCounts, planCommentCounts } from './seedBugs.ts';
 import type { SeededCatalogue } from './seedCatalogue.ts';
@@ -213,7 +215,7 @@ async function loadInFreshProcess(file: string): Promise<LoadReport> {
   const gunzipMs = ms(started);
   const parseMs = 0;
   started = performance.now();
-  const index = SearchIndex.fromSnapshot(bytes);
+  const index = indexFromSnapshot(bytes);
   const fromSnapshotMs = ms(started);
   bytes = undefined;
   const loaded = await settle();
@@ -357,7 +359,7 @@ async function run(bugCount: number, seed: number, keepSnapshot?: string): Promi
 
   // Encoding as the compactor does: toSnapshot, then gzip (searchIndexStore.ts writeSnapshot).
   let started = performance.now();
-  const snapshot = index.toSnapshot();
+  const snapshot = snapshotOf(index);
   times.toSnapshotMs = ms(started);
   started = performance.now();
   const compressed = await promisify(gzip)(snapshot, { level: SNAPSHOT_GZIP_LEVEL });

@@ -5,10 +5,12 @@
 import autocannon from 'autocannon';
 import type { Seeded } from './benchSeed.ts';
 import { ADMIN, CONNECTIONS, DURATION_S, log, round, USER_PASSWORD, WARMUP_S } from './benchSettings.ts';
-import { sumValues } from './markdownReport.ts';
 import { cpuSeconds } from './processSampler.ts';
 import type { Scenario } from './scenarios.ts';
 import type { ServerProcess } from './serverProcess.ts';
+
+const sumValues = (record: Record<string, number>): number =>
+  Object.values(record).reduce((sum, value) => sum + value, 0);
 
 export interface ScenarioResult {
   scenario: Scenario;

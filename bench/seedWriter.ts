@@ -3,7 +3,9 @@
  * API), then one search snapshot for all of them, since bulk writes bypass the change log.
  */
 import { BatchWriteCommand } from '@aws-sdk/lib-dynamodb';
-import { commentWords, SearchIndex } from '../shared/domain/search/searchIndex.ts';
+import { commentWords } from '../shared/domain/search/index/columns.ts';
+import { SearchIndex } from '../shared/domain/search/index/searchIndex.ts';
+import { snapshotPartsOf } from '../shared/domain/search/snapshot/indexSnapshot.ts';
 import { putBody } from '../shared/storage/bug/attachmentBodies.ts';
 import { importedBugItems } from '../shared/storage/bug/bugImportStore.ts';
 import { documentClient, tableName } from '../shared/storage/dynamoClient.ts';
@@ -96,5 +98,5 @@ export async function writeSearchSnapshot({ bugs, commentsOf, historyOf }: Gener
       ),
     });
   });
-  return writeSnapshot(index.toSnapshotParts());
+  return writeSnapshot(snapshotPartsOf(index));
 }

@@ -7,8 +7,8 @@
 import { ApplicationLogLevel, SystemLogLevel } from 'aws-cdk-lib/aws-lambda';
 import { RetentionDays } from 'aws-cdk-lib/aws-logs';
 import type { Construct } from 'constructs';
-import { webhookTargetsFrom } from '../shared/application/notification/notificationSettings.ts';
 import { DETAIL_TYPES } from '../shared/domain/notification/bugEvents.ts';
+import { webhookTargetsFrom } from '../shared/domain/notification/notificationSettings.ts';
 import { DEFAULT_REQUEST_TIMEOUT_MS, MAX_RETRY_BACKOFF_MS, SDK_MAX_ATTEMPTS } from '../shared/storage/sdkTimeouts.ts';
 import {
   BASE_PROCESS_MEMORY_MB,

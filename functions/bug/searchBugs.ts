@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { prefetchSearch, searchBugs } from '../../shared/application/search/bugSearch.ts';
+import { prefetchSearch, searchBugs, searchRequestOf } from '../../shared/application/search/bugSearch.ts';
 import { bugResourceFields } from '../../shared/domain/bug/bugView.ts';
 import { defineEndpoint } from '../../shared/http/endpoint.ts';
 import { SEARCH_CRITERIA } from './bugFieldInput.ts';
@@ -8,7 +8,8 @@ import { SEARCH_CRITERIA } from './bugFieldInput.ts';
 export const handler = defineEndpoint({
   access: 'public',
   input: z.looseObject(SEARCH_CRITERIA),
-  prefetch: prefetchSearch,
+  // The parameters are parsed once per request, into the value the search passes on.
+  prefetch: (params) => prefetchSearch(searchRequestOf(params)),
   responseFields: { bugs: { fields: bugResourceFields() } },
-  run: ({ input, caller, fields }) => searchBugs(caller, input as Record<string, unknown>, fields),
+  run: ({ input, caller, fields }) => searchBugs(caller, searchRequestOf(input as Record<string, unknown>), fields),
 });

@@ -1,8 +1,8 @@
 import middy from '@middy/core';
 import type { EventBridgeEvent } from 'aws-lambda';
-import { NOTIFICATION_ENV, webhookTargetsFrom } from '../../shared/application/notification/notificationSettings.ts';
 import { deliverToWebhooks } from '../../shared/application/notification/webhookDelivery.ts';
 import { WebhookSecrets } from '../../shared/application/notification/webhookSecrets.ts';
+import { NOTIFICATION_ENV, webhookTargetsFrom } from '../../shared/domain/notification/notificationSettings.ts';
 import { invocationObservers } from '../../shared/observability/invocationObservers.ts';
 import { logger } from '../../shared/observability/logger.ts';
 

@@ -5,13 +5,13 @@ import {
   type NotificationOutlets,
   type OutgoingMail,
 } from '../../shared/application/notification/notificationOutlets.ts';
+import { type TrackerEvent, webhookBody } from '../../shared/domain/notification/bugEvents.ts';
 import {
   eventAudienceFrom,
   NOTIFICATION_ENV,
   webhooksWithInlineSecrets,
   webhookTargetsFrom,
-} from '../../shared/application/notification/notificationSettings.ts';
-import { type TrackerEvent, webhookBody } from '../../shared/domain/notification/bugEvents.ts';
+} from '../../shared/domain/notification/notificationSettings.ts';
 import { postWebhook, type WebhookPostOptions } from '../../shared/storage/notification/httpWebhookPoster.ts';
 
 /**

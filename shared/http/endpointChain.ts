@@ -5,7 +5,7 @@ import type { FieldSelection } from '../domain/fieldSelection.ts';
 import type { IdentityDirectory } from '../domain/identity/authentication.ts';
 import type { Caller } from '../domain/identity/caller.ts';
 import { invocationObservers } from '../observability/invocationObservers.ts';
-import { inRequestScope } from '../storage/requestScope.ts';
+import { inRequestScope } from '../runtime/requestScope.ts';
 import { authenticateCaller } from './middleware/authenticateCaller.ts';
 import { type Access, authorizeCaller, loggedOutRefusal } from './middleware/authorizeCaller.ts';
 import { decodeInput } from './middleware/decodeInput.ts';

@@ -1,13 +1,13 @@
 import { subscribe } from 'node:diagnostics_channel';
 import type { ClientRequest } from 'node:http';
-import { requestLocal } from '../storage/requestScope.ts';
+import { requestLocal } from '../runtime/requestScope.ts';
 
 /**
  * DynamoDB calls of the current request, counted the way `npm run bench` counts them
  * (bench/server.ts): from Node's http client diagnostics channel, by the `X-Amz-Target` header
  * that every DynamoDB API call carries. No store code takes part, and a retry counts as the call
  * it is. The channel reports each call in the async context of the code that made it, so the
- * count lands in that request's scope (storage/requestScope.ts); calls outside a request go uncounted.
+ * count lands in that request's scope (runtime/requestScope.ts); calls outside a request go uncounted.
  */
 const COUNTER = 'observability.dynamodbCalls';
 

@@ -1,5 +1,5 @@
 import { Metrics, MetricUnit } from '@aws-lambda-powertools/metrics';
-import { insideRequest } from '../storage/requestScope.ts';
+import { insideRequest } from '../runtime/requestScope.ts';
 import { serviceName } from './logger.ts';
 import { BUGZILLA_ERROR_METRIC, DIMENSION, METRICS_NAMESPACE, REQUEST_METRIC, SERVICE_METRIC } from './metricNames.ts';
 import { routineOutputOff } from './routineOutput.ts';

@@ -1,7 +1,7 @@
 import { DynamoDBClient, type DynamoDBClientConfig } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { forgetRequestReads } from '../runtime/requestScope.ts';
 import { decodeBinaryAttributes } from './binaryAttributes.ts';
-import { forgetRequestReads } from './requestScope.ts';
 import { sdkTimeouts } from './sdkTimeouts.ts';
 import { ENV } from './tableSchema.ts';
 

@@ -1,7 +1,7 @@
+import { oncePerRequest, requestLocal } from '../runtime/requestScope.ts';
 import { deepFreeze } from './deepFreeze.ts';
 import { tableName } from './dynamoClient.ts';
 import type { ItemKey } from './keys.ts';
-import { oncePerRequest, requestLocal } from './requestScope.ts';
 import { BATCH_GET_LIMIT, batchGet } from './tableReads.ts';
 
 /**

@@ -1,9 +1,9 @@
 import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
 import { TransactWriteCommand, type TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
 import { errors } from '../errors.ts';
+import { forgetRequestReads } from '../runtime/requestScope.ts';
 import { stampIncrement, touchesCachedItem, touchesCachedUser, touchesGroup } from './catalog/catalogCache.ts';
 import { documentClient, tableName } from './dynamoClient.ts';
-import { forgetRequestReads } from './requestScope.ts';
 
 type TransactItem = NonNullable<TransactWriteCommandInput['TransactItems']>[number];
 type ConditionFailure = () => Error;

@@ -3,6 +3,7 @@ import { BULK_TOOL_REQUEST_TIMEOUT_MS } from '../../local/bulkToolTimeouts.ts';
 import { runImport } from '../../local/import/runImport.ts';
 import { compactSearchIndex } from '../../shared/application/search/searchCompactor.ts';
 import { currentSearchState } from '../../shared/application/search/searchIndexHolder.ts';
+import { snapshotOf } from '../../shared/domain/search/snapshot/indexSnapshot.ts';
 import { SDK_TIMEOUT_ENV } from '../../shared/storage/sdkTimeouts.ts';
 import { loadSnapshotPointer, writeSnapshot } from '../../shared/storage/search/searchIndexStore.ts';
 import {
@@ -106,7 +107,7 @@ describe('a warm search instance and an import', () => {
   it('keeps a compactor from replacing a snapshot written after its index was loaded', async () => {
     const current = await loadSnapshotPointer();
     const state = await currentSearchState();
-    const stale = await writeSnapshot(state.index.toSnapshot(), { basis: 'an-older-generation' });
+    const stale = await writeSnapshot(snapshotOf(state.index), { basis: 'an-older-generation' });
     expect(stale).toBeNull();
     expect((await loadSnapshotPointer())?.generation).toBe(current?.generation);
   });

@@ -2,9 +2,9 @@ import { subscribe, unsubscribe } from 'node:diagnostics_channel';
 import type { ClientRequest } from 'node:http';
 import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { inRequestScope } from '../../shared/runtime/requestScope.ts';
 import { documentClient, tableName } from '../../shared/storage/dynamoClient.ts';
 import { readItem, readItems } from '../../shared/storage/itemReads.ts';
-import { inRequestScope } from '../../shared/storage/requestScope.ts';
 import { expectError, fileTestBug, ok, userWithKey } from '../support/testAccounts.ts';
 import { call, startTestApp, type TestApp } from '../support/testApp.ts';
 

@@ -3,7 +3,7 @@ import { gzip } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { compactSearchIndex } from '../../shared/application/search/searchCompactor.ts';
 import { currentSearchState, dropSearchIndex, wholeIndex } from '../../shared/application/search/searchIndexHolder.ts';
-import { isBinarySnapshot } from '../../shared/domain/search/snapshotFormat.ts';
+import { isBinarySnapshot } from '../../shared/domain/search/snapshot/snapshotFormat.ts';
 import { loadSnapshot } from '../../shared/storage/search/searchIndexStore.ts';
 import { legacySnapshotOf } from '../support/legacySnapshot.ts';
 import { storeSnapshotInTable } from '../support/tableSnapshot.ts';

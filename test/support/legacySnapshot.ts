@@ -1,10 +1,6 @@
-import {
-  CODE_COLUMNS,
-  LIST_COLUMNS,
-  NUMBER_COLUMNS,
-  type SearchIndex,
-  type SnapshotColumns,
-} from '../../shared/domain/search/searchIndex.ts';
+import { CODE_COLUMNS, LIST_COLUMNS, NUMBER_COLUMNS } from '../../shared/domain/search/index/columns.ts';
+import type { SearchIndex } from '../../shared/domain/search/index/searchIndex.ts';
+import type { SnapshotColumns } from '../../shared/domain/search/snapshot/legacySnapshot.ts';
 
 /**
  * An index as the JSON snapshots before the binary form held it (version 2): what an installation

@@ -1,4 +1,4 @@
-import { SnapshotReader, SnapshotWriter } from '../../shared/domain/search/snapshotFormat.ts';
+import { SnapshotReader, SnapshotWriter } from '../../shared/domain/search/snapshot/snapshotFormat.ts';
 
 /** The sparse columns version 5 stores as one JSON text per bug, and version 4 as one JSON list. */
 const STORED_JSON = ['seeAlso', 'flags', 'tags', 'custom', 'privateAttachments'];

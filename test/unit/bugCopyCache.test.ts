@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Bug } from '../../shared/domain/bug/bug.ts';
-import { BugCopyCache } from '../../shared/domain/search/bugCopyCache.ts';
+import { BugCopyCache } from '../../shared/domain/search/page/bugCopyCache.ts';
 
 const copy = (id: number, rev: number, summary = `bug ${id} at ${rev}`) => ({
   bug: { id, summary } as unknown as Bug,

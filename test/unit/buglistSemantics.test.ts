@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { compileSearch } from '../../shared/domain/search/criterionCompiler.ts';
-import { FALSE, MAYBE, type SearchEnvironment, TRUE } from '../../shared/domain/search/searchEnvironment.ts';
-import { SearchIndex } from '../../shared/domain/search/searchIndex.ts';
-import { parseSearchParameters, type SearchNode } from '../../shared/domain/search/searchQuery.ts';
+import { compileSearch } from '../../shared/domain/search/evaluation/criterionCompiler.ts';
+import { FALSE, MAYBE, type SearchEnvironment, TRUE } from '../../shared/domain/search/evaluation/searchEnvironment.ts';
+import { SearchIndex } from '../../shared/domain/search/index/searchIndex.ts';
+import { parseSearchParameters, type SearchNode } from '../../shared/domain/search/query/searchQuery.ts';
 import { plainBug } from './support/bugFixtures.ts';
 
 /**

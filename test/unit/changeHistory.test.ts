@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { ChangeHistory } from '../../shared/domain/search/changeHistory.ts';
-import type { IndexedChange } from '../../shared/domain/search/searchIndex.ts';
+import { ChangeHistory } from '../../shared/domain/search/index/changeHistory.ts';
+import type { IndexedChange } from '../../shared/domain/search/index/columns.ts';
 
 const change = (field: string, at: number, who: number, removed: string, added: string, attachmentId?: number) =>
   attachmentId === undefined ? { field, at, who, removed, added } : { field, at, who, removed, added, attachmentId };

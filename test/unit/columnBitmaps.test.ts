@@ -6,7 +6,7 @@ import {
   filledBitmap,
   MAX_VALUES,
   setSlots,
-} from '../../shared/domain/search/columnBitmaps.ts';
+} from '../../shared/domain/search/index/columnBitmaps.ts';
 
 describe('bitmaps of slots by value', () => {
   it('gives each value its slots, and follows changed and added slots past the first words', () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { checkDate, checkDateTimeParameter } from '../../shared/domain/bug/bugFieldRules.ts';
-import { parseSearchTime } from '../../shared/domain/search/valueMatchers.ts';
+import { parseSearchTime } from '../../shared/domain/search/evaluation/valueMatchers.ts';
 import { isCalendarDate, isLegalTime } from '../../shared/domain/time.ts';
 import { trackerErrorOf } from '../support/trackerErrorOf.ts';
 

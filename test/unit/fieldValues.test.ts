@@ -15,13 +15,13 @@ import {
 } from '../../shared/domain/catalog/fieldValues.ts';
 import { planParameterUpdate } from '../../shared/domain/instance/parameterChanges.ts';
 import { DEFAULT_PARAMETERS, type Parameters } from '../../shared/domain/instance/parameters.ts';
-import { compileSearch } from '../../shared/domain/search/criterionCompiler.ts';
-import { parseQuicksearch } from '../../shared/domain/search/quicksearch.ts';
-import { type SearchEnvironment, TRUE } from '../../shared/domain/search/searchEnvironment.ts';
-import { slotsMatching } from '../../shared/domain/search/searchEvaluation.ts';
-import { SearchIndex } from '../../shared/domain/search/searchIndex.ts';
-import { type OrderNames, orderComparator } from '../../shared/domain/search/searchOrdering.ts';
-import type { SearchNode } from '../../shared/domain/search/searchQuery.ts';
+import { compileSearch } from '../../shared/domain/search/evaluation/criterionCompiler.ts';
+import { type SearchEnvironment, TRUE } from '../../shared/domain/search/evaluation/searchEnvironment.ts';
+import { slotsMatching } from '../../shared/domain/search/evaluation/searchEvaluation.ts';
+import { type OrderNames, orderComparator } from '../../shared/domain/search/evaluation/searchOrdering.ts';
+import { SearchIndex } from '../../shared/domain/search/index/searchIndex.ts';
+import { parseQuicksearch } from '../../shared/domain/search/query/quicksearch.ts';
+import type { SearchNode } from '../../shared/domain/search/query/searchQuery.ts';
 import { trackerErrorOf } from '../support/trackerErrorOf.ts';
 import { aBug, bugEnvironment, callerAs, fileBug, updateBug } from './support/bugCatalogue.ts';
 

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { FramedBytes } from '../../shared/domain/search/framedBytes.ts';
+import { FramedBytes } from '../../shared/domain/search/snapshot/framedBytes.ts';
 
 describe('bytes read as the frames they came in', () => {
   it('gives any span and copy exactly as one joined buffer would, empty frames included', () => {

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { IdLists } from '../../shared/domain/search/idLists.ts';
+import { IdLists } from '../../shared/domain/search/index/idLists.ts';
 
 /**
  * The index's id-list columns (CC, keywords, groups, relations) against the plain array per slot

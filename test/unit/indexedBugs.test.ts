@@ -1,6 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import type { Bug } from '../../shared/domain/bug/bug.ts';
-import { NOT_READ_BACK_BIT, READS_BACK_BIT, SearchIndex } from '../../shared/domain/search/searchIndex.ts';
+import { NOT_READ_BACK_BIT, READS_BACK_BIT } from '../../shared/domain/search/index/columns.ts';
+import { SearchIndex } from '../../shared/domain/search/index/searchIndex.ts';
+import {
+  adoptIndexSnapshot,
+  indexFromSnapshot,
+  snapshotOf,
+  snapshotPartsOf,
+} from '../../shared/domain/search/snapshot/indexSnapshot.ts';
 import { asVersion4 } from '../support/snapshotVersion4.ts';
 import { plainBug } from './support/bugFixtures.ts';
 
@@ -69,21 +76,21 @@ describe('a bug read back from the search index', () => {
 
   it('survives the snapshot, whole and in parts', () => {
     const index = indexOf(plainBug(1), fullBug(2));
-    const whole = SearchIndex.fromSnapshot(index.toSnapshot());
+    const whole = indexFromSnapshot(snapshotOf(index));
     expect(whole.bugAt(1)).toEqual(fullBug(2));
-    const { core } = index.toSnapshotParts();
+    const { core } = snapshotPartsOf(index);
     // The core alone carries every field a page shows: no part is needed to render.
-    expect(SearchIndex.fromSnapshot(core).bugAt(1)).toEqual(fullBug(2));
+    expect(indexFromSnapshot(core).bugAt(1)).toEqual(fullBug(2));
   });
 
   it('survives an adopted snapshot, whose sparse values are decoded as they are read, and one before them', () => {
     const unknownMarks = plainBug(3, { attachmentCount: 1, privateAttachments: undefined });
     const knownNone = plainBug(4, { attachmentCount: 1, privateAttachments: [] });
     const index = indexOf(plainBug(1), fullBug(2), unknownMarks, knownNone);
-    const bytes = index.toSnapshot();
-    const adopted = SearchIndex.adoptSnapshot(bytes);
+    const bytes = snapshotOf(index);
+    const adopted = adoptIndexSnapshot(bytes);
     // Version 4 stored each of these columns as one JSON list; it is still read.
-    const older = SearchIndex.fromSnapshot(asVersion4(index.toSnapshot()));
+    const older = indexFromSnapshot(asVersion4(snapshotOf(index)));
     for (const loaded of [adopted, older]) {
       expect(loaded.bugAt(1)).toEqual(fullBug(2));
       expect(loaded.bugAt(0)).toEqual(index.bugAt(0));
@@ -94,7 +101,7 @@ describe('a bug read back from the search index', () => {
     // A write over a stored value replaces it; one that empties it hides it.
     adopted.apply({ bug: { ...fullBug(2), flags: [], seeAlso: [], url: '', tags: {}, custom: {} }, rev: 4 });
     expect(adopted.bugAt(1)).toMatchObject({ flags: [], seeAlso: [], url: '', tags: {}, custom: {} });
-    expect(SearchIndex.fromSnapshot(adopted.toSnapshot()).bugAt(1)).toEqual(adopted.bugAt(1));
+    expect(indexFromSnapshot(snapshotOf(adopted)).bugAt(1)).toEqual(adopted.bugAt(1));
   });
 
   it('follows a later revision and the backfill of private attachments', () => {
@@ -135,7 +142,7 @@ describe('a bug read back from the search index', () => {
         .get(0)
         .map(({ typeId, status, setterId, requesteeId }) => ({ typeId, status, setterId, requesteeId })),
     );
-    const reloaded = SearchIndex.fromSnapshot(index.toSnapshot());
+    const reloaded = indexFromSnapshot(snapshotOf(index));
     expect(reloaded.bugAt(0)).toBeUndefined();
     expect(reloaded.flags.get(0)).toEqual([{ typeId: 1, status: '?', setterId: 2, requesteeId: 5 }]);
   });

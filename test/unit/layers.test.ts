@@ -5,8 +5,9 @@ import { describe, expect, it } from 'vitest';
 
 /**
  * The layers only import downward: handlers → application → domain and storage; domain knows no
- * AWS and nothing above it; only storage builds keys. A move that breaks this fails here, not in
- * review.
+ * AWS and nothing above it; only storage builds keys; the search engine's rooms (index, snapshot,
+ * query, evaluation, page) import only the rooms below them; and no files import one another in a
+ * circle. A move that breaks this fails here, not in review.
  */
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 
@@ -69,6 +70,83 @@ describe('layers', () => {
 
   it('handlers reach storage only through application code', () => {
     expect(violations(sourcesUnder('functions'), (target) => target.startsWith('shared/storage/'))).toEqual([]);
+  });
+
+  it('the request scope is runtime, below observability, which is below storage: nothing runs back up', () => {
+    const shared = (target: string) => target.startsWith('shared/');
+    expect(violations(sourcesUnder('shared/runtime'), shared)).toEqual([]);
+    expect(
+      violations(
+        sourcesUnder('shared/observability'),
+        (target) =>
+          shared(target) && !target.startsWith('shared/runtime/') && !target.startsWith('shared/observability/'),
+      ),
+    ).toEqual([]);
+    expect(importsOf('shared/storage/itemReads.ts')).toContain('shared/runtime/requestScope.ts');
+  });
+
+  it('the stack (lib/) never imports a use case: the settings it shares with the functions are domain', () => {
+    expect(violations(sourcesUnder('lib'), (target) => target.startsWith('shared/application/'))).toEqual([]);
+    expect(importsOf('lib/notifications.ts')).toContain('shared/domain/notification/notificationSettings.ts');
+  });
+
+  it('search rooms import only the rooms below them: index, snapshot over it; query, evaluation, page', () => {
+    // What each room of shared/domain/search may import of the others (its own files aside).
+    const below: Record<string, string[]> = {
+      index: [],
+      snapshot: ['index'],
+      query: ['index'],
+      evaluation: ['index', 'query'],
+      page: ['index', 'query', 'evaluation'],
+    };
+    const SEARCH = 'shared/domain/search/';
+    const roomOf = (file: string) => (file.startsWith(SEARCH) ? file.slice(SEARCH.length).split('/')[0] : undefined);
+    const files = sourcesUnder('shared/domain/search');
+    expect(files.filter((file) => !(roomOf(file)! in below))).toEqual([]);
+    const upward = files.flatMap((file) =>
+      importsOf(file)
+        .filter((target) => {
+          const room = roomOf(target);
+          return room !== undefined && room !== roomOf(file) && !below[roomOf(file)!]!.includes(room);
+        })
+        .map((target) => `${file} → ${target}`),
+    );
+    expect(upward).toEqual([]);
+  });
+
+  it('has no circle of imports between files, type imports included', () => {
+    const files = ['shared', 'functions', 'bench'].flatMap(sourcesUnder);
+    const known = new Set(files);
+    const edges = new Map(files.map((file) => [file, importsOf(file).filter((target) => known.has(target))]));
+    // Tarjan's strongly connected components: any of more than one file is a circle.
+    const order = new Map<string, number>();
+    const low = new Map<string, number>();
+    const stack: string[] = [];
+    const onStack = new Set<string>();
+    const circles: string[][] = [];
+    const visit = (file: string) => {
+      order.set(file, order.size);
+      low.set(file, order.get(file)!);
+      stack.push(file);
+      onStack.add(file);
+      for (const target of edges.get(file)!) {
+        if (!order.has(target)) {
+          visit(target);
+          low.set(file, Math.min(low.get(file)!, low.get(target)!));
+        } else if (onStack.has(target)) low.set(file, Math.min(low.get(file)!, order.get(target)!));
+      }
+      if (low.get(file) !== order.get(file)) return;
+      const component: string[] = [];
+      let member: string;
+      do {
+        member = stack.pop()!;
+        onStack.delete(member);
+        component.push(member);
+      } while (member !== file);
+      if (component.length > 1) circles.push(component.sort());
+    };
+    for (const file of files) if (!order.has(file)) visit(file);
+    expect(circles).toEqual([]);
   });
 
   it('finds the imports it checks', () => {

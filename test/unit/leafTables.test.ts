@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { LeafTables } from '../../shared/domain/search/leafTables.ts';
-import { SearchIndex } from '../../shared/domain/search/searchIndex.ts';
+import { LeafTables } from '../../shared/domain/search/index/leafTables.ts';
+import { SearchIndex } from '../../shared/domain/search/index/searchIndex.ts';
 import { plainBug } from './support/bugFixtures.ts';
 
 describe('results kept between searches', () => {

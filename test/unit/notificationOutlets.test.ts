@@ -2,12 +2,12 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { describe, expect, it } from 'vitest';
 import { mailFileName } from '../../shared/application/notification/notificationOutlets.ts';
+import { FULL_AUDIENCE, PUBLIC_AUDIENCE, type TrackerEvent } from '../../shared/domain/notification/bugEvents.ts';
 import {
   eventAudienceFrom,
   webhooksWithInlineSecrets,
   webhookTargetsFrom,
-} from '../../shared/application/notification/notificationSettings.ts';
-import { FULL_AUDIENCE, PUBLIC_AUDIENCE, type TrackerEvent } from '../../shared/domain/notification/bugEvents.ts';
+} from '../../shared/domain/notification/notificationSettings.ts';
 import { verifyWebhook } from '../../shared/domain/notification/webhookSignature.ts';
 import { putEventsCalls } from '../../shared/storage/notification/eventBridgePublisher.ts';
 import { postWebhook } from '../../shared/storage/notification/httpWebhookPoster.ts';

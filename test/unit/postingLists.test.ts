@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { PostingLists } from '../../shared/domain/search/postingLists.ts';
+import { PostingLists } from '../../shared/domain/search/index/postingLists.ts';
 
 const slotsOf = <K extends string | number>(lists: PostingLists<K>, key: K) => {
   const slots: number[] = [];

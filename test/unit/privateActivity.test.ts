@@ -9,9 +9,10 @@ import {
 import { DEFAULT_FIELD_VALUES } from '../../shared/domain/catalog/fieldValues.ts';
 import { ANONYMOUS, type Caller } from '../../shared/domain/identity/caller.ts';
 import { DEFAULT_PARAMETERS } from '../../shared/domain/instance/parameters.ts';
-import { compileSearch } from '../../shared/domain/search/criterionCompiler.ts';
-import { type SearchEnvironment, TRUE } from '../../shared/domain/search/searchEnvironment.ts';
-import { SearchIndex } from '../../shared/domain/search/searchIndex.ts';
+import { compileSearch } from '../../shared/domain/search/evaluation/criterionCompiler.ts';
+import { type SearchEnvironment, TRUE } from '../../shared/domain/search/evaluation/searchEnvironment.ts';
+import { SearchIndex } from '../../shared/domain/search/index/searchIndex.ts';
+import { indexFromSnapshot, snapshotOf } from '../../shared/domain/search/snapshot/indexSnapshot.ts';
 import { plainBug } from './support/bugFixtures.ts';
 
 /**
@@ -140,7 +141,7 @@ describe('history criteria of search', () => {
     expect(foundByAll(false, index).flat()).toEqual([]);
     expect(foundByAll(true, index)).toEqual(searches.map(() => [1]));
     // The snapshot keeps what the rule needs.
-    const copy = SearchIndex.fromSnapshot(index.toSnapshot());
+    const copy = indexFromSnapshot(snapshotOf(index));
     expect(foundByAll(false, copy).flat()).toEqual([]);
     expect(foundByAll(true, copy)).toEqual(searches.map(() => [1]));
     // Made public (a new revision of the bug without the mark): its past changes are everyone's.

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_FIELD_VALUES, defaultValues, FieldValues } from '../../shared/domain/catalog/fieldValues.ts';
-import { parseQuicksearch, type QuicksearchContext } from '../../shared/domain/search/quicksearch.ts';
-import { lookUpQuicksearchField, quicksearchFieldMap } from '../../shared/domain/search/quicksearchFields.ts';
-import { splitQuicksearch } from '../../shared/domain/search/quicksearchWords.ts';
-import { and, leaf, or, type SearchNode } from '../../shared/domain/search/searchQuery.ts';
+import { parseQuicksearch, type QuicksearchContext } from '../../shared/domain/search/query/quicksearch.ts';
+import { lookUpQuicksearchField, quicksearchFieldMap } from '../../shared/domain/search/query/quicksearchFields.ts';
+import { splitQuicksearch } from '../../shared/domain/search/query/quicksearchWords.ts';
+import { and, leaf, or, type SearchNode } from '../../shared/domain/search/query/searchQuery.ts';
 import { trackerErrorOf } from '../support/trackerErrorOf.ts';
 
 /**

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { RawJson, stringifyJson } from '../../shared/domain/rawJson.ts';
-import { RenderedBugs } from '../../shared/domain/search/renderedBugs.ts';
+import { RenderedBugs } from '../../shared/domain/search/page/renderedBugs.ts';
 
 describe('rendered bugs of a search instance', () => {
   it('reuses a text only for the same revision and variant', () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { forgetRequestReads, inRequestScope, oncePerRequest } from '../../shared/storage/requestScope.ts';
+import { forgetRequestReads, inRequestScope, oncePerRequest } from '../../shared/runtime/requestScope.ts';
 
 const counter = () => {
   let calls = 0;

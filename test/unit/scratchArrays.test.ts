@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ScratchArrays } from '../../shared/domain/search/scratchArrays.ts';
+import { ScratchArrays } from '../../shared/domain/search/evaluation/scratchArrays.ts';
 
 describe('scratch arrays for search evaluation', () => {
   it('hands each level zeroed truths of the length asked, reusing its memory', () => {

@@ -2,21 +2,22 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { Bug } from '../../shared/domain/bug/bug.ts';
 import { DEFAULT_FIELD_VALUES } from '../../shared/domain/catalog/fieldValues.ts';
-import { bitmapOf } from '../../shared/domain/search/bitmapEvaluation.ts';
-import { setSlots } from '../../shared/domain/search/columnBitmaps.ts';
-import { compileSearch } from '../../shared/domain/search/criterionCompiler.ts';
+import { bitmapOf } from '../../shared/domain/search/evaluation/bitmapEvaluation.ts';
+import { compileSearch } from '../../shared/domain/search/evaluation/criterionCompiler.ts';
+import { FALSE, MAYBE, type SearchEnvironment, TRUE } from '../../shared/domain/search/evaluation/searchEnvironment.ts';
+import { evaluateSearch, keptMatches } from '../../shared/domain/search/evaluation/searchEvaluation.ts';
+import { setSlots } from '../../shared/domain/search/index/columnBitmaps.ts';
+import { SearchIndex } from '../../shared/domain/search/index/searchIndex.ts';
+import { TrigramIndex } from '../../shared/domain/search/index/trigramIndex.ts';
 import {
   countVisible,
   firstMatchesById,
   firstVisibleBitsById,
   inIdOrder,
   visibleMatches,
-} from '../../shared/domain/search/firstMatches.ts';
-import { FALSE, MAYBE, type SearchEnvironment, TRUE } from '../../shared/domain/search/searchEnvironment.ts';
-import { evaluateSearch, keptMatches } from '../../shared/domain/search/searchEvaluation.ts';
-import { SearchIndex } from '../../shared/domain/search/searchIndex.ts';
-import type { SearchNode } from '../../shared/domain/search/searchQuery.ts';
-import { TrigramIndex } from '../../shared/domain/search/trigramIndex.ts';
+} from '../../shared/domain/search/page/firstMatches.ts';
+import type { SearchNode } from '../../shared/domain/search/query/searchQuery.ts';
+import { indexFromSnapshot, snapshotOf } from '../../shared/domain/search/snapshot/indexSnapshot.ts';
 import { plainBug } from './support/bugFixtures.ts';
 
 /**
@@ -60,7 +61,7 @@ for (let id = 1; id <= BASE_BUGS; id++) {
   const words = id % 3 === 0 ? ['crash', 'toolbar'] : id % 5 === 0 ? ['menu'] : [];
   baseIndex.apply({ bug: bug(id, baseContents[id - 1]!), rev: 1, words });
 }
-const baseSnapshot = baseIndex.toSnapshot();
+const baseSnapshot = snapshotOf(baseIndex);
 const products = [1, 2, 3].map((id) => ({
   product: { id, name: ['Browser', 'Mail', 'Toolbar Crash Reporter'][id - 1], classificationId: id === 3 ? 2 : 1 },
   components: [10, 11, 12, 13, 14]
@@ -220,7 +221,7 @@ describe('criterion-at-a-time search evaluation', () => {
         fc.array(trees, { minLength: 1, maxLength: 3 }),
         fc.array(fc.array(changeArbitrary, { minLength: 1, maxLength: 25 }), { minLength: 1, maxLength: 2 }),
         (searched, batches) => {
-          const index = SearchIndex.fromSnapshot(baseSnapshot);
+          const index = indexFromSnapshot(baseSnapshot);
           const changing = { ...env, index };
           const revisions = new Map<number, number>();
           let nextId = BASE_BUGS + 1;

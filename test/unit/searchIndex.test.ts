@@ -1,15 +1,21 @@
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_FIELD_VALUES } from '../../shared/domain/catalog/fieldValues.ts';
-import { setSlots } from '../../shared/domain/search/columnBitmaps.ts';
-import { compileSearch } from '../../shared/domain/search/criterionCompiler.ts';
-import { parseQuicksearch } from '../../shared/domain/search/quicksearch.ts';
-import { type SearchEnvironment, TRUE } from '../../shared/domain/search/searchEnvironment.ts';
-import { commentWords, SearchIndex } from '../../shared/domain/search/searchIndex.ts';
-import { candidateSlots } from '../../shared/domain/search/searchPlanner.ts';
-import { parseSearchParameters, type SearchNode } from '../../shared/domain/search/searchQuery.ts';
-import { SNAPSHOT_VERSION } from '../../shared/domain/search/snapshotColumns.ts';
-import { SnapshotReader } from '../../shared/domain/search/snapshotFormat.ts';
-import { parseSearchTime } from '../../shared/domain/search/valueMatchers.ts';
+import { compileSearch } from '../../shared/domain/search/evaluation/criterionCompiler.ts';
+import { type SearchEnvironment, TRUE } from '../../shared/domain/search/evaluation/searchEnvironment.ts';
+import { candidateSlots } from '../../shared/domain/search/evaluation/searchPlanner.ts';
+import { parseSearchTime } from '../../shared/domain/search/evaluation/valueMatchers.ts';
+import { setSlots } from '../../shared/domain/search/index/columnBitmaps.ts';
+import { commentWords } from '../../shared/domain/search/index/columns.ts';
+import { SearchIndex } from '../../shared/domain/search/index/searchIndex.ts';
+import { parseQuicksearch } from '../../shared/domain/search/query/quicksearch.ts';
+import { parseSearchParameters, type SearchNode } from '../../shared/domain/search/query/searchQuery.ts';
+import {
+  adoptIndexSnapshot,
+  indexFromSnapshot,
+  snapshotOf,
+} from '../../shared/domain/search/snapshot/indexSnapshot.ts';
+import { SNAPSHOT_VERSION } from '../../shared/domain/search/snapshot/snapshotColumns.ts';
+import { SnapshotReader } from '../../shared/domain/search/snapshot/snapshotFormat.ts';
 import { legacySnapshotOf } from '../support/legacySnapshot.ts';
 import { plainBug } from './support/bugFixtures.ts';
 
@@ -65,8 +71,8 @@ describe('the search index', () => {
       rev: 1,
       privateWords: ['secret'],
     });
-    const copy = SearchIndex.fromSnapshot(index.toSnapshot());
-    expect(copy.toSnapshot()).toEqual(index.toSnapshot());
+    const copy = indexFromSnapshot(snapshotOf(index));
+    expect(snapshotOf(copy)).toEqual(snapshotOf(index));
     expect(matching(copy, { kind: 'leaf', field: 'content', op: 'anywords', value: 'parser' })).toEqual([1]);
     expect(matching(copy, { kind: 'leaf', field: 'bug_status', op: 'changedto', value: 'CONFIRMED' })).toEqual([1]);
   });
@@ -75,7 +81,7 @@ describe('the search index', () => {
     const index = new SearchIndex();
     index.apply({ bug: plainBug(1, { summary: 'Crash in PARSER' }), rev: 1 });
     index.apply({ bug: plainBug(2, { summary: 'Slow Layout' }), rev: 1 });
-    const copy = SearchIndex.fromSnapshot(index.toSnapshot());
+    const copy = indexFromSnapshot(snapshotOf(index));
     const substring = (value: string) => matching(copy, { kind: 'leaf', field: 'short_desc', op: 'substring', value });
     // Written before anything needed the lower-cased copies: a new summary, a changed one.
     copy.apply({ bug: plainBug(3, { summary: 'Parser HANGS' }), rev: 1 });
@@ -94,9 +100,9 @@ describe('the search index', () => {
     const index = new SearchIndex();
     for (let id = 1; id <= 50; id++)
       index.apply({ bug: plainBug(id, { summary: `bug ${id}`, priority: id % 2 ? 'P1' : 'P2' }), rev: 1 });
-    const bytes = index.toSnapshot();
-    const adopted = SearchIndex.adoptSnapshot(bytes);
-    const copied = SearchIndex.fromSnapshot(index.toSnapshot());
+    const bytes = snapshotOf(index);
+    const adopted = adoptIndexSnapshot(bytes);
+    const copied = indexFromSnapshot(snapshotOf(index));
     expect(adopted.id.buffer).toBe(bytes.buffer);
     expect(adopted.codes.priority.buffer).toBe(bytes.buffer);
     expect(copied.id.buffer).not.toBe(bytes.buffer);
@@ -124,14 +130,14 @@ describe('the search index', () => {
     const priority = (copy: SearchIndex) =>
       matching(copy, { kind: 'leaf', field: 'priority', op: 'equals', value: 'P3' });
     expect(priority(adopted)).toEqual([7, 51, 52, 53, 54, 55, 56, 57, 58, 59, 60]);
-    expect(adopted.toSnapshot()).toEqual(copied.toSnapshot());
+    expect(snapshotOf(adopted)).toEqual(snapshotOf(copied));
   });
 
   it('reads summaries that are not ASCII from an adopted snapshot as written', () => {
     const index = new SearchIndex();
     index.apply({ bug: plainBug(1, { summary: 'Ünïcödé 🐛 crash' }), rev: 1 });
     index.apply({ bug: plainBug(2, { summary: 'plain' }), rev: 1 });
-    const adopted = SearchIndex.adoptSnapshot(index.toSnapshot());
+    const adopted = adoptIndexSnapshot(snapshotOf(index));
     expect([adopted.summaryAt(0), adopted.summaryAt(1)]).toEqual(['Ünïcödé 🐛 crash', 'plain']);
     expect(matching(adopted, { kind: 'leaf', field: 'short_desc', op: 'substring', value: 'ÜNÏ' })).toEqual([1]);
   });
@@ -153,13 +159,10 @@ describe('the search index', () => {
       },
     };
     const names: Record<string, number> = { 'version:1:1.0': 11, 'version:2:unspecified': 21, 'milestone:1:---': 12 };
-    const copy = SearchIndex.fromSnapshot(
-      legacy,
-      (kind, productId, name) => names[`${kind}:${productId}:${name}`] ?? 0,
-    );
+    const copy = indexFromSnapshot(legacy, (kind, productId, name) => names[`${kind}:${productId}:${name}`] ?? 0);
     expect([...copy.versionId.subarray(0, 2)]).toEqual([11, 21]);
     expect([...copy.targetMilestoneId.subarray(0, 2)]).toEqual([12, 0]);
-    expect(new SnapshotReader(copy.toSnapshot()).fields.version).toBe(SNAPSHOT_VERSION);
+    expect(new SnapshotReader(snapshotOf(copy)).fields.version).toBe(SNAPSHOT_VERSION);
   });
 });
 
@@ -212,7 +215,7 @@ describe('comment words', () => {
     expect(insider('secret')).toEqual([1, 2]);
     index.apply({ bug: plainBug(1), rev: 3, words: ['secret', 'plans'], privateWords: [], allWords: true });
     expect(outsider('secret')).toEqual([1, 2]);
-    expect(SearchIndex.fromSnapshot(index.toSnapshot()).toSnapshot()).toEqual(index.toSnapshot());
+    expect(snapshotOf(indexFromSnapshot(snapshotOf(index)))).toEqual(snapshotOf(index));
   });
 });
 

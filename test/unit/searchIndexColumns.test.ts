@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { CODE_COLUMNS, SearchIndex, SLOT_COLUMNS } from '../../shared/domain/search/searchIndex.ts';
+import { CODE_COLUMNS, SLOT_COLUMNS } from '../../shared/domain/search/index/columns.ts';
+import { SearchIndex } from '../../shared/domain/search/index/searchIndex.ts';
+import {
+  adoptIndexSnapshot,
+  indexFromSnapshot,
+  snapshotOf,
+} from '../../shared/domain/search/snapshot/indexSnapshot.ts';
 import { plainBug } from './support/bugFixtures.ts';
 
 /**
@@ -69,8 +75,8 @@ describe('the search index columns', () => {
   for (const adopt of [false, true])
     it(`keep every slot past 1,024 after a snapshot load${adopt ? ' that adopts its memory' : ''}, and after writes`, () => {
       const built = indexOf(1_300);
-      const bytes = built.toSnapshot();
-      const loaded = adopt ? SearchIndex.adoptSnapshot(bytes) : SearchIndex.fromSnapshot(bytes);
+      const bytes = snapshotOf(built);
+      const loaded = adopt ? adoptIndexSnapshot(bytes) : indexFromSnapshot(bytes);
       expectEveryColumnHolds(loaded);
       expect(derivedBySlot(loaded)).toEqual(expected(1, 1_300));
       // Writes after the load fill the room the snapshot left, then grow past it.

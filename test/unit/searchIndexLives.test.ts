@@ -1,12 +1,19 @@
 import { describe, expect, it } from 'vitest';
 import type { Bug } from '../../shared/domain/bug/bug.ts';
 import { DEFAULT_FIELD_VALUES } from '../../shared/domain/catalog/fieldValues.ts';
-import { countVisible, firstMatchesById, visibleMatches } from '../../shared/domain/search/firstMatches.ts';
-import type { SearchEnvironment } from '../../shared/domain/search/searchEnvironment.ts';
-import { evaluateSearch } from '../../shared/domain/search/searchEvaluation.ts';
-import { CODE_COLUMNS, commentWords, SearchIndex } from '../../shared/domain/search/searchIndex.ts';
-import type { SearchNode } from '../../shared/domain/search/searchQuery.ts';
-import { DEFERRED_PARTS } from '../../shared/domain/search/snapshotColumns.ts';
+import type { SearchEnvironment } from '../../shared/domain/search/evaluation/searchEnvironment.ts';
+import { evaluateSearch } from '../../shared/domain/search/evaluation/searchEvaluation.ts';
+import { CODE_COLUMNS, commentWords, DEFERRED_PARTS } from '../../shared/domain/search/index/columns.ts';
+import { SearchIndex } from '../../shared/domain/search/index/searchIndex.ts';
+import { countVisible, firstMatchesById, visibleMatches } from '../../shared/domain/search/page/firstMatches.ts';
+import type { SearchNode } from '../../shared/domain/search/query/searchQuery.ts';
+import {
+  adoptIndexSnapshot,
+  attachIndexPart,
+  indexFromSnapshot,
+  snapshotOf,
+  snapshotPartsOf,
+} from '../../shared/domain/search/snapshot/indexSnapshot.ts';
 import { plainBug } from './support/bugFixtures.ts';
 
 /**
@@ -170,18 +177,18 @@ describe('the search index in each of its lives', () => {
   const expectedRows = rows(reference);
 
   it('holds and answers the same when loaded from a whole snapshot and written to', () => {
-    const loaded = SearchIndex.fromSnapshot(built(LOADED_BUGS).toSnapshot());
+    const loaded = indexFromSnapshot(snapshotOf(built(LOADED_BUGS)));
     applyLater(loaded, LOADED_BUGS, LATER_BUGS);
     expect(rows(loaded)).toEqual(expectedRows);
     expect(answers(loaded)).toEqual(expected);
   });
 
   it('holds and answers the same adopted from a core, written to before its parts come', () => {
-    const { core, parts } = built(LOADED_BUGS).toSnapshotParts();
-    const adopted = SearchIndex.adoptSnapshot(core);
+    const { core, parts } = snapshotPartsOf(built(LOADED_BUGS));
+    const adopted = adoptIndexSnapshot(core);
     expect(adopted.missingParts.sort()).toEqual([...DEFERRED_PARTS].sort());
     applyLater(adopted, LOADED_BUGS, LATER_BUGS);
-    for (const part of DEFERRED_PARTS) adopted.attachPart(part, parts[part]);
+    for (const part of DEFERRED_PARTS) attachIndexPart(adopted, part, parts[part]);
     expect(rows(adopted)).toEqual(expectedRows);
     expect(answers(adopted)).toEqual(expected);
   });

@@ -1,7 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import type { HistoryEntry } from '../../shared/domain/bug/bug.ts';
-import { commentWords, IndexPartPending, SearchIndex } from '../../shared/domain/search/searchIndex.ts';
-import { DEFERRED_PARTS, type DeferredPart } from '../../shared/domain/search/snapshotColumns.ts';
+import { commentWords, DEFERRED_PARTS, type DeferredPart } from '../../shared/domain/search/index/columns.ts';
+import { IndexPartPending, SearchIndex } from '../../shared/domain/search/index/searchIndex.ts';
+import {
+  attachIndexPart,
+  indexFromSnapshot,
+  snapshotOf,
+  snapshotPartsOf,
+} from '../../shared/domain/search/snapshot/indexSnapshot.ts';
 import { plainBug } from './support/bugFixtures.ts';
 
 /**
@@ -55,13 +61,13 @@ function applyLaterChanges(index: SearchIndex): void {
 }
 
 function partsOf(index: SearchIndex) {
-  return index.toSnapshotParts();
+  return snapshotPartsOf(index);
 }
 
 describe('a search index read in parts', () => {
   it('holds every column but the deferred parts, and refuses to search those until they come', () => {
     const source = seededIndex();
-    const cold = SearchIndex.fromSnapshot(partsOf(source).core);
+    const cold = indexFromSnapshot(partsOf(source).core);
     expect(cold.size).toBe(40);
     expect(cold.missingParts.sort()).toEqual([...DEFERRED_PARTS].sort());
     expect(cold.summary[cold.slotOf(3)!]).toBe('Crash number 3 in the toolbar');
@@ -85,19 +91,19 @@ describe('a search index read in parts', () => {
     it(`ends as the whole snapshot would, changes applied before the parts came (${order.join(', ')})`, () => {
       const source = seededIndex();
       const { core, parts } = partsOf(source);
-      const whole = SearchIndex.fromSnapshot(source.toSnapshot());
+      const whole = indexFromSnapshot(snapshotOf(source));
       applyLaterChanges(whole);
 
-      const cold = SearchIndex.fromSnapshot(core);
+      const cold = indexFromSnapshot(core);
       applyLaterChanges(cold);
       // One part arrives, then more changes come, then the rest.
-      cold.attachPart(order[0]!, parts[order[0]!]);
+      attachIndexPart(cold, order[0]!, parts[order[0]!]);
       cold.apply({ bug: plainBug(42, { summary: 'Late arrival' }), rev: 1, words: ['late'] });
       whole.apply({ bug: plainBug(42, { summary: 'Late arrival' }), rev: 1, words: ['late'] });
-      for (const part of order.slice(1)) cold.attachPart(part, parts[part]);
+      for (const part of order.slice(1)) attachIndexPart(cold, part, parts[part]);
 
       expect(cold.missingParts).toEqual([]);
-      expect(cold.toSnapshot()).toEqual(whole.toSnapshot());
+      expect(snapshotOf(cold)).toEqual(snapshotOf(whole));
       const slots = (found: Uint8Array | null) =>
         [...(found ?? []).keys()].filter((slot) => found![slot] === 1).map((slot) => cold.id[slot]);
       expect(slots(cold.summaryTrigrams().matching('flicker', cold.size))).toEqual([41]);
@@ -115,21 +121,21 @@ describe('a search index read in parts', () => {
 
   it('reads a whole snapshot with nothing missing, and ignores a part it already has', () => {
     const source = seededIndex();
-    const whole = SearchIndex.fromSnapshot(source.toSnapshot());
+    const whole = indexFromSnapshot(snapshotOf(source));
     expect(whole.missingParts).toEqual([]);
-    const before = whole.toSnapshot();
-    whole.attachPart('words', partsOf(source).parts.words);
-    expect(whole.toSnapshot()).toEqual(before);
+    const before = snapshotOf(whole);
+    attachIndexPart(whole, 'words', partsOf(source).parts.words);
+    expect(snapshotOf(whole)).toEqual(before);
   });
 
   it('refuses a part for another part, and a part larger than its index', () => {
     const source = seededIndex();
     const { core, parts } = partsOf(source);
-    const cold = SearchIndex.fromSnapshot(core);
-    expect(() => cold.attachPart('words', parts.history)).toThrow(/not words/);
+    const cold = indexFromSnapshot(core);
+    expect(() => attachIndexPart(cold, 'words', parts.history)).toThrow(/not words/);
     const bigger = seededIndex();
     bigger.apply({ bug: plainBug(99), rev: 1 });
-    const small = SearchIndex.fromSnapshot(partsOf(source).core);
-    expect(() => small.attachPart('history', partsOf(bigger).parts.history)).toThrow(/41 bugs/);
+    const small = indexFromSnapshot(partsOf(source).core);
+    expect(() => attachIndexPart(small, 'history', partsOf(bigger).parts.history)).toThrow(/41 bugs/);
   });
 });

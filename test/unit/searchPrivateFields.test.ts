@@ -8,12 +8,20 @@ import {
 } from '../../shared/domain/bug/privateActivity.ts';
 import { ANONYMOUS, type Caller } from '../../shared/domain/identity/caller.ts';
 import { DEFAULT_PARAMETERS } from '../../shared/domain/instance/parameters.ts';
-import { compileSearch } from '../../shared/domain/search/criterionCompiler.ts';
-import { MAYBE, type SearchEnvironment, TRUE, type Truth } from '../../shared/domain/search/searchEnvironment.ts';
-import { SearchIndex, type SnapshotColumns, UNKNOWN_COUNT } from '../../shared/domain/search/searchIndex.ts';
-import { type OrderNames, orderComparator } from '../../shared/domain/search/searchOrdering.ts';
-import { validateSearch } from '../../shared/domain/search/searchPlanner.ts';
-import { parseSearchParameters, type SearchNode } from '../../shared/domain/search/searchQuery.ts';
+import { compileSearch } from '../../shared/domain/search/evaluation/criterionCompiler.ts';
+import {
+  MAYBE,
+  type SearchEnvironment,
+  TRUE,
+  type Truth,
+} from '../../shared/domain/search/evaluation/searchEnvironment.ts';
+import { type OrderNames, orderComparator } from '../../shared/domain/search/evaluation/searchOrdering.ts';
+import { validateSearch } from '../../shared/domain/search/evaluation/searchPlanner.ts';
+import { UNKNOWN_COUNT } from '../../shared/domain/search/index/columns.ts';
+import { SearchIndex } from '../../shared/domain/search/index/searchIndex.ts';
+import { parseSearchParameters, type SearchNode } from '../../shared/domain/search/query/searchQuery.ts';
+import { indexFromSnapshot, snapshotOf } from '../../shared/domain/search/snapshot/indexSnapshot.ts';
+import type { SnapshotColumns } from '../../shared/domain/search/snapshot/legacySnapshot.ts';
 import { legacySnapshotOf } from '../support/legacySnapshot.ts';
 import { plainBug } from './support/bugFixtures.ts';
 
@@ -51,7 +59,7 @@ const found = (index: SearchIndex, viewer: Viewer, field: string, op: string, va
     .map((slot) => index.id[slot]);
 /** Orders by counts and dates here, which need no names. */
 const names = {} as OrderNames;
-const copyOf = (index: SearchIndex) => SearchIndex.fromSnapshot(index.toSnapshot());
+const copyOf = (index: SearchIndex) => indexFromSnapshot(snapshotOf(index));
 
 describe('longdescs.count (search by number of comments)', () => {
   const index = new SearchIndex();
@@ -70,7 +78,7 @@ describe('longdescs.count (search by number of comments)', () => {
   it('is decided from the readable comments where a snapshot older than the count left it unknown', () => {
     const old = legacySnapshotOf(index);
     delete old.numbers.privateCommentCount;
-    const loaded = SearchIndex.fromSnapshot(JSON.parse(JSON.stringify(old)));
+    const loaded = indexFromSnapshot(JSON.parse(JSON.stringify(old)));
     expect(loaded.privateCommentCount[0]).toBe(UNKNOWN_COUNT);
     expect(loaded.bugsWithUnknownCommentCounts()).toEqual([1]);
     expect(truth(loaded, {}, 'longdescs.count', 'equals', '4')).toBe(MAYBE);
@@ -242,7 +250,7 @@ describe('bugs stored before bugs listed their private attachments', () => {
       { ...snapshot, privateAttachments: [0, 0] },
       { ...snapshot, privateAttachments: undefined },
     ]) {
-      const loaded = SearchIndex.fromSnapshot(JSON.parse(JSON.stringify(old)) as SnapshotColumns);
+      const loaded = indexFromSnapshot(JSON.parse(JSON.stringify(old)) as SnapshotColumns);
       expect(loaded.privateAttachmentsAt(0)).toBeUndefined();
       expect(loaded.privateAttachmentsAt(1)).toEqual([]);
     }

@@ -1,12 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { FramedBytes } from '../../shared/domain/search/framedBytes.ts';
-import { SlotDirectory } from '../../shared/domain/search/slotDirectory.ts';
+import { SlotDirectory } from '../../shared/domain/search/index/slotDirectory.ts';
+import { FramedBytes } from '../../shared/domain/search/snapshot/framedBytes.ts';
 import {
   frameEnds,
   isBinarySnapshot,
   SnapshotReader,
   SnapshotWriter,
-} from '../../shared/domain/search/snapshotFormat.ts';
+} from '../../shared/domain/search/snapshot/snapshotFormat.ts';
 
 describe('the binary snapshot container', () => {
   const written = new SnapshotWriter({ version: 3, size: 3 })

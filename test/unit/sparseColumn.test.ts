@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { emptyList, emptyRecord, emptyText, SparseColumn } from '../../shared/domain/search/sparseColumn.ts';
+import { emptyList, emptyRecord, emptyText, SparseColumn } from '../../shared/domain/search/index/sparseColumn.ts';
 
 describe('a sparse column', () => {
   it('reads its empty value where nothing is kept, and keeps no empty value', () => {

@@ -14,7 +14,7 @@ import {
   WEBHOOK_RUN_RETRIES,
 } from '../../lib/notifications.ts';
 import { PROJECT_ROOT } from '../../lib/trackerStack.ts';
-import { NOTIFICATION_ENV } from '../../shared/application/notification/notificationSettings.ts';
+import { NOTIFICATION_ENV } from '../../shared/domain/notification/notificationSettings.ts';
 import { attachmentKeys, bugKeys, keys, notificationKeys, searchKeys } from '../../shared/storage/keys.ts';
 import { SES_ENV, TEST_MAIL_PREFIX } from '../../shared/storage/notification/sesMailSender.ts';
 import { ENV, STREAM_VIEW_TYPE } from '../../shared/storage/tableSchema.ts';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { TrigramIndex } from '../../shared/domain/search/trigramIndex.ts';
+import { TrigramIndex } from '../../shared/domain/search/index/trigramIndex.ts';
 
 const NEEDLES = [
   'crash',

@@ -1,5 +1,7 @@
 import type { Bug, HistoryEntry } from '../../../shared/domain/bug/bug.ts';
-import { commentWords, type SearchIndex } from '../../../shared/domain/search/searchIndex.ts';
+import { commentWords } from '../../../shared/domain/search/index/columns.ts';
+import type { SearchIndex } from '../../../shared/domain/search/index/searchIndex.ts';
+import { attachIndexPart, snapshotPartsOf } from '../../../shared/domain/search/snapshot/indexSnapshot.ts';
 import { loadBugs, loadComments, loadHistory } from '../../../shared/storage/bug/bugStore.ts';
 import { LOG_OVERLAP_MS, readChangeLog, writeSnapshot } from '../../../shared/storage/search/searchIndexStore.ts';
 import { loadStoredIndex } from '../../../shared/storage/search/storedSearchIndex.ts';
@@ -21,7 +23,7 @@ export class ImportIndex {
   static async load(): Promise<ImportIndex> {
     const { index, parts } = await loadStoredIndex();
     // The import rewrites the whole snapshot: every part the target stores apart is read first.
-    for (const part of index.missingParts) index.attachPart(part, await parts[part]!());
+    for (const part of index.missingParts) attachIndexPart(index, part, await parts[part]!());
     const loaded = new ImportIndex(index);
     await loaded.catchUp();
     return loaded;
@@ -75,6 +77,6 @@ export class ImportIndex {
     // What the change log gained during the run (the target may be in use) goes in too: entries
     // before the new mark are not replayed over this snapshot.
     await this.catchUp();
-    await writeSnapshot(this.index.toSnapshotParts(), { announce: true });
+    await writeSnapshot(snapshotPartsOf(this.index), { announce: true });
   }
 }

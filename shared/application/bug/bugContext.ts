@@ -9,10 +9,10 @@ import type { Keyword } from '../../domain/catalog/keywords.ts';
 import { type Caller, callerFor, type GroupSummary, type UserAccount } from '../../domain/identity/caller.ts';
 import { asList } from '../../domain/inputValues.ts';
 import { toBugzillaDateTime } from '../../domain/time.ts';
+import { oncePerRequest } from '../../runtime/requestScope.ts';
 import { loadCustomFields } from '../../storage/catalog/fieldStore.ts';
 import { loadKeywords } from '../../storage/catalog/keywordStore.ts';
 import { findUserIdByLogin, getUserRecords, getUsers } from '../../storage/identity/userStore.ts';
-import { oncePerRequest } from '../../storage/requestScope.ts';
 import {
   type CatalogSnapshot,
   classificationNameIn,

@@ -1,13 +1,13 @@
-import { putEventsOnBus } from '../../storage/notification/eventBridgePublisher.ts';
-import { postWebhook } from '../../storage/notification/httpWebhookPoster.ts';
-import { keepTestMail, sendRawMail } from '../../storage/notification/sesMailSender.ts';
-import { mailFileName, type NotificationOutlets } from './notificationOutlets.ts';
 import {
   eventAudienceFrom,
   NOTIFICATION_ENV,
   webhooksWithInlineSecrets,
   webhookTargetsFrom,
-} from './notificationSettings.ts';
+} from '../../domain/notification/notificationSettings.ts';
+import { putEventsOnBus } from '../../storage/notification/eventBridgePublisher.ts';
+import { postWebhook } from '../../storage/notification/httpWebhookPoster.ts';
+import { keepTestMail, sendRawMail } from '../../storage/notification/sesMailSender.ts';
+import { mailFileName, type NotificationOutlets } from './notificationOutlets.ts';
 
 /**
  * The publisher's outlets on AWS: mail through SES (Test mail kept in the bucket), events on the

@@ -4,13 +4,13 @@ import type { MailMessage } from '../../domain/notification/bugMailMessage.ts';
 import { changeMail } from '../../domain/notification/changeMail.ts';
 import { mailDelivery } from '../../domain/notification/mailRecipients.ts';
 import { renderMessage } from '../../domain/notification/mimeMessage.ts';
+import { audienceOf } from '../../domain/notification/notificationSettings.ts';
+import { inRequestScope } from '../../runtime/requestScope.ts';
 import { bugChangesOf } from '../../storage/notification/bugChangeRecords.ts';
 import { type DeliveryLog, deliveryLogOf } from '../../storage/notification/deliveryLog.ts';
 import type { TableStreamRecord } from '../../storage/notification/streamRecords.ts';
-import { inRequestScope } from '../../storage/requestScope.ts';
 import { loadNotificationContext, type NotificationContext } from './notificationContext.ts';
 import type { NotificationOutlets, WebhookTarget } from './notificationOutlets.ts';
-import { audienceOf } from './notificationSettings.ts';
 
 /**
  * Tells people what changed: turns a batch of the table's change stream into bug changes and

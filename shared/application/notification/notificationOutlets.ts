@@ -2,12 +2,15 @@ import { createHash } from 'node:crypto';
 import type { EventAudience, TrackerEvent } from '../../domain/notification/bugEvents.ts';
 import type { MailMessage } from '../../domain/notification/bugMailMessage.ts';
 import type { MailDelivery } from '../../domain/notification/mailRecipients.ts';
+import type { WebhookTarget } from '../../domain/notification/notificationSettings.ts';
 
 /**
  * Where the publisher delivers what a change tells: mail, events and webhooks. On AWS mail goes
  * through SES and events to the stack's EventBridge bus; locally both become files under the
  * data directory (`npm start`), and webhooks are posted for real in both.
  */
+export type { WebhookTarget };
+
 export interface OutgoingMail {
   message: MailMessage;
   /** The message as it goes on the wire (renderMessage): RFC 5322, CRLF line ends. */
@@ -28,21 +31,6 @@ export interface MailSender {
 export interface EventPublisher {
   /** Resolves once every event is on the bus; rejects when any is not (all are published again later). */
   publish(events: readonly TrackerEvent[]): Promise<void>;
-}
-
-export interface WebhookTarget {
-  url: string;
-  /** The secrets to sign with, the current one first (two while one is being replaced). */
-  secrets: readonly string[];
-  /**
-   * The Secrets Manager secret that holds `secrets` instead (a name or an ARN): `secrets` is
-   * empty until the webhook function has read it (webhookSecrets.ts).
-   */
-  secretName?: string;
-  /** The detail-types it wants (`Bug Changed`, ...); absent: every event. */
-  detailTypes?: readonly string[];
-  /** What its events may say: `public` (what anybody may read, the default) or `full` (everything). */
-  audience: 'public' | 'full';
 }
 
 export interface WebhookPoster {

@@ -3,7 +3,18 @@ import { canSeeBug, isInsider, isTimeTracker } from '../../domain/bug/bugAccess.
 import { commentText, mayReadComment } from '../../domain/bug/bugComments.ts';
 import type { FieldSelection } from '../../domain/fieldSelection.ts';
 import type { Caller } from '../../domain/identity/caller.ts';
-import { compileSearch } from '../../domain/search/criterionCompiler.ts';
+import { compileSearch } from '../../domain/search/evaluation/criterionCompiler.ts';
+import { type SearchEnvironment, TRUE } from '../../domain/search/evaluation/searchEnvironment.ts';
+import { evaluateSearch, keptMatches } from '../../domain/search/evaluation/searchEvaluation.ts';
+import {
+  type OrderNames,
+  orderComparator,
+  orderNeedsUsers,
+  valueOrderNames,
+} from '../../domain/search/evaluation/searchOrdering.ts';
+import { candidateSlots, userNeeds, validateSearch } from '../../domain/search/evaluation/searchPlanner.ts';
+import { visibilityTest } from '../../domain/search/evaluation/searchVisibility.ts';
+import { SearchIndex } from '../../domain/search/index/searchIndex.ts';
 import {
   countVisible,
   countVisibleBits,
@@ -11,24 +22,19 @@ import {
   firstVisibleBitsById,
   inIdOrder,
   visibleMatches,
-} from '../../domain/search/firstMatches.ts';
-import { parseQuicksearch } from '../../domain/search/quicksearch.ts';
-import { type SearchEnvironment, TRUE } from '../../domain/search/searchEnvironment.ts';
-import { evaluateSearch, keptMatches } from '../../domain/search/searchEvaluation.ts';
-import { SearchIndex } from '../../domain/search/searchIndex.ts';
+} from '../../domain/search/page/firstMatches.ts';
+import { parseQuicksearch } from '../../domain/search/query/quicksearch.ts';
+import { and, type SearchNode } from '../../domain/search/query/searchQuery.ts';
 import {
-  type OrderNames,
-  orderComparator,
-  orderNeedsUsers,
-  valueOrderNames,
-} from '../../domain/search/searchOrdering.ts';
-import { candidateSlots, userNeeds, validateSearch } from '../../domain/search/searchPlanner.ts';
-import { and, parseSearchParameters, type SearchNode, valuesOf } from '../../domain/search/searchQuery.ts';
-import { visibilityTest } from '../../domain/search/searchVisibility.ts';
+  criteriaFor,
+  parseSearchRequest,
+  type RequestedPage,
+  type SearchRequest,
+} from '../../domain/search/query/searchRequest.ts';
 import { errors } from '../../errors.ts';
+import { oncePerRequest, requestLocal } from '../../runtime/requestScope.ts';
 import { findBugIdByAlias, loadBugs, loadComments } from '../../storage/bug/bugStore.ts';
 import { findUserIdByLogin, listAllUsers } from '../../storage/identity/userStore.ts';
-import { oncePerRequest } from '../../storage/requestScope.ts';
 import { type BugCatalog, loadBugCatalog, usersById } from '../bug/bugContext.ts';
 import { prefetchBugs } from '../bug/bugPrefetch.ts';
 import { currentSearchState, searchWithParts } from './searchIndexHolder.ts';
@@ -44,11 +50,17 @@ export const requestSearch = () => oncePerRequest('searchIndex', currentSearchSt
  */
 export const prefetchSearchIndex = async (): Promise<unknown> => requestSearch();
 
-export async function prefetchSearch(params: Record<string, unknown>): Promise<unknown> {
-  const direct = directReferences(params, parseSearchParameters(params));
-  if (!direct) return requestSearch();
-  return prefetchBugs(direct.ids);
+export async function prefetchSearch(request: SearchRequest): Promise<unknown> {
+  if (!request.direct) return requestSearch();
+  return prefetchBugs(request.direct.ids);
 }
+
+/**
+ * The request's search parameters, parsed once per request (the prefetch and the search share
+ * it): the one value the rest of the search reads, never the raw parameters.
+ */
+export const searchRequestOf = (params: Record<string, unknown>): SearchRequest =>
+  requestLocal('searchRequest', () => parseSearchRequest(params)) ?? parseSearchRequest(params);
 
 /**
  * GET /rest/bug and GET /rest/bug/possible_duplicates (docs/data-model.md §8.7). Criteria are
@@ -67,20 +79,8 @@ interface Paging {
   order?: string;
 }
 
-function pagingOf(params: Record<string, unknown>, maximum: number): Paging {
-  const number = (name: string) => {
-    const raw = valuesOf(params[name])[0];
-    if (raw === undefined || raw === '') return undefined;
-    const value = Number(raw);
-    if (!Number.isInteger(value) || value < 0) throw errors.notWholeNumber(name);
-    return value;
-  };
-  const limit = number('limit');
-  const offset = number('offset');
-  if (offset !== undefined && limit === undefined)
-    throw errors.missingParameter('You must specify a limit when using offset.');
-  const countOnly = ['1', 'true', 'on'].includes(String(valuesOf(params.count_only)[0] ?? '').toLowerCase());
-  const order = valuesOf(params.order).join(',') || undefined;
+function pagingOf(page: RequestedPage, maximum: number): Paging {
+  const { limit, offset, countOnly, order } = page;
   return {
     limit: limit === undefined || limit === 0 || limit > maximum ? maximum : limit,
     offset: offset ?? 0,
@@ -263,38 +263,16 @@ async function sortBugs(
   return slots.map((slot) => scratch.id[slot]);
 }
 
-/**
- * A request whose only criteria are `id` and `alias` names its bugs: they are read directly,
- * without the index (python-bugzilla's getbug sends `id=N`; `getbugs([1, "alias"])` sends both,
- * meaning any of them).
- */
-function directReferences(
-  params: Record<string, unknown>,
-  parsed: ReturnType<typeof parseSearchParameters>,
-): { ids: number[]; aliases: string[] } | null {
-  if (parsed.quicksearch || parsed.criteria.length === 0) return null;
-  const isIdOrAlias = (node: SearchNode) =>
-    (node.kind === 'leaf' && node.field === 'bug_id' && !node.negate) ||
-    (node.kind === 'or' && node.children.every((child) => child.kind === 'leaf' && child.field === 'alias'));
-  if (!parsed.criteria.every(isIdOrAlias)) return null;
-  const ids = [...valuesOf(params.id), ...valuesOf(params.bug_id)]
-    .flatMap((value) => value.split(','))
-    .map((value) => value.trim())
-    .filter((value) => /^\d+$/.test(value))
-    .map(Number);
-  return { ids, aliases: valuesOf(params.alias).filter((alias) => alias.trim() !== '') };
-}
-
-export async function searchBugs(caller: Caller, params: Record<string, unknown>, fields: FieldSelection) {
+export async function searchBugs(caller: Caller, request: SearchRequest, fields: FieldSelection) {
   const bugCatalog = await loadBugCatalog();
   const parameters = bugCatalog.catalog.parameters;
-  const paging = pagingOf(params, Number(parameters.max_search_results) || 10_000);
-  const parsed = parseSearchParameters(params, { timeTracker: isTimeTracker(caller, parameters) });
-  if (parsed.criteria.length === 0 && !parsed.quicksearch && parameters.search_allow_no_criteria !== '1') {
+  const paging = pagingOf(request.page, Number(parameters.max_search_results) || 10_000);
+  const given = criteriaFor(request, isTimeTracker(caller, parameters));
+  if (given.length === 0 && !request.quicksearch && parameters.search_allow_no_criteria !== '1') {
     throw errors.searchCriteriaRequired();
   }
 
-  const direct = directReferences(params, parsed);
+  const { direct } = request;
   if (direct) {
     const aliasIds = await Promise.all(direct.aliases.map((alias) => findBugIdByAlias(alias)));
     const ids = [...new Set([...direct.ids, ...aliasIds.filter((id): id is number => id !== null)])];
@@ -310,13 +288,13 @@ export async function searchBugs(caller: Caller, params: Record<string, unknown>
 
   const search = await requestSearch();
   const { index } = search;
-  const criteria = [...parsed.criteria];
-  if (parsed.quicksearch) {
-    const plan = parseQuicksearch(parsed.quicksearch, bugCatalog.catalog.fieldValues, {
+  const criteria = [...given];
+  if (request.quicksearch) {
+    const plan = parseQuicksearch(request.quicksearch, bugCatalog.catalog.fieldValues, {
       keywords: bugCatalog.keywords.map((keyword) => keyword.name),
       customFields: bugCatalog.customFields.filter((field) => !field.isObsolete).map((field) => field.name),
       // A status named beside the quicksearch replaces its open-bugs default, as in 5.2.
-      statusGiven: valuesOf(params.status).length + valuesOf(params.bug_status).length > 0,
+      statusGiven: request.statusGiven,
     });
     criteria.push(plan.node);
   }

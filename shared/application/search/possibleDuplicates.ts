@@ -1,9 +1,9 @@
 import { canSeeBug } from '../../domain/bug/bugAccess.ts';
 import type { FieldSelection } from '../../domain/fieldSelection.ts';
 import type { Caller } from '../../domain/identity/caller.ts';
-import { slotsMatching } from '../../domain/search/searchEvaluation.ts';
-import { and, leaf, valuesOf } from '../../domain/search/searchQuery.ts';
-import { visibilityTest } from '../../domain/search/searchVisibility.ts';
+import { slotsMatching } from '../../domain/search/evaluation/searchEvaluation.ts';
+import { visibilityTest } from '../../domain/search/evaluation/searchVisibility.ts';
+import { and, leaf, valuesOf } from '../../domain/search/query/searchQuery.ts';
 import { errors } from '../../errors.ts';
 import { loadBugs } from '../../storage/bug/bugStore.ts';
 import { loadBugCatalog } from '../bug/bugContext.ts';

@@ -1,4 +1,5 @@
-import { SearchIndex } from '../../domain/search/searchIndex.ts';
+import { SearchIndex } from '../../domain/search/index/searchIndex.ts';
+import { snapshotPartsOf } from '../../domain/search/snapshot/indexSnapshot.ts';
 import { logger } from '../../observability/logger.ts';
 import { loadBugs, scanAllBugs } from '../../storage/bug/bugStore.ts';
 import {
@@ -40,7 +41,7 @@ export async function compactSearchIndex(): Promise<SnapshotPointer | null> {
   await rereadForPages(index).catch((error: unknown) =>
     logger.error('rereading bugs for search pages failed', { error: String(error) }),
   );
-  const pointer = await writeSnapshot(index.toSnapshotParts(), { basis: state.basis.generation });
+  const pointer = await writeSnapshot(snapshotPartsOf(index), { basis: state.basis.generation });
   if (pointer) adoptSnapshot(state, pointer);
   // Its notice brings that snapshot in on the next catch-up; an unannounced one (a seed's, the
   // rebuild's) only with a fresh load.
@@ -72,7 +73,7 @@ async function rereadForPages(index: SearchIndex): Promise<void> {
 export async function writeEmptySearchSnapshot(): Promise<SnapshotPointer> {
   const index = new SearchIndex();
   index.highWater = Date.now() - LOG_OVERLAP_MS;
-  return writeSnapshot(index.toSnapshotParts());
+  return writeSnapshot(snapshotPartsOf(index));
 }
 
 /**
@@ -86,5 +87,5 @@ async function rebuildSearchSnapshotFromTable(): Promise<SnapshotPointer> {
   // Writes that land during the scan are in the change log after this mark and are replayed.
   index.highWater = Date.now() - LOG_OVERLAP_MS;
   for (const { bug, rev } of await scanAllBugs()) index.apply({ bug, rev });
-  return writeSnapshot(index.toSnapshotParts());
+  return writeSnapshot(snapshotPartsOf(index));
 }

@@ -1,8 +1,9 @@
 import { knownPrivateAttachments } from '../../domain/bug/privateActivity.ts';
-import { BugCopyCache } from '../../domain/search/bugCopyCache.ts';
-import { RenderedBugs } from '../../domain/search/renderedBugs.ts';
-import { type IndexDocument, IndexPartPending, type SearchIndex } from '../../domain/search/searchIndex.ts';
-import type { DeferredPart } from '../../domain/search/snapshotColumns.ts';
+import type { DeferredPart, IndexDocument } from '../../domain/search/index/columns.ts';
+import { IndexPartPending, type SearchIndex } from '../../domain/search/index/searchIndex.ts';
+import { BugCopyCache } from '../../domain/search/page/bugCopyCache.ts';
+import { RenderedBugs } from '../../domain/search/page/renderedBugs.ts';
+import { attachIndexPart } from '../../domain/search/snapshot/indexSnapshot.ts';
 import { logger } from '../../observability/logger.ts';
 import { recordSearchIndexCatchUp, recordSearchIndexLoad } from '../../observability/metrics.ts';
 import { routineOutputOff } from '../../observability/routineOutput.ts';
@@ -15,7 +16,7 @@ import { loadStoredIndex } from '../../storage/search/storedSearchIndex.ts';
 /**
  * The search index of this function instance (docs/data-model.md §8.7). The first search loads
  * the snapshot's core and the change log since it, and answers; the parts the snapshot stores
- * apart (field history, comment words, summary trigrams: searchIndex.ts DEFERRED_PARTS) are read
+ * apart (field history, comment words, summary trigrams: index/columns.ts DEFERRED_PARTS) are read
  * from the next search on, and a search that needs one before it is in waits for it (searchWithParts). Every
  * search after that first reads the change log
  * since the index's high-water mark (minus an overlap for late commits), strongly consistent, so
@@ -133,7 +134,7 @@ async function loadSnapshotIndex(stats: IndexStats): Promise<Loaded> {
       if (!read || parts.has(part)) continue;
       const started = performance.now();
       const reading = read().then((bytes) => {
-        index.attachPart(part, bytes);
+        attachIndexPart(index, part, bytes);
         stats.partMs[part] = performance.now() - started;
         if (!routineOutputOff())
           logger.info('search index part loaded', { part, ms: Math.round(performance.now() - started) });

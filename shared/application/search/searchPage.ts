@@ -4,7 +4,7 @@ import { bugResourceFields, bugView, viewerTags } from '../../domain/bug/bugView
 import type { FieldSelection } from '../../domain/fieldSelection.ts';
 import { type Caller, inGroup, isLoggedIn } from '../../domain/identity/caller.ts';
 import { RawJson } from '../../domain/rawJson.ts';
-import { visibilityTest } from '../../domain/search/searchVisibility.ts';
+import { visibilityTest } from '../../domain/search/evaluation/searchVisibility.ts';
 import { toBugzillaDateTime } from '../../domain/time.ts';
 import { loadBugs, type StoredBug } from '../../storage/bug/bugStore.ts';
 import { currentStamp } from '../../storage/catalog/catalogCache.ts';

@@ -1,10 +1,10 @@
 import { DeleteCommand } from '@aws-sdk/lib-dynamodb';
 import type { Attachment } from '../../domain/bug/attachment.ts';
 import { errors } from '../../errors.ts';
+import { oncePerRequest } from '../../runtime/requestScope.ts';
 import { deepFreeze } from '../deepFreeze.ts';
 import { documentClient, tableName } from '../dynamoClient.ts';
 import { attachmentKeys, bugKeys } from '../keys.ts';
-import { oncePerRequest } from '../requestScope.ts';
 import { batchGetAll, queryAll, queryPartition } from '../tableReads.ts';
 import { WriteTransaction } from '../transaction.ts';
 import { loadComment, type StoredBug, type StoredComment, toComment, toStoredBug } from './bugStore.ts';

@@ -1,8 +1,8 @@
+import { insideRequest, oncePerRequest } from '../../runtime/requestScope.ts';
 import { deepFreeze } from '../deepFreeze.ts';
 import { tableName } from '../dynamoClient.ts';
 import { readItem } from '../itemReads.ts';
 import { catalogKeys, keys } from '../keys.ts';
-import { insideRequest, oncePerRequest } from '../requestScope.ts';
 
 /**
  * The catalogue (classifications, products with their children, flag types, keywords, custom

@@ -1,8 +1,8 @@
+import { insideRequest } from '../../runtime/requestScope.ts';
 import { currentStamp } from '../catalog/catalogCache.ts';
 import { tableName } from '../dynamoClient.ts';
 import { type Item, readItems } from '../itemReads.ts';
 import { keys } from '../keys.ts';
-import { insideRequest } from '../requestScope.ts';
 
 /**
  * User items kept by the function instance between requests, as the catalogue is: valid while the

@@ -1,13 +1,14 @@
-import { FramedBytes, type SnapshotBytes } from '../../domain/search/framedBytes.ts';
-import { SearchIndex } from '../../domain/search/searchIndex.ts';
-import type { DeferredPart } from '../../domain/search/snapshotColumns.ts';
+import type { DeferredPart } from '../../domain/search/index/columns.ts';
+import { SearchIndex } from '../../domain/search/index/searchIndex.ts';
+import { FramedBytes, type SnapshotBytes } from '../../domain/search/snapshot/framedBytes.ts';
+import { adoptIndexSnapshot, indexFromSnapshot } from '../../domain/search/snapshot/indexSnapshot.ts';
 import { legacyValueResolver } from '../bug/legacyBugValues.ts';
 import { loadSnapshot, type SnapshotPointer } from './searchIndexStore.ts';
 
 /**
  * The search index as the current snapshot holds it (an empty one when there is none yet), with
  * the pointer it came from and a reader for each part the snapshot stores apart (the index waits
- * for those: `index.attachPart`); the change log since is the caller's to apply.
+ * for those: `attachIndexPart`); the change log since is the caller's to apply.
  */
 export async function loadStoredIndex(): Promise<{
   index: SearchIndex;
@@ -25,9 +26,7 @@ export async function loadStoredIndex(): Promise<{
   const legacy = json && json.version < 2 ? await legacyValueResolver() : undefined;
   const decoding = performance.now();
   // The snapshot's bytes were read for this index alone: it keeps its columns where they lie.
-  const index = json
-    ? SearchIndex.fromSnapshot(json, legacy)
-    : SearchIndex.adoptSnapshot(stored.snapshot as SnapshotBytes);
+  const index = json ? indexFromSnapshot(json, legacy) : adoptIndexSnapshot(stored.snapshot as SnapshotBytes);
   const decodeMs = performance.now() - decoding;
   return { index, pointer: stored.pointer, parts: stored.parts, timings: { ...stored.timings, decodeMs } };
 }

@@ -6,11 +6,11 @@
  * is not known yet), none of a comment's privacy; outside the time-tracking group none of a
  * time-tracking field, even through `*`.
  */
-import { isInsiderActivity, isTimeTrackingField } from '../bug/privateActivity.ts';
+import { isInsiderActivity, isTimeTrackingField } from '../../bug/privateActivity.ts';
+import type { IndexedChange } from '../index/columns.ts';
+import { HISTORY_NAMES } from '../query/searchFields.ts';
 import { userIdTest } from './criterionNames.ts';
 import { bool, type RowTest, type SearchEnvironment, TRUE } from './searchEnvironment.ts';
-import { HISTORY_NAMES } from './searchFields.ts';
-import type { IndexedChange } from './searchIndex.ts';
 import { parseSearchTime, textMatcher } from './valueMatchers.ts';
 
 const DATE_ONLY = /^\d{4}-\d{1,2}-\d{1,2}$/;

@@ -2,8 +2,8 @@
  * The fields a search criterion can name: the aliases requests use for them, the family each
  * belongs to (which decides how it is compiled), and the names the bug history gives them.
  */
-import { nameTable } from '../nameTable.ts';
-import type { CodeColumn, ListColumn } from './searchIndex.ts';
+import { nameTable } from '../../nameTable.ts';
+import type { CodeColumn, ListColumn } from '../index/columns.ts';
 /** Fields whose values are names of a user (matched against logins). */
 export const USER_FIELDS = new Set([
   'assigned_to',

@@ -1,13 +1,14 @@
-import type { PrivateAttachmentMark } from '../bug/bug.ts';
-import { ChangeHistory } from './changeHistory.ts';
+import type { PrivateAttachmentMark } from '../../bug/bug.ts';
+import { ChangeHistory } from '../index/changeHistory.ts';
+import { CODE_COLUMNS, DEFERRED_PARTS, type DeferredPart, LIST_COLUMNS, NUMBER_COLUMNS } from '../index/columns.ts';
+import { IdLists } from '../index/idLists.ts';
+import { type EncodedPostingLists, PostingLists } from '../index/postingLists.ts';
+import type { SearchIndex } from '../index/searchIndex.ts';
+import { SlotDirectory } from '../index/slotDirectory.ts';
+import type { SparseColumn, StoredEntries } from '../index/sparseColumn.ts';
+import { TrigramIndex } from '../index/trigramIndex.ts';
 import type { SnapshotBytes } from './framedBytes.ts';
-import { IdLists } from './idLists.ts';
-import { type EncodedPostingLists, PostingLists } from './postingLists.ts';
-import { CODE_COLUMNS, LIST_COLUMNS, NUMBER_COLUMNS, type SearchIndex } from './searchIndex.ts';
-import { SlotDirectory } from './slotDirectory.ts';
 import { SnapshotReader, SnapshotWriter } from './snapshotFormat.ts';
-import type { SparseColumn, StoredEntries } from './sparseColumn.ts';
-import { TrigramIndex } from './trigramIndex.ts';
 
 /**
  * Which column of the search index goes where in its binary snapshot (snapshotFormat.ts), and
@@ -18,7 +19,7 @@ import { TrigramIndex } from './trigramIndex.ts';
  * A snapshot is written whole (one blob), or as a core and one blob per deferred part: field
  * history, comment words and summary trigrams, which only some searches need and which make up a
  * third of the bytes. A cold instance answers from the core and reads the parts after it
- * (searchIndex.ts `attachPart`).
+ * (indexSnapshot.ts `attachIndexPart`).
  */
 
 /**
@@ -28,10 +29,6 @@ import { TrigramIndex } from './trigramIndex.ts';
  * (legacySnapshot.ts). Each reads every earlier binary form.
  */
 export const SNAPSHOT_VERSION = 5;
-
-/** The parts of the index a snapshot may store apart from its core, in the order they are read back. */
-export const DEFERRED_PARTS = ['trigrams', 'words', 'history'] as const;
-export type DeferredPart = (typeof DEFERRED_PARTS)[number];
 
 export interface SnapshotParts {
   /** Every column but the deferred parts; its header names them (`deferred`). */

@@ -1,14 +1,19 @@
-import type { Bug, BugFlag, FlagStatus } from '../bug/bug.ts';
-import { knownPrivateAttachments } from '../bug/privateActivity.ts';
-import { toBugzillaDateTime } from '../time.ts';
+import type { Bug, BugFlag, FlagStatus, PrivateAttachmentMark } from '../../bug/bug.ts';
+import { knownPrivateAttachments } from '../../bug/privateActivity.ts';
+import { toBugzillaDateTime } from '../../time.ts';
 import {
   CC_ACCESSIBLE_BIT,
   CODE_COLUMNS,
   CONFIRMED_BIT,
+  type CodeColumn,
   CREATOR_ACCESSIBLE_BIT,
-  type SearchIndex,
+  type IndexedFlag,
+  type ListColumn,
   UNKNOWN_COUNT,
-} from './searchIndex.ts';
+} from './columns.ts';
+import type { IdLists } from './idLists.ts';
+import type { SparseColumn } from './sparseColumn.ts';
+import type { Vocabulary } from './vocabulary.ts';
 
 /**
  * A bug read back from the index's columns, so a search page is rendered without reading the
@@ -23,10 +28,48 @@ import {
  * written before flags kept their ids and dates.
  */
 
+/**
+ * The columns a bug is rebuilt from: the search index (searchIndex.ts) as this file reads it, named
+ * here so that the index, which marks what reads back when a bug is applied, is not imported back.
+ */
+export interface BugColumns {
+  readonly id: Int32Array;
+  readonly productId: Int32Array;
+  readonly componentId: Int32Array;
+  readonly versionId: Int32Array;
+  readonly targetMilestoneId: Int32Array;
+  readonly assigneeId: Int32Array;
+  readonly reporterId: Int32Array;
+  readonly qaContactId: Int32Array;
+  readonly dupeOf: Int32Array;
+  readonly commentCount: Int32Array;
+  readonly privateCommentCount: Int32Array;
+  readonly attachmentCount: Int32Array;
+  readonly creationTime: Float64Array;
+  readonly lastChangeTime: Float64Array;
+  readonly deadline: Float64Array;
+  readonly estimatedTime: Float64Array;
+  readonly remainingTime: Float64Array;
+  readonly actualTime: Float64Array;
+  readonly bits: Uint8Array;
+  readonly vocabularies: Readonly<Record<CodeColumn, Vocabulary>>;
+  readonly codes: Readonly<Record<CodeColumn, Int32Array>>;
+  readonly lists: Readonly<Record<ListColumn, IdLists>>;
+  readonly whiteboard: SparseColumn<string>;
+  readonly alias: SparseColumn<string | null>;
+  readonly url: SparseColumn<string>;
+  readonly seeAlso: SparseColumn<readonly string[]>;
+  readonly flags: SparseColumn<readonly IndexedFlag[]>;
+  readonly tags: SparseColumn<Record<string, string[]> | null>;
+  readonly custom: SparseColumn<Record<string, unknown> | null>;
+  summaryAt(slot: number): string;
+  privateAttachmentsAt(slot: number): readonly PrivateAttachmentMark[] | undefined;
+}
+
 const wireTime = (ms: number): string => toBugzillaDateTime(new Date(ms));
 
 /** The bug at a slot as the index holds it (whether that is exact: READS_BACK_BIT). */
-export function rebuildBug(index: SearchIndex, slot: number): Bug {
+export function rebuildBug(index: BugColumns, slot: number): Bug {
   const bits = index.bits[slot]!;
   const deadline = index.deadline[slot]!;
   const privateCount = index.privateCommentCount[slot]!;
@@ -115,7 +158,7 @@ function asRead(bug: Bug): Bug {
 }
 
 /** Whether the bug just applied at `slot` comes back exactly from the columns. */
-export function readsBack(index: SearchIndex, slot: number, bug: Bug): boolean {
+export function readsBack(index: BugColumns, slot: number, bug: Bug): boolean {
   return sameValue(rebuildBug(index, slot), asRead(bug));
 }
 

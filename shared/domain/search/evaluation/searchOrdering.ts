@@ -2,11 +2,12 @@
  * Bugzilla's `order` parameter: its column names and aliases, and the comparator of index rows it
  * means. Drop-down fields sort as Bugzilla's do: by their values' sort keys, then names.
  */
-import { valuesById } from '../catalog/bugValues.ts';
-import type { ProductRecord } from '../catalog/catalog.ts';
-import type { FieldValues, ValueField } from '../catalog/fieldValues.ts';
-import { nameTable } from '../nameTable.ts';
-import type { CodeColumn, SearchIndex } from './searchIndex.ts';
+import { valuesById } from '../../catalog/bugValues.ts';
+import type { ProductRecord } from '../../catalog/catalog.ts';
+import type { FieldValues, ValueField } from '../../catalog/fieldValues.ts';
+import { nameTable } from '../../nameTable.ts';
+import type { CodeColumn } from '../index/columns.ts';
+import type { SearchIndex } from '../index/searchIndex.ts';
 
 type Comparator = (a: number, b: number) => number;
 

@@ -1,4 +1,10 @@
-import type { SearchIndex } from './searchIndex.ts';
+/** What a kept result needs of the search index (searchIndex.ts): its slots, and which changed since a version. */
+export interface JournaledSlots {
+  readonly size: number;
+  readonly version: number;
+  changedSince(version: number): readonly number[] | null;
+  allSlots(): Int32Array;
+}
 
 /**
  * The result of a criterion over every slot of the index, kept between searches: a dashboard
@@ -54,7 +60,7 @@ export class LeafTables {
   }
 
   /** The slots whose truth is TRUE, ascending (the same kept result as `table`). */
-  trueSlots(index: SearchIndex, key: string, catalog: readonly unknown[], compute: SlotKernel): Int32Array {
+  trueSlots(index: JournaledSlots, key: string, catalog: readonly unknown[], compute: SlotKernel): Int32Array {
     const table = this.table(index, key, catalog, compute);
     const entry = this.tables.get(key)!;
     if (entry.list && entry.listVersion === entry.version && entry.table === table) return entry.list;
@@ -65,7 +71,7 @@ export class LeafTables {
   }
 
   /** The criterion's truth for every slot, indexed by slot; `compute` fills truths for a list of slots. */
-  table(index: SearchIndex, key: string, catalog: readonly unknown[], compute: SlotKernel): Uint8Array {
+  table(index: JournaledSlots, key: string, catalog: readonly unknown[], compute: SlotKernel): Uint8Array {
     if (catalog.length !== this.catalog.length || catalog.some((part, position) => part !== this.catalog[position])) {
       this.tables.clear();
       this.catalog = catalog;

@@ -2,7 +2,9 @@
  * Which index rows the caller may see: Bugzilla's can_see_bug over the whole index at once,
  * applied to a search's matches before they are counted or shown.
  */
-import { CC_ACCESSIBLE_BIT, CREATOR_ACCESSIBLE_BIT, type SearchIndex } from './searchIndex.ts';
+
+import { CC_ACCESSIBLE_BIT, CREATOR_ACCESSIBLE_BIT } from '../index/columns.ts';
+import type { SearchIndex } from '../index/searchIndex.ts';
 
 /** Bugzilla's can_see_bug over index rows (bugAccess.ts canSeeBug holds the same rule for one bug). */
 export function visibilityTest(

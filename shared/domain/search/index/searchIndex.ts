@@ -1,23 +1,32 @@
-import type { Bug, HistoryEntry, PrivateAttachmentMark } from '../bug/bug.ts';
-import { knownPrivateAttachments } from '../bug/privateActivity.ts';
-import type { LegacyValueId } from '../catalog/bugValues.ts';
+import type { Bug, PrivateAttachmentMark } from '../../bug/bug.ts';
+import { knownPrivateAttachments } from '../../bug/privateActivity.ts';
 import { ChangeHistory } from './changeHistory.ts';
 import { ColumnBitmaps } from './columnBitmaps.ts';
-import { FramedBytes, type SnapshotBytes } from './framedBytes.ts';
+import {
+  CC_ACCESSIBLE_BIT,
+  CODE_COLUMNS,
+  CONFIRMED_BIT,
+  type CodeColumn,
+  CREATOR_ACCESSIBLE_BIT,
+  type DeferredPart,
+  EMPTY,
+  type IndexDocument,
+  type IndexedFlag,
+  LIST_COLUMNS,
+  type ListColumn,
+  NOT_READ_BACK_BIT,
+  READS_BACK_BIT,
+  SLOT_COLUMNS,
+  type SlotColumn,
+  type TypedColumn,
+  timeOf,
+  UNKNOWN_COUNT,
+} from './columns.ts';
 import { IdLists } from './idLists.ts';
 import { indexedFlag, readsBack, rebuildBug } from './indexedBugs.ts';
 import { LeafTables } from './leafTables.ts';
-import { readLegacySnapshot, type SnapshotColumns } from './legacySnapshot.ts';
 import { PostingLists } from './postingLists.ts';
 import { SlotDirectory } from './slotDirectory.ts';
-import {
-  type DeferredPart,
-  readSnapshot,
-  readSnapshotPart,
-  type SnapshotParts,
-  writeSnapshotBytes,
-  writeSnapshotParts,
-} from './snapshotColumns.ts';
 import { emptyList, emptyRecord, emptyText, SparseColumn } from './sparseColumn.ts';
 import { TrigramIndex } from './trigramIndex.ts';
 import { Vocabulary } from './vocabulary.ts';
@@ -32,139 +41,6 @@ import { Vocabulary } from './vocabulary.ts';
  * is rewritten in place. The index knows each bug's revision, so a change read twice (the
  * change log is read with an overlap window) or out of order is applied once, newest wins.
  */
-
-/** A field change as the index keeps it, for changedbefore/after/from/to/by and chfield. */
-export interface IndexedChange {
-  field: string;
-  at: number;
-  who: number;
-  removed: string;
-  added: string;
-  /** The attachment the change is about: hidden from outsiders while it is private (privateActivity.ts). */
-  attachmentId?: number;
-}
-
-export interface IndexedFlag {
-  typeId: number;
-  status: string;
-  setterId: number;
-  requesteeId: number | null;
-  /** Absent in snapshots written before the index rendered pages itself (indexedBugs.ts). */
-  id?: number;
-  creationDate?: string;
-  modificationDate?: string;
-}
-
-/** One bug as the change log and the snapshot carry it. */
-export interface IndexDocument {
-  bug: Bug;
-  rev: number;
-  /** History entries written with this revision (appended to the bug's indexed changes). */
-  history?: HistoryEntry[];
-  /** Words of the comments added with this revision (commentWords), public and private apart. */
-  words?: string[];
-  privateWords?: string[];
-  /**
-   * The words are all of the bug's comments, not just new ones: a comment's privacy changed, so
-   * the bug's postings are replaced (its public words must stop matching for outsiders).
-   */
-  allWords?: boolean;
-}
-
-/**
- * The words of comment text as Bugzilla's full-text search sees them: letters, digits and `_`,
- * lowercased, two characters or more (and at most 40: longer runs are not words people search).
- */
-export function commentWords(texts: readonly string[]): string[] {
-  const words = new Set<string>();
-  for (const text of texts) {
-    for (const match of text.toLowerCase().matchAll(/[\p{L}\p{N}_]{2,40}/gu)) words.add(match[0]);
-  }
-  return [...words];
-}
-
-export const CODE_COLUMNS = [
-  'status',
-  'resolution',
-  'priority',
-  'severity',
-  'platform',
-  'opSys',
-  'bugType',
-  'filedVia',
-] as const;
-export type CodeColumn = (typeof CODE_COLUMNS)[number];
-
-export const LIST_COLUMNS = [
-  'ccIds',
-  'keywordIds',
-  'groupIds',
-  'dependsOn',
-  'blocks',
-  'regressedBy',
-  'regressions',
-  'duplicates',
-] as const;
-export type ListColumn = (typeof LIST_COLUMNS)[number];
-
-/** The typed-array columns, one number per bug: grown together, and each a list of numbers in the snapshot. */
-export const NUMBER_COLUMNS = [
-  'id',
-  'rev',
-  'productId',
-  'componentId',
-  'versionId',
-  'targetMilestoneId',
-  'assigneeId',
-  'reporterId',
-  'qaContactId',
-  'dupeOf',
-  'commentCount',
-  'privateCommentCount',
-  'attachmentCount',
-  'creationTime',
-  'lastChangeTime',
-  'deadline',
-  'estimatedTime',
-  'remainingTime',
-  'actualTime',
-  'bits',
-] as const;
-export type NumberColumn = (typeof NUMBER_COLUMNS)[number];
-
-/**
- * Per-slot columns derived from the others when a snapshot is read, so the snapshot does not
- * store them: each grows with the index like the stored ones (SLOT_COLUMNS).
- */
-export const DERIVED_COLUMNS = ['restricted', 'whiteboardCode', 'aliasCode'] as const;
-
-/**
- * Every typed-array column with one entry per slot besides `codes`: the one list ensureCapacity
- * grows and setColumn checks. A column missing here would keep its first 1,024 entries while the
- * index grows past them, and a typed array drops writes past its end without a word.
- */
-export const SLOT_COLUMNS = [...NUMBER_COLUMNS, ...DERIVED_COLUMNS] as const;
-export type SlotColumn = (typeof SLOT_COLUMNS)[number];
-type TypedColumn = Int32Array | Float64Array | Uint8Array;
-
-/** The bits of the `bits` column: a bug's yes/no fields, one bit each. */
-export const CONFIRMED_BIT = 1;
-export const CC_ACCESSIBLE_BIT = 2;
-export const CREATOR_ACCESSIBLE_BIT = 4;
-/** The columns give the bug back exactly (indexedBugs.ts): a search page need not read its item. */
-export const READS_BACK_BIT = 8;
-/**
- * They were found not to: the page reads the bug's item. A slot with neither bit came from a
- * snapshot written before either existed, until the compactor reads its bug again (takeFromTable).
- */
-export const NOT_READ_BACK_BIT = 16;
-
-export const EMPTY: readonly number[] = Object.freeze([]);
-/** A private comment count not known yet (privateCommentCount). */
-export const UNKNOWN_COUNT = -1;
-
-export const timeOf = (text: string | null | undefined): number =>
-  text ? Date.parse(text.includes('T') ? text : `${text.replace(' ', 'T')}Z`) : Number.NaN;
 
 /** Changes remembered for updating kept results; past this, they are computed afresh. */
 const MAX_JOURNAL = 20_000;
@@ -393,7 +269,8 @@ export class SearchIndex {
 
   /**
    * Parts not read yet (a cold instance reads them after the core), each with the changes
-   * applied since, in order: attachPart replays them on the part as the snapshot holds it.
+   * applied since, in order: attachIndexPart (snapshot/indexSnapshot.ts) replays them on the part
+   * as the snapshot holds it.
    */
   private readonly pendingParts = new Map<DeferredPart, Array<() => void>>();
 
@@ -413,11 +290,20 @@ export class SearchIndex {
     else change();
   }
 
-  /** Reads a part its snapshot stored apart, then replays what was applied since the snapshot. */
-  attachPart(part: DeferredPart, bytes: SnapshotBytes): void {
+  /** @internal the snapshot reader (snapshot/indexSnapshot.ts): these parts come later, by attachIndexPart. */
+  awaitParts(parts: Iterable<DeferredPart>): void {
+    for (const part of parts) this.pendingParts.set(part, []);
+  }
+
+  /** Whether the part is still awaited. */
+  awaits(part: DeferredPart): boolean {
+    return this.pendingParts.has(part);
+  }
+
+  /** @internal the part was read into the index: replays what was applied since the snapshot. */
+  partAttached(part: DeferredPart): void {
     const pending = this.pendingParts.get(part);
     if (!pending) return;
-    readSnapshotPart(this, part, bytes);
     this.pendingParts.delete(part);
     // The slots of these changes are in the journal already: apply() noted them when they came.
     for (const change of pending) change();
@@ -770,43 +656,4 @@ export class SearchIndex {
     for (const column of CODE_COLUMNS) shortest = Math.min(shortest, this.codes[column].length);
     return shortest;
   }
-
-  // ---- snapshot (snapshotColumns.ts) --------------------------------------------------------
-
-  /** The binary snapshot of this index (snapshotFormat.ts), uncompressed. */
-  toSnapshot(): Uint8Array {
-    return writeSnapshotBytes(this);
-  }
-
-  /** The same as a core and one blob per deferred part, for instances that read the parts later. */
-  toSnapshotParts(): SnapshotParts {
-    return writeSnapshotParts(this);
-  }
-
-  /**
-   * An index from a binary snapshot (whole, or a core whose parts come by attachPart), or from the
-   * JSON of snapshots before it (legacySnapshot.ts);
-   * `legacyValueId` reads a JSON snapshot of version 1, which held versions and milestones by
-   * name: the id each name stands for in the bug's product (legacyBugValues.ts).
-   */
-  static fromSnapshot(snapshot: SnapshotBytes | SnapshotColumns, legacyValueId?: LegacyValueId): SearchIndex {
-    const index = new SearchIndex();
-    if (snapshot instanceof Uint8Array || snapshot instanceof FramedBytes) {
-      // A core: the parts stored apart are awaited, and changes to them kept until they come.
-      for (const part of readSnapshot(index, snapshot)) index.pendingParts.set(part, []);
-    } else readLegacySnapshot(index, snapshot, legacyValueId);
-    return index;
-  }
-
-  /**
-   * An index from a binary snapshot just read for it, taking over its memory: its columns stay
-   * where the snapshot holds them (snapshotFormat.ts, `adopt`), so nothing else may use `snapshot`.
-   */
-  static adoptSnapshot(snapshot: SnapshotBytes): SearchIndex {
-    const index = new SearchIndex();
-    for (const part of readSnapshot(index, snapshot, { adopt: true })) index.pendingParts.set(part, []);
-    return index;
-  }
 }
-
-export type { SnapshotColumns } from './legacySnapshot.ts';

@@ -4,11 +4,11 @@
  * 32 bugs at a time. Such criteria are never MAYBE (they depend on nothing outside the index), so
  * plain bits hold their truth. Null for a tree with any other criterion.
  */
-import { andInto, clearPast, filledBitmap, orInto, wordsFor } from './columnBitmaps.ts';
+import { andInto, clearPast, filledBitmap, orInto, wordsFor } from '../index/columnBitmaps.ts';
+import { canonicalField } from '../query/searchFields.ts';
+import type { SearchNode } from '../query/searchQuery.ts';
 import { columnCriterion } from './columnCriteria.ts';
 import { type SearchEnvironment, TRUE } from './searchEnvironment.ts';
-import { canonicalField } from './searchFields.ts';
-import type { SearchNode } from './searchQuery.ts';
 
 /** The slots for which `node` is TRUE, as a new bitmap of the index's size; null when bitmaps cannot answer it. */
 export function bitmapOf(env: SearchEnvironment, node: SearchNode): Uint32Array | null {

@@ -2,14 +2,14 @@
  * What a search needs decided before its rows are tested: whether its fields exist, which users'
  * logins to look up, and which slots are worth testing at all (the bugs of the products it requires).
  */
-import { errors } from '../../errors.ts';
-import { isTimeTrackingField } from '../bug/privateActivity.ts';
+import { errors } from '../../../errors.ts';
+import { isTimeTrackingField } from '../../bug/privateActivity.ts';
+import { andInto, countSet, setSlots } from '../index/columnBitmaps.ts';
+import { canonicalField, isSearchableField, USER_FIELDS } from '../query/searchFields.ts';
+import type { SearchNode } from '../query/searchQuery.ts';
 import { bitmapOf } from './bitmapEvaluation.ts';
-import { andInto, countSet, setSlots } from './columnBitmaps.ts';
 import { idSetTest } from './criterionNames.ts';
 import type { SearchEnvironment } from './searchEnvironment.ts';
-import { canonicalField, isSearchableField, USER_FIELDS } from './searchFields.ts';
-import type { SearchNode } from './searchQuery.ts';
 
 /**
  * Checks every field and operator of a tree before anything is read (108, 68000). Outside the

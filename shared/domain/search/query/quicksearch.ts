@@ -1,5 +1,5 @@
-import { errors } from '../../errors.ts';
-import type { FieldValues } from '../catalog/fieldValues.ts';
+import { errors } from '../../../errors.ts';
+import type { FieldValues } from '../../catalog/fieldValues.ts';
 import { lookUpQuicksearchField, quicksearchFieldMap } from './quicksearchFields.ts';
 import { definedPieces, splitQuicksearch } from './quicksearchWords.ts';
 import { and, holdsPerValue, leaf, or, type SearchNode } from './searchQuery.ts';

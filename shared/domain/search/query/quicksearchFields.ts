@@ -4,8 +4,8 @@
  * name of every field of the installation that has no dot, custom fields with or without their
  * `cf_`, and any beginning of one of those that names a single field (`pri`, `prod`, `stat`).
  */
-import { BUILT_IN_FIELDS } from '../bug/bugFields.ts';
-import { nameTable } from '../nameTable.ts';
+import { BUILT_IN_FIELDS } from '../../bug/bugFields.ts';
+import { nameTable } from '../../nameTable.ts';
 
 /** Bugzilla's own short names, and Harmony's for the Harmony fields Tracker's bugs carry. */
 const SHORT_NAMES: Readonly<Record<string, string>> = nameTable({

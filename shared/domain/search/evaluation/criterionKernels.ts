@@ -3,13 +3,14 @@
  * is computed over the whole index (a result kept between searches, leafTables.ts) at a few ms per
  * 100,000 bugs. Each gives exactly the answer of its row test (criterionCompiler.ts).
  */
+
+import type { IdLists } from '../index/idLists.ts';
+import { containsNeedle, type TrigramCandidates } from '../index/trigramIndex.ts';
+import { COMMENT_FIELDS, canonicalField, KEYWORD_TEXT_OPERATORS } from '../query/searchFields.ts';
 import { type ColumnCriterion, columnCriterion } from './columnCriteria.ts';
 import { CommentWordTable, isCommentWordCriterion } from './commentCriteria.ts';
 import { idSetTest, idTable } from './criterionNames.ts';
-import type { IdLists } from './idLists.ts';
 import { FALSE, type SearchEnvironment, TRUE } from './searchEnvironment.ts';
-import { COMMENT_FIELDS, canonicalField, KEYWORD_TEXT_OPERATORS } from './searchFields.ts';
-import { containsNeedle, type TrigramCandidates } from './trigramIndex.ts';
 import { textMatcher, wordsOf } from './valueMatchers.ts';
 
 /** Fills the truths of one criterion for a list of slots (searchEvaluation.ts); `truths` starts all FALSE. */

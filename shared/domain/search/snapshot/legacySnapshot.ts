@@ -1,4 +1,4 @@
-import type { LegacyValueId } from '../catalog/bugValues.ts';
+import type { LegacyValueId } from '../../catalog/bugValues.ts';
 import {
   CODE_COLUMNS,
   EMPTY,
@@ -6,10 +6,10 @@ import {
   LIST_COLUMNS,
   NOT_READ_BACK_BIT,
   READS_BACK_BIT,
-  type SearchIndex,
   UNKNOWN_COUNT,
-} from './searchIndex.ts';
-import { SlotDirectory } from './slotDirectory.ts';
+} from '../index/columns.ts';
+import type { SearchIndex } from '../index/searchIndex.ts';
+import { SlotDirectory } from '../index/slotDirectory.ts';
 
 /**
  * The JSON snapshots written before the binary form (snapshotFormat.ts): read, never written, so

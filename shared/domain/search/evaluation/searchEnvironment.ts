@@ -2,11 +2,11 @@
  * What every compiled criterion shares: the three truth values a row can have, and everything a
  * search needs besides the index, gathered once by the application layer before compiling.
  */
-import type { Classification, ProductRecord } from '../catalog/catalog.ts';
-import type { FieldValues } from '../catalog/fieldValues.ts';
-import type { Keyword } from '../catalog/keywords.ts';
-import type { GroupSummary } from '../identity/caller.ts';
-import type { SearchIndex } from './searchIndex.ts';
+import type { Classification, ProductRecord } from '../../catalog/catalog.ts';
+import type { FieldValues } from '../../catalog/fieldValues.ts';
+import type { Keyword } from '../../catalog/keywords.ts';
+import type { GroupSummary } from '../../identity/caller.ts';
+import type { SearchIndex } from '../index/searchIndex.ts';
 
 /**
  * Three-valued logic: comment text is not in the index, so a criterion over it answers MAYBE in a

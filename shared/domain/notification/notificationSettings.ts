@@ -1,6 +1,20 @@
 import * as z from 'zod';
-import { type EventAudience, FULL_AUDIENCE, PUBLIC_AUDIENCE } from '../../domain/notification/bugEvents.ts';
-import type { WebhookTarget } from './notificationOutlets.ts';
+import { type EventAudience, FULL_AUDIENCE, PUBLIC_AUDIENCE } from './bugEvents.ts';
+
+export interface WebhookTarget {
+  url: string;
+  /** The secrets to sign with, the current one first (two while one is being replaced). */
+  secrets: readonly string[];
+  /**
+   * The Secrets Manager secret that holds `secrets` instead (a name or an ARN): `secrets` is
+   * empty until the webhook function has read it (webhookSecrets.ts).
+   */
+  secretName?: string;
+  /** The detail-types it wants (`Bug Changed`, ...); absent: every event. */
+  detailTypes?: readonly string[];
+  /** What its events may say: `public` (what anybody may read, the default) or `full` (everything). */
+  audience: 'public' | 'full';
+}
 
 /**
  * The publisher's settings, from the environment: who the bus's events are for, and the

@@ -1,6 +1,6 @@
-import { errors } from '../../errors.ts';
-import { isTimeTrackingField } from '../bug/privateActivity.ts';
-import { nameTable } from '../nameTable.ts';
+import { errors } from '../../../errors.ts';
+import { isTimeTrackingField } from '../../bug/privateActivity.ts';
+import { nameTable } from '../../nameTable.ts';
 import { canonicalField, PER_COMMENT_NEGATIONS } from './searchFields.ts';
 
 /**
@@ -475,19 +475,26 @@ function booleanCharts(params: Record<string, unknown>): SearchNode[] {
 export interface ParsedParameters {
   /** Every criterion of the request, ANDed; `null` when the request names none. */
   criteria: SearchNode[];
+  /**
+   * The criteria of plain parameters on time-tracking fields (`deadline=`), unless the viewer was
+   * said to be in the time-tracking group: criteria for its members only (searchRequest.ts).
+   */
+  timeTrackingCriteria: SearchNode[];
   quicksearch?: string;
 }
 
 /**
  * Reads a request's parameters into criteria; unknown parameters are ignored, as Bugzilla does.
  * Outside the time-tracking group `deadline=` is one of them: Bugzilla reads the plain parameters
- * of its search fields only, and those fields are not search fields for them (searchPlanner.ts).
+ * of its search fields only, and those fields are not search fields for them (searchPlanner.ts);
+ * without `viewer`, such criteria are kept apart in `timeTrackingCriteria`.
  */
 export function parseSearchParameters(
   params: Record<string, unknown>,
   viewer: { timeTracker?: boolean } = {},
 ): ParsedParameters {
   const criteria: SearchNode[] = [];
+  const timeTrackingCriteria: SearchNode[] = [];
   for (const [name, raw] of Object.entries(params)) {
     if (
       CONTROL.has(name) ||
@@ -514,9 +521,9 @@ export function parseSearchParameters(
       continue;
     }
     const field = SIMPLE_FIELDS[name];
-    if (!field || (isTimeTrackingField(field) && !viewer.timeTracker)) continue;
+    if (!field) continue;
     const node = simpleCriterion(name, field, values, params);
-    if (node) criteria.push(node);
+    if (node) (isTimeTrackingField(field) && !viewer.timeTracker ? timeTrackingCriteria : criteria).push(node);
   }
   criteria.push(...emailCriteria(params));
   criteria.push(...booleanCharts(params));
@@ -525,5 +532,9 @@ export function parseSearchParameters(
   const advanced = advancedCriteria(params);
   if (advanced) criteria.push(advanced);
   const quicksearch = first(params, 'quicksearch');
-  return { criteria, quicksearch: quicksearch && quicksearch.trim() !== '' ? quicksearch : undefined };
+  return {
+    criteria,
+    timeTrackingCriteria,
+    quicksearch: quicksearch && quicksearch.trim() !== '' ? quicksearch : undefined,
+  };
 }

@@ -2,9 +2,9 @@
  * The tests of one value (a text, a number, a time) that each operator means, shared by every
  * field of that kind; negation is the caller's. Also Bugzilla's relative dates (`-1d`, `Now`).
  */
-import { errors } from '../../errors.ts';
-import { regexpProblem, safeRegexpTest } from '../safeRegexp.ts';
-import { isCalendarDate, isLegalTime } from '../time.ts';
+import { errors } from '../../../errors.ts';
+import { regexpProblem, safeRegexpTest } from '../../safeRegexp.ts';
+import { isCalendarDate, isLegalTime } from '../../time.ts';
 
 const WORD_SPLIT = /[\s,]+/;
 export const wordsOf = (value: string) => value.toLowerCase().split(WORD_SPLIT).filter(Boolean);

@@ -4,8 +4,11 @@
  * per-row work is array reads and comparisons. Comment text is not in the index: those criteria
  * answer MAYBE until the comments of the rows still undecided are read (commentCriteria.ts).
  */
-import { errors } from '../../errors.ts';
-import { isTimeTrackingField } from '../bug/privateActivity.ts';
+import { errors } from '../../../errors.ts';
+import { isTimeTrackingField } from '../../bug/privateActivity.ts';
+import { CC_ACCESSIBLE_BIT, CONFIRMED_BIT, CREATOR_ACCESSIBLE_BIT, UNKNOWN_COUNT } from '../index/columns.ts';
+import { COMMENT_FIELDS, canonicalField, ID_LIST_FIELDS, KEYWORD_TEXT_OPERATORS } from '../query/searchFields.ts';
+import type { SearchNode } from '../query/searchQuery.ts';
 import { columnCriterion } from './columnCriteria.ts';
 import { commentTest } from './commentCriteria.ts';
 import { idSetTest, userIdTest } from './criterionNames.ts';
@@ -21,9 +24,6 @@ import {
   TRUE,
   type Truth,
 } from './searchEnvironment.ts';
-import { COMMENT_FIELDS, canonicalField, ID_LIST_FIELDS, KEYWORD_TEXT_OPERATORS } from './searchFields.ts';
-import { CC_ACCESSIBLE_BIT, CONFIRMED_BIT, CREATOR_ACCESSIBLE_BIT, UNKNOWN_COUNT } from './searchIndex.ts';
-import type { SearchNode } from './searchQuery.ts';
 import { numberMatcher, textMatcher, timeMatcher } from './valueMatchers.ts';
 
 /** A criterion over one family of fields; null for a field of another family. */

@@ -9,7 +9,7 @@
  * changes arriving later go to an overflow read after it, and compact() builds a new base from both.
  * A write therefore costs no rebuild, and an encoded snapshot can share the base's arrays.
  */
-import type { IndexedChange } from './searchIndex.ts';
+import type { IndexedChange } from './columns.ts';
 
 /** The snapshot form: the base's columns and dictionaries as they are. */
 export interface EncodedChangeHistory {

@@ -2,11 +2,11 @@
  * Criteria over an integer column of the index decided by one 0/1 table per criterion: both the
  * row tests (criterionCompiler.ts) and the whole-index kernels (criterionKernels.ts) read them.
  */
-import { type FieldValues, isValueField } from '../catalog/fieldValues.ts';
+import { type FieldValues, isValueField } from '../../catalog/fieldValues.ts';
+import type { SearchIndex } from '../index/searchIndex.ts';
+import { CODE_FIELDS, PER_COMMENT_NEGATIONS } from '../query/searchFields.ts';
 import { idSetTest, idTable } from './criterionNames.ts';
 import { FALSE, type SearchEnvironment, TRUE } from './searchEnvironment.ts';
-import { CODE_FIELDS, PER_COMMENT_NEGATIONS } from './searchFields.ts';
-import type { SearchIndex } from './searchIndex.ts';
 import { textMatcher } from './valueMatchers.ts';
 
 /**

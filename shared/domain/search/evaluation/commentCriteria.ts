@@ -2,8 +2,11 @@
  * Criteria over comment text, which the index does not hold: whole words are answered from its
  * inverted word lists; anything else is MAYBE in the first pass and decided from the comments read.
  */
+
+import { commentWords } from '../index/columns.ts';
+import type { PostingWalk } from '../index/postingLists.ts';
+import { PER_COMMENT_NEGATIONS } from '../query/searchFields.ts';
 import { userIdTest } from './criterionNames.ts';
-import type { PostingWalk } from './postingLists.ts';
 import {
   always,
   bool,
@@ -14,8 +17,6 @@ import {
   TRUE,
   type Truth,
 } from './searchEnvironment.ts';
-import { PER_COMMENT_NEGATIONS } from './searchFields.ts';
-import { commentWords } from './searchIndex.ts';
 import { textMatcher, wordsOf } from './valueMatchers.ts';
 
 /** Whether the criterion is whole words of comments, which the index's word lists decide without reading any. */

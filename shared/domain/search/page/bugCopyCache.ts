@@ -1,4 +1,4 @@
-import type { Bug } from '../bug/bug.ts';
+import type { Bug } from '../../bug/bug.ts';
 
 /**
  * Copies of bugs kept by a search instance between requests, each with the revision it was read

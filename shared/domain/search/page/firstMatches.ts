@@ -6,11 +6,11 @@
  * so its cost follows the page, not the installation.
  */
 
-import { countSet, setSlots } from './columnBitmaps.ts';
-import { FALSE, MAYBE, type SearchEnvironment, TRUE } from './searchEnvironment.ts';
-import { evaluateSearch } from './searchEvaluation.ts';
-import type { SearchIndex } from './searchIndex.ts';
-import type { SearchNode } from './searchQuery.ts';
+import { FALSE, MAYBE, type SearchEnvironment, TRUE } from '../evaluation/searchEnvironment.ts';
+import { evaluateSearch } from '../evaluation/searchEvaluation.ts';
+import { countSet, setSlots } from '../index/columnBitmaps.ts';
+import type { SearchIndex } from '../index/searchIndex.ts';
+import type { SearchNode } from '../query/searchQuery.ts';
 
 /** The first chunk's size, doubled for each further one: a few criteria per chunk cost little next to its loops. */
 const FIRST_CHUNK = 16_384;

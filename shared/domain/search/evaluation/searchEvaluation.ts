@@ -1,9 +1,9 @@
+import { slotsWhereTrue } from '../index/leafTables.ts';
+import type { SearchNode } from '../query/searchQuery.ts';
 import { compileLeaf } from './criterionCompiler.ts';
 import { type LeafKernel, leafKernel, lookUpSlots } from './criterionKernels.ts';
-import { slotsWhereTrue } from './leafTables.ts';
 import { ScratchArrays } from './scratchArrays.ts';
 import { FALSE, MAYBE, type RowTest, type SearchEnvironment, TRUE } from './searchEnvironment.ts';
-import type { SearchNode } from './searchQuery.ts';
 
 /**
  * Evaluates a search tree over a list of index slots one criterion at a time, with the same
