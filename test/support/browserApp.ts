@@ -29,7 +29,7 @@ export const CHROMIUM_PATH = [process.env.TRACKER_CHROMIUM, '/usr/bin/chromium',
  */
 export function describeInBrowser(name: string, body: () => void): void {
   if (CHROMIUM_PATH) {
-    describe(name, body);
+    describe(name, { timeout: TEST_TIMEOUT }, body);
     return;
   }
   if (process.env.CI) throw new Error('No Chromium at /usr/bin/chromium: .ci/run should have installed it');
@@ -40,7 +40,9 @@ export function describeInBrowser(name: string, body: () => void): void {
 }
 
 /** How long one step may wait for what it expects to see (a busy machine, a cold handler). */
-export const STEP_TIMEOUT = 30_000;
+export const STEP_TIMEOUT = 60_000;
+/** How long one scenario (a dozen steps, several windows) may take on a busy two-core machine. */
+export const TEST_TIMEOUT = 400_000;
 
 export const SCREENSHOT_DIR = join(PROJECT_ROOT, 'docs', 'screenshots');
 
@@ -243,6 +245,14 @@ export async function submitAndSee(button: Locator, expected: Locator): Promise<
 
 /** The page's main content, once it has its first heading (the page is loaded). */
 export async function loadedMain(page: Page, heading: string | RegExp): Promise<Locator> {
-  await page.getByRole('heading', { level: 1, name: heading }).waitFor();
+  try {
+    await page.getByRole('heading', { level: 1, name: heading }).waitFor();
+  } catch (error) {
+    const shown = await page
+      .getByRole('main')
+      .ariaSnapshot({ timeout: 5_000 })
+      .catch(() => '(nothing)');
+    throw new Error(`${page.url()} has no heading ${heading}; it shows:\n${shown}`, { cause: error });
+  }
   return page.getByRole('main');
 }
