@@ -1,25 +1,36 @@
 import { useState } from 'preact/hooks';
-import { updateUser } from '../api/tracker.ts';
+import { updateOwnAccount } from '../api/tracker.ts';
 import { ErrorMessage } from '../components/Messages.tsx';
 import { TextField } from '../components/Select.tsx';
+import { ownAccountChanges, rightsFrom } from '../lib/rights.ts';
 import { announce } from '../state/router.ts';
-import { inGroup, type Session, setSession } from '../state/session.ts';
+import { rights, type Session, setSession } from '../state/session.ts';
 
-/** Real name and password (PUT /rest/user/{login}). */
+/**
+ * Real name, password and bug mail (PUT /rest/preferences/account: anyone logged in, for their
+ * own account, as Bugzilla's account preferences). A new password needs the current one and ends
+ * the person's other login sessions; this one goes on with the token the answer carries.
+ */
 export function AccountSettings({ current }: { current: Session }) {
   const [realName, setRealName] = useState(current.realName ?? '');
+  const [currentPassword, setCurrentPassword] = useState('');
   const [password, setPassword] = useState('');
   const [confirm, setConfirm] = useState('');
+  // Until GET /rest/whoami has answered, the box shows mail on and is sent only if changed.
+  const mailNow = rights.value?.emailEnabled ?? true;
+  const [mail, setMail] = useState<boolean | null>(null);
   const [error, setError] = useState<unknown>(null);
   const [busy, setBusy] = useState(false);
   const submit = async () => {
-    if (password && password !== confirm) {
-      setError(new Error('The two new passwords differ.'));
+    const planned = ownAccountChanges(
+      { realName, mail: mail ?? mailNow, currentPassword, password, confirm },
+      { realName: current.realName ?? '', mail: mailNow },
+    );
+    if ('problem' in planned) {
+      setError(new Error(planned.problem));
       return;
     }
-    const changes: Record<string, unknown> = {};
-    if (realName !== (current.realName ?? '')) changes.full_name = realName;
-    if (password) changes.password = password;
+    const { changes } = planned;
     if (!Object.keys(changes).length) {
       announce('Nothing changed: nothing to save.');
       return;
@@ -27,11 +38,17 @@ export function AccountSettings({ current }: { current: Session }) {
     setBusy(true);
     setError(null);
     try {
-      await updateUser(current.login, changes);
+      const answer = await updateOwnAccount(changes);
       setPassword('');
       setConfirm('');
-      setSession({ ...current, realName });
-      announce(password ? 'Account saved. A new password ends your other login sessions.' : 'Account saved.');
+      setCurrentPassword('');
+      // A new password ended every login token, this one too: the answer carries its successor.
+      setSession({ ...current, realName, ...(answer.token ? { token: answer.token } : {}) });
+      if (changes.email_enabled !== undefined) {
+        rights.value = { ...(rights.value ?? rightsFrom({})), emailEnabled: changes.email_enabled };
+      }
+      setMail(null);
+      announce(password ? 'Account saved. Your new password ended your other login sessions.' : 'Account saved.');
     } catch (e) {
       setError(e);
     } finally {
@@ -42,12 +59,6 @@ export function AccountSettings({ current }: { current: Session }) {
     <section aria-labelledby="account-heading">
       <h2 id="account-heading">Account</h2>
       <p>Login: {current.login}</p>
-      {!inGroup('editusers') && (
-        <p class="message">
-          Tracker's API lets only user administrators (the editusers group) change an account, so ask one to change your
-          real name or password; the form below will be refused for you.
-        </p>
-      )}
       <ErrorMessage error={error} />
       <form
         aria-label="Account settings"
@@ -62,6 +73,19 @@ export function AccountSettings({ current }: { current: Session }) {
           value={realName}
           onInput={setRealName}
           autocomplete="name"
+        />
+        <label class="checkbox">
+          <input type="checkbox" checked={mail ?? mailNow} onChange={(e) => setMail(e.currentTarget.checked)} />
+          Send me bug mail
+        </label>
+        <TextField
+          label="Current password"
+          id="account-current-password"
+          type="password"
+          value={currentPassword}
+          onInput={setCurrentPassword}
+          autocomplete="current-password"
+          hint="Needed only to set a new password."
         />
         <TextField
           label="New password"

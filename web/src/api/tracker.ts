@@ -1,3 +1,4 @@
+import type { OwnAccountChanges } from '../lib/rights.ts';
 import { get, post, put, seg } from './client.ts';
 import type {
   ApiKey,
@@ -18,7 +19,26 @@ export const login = (loginName: string, password: string) =>
 
 export const logout = () => get<unknown>('/logout');
 
-export const whoami = () => get<{ id: number; name: string; real_name?: string }>('/whoami');
+export interface Whoami {
+  id: number;
+  name: string;
+  real_name?: string;
+  nick?: string;
+  /** Tracker additions: the caller's rights, as the API enforces them. */
+  email_enabled?: boolean;
+  is_insider?: boolean;
+  is_timetracker?: boolean;
+  can_tag_comments?: boolean;
+}
+
+export const whoami = () => get<Whoami>('/whoami');
+
+/** The caller's own account (Tracker's PUT /rest/preferences/account). */
+export const updateOwnAccount = (changes: OwnAccountChanges) =>
+  put<{ id: number; changes: Record<string, { removed: string; added: string }>; token?: string }>(
+    '/preferences/account',
+    changes,
+  );
 
 export async function getUser(name: string): Promise<User | undefined> {
   const r = await get<{ users: User[] }>(`/user/${seg(name)}`);

@@ -9,7 +9,7 @@ import { useLoad } from '../components/useLoad.ts';
 import { inlineKind } from '../lib/attachments.ts';
 import { type FlagDraft, flagChanges } from '../lib/bugDraft.ts';
 import { attachmentHref, bugHref } from '../lib/routes.ts';
-import { inParameterGroup } from '../state/catalog.ts';
+import { isInsider } from '../state/catalog.ts';
 import { announce } from '../state/router.ts';
 import { session } from '../state/session.ts';
 import { base64ToBytes } from './files.ts';
@@ -170,7 +170,7 @@ function AttachmentEditForm({
   const [comment, setComment] = useState('');
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<unknown>(null);
-  const canPrivate = inParameterGroup('insidergroup', /insider/i);
+  const canPrivate = isInsider();
 
   const submit = async () => {
     const changes: Record<string, unknown> = {};

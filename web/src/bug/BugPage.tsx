@@ -17,7 +17,7 @@ import { type Draft, draftChanges, draftOf, draftProblems } from '../lib/bugDraf
 import { replyText } from '../lib/comments.ts';
 import { bugHref } from '../lib/routes.ts';
 import type { StatusValue } from '../lib/workflow.ts';
-import { field, inParameterGroup, loadFields, loadProducts } from '../state/catalog.ts';
+import { canTagComments, field, isInsider, loadFields, loadProducts } from '../state/catalog.ts';
 import { announce } from '../state/router.ts';
 import { inGroup, session } from '../state/session.ts';
 import { Attachments } from './Attachments.tsx';
@@ -107,9 +107,8 @@ export function BugPage({ id }: { id: string }) {
   const me = session.value?.login;
   const statuses = (field('bug_status')?.values ?? []) as StatusValue[];
   const canEdit = Boolean(me) && (inGroup('editbugs') || [bug.assigned_to, bug.creator, bug.qa_contact].includes(me!));
-  const sawPrivate = data.comments.some((c) => c.is_private) || data.attachments.some((a) => a.is_private);
-  const canPrivate = Boolean(me) && inParameterGroup('insidergroup', /insider/i, sawPrivate);
-  const canTag = Boolean(me) && inParameterGroup('comment_taggers_group', /tagger/i);
+  const canPrivate = Boolean(me) && isInsider();
+  const canTag = Boolean(me) && canTagComments();
 
   const update = (patch: Partial<Draft>) => setDraft((d) => (d ? { ...d, ...patch } : d));
 

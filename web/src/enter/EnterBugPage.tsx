@@ -15,14 +15,7 @@ import { Select, TextField } from '../components/Select.tsx';
 import { UserInput } from '../components/UserInput.tsx';
 import { useLoad } from '../components/useLoad.ts';
 import { bugHref } from '../lib/routes.ts';
-import {
-  fields as fieldDefs,
-  inParameterGroup,
-  legalValues,
-  loadFields,
-  loadProducts,
-  parameters,
-} from '../state/catalog.ts';
+import { fields as fieldDefs, isInsider, legalValues, loadFields, loadProducts, parameters } from '../state/catalog.ts';
 import { announce, navigate } from '../state/router.ts';
 import { session } from '../state/session.ts';
 import { PossibleDuplicates } from './PossibleDuplicates.tsx';
@@ -102,7 +95,7 @@ function EnterBugForm({ product, initialComponent }: { product: Product; initial
   const [error, setError] = useState<unknown>(null);
   const [filed, setFiled] = useState<number | null>(null);
   const set = (patch: Partial<typeof form>) => setForm((f) => ({ ...f, ...patch }));
-  const canPrivate = inParameterGroup('insidergroup', /insider/i);
+  const canPrivate = isInsider();
 
   useEffect(() => {
     document.title = `File a bug in ${product.name}`;

@@ -1,7 +1,8 @@
 import { signal } from '@preact/signals';
-import { getFields, getParameters, getProducts, getUser } from '../api/tracker.ts';
+import { getFields, getParameters, getProducts, getUser, whoami } from '../api/tracker.ts';
 import type { FieldDefinition, FieldValue, Product } from '../api/types.ts';
-import { inGroup, session, userGroups } from './session.ts';
+import { rightsFrom } from '../lib/rights.ts';
+import { rights, session, userGroups } from './session.ts';
 
 /**
  * What the app reads once and keeps: field definitions (legal values, the workflow), products,
@@ -59,10 +60,15 @@ export async function loadUserContext(): Promise<void> {
   const current = session.value;
   if (!current) return;
   try {
-    const [user, params] = await Promise.all([getUser(current.login), getParameters().catch(() => ({}))]);
-    if (session.value !== current) return;
+    const [user, params, me] = await Promise.all([
+      getUser(current.login),
+      getParameters().catch(() => ({})),
+      whoami().catch(() => null),
+    ]);
+    if (session.value?.login !== current.login) return;
     userGroups.value = user?.groups?.map((g) => g.name) ?? [];
     parameters.value = params;
+    if (me) rights.value = rightsFrom(me);
   } catch {
     // The pages say what failed when they need these.
   }
@@ -76,13 +82,8 @@ export function resetCatalog(): void {
 }
 
 /**
- * Whether the person is in the group a parameter names (insidergroup, comment_taggers_group,
- * timetrackinggroup). Only tweakparams members may read those parameters (the spec's list for
- * other users leaves them out), so for others the app guesses: a group named like the role, or
- * evidence on the page (a private comment they can see). The API refuses anything wrongly offered.
+ * What the person may do, from GET /rest/whoami (read after login): private comments and
+ * attachments, comment tags. False until it is read, and when logged out.
  */
-export function inParameterGroup(parameter: string, guess: RegExp, evidence = false): boolean {
-  const name = parameters.value[parameter];
-  if (name) return inGroup(name);
-  return evidence || userGroups.value.some((g) => guess.test(g)) || inGroup('admin');
-}
+export const isInsider = (): boolean => rights.value?.insider === true;
+export const canTagComments = (): boolean => rights.value?.tagsComments === true;

@@ -1,4 +1,7 @@
 import { computed, signal } from '@preact/signals';
+import type { Rights } from '../lib/rights.ts';
+
+export type { Rights } from '../lib/rights.ts';
 
 /**
  * Who is logged in. The credential (a login token or an API key) lives in sessionStorage: it
@@ -33,9 +36,17 @@ export const isLoggedIn = computed(() => session.value !== null);
 /** The logged-in user's group names (filled after login from GET /rest/user). */
 export const userGroups = signal<string[]>([]);
 
+/** What the API lets the logged-in person do (GET /rest/whoami): null until read, and when logged out. */
+export const rights = signal<Rights | null>(null);
+
 export function setSession(value: Session | null): void {
+  // The same person with a new credential (a new token after a password change) or a new real
+  // name keeps what was read about them.
+  if (value?.login !== session.value?.login) {
+    userGroups.value = [];
+    rights.value = null;
+  }
   session.value = value;
-  userGroups.value = [];
   try {
     if (value) sessionStorage.setItem(KEY, JSON.stringify(value));
     else sessionStorage.removeItem(KEY);
