@@ -98,6 +98,11 @@ describe('renamed values', () => {
         "'Normal' was the name of the priority 'P3' before a rename, and bugs filed before still carry it: choose another name.",
     });
     expect(refusal(() => planValueUpdate(values, 'priority', 'High', { name: 'Normal' }, parameters)).code).toBe(32000);
+    // Without regard to case, as names are unique: 'normal' would take the bugs that carry 'Normal'.
+    expect(refusal(() => planValueUpdate(values, 'priority', 'High', { name: 'normal' }, parameters)).message).toBe(
+      "'normal' was the name of the priority 'P3' before a rename, and bugs filed before still carry it: choose another name.",
+    );
+    expect(refusal(() => planNewValue(values, 'priority', { name: 'NORMAL' }, parameters)).code).toBe(32000);
     // The value itself may take its old name back.
     const back = applied(values, planValueUpdate(values, 'priority', 'P3', { name: 'Normal' }, parameters));
     expect(back.currentName('priority', 'P3')).toBe('Normal');

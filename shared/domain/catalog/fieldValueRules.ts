@@ -86,9 +86,13 @@ function checkName(values: FieldValues, field: ValueField, input: string | undef
     throw errors.invalidParameter(`'${name}' is a reserved word of the workflow and cannot name a status.`);
   const existing = values.named(field, name);
   if (existing && existing !== self) throw errors.nameTaken(label, existing.name);
-  // A bug filed before a rename still carries the old name: another value taking it would take those bugs.
-  const holder = values.valueOf(field, name);
-  if (holder && holder !== self)
+  // A bug filed before a rename still carries the old name: another value taking it would take those
+  // bugs. Names are unique without regard to case, so 'high' is as taken as 'High' was.
+  const lowered = name.toLowerCase();
+  const holder = values
+    .list(field)
+    .find((value) => value !== self && (value.formerNames ?? []).some((old) => old.toLowerCase() === lowered));
+  if (holder)
     throw errors.invalidParameter(
       `'${name}' was the name of the ${label} '${holder.name}' before a rename, and bugs filed before still carry it: choose another name.`,
     );
