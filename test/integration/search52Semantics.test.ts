@@ -111,6 +111,11 @@ describe('values and fields a search cannot use', () => {
     expect(await both({ id: 'abc' })).toEqual([]);
   });
 
+  it('ANDs id and alias, as every other pair of parameters', async () => {
+    expect(await both({ id: `${bug.A},${bug.D}`, alias: 'qs-alpha' })).toEqual(['A']);
+    expect(await both({ id: String(bug.D), alias: 'qs-alpha' })).toEqual([]);
+  });
+
   it('a chart on dup_id is 108', async () => {
     expect(await both({ f1: 'dup_id', o1: 'equals', v1: '1' })).toBe(108);
   });

@@ -44,9 +44,9 @@ export const criteriaFor = (request: SearchRequest, timeTracker: boolean): Searc
   timeTracker ? [...request.criteria, ...request.timeTrackingCriteria] : request.criteria;
 
 /**
- * A request whose only criteria are `id` and `alias` names its bugs: they are read directly,
- * without the index (python-bugzilla's getbug sends `id=N`; `getbugs([1, "alias"])` sends both,
- * meaning any of them).
+ * A request whose only criteria are `id` or `alias` names its bugs: they are read directly,
+ * without the index (python-bugzilla's getbug sends `id=N`). Both together are ANDed, as 5.2
+ * ANDs every parameter, which the index answers.
  */
 function directReferences(params: Record<string, unknown>, parsed: ParsedParameters): DirectReferences | null {
   if (parsed.quicksearch || parsed.criteria.length === 0 || parsed.timeTrackingCriteria.length > 0) return null;
@@ -59,7 +59,8 @@ function directReferences(params: Record<string, unknown>, parsed: ParsedParamet
     .map((value) => value.trim())
     .filter((value) => /^\d+$/.test(value))
     .map(Number);
-  return { ids, aliases: valuesOf(params.alias).filter((alias) => alias.trim() !== '') };
+  const aliases = valuesOf(params.alias).filter((alias) => alias.trim() !== '');
+  return ids.length > 0 && aliases.length > 0 ? null : { ids, aliases };
 }
 
 function requestedPage(params: Record<string, unknown>): RequestedPage {
