@@ -353,6 +353,11 @@ describe('sessions', () => {
         name: accounts.plain.login,
         real_name: 'plain User',
         nick: 'plain',
+        // Tracker additions: the caller's bug mail and rights (insidergroup and the others default to admin).
+        email_enabled: true,
+        is_insider: false,
+        is_timetracker: false,
+        can_tag_comments: false,
       });
     }
     // Bugzilla wraps scalar results: {"result": true|false}, and logout's nothing as {"result": null}.
