@@ -41,6 +41,17 @@ export async function ensureWebBuilt(options: WebBuildOptions = {}): Promise<Web
   return { state: 'built' };
 }
 
+/**
+ * Builds the web app into a directory of the caller's own (`npm run build:web -- <dir>`), for a
+ * server that must not see web/dist change under it: a test app serving pages while someone
+ * rebuilds web/dist (which replaces its hashed files) would answer an index.html naming a script
+ * that is gone.
+ */
+export async function buildWebInto(dir: string): Promise<void> {
+  if (!hasBuildScript()) throw new Error('package.json has no build:web script');
+  await runBuild('ignore', [dir]);
+}
+
 /** web/dist/index.html missing, or older than the newest source file under web/. */
 export async function isStale(): Promise<boolean> {
   const built = await modifiedMs(join(WEB_DIST_DIR, 'index.html'));
@@ -75,9 +86,9 @@ async function modifiedMs(path: string): Promise<number | undefined> {
   }
 }
 
-function runBuild(output: 'inherit' | 'ignore'): Promise<void> {
+function runBuild(output: 'inherit' | 'ignore', args: string[] = []): Promise<void> {
   return new Promise((resolve, reject) => {
-    const child = spawn('npm', ['run', '--silent', 'build:web'], {
+    const child = spawn('npm', ['run', '--silent', 'build:web', ...(args.length > 0 ? ['--', ...args] : [])], {
       cwd: PROJECT_ROOT,
       stdio: ['ignore', output === 'inherit' ? 'inherit' : 'pipe', output === 'inherit' ? 'inherit' : 'pipe'],
     });

@@ -1,8 +1,9 @@
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { request } from 'node:http';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ensureWebBuilt, WEB_DIST_DIR } from '../../local/webBuild.ts';
+import { buildWebInto } from '../../local/webBuild.ts';
 import { call, startTestApp, type TestApp } from '../support/testApp.ts';
 
 /**
@@ -11,20 +12,23 @@ import { call, startTestApp, type TestApp } from '../support/testApp.ts';
  * caching and security headers, and the API answering exactly as before.
  */
 let app: TestApp;
+let webDir = '';
 let indexHtml: string;
 let script: string;
 let stylesheet: string;
 
 beforeAll(async () => {
-  const build = await ensureWebBuilt();
-  if (build.state === 'unavailable') throw new Error(`the web app cannot be built: ${build.reason}`);
-  indexHtml = readFileSync(join(WEB_DIST_DIR, 'index.html'), 'utf8');
+  // A build of its own (npm run build:web -- <dir>): web/dist may be rebuilt while the file runs.
+  webDir = mkdtempSync(join(tmpdir(), 'tracker-web-'));
+  await buildWebInto(webDir);
+  indexHtml = readFileSync(join(webDir, 'index.html'), 'utf8');
   script = /<script[^>]*\ssrc="([^"]+)"/.exec(indexHtml)?.[1] ?? '';
   stylesheet = /<link[^>]*rel="stylesheet"[^>]*href="([^"]+)"/.exec(indexHtml)?.[1] ?? '';
-  app = await startTestApp({ webDir: WEB_DIST_DIR });
+  app = await startTestApp({ webDir });
 });
 afterAll(async () => {
   await app?.close();
+  if (webDir) rmSync(webDir, { recursive: true, force: true });
 });
 
 const get = (path: string, init: RequestInit = {}) => fetch(`${app.url}${path}`, { redirect: 'manual', ...init });
@@ -137,7 +141,7 @@ describe('the built files', () => {
       expect(response.headers.get('content-type')).toBe(type);
       expect(response.headers.get('cache-control')).toBe('public, max-age=31536000, immutable');
       expectSecurityHeaders(response.headers);
-      expect(Buffer.from(await response.arrayBuffer()).equals(readFileSync(join(WEB_DIST_DIR, path)))).toBe(true);
+      expect(Buffer.from(await response.arrayBuffer()).equals(readFileSync(join(webDir, path)))).toBe(true);
     }
   });
 
