@@ -75,6 +75,22 @@ describe('answers over the 6 MB a Lambda invocation returns', () => {
     expect(comments.at(-1).text).toBe(COMMENT);
   });
 
+  it('answer HEAD as GET: refused without gzip, the headers alone with it', async () => {
+    const refused = await call(app, 'HEAD', `/rest/bug/${bigBug}/comment`, {
+      apiKey: key,
+      headers: { 'Accept-Encoding': 'identity' },
+    });
+    expect(refused.status).toBe(400);
+    expect(refused.text).toBe('');
+    const whole = await call(app, 'HEAD', `/rest/bug/${bigBug}/comment`, {
+      apiKey: key,
+      headers: { 'Accept-Encoding': 'gzip' },
+    });
+    expect(whole.status).toBe(200);
+    expect(whole.headers.get('content-encoding')).toBe('gzip');
+    expect(whole.text).toBe('');
+  });
+
   it('are an XML-RPC fault, or the answer gzipped', async () => {
     const body = `<?xml version="1.0"?><methodCall><methodName>Bug.comments</methodName><params><param><value><struct><member><name>ids</name><value><array><data><value><int>${bigBug}</int></value></data></array></value></member><member><name>Bugzilla_api_key</name><value><string>${key}</string></value></member></struct></value></param></params></methodCall>`;
     const plain = await call(app, 'POST', '/xmlrpc.cgi', {

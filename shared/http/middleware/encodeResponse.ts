@@ -8,7 +8,8 @@ import { formatPayload } from './formatResponse.ts';
 /**
  * Fits the formatted answer to the Lambda boundary (lambdaResponse.ts): gzipped for a client that
  * accepts it, and refused with Bugzilla's envelope when even so it is more than one invocation can
- * answer, instead of the bare 500 API Gateway would send. A REST route the RPC layer calls
+ * answer, instead of the bare 500 API Gateway would send; HEAD gets what GET would, without the
+ * body. A REST route the RPC layer calls
  * in-process answers that layer, not Lambda: the RPC answer is fitted instead.
  */
 export const encodeResponse = (): MiddlewareObj => ({
@@ -17,12 +18,13 @@ export const encodeResponse = (): MiddlewareObj => ({
     if (isInProcessCall(trackerRequest.context)) return;
     const acceptEncoding = header(trackerRequest.event, 'accept-encoding');
     const fitted = await fittedForLambda(request.response as HttpResult, acceptEncoding);
-    if (!(fitted instanceof TrackerError)) {
-      request.response = fitted;
-      return;
-    }
-    trackerErrorEnvelope(trackerRequest, fitted);
-    request.response = await compressedForClient(formatPayload(trackerRequest), acceptEncoding);
+    if (fitted instanceof TrackerError) {
+      trackerErrorEnvelope(trackerRequest, fitted);
+      request.response = await compressedForClient(formatPayload(trackerRequest), acceptEncoding);
+    } else request.response = fitted;
+    // HEAD answers GET's status and headers, measured on GET's body, without the body.
+    if (trackerRequest.event.requestContext?.http?.method === 'HEAD')
+      request.response = { ...(request.response as HttpResult), body: '', isBase64Encoded: false };
   },
 });
 

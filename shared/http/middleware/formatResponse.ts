@@ -74,7 +74,9 @@ export function formatPayload(request: TrackerRequest): HttpResult {
       return { statusCode: 304, headers, body: '' };
     }
   }
-  return { statusCode: state.statusCode, headers, body: method === 'HEAD' ? '' : body };
+  // HEAD keeps its body until the Lambda boundary has measured it (encodeResponse.ts): it must
+  // answer exactly what GET would, an answer too large for Lambda included.
+  return { statusCode: state.statusCode, headers, body };
 }
 
 export const formatResponse = (): MiddlewareObj => ({
