@@ -266,6 +266,21 @@ describe('answers of writing routes', () => {
       body: { full_name: 'New Person', groups: { add: ['testers'] } },
     });
     await check('PUT', '/rest/user', '/rest/user', { ...admin(), body: { ids: [created.id], email_enabled: false } });
+    const ownKey = await userWithKey(app, 'selfservice');
+    await check('PUT', '/rest/preferences/account', '/rest/preferences/account', {
+      apiKey: ownKey,
+      body: { full_name: 'Self Service', email_enabled: false },
+    });
+    const { token } = (
+      await call(app, 'GET', '/rest/login', {
+        query: { login: 'selfservice@tracker.test', password: 'selfservice-password' },
+      })
+    ).body;
+    const renewed = await check('PUT', '/rest/preferences/account', '/rest/preferences/account', {
+      headers: { 'X-BUGZILLA-TOKEN': token },
+      body: { current_password: 'selfservice-password', new_password: 'a longer secret' },
+    });
+    expect(renewed.token).toEqual(expect.any(String));
     const key = await check('POST', '/rest/user/{id_or_name}/api_key', `/rest/user/${users.dev}/api_key`, {
       ...admin(),
       body: { description: 'CI' },
