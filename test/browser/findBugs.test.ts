@@ -83,6 +83,19 @@ describeInBrowser('finding bugs in the web app', () => {
     await loadedMain(page, `Bug ${bug} – ${summary}`);
   });
 
+  it('searches with the advanced search form, giving a buglist.cgi address', async () => {
+    const page = await world.open(undefined, '/query.cgi');
+    const form = (await loadedMain(page, 'Search for bugs')).getByRole('form', { name: 'Advanced search' });
+    await form.getByLabel('Summary', { exact: true }).fill('knob');
+    await form.getByLabel('Product', { exact: true }).selectOption(['Widgets']);
+    await checkPage(page, 'query');
+    await form.getByRole('button', { name: 'Search', exact: true }).click();
+    const list = await loadedMain(page, 'Bug list');
+    await list.getByRole('link', { name: summary }).waitFor();
+    expect(new URL(page.url()).pathname).toBe('/buglist.cgi');
+    expect(new URL(page.url()).searchParams.getAll('product')).toEqual(['Widgets']);
+  });
+
   it('answers a buglist.cgi address as Bugzilla writes it', async () => {
     const page = await world.open(
       undefined,

@@ -1,9 +1,10 @@
-import { existsSync, mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { AxeBuilder } from '@axe-core/playwright';
 import { type Browser, type BrowserContext, chromium, type Locator, type Page } from 'playwright-core';
 import { describe, expect } from 'vitest';
-import { ensureWebBuilt, PROJECT_ROOT, WEB_DIST_DIR } from '../../local/webBuild.ts';
+import { buildWebInto, PROJECT_ROOT } from '../../local/webBuild.ts';
 import { ok } from './testAccounts.ts';
 import { call, startTestApp, type TestApp } from './testApp.ts';
 
@@ -76,9 +77,10 @@ export interface BrowserWorld {
  * - outsider: a plain account that must never see anything private.
  */
 export async function startBrowserWorld(): Promise<BrowserWorld> {
-  const build = await ensureWebBuilt();
-  if (build.state === 'unavailable') throw new Error(`the web app cannot be built: ${build.reason}`);
-  const app = await startTestApp({ webDir: WEB_DIST_DIR });
+  // A build of its own: web/dist may be rebuilt (new hashed names) while the file runs.
+  const webDir = mkdtempSync(join(tmpdir(), 'tracker-web-'));
+  await buildWebInto(webDir);
+  const app = await startTestApp({ webDir });
   const admin = app.admin.apiKey;
   const api = (method: string, path: string, body?: unknown) => ok(call(app, method, path, { apiKey: admin, body }));
 
@@ -160,6 +162,7 @@ export async function startBrowserWorld(): Promise<BrowserWorld> {
       for (const context of contexts) await context.close().catch(() => undefined);
       await browser.close().catch(() => undefined);
       await app.close();
+      rmSync(webDir, { recursive: true, force: true });
     },
   };
 }
