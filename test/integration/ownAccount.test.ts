@@ -77,6 +77,16 @@ describe('PUT /rest/preferences/account', () => {
     expect((await ok(login('plainpass@tracker.test', 'a new secret'))).token).toEqual(expect.any(String));
   });
 
+  it('renews a login token sent in the body too', async () => {
+    await userWithKey(app, 'bodytoken');
+    const { token } = await ok(login('bodytoken@tracker.test', 'bodytoken-password'));
+    const answer = await ok(
+      account({}, { token, current_password: 'bodytoken-password', new_password: 'body secret' }),
+    );
+    expect(answer.token).toEqual(expect.any(String));
+    expect((await call(app, 'GET', '/rest/whoami', { query: { token: answer.token } })).status).toBe(200);
+  });
+
   it('refuses a wrong current password with 300 and changes nothing', async () => {
     const key = await userWithKey(app, 'wrongpass');
     expectError(
