@@ -87,6 +87,13 @@ const BUDGET_EXCEPTIONS: Readonly<Record<string, number>> = {
   'bug/possibleDuplicates': 755 * 1024 + OBSERVABILITY,
   'user/createUser': REGEXP_BUDGET,
   'user/updateUser': REGEXP_BUDGET,
+  // A person's own account (PUT /rest/preferences/account) is written by Update User's code, with
+  // its derived regexp memberships: 551.2 KiB measured 2026-11-29.
+  'user/updateOwnAccount': REGEXP_BUDGET,
+  // The largest function on the common chain alone: 423.3 KiB measured 2026-11-25, 430.1 KiB
+  // (2026-11-29) with Bugzilla 5.2's error texts (shared/errors.ts, 12.4 KiB of it: issue 37), zod
+  // 88 KiB and the SDK 160; nothing of its own to cut.
+  'attachment/updateAttachment': 405 * 1024 + OBSERVABILITY,
   'group/createGroup': REGEXP_BUDGET,
   'group/updateGroup': REGEXP_BUDGET,
   // 557.5 KiB (2026-11-29) with every parameter described for the OpenAPI document (issue 37).
@@ -129,6 +136,7 @@ const REGEXP_FUNCTIONS = new Set([
   'bug/possibleDuplicates',
   'user/createUser',
   'user/updateUser',
+  'user/updateOwnAccount',
   'group/createGroup',
   'group/updateGroup',
   'instance/updateParameters',
