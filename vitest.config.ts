@@ -1,4 +1,5 @@
 import { defineConfig } from 'vitest/config';
+import LongestFilesFirst from './test/support/longestFilesFirst.ts';
 
 const env = {
   TRACKER_REQUEST_LOG: 'off',
@@ -10,6 +11,8 @@ export default defineConfig({
     reporters: ['default', './test/support/plainSummaryReporter.ts'],
     pool: 'forks',
     maxWorkers: 2,
+    // The longest files first, so that none runs alone at the end (test/support/longestFilesFirst.ts).
+    sequence: { sequencer: LongestFilesFirst },
     testTimeout: 30_000,
     hookTimeout: 120_000,
     projects: [
