@@ -17,6 +17,11 @@ export interface WebBuild {
   /** File names (relative to outdir) of the bundle and the stylesheet. */
   script: string;
   stylesheet: string;
+  /**
+   * Every script the first page loads: the entry and the chunks it imports statically. Chunks
+   * only imported dynamically (the administration pages) load when first used.
+   */
+  firstPageScripts: string[];
 }
 
 export function indexHtml(script: string, stylesheet: string): string {
@@ -41,7 +46,7 @@ export function indexHtml(script: string, stylesheet: string): string {
 export async function buildWeb(outdir = join(webDir, 'dist')): Promise<WebBuild> {
   rmSync(outdir, { recursive: true, force: true });
   mkdirSync(outdir, { recursive: true });
-  await esbuild.build({
+  const result = await esbuild.build({
     entryPoints: { app: join(webDir, 'src/main.tsx') },
     outdir,
     bundle: true,
@@ -51,6 +56,10 @@ export async function buildWeb(outdir = join(webDir, 'dist')): Promise<WebBuild>
     jsx: 'automatic',
     jsxImportSource: 'preact',
     entryNames: '[name]-[hash]',
+    // Code behind a dynamic import() (web/src/admin/) becomes chunks fetched on demand.
+    splitting: true,
+    chunkNames: 'chunk-[hash]',
+    metafile: true,
     assetNames: '[name]-[hash]',
     legalComments: 'none',
     sourcemap: false,
@@ -62,7 +71,28 @@ export async function buildWeb(outdir = join(webDir, 'dist')): Promise<WebBuild>
   const stylesheet = files.find((f) => /^app-.*\.css$/.test(f));
   if (!script || !stylesheet) throw new Error(`web build made ${files.join(', ')}: expected app-*.js and app-*.css`);
   writeFileSync(join(outdir, 'index.html'), indexHtml(script, stylesheet));
-  return { outdir, script: basename(script), stylesheet: basename(stylesheet) };
+  return {
+    outdir,
+    script: basename(script),
+    stylesheet: basename(stylesheet),
+    firstPageScripts: staticClosure(result.metafile, script),
+  };
+}
+
+/** The entry script and the chunks it imports statically, transitively (names relative to outdir). */
+function staticClosure(metafile: esbuild.Metafile, entry: string): string[] {
+  const outputs = Object.entries(metafile.outputs);
+  const byName = new Map(outputs.map(([path, output]) => [basename(path), output]));
+  const seen = new Set<string>();
+  const visit = (name: string) => {
+    if (seen.has(name)) return;
+    seen.add(name);
+    for (const imported of byName.get(name)?.imports ?? []) {
+      if (imported.kind === 'import-statement') visit(basename(imported.path));
+    }
+  };
+  visit(entry);
+  return [...seen];
 }
 
 if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {

@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
@@ -33,9 +33,20 @@ describe('the web app build', () => {
   });
 
   it('keeps the first page within 150 KB of compressed JS and CSS', () => {
-    const size = [build.script, build.stylesheet]
+    expect(build.firstPageScripts).toContain(build.script);
+    const size = [...build.firstPageScripts, build.stylesheet]
       .map((file) => gzipSync(readFileSync(join(dir, file)), { level: 9 }).length)
       .reduce((a, b) => a + b, 0);
     expect(size).toBeLessThanOrEqual(BUDGET_BYTES);
+  });
+
+  it('keeps the administration pages out of the first page, in a chunk loaded on demand', () => {
+    const chunks = readdirSync(dir).filter((f) => /^chunk-[A-Z0-9]+\.js$/.test(f));
+    const lazy = chunks.filter((f) => !build.firstPageScripts.includes(f));
+    expect(lazy.length).toBeGreaterThan(0);
+    const lazyCode = lazy.map((f) => readFileSync(join(dir, f), 'utf8')).join('\n');
+    expect(lazyCode).toContain('Checking your rights');
+    const firstCode = build.firstPageScripts.map((f) => readFileSync(join(dir, f), 'utf8')).join('\n');
+    expect(firstCode).not.toContain('Checking your rights');
   });
 });

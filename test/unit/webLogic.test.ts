@@ -92,6 +92,16 @@ describe('routes', () => {
     expect(parseRoute('/nope', '').page).toBe('notfound');
   });
 
+  it("reads Bugzilla's administration and report addresses", () => {
+    const users = parseRoute('/editusers.cgi', '?action=edit&userid=3');
+    expect(users).toMatchObject({ page: 'admin', cgi: 'editusers' });
+    expect(users.page === 'admin' && users.params.get('userid')).toBe('3');
+    expect(parseRoute('/admin.cgi', '')).toMatchObject({ page: 'admin', cgi: 'admin' });
+    expect(parseRoute('/report.cgi', '?x_axis_field=product')).toMatchObject({ page: 'admin', cgi: 'report' });
+    expect(parseRoute('/showdependencytree.cgi', '?id=4')).toMatchObject({ page: 'admin', cgi: 'showdependencytree' });
+    expect(parseRoute('/editnothing.cgi', '').page).toBe('notfound');
+  });
+
   it('returns after login only to an app page of this origin', () => {
     expect(safeReturnPath('/show_bug.cgi?id=3')).toBe('/show_bug.cgi?id=3');
     expect(safeReturnPath('//evil.example/x')).toBe('/');

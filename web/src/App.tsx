@@ -3,6 +3,8 @@ import { AuthDelegationPage } from './account/AuthDelegationPage.tsx';
 import { logOut } from './account/auth.ts';
 import { LoginPage } from './account/LoginPage.tsx';
 import { PrefsPage } from './account/PrefsPage.tsx';
+import { LazyAdminPage } from './admin/LazyAdminPage.tsx';
+import { administersSomething } from './admin/sections.ts';
 import { AttachmentPage } from './attachment/AttachmentPage.tsx';
 import { BugPage } from './bug/BugPage.tsx';
 import { BuglistPage } from './buglist/BuglistPage.tsx';
@@ -11,7 +13,7 @@ import { HomePage } from './home/HomePage.tsx';
 import { QuickSearchForm } from './home/QuickSearch.tsx';
 import { SearchPage } from './search/SearchPage.tsx';
 import { announce, announcement, location, navigate, route } from './state/router.ts';
-import { session } from './state/session.ts';
+import { session, userGroups } from './state/session.ts';
 
 function Page() {
   const r = route.value;
@@ -34,6 +36,8 @@ function Page() {
       return <AuthDelegationPage callback={r.callback} description={r.description} />;
     case 'login':
       return <LoginPage returnTo={r.returnTo} />;
+    case 'admin':
+      return <LazyAdminPage cgi={r.cgi} params={r.params} />;
     default:
       return (
         <>
@@ -68,9 +72,17 @@ function Header() {
           <li>
             <a href="/query.cgi">Search</a>
           </li>
+          <li>
+            <a href="/report.cgi">Reports</a>
+          </li>
           {s && (
             <li>
               <a href="/userprefs.cgi?tab=account">Preferences</a>
+            </li>
+          )}
+          {s && administersSomething(userGroups.value) && (
+            <li>
+              <a href="/admin.cgi">Administration</a>
             </li>
           )}
         </ul>
@@ -109,6 +121,7 @@ const TITLES: Record<string, string> = {
   prefs: 'Preferences',
   auth: 'Authentication delegation',
   login: 'Log in',
+  admin: 'Administration',
   notfound: 'Page not found',
 };
 

@@ -10,7 +10,40 @@ export type Route =
   | { page: 'prefs'; tab: 'account' | 'apikey' }
   | { page: 'auth'; callback: string; description: string }
   | { page: 'login'; returnTo: string }
+  /** An administration page or a report (web/src/admin/, loaded on demand): `page` is the cgi name. */
+  | { page: 'admin'; cgi: AdminCgi; params: URLSearchParams }
   | { page: 'notfound'; path: string };
+
+/**
+ * Bugzilla's addresses of its administration pages and reports, which the app answers under the
+ * same names (web/src/admin/sections.ts says who may use each).
+ */
+export const ADMIN_CGIS = [
+  'admin',
+  'editusers',
+  'editgroups',
+  'editkeywords',
+  'editparams',
+  'editproducts',
+  'editcomponents',
+  'editversions',
+  'editmilestones',
+  'editclassifications',
+  'editgroupcontrols',
+  'editflagtypes',
+  'editvalues',
+  'editworkflow',
+  'editfields',
+  'report',
+  'chart',
+  'showdependencytree',
+] as const;
+export type AdminCgi = (typeof ADMIN_CGIS)[number];
+
+export function adminHref(cgi: AdminCgi, query?: Record<string, string | number>): string {
+  const search = query ? new URLSearchParams(Object.entries(query).map(([k, v]) => [k, String(v)])).toString() : '';
+  return `/${cgi}.cgi${search ? `?${search}` : ''}`;
+}
 
 export function parseRoute(pathname: string, search: string): Route {
   const params = new URLSearchParams(search);
@@ -35,8 +68,12 @@ export function parseRoute(pathname: string, search: string): Route {
       return { page: 'auth', callback: params.get('callback') ?? '', description: params.get('description') ?? '' };
     case '/login':
       return { page: 'login', returnTo: safeReturnPath(params.get('return')) };
-    default:
+    default: {
+      const cgi = /^\/([a-z]+)\.cgi$/.exec(path)?.[1];
+      if (cgi && (ADMIN_CGIS as readonly string[]).includes(cgi))
+        return { page: 'admin', cgi: cgi as AdminCgi, params };
       return { page: 'notfound', path: pathname };
+    }
   }
 }
 

@@ -1,0 +1,13 @@
+import type { FunctionComponent } from 'preact';
+import type { AdminCgi } from '../lib/routes.ts';
+import { AdminIndexPage } from './AdminIndexPage.tsx';
+
+/**
+ * The pages of the administration bundle, by cgi name (loaded on demand by App.tsx through
+ * AdminPage.tsx). A page receives the address's query.
+ */
+export type AdminPageComponent = FunctionComponent<{ params: URLSearchParams }>;
+
+export const ADMIN_PAGES: Partial<Record<AdminCgi, AdminPageComponent>> = {
+  admin: AdminIndexPage,
+};
