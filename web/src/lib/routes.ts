@@ -41,7 +41,9 @@ export const ADMIN_CGIS = [
 export type AdminCgi = (typeof ADMIN_CGIS)[number];
 
 export function adminHref(cgi: AdminCgi, query?: Record<string, string | number>): string {
-  const search = query ? new URLSearchParams(Object.entries(query).map(([k, v]) => [k, String(v)])).toString() : '';
+  const params = new URLSearchParams();
+  for (const [k, v] of Object.entries(query ?? {})) params.set(k, String(v));
+  const search = params.toString();
   return `/${cgi}.cgi${search ? `?${search}` : ''}`;
 }
 
