@@ -62,7 +62,8 @@ async function main(): Promise<void> {
   if (!installation.created && process.env.BENCH_REUSE_TABLE !== '1')
     throw new Error(`the benchmark table ${table} was not fresh`);
 
-  const { server, url } = await startApiGateway({ port: 0, host: '127.0.0.1' });
+  // BENCH_WEB_DIR: the built web app, served beside the API as `npm start` serves it (bench:web).
+  const { server, url } = await startApiGateway({ port: 0, host: '127.0.0.1', webDir: process.env.BENCH_WEB_DIR });
   // Each Lambda instance loads its function's module before its first request: so does this one.
   await preloadHandlers();
   let stopping = false;

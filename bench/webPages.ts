@@ -1,0 +1,345 @@
+/**
+ * `npm run bench:web`: the web front end in a real Chromium at scale (issue 39). Seeds BENCH_BUGS
+ * bugs (100,000) with the same generator as `npm run seed`, serves the API and the built web app
+ * from one process (bench/server.ts, as `npm start` serves them), and measures, as a person meets
+ * them:
+ *
+ * - a bug page until it can be used: from the navigation's start until the bug's heading and its
+ *   "Save changes" button are shown (an administrator, who may change every bug);
+ * - a 500-bug list (`buglist.cgi?product=…&limit=500`) until its 500 rows and its count are shown;
+ * - the quicksearch box to its results: from the click on "Quick search" until the list's count;
+ * - the first page's bytes as sent (compressed), split into the app's files and API answers.
+ *
+ * Times are read in the page (performance.now(), whose origin is the navigation's start), so the
+ * driver's own round trips are not in them. Each page is measured BENCH_WEB_RUNS times (20) with
+ * a warm browser cache, as a person moving from page to page has, after one visit with an empty
+ * cache, which is reported apart. The figures go into docs/benchmarks.md between markers of their
+ * own (one section per size). Not a test: nothing here asserts a time.
+ *
+ * Environment: BENCH_BUGS (100000), BENCH_WEB_RUNS (20), BENCH_SEED (1), BENCH_TABLE_ITEMS (`bugs`:
+ * only bug items in the table, so bug pages show no comments; see docs/benchmarks.md),
+ * BENCH_DATA_DIR (keep the seeded installation there and reuse it), BENCH_OUTPUT,
+ * TRACKER_CHROMIUM (the browser; Debian's /usr/bin/chromium by default).
+ */
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import { join, resolve } from 'node:path';
+import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
+import { relaxSdkTimeoutsForBulkTool } from '../local/bulkToolTimeouts.ts';
+import { startEngines } from '../local/engines.ts';
+import { ensureTable } from '../local/provision.ts';
+import { ensureWebBuilt, WEB_DIST_DIR } from '../local/webBuild.ts';
+import { ENV } from '../shared/storage/tableSchema.ts';
+import { mergeKeptSections } from './benchmarkSections.ts';
+import { ADMIN, ROOT } from './benchSettings.ts';
+import { type SeedReport, seedInstallation } from './seedInstallation.ts';
+import { startServerProcess } from './serverProcess.ts';
+
+relaxSdkTimeoutsForBulkTool();
+process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
+
+const HELP = `npm run bench:web: the web front end in Chromium at scale (docs/benchmarks.md)
+
+Environment:
+  BENCH_BUGS         bugs to seed (100000)
+  BENCH_WEB_RUNS     visits measured per page (20)
+  BENCH_SEED         the generator's seed (1)
+  BENCH_TABLE_ITEMS  "bugs": only bug items in the table (faster seed; bug pages without comments)
+  BENCH_DATA_DIR     keep the seeded installation there and reuse it on the next run
+  BENCH_OUTPUT       the document to write (docs/benchmarks.md)
+  TRACKER_CHROMIUM   the browser (default /usr/bin/chromium)`;
+
+if (process.argv.includes('--help') || process.argv.includes('-h')) {
+  console.log(HELP);
+  process.exit(0);
+}
+
+const num = (name: string, fallback: number) => (Number(process.env[name]) > 0 ? Number(process.env[name]) : fallback);
+const BUGS = num('BENCH_BUGS', 100_000);
+const RUNS = num('BENCH_WEB_RUNS', 20);
+const SEED = num('BENCH_SEED', 1);
+const TABLE_ITEMS = process.env.BENCH_TABLE_ITEMS === 'bugs' ? 'bugs' : 'all';
+const OUTPUT = resolve(ROOT, process.env.BENCH_OUTPUT ?? 'docs/benchmarks.md');
+const DATA_DIR = process.env.BENCH_DATA_DIR ? resolve(process.env.BENCH_DATA_DIR) : undefined;
+const SEEDED_FILE = DATA_DIR && join(DATA_DIR, 'bench-web.json');
+const CHROMIUM = [process.env.TRACKER_CHROMIUM, '/usr/bin/chromium', '/usr/bin/chromium-browser'].find(
+  (path): path is string => Boolean(path && existsSync(path)),
+);
+const STEP_TIMEOUT = 120_000;
+const log = (message: string) => console.log(`[bench:web] ${message}`);
+
+interface Kept {
+  bugs: number;
+  seed: number;
+  tableItems: string;
+  admin: typeof ADMIN;
+  report: SeedReport;
+  seedSeconds: number;
+}
+
+/** What BENCH_DATA_DIR holds from an earlier run of the same sizes; anything else is refused, never seeded over. */
+function keptInstallation(): Kept | undefined {
+  if (!DATA_DIR || !existsSync(DATA_DIR) || readdirSync(DATA_DIR).length === 0) return undefined;
+  if (!SEEDED_FILE || !existsSync(SEEDED_FILE))
+    throw new Error(`BENCH_DATA_DIR ${DATA_DIR} is not empty and holds no bench-web.json: not seeding over it`);
+  const kept = JSON.parse(readFileSync(SEEDED_FILE, 'utf8')) as Kept;
+  if (kept.bugs !== BUGS || kept.seed !== SEED || kept.tableItems !== TABLE_ITEMS)
+    throw new Error(
+      `BENCH_DATA_DIR ${DATA_DIR} holds ${kept.bugs} bugs (seed ${kept.seed}, ${kept.tableItems} items), not ${BUGS} (seed ${SEED}, ${TABLE_ITEMS})`,
+    );
+  return kept;
+}
+
+export interface Timing {
+  p50: number;
+  p90: number;
+  max: number;
+  runs: number;
+}
+
+export function timingOf(samples: readonly number[]): Timing {
+  const sorted = [...samples].sort((a, b) => a - b);
+  const at = (q: number) => sorted[Math.min(sorted.length - 1, Math.ceil(q * sorted.length) - 1)] ?? Number.NaN;
+  return { p50: at(0.5), p90: at(0.9), max: sorted[sorted.length - 1] ?? Number.NaN, runs: sorted.length };
+}
+
+/** A window logged in as the administrator: the app reads its session from sessionStorage (web/src/state/session.ts). */
+async function loggedInContext(browser: Browser, origin: string, userId: number): Promise<BrowserContext> {
+  const context = await browser.newContext({ baseURL: origin, viewport: { width: 1280, height: 900 } });
+  const session = { login: ADMIN.login, userId, apiKey: ADMIN.apiKey };
+  const stored = JSON.stringify(JSON.stringify(session));
+  await context.addInitScript(
+    `if (!sessionStorage.getItem('tracker.session')) sessionStorage.setItem('tracker.session', ${stored});`,
+  );
+  context.setDefaultTimeout(STEP_TIMEOUT);
+  return context;
+}
+
+const inPageNow = (page: Page) => page.evaluate(() => performance.now());
+
+/** From the navigation's start until the bug's heading and its form's save button are shown. */
+async function bugPageUsable(page: Page, id: number): Promise<number> {
+  await page.goto(`/show_bug.cgi?id=${id}`, { waitUntil: 'commit' });
+  await page.getByRole('heading', { level: 1, name: new RegExp(`^Bug ${id} –`) }).waitFor();
+  await page.getByRole('button', { name: 'Save changes' }).waitFor();
+  return inPageNow(page);
+}
+
+/** From the navigation's start until the list shows its count and all 500 rows. */
+async function bugListShown(page: Page, product: string): Promise<number> {
+  const query = new URLSearchParams({ product, limit: '500' });
+  await page.goto(`/buglist.cgi?${query}`, { waitUntil: 'commit' });
+  await page
+    .getByRole('main')
+    .getByRole('status')
+    .filter({ hasText: /bugs found, showing 1–500\./ })
+    .waitFor();
+  const shown = await inPageNow(page);
+  const rows = await page.getByRole('main').locator('tbody tr').count();
+  if (rows !== 500) throw new Error(`the 500-bug list shows ${rows} rows`);
+  return shown;
+}
+
+/** From the click on "Quick search" on the home page until the results' count is shown. */
+async function quicksearchToResults(page: Page, text: string): Promise<number> {
+  await page.goto('/', { waitUntil: 'commit' });
+  const main = page.getByRole('main');
+  await main.getByLabel('Quick search').fill(text);
+  const started = await inPageNow(page);
+  await main.getByRole('button', { name: 'Quick search' }).click();
+  await main
+    .getByRole('status')
+    .filter({ hasText: /bugs? found|Zarro Boogs/ })
+    .waitFor();
+  return (await inPageNow(page)) - started;
+}
+
+interface PageBytes {
+  app: number;
+  api: number;
+  requests: number;
+}
+
+/** The home page's bytes as they came over the wire (bodies as sent, compressed where they were). */
+async function firstPageBytes(browser: Browser, origin: string, userId: number): Promise<PageBytes> {
+  const context = await loggedInContext(browser, origin, userId);
+  const page = await context.newPage();
+  const sizes: Array<Promise<{ api: boolean; bytes: number }>> = [];
+  page.on('requestfinished', (request) => {
+    const api = new URL(request.url()).pathname.startsWith('/rest/');
+    sizes.push(request.sizes().then((size) => ({ api, bytes: size.responseBodySize + size.responseHeadersSize })));
+  });
+  await page.goto('/');
+  await page.getByRole('main').getByLabel('Quick search').waitFor();
+  await page.waitForLoadState('networkidle');
+  const all = await Promise.all(sizes);
+  await context.close();
+  return {
+    app: all.filter((entry) => !entry.api).reduce((sum, entry) => sum + entry.bytes, 0),
+    api: all.filter((entry) => entry.api).reduce((sum, entry) => sum + entry.bytes, 0),
+    requests: all.length,
+  };
+}
+
+async function measure(
+  browser: Browser,
+  origin: string,
+  userId: number,
+  label: string,
+  visit: (page: Page, run: number) => Promise<number>,
+): Promise<{ cold: number; warm: Timing }> {
+  // One visit with an empty cache (a new window), then RUNS with the app's files cached.
+  const context = await loggedInContext(browser, origin, userId);
+  const page = await context.newPage();
+  const cold = await visit(page, 0);
+  const samples: number[] = [];
+  const started = performance.now();
+  for (let run = 1; run <= RUNS; run++) {
+    samples.push(await visit(page, run));
+    const seconds = (performance.now() - started) / 1000;
+    process.stdout.write(
+      `\r[bench:web] ${label}: ${run}/${RUNS}, ${(run / seconds).toFixed(1)}/s, ${((RUNS - run) * (seconds / run)).toFixed(0)} s left `,
+    );
+  }
+  process.stdout.write('\n');
+  await context.close();
+  const warm = timingOf(samples);
+  log(
+    `${label}: empty cache ${cold.toFixed(0)} ms; cached p50 ${warm.p50.toFixed(0)} ms, p90 ${warm.p90.toFixed(0)} ms`,
+  );
+  return { cold, warm };
+}
+
+async function get(origin: string, path: string): Promise<any> {
+  const response = await fetch(`${origin}${path}`, { headers: { 'X-BUGZILLA-API-KEY': ADMIN.apiKey } });
+  if (!response.ok) throw new Error(`GET ${path}: ${response.status} ${await response.text()}`);
+  return response.json();
+}
+
+function render(
+  seed: SeedReport,
+  seedSeconds: number,
+  reused: boolean,
+  results: Record<'bug' | 'list' | 'quick', { cold: number; warm: Timing }>,
+  bytes: PageBytes,
+  browserVersion: string,
+): string {
+  const name = `web-bench-${seed.bugs}`;
+  const ms = (value: number) => `${value.toFixed(0)} ms`;
+  const row = (what: string, result: { cold: number; warm: Timing }, target: string) =>
+    `| ${what} | ${ms(result.warm.p50)} | ${ms(result.warm.p90)} | ${ms(result.warm.max)} | ${ms(result.cold)} | ${target} |`;
+  return [
+    `<!-- kept:${name}:start -->`,
+    `## The web front end in Chromium at ${seed.bugs.toLocaleString('en')} bugs (\`BENCH_BUGS=${seed.bugs} npm run bench:web\`)`,
+    '',
+    `${new Date().toISOString().slice(0, 10)}, ${os.cpus().length} cores (${os.cpus()[0]?.model ?? 'unknown CPU'}), Node ${process.version}, ${browserVersion} headless, the API and the web app served by one local process (as \`npm start\` serves them) over loopback, DynamoDB Local in memory${DATA_DIR ? ` (reused from ${DATA_DIR})` : ''}. Load average (1 min) ${os.loadavg()[0].toFixed(1)} at the end: the machine was shared with other work, so these are upper bounds.`,
+    '',
+    `**Data:** ${seed.bugs.toLocaleString('en')} bugs seeded by the generator of \`npm run seed\` (${seed.products.length} products, the largest ${seed.products[0].bugs.toLocaleString('en')} bugs; ${seed.items.toLocaleString('en')} items${seed.tableItems === 'bugs' ? ', only the bug items: bug pages show no comments' : ''}) in ${seedSeconds.toFixed(0)} s${reused ? ' by an earlier run' : ''}.`,
+    '',
+    `Each time runs from the navigation's start (or the click) to what a person waits for, read in the page; ${RUNS} visits with the app's files cached (an administrator moving from page to page, a different bug each time), and one visit in a new window with an empty cache.`,
+    '',
+    '| page | p50 | p90 | max | empty cache | target (issue 39) |',
+    '|---|---:|---:|---:|---:|---|',
+    row('bug page until it can be used (heading and "Save changes" shown)', results.bug, 'p50 ≤ 300 ms'),
+    row(`500-bug list of ${seed.sample.largeProduct} (count and 500 rows shown)`, results.list, '≤ 500 ms'),
+    row(`quicksearch box to results ("${seed.sample.quicksearch}", click to count)`, results.quick, '–'),
+    '',
+    `**First page's bytes** (the home page, logged in, as sent): the app's files ${(bytes.app / 1024).toFixed(1)} KiB (HTML, JavaScript, CSS; budget 150 KB), API answers ${(bytes.api / 1024).toFixed(1)} KiB, ${bytes.requests} requests.`,
+    `<!-- kept:${name}:end -->`,
+  ].join('\n');
+}
+
+async function main(): Promise<void> {
+  if (!CHROMIUM) throw new Error('no Chromium: apt-get install chromium, or set TRACKER_CHROMIUM');
+  const built = await ensureWebBuilt({ output: 'inherit' });
+  if (built.state === 'unavailable') throw new Error(`the web app cannot be built: ${built.reason}`);
+  const kept = keptInstallation();
+  if (kept) Object.assign(ADMIN, kept.admin);
+  if (DATA_DIR) mkdirSync(DATA_DIR, { recursive: true });
+  const engines = await startEngines(DATA_DIR ? { dataDir: DATA_DIR } : {});
+  const table = DATA_DIR ? 'bench-web' : `bench-web-${Date.now().toString(36)}`;
+  Object.assign(process.env, {
+    [ENV.dynamodbEndpoint]: engines.dynamodbEndpoint,
+    [ENV.s3Endpoint]: engines.s3Endpoint,
+    [ENV.table]: table,
+    [ENV.bucket]: table,
+    BENCH_WEB_DIR: WEB_DIST_DIR,
+    ...(kept ? { BENCH_REUSE_TABLE: '1' } : {}),
+  });
+  await ensureTable(engines.dynamodbEndpoint, table);
+  const server = await startServerProcess(engines, table);
+  let browser: Browser | undefined;
+  try {
+    let seed: SeedReport;
+    let seedSeconds: number;
+    if (kept) {
+      ({ report: seed, seedSeconds } = kept);
+      log(`reusing ${kept.bugs} bugs in ${DATA_DIR}`);
+    } else {
+      log(`server ${server.url}; seeding ${BUGS} bugs`);
+      const started = performance.now();
+      seed = await seedInstallation({
+        bugs: BUGS,
+        seed: SEED,
+        url: server.url,
+        apiKey: ADMIN.apiKey,
+        log,
+        tableItems: TABLE_ITEMS,
+      });
+      seedSeconds = (performance.now() - started) / 1000;
+      if (SEEDED_FILE) {
+        const record: Kept = {
+          bugs: BUGS,
+          seed: SEED,
+          tableItems: TABLE_ITEMS,
+          admin: ADMIN,
+          report: seed,
+          seedSeconds,
+        };
+        writeFileSync(SEEDED_FILE, JSON.stringify(record, null, 2));
+      }
+    }
+    const origin = server.url;
+    const { id: userId } = await get(origin, '/rest/whoami');
+    // Bugs spread over the largest product, a different one for each visit.
+    const { bugs } = await get(
+      origin,
+      `/rest/bug?product=${encodeURIComponent(seed.sample.largeProduct)}&limit=${RUNS * 50 + 1}&include_fields=id`,
+    );
+    const ids = (bugs as Array<{ id: number }>).filter((_, n) => n % 50 === 0).map((bug) => bug.id);
+    if (ids.length < RUNS + 1) throw new Error(`only ${ids.length} bugs to visit`);
+    // The first search of the API process loads the index: not what a person's page waits for.
+    await get(origin, `/rest/bug?quicksearch=${encodeURIComponent(seed.sample.quicksearch)}&limit=1`);
+
+    browser = await chromium.launch({ executablePath: CHROMIUM, headless: true });
+    const results = {
+      bug: await measure(browser, origin, userId, 'bug page', (page, run) => bugPageUsable(page, ids[run])),
+      list: await measure(browser, origin, userId, '500-bug list', (page) =>
+        bugListShown(page, seed.sample.largeProduct),
+      ),
+      quick: await measure(browser, origin, userId, 'quicksearch', (page) =>
+        quicksearchToResults(page, seed.sample.quicksearch),
+      ),
+    };
+    const bytes = await firstPageBytes(browser, origin, userId);
+    log(`first page: app ${(bytes.app / 1024).toFixed(1)} KiB, API ${(bytes.api / 1024).toFixed(1)} KiB`);
+    const section = render(seed, seedSeconds, Boolean(kept), results, bytes, `Chromium ${browser.version()}`);
+    const current = existsSync(OUTPUT) ? readFileSync(OUTPUT, 'utf8') : '# Benchmarks\n';
+    const name = `web-bench-${seed.bugs}`;
+    const existing = new RegExp(`<!-- kept:${name}:start -->[\\s\\S]*?<!-- kept:${name}:end -->`);
+    writeFileSync(
+      OUTPUT,
+      existing.test(current) ? current.replace(existing, () => section) : mergeKeptSections(current, [section]),
+    );
+    log(`wrote ${OUTPUT}`);
+  } finally {
+    await browser?.close().catch(() => undefined);
+    await server.stop();
+    await engines.stop();
+  }
+}
+
+main().catch((error) => {
+  console.error(`[bench:web] ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
+  process.exit(1);
+});
