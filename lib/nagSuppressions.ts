@@ -4,13 +4,41 @@
  * CDK's own `Validations.of().acknowledge()`, which cdk-nag reads: nothing here needs cdk-nag.
  */
 import { Stack, Validations } from 'aws-cdk-lib';
+import type { HttpApi } from 'aws-cdk-lib/aws-apigatewayv2';
 import * as iam from 'aws-cdk-lib/aws-iam';
+import type * as kms from 'aws-cdk-lib/aws-kms';
 import type * as lambda from 'aws-cdk-lib/aws-lambda';
+import type { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
+import type * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
+import type * as sqs from 'aws-cdk-lib/aws-sqs';
 import type { IConstruct } from 'constructs';
-import { ATTACHMENT_BODY_PREFIX, SEARCH_SNAPSHOT_PREFIX } from './functionRoles.ts';
+import { ATTACHMENT_BODY_PREFIX, type FunctionRoles, SEARCH_SNAPSHOT_PREFIX } from './functionRoles.ts';
 import { BOOTSTRAP_HANDLER } from './handlerPlan.ts';
-import { TEST_MAIL_OBJECTS } from './notifications.ts';
-import type { TrackerStack } from './trackerStack.ts';
+import type { Monitoring } from './monitoring.ts';
+import { type Notifications, TEST_MAIL_OBJECTS } from './notifications.ts';
+import type { StackSettings } from './stackSettings.ts';
+import type { TrackerStorage } from './trackerStorage.ts';
+import type { WebFrontEnd } from './webFrontEnd.ts';
+
+/**
+ * The parts of the stack the acknowledgements name. TrackerStack is one; this file takes its shape
+ * rather than the class, so that the stack can apply them without a circle of imports.
+ */
+export interface NagSubject extends Stack {
+  readonly settings: StackSettings;
+  readonly encryptionKey?: kms.IKey;
+  readonly storage: TrackerStorage;
+  readonly api: HttpApi;
+  readonly adminApiKey: secretsmanager.Secret;
+  readonly roles: FunctionRoles;
+  readonly functions: ReadonlyMap<string, NodejsFunction>;
+  readonly searchCompactor: NodejsFunction;
+  readonly attachmentSweep: NodejsFunction;
+  readonly failedRuns: sqs.Queue;
+  readonly notifications: Notifications;
+  readonly monitoring: Monitoring;
+  readonly web: WebFrontEnd;
+}
 
 function acknowledge(constructs: readonly IConstruct[], id: string, reason: string): void {
   for (const construct of constructs) Validations.of(construct).acknowledge({ id, reason });
@@ -26,7 +54,7 @@ const arnOf = (construct: IConstruct): string => {
 const policiesOf = (roles: readonly iam.Role[]): IConstruct[] =>
   roles.flatMap((role) => role.node.children.filter((child) => child instanceof iam.Policy));
 
-export function applyNagSuppressions(stack: TrackerStack): void {
+export function applyNagSuppressions(stack: NagSubject): void {
   const { api, functions, searchCompactor, attachmentSweep, adminApiKey, failedRuns, storage, settings } = stack;
   const apiFunctions: lambda.IFunction[] = [...functions.values()];
   const scheduled = [searchCompactor, attachmentSweep];

@@ -1,5 +1,3 @@
-import type { CommentKind, CommentRecord, CommentWire } from './records/bugs.ts';
-
 /**
  * Bugzilla stores some comments as a kind plus a number and writes their wording when it shows
  * them: "Created attachment 7\n<summary>", "Comment on attachment 7\n<summary>\n\n...", and the
@@ -8,6 +6,9 @@ import type { CommentKind, CommentRecord, CommentWire } from './records/bugs.ts'
  * wrote), so the importer recovers the three from the text, exactly as Bugzilla composed it: the
  * comment then reads the same on both sides.
  */
+
+/** Bugzilla's special comments, as Tracker keeps them. */
+export type CommentKind = 'normal' | 'attachment_created' | 'attachment_updated' | 'dupe_of' | 'has_dupe';
 
 interface Recovered {
   kind: CommentKind;
@@ -34,23 +35,4 @@ export function recoverComment(text: string, attachmentId: number | null): Recov
   const hasDupe = text.match(HAS_DUPE);
   if (hasDupe) return { kind: 'has_dupe', extraData: Number(hasDupe[2]), rawText: hasDupe[1] ?? '' };
   return { kind: 'normal', extraData: null, rawText: text };
-}
-
-export function toCommentRecord(wire: CommentWire): CommentRecord {
-  const recovered = recoverComment(wire.text, wire.attachment_id);
-  return {
-    id: wire.id,
-    bugId: wire.bug_id,
-    count: wire.count,
-    text: wire.text,
-    rawText: wire.raw_text ?? recovered.rawText,
-    kind: recovered.kind,
-    extraData: recovered.extraData,
-    creator: wire.creator ?? wire.author ?? '',
-    creationTime: wire.creation_time ?? wire.time ?? '',
-    isPrivate: wire.is_private,
-    isMarkdown: wire.is_markdown,
-    tags: wire.tags,
-    attachmentId: wire.attachment_id,
-  };
 }

@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { toCommentRecord } from '../commentKinds.ts';
+import { type CommentKind, recoverComment } from '../commentKinds.ts';
 import { type UserRef, userRefSchema } from './people.ts';
 import {
   bool,
@@ -238,7 +238,7 @@ export const bugFaultSchema = z
   .object({ id: z.union([z.number(), z.string()]), faultCode: z.union([z.number(), z.string()]), faultString: text })
   .transform((wire): BugFault => ({ id: Number(wire.id), code: Number(wire.faultCode), message: wire.faultString }));
 
-export type CommentKind = 'normal' | 'attachment_created' | 'attachment_updated' | 'dupe_of' | 'has_dupe';
+export type { CommentKind };
 
 export interface CommentRecord {
   id: number;
@@ -382,5 +382,24 @@ export const historyEntrySchema = z.object({
 });
 
 export const bugHistorySchema = z.object({ id: idSchema, history: z.array(historyEntrySchema) });
+
+export function toCommentRecord(wire: CommentWire): CommentRecord {
+  const recovered = recoverComment(wire.text, wire.attachment_id);
+  return {
+    id: wire.id,
+    bugId: wire.bug_id,
+    count: wire.count,
+    text: wire.text,
+    rawText: wire.raw_text ?? recovered.rawText,
+    kind: recovered.kind,
+    extraData: recovered.extraData,
+    creator: wire.creator ?? wire.author ?? '',
+    creationTime: wire.creation_time ?? wire.time ?? '',
+    isPrivate: wire.is_private,
+    isMarkdown: wire.is_markdown,
+    tags: wire.tags,
+    attachmentId: wire.attachment_id,
+  };
+}
 
 export const commentSchema = commentWireSchema.transform(toCommentRecord);
