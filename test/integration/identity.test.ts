@@ -110,6 +110,15 @@ describe('user visibility tiers', () => {
     expect(user).not.toHaveProperty('saved_searches');
   });
 
+  it('shows editusers and the user themself the groups the user may bless (a Tracker addition)', async () => {
+    const asEditor = await call(app, 'GET', `/rest/user/${accounts.blesser.login}`, { apiKey: accounts.editor.apiKey });
+    expect(asEditor.body.users[0].bless_groups).toEqual([{ id: testersId, name: 'testers', description: 'Testers' }]);
+    const asSelf = await call(app, 'GET', `/rest/user/${accounts.blesser.login}`, { apiKey: accounts.blesser.apiKey });
+    expect(asSelf.body.users[0].bless_groups).toEqual([{ id: testersId, name: 'testers', description: 'Testers' }]);
+    const asPlain = await call(app, 'GET', `/rest/user/${accounts.blesser.login}`, { apiKey: accounts.plain.apiKey });
+    expect(asPlain.body.users[0]).not.toHaveProperty('bless_groups');
+  });
+
   it('shows creategroups members no more than a plain user', async () => {
     const [user] = (await getSubject(accounts.groupmaker.apiKey)).body.users;
     expect(Object.keys(user).sort()).toEqual(['can_login', 'email', 'groups', 'id', 'name', 'nick', 'real_name']);
@@ -119,6 +128,7 @@ describe('user visibility tiers', () => {
   it('shows the admin everything but saved searches', async () => {
     const [user] = (await getSubject(app.admin.apiKey)).body.users;
     expect(Object.keys(user).sort()).toEqual([
+      'bless_groups',
       'can_login',
       'email',
       'email_enabled',

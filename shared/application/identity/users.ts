@@ -74,7 +74,11 @@ function matchUsers(
 }
 
 const withGroups = (records: readonly UserRecord[], groups: readonly GroupSummary[]) =>
-  records.map(({ user, membership }) => ({ user, groups: effectiveGroups(user, membership, groups) }));
+  records.map(({ user, membership }) => ({
+    user,
+    groups: effectiveGroups(user, membership, groups),
+    blessGroups: groups.filter((group) => membership.canBless.includes(group.id)),
+  }));
 
 export async function findUsers(caller: Caller, query: UserQuery): Promise<{ users: Record<string, unknown>[] }> {
   const ids = query.ids ?? [];

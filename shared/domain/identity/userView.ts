@@ -18,6 +18,8 @@ export interface SavedSearch {
 export interface UserSubject {
   user: UserAccount;
   groups: readonly GroupSummary[];
+  /** The groups the user may bless (their own grants, not derived ones). */
+  blessGroups?: readonly GroupSummary[];
   savedSearches?: readonly SavedSearch[];
   savedReports?: readonly SavedSearch[];
 }
@@ -55,6 +57,14 @@ export function userView(caller: Caller, subject: UserSubject): Record<string, u
   view.groups = subject.groups
     .filter((group) => isSelf || isUserAdmin || canBless(caller, group.name))
     .map((group) => ({ id: group.id, name: group.name, description: group.description }));
+  // Tracker addition: who may grant what, for the administrators who hand out that right.
+  if (isSelf || isUserAdmin) {
+    view.bless_groups = (subject.blessGroups ?? []).map((group) => ({
+      id: group.id,
+      name: group.name,
+      description: group.description,
+    }));
+  }
   if (isSelf) {
     view.saved_searches = subject.savedSearches ?? [];
     view.saved_reports = subject.savedReports ?? [];
