@@ -45,8 +45,8 @@ describe('the web app build', () => {
     const lazy = chunks.filter((f) => !build.firstPageScripts.includes(f));
     expect(lazy.length).toBeGreaterThan(0);
     const lazyCode = lazy.map((f) => readFileSync(join(dir, f), 'utf8')).join('\n');
-    expect(lazyCode).toContain('Checking your rights');
+    expect(lazyCode).toContain('You are not allowed to use this page');
     const firstCode = build.firstPageScripts.map((f) => readFileSync(join(dir, f), 'utf8')).join('\n');
-    expect(firstCode).not.toContain('Checking your rights');
+    expect(firstCode).not.toContain('You are not allowed to use this page');
   });
 });

@@ -3,7 +3,7 @@ import { LoginRequired } from '../account/LoginPage.tsx';
 import type { AdminCgi } from '../lib/routes.ts';
 import { session } from '../state/session.ts';
 import { AdminNav } from './AdminNav.tsx';
-import { blessableGroups, mayUseSection } from './access.ts';
+import { mayUseSection } from './access.ts';
 import { sectionFor } from './sections.ts';
 
 /**
@@ -27,16 +27,11 @@ export function AdminFrame({
   if (needsLogin && !session.value) {
     body = <LoginRequired what={`use ${heading}`} />;
   } else if (section && !mayUseSection(section)) {
-    // A blesser's rights arrive a moment after the groups: wait for them before refusing.
-    body =
-      section.blessers && blessableGroups.value === null ? (
-        <p role="status">Checking your rights…</p>
-      ) : (
-        <p class="message" role="alert">
-          {heading} is only for members of {section.groups.join(' or ')}
-          {section.blessers ? ' or people who may bless a group' : ''}. You are not allowed to use this page.
-        </p>
-      );
+    body = (
+      <p class="message" role="alert">
+        {heading} is only for members of {section.groups.join(' or ')}. You are not allowed to use this page.
+      </p>
+    );
   }
   return (
     <div class="admin-layout">

@@ -1,16 +1,9 @@
-import { useEffect } from 'preact/hooks';
 import type { AdminCgi } from '../lib/routes.ts';
-import { session } from '../state/session.ts';
 import { AdminFrame } from './AdminFrame.tsx';
-import { loadBlessableGroups } from './access.ts';
 import { ADMIN_PAGES } from './pages.tsx';
 
 /** The entry of the administration bundle (a chunk of its own, imported when first needed). */
 export function AdminPage({ cgi, params }: { cgi: AdminCgi; params: URLSearchParams }) {
-  const login = session.value?.login;
-  useEffect(() => {
-    if (login) loadBlessableGroups();
-  }, [login]);
   const Page = ADMIN_PAGES[cgi];
   if (!Page) {
     return (

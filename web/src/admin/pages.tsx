@@ -1,6 +1,10 @@
 import type { FunctionComponent } from 'preact';
 import type { AdminCgi } from '../lib/routes.ts';
 import { AdminIndexPage } from './AdminIndexPage.tsx';
+import { GroupsPage } from './GroupsPage.tsx';
+import { KeywordsPage } from './KeywordsPage.tsx';
+import { ParametersPage } from './ParametersPage.tsx';
+import { UsersPage } from './UsersPage.tsx';
 
 /**
  * The pages of the administration bundle, by cgi name (loaded on demand by App.tsx through
@@ -10,4 +14,8 @@ export type AdminPageComponent = FunctionComponent<{ params: URLSearchParams }>;
 
 export const ADMIN_PAGES: Partial<Record<AdminCgi, AdminPageComponent>> = {
   admin: AdminIndexPage,
+  editusers: UsersPage,
+  editgroups: GroupsPage,
+  editkeywords: KeywordsPage,
+  editparams: ParametersPage,
 };

@@ -12,8 +12,6 @@ export interface AdminSection {
   summary: string;
   /** Groups any of which lets the caller use the page; empty: everyone may. */
   groups: readonly string[];
-  /** Also open to people who may bless some group (they manage its members). */
-  blessers?: boolean;
   kind: 'people' | 'products' | 'fields' | 'installation' | 'reports';
 }
 
@@ -23,7 +21,6 @@ export const ADMIN_SECTIONS: readonly AdminSection[] = [
     title: 'Users',
     summary: 'Find, create and edit accounts: name, login, password, disabling, groups, API keys, activity.',
     groups: ['editusers'],
-    blessers: true,
     kind: 'people',
   },
   {
@@ -120,16 +117,19 @@ export const KIND_TITLES: Record<AdminSection['kind'], string> = {
   reports: 'Reports',
 };
 
-/** Whether someone in `groups` (and blessing `blesses` groups) may use the section. */
-export function mayUse(section: AdminSection, groups: readonly string[], blesses = false): boolean {
+/**
+ * Whether someone in `groups` may use the section (admin may use all, as the API lets it). People
+ * who may only bless a group still need editusers here: PUT /rest/user requires it.
+ */
+export function mayUse(section: AdminSection, groups: readonly string[]): boolean {
   if (section.groups.length === 0) return true;
   if (groups.includes('admin')) return true;
-  return section.groups.some((g) => groups.includes(g)) || (section.blessers === true && blesses);
+  return section.groups.some((g) => groups.includes(g));
 }
 
 /** Whether the caller may administer anything at all (the header's Administration link). */
-export function administersSomething(groups: readonly string[], blesses = false): boolean {
-  return ADMIN_SECTIONS.some((s) => s.groups.length > 0 && mayUse(s, groups, blesses));
+export function administersSomething(groups: readonly string[]): boolean {
+  return ADMIN_SECTIONS.some((s) => s.groups.length > 0 && mayUse(s, groups));
 }
 
 export function sectionFor(cgi: AdminCgi): AdminSection | undefined {
