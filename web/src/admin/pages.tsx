@@ -1,9 +1,12 @@
 import type { FunctionComponent } from 'preact';
 import type { AdminCgi } from '../lib/routes.ts';
 import { AdminIndexPage } from './AdminIndexPage.tsx';
+import { ChartPage } from './ChartPage.tsx';
+import { DependencyTreePage } from './DependencyTreePage.tsx';
 import { GroupsPage } from './GroupsPage.tsx';
 import { KeywordsPage } from './KeywordsPage.tsx';
 import { ParametersPage } from './ParametersPage.tsx';
+import { ReportPage } from './ReportPage.tsx';
 import { UsersPage } from './UsersPage.tsx';
 
 /**
@@ -18,4 +21,7 @@ export const ADMIN_PAGES: Partial<Record<AdminCgi, AdminPageComponent>> = {
   editgroups: GroupsPage,
   editkeywords: KeywordsPage,
   editparams: ParametersPage,
+  report: ReportPage,
+  chart: ChartPage,
+  showdependencytree: DependencyTreePage,
 };
