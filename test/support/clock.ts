@@ -41,3 +41,9 @@ export function nextSecond(): void {
   if (globalThis.Date !== SteppableDate) throw new Error('nextSecond needs useSteppableClock() in the test file');
   offsetMs += 1000;
 }
+
+/** Moves the clock on by whole days: a history that spans days (the reports' chart) without waiting for them. */
+export function nextDays(days: number): void {
+  if (globalThis.Date !== SteppableDate) throw new Error('nextDays needs useSteppableClock() in the test file');
+  offsetMs += days * 86_400_000;
+}
