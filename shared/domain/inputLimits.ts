@@ -39,6 +39,15 @@ export function characterCount(text: string): number {
   return count;
 }
 
+/** The error for a text no request may carry (NUL, an unpaired surrogate), naming the parameter. */
+export function checkTextCharacters(path: string, value: string): void {
+  // NUL and broken UTF-16 are never text anyone means to send; both break consumers downstream.
+  if (value.includes('\u0000') || LONE_SURROGATE.test(value))
+    throw errors.invalidParameter(
+      `The value of '${path}' contains a NUL character or an unpaired surrogate, which Tracker does not accept.`,
+    );
+}
+
 const tooLong = (path: string, limit: number, length: number) =>
   errors.invalidParameter(
     `The value of '${path}' is too long: at most ${limit} characters are allowed, and it has ${length}.`,
@@ -54,12 +63,7 @@ export function checkInputLimits(
         const characters = characterCount(value);
         if (characters > MAX_TEXT_LENGTH) throw tooLong(path, MAX_TEXT_LENGTH, characters);
       }
-      // NUL and broken UTF-16 are never text anyone means to send; both break consumers downstream.
-      if (value.includes('\u0000') || LONE_SURROGATE.test(value)) {
-        throw errors.invalidParameter(
-          `The value of '${path}' contains a NUL character or an unpaired surrogate, which Tracker does not accept.`,
-        );
-      }
+      checkTextCharacters(path, value);
       return;
     }
     if (value === null || typeof value !== 'object') return;

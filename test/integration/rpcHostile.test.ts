@@ -282,4 +282,23 @@ describe('hostile JSON-RPC requests', () => {
     expect(longName.text.length).toBeLessThan(1_000);
     await stillAnswers();
   });
+
+  it('refuses an unpaired surrogate in a parameter that fills a path or a query string, naming it', async () => {
+    // JSON may escape a lone surrogate ("\\ud800"); a URL cannot carry one (encodeURIComponent throws).
+    const lone = (method: string, params: string) =>
+      jsonRpc(`{"method":"${method}","params":[${params}],"id":1}`).then(jsonError);
+    expect(await lone('Bug.get', '{"ids":["\\ud800"]}')).toMatchObject({
+      code: 32000,
+      message: "The value of 'ids.0' contains a NUL character or an unpaired surrogate, which Tracker does not accept.",
+    });
+    expect(await lone('User.get', '{"names":"a\\udc00b"}')).toMatchObject({
+      code: 32000,
+      message: expect.stringContaining("'names'"),
+    });
+    expect(await lone('Bug.search', '{"summary":"x\\ud83d"}')).toMatchObject({
+      code: 32000,
+      message: expect.stringContaining("'summary'"),
+    });
+    await stillAnswers();
+  });
 });

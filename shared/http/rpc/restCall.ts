@@ -1,3 +1,4 @@
+import { checkTextCharacters } from '../../domain/inputLimits.ts';
 import { errors } from '../../errors.ts';
 import { type RouteDefinition, routes } from '../../routes.ts';
 import type { RouteChoice, RouteKey, RpcMethod, RpcParams } from './rpcMethods.ts';
@@ -61,6 +62,9 @@ function chooseRoute(name: string, method: RpcMethod, params: RpcParams): RouteC
 function takePathValue(params: RpcParams, source: string): string {
   const value = params[source];
   const taken = pathValue(value)!;
+  // A path is percent-encoded UTF-8: an unpaired surrogate has no encoding (URIError), so it is
+  // refused here with the error the same value gets anywhere else in a request.
+  checkTextCharacters(Array.isArray(value) ? `${source}.0` : source, taken);
   const rest = Array.isArray(value) ? value.slice(1) : [];
   if (rest.length > 0) params[source] = rest;
   else delete params[source];
@@ -70,7 +74,12 @@ function takePathValue(params: RpcParams, source: string): string {
 function queryValue(method: string, name: string, value: unknown): string | undefined {
   if (value === null || value === undefined) return undefined;
   if (typeof value === 'boolean') return value ? '1' : '0';
-  if (typeof value === 'string' || typeof value === 'number') return String(value);
+  if (typeof value === 'number') return String(value);
+  if (typeof value === 'string') {
+    // URLSearchParams would silently turn an unpaired surrogate into U+FFFD: another value.
+    checkTextCharacters(name, value);
+    return value;
+  }
   throw errors.invalidParameter(
     `The parameter '${name}' of ${method} takes a value or a list of values: the REST route it calls reads it from a query string.`,
   );
