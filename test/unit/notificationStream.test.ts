@@ -1,7 +1,7 @@
 import { marshall } from '@aws-sdk/util-dynamodb';
 import { describe, expect, it } from 'vitest';
 import type { Bug, BugFlag } from '../../shared/domain/bug/bug.ts';
-import { BULK_LOAD_AGE_MS, bugChangesOf } from '../../shared/storage/notification/bugChangeRecords.ts';
+import { bugChangesOf } from '../../shared/storage/notification/bugChangeRecords.ts';
 import { bugItemRecords, type TableStreamRecord } from '../../shared/storage/notification/streamRecords.ts';
 import { plainBug } from './support/bugFixtures.ts';
 
@@ -251,24 +251,37 @@ describe('bug changes from stream records', () => {
     ]);
   });
 
-  it('tells nothing of a bug loaded in bulk with its source times, nor of a write that changed nothing told', async () => {
-    const old = plainBug(50, { lastChangeTime: '2019-05-06T07:08:09Z' });
+  it('tells nothing of a bug an import or a seed wrote (importRev), whatever its times, nor of a write that changed nothing told', async () => {
+    const loadedNow = plainBug(50, { lastChangeTime: WHEN });
+    const reloaded = plainBug(51, { lastChangeTime: WHEN });
     const tagged = { ...filed, tags: { 2: ['mine'] } };
     const records = [
-      record('INSERT', bugKey(50), bugItem(old, 1), undefined, new Date(Date.parse(WHEN) + BULK_LOAD_AGE_MS * 100)),
+      record('INSERT', bugKey(50), { ...bugItem(loadedNow, 1), importRev: 1 }),
       commentInsert(50, 0),
+      record(
+        'MODIFY',
+        bugKey(51),
+        { ...bugItem(reloaded, 3), importRev: 3 },
+        { ...bugItem(reloaded, 2), importRev: 2 },
+      ),
       bugModify(filed, tagged, 6),
       searchLogInsert(tagged, 6, []),
     ];
-    expect(await bugChangesOf(records)).toEqual({ changes: [], bulkLoaded: 1, silent: 1 });
+    expect(await bugChangesOf(records)).toEqual({ changes: [], bulkLoaded: 2, silent: 1 });
   });
 
-  it('takes a write recorded a few minutes after its time for a live one', async () => {
-    const late = new Date(Date.parse(WHEN) + BULK_LOAD_AGE_MS - 60_000);
+  it('tells of a write through the API to a bug an import wrote, and of one with old times', async () => {
+    const old = plainBug(42, { ...filed, lastChangeTime: '2019-05-06T07:08:09Z' });
     const records = [
-      record('INSERT', bugKey(42), bugItem(filed, 1), undefined, late),
+      record(
+        'INSERT',
+        bugKey(42),
+        { ...bugItem(old, 2), importRev: 1 },
+        undefined,
+        new Date(Date.parse(WHEN) + 86_400_000),
+      ),
       commentInsert(42, 0),
-      searchLogInsert(filed, 1, []),
+      searchLogInsert(old, 2, []),
     ];
     expect((await bugChangesOf(records)).changes).toHaveLength(1);
   });

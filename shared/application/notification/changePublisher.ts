@@ -35,7 +35,7 @@ export interface PublishReport {
   webhooks: number;
   /** Deliveries found marked as done (a batch handed over again). */
   alreadyDelivered: number;
-  /** Bug writes loaded in bulk with their source's times (imports, seeds): nobody is told. */
+  /** Bug writes an import or a seed made (marked by `importRev`, bugChangeRecords.ts): nobody is told. */
   bulkLoaded: number;
   problems: string[];
 }

@@ -40,19 +40,20 @@ export interface RecordedChange {
 
 export interface BatchChanges {
   changes: RecordedChange[];
-  /** Bug writes whose own time is long before their record: loaded in bulk with a source's times. */
+  /** Bug writes an import or a seed made (marked by `importRev`): nobody is told. */
   bulkLoaded: number;
   /** Bug writes that tell nobody anything (personal tags, a backfill): no history, comment or attachment. */
   silent: number;
 }
 
 /**
- * An import or a seed writes bugs with the times they had at their source; a request writes its
- * own time, a few seconds before its record. A write older than this when recorded was loaded
- * in bulk: Bugzilla's importers send no mail, and neither does Tracker. (Stream record times
- * are rounded down to the second on AWS, to the minute by DynamoDB Local.)
+ * An import or a seed writes each bug item with `importRev`, the revision it gave the bug
+ * (bugImportStore.ts): a write through the API puts the item again without it, or raises `rev`
+ * past it. So a record whose bug item holds `importRev` equal to its `rev` is a bulk load, told
+ * to nobody (Bugzilla's importers send no mail), whatever the times it carries.
  */
-export const BULK_LOAD_AGE_MS = 10 * 60_000;
+export const isBulkLoaded = (image: Record<string, unknown>): boolean =>
+  image.importRev !== undefined && Number(image.importRev) === Number(image.rev);
 
 /**
  * A write that gave the bug a new revision. A change needs the bug as it was: a stream without
@@ -267,10 +268,7 @@ export async function bugChangesOf(records: readonly TableStreamRecord[]): Promi
   for (const [position, anchor] of anchors.entries()) {
     const after = afters[position]!;
     const before = beforeAt.get(position) ?? null;
-    if (
-      anchor.recordedAt !== undefined &&
-      anchor.recordedAt - Date.parse(after.bug.lastChangeTime) > BULK_LOAD_AGE_MS
-    ) {
+    if (isBulkLoaded(anchor.newImage!)) {
       result.bulkLoaded++;
       continue;
     }
