@@ -4,20 +4,17 @@ import {
   mailFileName,
   type NotificationOutlets,
   type OutgoingMail,
+  type WebhookTarget,
 } from '../../shared/application/notification/notificationOutlets.ts';
 import { type TrackerEvent, webhookBody } from '../../shared/domain/notification/bugEvents.ts';
-import {
-  eventAudienceFrom,
-  NOTIFICATION_ENV,
-  webhooksWithInlineSecrets,
-  webhookTargetsFrom,
-} from '../../shared/domain/notification/notificationSettings.ts';
-import { postWebhook, type WebhookPostOptions } from '../../shared/storage/notification/httpWebhookPoster.ts';
+import { eventAudienceFrom, NOTIFICATION_ENV } from '../../shared/domain/notification/notificationSettings.ts';
+import type { WebhookQueue } from './webhookQueue.ts';
 
 /**
  * The publisher's outlets on the local engines: each mail an `.eml` file under `<outbox>/mail/`
  * (what SES would be handed), each event a `.json` file under `<outbox>/events/` (what the bus
- * would carry), and the webhooks of TRACKER_WEBHOOKS posted for real. A message or event always
+ * would carry), and each event for a webhook handed to its queue (webhookQueue.ts), which posts
+ * it for real, apart from the publisher: handing it over never waits for a receiver. A message or event always
  * has the same file name, so keeping it again leaves one file. Nothing is sent by mail from a
  * developer's machine: with mail_delivery_method SMTP or Sendmail the mail is kept the same way
  * as with Test (and `npm start` says so once).
@@ -26,7 +23,8 @@ export interface OutboxOptions {
   /** The outbox directory, e.g. `.data/outbox`. */
   directory: string;
   env?: NodeJS.ProcessEnv;
-  webhookOptions?: WebhookPostOptions;
+  /** The webhooks and the queue that posts to them; none: no webhooks. */
+  webhooks?: { targets: readonly WebhookTarget[]; queue: WebhookQueue };
   /** Told once when mail would be sent rather than kept. */
   onSendingMail?: () => void;
 }
@@ -65,8 +63,13 @@ export function outboxOutlets(options: OutboxOptions): NotificationOutlets {
     },
     eventAudience: eventAudienceFrom(env[NOTIFICATION_ENV.eventAudience]),
     webhooks: {
-      targets: webhooksWithInlineSecrets(webhookTargetsFrom(env[NOTIFICATION_ENV.webhooks])),
-      poster: { post: (target, event) => postWebhook(target, event, options.webhookOptions) },
+      targets: options.webhooks?.targets ?? [],
+      poster: {
+        async post(target, event) {
+          if (!options.webhooks) throw new Error(`no webhook queue for ${target.url}`);
+          options.webhooks.queue.enqueue(target, event);
+        },
+      },
     },
   };
 }

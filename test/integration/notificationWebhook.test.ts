@@ -11,7 +11,8 @@ import { call, startTestApp, type TestApp } from '../support/testApp.ts';
 /**
  * Webhooks posted for real to a receiver on loopback: the signed body of each event a webhook
  * asked for, verified as a receiver does; what a public webhook is not told; a receiver that
- * fails holds back neither mail nor events, and gets what it missed once it takes deliveries.
+ * fails holds back neither mail, nor events, nor another webhook: its events wait in its queue,
+ * and it gets them, in order and once each, when it takes deliveries again.
  */
 interface Delivery {
   path: string;
@@ -116,7 +117,8 @@ describe('webhooks', () => {
         verifyWebhook({ ...signed, body: signed.body.replace('Webhook bug', 'Webhook bux') }, 'whsec_current', now),
       ).toEqual({ valid: false, reason: 'mismatch' });
     }
-    expect(drained.reports.reduce((sum, report) => sum + report.webhooks, 0)).toBe(7);
+    // Handed to the queues: the public one's 3, the full one's 4 and the broken one's 4.
+    expect(drained.reports.reduce((sum, report) => sum + report.webhooks, 0)).toBe(11);
   });
 
   it('tells a public webhook only that a private comment was made, and a trusted one all of it', () => {
@@ -132,25 +134,32 @@ describe('webhooks', () => {
     expect(last.detail.comment).toMatchObject({ is_private: true, text: 'The customer is ACME' });
   });
 
-  it('gives up on a receiver that fails, after retries, without holding back mail or events', () => {
-    // Four public events (the private comment's marked, without its text), two attempts each.
-    expect(to('/broken')).toHaveLength(8);
-    expect(new Set(to('/broken').map((delivery) => delivery.headers['x-tracker-event-id'])).size).toBe(4);
+  it('keeps the events of a receiver that fails in its queue, without holding back mail, events or another webhook', () => {
+    // Its queue stops at its first event, which failed once; the others' went out.
+    expect(to('/broken')).toHaveLength(1);
+    expect(harness.lastFlush).toEqual({ delivered: 7, failed: 1 });
+    expect(harness.webhookQueue.waiting().get(`${base}/broken`)).toBe(4);
     expect(harness.events).toHaveLength(4);
     expect(harness.mails.map((mail) => mail.message.to)).toContain('someone@tracker.test');
   });
 
-  it('delivers what a receiver missed when the stream is handed over again, and nothing twice', async () => {
+  it('delivers what a receiver missed, in order, once it takes deliveries, and nothing twice', async () => {
     brokenAnswers = 200;
     const before = deliveries.length;
+    expect(await harness.webhookQueue.flush()).toEqual({ delivered: 4, failed: 0 });
+    const later = deliveries.slice(before);
+    expect(later.map((delivery) => delivery.path)).toEqual(['/broken', '/broken', '/broken', '/broken']);
+    const ids = later.map((delivery) => delivery.headers['x-tracker-event-id']);
+    expect(ids[0]).toBe(to('/broken')[0]!.headers['x-tracker-event-id']);
+    expect(new Set(ids).size).toBe(4);
+    // The stream handed over again sends nothing: every delivery is marked.
     const again = notificationHarness({ webhooks: targets });
     try {
       await again.drain();
     } finally {
       await again.close();
     }
-    const later = deliveries.slice(before);
-    expect(later.map((delivery) => delivery.path)).toEqual(['/broken', '/broken', '/broken', '/broken']);
+    expect(deliveries.length).toBe(before + 4);
     expect(again.events).toEqual([]);
     expect(again.mails).toEqual([]);
   });

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ChangeStreamPoller, type DrainReport } from '../../local/notification/changeStreamPoller.ts';
 import { outboxOutlets } from '../../local/notification/outboxOutlets.ts';
+import { type FlushReport, WebhookQueue } from '../../local/notification/webhookQueue.ts';
 import type {
   NotificationOutlets,
   OutgoingMail,
@@ -25,7 +26,14 @@ export interface NotificationHarness {
   events: TrackerEvent[];
   outlets: NotificationOutlets;
   poller: ChangeStreamPoller;
-  /** Publishes what the stream holds now; fails the test when a page did not all go out. */
+  /** The webhooks' queues (not started: drain flushes them). */
+  webhookQueue: WebhookQueue;
+  /** What the last drain's flush of the webhook queues posted. */
+  lastFlush: FlushReport;
+  /**
+   * Publishes what the stream holds now, then posts what the webhook queues hold (each up to its
+   * first failure); fails the test when a page did not all go out.
+   */
   drain(): Promise<DrainReport>;
   /** The `.eml` files of the outbox, by name. */
   mailFiles(): Map<string, string>;
@@ -48,7 +56,17 @@ export function notificationHarness(options: HarnessOptions = {}): NotificationH
   const outbox = mkdtempSync(join(tmpdir(), 'tracker-outbox-'));
   const mails: OutgoingMail[] = [];
   const events: TrackerEvent[] = [];
-  const files = outboxOutlets({ directory: outbox, env: {}, webhookOptions: { attempts: 2, backoffMs: 10 } });
+  const webhookQueue = new WebhookQueue({
+    directory: join(outbox, 'webhooks'),
+    targets: options.webhooks ?? [],
+    timeoutMs: 20_000,
+    log: { warn: () => undefined, error: () => undefined },
+  });
+  const files = outboxOutlets({
+    directory: outbox,
+    env: {},
+    webhooks: { targets: options.webhooks ?? [], queue: webhookQueue },
+  });
   const recorded: NotificationOutlets = {
     mail: {
       async send(mail) {
@@ -72,15 +90,18 @@ export function notificationHarness(options: HarnessOptions = {}): NotificationH
     pageSize: options.pageSize,
     log: { warn: () => undefined },
   });
-  return {
+  const harness: NotificationHarness = {
     outbox,
     mails,
     events,
     outlets,
     poller,
+    webhookQueue,
+    lastFlush: { delivered: 0, failed: 0 },
     async drain() {
       const drained = await poller.drain();
       if (drained.failed) throw drained.failed.error;
+      harness.lastFlush = await webhookQueue.flush();
       return drained;
     },
     mailFiles: () =>
@@ -104,9 +125,11 @@ export function notificationHarness(options: HarnessOptions = {}): NotificationH
     },
     async close() {
       await poller.stop();
+      await webhookQueue.stop();
       rmSync(outbox, { recursive: true, force: true });
     },
   };
+  return harness;
 }
 
 /** A header of a mail as the rules wrote it (not as folded on the wire). */

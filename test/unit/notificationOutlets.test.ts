@@ -1,6 +1,7 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { describe, expect, it } from 'vitest';
+import { retryDelay } from '../../local/notification/webhookQueue.ts';
 import { mailFileName } from '../../shared/application/notification/notificationOutlets.ts';
 import { FULL_AUDIENCE, PUBLIC_AUDIENCE, type TrackerEvent } from '../../shared/domain/notification/bugEvents.ts';
 import {
@@ -10,7 +11,7 @@ import {
 } from '../../shared/domain/notification/notificationSettings.ts';
 import { verifyWebhook } from '../../shared/domain/notification/webhookSignature.ts';
 import { putEventsCalls } from '../../shared/storage/notification/eventBridgePublisher.ts';
-import { postWebhook } from '../../shared/storage/notification/httpWebhookPoster.ts';
+import { ANSWER_READ_LIMIT, postWebhook } from '../../shared/storage/notification/httpWebhookPoster.ts';
 
 /** The publisher's settings and the outlets' own rules: webhook configuration, PutEvents calls, file names, posting. */
 describe('notification settings', () => {
@@ -168,5 +169,71 @@ describe('posting a webhook', () => {
       await hook.close();
     }
     expect(hook.received).toHaveLength(2);
+  });
+
+  /**
+   * A receiver whose answer never ends: it writes 1 MB pieces as fast as they are read (64 MB at
+   * most, then holds the answer open). The poster reads at most ANSWER_READ_LIMIT bytes of it, so
+   * it returns with the answer unread and the receiver sees its answer closed early.
+   */
+  async function endlessAnswer(status: number) {
+    let written = 0;
+    let closed!: () => void;
+    const answerClosed = new Promise<void>((resolve) => {
+      closed = resolve;
+    });
+    const server = createServer((request, response) => {
+      request.resume();
+      request.on('end', () => {
+        response.writeHead(status, { 'Content-Type': 'text/plain' });
+        const piece = Buffer.alloc(1024 * 1024, 'x');
+        const more = () => {
+          while (written < 64 * 1024 * 1024) {
+            written += piece.length;
+            if (!response.write(piece)) return void response.once('drain', more);
+          }
+        };
+        response.on('close', () => closed());
+        more();
+      });
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`;
+    return {
+      url,
+      written: () => written,
+      answerClosed,
+      close: () => {
+        server.closeAllConnections();
+        return new Promise((resolve) => server.close(resolve));
+      },
+    };
+  }
+
+  it('reads no more than a little of what a receiver answers, however long its answer', async () => {
+    expect(ANSWER_READ_LIMIT).toBeLessThanOrEqual(64 * 1024);
+    const taken = await endlessAnswer(200);
+    const refused = await endlessAnswer(500);
+    try {
+      // A timeout far beyond the test's: only reading less than everything lets these return.
+      await postWebhook({ url: taken.url, secrets: ['s'] }, event, { attempts: 1, timeoutMs: 3_600_000 });
+      await expect(
+        postWebhook({ url: refused.url, secrets: ['s'] }, event, { attempts: 1, timeoutMs: 3_600_000 }),
+      ).rejects.toThrow(/^not taken after 1 attempts \(HTTP 500: x+\)$/);
+      await Promise.all([taken.answerClosed, refused.answerClosed]);
+      expect(taken.written()).toBeLessThan(64 * 1024 * 1024);
+      expect(refused.written()).toBeLessThan(64 * 1024 * 1024);
+    } finally {
+      await taken.close();
+      await refused.close();
+    }
+  });
+});
+
+describe('the local webhook queue', () => {
+  it('waits twice as long after each failure, up to its longest pause', () => {
+    expect([1, 2, 3, 4, 5, 9, 10, 60].map((attempts) => retryDelay(attempts, 1_000, 300_000))).toEqual([
+      1_000, 2_000, 4_000, 8_000, 16_000, 256_000, 300_000, 300_000,
+    ]);
   });
 });
