@@ -40,7 +40,7 @@ async function main(): Promise<void> {
   const { startApiGateway } = await import('../local/apiGatewayEmulator.ts');
   const { bootstrapInstallation } = await import('../shared/application/instance/bootstrapInstallation.ts');
   const { ENV } = await import('../shared/storage/tableSchema.ts');
-  const engines = await startEngines({ dataDir: resolve(dataDir) });
+  const engines = await startEngines({ dataDir: resolve(dataDir), command: 'npm run seed' });
   try {
     process.env[ENV.table] ??= 'tracker';
     process.env[ENV.bucket] ??= 'tracker-attachments';

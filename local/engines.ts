@@ -6,6 +6,7 @@ import { createServer, Socket } from 'node:net';
 import { delimiter, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import S3rver from 's3rver';
+import { type DataDirLock, lockDataDir } from './dataDirLock.ts';
 
 /**
  * The local stand-ins for AWS: the real DynamoDB Local jar (shipped inside the npm package
@@ -30,6 +31,11 @@ export interface EngineOptions {
    * when this process exits.
    */
   ownProcessGroup?: boolean;
+  /**
+   * Who runs the engines on dataDir, for the lock they hold on it (dataDirLock.ts): `npm start`,
+   * `npm run seed`. Another program on the same directory is refused, naming this one.
+   */
+  command?: string;
 }
 
 export class JavaMissingError extends Error {
@@ -177,6 +183,17 @@ async function startDynamodb(
 }
 
 export async function startEngines(options: EngineOptions = {}): Promise<LocalEngines> {
+  // Before anything runs on the directory: one program at a time writes it.
+  const lock = options.dataDir ? lockDataDir(options.dataDir, options.command) : undefined;
+  try {
+    return await startEnginesHolding(options, lock);
+  } catch (error) {
+    lock?.release();
+    throw error;
+  }
+}
+
+async function startEnginesHolding(options: EngineOptions, lock: DataDirLock | undefined): Promise<LocalEngines> {
   const [dynamodbPort, s3Port] = await Promise.all([
     freePortOr(process.env.TRACKER_DYNAMODB_PORT),
     freePortOr(process.env.TRACKER_S3_PORT),
@@ -210,6 +227,7 @@ export async function startEngines(options: EngineOptions = {}): Promise<LocalEn
     async stop() {
       await s3.close().catch(() => undefined);
       await stopProcess(dynamodb);
+      lock?.release();
     },
   };
 }

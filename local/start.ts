@@ -4,7 +4,8 @@
  * under .data/ across restarts, and the notification publisher (bug mail and events into
  * .data/outbox/, webhooks posted). Environment: PORT, TRACKER_DATA_DIR, TRACKER_ADMIN_LOGIN,
  * TRACKER_ADMIN_PASSWORD, TRACKER_ADMIN_API_KEY (the last three apply when the installation is new),
- * TRACKER_WEBHOOKS, TRACKER_EVENT_AUDIENCE.
+ * TRACKER_WEBHOOKS, TRACKER_EVENT_AUDIENCE. It holds the data directory's lock while it runs
+ * (dataDirLock.ts): a seed or an import into it is refused, and so is a second `npm start`.
  */
 import { resolve } from 'node:path';
 import { bootstrapInstallation } from '../shared/application/instance/bootstrapInstallation.ts';
@@ -12,6 +13,7 @@ import { compactSearchIndex } from '../shared/application/search/searchCompactor
 import { DEFAULT_ADMIN_LOGIN } from '../shared/domain/instance/installation.ts';
 import { ENV } from '../shared/storage/tableSchema.ts';
 import { startApiGateway } from './apiGatewayEmulator.ts';
+import { DataDirInUse } from './dataDirLock.ts';
 import { JavaMissingError, type LocalEngines, startEngines } from './engines.ts';
 import { startLocalPublisher } from './notification/localPublisher.ts';
 import { ensureBucket, ensureTable } from './provision.ts';
@@ -32,9 +34,9 @@ let publisher: { stop(): Promise<void> } | undefined;
 async function main(): Promise<void> {
   let engines: LocalEngines;
   try {
-    engines = await startEngines({ dataDir });
+    engines = await startEngines({ dataDir, command: 'npm start' });
   } catch (error) {
-    if (error instanceof JavaMissingError) {
+    if (error instanceof JavaMissingError || error instanceof DataDirInUse) {
       console.error(error.message);
       process.exit(1);
     }

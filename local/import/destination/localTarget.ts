@@ -5,7 +5,8 @@ import { join, resolve } from 'node:path';
 import { DescribeTableCommand, DynamoDBClient, ResourceNotFoundException } from '@aws-sdk/client-dynamodb';
 import { bootstrapInstallation } from '../../../shared/application/instance/bootstrapInstallation.ts';
 import { DEFAULT_ADMIN_LOGIN } from '../../../shared/domain/instance/installation.ts';
-import { startEngines } from '../../engines.ts';
+import { DataDirInUse } from '../../dataDirLock.ts';
+import { type LocalEngines, startEngines } from '../../engines.ts';
 import { ensureBucket, ensureTable } from '../../provision.ts';
 import { pointStorageAt, type StorageTarget } from './storageTarget.ts';
 
@@ -36,7 +37,14 @@ export async function openLocalTarget(dataDir: string, options: { create: boolea
     throw new TargetInUse(
       `${dataDir} is in use by a running DynamoDB Local (pid ${busy}, probably npm start): stop it first, the import needs the installation to itself.`,
     );
-  let engines = await startEngines({ dataDir: resolve(dataDir), ownProcessGroup: true });
+  let engines: LocalEngines;
+  try {
+    engines = await startEngines({ dataDir: resolve(dataDir), ownProcessGroup: true, command: 'npm run import' });
+  } catch (error) {
+    // Another program holds the directory (dataDirLock.ts): refused as a target in use.
+    if (error instanceof DataDirInUse) throw new TargetInUse(error.message);
+    throw error;
+  }
   const table = process.env.TRACKER_TABLE ?? 'tracker';
   if (!options.create && !(await tableExists(engines.dynamodbEndpoint, table))) {
     // A dry run into a directory without an installation reads as for a new one, in memory.
