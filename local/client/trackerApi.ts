@@ -2053,8 +2053,13 @@ export interface components {
       id: number;
       name?: string;
     };
-    /** @description A user, in three tiers: logged out id, name, real_name, nick; logged in + email, can_login, groups (those the caller may bless); editusers + email_enabled, login_denied_text; one's own account + saved searches and reports. */
+    /** @description A user, in three tiers: logged out id, name, real_name, nick; logged in + email, can_login, groups (those the caller may bless); editusers + email_enabled, login_denied_text; editusers and one's own account + bless_groups (Tracker: the groups the user may grant); one's own account + saved searches and reports. */
     User: {
+      bless_groups?: {
+        description?: string;
+        id?: number;
+        name?: string;
+      }[];
       can_login?: boolean;
       email?: string;
       email_enabled?: boolean;

@@ -25,12 +25,13 @@ export const IDENTITY_SCHEMAS: Record<string, JsonSchema> = {
       email_enabled: boolean,
       login_denied_text: string,
       groups: arrayOf(resource({ id: integer, name: string, description: string })),
+      bless_groups: arrayOf(resource({ id: integer, name: string, description: string })),
       saved_searches: arrayOf(savedSearch),
       saved_reports: arrayOf(savedSearch),
     },
     {
       description:
-        "A user, in three tiers: logged out id, name, real_name, nick; logged in + email, can_login, groups (those the caller may bless); editusers + email_enabled, login_denied_text; one's own account + saved searches and reports.",
+        "A user, in three tiers: logged out id, name, real_name, nick; logged in + email, can_login, groups (those the caller may bless); editusers + email_enabled, login_denied_text; editusers and one's own account + bless_groups (Tracker: the groups the user may grant); one's own account + saved searches and reports.",
     },
   ),
   Group: resource(
