@@ -12,12 +12,15 @@
  *   BUNDLE_LOADS=5 npx tsx bench/bundleComposition.ts  also time the module load of the cold-start
  *     handlers (bench/coldStart.ts COLD_REQUESTS): that many fresh `node` processes each import the
  *     bundle (bench/coldStartChild.mjs, no invocation), median / max wall clock and median CPU.
+ *   BUNDLE_LOADS=3 BUNDLE_LOADS_OF=all npx tsx bench/bundleComposition.ts  time every function's
+ *     module load, not only the cold-start handlers'; with BUNDLE_LOADS_DOC=docs/benchmarks.md the
+ *     table also goes into that document's "Module load of every function" section.
  *
  * A package found at two paths (a nested node_modules copy of another version) is listed per path,
  * so duplicates show up as two rows.
  */
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -25,14 +28,20 @@ import * as esbuild from 'esbuild';
 import { planHandlers } from '../lib/handlerPlan.ts';
 import { MAIL_FEEDBACK_MODULE, NOTIFICATION_PUBLISHER_MODULE, WEBHOOK_DELIVERY_MODULE } from '../lib/notifications.ts';
 import { stackBundling } from '../lib/stackBundling.ts';
+import { NOTIFICATION_ENV } from '../shared/domain/notification/notificationSettings.ts';
 import { RouteMatcher } from '../shared/http/routeMatcher.ts';
 import { routes } from '../shared/routes.ts';
+import { ENV } from '../shared/storage/tableSchema.ts';
+import { mergeKeptSections } from './benchmarkSections.ts';
 import { COLD_REQUESTS } from './coldStart.ts';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
 const TOP = Number(process.env.BUNDLE_TOP ?? 8);
 const LOADS = Number(process.env.BUNDLE_LOADS ?? 0);
 const CHILD_SCRIPT = join(ROOT, 'bench', 'coldStartChild.mjs');
+/** `all`: time the module load of every function, not only the cold-start handlers. */
+const LOADS_OF = process.env.BUNDLE_LOADS_OF === 'all' ? 'all' : 'cold';
+const LOADS_DOC = process.env.BUNDLE_LOADS_DOC;
 
 /**
  * The package an input belongs to (`@smithy/core`, or `node_modules/@aws-sdk/x/node_modules/@smithy/core`
@@ -87,6 +96,10 @@ function timeLoads(bundle: string, module: string, runs: number, runtime: string
         AWS_EXECUTION_ENV: `AWS_Lambda_${runtime}`,
         AWS_LAMBDA_FUNCTION_NAME: functionName,
         AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
+        // What a function reads at module load (the publisher its bus): names only, nothing is called.
+        [ENV.table]: 'tracker-bundle-composition',
+        [ENV.bucket]: 'tracker-bundle-composition',
+        [NOTIFICATION_ENV.eventBus]: 'tracker-bundle-composition',
       },
       encoding: 'utf8',
       timeout: 30_000,
@@ -100,6 +113,42 @@ function timeLoads(bundle: string, module: string, runs: number, runtime: string
     cpu.push(answer.loadCpuMs ?? Number.NaN);
   }
   return { wall, cpu };
+}
+
+interface LoadRow {
+  module: string;
+  bytes: number;
+  wall: number;
+  maxWall: number;
+  cpu: number;
+}
+
+const LOAD_SECTION = 'module-loads-every-function';
+
+/** The "Module load of every function" section of docs/benchmarks.md, replaced as a whole. */
+function writeLoadSection(path: string, rows: readonly LoadRow[], bundling: string, version: string): void {
+  const sorted = [...rows].sort((a, b) => b.cpu - a.cpu);
+  const lines = [
+    `<!-- kept:${LOAD_SECTION}:start -->`,
+    '## Module load of every function (`BUNDLE_LOADS=3 BUNDLE_LOADS_OF=all npx tsx bench/bundleComposition.ts`)',
+    '',
+    `${new Date().toISOString().slice(0, 10)}, ${os.cpus().length} cores, Node ${process.version}, esbuild ${version} (${bundling}). Each function's index.mjs imported in ${LOADS} fresh \`node\` processes (bench/coldStartChild.mjs, the deployed function's environment, no invocation): median and largest wall clock, and the median CPU time of the \`import()\`, which other work on the machine changes much less than the wall clock. Load average (1 min) ${os.loadavg()[0].toFixed(1)} at the end${os.loadavg()[0] > os.cpus().length ? ': the machine was busy, so read the CPU column, and the wall clock as an upper bound' : ''}. Sorted by CPU time; the budgets of the sizes are in test/unit/bundleSize.test.ts.`,
+    '',
+    '| Function | index.mjs | Module load ms (median / max) | Module load CPU ms |',
+    '|---|---:|---:|---:|',
+    ...sorted.map(
+      (row) =>
+        `| ${row.module} | ${kib(row.bytes)} | ${row.wall.toFixed(0)} / ${row.maxWall.toFixed(0)} | ${row.cpu.toFixed(0)} |`,
+    ),
+    `<!-- kept:${LOAD_SECTION}:end -->`,
+  ].join('\n');
+  const current = existsSync(path) ? readFileSync(path, 'utf8') : '# Benchmarks\n';
+  const existing = new RegExp(`<!-- kept:${LOAD_SECTION}:start -->[\\s\\S]*?<!-- kept:${LOAD_SECTION}:end -->`);
+  writeFileSync(
+    path,
+    existing.test(current) ? current.replace(existing, () => lines) : mergeKeptSections(current, [lines]),
+  );
+  console.log(`wrote the section ${LOAD_SECTION} of ${path}`);
 }
 
 /** The inputs every one of `group` carries, each at its smallest share, by package. */
@@ -170,19 +219,34 @@ async function main() {
 
     if (LOADS > 0) {
       const matcher = new RouteMatcher(routes);
-      const coldModules = [
-        ...new Set(COLD_REQUESTS.map((request) => matcher.match(request.method, request.path)?.route.handler)),
-      ].filter((module): module is string => module !== undefined && modules.includes(module));
+      const coldModules =
+        LOADS_OF === 'all'
+          ? compositions.map((composition) => composition.module)
+          : [
+              ...new Set(COLD_REQUESTS.map((request) => matcher.match(request.method, request.path)?.route.handler)),
+            ].filter((module): module is string => module !== undefined && modules.includes(module));
       console.log(
-        `\nModule load of the cold-start handlers, ${LOADS} fresh processes each (median / max ms, median CPU ms):`,
+        `\nModule load of ${LOADS_OF === 'all' ? 'every function' : 'the cold-start handlers'}, ${LOADS} fresh processes each (median / max ms, median CPU ms):`,
       );
-      for (const module of coldModules) {
+      const rows: LoadRow[] = [];
+      const loadsStarted = performance.now();
+      for (const [n, module] of coldModules.entries()) {
         const loads = timeLoads(join(outDir, stack.directoryFor(module), stack.outFile), module, LOADS, stack.runtime);
         const size = compositions.find((composition) => composition.module === module)!.bytes;
+        const row = {
+          module,
+          bytes: size,
+          wall: median(loads.wall),
+          maxWall: Math.max(...loads.wall),
+          cpu: median(loads.cpu),
+        };
+        rows.push(row);
+        const perFunction = (performance.now() - loadsStarted) / 1000 / (n + 1);
         console.log(
-          `  ${module.padEnd(24)} ${kib(size).padStart(11)}  ${median(loads.wall).toFixed(0)} / ${Math.max(...loads.wall).toFixed(0)} ms, CPU ${median(loads.cpu).toFixed(0)} ms`,
+          `  ${module.padEnd(34)} ${kib(size).padStart(11)}  ${row.wall.toFixed(0)} / ${row.maxWall.toFixed(0)} ms, CPU ${row.cpu.toFixed(0)} ms  (${n + 1}/${coldModules.length}, ${((coldModules.length - n - 1) * perFunction).toFixed(0)} s left)`,
         );
       }
+      if (LOADS_DOC) writeLoadSection(LOADS_DOC, rows, `${stack.describe}`, esbuild.version);
     }
 
     if (process.env.BUNDLE_JSON)
@@ -212,7 +276,9 @@ unless BUNDLE_JSON is set.
   BUNDLE_TOP=8          contributors listed per function
   BUNDLE_ONLY=a,b       only these handler modules (e.g. platform/notFound,bug/getBug)
   BUNDLE_JSON=path      also write every number as JSON there
-  BUNDLE_LOADS=0        fresh node processes timing the module load of the cold-start handlers`;
+  BUNDLE_LOADS=0        fresh node processes timing the module load of the cold-start handlers
+  BUNDLE_LOADS_OF=all   time every function's module load instead
+  BUNDLE_LOADS_DOC=path write the module loads into that document (docs/benchmarks.md)`;
 
 if (process.argv.includes('--help') || process.argv.includes('-h')) console.log(HELP);
 else await main();
