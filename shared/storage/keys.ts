@@ -24,6 +24,10 @@ export const keys = {
   user: (userId: number): ItemKey => ({ pk: `USER#${userId}`, sk: 'USER' }),
   /** gsi1: every user, ordered by login, for matching and listing. */
   usersIndex: (login: string) => ({ gsi1pk: 'USERS', gsi1sk: login.toLowerCase() }),
+  /** A person's mail preferences (userprefs.cgi tab=email): absent means Bugzilla's defaults. */
+  mailSettings: (userId: number): ItemKey => ({ pk: `USER#${userId}`, sk: 'MAILPREFS' }),
+  /** Who watches a person (Bugzilla's `watch` table, by the watched): a number set. */
+  watchers: (userId: number): ItemKey => ({ pk: `USER#${userId}`, sk: 'WATCHERS' }),
   loginGuard: (login: string): ItemKey => ({ pk: `LOGIN#${login.toLowerCase()}`, sk: 'LOGIN' }),
   membershipPrefix: 'MEMBER#',
   blessPrefix: 'BLESS#',

@@ -210,7 +210,7 @@ describe('the mail of a changed bug', () => {
     const insiderContext = mailContext();
     const insiderView = bugMailMessage(
       mixed,
-      { user: insiderContext.directory.user(PEOPLE.insider)!, reasons: ['CC'] },
+      { user: insiderContext.directory.user(PEOPLE.insider)!, reasons: ['CC'], watchReasons: [], watching: [] },
       insiderContext,
     )!;
     expect(insiderView.body).toContain('--- Comment #4 from Changer Person <changer@example.com> ---\nInsiders only');
@@ -222,7 +222,11 @@ describe('the mail of a changed bug', () => {
       comments: [comment({ isPrivate: true, rawText: 'Insiders only' })],
     });
     expect(
-      bugMailMessage(onlyPrivate, { user: mailContext().directory.user(PEOPLE.cc)!, reasons: ['CC'] }, mailContext()),
+      bugMailMessage(
+        onlyPrivate,
+        { user: mailContext().directory.user(PEOPLE.cc)!, reasons: ['CC'], watchReasons: [], watching: [] },
+        mailContext(),
+      ),
     ).toBeNull();
   });
 

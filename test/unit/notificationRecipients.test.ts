@@ -2,7 +2,6 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { BugFlag } from '../../shared/domain/bug/bug.ts';
 import { flagTransitions } from '../../shared/domain/notification/bugChange.ts';
-import { DEFAULT_MAIL_PREFERENCES } from '../../shared/domain/notification/mailPreferences.ts';
 import {
   bugMailRecipients,
   flagMailRecipients,
@@ -14,6 +13,7 @@ import {
   callerOf,
   changeOf,
   comment,
+  everyRelationship,
   loginOf,
   mailContext,
   PARAMETERS,
@@ -47,7 +47,9 @@ describe('bug mail recipients', () => {
   it('mails the person who made the change when their preference asks for their own changes', () => {
     const before = baseBug({ ccIds: [PEOPLE.changer] });
     const change = changeOf(before, { ...before, status: 'ASSIGNED' }, { changes: [statusChange] });
-    const context = mailContext({ preferences: { changer: { ownChanges: true } } });
+    const context = mailContext({
+      preferences: { changer: { relationships: everyRelationship({ ownChanges: true }) } },
+    });
     expect(who(bugMailRecipients(change, context)).changer).toEqual(['CC']);
   });
 
@@ -139,7 +141,10 @@ describe('bug mail recipients', () => {
     );
     const context = mailContext({
       parameters: { globalwatchers: `${loginOf('watcher')}, nobody@example.com` },
-      preferences: { reporter: { unconfirmed: false }, watcher: { unconfirmed: false } },
+      preferences: {
+        reporter: { relationships: everyRelationship({ unconfirmed: false }) },
+        watcher: { relationships: everyRelationship({ unconfirmed: false }) },
+      },
     });
     const mailed = who(bugMailRecipients(change, context));
     expect(mailed.reporter).toBeUndefined();
@@ -163,7 +168,9 @@ describe('bug mail recipients', () => {
     const before = baseBug();
     const change = changeOf(before, { ...before, status: 'ASSIGNED' }, { changes: [statusChange] });
     const context = mailContext({
-      preferences: { cc: { events: { ...DEFAULT_MAIL_PREFERENCES.events, CC: new Set() } } },
+      preferences: {
+        cc: { relationships: { CC: { events: { projectManagement: false, other: false, addedRemoved: false } } } },
+      },
     });
     expect(who(bugMailRecipients(change, context)).cc).toBeUndefined();
   });

@@ -6,6 +6,7 @@ import type { BugChange, NotificationNames } from '../../domain/notification/bug
 import type { ChangeMailContext } from '../../domain/notification/changeMail.ts';
 import type { MailUser } from '../../domain/notification/mailRecipients.ts';
 import { loadBugs } from '../../storage/bug/bugStore.ts';
+import { loadMailSettings, loadWatchers } from '../../storage/identity/mailSettingsStore.ts';
 import { findUserIdByLogin, getUserRecords } from '../../storage/identity/userStore.ts';
 import { bugNames, loadBugCatalog } from '../bug/bugContext.ts';
 import { classificationNameIn, groupNameIn } from '../catalog/catalogContext.ts';
@@ -14,8 +15,8 @@ import { classificationNameIn, groupNameIn } from '../catalog/catalogContext.ts'
  * Everything the mail and event rules ask about a batch of changes, read once for the batch:
  * the catalogue (names, groups, flag types, parameters), every person the changes concern with
  * their groups, the global watchers and flag types' CC lists by login, and the bugs a dependency
- * change names. Tracker keeps no e-mail preferences of its own yet: everyone has Bugzilla's
- * defaults (mailPreferences.ts).
+ * change names, and each person's mail preferences with whoever watches them (and those
+ * watchers' own preferences: a watcher is mailed by their own, in the watched one's shoes).
  */
 export interface NotificationContext {
   parameters: Parameters;
@@ -85,12 +86,17 @@ export async function loadNotificationContext(changes: readonly BugChange[]): Pr
     const id = loginIds[index];
     if (id !== null && id !== undefined) idOfLogin.set(login, id);
   });
-  const ids = [...new Set([...changes.flatMap(userIdsOf), ...idOfLogin.values()])];
-  const records = await getUserRecords(ids);
+  const involved = [...new Set([...changes.flatMap(userIdsOf), ...idOfLogin.values()])];
+  const watchers = await loadWatchers(involved);
+  const ids = [...new Set([...involved, ...[...watchers.values()].flat()])];
+  const [records, settings] = await Promise.all([getUserRecords(ids), loadMailSettings(ids)]);
   const mailUsers = new Map<number, MailUser>(
     records.map((record) => [
       record.user.id,
-      { caller: { ...callerFor(record.user, record.membership, catalog.groups), user: record.user } },
+      {
+        caller: { ...callerFor(record.user, record.membership, catalog.groups), user: record.user },
+        preferences: settings.get(record.user.id)?.preferences,
+      },
     ]),
   );
   const accounts = new Map<number, UserAccount>(records.map((record) => [record.user.id, record.user]));
@@ -118,6 +124,7 @@ export async function loadNotificationContext(changes: readonly BugChange[]): Pr
           const id = idOfLogin.get(login.trim().toLowerCase());
           return id === undefined ? undefined : mailUsers.get(id);
         },
+        watchersOf: (id) => watchers.get(id) ?? [],
       },
       flagType: (id) => catalog.flagTypes.find((type) => type.id === id),
     },

@@ -134,6 +134,18 @@ const REASON_LINES: Readonly<Record<Relationship, string>> = {
   GlobalWatcher: 'You are watching all bug changes.',
 };
 
+/** Bugzilla's watch_reason_descs: the footer line of a relationship held by someone the reader watches. */
+const WATCH_REASON_LINES: Readonly<Partial<Record<Relationship, string>>> = {
+  AssignedTo: 'You are watching the assignee of the bug.',
+  Reporter: 'You are watching the reporter of the bug.',
+  QAcontact: 'You are watching the QA Contact of the bug.',
+  CC: 'You are watching someone on the CC list of the bug.',
+};
+
+/** X-Bugzilla-Watch-Reason as Bugzilla writes it: the relationships (or None), then the watched logins. */
+const watchReasonHeader = (recipient: BugMailRecipient) =>
+  [...(recipient.watchReasons.length > 0 ? recipient.watchReasons : ['None']), ...recipient.watching].join(' ');
+
 /** A row of a new bug's field list: a field and its value (an empty value has no row). */
 interface NewBugField {
   field: string;
@@ -290,7 +302,10 @@ export function bugMailMessage(
   sections.push(...commentSections(view.comments, change, context, view.viewer.insider));
   const referenced = referencedSection(view.changes, reader, context);
   if (referenced) sections.push(referenced);
-  const reasons = recipient.reasons.map((reason) => REASON_LINES[reason]);
+  const reasons = [
+    ...recipient.reasons.map((reason) => REASON_LINES[reason]),
+    ...recipient.watchReasons.flatMap((reason) => WATCH_REASON_LINES[reason] ?? []),
+  ];
   sections.push(`-- \nYou are receiving this mail because:\n${reasons.join('\n')}`);
   const body = `${sections.map((section) => section.replace(/\n+$/, '')).join('\n\n')}\n`;
 
@@ -308,7 +323,7 @@ export function bugMailMessage(
     ['Date', mailDate(change.when)],
     ['X-Bugzilla-Reason', recipient.reasons.join(' ') || 'None'],
     ['X-Bugzilla-Type', isNew ? 'new' : 'changed'],
-    ['X-Bugzilla-Watch-Reason', 'None'],
+    ['X-Bugzilla-Watch-Reason', watchReasonHeader(recipient)],
     ...bugStateHeaders(change, context),
     [
       'X-Bugzilla-Changed-Fields',

@@ -12,16 +12,19 @@ import {
   RELATIONSHIPS,
   type Relationship,
   wantsBugMail,
+  wantsOwnChanges,
 } from './mailPreferences.ts';
 import { recipientView } from './recipientView.ts';
 
 /**
  * Who is mailed about a change, and why, by Bugzilla's rules (BugMail::Send, Flag->notify):
- * the people in the bug's roles (and those the change took out of one), global watchers, and
- * for flags the person asked and the person who asked. Never someone who cannot see the bug
- * as the change left it, nor an account that is disabled or has mail turned off, nor the
- * person who made the change unless they want their own changes, nor someone with nothing
- * they may read in it (a change only to a private comment says nothing to an outsider).
+ * the people in the bug's roles (and those the change took out of one), whoever watches one of
+ * them (Bugzilla's user watching: the watcher stands in their shoes, with the watcher's own
+ * preferences), global watchers, and for flags the person asked and the person who asked.
+ * Never someone who cannot see the bug as the change left it, nor an account that is disabled
+ * or has mail turned off, nor someone who ignores the bug, nor the person who made the change
+ * unless they want their own changes, nor someone with nothing they may read in it (a change
+ * only to a private comment says nothing to an outsider).
  */
 
 /** A person who may be mailed: their account and groups, and their mail preferences (Bugzilla's defaults when absent). */
@@ -34,6 +37,8 @@ export interface MailDirectory {
   user(id: number): MailUser | undefined;
   /** Global watchers and flag type CC lists name people by login. */
   userByLogin(login: string): MailUser | undefined;
+  /** Who watches this person (Bugzilla's `watch` table, by the watched): ids, any order. */
+  watchersOf(userId: number): readonly number[];
 }
 
 export interface RecipientContext {
@@ -46,6 +51,10 @@ export interface BugMailRecipient {
   user: MailUser;
   /** Why they are mailed, in Bugzilla's order: the X-Bugzilla-Reason header and the mail's footer. */
   reasons: Relationship[];
+  /** The relationships of people they watch that they are mailed for (X-Bugzilla-Watch-Reason). */
+  watchReasons: Relationship[];
+  /** The logins of the people they watch whom the change concerns, in user id order. */
+  watching: string[];
 }
 
 /** Bugzilla's mail_delivery_method: None sends nothing, Test keeps mail where it can be read, the others send it. */
@@ -73,13 +82,27 @@ export const mailAddress = (login: string, parameters: Parameters): string => `$
 const seesBug = (caller: Caller, change: BugChange, context: RecipientContext) =>
   canSeeBug(caller, change.after, context.groupName, context.parameters.or_groups === '1');
 
-/** Everyone the change concerns, with every relationship that makes it so. */
-function concerned(change: BugChange, context: RecipientContext): Map<number, Set<Relationship>> {
-  const roles = new Map<number, Set<Relationship>>();
+/** How one person is concerned: their own relationships, those of people they watch, and whom they watch. */
+interface Concern {
+  direct: Set<Relationship>;
+  watched: Set<Relationship>;
+  watching: Set<number>;
+}
+
+/** Everyone the change concerns, with every relationship that makes it so (Bugzilla's %recipients). */
+function concerned(change: BugChange, context: RecipientContext): Map<number, Concern> {
+  const concerns = new Map<number, Concern>();
+  const concernOf = (userId: number) => {
+    let concern = concerns.get(userId);
+    if (!concern) {
+      concern = { direct: new Set(), watched: new Set(), watching: new Set() };
+      concerns.set(userId, concern);
+    }
+    return concern;
+  };
   const add = (userId: number | null | undefined, relationship: Relationship) => {
     if (userId === null || userId === undefined) return;
-    if (!roles.has(userId)) roles.set(userId, new Set());
-    roles.get(userId)!.add(relationship);
+    concernOf(userId).direct.add(relationship);
   };
   const { before, after } = change;
   // Those the change took off the CC list or out of a role hear of it one last time.
@@ -91,34 +114,55 @@ function concerned(change: BugChange, context: RecipientContext): Map<number, Se
   }
   add(after.assigneeId, 'AssignedTo');
   add(before?.assigneeId, 'AssignedTo');
+  // Watchers take the roles of whom they watch; watching a watcher passes nothing on, and
+  // global watching is added after, so nobody watches a global watcher.
+  const direct = [...concerns.entries()].map(([userId, concern]) => [userId, [...concern.direct]] as const);
+  for (const [watchedId, relationships] of direct) {
+    for (const watcherId of context.directory.watchersOf(watchedId)) {
+      if (watcherId === watchedId) continue;
+      const watcher = concernOf(watcherId);
+      for (const relationship of relationships) watcher.watched.add(relationship);
+      watcher.watching.add(watchedId);
+    }
+  }
   for (const login of (context.parameters.globalwatchers ?? '').split(/[\s,]+/).filter(Boolean))
     add(context.directory.userByLogin(login)?.caller.user.id, 'GlobalWatcher');
-  return roles;
+  return concerns;
 }
+
+/** Whether the person ignores the bug (Bugzilla's is_bug_ignored): no mail of any kind about it. */
+const ignoresBug = (preferences: MailPreferences, change: BugChange) => preferences.ignoredBugIds.has(change.after.id);
 
 /** Who gets the bug mail of this change and why, in user id order. */
 export function bugMailRecipients(change: BugChange, context: RecipientContext): BugMailRecipient[] {
   const recipients: BugMailRecipient[] = [];
-  const roles = concerned(change, context);
-  for (const userId of [...roles.keys()].sort((a, b) => a - b)) {
+  const concerns = concerned(change, context);
+  for (const userId of [...concerns.keys()].sort((a, b) => a - b)) {
     const user = context.directory.user(userId);
-    if (!user || !takesMail(user.caller.user) || !seesBug(user.caller, change, context)) continue;
+    if (!user || !takesMail(user.caller.user)) continue;
     const preferences = user.preferences ?? DEFAULT_MAIL_PREFERENCES;
+    if (ignoresBug(preferences, change) || !seesBug(user.caller, change, context)) continue;
+    const concern = concerns.get(userId)!;
     const circumstances = { changedByThem: userId === change.whoId, unconfirmed: change.after.status === UNCONFIRMED };
-    const reasons = RELATIONSHIPS.filter(
-      (relationship) =>
-        roles.get(userId)!.has(relationship) &&
-        wantsBugMail(
-          preferences,
-          relationship,
-          bugMailEvents(change, relationship, user.caller.user.login),
-          circumstances,
-        ),
+    const wants = (relationship: Relationship) =>
+      wantsBugMail(
+        preferences,
+        relationship,
+        bugMailEvents(change, relationship, user.caller.user.login),
+        circumstances,
+      );
+    const reasons = RELATIONSHIPS.filter((relationship) => concern.direct.has(relationship) && wants(relationship));
+    const watchReasons = RELATIONSHIPS.filter(
+      (relationship) => concern.watched.has(relationship) && wants(relationship),
     );
-    if (reasons.length === 0) continue;
+    if (reasons.length === 0 && watchReasons.length === 0) continue;
     const view = recipientView(change, user.caller, context.parameters);
     if (change.before !== null && view.changes.length === 0 && view.comments.length === 0) continue;
-    recipients.push({ user, reasons });
+    const watching = [...concern.watching]
+      .sort((a, b) => a - b)
+      .map((id) => context.directory.user(id)?.caller.user.login)
+      .filter((login): login is string => login !== undefined);
+    recipients.push({ user, reasons, watchReasons, watching });
   }
   return recipients;
 }
@@ -159,7 +203,9 @@ export function flagMailRecipients(change: BugChange, context: FlagRecipientCont
     const eligible = (user: MailUser | undefined, wants: (preferences: MailPreferences) => boolean) => {
       if (!user || !takesMail(user.caller.user) || !mayRead(user.caller)) return undefined;
       const preferences = user.preferences ?? DEFAULT_MAIL_PREFERENCES;
-      if (user.caller.user.id === change.whoId && !preferences.ownChanges) return undefined;
+      // Tracker keeps the preferences page's word: an ignored bug sends no mail "of any kind".
+      if (ignoresBug(preferences, change)) return undefined;
+      if (user.caller.user.id === change.whoId && !wantsOwnChanges(preferences)) return undefined;
       return wants(preferences) ? user : undefined;
     };
     const byId = (userId: number | null) => (userId === null ? undefined : directory.user(userId));

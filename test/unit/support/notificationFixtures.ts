@@ -10,7 +10,11 @@ import type {
   NotificationNames,
 } from '../../../shared/domain/notification/bugChange.ts';
 import type { ChangeMailContext } from '../../../shared/domain/notification/changeMail.ts';
-import { DEFAULT_MAIL_PREFERENCES, type MailPreferences } from '../../../shared/domain/notification/mailPreferences.ts';
+import {
+  changeMailPreferences,
+  DEFAULT_MAIL_PREFERENCES,
+  type MailPreferencesChange,
+} from '../../../shared/domain/notification/mailPreferences.ts';
 import type { MailUser } from '../../../shared/domain/notification/mailRecipients.ts';
 import { plainBug } from './bugFixtures.ts';
 
@@ -93,15 +97,27 @@ export const FLAG_TYPES: Readonly<Record<number, Pick<FlagType, 'ccList'>>> = {
   2: { ccList: 'triage@lists.example.com, watcher@example.com' },
 };
 
-/** A context whose people use Bugzilla's default preferences unless `preferences` says otherwise. */
+/** The same change of every relationship's column (a person's preferences all along the matrix). */
+export const everyRelationship = (
+  column: NonNullable<MailPreferencesChange['relationships']>['CC'],
+): MailPreferencesChange['relationships'] => ({ AssignedTo: column, Reporter: column, QAcontact: column, CC: column });
+
+/**
+ * A context whose people use Bugzilla's default preferences unless `preferences` says otherwise,
+ * and watch whom `watches` says (watcher → the people they watch).
+ */
 export function mailContext(
-  options: { parameters?: Partial<Parameters>; preferences?: Partial<Record<Person, Partial<MailPreferences>>> } = {},
+  options: {
+    parameters?: Partial<Parameters>;
+    preferences?: Partial<Record<Person, MailPreferencesChange>>;
+    watches?: Partial<Record<Person, Person[]>>;
+  } = {},
 ): ChangeMailContext {
   const base = { ...PARAMETERS, ...options.parameters } as Parameters;
   const mailUser = (person: Person): MailUser => {
     const own = options.preferences?.[person];
     return own
-      ? { caller: callerOf(person), preferences: { ...DEFAULT_MAIL_PREFERENCES, ...own } }
+      ? { caller: callerOf(person), preferences: changeMailPreferences(DEFAULT_MAIL_PREFERENCES, own) }
       : { caller: callerOf(person) };
   };
   return {
@@ -114,6 +130,10 @@ export function mailContext(
         const person = (Object.keys(PEOPLE) as Person[]).find((name) => loginOf(name) === login.toLowerCase());
         return person ? mailUser(person) : undefined;
       },
+      watchersOf: (id) =>
+        (Object.entries(options.watches ?? {}) as Array<[Person, Person[]]>)
+          .filter(([, watched]) => watched.some((person) => PEOPLE[person] === id))
+          .map(([watcher]) => PEOPLE[watcher]),
     },
     flagType: (id) => FLAG_TYPES[id],
   };
