@@ -64,6 +64,8 @@ export const routes: readonly RouteDefinition[] = [
   // The caller's own account (Tracker addition): not under /rest/user/{id_or_name}, whose variable
   // would take any word (`me`) for a login.
   route('PUT', '/rest/preferences/account', 'user/updateOwnAccount'),
+  route('GET', '/rest/preferences/mail', 'user/getMailPreferences'),
+  route('PUT', '/rest/preferences/mail', 'user/updateMailPreferences'),
 
   // Groups
   route('POST', '/rest/group', 'group/createGroup'),

@@ -1134,6 +1134,38 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/rest/preferences/mail': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Your mail preferences
+     * @description Tracker addition (Bugzilla's web preferences, userprefs.cgi tab=email): the caller's own bug mail settings. `email_enabled` (bug mail at all), `flag_requested_of_me` and `flag_i_requested` (Bugzilla's global flag mails), then `relationships`: for `assignee`, `reporter`, `qa_contact` and `cc`, a box per event (`added_removed`, `bug_created`, `opened_closed`, `component`, `project_management`, `comment`, `attachment`, `attachment_data`, `keywords`, `cc`, `dependencies`, `other`: true sends mail when a change is made of it) and the two "but not when" overrides (`not_if_unconfirmed`, `not_if_changed_by_me`: true sends no mail then). `ignored_bugs` never send mail; `watched_users` are the people whose bug mail the caller gets too (Bugzilla's user watching), `watchers` those who get the caller's. Someone who never changed anything has Bugzilla 5.2's defaults: every box but `cc` outside `reporter`, mail about UNCONFIRMED bugs, none about their own changes.
+     *
+     *     Needs a logged-in caller (error 410 without credentials).
+     *
+     *     Handler: `functions/user/getMailPreferences.ts`.
+     */
+    get: operations['getMailPreferences'];
+    /**
+     * Change your mail preferences
+     * @description Tracker addition: changes only what the body names, all of it or nothing, and answers as GET /rest/preferences/mail. `relationships` takes any boxes of any column by the same names (an unknown name is refused); `ignored_bugs` and `watched_users` take `{add, remove}` lists. A bug to ignore is named by id or alias and must be one the caller may see (100, 101, 102 as Get Bug answers); a person to watch must exist (51) and not be the caller. At most 1,000 ignored bugs and 50 watched people. `email_enabled` is the account's own setting, the one PUT /rest/preferences/account changes, and is recorded in the user's audit log the same way.
+     *
+     *     Needs a logged-in caller (error 410 without credentials).
+     *
+     *     Handler: `functions/user/updateMailPreferences.ts`.
+     */
+    put: operations['updateMailPreferences'];
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/rest/product': {
     parameters: {
       query?: never;
@@ -2021,6 +2053,142 @@ export interface components {
       /** Format: date-time */
       last_visit_ts: string;
     };
+    MailPreferences: {
+      /** @description Bug mail at all (the account setting). */
+      email_enabled: boolean;
+      /** @description Email me when someone sets a flag I asked for. */
+      flag_i_requested: boolean;
+      /** @description Email me when someone asks me to set a flag. */
+      flag_requested_of_me: boolean;
+      /** @description Bugs that never send me mail, by id. */
+      ignored_bugs: number[];
+      relationships: {
+        assignee: {
+          /** @description I'm added to or removed from this capacity */
+          added_removed: boolean;
+          /** @description New attachments are added */
+          attachment: boolean;
+          /** @description Attachment details changes */
+          attachment_data: boolean;
+          /** @description A new bug is created */
+          bug_created: boolean;
+          /** @description The CC field changes */
+          cc: boolean;
+          /** @description New comments are added */
+          comment: boolean;
+          /** @description The product or component changes */
+          component: boolean;
+          /** @description The dependency tree changes */
+          dependencies: boolean;
+          /** @description The keywords field changes */
+          keywords: boolean;
+          /** @description But not when the change was made by me. */
+          not_if_changed_by_me: boolean;
+          /** @description But not when the bug is in the UNCONFIRMED state. */
+          not_if_unconfirmed: boolean;
+          /** @description The bug is resolved or reopened */
+          opened_closed: boolean;
+          /** @description Any field not mentioned above changes */
+          other: boolean;
+          /** @description The priority, status, severity, or milestone changes */
+          project_management: boolean;
+        };
+        cc: {
+          /** @description I'm added to or removed from this capacity */
+          added_removed: boolean;
+          /** @description New attachments are added */
+          attachment: boolean;
+          /** @description Attachment details changes */
+          attachment_data: boolean;
+          /** @description A new bug is created */
+          bug_created: boolean;
+          /** @description The CC field changes */
+          cc: boolean;
+          /** @description New comments are added */
+          comment: boolean;
+          /** @description The product or component changes */
+          component: boolean;
+          /** @description The dependency tree changes */
+          dependencies: boolean;
+          /** @description The keywords field changes */
+          keywords: boolean;
+          /** @description But not when the change was made by me. */
+          not_if_changed_by_me: boolean;
+          /** @description But not when the bug is in the UNCONFIRMED state. */
+          not_if_unconfirmed: boolean;
+          /** @description The bug is resolved or reopened */
+          opened_closed: boolean;
+          /** @description Any field not mentioned above changes */
+          other: boolean;
+          /** @description The priority, status, severity, or milestone changes */
+          project_management: boolean;
+        };
+        qa_contact: {
+          /** @description I'm added to or removed from this capacity */
+          added_removed: boolean;
+          /** @description New attachments are added */
+          attachment: boolean;
+          /** @description Attachment details changes */
+          attachment_data: boolean;
+          /** @description A new bug is created */
+          bug_created: boolean;
+          /** @description The CC field changes */
+          cc: boolean;
+          /** @description New comments are added */
+          comment: boolean;
+          /** @description The product or component changes */
+          component: boolean;
+          /** @description The dependency tree changes */
+          dependencies: boolean;
+          /** @description The keywords field changes */
+          keywords: boolean;
+          /** @description But not when the change was made by me. */
+          not_if_changed_by_me: boolean;
+          /** @description But not when the bug is in the UNCONFIRMED state. */
+          not_if_unconfirmed: boolean;
+          /** @description The bug is resolved or reopened */
+          opened_closed: boolean;
+          /** @description Any field not mentioned above changes */
+          other: boolean;
+          /** @description The priority, status, severity, or milestone changes */
+          project_management: boolean;
+        };
+        reporter: {
+          /** @description I'm added to or removed from this capacity */
+          added_removed: boolean;
+          /** @description New attachments are added */
+          attachment: boolean;
+          /** @description Attachment details changes */
+          attachment_data: boolean;
+          /** @description A new bug is created */
+          bug_created: boolean;
+          /** @description The CC field changes */
+          cc: boolean;
+          /** @description New comments are added */
+          comment: boolean;
+          /** @description The product or component changes */
+          component: boolean;
+          /** @description The dependency tree changes */
+          dependencies: boolean;
+          /** @description The keywords field changes */
+          keywords: boolean;
+          /** @description But not when the change was made by me. */
+          not_if_changed_by_me: boolean;
+          /** @description But not when the bug is in the UNCONFIRMED state. */
+          not_if_unconfirmed: boolean;
+          /** @description The bug is resolved or reopened */
+          opened_closed: boolean;
+          /** @description Any field not mentioned above changes */
+          other: boolean;
+          /** @description The priority, status, severity, or milestone changes */
+          project_management: boolean;
+        };
+      };
+      /** @description Logins of the people whose bug mail I get too. */
+      watched_users: string[];
+      /** @description Logins of the people who get my bug mail too. */
+      watchers: string[];
+    };
     /** @description The installation's parameters by name, as text (what a caller sees of them depends on their groups). */
     Parameters: {
       [key: string]: string;
@@ -2133,6 +2301,18 @@ export interface components {
         'application/json': components['schemas']['Error'] & {
           /** @enum {unknown} */
           code?: 100 | 305 | 306 | 32000;
+        };
+      };
+    };
+    /** @description Bugzilla error 100, 305, 306, 500, 32000 (titles in the Error schema). */
+    Error400_100_305_306_500_32000: {
+      headers: {
+        [name: string]: unknown;
+      };
+      content: {
+        'application/json': components['schemas']['Error'] & {
+          /** @enum {unknown} */
+          code?: 100 | 305 | 306 | 500 | 32000;
         };
       };
     };
@@ -6375,6 +6555,145 @@ export interface operations {
       400: components['responses']['Error400_50_305_306_500_501_502_503_32000'];
       401: components['responses']['Error401_300_301_304_410'];
       404: components['responses']['Error404_51'];
+      414: components['responses']['Error414_414'];
+      500: components['responses']['Error500_-32000'];
+    };
+  };
+  getMailPreferences: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Your mail preferences */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['MailPreferences'];
+        };
+      };
+      /** @description Not modified: the ETag matches If-None-Match. */
+      304: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      400: components['responses']['Error400_305_306_32000'];
+      401: components['responses']['Error401_300_301_410'];
+      414: components['responses']['Error414_414'];
+      500: components['responses']['Error500_-32000'];
+    };
+  };
+  updateMailPreferences: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** @description A JSON object; the same parameters may come in the query string instead. */
+    requestBody?: {
+      content: {
+        'application/json': {
+          email_enabled?: boolean;
+          flag_i_requested?: boolean;
+          flag_requested_of_me?: boolean;
+          ignored_bugs?: {
+            add?: (number | string)[];
+            remove?: (number | string)[];
+          };
+          relationships?: {
+            assignee?: {
+              added_removed?: boolean;
+              attachment?: boolean;
+              attachment_data?: boolean;
+              bug_created?: boolean;
+              cc?: boolean;
+              comment?: boolean;
+              component?: boolean;
+              dependencies?: boolean;
+              keywords?: boolean;
+              not_if_changed_by_me?: boolean;
+              not_if_unconfirmed?: boolean;
+              opened_closed?: boolean;
+              other?: boolean;
+              project_management?: boolean;
+            };
+            cc?: {
+              added_removed?: boolean;
+              attachment?: boolean;
+              attachment_data?: boolean;
+              bug_created?: boolean;
+              cc?: boolean;
+              comment?: boolean;
+              component?: boolean;
+              dependencies?: boolean;
+              keywords?: boolean;
+              not_if_changed_by_me?: boolean;
+              not_if_unconfirmed?: boolean;
+              opened_closed?: boolean;
+              other?: boolean;
+              project_management?: boolean;
+            };
+            qa_contact?: {
+              added_removed?: boolean;
+              attachment?: boolean;
+              attachment_data?: boolean;
+              bug_created?: boolean;
+              cc?: boolean;
+              comment?: boolean;
+              component?: boolean;
+              dependencies?: boolean;
+              keywords?: boolean;
+              not_if_changed_by_me?: boolean;
+              not_if_unconfirmed?: boolean;
+              opened_closed?: boolean;
+              other?: boolean;
+              project_management?: boolean;
+            };
+            reporter?: {
+              added_removed?: boolean;
+              attachment?: boolean;
+              attachment_data?: boolean;
+              bug_created?: boolean;
+              cc?: boolean;
+              comment?: boolean;
+              component?: boolean;
+              dependencies?: boolean;
+              keywords?: boolean;
+              not_if_changed_by_me?: boolean;
+              not_if_unconfirmed?: boolean;
+              opened_closed?: boolean;
+              other?: boolean;
+              project_management?: boolean;
+            };
+          };
+          watched_users?: {
+            add?: string[];
+            remove?: string[];
+          };
+        };
+      };
+    };
+    responses: {
+      /** @description Change your mail preferences */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['MailPreferences'];
+        };
+      };
+      400: components['responses']['Error400_100_305_306_500_32000'];
+      401: components['responses']['Error401_102_300_301_410'];
+      404: components['responses']['Error404_51_101'];
       414: components['responses']['Error414_414'];
       500: components['responses']['Error500_-32000'];
     };

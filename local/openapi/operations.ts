@@ -113,6 +113,18 @@ export const OPERATIONS: Readonly<Record<string, OperationNotes>> = {
       "Tracker addition (Bugzilla's web preferences, userprefs.cgi tab=account): any logged-in caller changes their own `full_name`, `email_enabled` (bug mail on or off) and password (`new_password` with `current_password`; a wrong current password answers 300 and counts as a failed login from the caller's address, under the same lockout). Never the login or the groups (Update User, editusers group). A new password ends every login token of the account; when the request came with a login token, the answer carries a new `token` that replaces it. `changes` is reported as Update User reports it.",
     response: envelope({ id: integer, changes: ref('Changes'), token: string }, ['id', 'changes']),
   },
+  'user/getMailPreferences': {
+    summary: 'Your mail preferences',
+    description:
+      "Tracker addition (Bugzilla's web preferences, userprefs.cgi tab=email): the caller's own bug mail settings. `email_enabled` (bug mail at all), `flag_requested_of_me` and `flag_i_requested` (Bugzilla's global flag mails), then `relationships`: for `assignee`, `reporter`, `qa_contact` and `cc`, a box per event (`added_removed`, `bug_created`, `opened_closed`, `component`, `project_management`, `comment`, `attachment`, `attachment_data`, `keywords`, `cc`, `dependencies`, `other`: true sends mail when a change is made of it) and the two \"but not when\" overrides (`not_if_unconfirmed`, `not_if_changed_by_me`: true sends no mail then). `ignored_bugs` never send mail; `watched_users` are the people whose bug mail the caller gets too (Bugzilla's user watching), `watchers` those who get the caller's. Someone who never changed anything has Bugzilla 5.2's defaults: every box but `cc` outside `reporter`, mail about UNCONFIRMED bugs, none about their own changes.",
+    response: ref('MailPreferences'),
+  },
+  'user/updateMailPreferences': {
+    summary: 'Change your mail preferences',
+    description:
+      "Tracker addition: changes only what the body names, all of it or nothing, and answers as GET /rest/preferences/mail. `relationships` takes any boxes of any column by the same names (an unknown name is refused); `ignored_bugs` and `watched_users` take `{add, remove}` lists. A bug to ignore is named by id or alias and must be one the caller may see (100, 101, 102 as Get Bug answers); a person to watch must exist (51) and not be the caller. At most 1,000 ignored bugs and 50 watched people. `email_enabled` is the account's own setting, the one PUT /rest/preferences/account changes, and is recorded in the user's audit log the same way.",
+    response: ref('MailPreferences'),
+  },
   'user/addApiKey': {
     summary: 'Create an API key',
     description: 'Tracker addition. The key is shown only in this answer.',

@@ -9,6 +9,7 @@ import {
   resource,
   string,
 } from '../jsonSchema.ts';
+import { mailPreferencesSchema } from './mailPreferencesSchema.ts';
 
 /** Users, groups and API keys as shared/domain/identity/ renders them (userView.ts, groupRules.ts). */
 const savedSearch = resource({ id: integer, name: string, query: string });
@@ -53,4 +54,5 @@ export const IDENTITY_SCHEMAS: Record<string, JsonSchema> = {
     creation_time: bugzillaTime,
     last_used: nullable(bugzillaTime),
   }),
+  MailPreferences: mailPreferencesSchema,
 };
