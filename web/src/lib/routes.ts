@@ -7,7 +7,7 @@ export type Route =
   | { page: 'bug'; id: string }
   | { page: 'enter'; product: string; component: string }
   | { page: 'attachment'; id: string; edit: boolean }
-  | { page: 'prefs'; tab: 'account' | 'apikey' }
+  | { page: 'prefs'; tab: 'account' | 'email' | 'apikey' }
   | { page: 'auth'; callback: string; description: string }
   | { page: 'login'; returnTo: string }
   /** An administration page or a report (web/src/admin/, loaded on demand): `page` is the cgi name. */
@@ -64,8 +64,10 @@ export function parseRoute(pathname: string, search: string): Route {
       return { page: 'enter', product: params.get('product') ?? '', component: params.get('component') ?? '' };
     case '/attachment.cgi':
       return { page: 'attachment', id: params.get('id') ?? '', edit: params.get('action') === 'edit' };
-    case '/userprefs.cgi':
-      return { page: 'prefs', tab: params.get('tab') === 'apikey' ? 'apikey' : 'account' };
+    case '/userprefs.cgi': {
+      const tab = params.get('tab');
+      return { page: 'prefs', tab: tab === 'apikey' || tab === 'email' ? tab : 'account' };
+    }
     case '/auth.cgi':
       return { page: 'auth', callback: params.get('callback') ?? '', description: params.get('description') ?? '' };
     case '/login':
