@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type RouteDefinition, routes } from '../../shared/routes.ts';
+import { FUZZ_RUNS_PER_ROUTE, parameterName, STACK_TRACE, text, value } from '../support/fuzzInputs.ts';
 import { tableInconsistencies } from '../support/tableIntegrity.ts';
 import { call, startTestApp, type TestApp } from '../support/testApp.ts';
 
@@ -9,8 +10,8 @@ import { call, startTestApp, type TestApp } from '../support/testApp.ts';
  * and tiny values, odd Unicode (NUL, bidi overrides, lone surrogates), unknown and hostile
  * parameter names, malformed bodies. Whatever arrives, the answer must be a client error or a
  * success, never a 5xx, never a stack trace; and afterwards no item may be half-written.
- * About five requests a route keep the run short; fast-check prints the seed of a failure so it
- * can be replayed (`fc.assert(..., { seed })`).
+ * About five requests a route keep the run short (`FUZZ_RUNS=80` for a long run, docs/operations.md);
+ * fast-check prints the seed of a failure so it can be replayed (`fc.assert(..., { seed })`).
  */
 let app: TestApp;
 let admin: string;
@@ -30,137 +31,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await app?.close();
 });
-
-const oddText = fc.constantFrom(
-  '',
-  ' ',
-  '\u0000',
-  'a\u0000b',
-  '\u202eevil\u202c',
-  '\ud800',
-  '\udfff\ud800',
-  '\u200b',
-  '💥'.repeat(3),
-  'x'.repeat(70_000),
-  'é'.repeat(300),
-  '0',
-  '-1',
-  '1e309',
-  '9223372036854775808',
-  'NaN',
-  'null',
-  'true',
-  '__proto__',
-  'constructor',
-  '../../etc/passwd',
-  '%00',
-  '*',
-  ',,,',
-  '.*',
-  '(a+)+$',
-  '<script>alert(1)</script>',
-  "' OR 1=1 --",
-  'admin',
-  'TestProduct',
-  'TestComponent',
-  'fuzzgroup',
-  'cf_fuzz',
-  '1',
-  '2',
-);
-
-const text = fc.oneof(
-  oddText,
-  fc.string({ maxLength: 40 }),
-  fc.string({ unit: 'binary', maxLength: 20 }),
-  fc.string({ unit: 'grapheme', maxLength: 10 }),
-);
-
-const parameterName = fc.oneof(
-  fc.constantFrom(
-    'name',
-    'description',
-    'ids',
-    'names',
-    'id',
-    'email',
-    'full_name',
-    'password',
-    'groups',
-    'bless_groups',
-    'login_denied_text',
-    'user_regexp',
-    'icon_url',
-    'is_active',
-    'is_open',
-    'sort_key',
-    'product',
-    'component',
-    'version',
-    'default_assignee',
-    'default_milestone',
-    'classification',
-    'group_controls',
-    'values',
-    'type',
-    'display_name',
-    'visibility_field',
-    'visibility_values',
-    'inclusions',
-    'exclusions',
-    'cc_list',
-    'grant_group',
-    'request_group',
-    'revoked',
-    'match',
-    'limit',
-    'include_fields',
-    'exclude_fields',
-    'membership',
-    'announcehtml',
-    'max_login_attempts',
-    'maintainer',
-    'requirelogin',
-    'summary',
-    'op_sys',
-    'platform',
-    'alias',
-    'cc',
-    'keywords',
-    'status',
-    'blocks',
-    'depends_on',
-    'comment',
-    'flags',
-    'tags',
-    'add',
-    'remove',
-    'set',
-    'token',
-    'api_key',
-    'login',
-    'callback',
-    '__proto__',
-    'constructor',
-    'class',
-    'last_change_time',
-  ),
-  fc.string({ maxLength: 12 }),
-);
-
-const value: fc.Arbitrary<unknown> = fc.letrec<{ value: unknown }>((tie) => ({
-  value: fc.oneof(
-    { depthSize: 'small', withCrossShrink: true },
-    text,
-    fc.integer(),
-    fc.double(),
-    fc.constantFrom(0, -1, 2 ** 53, 2 ** 63, -(2 ** 31), 1e308, Number.MIN_VALUE),
-    fc.boolean(),
-    fc.constant(null),
-    fc.array(tie('value'), { maxLength: 4 }),
-    fc.dictionary(parameterName, tie('value'), { maxKeys: 4 }),
-  ),
-})).value;
 
 const body = fc.dictionary(parameterName, value, { maxKeys: 6 });
 const rawBody = fc.constantFrom(
@@ -216,8 +86,6 @@ const requestFor = (route: RouteDefinition) =>
       return { ...generated, path, query: query.toString() };
     });
 
-const STACK_TRACE = /\n\s+at |node:internal|\.ts:\d+:\d+|\.js:\d+:\d+|TypeError|ReferenceError|ValidationException/;
-
 describe('generated bad input on every route', () => {
   it('never answers a 5xx or a stack trace', async () => {
     const mutating = routes.filter((route) => route.method !== 'GET');
@@ -244,7 +112,7 @@ describe('generated bad input on every route', () => {
           if (response.status >= 400)
             expect(response.body, where).toMatchObject({ error: true, code: expect.any(Number) });
         }),
-        { numRuns: 5 },
+        { numRuns: FUZZ_RUNS_PER_ROUTE },
       );
     }
   });
