@@ -216,6 +216,24 @@ export const errors = {
   unknownSearchOperator: (op: string) => byMessage.invalidOperator(`Invalid operator '${op}'.`),
   /** possible_duplicates' `id`, which takes a number only (invalidBugReference also allows an alias). */
   invalidBugNumber: (text: string) => byMessage.invalidBugReference(`'${text}' is not a valid bug number.`),
+  // Saved searches: Bugzilla's user errors, none with a code of its own (32000) but
+  // buglist_parameters_required (1000). One message for a search that does not exist and one
+  // that is not shared with the caller, when another person's is asked for: none says which.
+  savedSearchNotFound: (name: string, ofAnotherPerson: boolean) =>
+    byMessage.invalidParameter(
+      ofAnotherPerson
+        ? `The search named ${name} has not been made visible to you.`
+        : `The search named ${name} does not exist.`,
+    ),
+  savedSearchNameRequired: () => byMessage.invalidParameter('You must enter a name for your search.'),
+  illegalSavedSearchName: () =>
+    byMessage.invalidParameter('The name of your search cannot contain any of the following characters: <, >, &.'),
+  savedSearchNameTooLong: () =>
+    byMessage.invalidParameter('The name of the query must be less than 64 characters long.'),
+  savedSearchCriteriaRequired: () =>
+    byMessage.searchCriteriaRequired('You may not search, or create saved searches, without any search terms.'),
+  savedSearchShareGroupDenied: (group: string) =>
+    byMessage.invalidParameter(`You can share a saved search only with a group you are in, and not with ${group}.`),
   // Catalogue (products, components, fields, keywords, flag types, classifications):
   notFoundByName: (kind: string, name: string) => byMessage.notFound(`There is no ${kind} named '${name}'.`),
   notFoundByNameOrNumber: (kind: string, reference: string | number) =>

@@ -156,6 +156,13 @@ export const routes: readonly RouteDefinition[] = [
   route('GET', '/rest/bug_user_last_visit', 'bug/getLastVisits'),
   route('GET', '/rest/bug_user_last_visit/{id}', 'bug/getLastVisits'),
 
+  // Saved searches (Tracker addition: Bugzilla's namedqueries, which it manages in buglist.cgi
+  // and userprefs.cgi); GET /rest/bug runs one by name (`savedsearch`, `sharer_id`).
+  route('GET', '/rest/saved_search', 'savedSearch/getSavedSearches'),
+  route('POST', '/rest/saved_search', 'savedSearch/saveSearch'),
+  route('PUT', '/rest/saved_search/{id_or_name}', 'savedSearch/updateSavedSearch'),
+  route('DELETE', '/rest/saved_search/{id_or_name}', 'savedSearch/deleteSavedSearch'),
+
   // Bugzilla's XML-RPC and JSON-RPC WebService (shared/http/rpc/): one function runs each method's
   // REST handler in-process, so it may do what any of them does (write the table, move bodies).
   // A JSON-RPC GET calls only methods that read (Bugzilla's READ_ONLY lists).

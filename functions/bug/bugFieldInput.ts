@@ -185,4 +185,8 @@ export const SEARCH_CRITERIA = {
   offset: names('Skip this many bugs (with limit).'),
   order: names('Sort order: columns, each optionally followed by DESC.'),
   count_only: names('1: answer `{bug_count}` only.'),
+  savedsearch: text(
+    "Run the caller's saved search of this name instead of the other criteria (login required; an unknown name is an error).",
+  ),
+  sharer_id: text('With savedsearch: the id of the person who shared the search with a group the caller is in.'),
 };

@@ -18,7 +18,8 @@ export type IdKind =
   | 'bug'
   | 'comment'
   | 'attachment'
-  | 'flag';
+  | 'flag'
+  | 'savedsearch';
 
 /**
  * Allocates `count` consecutive ids with one atomic ADD and returns them. Ids taken by a write

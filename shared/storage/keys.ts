@@ -157,6 +157,25 @@ export const searchKeys = {
 };
 
 /**
+ * Saved searches (Bugzilla's namedqueries, docs/data-model.md): each in its owner's partition
+ * under its lowercased name, so a name is unique per person whatever its case (a conditional Put)
+ * and a search is run by name with one consistent read; one shared with a group is also in that
+ * group's gsi1 partition (namedquery_group_map), for the lists of those who may run it.
+ */
+export const savedSearchKeys = {
+  savedSearch: (ownerId: number, name: string): ItemKey => ({
+    pk: `USER#${ownerId}`,
+    sk: `SAVEDSEARCH#${name.toLowerCase()}`,
+  }),
+  savedSearchPrefix: 'SAVEDSEARCH#',
+  sharedWith: (groupId: number, ownerId: number, name: string) => ({
+    gsi1pk: `GROUP#${groupId}#SAVEDSEARCHES`,
+    gsi1sk: `${padId(ownerId)}#${name.toLowerCase()}`,
+  }),
+  sharedWithPartition: (groupId: number): string => `GROUP#${groupId}#SAVEDSEARCHES`,
+};
+
+/**
  * Catalogue keys. Each kind lives in one base-table partition (`PRODUCTS`, `GROUPS`, ...), so one
  * strongly consistent Query returns all of it: a script that creates a product and then its first
  * component, or a group and then its first member, always sees what it just wrote (a GSI would

@@ -30,6 +30,7 @@ import {
   parseSearchRequest,
   type RequestedPage,
   type SearchRequest,
+  withSavedQuery,
 } from '../../domain/search/query/searchRequest.ts';
 import { errors } from '../../errors.ts';
 import { oncePerRequest, requestLocal } from '../../runtime/requestScope.ts';
@@ -37,6 +38,7 @@ import { findBugIdByAlias, loadBugs, loadComments } from '../../storage/bug/bugS
 import { findUserIdByLogin, listAllUsers } from '../../storage/identity/userStore.ts';
 import { type BugCatalog, loadBugCatalog, usersById } from '../bug/bugContext.ts';
 import { prefetchBugs } from '../bug/bugPrefetch.ts';
+import { savedSearchQuery } from './savedSearches.ts';
 import { currentSearchState, searchWithParts } from './searchIndexHolder.ts';
 import { callerGroupIds, renderSearchPage } from './searchPage.ts';
 
@@ -263,7 +265,11 @@ async function sortBugs(
   return slots.map((slot) => scratch.id[slot]);
 }
 
-export async function searchBugs(caller: Caller, request: SearchRequest, fields: FieldSelection) {
+export async function searchBugs(caller: Caller, asked: SearchRequest, fields: FieldSelection) {
+  // A saved search run by name: its own criteria, never the request's nor every bug.
+  const request = asked.saved
+    ? withSavedQuery(asked, await savedSearchQuery(caller, asked.saved.name, asked.saved.sharerId))
+    : asked;
   const bugCatalog = await loadBugCatalog();
   const parameters = bugCatalog.catalog.parameters;
   const paging = pagingOf(request.page, Number(parameters.max_search_results) || 10_000);

@@ -150,6 +150,7 @@ const CONTROL = new Set([
   'cmdtype',
   'remaction',
   'namedcmd',
+  'savedsearch',
   'sharer_id',
   'bug_id_type',
   'short_desc_type',

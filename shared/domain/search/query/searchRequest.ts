@@ -22,11 +22,20 @@ export interface RequestedPage {
   order?: string;
 }
 
+/** A saved search the request runs by name (`savedsearch`, with `sharer_id` for another person's). */
+export interface SavedSearchReference {
+  name: string;
+  /** The owner, when the request names one; otherwise the caller. */
+  sharerId: number | null;
+}
+
 export interface SearchRequest extends ParsedParameters {
   /** A status named beside the quicksearch replaces its open-bugs default, as in 5.2. */
   statusGiven: boolean;
   direct: DirectReferences | null;
   page: RequestedPage;
+  /** Set: the criteria are the saved search's (withSavedQuery), not this request's. */
+  saved: SavedSearchReference | null;
 }
 
 export function parseSearchRequest(params: Record<string, unknown>): SearchRequest {
@@ -36,7 +45,42 @@ export function parseSearchRequest(params: Record<string, unknown>): SearchReque
     statusGiven: valuesOf(params.status).length + valuesOf(params.bug_status).length > 0,
     direct: directReferences(params, parsed),
     page: requestedPage(params),
+    saved: savedSearchReference(params),
   };
+}
+
+/**
+ * `savedsearch=NAME` (python-bugzilla's, and BMO's Bug.search), or a buglist.cgi address's
+ * `cmdtype=runnamed&namedcmd=NAME` (`cmdtype=dorem&remaction=run`), with `sharer_id`.
+ */
+function savedSearchReference(params: Record<string, unknown>): SavedSearchReference | null {
+  const single = (name: string) => valuesOf(params[name])[0];
+  const cmdtype = single('cmdtype');
+  const runsNamed = cmdtype === 'runnamed' || (cmdtype === 'dorem' && single('remaction') === 'run');
+  const name = single('savedsearch') ?? (runsNamed ? single('namedcmd') : undefined);
+  if (name === undefined) return null;
+  const sharer = (single('sharer_id') ?? '').trim();
+  if (sharer !== '' && !/^\d+$/.test(sharer)) throw errors.notWholeNumber('sharer_id');
+  return { name, sharerId: sharer === '' ? null : Number(sharer) };
+}
+
+/**
+ * The request that runs a saved search, as buglist.cgi runs one: the saved query's criteria
+ * replace the request's, and its `order` wins over the request's; the request's page (`limit` and
+ * `offset`, `count_only`) wins over one the query saved.
+ */
+export function withSavedQuery(request: SearchRequest, query: string): SearchRequest {
+  const params: Record<string, string[]> = {};
+  for (const [name, value] of new URLSearchParams(query)) params[name] = [...(params[name] ?? []), value];
+  delete params.savedsearch;
+  delete params.cmdtype;
+  const stored = parseSearchRequest(params);
+  const asked = request.page;
+  const page: RequestedPage =
+    asked.limit !== undefined
+      ? { ...asked, order: stored.page.order ?? asked.order }
+      : { ...stored.page, countOnly: asked.countOnly, order: stored.page.order ?? asked.order };
+  return { ...stored, page, saved: null };
 }
 
 /** The criteria that hold for a caller: those on time-tracking fields for its members only. */
