@@ -75,7 +75,7 @@ export interface paths {
     };
     /**
      * Search bugs
-     * @description Bugzilla's search parameters: any bug field by name (`product`, `status`, `assigned_to`, …), advanced search (`f1`/`o1`/`v1`, `j_top`), `quicksearch`, `limit`, `offset`, `order`, `count_only` (then the answer is `{bug_count}`).
+     * @description Bugzilla's search parameters: any bug field by name (`product`, `status`, `assigned_to`, …), advanced search (`f1`/`o1`/`v1`, `j_top`), `quicksearch`, `limit`, `offset`, `order`, `count_only` (then the answer is `{bug_count}`). `savedsearch` runs a saved search by name instead (with `sharer_id` for one another person shared with the caller's group): its criteria replace the request's, its saved `order` wins, the request's `limit`, `offset`, `count_only` and fields apply.
      *
      *     Public, unless the installation requires a login (`requirelogin`, then error 410 without credentials).
      *
@@ -1382,6 +1382,70 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/rest/saved_search': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * List saved searches
+     * @description Tracker addition (Bugzilla's namedqueries): the caller's own saved searches by name, then those others shared with a group the caller is in (run one with GET /rest/bug's `savedsearch` and `sharer_id` = its `owner_id`). A search just shared may take a moment to show in other people's lists.
+     *
+     *     Needs a logged-in caller (error 410 without credentials).
+     *
+     *     Handler: `functions/savedSearch/getSavedSearches.ts`.
+     */
+    get: operations['getSavedSearches'];
+    put?: never;
+    /**
+     * Save a search
+     * @description Tracker addition (buglist.cgi's Remember search): saves `query` under `name` for the caller; a name the caller already uses, whatever its case, gets the new query (it keeps its id and sharing). `shared_with_group` shares it: only members of the `querysharegroup` parameter's group may share, and only with a group they are in. Errors as Bugzilla's: no name, `<>&` in it or over 64 characters 32000; no search terms 1000; not logged in 410.
+     *
+     *     Needs a logged-in caller (error 410 without credentials).
+     *
+     *     Handler: `functions/savedSearch/saveSearch.ts`.
+     */
+    post: operations['saveSearch'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/rest/saved_search/{id_or_name}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    /**
+     * Change or share a saved search
+     * @description Tracker addition (userprefs.cgi's saved searches): changes the `query` of one of the caller's searches, by id or name, or shares it with a group (`shared_with_group`; null or "" stops sharing).
+     *
+     *     Needs a logged-in caller (error 410 without credentials).
+     *
+     *     Handler: `functions/savedSearch/updateSavedSearch.ts`.
+     */
+    put: operations['updateSavedSearch'];
+    post?: never;
+    /**
+     * Forget a saved search
+     * @description Tracker addition (buglist.cgi's remaction=forget): deletes one of the caller's searches, by id or name; nobody can run it after.
+     *
+     *     Needs a logged-in caller (error 410 without credentials).
+     *
+     *     Handler: `functions/savedSearch/deleteSavedSearch.ts`.
+     */
+    delete: operations['deleteSavedSearch'];
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/rest/time': {
     parameters: {
       query?: never;
@@ -2215,6 +2279,16 @@ export interface components {
       name?: string;
       sort_key?: number;
     };
+    /** @description A saved search (Tracker addition): its buglist query string, owner and the group it is shared with. */
+    SavedSearch: {
+      id?: number;
+      is_own?: boolean;
+      name?: string;
+      owner?: string;
+      owner_id?: number;
+      query?: string;
+      shared_with_group?: string | null;
+    };
     /** @description One object an update changed: its id (and name, for some kinds) and the changes. */
     UpdateResult: {
       changes: components['schemas']['Changes'];
@@ -2337,6 +2411,18 @@ export interface components {
         'application/json': components['schemas']['Error'] & {
           /** @enum {unknown} */
           code?: 125 | 305 | 306 | 32000;
+        };
+      };
+    };
+    /** @description Bugzilla error 305, 306, 1000, 32000 (titles in the Error schema). */
+    Error400_305_306_1000_32000: {
+      headers: {
+        [name: string]: unknown;
+      };
+      content: {
+        'application/json': components['schemas']['Error'] & {
+          /** @enum {unknown} */
+          code?: 305 | 306 | 1000 | 32000;
         };
       };
     };
@@ -3174,6 +3260,8 @@ export interface operations {
         offset?: (string | number | (string | number | null)[]) | null;
         order?: (string | number | (string | number | null)[]) | null;
         count_only?: (string | number | (string | number | null)[]) | null;
+        savedsearch?: string | number | null;
+        sharer_id?: string | number | null;
         /** @description Any other parameters, each as its own query parameter (see the operation description). */
         params?: {
           [key: string]: unknown;
@@ -7199,6 +7287,147 @@ export interface operations {
       400: components['responses']['Error400_305_306_32000'];
       401: components['responses']['Error401_300_301_410'];
       404: components['responses']['Error404_51'];
+      414: components['responses']['Error414_414'];
+      500: components['responses']['Error500_-32000'];
+    };
+  };
+  getSavedSearches: {
+    parameters: {
+      query?: {
+        /** @description Only these fields of each resource (`_default`, `_extra`, `_all`, `_custom` and dotted nested names too); comma-separated or repeated. */
+        include_fields?: components['parameters']['IncludeFields'];
+        /** @description Leave these fields out of each resource; comma-separated or repeated. */
+        exclude_fields?: components['parameters']['ExcludeFields'];
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description List saved searches */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            saved_searches: components['schemas']['SavedSearch'][];
+          };
+        };
+      };
+      /** @description Not modified: the ETag matches If-None-Match. */
+      304: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      400: components['responses']['Error400_305_306_32000'];
+      401: components['responses']['Error401_300_301_410'];
+      414: components['responses']['Error414_414'];
+      500: components['responses']['Error500_-32000'];
+    };
+  };
+  saveSearch: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** @description A JSON object; the same parameters may come in the query string instead. */
+    requestBody: {
+      content: {
+        'application/json': {
+          /** @description Its name: at most 64 characters, none of `<>&`; unique per person, whatever its case. */
+          name: string;
+          /** @description A buglist query string (`product=Foo&bug_status=NEW`) or a whole buglist.cgi address, as Bugzilla stores it: empty parameters, credentials, paging and response fields are dropped. */
+          query: string;
+          /** @description Share with this group (one the caller is in; the caller must be in the `querysharegroup` parameter's group), or null/"" to stop sharing. */
+          shared_with_group?: string | null;
+        };
+      };
+    };
+    responses: {
+      /** @description Save a search */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['SavedSearch'];
+        };
+      };
+      400: components['responses']['Error400_305_306_1000_32000'];
+      401: components['responses']['Error401_300_301_304_410'];
+      404: components['responses']['Error404_51'];
+      414: components['responses']['Error414_414'];
+      500: components['responses']['Error500_-32000'];
+    };
+  };
+  updateSavedSearch: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id_or_name: string;
+      };
+      cookie?: never;
+    };
+    /** @description A JSON object; the same parameters may come in the query string instead. */
+    requestBody?: {
+      content: {
+        'application/json': {
+          /** @description A buglist query string (`product=Foo&bug_status=NEW`) or a whole buglist.cgi address, as Bugzilla stores it: empty parameters, credentials, paging and response fields are dropped. */
+          query?: string;
+          /** @description Share with this group (one the caller is in; the caller must be in the `querysharegroup` parameter's group), or null/"" to stop sharing. */
+          shared_with_group?: string | null;
+        };
+      };
+    };
+    responses: {
+      /** @description Change or share a saved search */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['SavedSearch'];
+        };
+      };
+      400: components['responses']['Error400_305_306_1000_32000'];
+      401: components['responses']['Error401_300_301_304_410'];
+      404: components['responses']['Error404_51'];
+      414: components['responses']['Error414_414'];
+      500: components['responses']['Error500_-32000'];
+    };
+  };
+  deleteSavedSearch: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id_or_name: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Forget a saved search */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            id: number;
+            name: string;
+          };
+        };
+      };
+      400: components['responses']['Error400_305_306_32000'];
+      401: components['responses']['Error401_300_301_410'];
       414: components['responses']['Error414_414'];
       500: components['responses']['Error500_-32000'];
     };

@@ -203,7 +203,7 @@ export const OPERATIONS: Readonly<Record<string, OperationNotes>> = {
   'bug/searchBugs': {
     summary: 'Search bugs',
     description:
-      "Bugzilla's search parameters: any bug field by name (`product`, `status`, `assigned_to`, …), advanced search (`f1`/`o1`/`v1`, `j_top`), `quicksearch`, `limit`, `offset`, `order`, `count_only` (then the answer is `{bug_count}`).",
+      "Bugzilla's search parameters: any bug field by name (`product`, `status`, `assigned_to`, …), advanced search (`f1`/`o1`/`v1`, `j_top`), `quicksearch`, `limit`, `offset`, `order`, `count_only` (then the answer is `{bug_count}`). `savedsearch` runs a saved search by name instead (with `sharer_id` for one another person shared with the caller's group): its criteria replace the request's, its saved `order` wins, the request's `limit`, `offset`, `count_only` and fields apply.",
     response: { oneOf: [list('bugs', 'Bug'), envelope({ bug_count: integer })] },
   },
   'bug/possibleDuplicates': {
@@ -230,6 +230,31 @@ export const OPERATIONS: Readonly<Record<string, OperationNotes>> = {
   },
   'bug/recordLastVisit': { summary: 'Record a visit of bugs', response: lastVisits },
   'bug/getLastVisits': { summary: "The caller's last visits of bugs", response: lastVisits },
+
+  'savedSearch/getSavedSearches': {
+    summary: 'List saved searches',
+    description:
+      "Tracker addition (Bugzilla's namedqueries): the caller's own saved searches by name, then those others shared with a group the caller is in (run one with GET /rest/bug's `savedsearch` and `sharer_id` = its `owner_id`). A search just shared may take a moment to show in other people's lists.",
+    response: list('saved_searches', 'SavedSearch'),
+  },
+  'savedSearch/saveSearch': {
+    summary: 'Save a search',
+    description:
+      "Tracker addition (buglist.cgi's Remember search): saves `query` under `name` for the caller; a name the caller already uses, whatever its case, gets the new query (it keeps its id and sharing). `shared_with_group` shares it: only members of the `querysharegroup` parameter's group may share, and only with a group they are in. Errors as Bugzilla's: no name, `<>&` in it or over 64 characters 32000; no search terms 1000; not logged in 410.",
+    response: ref('SavedSearch'),
+  },
+  'savedSearch/updateSavedSearch': {
+    summary: 'Change or share a saved search',
+    description:
+      'Tracker addition (userprefs.cgi\'s saved searches): changes the `query` of one of the caller\'s searches, by id or name, or shares it with a group (`shared_with_group`; null or "" stops sharing).',
+    response: ref('SavedSearch'),
+  },
+  'savedSearch/deleteSavedSearch': {
+    summary: 'Forget a saved search',
+    description:
+      "Tracker addition (buglist.cgi's remaction=forget): deletes one of the caller's searches, by id or name; nobody can run it after.",
+    response: envelope({ id: integer, name: string }),
+  },
 
   'comment/getComments': {
     summary: 'Get comments',

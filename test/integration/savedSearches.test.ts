@@ -92,6 +92,11 @@ describe('saving and running a search by name', () => {
       [...alphas, hiddenAlpha].sort((a, b) => a - b),
     );
     expect(bugIds(await ok(search(alice, { cmdtype: 'dorem', remaction: 'run', namedcmd: 'Alphas' })))).toHaveLength(3);
+    // Get User lists them on one's own account only, as 5.2 does.
+    const own = await ok(call(app, 'GET', '/rest/user/alice@tracker.test', { apiKey: alice }));
+    expect(own.users[0].saved_searches).toEqual([{ id: saved.id, name: 'Alphas', query: saved.query }]);
+    const seen = await ok(call(app, 'GET', '/rest/user/alice@tracker.test', { apiKey: bob }));
+    expect(seen.users[0].saved_searches).toBeUndefined();
   });
 
   it('keeps the saved order unless none was saved', async () => {

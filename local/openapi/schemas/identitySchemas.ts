@@ -47,6 +47,21 @@ export const IDENTITY_SCHEMAS: Record<string, JsonSchema> = {
     },
     { description: 'A group; is_bug_group, user_regexp and is_active only for creategroups.' },
   ),
+  SavedSearch: resource(
+    {
+      id: integer,
+      name: string,
+      query: string,
+      owner: string,
+      owner_id: integer,
+      is_own: boolean,
+      shared_with_group: nullable(string),
+    },
+    {
+      description:
+        'A saved search (Tracker addition): its buglist query string, owner and the group it is shared with.',
+    },
+  ),
   ApiKey: resource({
     id: integer,
     description: string,

@@ -1,5 +1,5 @@
 import type { OwnAccountChanges } from '../lib/rights.ts';
-import { get, post, put, seg } from './client.ts';
+import { api, get, post, put, seg } from './client.ts';
 import type {
   ApiKey,
   Attachment,
@@ -185,3 +185,22 @@ export async function getParameters(): Promise<Record<string, string>> {
   const r = await get<{ parameters: Record<string, string> }>('/parameters');
   return r.parameters;
 }
+
+/** A saved search (Tracker's /rest/saved_search): the caller's own, or one shared with their group. */
+export interface SavedSearch {
+  id: number;
+  name: string;
+  query: string;
+  owner: string;
+  owner_id: number;
+  is_own: boolean;
+  shared_with_group: string | null;
+}
+
+export async function listSavedSearches(): Promise<SavedSearch[]> {
+  return (await get<{ saved_searches: SavedSearch[] }>('/saved_search')).saved_searches;
+}
+export const saveSearch = (name: string, query: string) => post<SavedSearch>('/saved_search', { name, query });
+export const shareSavedSearch = (id: number, group: string | null) =>
+  put<SavedSearch>(`/saved_search/${id}`, { shared_with_group: group });
+export const forgetSavedSearch = (id: number) => api<{ id: number; name: string }>('DELETE', `/saved_search/${id}`);

@@ -5,12 +5,14 @@ import { ErrorMessage, Loading } from '../components/Messages.tsx';
 import { useLoad } from '../components/useLoad.ts';
 import { countQuery, hasCriteria, pageQuery, pagingOf } from '../lib/buglistQuery.ts';
 import { columnByField, normaliseColumns, parseColumnList, parseOrder, toggleSort } from '../lib/columns.ts';
+import { savedSearchRun } from '../lib/savedSearches.ts';
 import { announce, navigate } from '../state/router.ts';
 import { inGroup, session } from '../state/session.ts';
 import { ColumnChooser } from './ColumnChooser.tsx';
 import { storeColumns, storedColumns } from './columnPrefs.ts';
 import { downloadCsv } from './csvDownload.ts';
 import { MassChange } from './MassChange.tsx';
+import { SaveSearchForm } from './SaveSearchForm.tsx';
 
 function withParam(params: URLSearchParams, changes: Record<string, string | null>): string {
   const next = new URLSearchParams(params);
@@ -58,6 +60,7 @@ export function BuglistPage({ params }: { params: URLSearchParams }) {
   });
 
   const quick = params.get('quicksearch');
+  const saved = savedSearchRun(params);
   const data = loaded.data;
   const first = paging.offset + 1;
   const last = data ? paging.offset + data.bugs.length : 0;
@@ -66,6 +69,7 @@ export function BuglistPage({ params }: { params: URLSearchParams }) {
     <>
       <h1>Bug list</h1>
       {quick && <p>Quick search: “{quick}”</p>}
+      {saved && <p>Saved search: “{saved.name}”</p>}
       {!criteria && (
         <p class="message">
           This search has no criteria. Use the <a href="/query.cgi">search form</a> or the quick search.
@@ -108,7 +112,7 @@ export function BuglistPage({ params }: { params: URLSearchParams }) {
               Download as CSV
             </button>
             <SortSelect params={params} columns={columns} />
-            <a href={`/query.cgi?${params.toString()}`}>Edit search</a>
+            {!saved && <a href={`/query.cgi?${params.toString()}`}>Edit search</a>}
             {session.value && inGroup('editbugs') && data.bugs.length > 0 && (
               <button type="button" class="secondary" aria-expanded={editing} onClick={() => setEditing(!editing)}>
                 Change several bugs at once
@@ -137,6 +141,7 @@ export function BuglistPage({ params }: { params: URLSearchParams }) {
               }
             />
           )}
+          {session.value && !saved && <SaveSearchForm params={params} />}
           <nav class="pager" aria-label="Pages">
             {paging.offset > 0 && (
               <a

@@ -1,3 +1,4 @@
+import { SavedSearchList } from '../search/SavedSearchList.tsx';
 import { session } from '../state/session.ts';
 import { MyBugs } from './MyBugs.tsx';
 import { MyRequests } from './MyRequests.tsx';
@@ -22,6 +23,7 @@ export function HomePage() {
         <>
           <MyBugs login={s.login} />
           <MyRequests login={s.login} />
+          <SavedSearchList />
           <RecentBugs />
         </>
       ) : (

@@ -5,6 +5,8 @@
  * columns come from the page.
  */
 
+import { savedSearchRun } from './savedSearches.ts';
+
 /** Parameters of buglist.cgi that are about the page, not the search. */
 const PAGE_ONLY = new Set([
   'columnlist',
@@ -14,6 +16,7 @@ const PAGE_ONLY = new Set([
   'remaction',
   'namedcmd',
   'sharer_id',
+  'savedsearch',
   'ctype',
   'format',
   'query_based_on',
@@ -40,6 +43,7 @@ export interface Paging {
 
 /** Whether a search address has any criterion at all (the API refuses one without: 1000). */
 export function hasCriteria(params: URLSearchParams): boolean {
+  if (savedSearchRun(params)) return true;
   for (const [name, value] of params) {
     if (!PAGE_ONLY.has(name) && name !== 'order' && value !== '') return true;
   }
@@ -49,6 +53,15 @@ export function hasCriteria(params: URLSearchParams): boolean {
 /** The search part of a buglist address, as query parameters for GET /rest/bug. */
 export function searchParams(params: URLSearchParams): URLSearchParams {
   const out = new URLSearchParams();
+  // A saved search runs by name: its own criteria, whatever else the address says.
+  const saved = savedSearchRun(params);
+  if (saved) {
+    out.set('savedsearch', saved.name);
+    if (saved.sharerId !== null) out.set('sharer_id', String(saved.sharerId));
+    const order = params.get('order');
+    if (order) out.set('order', order);
+    return out;
+  }
   for (const [name, value] of params) {
     if (PAGE_ONLY.has(name)) continue;
     // Bugzilla's forms send empty fields; only `resolution=` (open bugs) means something empty.

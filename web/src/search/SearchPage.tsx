@@ -13,6 +13,7 @@ import {
 import { fields, legalValues, loadFields, loadProducts } from '../state/catalog.ts';
 import { navigate } from '../state/router.ts';
 import { session } from '../state/session.ts';
+import { SavedSearchList } from './SavedSearchList.tsx';
 
 const ROLE_LABELS: Record<(typeof EMAIL_ROLES)[number], string> = {
   assigned_to: 'the assignee',
@@ -249,6 +250,7 @@ function SearchFormView({
           </a>
         </div>
       </form>
+      {session.value && <SavedSearchList />}
     </>
   );
 }
