@@ -1,5 +1,6 @@
 import * as z from 'zod';
 import { findUsers } from '../../shared/application/identity/users.ts';
+import { withOwnSavedSearches } from '../../shared/application/search/savedSearches.ts';
 import { targetsOf } from '../../shared/domain/objectTargets.ts';
 import { errors } from '../../shared/errors.ts';
 import { defineEndpoint } from '../../shared/http/endpoint.ts';
@@ -24,10 +25,10 @@ export const handler = defineEndpoint({
       ? errors.invalidValue(`Invalid parameter '${parameter}': user ids must be whole numbers, not negative.`)
       : undefined,
   responseFields: { users: { fields: {} } },
-  run: ({ input, caller }) => {
+  run: async ({ input, caller }) => {
     if (input.id_or_name !== undefined && /^-\d+$/.test(input.id_or_name)) {
       throw errors.invalidValue('Invalid parameter: user ids must be whole numbers, not negative.');
     }
-    return findUsers(caller, { ...input, ...targetsOf(input) });
+    return withOwnSavedSearches(caller, await findUsers(caller, { ...input, ...targetsOf(input) }));
   },
 });

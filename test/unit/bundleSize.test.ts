@@ -120,8 +120,9 @@ const BUDGET_EXCEPTIONS: Readonly<Record<string, number>> = {
   // snapshot reader, 1339.2 with sparse columns decoded as read, 1343.4 with column bitmaps,
   // 1345.8 with gzip answers and the 6 MB check (lambdaResponse.ts). The handlers are imported
   // lazily, so a call evaluates only its own.
-  // 1362.4 KiB (2026-11-29) with the typed inputs of issue 37 and the week's search work.
-  'rpc/rpcEndpoint': 1330 * 1024 + OBSERVABILITY,
+  // 1362.4 KiB (2026-11-29) with the typed inputs of issue 37 and the week's search work; 1368.2
+  // with saved searches run by name in Bug.search and listed by User.get (issue 40).
+  'rpc/rpcEndpoint': 1335 * 1024 + OBSERVABILITY,
   // Not a route: the table stream's publisher. Three SDK clients of its own (SES v2 for mail,
   // EventBridge for events, S3 for Test mail, with their share of @smithy) on top of every bug,
   // mail and event rule and the people and catalogue reads: 654.7 KiB measured 2026-11-25.

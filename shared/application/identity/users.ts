@@ -23,7 +23,6 @@ import {
 } from '../../storage/identity/userStore.ts';
 import { recordAudit } from '../../storage/instance/auditStore.ts';
 import { loadParameters } from '../../storage/instance/parameterStore.ts';
-import { listOwnSavedSearches } from '../../storage/search/savedSearchStore.ts';
 import { retryOnConflict, WriteTransaction } from '../../storage/transaction.ts';
 
 /** Users: lookup with the spec's visibility tiers, creation and updates (editusers). */
@@ -128,18 +127,7 @@ export async function findUsers(caller: Caller, query: UserQuery): Promise<{ use
   const subjects = withGroups(records, groups).filter(
     (subject) => filterGroups.length === 0 || subject.groups.some((group) => filterGroups.includes(group.id)),
   );
-  // One's own account lists one's saved searches (5.2's User.get saved_searches).
-  const own = isLoggedIn(caller) && subjects.some((subject) => subject.user.id === caller.user.id);
-  const savedSearches = own
-    ? (await listOwnSavedSearches(caller.user!.id))
-        .sort((a, b) => a.id - b.id)
-        .map(({ id, name, query }) => ({ id, name, query }))
-    : [];
-  return {
-    users: subjects.map((subject) =>
-      userView(caller, subject.user.id === caller.user?.id ? { ...subject, savedSearches } : subject),
-    ),
-  };
+  return { users: subjects.map((subject) => userView(caller, subject)) };
 }
 
 const changeOf = (removed: string, added: string) => ({ removed, added });

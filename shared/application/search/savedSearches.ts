@@ -176,3 +176,24 @@ export async function savedSearchQuery(caller: Caller, name: string, sharerId: n
   } else if (search) return search.query;
   throw errors.savedSearchNotFound(name, ownerId !== viewer.id);
 }
+
+/**
+ * Get User's answer with the caller's saved searches on their own account, as 5.2's User.get
+ * lists them (`saved_searches`, only on one's own account: userView.ts leaves it empty).
+ */
+export async function withOwnSavedSearches<Answer extends { users: Array<Record<string, unknown>> }>(
+  caller: Caller,
+  answer: Answer,
+): Promise<Answer> {
+  if (!isLoggedIn(caller) || !answer.users.some((user) => user.id === caller.user.id && 'saved_searches' in user))
+    return answer;
+  const own = (await listOwnSavedSearches(caller.user.id))
+    .sort((a, b) => a.id - b.id)
+    .map(({ id, name, query }) => ({ id, name, query }));
+  return {
+    ...answer,
+    users: answer.users.map((user) =>
+      user.id === caller.user!.id && 'saved_searches' in user ? { ...user, saved_searches: own } : user,
+    ),
+  };
+}
