@@ -86,7 +86,8 @@ const BUDGET_EXCEPTIONS: Readonly<Record<string, number>> = {
   'bug/searchBugs': 815 * 1024 + OBSERVABILITY,
   'bug/possibleDuplicates': 755 * 1024 + OBSERVABILITY,
   'user/createUser': REGEXP_BUDGET,
-  'user/updateUser': REGEXP_BUDGET,
+  // 555.3 KiB (2026-11-29) with the saved searches' error texts (shared/errors.ts, issue 40).
+  'user/updateUser': REGEXP_BUDGET + 2 * 1024,
   // A person's own account (PUT /rest/preferences/account) is written by Update User's code, with
   // its derived regexp memberships: 551.2 KiB measured 2026-11-29.
   'user/updateOwnAccount': REGEXP_BUDGET,
