@@ -2,7 +2,7 @@
  * `npm run import -- --from <url>/rest --api-key <key> [...]` (and `npx tracker-import`): the
  * command line of runImport.ts. It opens the target (the local installation in --data-dir, with
  * `npm start` stopped, or a deployed stack's table and bucket), shows progress, turns Ctrl-C into
- * "stop after the current batch" (a second Ctrl-C quits at once), prints the report and writes it
+ * "abandon the requests in flight and stop" (a second Ctrl-C quits at once), prints the report and writes it
  * as JSON with --report.
  */
 import { writeFile } from 'node:fs/promises';
@@ -32,6 +32,8 @@ import, or, after a finished one, to bring what changed on the source since.
   --allow-partial     go on with a key that is not an administrator's (the report lists what is missing)
   --batch-size N      bugs per batch and checkpoint (default 100)
   --retry-minutes N   keep retrying a source that is down or failing for N minutes (default 10)
+  --max-answer-mb N   refuse an answer from the source larger than N MiB (default 128)
+  --max-users N       refuse a source that lists more than N users (default 1000000)
   --same-source-as URL  the target's import came from URL, which now answers at --from
                       (a moved or renamed source; localhost and 127.0.0.1 count as the same)
   --overwrite-target-edits  in an update, write again imported bugs changed on the target
@@ -61,6 +63,8 @@ export interface CliOptions {
   targetApiKey: string | null;
   retryMinutes: number;
   sameSourceAs: string | null;
+  maxAnswerMb: number;
+  maxUsers: number;
 }
 
 export class UsageError extends Error {}
@@ -80,6 +84,8 @@ const VALUES = new Set([
   '--target-api-key',
   '--retry-minutes',
   '--same-source-as',
+  '--max-answer-mb',
+  '--max-users',
 ]);
 
 /** The options, or null for --help; a UsageError says what is wrong. */
@@ -140,6 +146,8 @@ export function parseArgs(argv: readonly string[], env: NodeJS.ProcessEnv = proc
     targetApiKey: values.get('--target-api-key') ?? null,
     retryMinutes: number('--retry-minutes', 10, 10_080),
     sameSourceAs: values.get('--same-source-as')?.replace(/\/+$/, '') ?? null,
+    maxAnswerMb: number('--max-answer-mb', 128, 4096),
+    maxUsers: number('--max-users', 1_000_000, 100_000_000),
   };
 }
 
@@ -178,6 +186,7 @@ async function main(): Promise<number> {
   const { runImport } = await import('./runImport.ts');
   const { openLocalTarget, TargetInUse } = await import('./destination/localTarget.ts');
   const { stackTarget } = await import('./destination/stackTarget.ts');
+  const { ImportStopped } = await import('./source/sourceErrors.ts');
   const progress = consoleProgress();
   const stop = new AbortController();
   let local: LocalTarget | null = null;
@@ -187,7 +196,9 @@ async function main(): Promise<number> {
       void (local?.stop() ?? Promise.resolve()).finally(() => process.exit(130));
       return;
     }
-    progress.log('\nStopping after the current batch (Ctrl-C again to quit at once; a rerun resumes).');
+    progress.log(
+      '\nStopping: requests to the source are abandoned, batches already written stay (Ctrl-C again to quit at once; a rerun resumes).',
+    );
     stop.abort();
   });
   const openTarget = async () => {
@@ -207,6 +218,8 @@ async function main(): Promise<number> {
       overwriteTargetEdits: options.overwriteTargetEdits,
       batchSize: options.batchSize,
       retryForMs: options.retryMinutes * 60_000,
+      maxAnswerBytes: options.maxAnswerMb * 1024 * 1024,
+      maxUsers: options.maxUsers,
       target: openTarget,
       prepareTarget: async () => {
         const opened = local as LocalTarget | null;
@@ -234,6 +247,12 @@ async function main(): Promise<number> {
     if (report.interrupted) return 3;
     return verification && !verification.equal ? 4 : 0;
   } catch (error) {
+    if (error instanceof ImportStopped) {
+      process.stderr.write(
+        'Stopped (Ctrl-C) before any bug was written by this run; run the same command again to resume.\n',
+      );
+      return 130;
+    }
     if (error instanceof ImportRefusal || error instanceof TargetInUse) {
       const opened = local as LocalTarget | null;
       const note = opened?.newTable

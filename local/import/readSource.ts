@@ -22,7 +22,7 @@ import {
 /**
  * Everything but the bugs, read before anything is written: the writers need the ids of all of
  * it (a component names its default assignee, a flag type its groups), and it is small next to
- * the bugs. Users are read by id until ten empty batches in a row (readUsers). An account that
+ * the bugs. Users are read by id until ten empty batches in a row (readUsers), at most `maxUsers`. An account that
  * may list no groups gets none (the probe's `missing` says so; bugs' groups are then skipped).
  */
 export interface SourceData {
@@ -36,7 +36,12 @@ export interface SourceData {
   parameters: Record<string, string> | null;
 }
 
-export async function readSource(source: BugzillaClient, probe: SourceProbe, progress: Progress): Promise<SourceData> {
+export async function readSource(
+  source: BugzillaClient,
+  probe: SourceProbe,
+  progress: Progress,
+  options: { maxUsers?: number } = {},
+): Promise<SourceData> {
   const phase = progress.phase('read', 6, 'parts');
   const [fields, products, groups] = await Promise.all([
     readFields(source),
@@ -55,7 +60,7 @@ export async function readSource(source: BugzillaClient, probe: SourceProbe, pro
   ]);
   phase.tick(2);
   const users: UserRecord[] = [];
-  for await (const batch of readUsers(source)) users.push(...batch.users);
+  for await (const batch of readUsers(source, { maxUsers: options.maxUsers })) users.push(...batch.users);
   phase.tick();
   phase.done();
   return { fields, products, classifications, keywords, flagTypes, groups, users, parameters: probe.parameters };

@@ -31,6 +31,12 @@ export interface ImportReport {
   counts: Record<string, number>;
   bugsPerProduct: Record<string, number>;
   skipped: SkipGroup[];
+  /**
+   * Values stored otherwise than the source has them, so that they pass the API's rules (issue
+   * 41): file names reduced to a base name, line breaks out of one-line fields, URLs that are not
+   * http(s), invalid or taken aliases, content types that are not MIME types. Grouped like `skipped`.
+   */
+  cleaned: SkipGroup[];
   /** Imported users: none has a password in Tracker (REST never gives them). */
   usersWithoutPassword: number;
   /**
@@ -71,6 +77,7 @@ export class ReportBuilder {
   readonly counts: Record<string, number> = {};
   readonly bugsPerProduct: Record<string, number> = {};
   private readonly skips = new Map<string, SkipGroup>();
+  private readonly cleans = new Map<string, SkipGroup>();
   readonly hiddenBugIds: number[] = [];
   readonly restrictedIds: number[] = [];
   readonly restrictedGroups = new Set<string>();
@@ -82,18 +89,22 @@ export class ReportBuilder {
   }
 
   skip(kind: string, what: string, reason: string): void {
-    const key = `${kind}\u0000${reason}`;
-    let group = this.skips.get(key);
-    if (!group) {
-      group = { kind, reason, count: 0, examples: [] };
-      this.skips.set(key, group);
-    }
-    group.count++;
-    if (group.examples.length < EXAMPLES) group.examples.push(what);
+    add(this.skips, kind, what, reason);
+  }
+
+  /** A value stored otherwise than the source has it; `note` says how, `what` names the bug and item. */
+  clean(kind: string, what: string, note: string): void {
+    // The note quotes the value: grouped without the quotes, the value goes with the example.
+    const reason = note.replace(/"(?:[^"\\]|\\.)*"|'[^']*'/g, '…');
+    add(this.cleans, kind, `${what}: ${note}`, reason);
   }
 
   get skipped(): SkipGroup[] {
     return [...this.skips.values()];
+  }
+
+  get cleaned(): SkipGroup[] {
+    return [...this.cleans.values()];
   }
 
   /** Per product (lower-cased name): the groups every bug imported in it is in, and those any is in. */
@@ -118,6 +129,17 @@ export class ReportBuilder {
   bugInProduct(product: string): void {
     this.bugsPerProduct[product] = (this.bugsPerProduct[product] ?? 0) + 1;
   }
+}
+
+function add(groups: Map<string, SkipGroup>, kind: string, what: string, reason: string): void {
+  const key = `${kind}\u0000${reason}`;
+  let group = groups.get(key);
+  if (!group) {
+    group = { kind, reason, count: 0, examples: [] };
+    groups.set(key, group);
+  }
+  group.count++;
+  if (group.examples.length < EXAMPLES) group.examples.push(what);
 }
 
 /** Consecutive ids as ranges: [1,2,3,7] → ["1-3", "7"]. */
@@ -207,6 +229,14 @@ export function renderReport(report: ImportReport): string {
     for (const group of report.skipped)
       lines.push(
         `  ${group.kind} (${group.count}): ${group.reason}${group.examples.length > 0 ? ` — e.g. ${group.examples.join(', ')}` : ''}`,
+      );
+  }
+  if (report.cleaned.length > 0) {
+    lines.push('', 'Cleaned (stored as the API would have taken them):');
+    for (const group of report.cleaned)
+      lines.push(
+        `  ${group.kind} (${group.count}): ${group.reason}`,
+        ...group.examples.map((example) => `    - ${example}`),
       );
   }
   if (report.missing.length > 0) {

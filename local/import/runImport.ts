@@ -10,6 +10,7 @@ import { IdMaps } from './destination/idMaps.ts';
 import { ImportIndex } from './destination/importIndex.ts';
 import { decideMode, type GuardedImportState, type ModeDecision, targetCounters } from './destination/importMode.ts';
 import { inferProductControls } from './destination/productControls.ts';
+import { seenIds } from './destination/sourceIds.ts';
 import { pointStorageAt, type StorageTarget } from './destination/storageTarget.ts';
 import { TargetWriter } from './destination/targetWriter.ts';
 import { writeAccounts } from './destination/writeAccounts.ts';
@@ -25,6 +26,7 @@ import { expandRanges, type ImportReport, idRanges, ReportBuilder } from './repo
 import {
   type BugzillaClient,
   createBugzillaClient,
+  ImportStopped,
   probeSource,
   type SourceProbe,
   SourceProbeError,
@@ -71,8 +73,16 @@ export interface ImportOptions {
   probeLimit?: number;
   /** Stop after this many bug batches, as Ctrl-C does (tests of resuming). */
   stopAfterBatches?: number;
-  /** Aborted: stop after the current batch, leaving a checkpoint. */
+  /**
+   * Aborted (Ctrl-C): requests in flight to the source are abandoned at once, in any phase; in
+   * the bugs the batches already written stay, with their checkpoint, and the report says the
+   * run was interrupted; before the bugs an ImportStopped is thrown.
+   */
   signal?: AbortSignal;
+  /** The largest answer read from the source (default 128 MiB). */
+  maxAnswerBytes?: number;
+  /** The most users read from the source (default 1,000,000). */
+  maxUsers?: number;
   progress?: Progress;
   /** For tests: a client of the caller's (fetch stubs, retries). */
   client?: (options: { baseUrl: string; apiKey: string; connections: number }) => BugzillaClient;
@@ -85,7 +95,7 @@ export async function runImport(options: ImportOptions): Promise<ImportReport> {
   const makeClient =
     options.client ??
     ((settings: { baseUrl: string; apiKey: string; connections: number; keyTransport?: SourceProbe['keyTransport'] }) =>
-      createBugzillaClient(settings));
+      createBugzillaClient({ ...settings, signal: options.signal, maxAnswerBytes: options.maxAnswerBytes }));
   const report = new ReportBuilder();
 
   // 1. The source: what it is, whether the key works and what it may see. Nothing is written yet.
@@ -108,6 +118,8 @@ export async function runImport(options: ImportOptions): Promise<ImportReport> {
         apiKey: options.apiKey,
         connections,
         keyTransport: probe.keyTransport,
+        signal: options.signal,
+        maxAnswerBytes: options.maxAnswerBytes,
         retryForMs: options.retryForMs ?? 600_000,
         onRetry: (event) =>
           progress.log(
@@ -142,7 +154,7 @@ export async function runImport(options: ImportOptions): Promise<ImportReport> {
   const sourceTime = await readSourceTime(source);
   const data = await timed(
     'read',
-    () => readSource(source, probe, progress),
+    () => readSource(source, probe, progress, { maxUsers: options.maxUsers }),
     () => 0,
   );
   report.phases[report.phases.length - 1].items = data.users.length + data.products.length + data.groups.length;
@@ -273,6 +285,8 @@ export async function runImport(options: ImportOptions): Promise<ImportReport> {
       replaceExisting: decision.mode !== 'fresh',
       changeLog: decision.mode === 'update',
       deriveDuplicates: probe.kind === 'bugzilla-5.0' || probe.kind === 'bugzilla-5.2',
+      seen: seenIds(),
+      aliases: new Map<string, number>(),
     };
     const highest: BatchIds = { bug: 0, comment: 0, attachment: 0, flag: 0 };
     for await (const { bundle, ids: read } of plan.bundles) {
@@ -309,7 +323,8 @@ export async function runImport(options: ImportOptions): Promise<ImportReport> {
   } catch (error) {
     // The source gone for longer than the retries wait, or an answer that cannot be read: every
     // committed batch is kept, and the report says where a rerun resumes.
-    failure = describeFailure(error);
+    // Ctrl-C while a batch was being read is an interruption, not a failure.
+    failure = error instanceof ImportStopped || options.signal?.aborted ? undefined : describeFailure(error);
     interrupted = true;
   } finally {
     report.phases.push({
@@ -368,6 +383,7 @@ export async function runImport(options: ImportOptions): Promise<ImportReport> {
     counts: report.counts,
     bugsPerProduct: report.bugsPerProduct,
     skipped: report.skipped,
+    cleaned: report.cleaned,
     usersWithoutPassword,
     restrictedLeftOut: {
       count: new Set(report.restrictedIds).size,

@@ -26,6 +26,12 @@ describe('import command line', () => {
       targetApiKey: null,
       retryMinutes: 10,
       sameSourceAs: null,
+      maxAnswerMb: 128,
+      maxUsers: 1_000_000,
+    });
+    expect(parseArgs([...required, '--max-answer-mb', '16', '--max-users', '500'], {})).toMatchObject({
+      maxAnswerMb: 16,
+      maxUsers: 500,
     });
     expect(parseArgs([...required, '--verify'], {})).toMatchObject({ verify: 'all' });
     expect(parseArgs([...required, '--overwrite-target-edits'], {})).toMatchObject({ overwriteTargetEdits: true });

@@ -66,6 +66,7 @@ describe('product group controls from a source that hides them', () => {
       counts: {},
       bugsPerProduct: {},
       skipped: [],
+      cleaned: [],
       usersWithoutPassword: 0,
       restrictedLeftOut: { count: 2, ranges: ['4-5'], groups: ['vault'] },
       productControls: [{ product: 'Secret', inferred: ['vault'], call: 'PUT /rest/product/Secret {}' }],

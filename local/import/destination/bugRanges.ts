@@ -93,13 +93,16 @@ export async function bugBundles(
   const ids = await visibleBugIds(source, state.checkpoint);
   const highest = ids.at(-1) ?? 0;
   if (options.permissive) {
-    const range = { from: state.checkpoint + 1, to: highest };
+    const windows = rangeWindows(ids, state.checkpoint + 1, highest, batchSize, options.probeLimit ?? 5000);
     return {
-      bundles: read(range.from > range.to ? [] : idChunks(range, batchSize)),
-      total: Math.max(0, range.to - range.from + 1),
+      bundles: read(windows.chunks()),
+      total: windows.total,
       lastBugId: Math.max(highest, state.checkpoint),
       byRange: true,
-      warnings: [],
+      warnings: windows.skipped.map(
+        (range) =>
+          `Ids ${range.from}-${range.to} hold no bug the source's search lists, and were not asked about (more than ${options.probeLimit ?? 5000} such ids): bugs the account may not see among them are not listed below.`,
+      ),
     };
   }
   return {
@@ -112,5 +115,49 @@ export async function bugBundles(
     byRange: true,
     unlisted: () => probeUnlistedIds(source, ids, { after: state.checkpoint, limit: options.probeLimit }),
     warnings: [],
+  };
+}
+
+/**
+ * The batches of a read by id range (a source that honours `permissive`), bounded by what the
+ * source's search lists (issue 41): consecutive windows of `size` ids from `from` to `to`, each
+ * read if it holds a listed id; windows without one are read too (to report hidden bugs by id)
+ * until `emptyBudget` ids of them were, and skipped after that, as `skipped` ranges. So a search
+ * listing ids 1 and 2^31−1 costs two batches and the budget, not twenty million batches.
+ */
+export function rangeWindows(
+  listed: readonly number[],
+  from: number,
+  to: number,
+  size: number,
+  emptyBudget: number,
+): { chunks(): Generator<number[]>; total: number; skipped: IdRange[] } {
+  const starts: number[] = [];
+  const skipped: IdRange[] = [];
+  let budget = emptyBudget;
+  let total = 0;
+  let index = 0;
+  for (let start = from; start <= to; ) {
+    const end = Math.min(to, start + size - 1);
+    while (index < listed.length && listed[index] < start) index++;
+    const holdsListed = index < listed.length && listed[index] <= end;
+    if (holdsListed || budget >= end - start + 1) {
+      if (!holdsListed) budget -= end - start + 1;
+      starts.push(start);
+      total += end - start + 1;
+      start = end + 1;
+      continue;
+    }
+    const next = index < listed.length ? listed[index] : to + 1;
+    const nextStart = next > to ? to + 1 : from + Math.floor((next - from) / size) * size;
+    skipped.push({ from: start, to: nextStart - 1 });
+    start = nextStart;
+  }
+  return {
+    *chunks() {
+      for (const start of starts) yield* idChunks({ from: start, to: Math.min(to, start + size - 1) }, size);
+    },
+    total,
+    skipped,
   };
 }

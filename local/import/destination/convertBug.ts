@@ -4,13 +4,27 @@ import type { Bug, BugFlag, FlagStatus, HistoryChange, HistoryEntry } from '../.
 import { toBugzillaDateTime } from '../../../shared/domain/time.ts';
 import type { StoredComment } from '../../../shared/storage/bug/bugStore.ts';
 import type { BugBundle, BugRecord, FlagRecord } from '../source/index.ts';
+import {
+  type Cleaned,
+  cleanAliases,
+  cleanAttachmentSummary,
+  cleanBugSummary,
+  cleanBugUrl,
+  cleanCommentTags,
+  cleanContentType,
+  cleanFileName,
+  cleanSeeAlso,
+  cleanWhiteboard,
+  commentTooLong,
+} from './cleanValues.ts';
 import type { IdMaps } from './idMaps.ts';
 
 /**
  * One source bug with its comments, history and attachments as Tracker keeps them (bug.ts,
  * attachment.ts): the source's ids and times, names turned into the target's ids (IdMaps).
  * Pure: what cannot be mapped is handed to `problem` (the report's skipped list) and left out,
- * never guessed, except a person the target does not know, who becomes the importing account
+ * never guessed; a value the API would not take is cleaned as it would be, or left out, and
+ * handed to `cleaned` (cleanValues.ts); except a person the target does not know, who becomes the importing account
  * (a bug must have an assignee and a reporter).
  */
 export interface ConvertedBug {
@@ -31,6 +45,8 @@ export interface ConvertContext {
   /** Harmony/BMO names history fields as its database does (historyFields.ts). */
   historyField(name: string): string;
   problem(kind: string, what: string, reason: string): void;
+  /** A value stored otherwise than the source has it, to pass the API's rules (cleanValues.ts). */
+  cleaned?(kind: string, what: string, note: string): void;
   /** A bug left out because groups that restrict it were not imported (it would have become more visible). */
   restrictedLeftOut?(bugId: number, groups: string[]): void;
 }
@@ -102,28 +118,38 @@ export function convertBug(
     ];
   };
 
-  if (record.alias.length > 1)
-    problem(
-      'alias',
-      `${record.alias.slice(1).join(', ')} (${where})`,
-      'Tracker keeps one alias per bug: the first is kept',
-    );
-  const comments = (bundle.comments.get(record.id) ?? []).map(
-    (comment): StoredComment => ({
-      id: comment.id,
-      bugId: record.id,
-      count: comment.count,
-      creatorId: person(comment.creator, `author of comment ${comment.id}`),
-      rawText: comment.rawText,
-      isPrivate: comment.isPrivate,
-      isMarkdown: comment.isMarkdown,
-      workTime: 0,
-      creationTime: wireTime(comment.creationTime),
-      ...(comment.kind === 'normal' ? {} : { commentType: comment.kind, extraData: comment.extraData ?? undefined }),
-      attachmentId: comment.attachmentId,
-      tags: comment.tags,
-    }),
-  );
+  const clean = <T>(kind: string, what: string, result: Cleaned<T>): T => {
+    if (result.note) context.cleaned?.(kind, what, result.note);
+    return result.value;
+  };
+  const cleanList = <T>(kind: string, what: string, result: { value: T; notes: string[] }): T => {
+    for (const note of result.notes) context.cleaned?.(kind, what, note);
+    return result.value;
+  };
+  const alias = cleanList('alias', where, cleanAliases(record.alias));
+  const comments = (bundle.comments.get(record.id) ?? []).flatMap((comment): StoredComment[] => {
+    const tooLong = commentTooLong(comment.rawText);
+    if (tooLong) {
+      problem('comment', `${comment.id} (${where})`, tooLong);
+      return [];
+    }
+    return [
+      {
+        id: comment.id,
+        bugId: record.id,
+        count: comment.count,
+        creatorId: person(comment.creator, `author of comment ${comment.id}`),
+        rawText: comment.rawText,
+        isPrivate: comment.isPrivate,
+        isMarkdown: comment.isMarkdown,
+        workTime: 0,
+        creationTime: wireTime(comment.creationTime),
+        ...(comment.kind === 'normal' ? {} : { commentType: comment.kind, extraData: comment.extraData ?? undefined }),
+        attachmentId: comment.attachmentId,
+        tags: cleanList('comment tag', `comment ${comment.id} (${where})`, cleanCommentTags(comment.tags)),
+      },
+    ];
+  });
   const creationComment = new Map(
     comments
       .filter((comment) => comment.commentType === 'attachment_created')
@@ -137,14 +163,17 @@ export function convertBug(
     }
     const bodyKey = context.bodyKey(record.id, source.id);
     const sha256 = createHash('sha256').update(source.data).digest('hex');
-    bodies.push({ key: bodyKey, data: source.data, contentType: source.contentType, sha256 });
+    const about = `${source.id} (${where})`;
+    const fileName = clean('attachment', about, cleanFileName(source.fileName));
+    const contentType = clean('attachment', about, cleanContentType(source.contentType));
+    bodies.push({ key: bodyKey, data: source.data, contentType, sha256 });
     return [
       {
         id: source.id,
         bugId: record.id,
-        fileName: source.fileName,
-        summary: source.summary,
-        contentType: source.contentType,
+        fileName,
+        summary: clean('attachment', about, cleanAttachmentSummary(source.summary, fileName)),
+        contentType,
         size: source.data.length,
         isPatch: source.isPatch,
         isPrivate: source.isPrivate,
@@ -188,8 +217,8 @@ export function convertBug(
     .map((attachment) => ({ id: attachment.id, creatorId: attachment.creatorId }));
   const bug: Bug = {
     id: record.id,
-    alias: record.alias[0] ?? null,
-    summary: record.summary,
+    alias,
+    summary: clean('bug', where, cleanBugSummary(record.summary)),
     status: record.status,
     resolution: record.resolution,
     isConfirmed: record.isConfirmed,
@@ -205,8 +234,8 @@ export function convertBug(
     assigneeId: person(record.assignedTo, 'assignee'),
     reporterId: person(record.creator, 'reporter'),
     qaContactId: optionalPerson(record.qaContact, 'QA contact'),
-    url: record.url,
-    whiteboard: record.whiteboard,
+    url: clean('bug', where, cleanBugUrl(record.url)),
+    whiteboard: clean('bug', where, cleanWhiteboard(record.whiteboard)),
     deadline: record.deadline,
     creationTime: wireTime(record.creationTime),
     lastChangeTime: wireTime(record.lastChangeTime),
@@ -225,7 +254,7 @@ export function convertBug(
     regressions: record.regressions ?? [],
     duplicates: record.duplicates ?? [],
     dupeOf: record.dupeOf,
-    seeAlso: record.seeAlso,
+    seeAlso: cleanList('bug', where, cleanSeeAlso(record.seeAlso)),
     flags: record.flags.flatMap((entry) => flag(entry, where)),
     commentCount: comments.reduce((next, comment) => Math.max(next, comment.count + 1), 0),
     privateCommentCount: comments.filter((comment) => comment.isPrivate).length,

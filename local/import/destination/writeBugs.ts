@@ -7,6 +7,7 @@ import {
   importedChangeLogItems,
   loadExistingBug,
 } from '../../../shared/storage/bug/bugImportStore.ts';
+import { findBugIdByAlias } from '../../../shared/storage/bug/bugStore.ts';
 import type { Item } from '../../../shared/storage/itemCollector.ts';
 import type { ItemKey } from '../../../shared/storage/keys.ts';
 import type { ReportBuilder } from '../report.ts';
@@ -16,6 +17,7 @@ import { type ConvertedBug, convertBug } from './convertBug.ts';
 import { fillDuplicates } from './duplicates.ts';
 import type { IdMaps } from './idMaps.ts';
 import type { ImportIndex } from './importIndex.ts';
+import { checkBundleIds, type SeenIds } from './sourceIds.ts';
 import type { TargetWriter } from './targetWriter.ts';
 
 /**
@@ -39,6 +41,10 @@ export interface BugWriteContext {
   changeLog: boolean;
   /** The source lists no `duplicates` (5.0, 5.2): they are worked out (duplicates.ts). */
   deriveDuplicates: boolean;
+  /** Ids written so far in this run: one given twice refuses the source (sourceIds.ts). */
+  seen: SeenIds;
+  /** Aliases given so far in this run (lower case) → bug id: a second bug with one loses it. */
+  aliases: Map<string, number>;
 }
 
 export interface BatchIds {
@@ -59,6 +65,7 @@ const reads = new Semaphore(16);
 export async function writeBugBatch(bundle: BugBundle, context: BugWriteContext): Promise<BatchWritten> {
   const { report, writer } = context;
   const highest: BatchWritten = { bug: 0, comment: 0, attachment: 0, flag: 0, tagged: [], untagged: [] };
+  checkBundleIds(bundle, context.seen);
   for (const fault of bundle.faults) {
     if (fault.code === 102) report.hiddenBugIds.push(fault.id);
     else report.skip('bug', String(fault.id), `the source refused it: ${fault.message} (${fault.code})`);
@@ -72,11 +79,13 @@ export async function writeBugBatch(bundle: BugBundle, context: BugWriteContext)
       bodyKey: importedBodyKey,
       historyField: context.historyField,
       problem: (kind, what, reason) => report.skip(kind, what, reason),
+      cleaned: (kind, what, note) => report.clean(kind, what, note),
       restrictedLeftOut: (id, groups) => report.leaveOutRestricted(id, groups),
     });
     if (bug) converted.push(bug);
   }
   if (context.deriveDuplicates) await fillDuplicates(converted, writer.dryRun);
+  await keepAliasesUnique(converted, context);
 
   const existing = new Map<number, ExistingBug | null>();
   if (context.replaceExisting)
@@ -137,4 +146,33 @@ export async function writeBugBatch(bundle: BugBundle, context: BugWriteContext)
     converted.flatMap((entry) => entry.bodies).reduce((sum, body) => sum + body.data.length, 0),
   );
   return highest;
+}
+
+/**
+ * An alias names one bug (search and Get Bug would each find another): a bug whose alias an
+ * earlier bug of this run has, or a bug of the target that this run does not write, loses it,
+ * and the report says so.
+ */
+async function keepAliasesUnique(converted: ConvertedBug[], context: BugWriteContext): Promise<void> {
+  const inBatch = new Set(converted.map(({ bug }) => bug.id));
+  for (const { bug } of converted) {
+    if (!bug.alias) continue;
+    const key = bug.alias.toLowerCase();
+    let owner = context.aliases.get(key);
+    if (owner === undefined) {
+      const onTarget = await findBugIdByAlias(bug.alias).catch(() => null);
+      // A bug this run writes again gives its old alias up (or keeps it): it is not another owner.
+      if (onTarget !== null && !inBatch.has(onTarget) && !context.seen.bugs.has(onTarget)) owner = onTarget;
+    }
+    if (owner !== undefined && owner !== bug.id) {
+      context.report.clean(
+        'alias',
+        `bug ${bug.id}`,
+        `alias ${JSON.stringify(bug.alias)} left out: bug ${owner} has it`,
+      );
+      bug.alias = null;
+      continue;
+    }
+    context.aliases.set(key, bug.id);
+  }
 }

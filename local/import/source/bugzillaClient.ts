@@ -1,5 +1,6 @@
+import { isUtf8 } from 'node:buffer';
 import { Semaphore } from './concurrency.ts';
-import { BugzillaApiError, SourceRequestError, type SourceRequestFailure } from './sourceErrors.ts';
+import { BugzillaApiError, ImportStopped, SourceRequestError, type SourceRequestFailure } from './sourceErrors.ts';
 
 /**
  * The one way the importer talks to a source: GET requests to a Bugzilla-compatible REST root
@@ -17,6 +18,12 @@ import { BugzillaApiError, SourceRequestError, type SourceRequestFailure } from 
  *   client: the source asked all of us to wait), any 5xx, network errors and per-request timeouts
  *   are retried with exponential backoff and jitter. Bugzilla's error envelope on any other status
  *   is final: a `BugzillaApiError` with its code.
+ * - **A source is not trusted** (issue 41): redirects are followed only within the source's own
+ *   origin (fetch would carry `X-BUGZILLA-API-KEY` to any host it is sent to; a redirect
+ *   elsewhere is refused, final, naming where it pointed); an answer is read as a stream and
+ *   abandoned past `maxAnswerBytes` (final, naming the request); it must be UTF-8 (a replacement
+ *   character would silently change the data); and `signal` (Ctrl-C) aborts the requests in
+ *   flight and every wait at once.
  */
 
 export type KeyTransport = 'header' | 'query' | 'both';
@@ -49,7 +56,15 @@ export interface BugzillaClientOptions {
   fetch?: typeof fetch;
   /** Told of every retry, e.g. for a progress display's "source is throttling" line. */
   onRetry?: (event: RetryEvent) => void;
+  /** The largest answer read, in bytes (default 128 MiB): past it the answer is refused, final. */
+  maxAnswerBytes?: number;
+  /** Aborted: every request in flight and every wait stops with an `ImportStopped`. */
+  signal?: AbortSignal;
 }
+
+/** Redirects followed within the source's origin, at most. */
+const MAX_REDIRECTS = 5;
+export const DEFAULT_MAX_ANSWER_BYTES = 128 * 1024 * 1024;
 
 export interface RequestOptions {
   /** Send no key: for `version` and `extensions`, which must answer even when the key is bad. */
@@ -103,6 +118,9 @@ export function createBugzillaClient(options: BugzillaClientOptions): BugzillaCl
   const retryAfterMaxMs = options.retryAfterMaxMs ?? 300_000;
   const keyTransport = options.keyTransport ?? 'both';
   const fetchImpl = options.fetch ?? fetch;
+  const maxAnswerBytes = options.maxAnswerBytes ?? DEFAULT_MAX_ANSWER_BYTES;
+  const stopSignal = options.signal;
+  const origin = new URL(baseUrl).origin;
   const stats: ClientStats = { requests: 0, retries: 0, bytes: 0 };
   let pausedUntil = 0;
 
@@ -116,6 +134,13 @@ export function createBugzillaClient(options: BugzillaClientOptions): BugzillaCl
       url.searchParams.set('Bugzilla_api_key', options.apiKey);
     return url.toString();
   }
+
+  /** A request as an error message names it: path and query, without the key. */
+  const shown = (url: string) => {
+    const parsed = new URL(url);
+    parsed.searchParams.delete('Bugzilla_api_key');
+    return redact(`${parsed.pathname}${parsed.search}`);
+  };
 
   /** An error page may quote the URL, and with it a key sent as a parameter. */
   const redact = (text: string) => (options.apiKey ? text.split(options.apiKey).join('***') : text);
@@ -137,13 +162,63 @@ export function createBugzillaClient(options: BugzillaClientOptions): BugzillaCl
     let retryAfter: string | null;
     try {
       stats.requests++;
-      const response = await fetchImpl(url, { headers, signal: AbortSignal.timeout(timeout) });
+      const signal = stopSignal
+        ? AbortSignal.any([stopSignal, AbortSignal.timeout(timeout)])
+        : AbortSignal.timeout(timeout);
+      let response = await fetchImpl(url, { headers, signal, redirect: 'manual' });
+      for (let redirects = 0; isRedirect(response.status); redirects++) {
+        const location = response.headers.get('location');
+        await response.body?.cancel().catch(() => {});
+        const next = location === null ? null : URL.canParse(location, url) ? new URL(location, url) : null;
+        if (next === null || redirects >= MAX_REDIRECTS)
+          return final(
+            new SourceRequestError(
+              'redirect',
+              path,
+              `HTTP ${response.status} without a usable Location, or more than ${MAX_REDIRECTS} redirects`,
+              1,
+              response.status,
+            ),
+          );
+        if (next.origin !== origin)
+          return final(
+            new SourceRequestError(
+              'redirect',
+              path,
+              `the source redirected to another origin (${next.origin}), which the importer does not follow: it would carry the source's API key there. If the source moved, give its new address with --from.`,
+              1,
+              response.status,
+            ),
+          );
+        response = await fetchImpl(next.toString(), { headers, signal, redirect: 'manual' });
+      }
       status = response.status;
       retryAfter = response.headers.get('retry-after');
-      const raw = await response.arrayBuffer();
+      const raw = await readCapped(response, maxAnswerBytes);
+      if (raw === null)
+        return final(
+          new SourceRequestError(
+            'too-large',
+            path,
+            `the answer to ${shown(url)} is larger than ${maxAnswerBytes} bytes, the most the importer reads in one answer (--max-answer-mb)`,
+            1,
+            status,
+          ),
+        );
       stats.bytes += raw.byteLength;
-      text = new TextDecoder().decode(raw);
+      if (isUtf8(raw)) text = Buffer.from(raw.buffer, raw.byteOffset, raw.byteLength).toString('utf8');
+      else
+        return final(
+          new SourceRequestError(
+            'not-utf8',
+            path,
+            `the answer to ${shown(url)} is not valid UTF-8 (at byte ${firstInvalidUtf8(raw)}): the importer does not replace what it cannot read`,
+            1,
+            status,
+          ),
+        );
     } catch (error) {
+      if (stopSignal?.aborted) return final(new ImportStopped());
       const timedOut = (error as Error)?.name === 'TimeoutError' || (error as Error)?.name === 'AbortError';
       return timedOut
         ? { kind: 'retry', failure: 'timeout', detail: `no complete answer within ${timeout} ms` }
@@ -175,14 +250,17 @@ export function createBugzillaClient(options: BugzillaClientOptions): BugzillaCl
     return { kind: 'ok', body };
   }
 
+  const final = (error: Error): Attempt => ({ kind: 'final', error });
+
   async function get<T>(path: string, query: Query = {}, requestOptions: RequestOptions = {}): Promise<T> {
     const anonymous = requestOptions.anonymous ?? false;
     const url = urlOf(path, query, anonymous);
     const headers = headersOf(anonymous);
     let firstFailure = 0;
     for (let attempts = 1; ; attempts++) {
+      if (stopSignal?.aborted) throw new ImportStopped();
       const wait = pausedUntil - Date.now();
-      if (wait > 0) await sleep(wait);
+      if (wait > 0) await sleep(wait, stopSignal);
       await semaphore.acquire();
       let outcome: Attempt;
       try {
@@ -203,7 +281,7 @@ export function createBugzillaClient(options: BugzillaClientOptions): BugzillaCl
       if (outcome.retryAfterMs !== undefined) pausedUntil = Math.max(pausedUntil, Date.now() + delayMs);
       stats.retries++;
       options.onRetry?.({ path, attempt: attempts, delayMs, reason: outcome.detail });
-      await sleep(delayMs);
+      await sleep(delayMs, stopSignal);
     }
   }
 
@@ -242,4 +320,63 @@ function describe(error: unknown): string {
   return cause?.code ?? cause?.message ?? (error as Error)?.message ?? String(error);
 }
 
-const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+/** A wait that ends early, with an `ImportStopped`, when `signal` aborts. */
+const sleep = (ms: number, signal?: AbortSignal) =>
+  new Promise<void>((resolve, reject) => {
+    if (signal?.aborted) return reject(new ImportStopped());
+    const onAbort = () => {
+      clearTimeout(timer);
+      reject(new ImportStopped());
+    };
+    const timer = setTimeout(() => {
+      signal?.removeEventListener('abort', onAbort);
+      resolve();
+    }, ms);
+    signal?.addEventListener('abort', onAbort, { once: true });
+  });
+
+const isRedirect = (status: number) => status >= 300 && status < 400 && status !== 304;
+
+/** The body, or null once it grows past `maxBytes` (the rest is not read: the stream is cancelled). */
+async function readCapped(response: Response, maxBytes: number): Promise<Uint8Array | null> {
+  const declared = Number(response.headers.get('content-length') ?? '');
+  if (Number.isFinite(declared) && declared > maxBytes) {
+    await response.body?.cancel().catch(() => {});
+    return null;
+  }
+  if (!response.body) return new Uint8Array(0);
+  const chunks: Uint8Array[] = [];
+  let length = 0;
+  const reader = response.body.getReader();
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    length += value.byteLength;
+    if (length > maxBytes) {
+      await reader.cancel().catch(() => {});
+      return null;
+    }
+    chunks.push(value);
+  }
+  return Buffer.concat(chunks, length);
+}
+
+/** The offset of the first byte that is not well-formed UTF-8 (only asked once decoding failed). */
+function firstInvalidUtf8(bytes: Uint8Array): number {
+  for (let at = 0; at < bytes.length; ) {
+    const lead = bytes[at];
+    const length =
+      lead < 0x80
+        ? 1
+        : lead >= 0xc2 && lead <= 0xdf
+          ? 2
+          : lead >= 0xe0 && lead <= 0xef
+            ? 3
+            : lead >= 0xf0 && lead <= 0xf4
+              ? 4
+              : 0;
+    if (length === 0 || !isUtf8(bytes.subarray(at, at + length))) return at;
+    at += length;
+  }
+  return bytes.length;
+}

@@ -54,6 +54,8 @@ export { readProducts } from './readers/products.ts';
 export { type ReadUsersOptions, readUsers, type UserBatch } from './readers/users.ts';
 export {
   BugzillaApiError,
+  ImportStopped,
+  SourceDataError,
   SourceProbeError,
   type SourceProbeFailure,
   SourceRequestError,

@@ -21,7 +21,7 @@ export class BugzillaApiError extends Error {
   }
 }
 
-export type SourceRequestFailure = 'network' | 'timeout' | 'http' | 'not-json';
+export type SourceRequestFailure = 'network' | 'timeout' | 'http' | 'not-json' | 'redirect' | 'too-large' | 'not-utf8';
 
 /** The exchange failed below Bugzilla's own errors; `attempts` says how often it was tried. */
 export class SourceRequestError extends Error {
@@ -58,3 +58,21 @@ export const UNKNOWN_ROUTE = 32614;
 
 export const isUnknownRoute = (error: unknown): boolean =>
   error instanceof BugzillaApiError && error.code === UNKNOWN_ROUTE;
+
+/** The import was asked to stop (Ctrl-C): what was in flight was abandoned. */
+export class ImportStopped extends Error {
+  override readonly name = 'ImportStopped';
+
+  constructor() {
+    super('stopped on request (Ctrl-C)');
+  }
+}
+
+/**
+ * The source's data breaks a rule nothing can repair (issue 41): ids that collide, ids that are
+ * not positive or are beyond any Bugzilla's. The import stops before writing the batch that
+ * holds them, and the message names them.
+ */
+export class SourceDataError extends Error {
+  override readonly name = 'SourceDataError';
+}

@@ -1,8 +1,8 @@
 import * as z from 'zod';
 import type { BugzillaClient } from '../bugzillaClient.ts';
-import { BugzillaApiError } from '../sourceErrors.ts';
 import { type AttachmentRecord, attachmentSchema } from '../sourceRecords.ts';
 import { batchRequest } from './batchRequest.ts';
+import { isTooLarge } from './splitting.ts';
 
 /**
  * The attachments of a batch of bugs, by bug id, with their bodies. First the metadata of the
@@ -20,7 +20,6 @@ export interface ReadAttachmentsOptions {
   bodyBudgetBytes?: number;
 }
 
-const TOO_LARGE = 600;
 const byBug = z.object({ bugs: z.record(z.string(), z.array(attachmentSchema)) });
 const byId = z.object({ attachments: z.record(z.string(), attachmentSchema) });
 
@@ -82,7 +81,7 @@ async function readGroup(client: BugzillaClient, ids: number[], into: Map<number
     const answer = await client.get(`/bug/attachment/${first}`, rest.length > 0 ? { attachment_ids: rest } : {});
     for (const attachment of Object.values(byId.parse(answer).attachments)) into.set(attachment.id, attachment);
   } catch (error) {
-    if (!(error instanceof BugzillaApiError && error.code === TOO_LARGE && ids.length > 1)) throw error;
+    if (!(isTooLarge(error) && ids.length > 1)) throw error;
     const half = Math.ceil(ids.length / 2);
     await Promise.all([readGroup(client, ids.slice(0, half), into), readGroup(client, ids.slice(half), into)]);
   }

@@ -154,7 +154,8 @@ export async function changedBugIds(client: BugzillaClient, since: string, pageS
       }),
     );
     ids.push(...bugs.map((bug) => bug.id));
-    if (bugs.length < pageSize) return ids;
+    // A page that moved under a change lists an id twice: each bug is read once.
+    if (bugs.length < pageSize) return [...new Set(ids)].sort((a, b) => a - b);
   }
 }
 
@@ -201,17 +202,27 @@ export async function probeUnlistedIds(
   const above = options.above ?? 20;
   const limit = options.limit ?? 5000;
   const seen = new Set(visible);
-  const highest = visible.length > 0 ? Math.max(...visible) : after;
+  const highest = visible.reduce((max, id) => Math.max(max, id), after);
+  // Gaps are collected up to the limit only: a source listing ids 1 and 2^31−1 leaves a gap of
+  // two thousand million ids, which is reported as not probed instead of being walked.
   const gaps: number[] = [];
-  for (let id = after + 1; id < highest; id++) if (!seen.has(id)) gaps.push(id);
+  let unprobedFrom: number | null = null;
+  for (let id = after + 1; id < highest; id++) {
+    if (seen.has(id)) continue;
+    if (gaps.length >= limit) {
+      unprobedFrom = id;
+      break;
+    }
+    gaps.push(id);
+  }
   const faults: BugFault[] = [];
   const ask = async (ids: readonly number[]) => {
     const found = await Promise.all(ids.map((id) => readBugsSplitting(client, [id], { include_fields: 'id' })));
     return found.flatMap((answer) => answer.faults).filter((fault) => fault.code !== NOT_A_BUG);
   };
-  const probed = gaps.slice(0, limit);
+  const probed = gaps;
   faults.push(...(await ask(probed)));
-  if (gaps.length > limit) return { faults, unprobed: { from: gaps[limit], to: highest - 1 } };
+  if (unprobedFrom !== null) return { faults, unprobed: { from: unprobedFrom, to: highest - 1 } };
   // Above the highest visible id: `above` ids at a time, until a round without a bug.
   for (let next = highest + 1, budget = limit - probed.length; budget > 0; ) {
     const ids = Array.from({ length: Math.min(above, budget) }, (_, offset) => next + offset);

@@ -1,7 +1,7 @@
 import * as z from 'zod';
 import type { BugzillaClient } from '../bugzillaClient.ts';
 import { type IdRange, orderedMap } from '../concurrency.ts';
-import { BugzillaApiError } from '../sourceErrors.ts';
+import { BugzillaApiError, SourceDataError } from '../sourceErrors.ts';
 import { type UserRecord, userSchema } from '../sourceRecords.ts';
 
 /**
@@ -28,7 +28,14 @@ export interface ReadUsersOptions {
   stopAfterEmptyBatches?: number;
   /** Batches in flight; default half the client's connections. */
   ahead?: number;
+  /**
+   * At most this many users (default 1,000,000): a source with a user at every id would
+   * otherwise be read for ever (issue 41). Past it the reading fails with a SourceDataError.
+   */
+  maxUsers?: number;
 }
+
+export const DEFAULT_MAX_USERS = 1_000_000;
 
 const USER_FIELDS = 'id,name,real_name,email,can_login,email_enabled,login_denied_text,groups';
 const answer = z.object({ users: z.array(userSchema) });
@@ -41,8 +48,15 @@ export async function* readUsers(client: BugzillaClient, options: ReadUsersOptio
     for (let from = options.from ?? 1; from <= to; from += size) yield { from, to: Math.min(to, from + size - 1) };
   }
   let empty = 0;
+  let read = 0;
+  const maxUsers = options.maxUsers ?? DEFAULT_MAX_USERS;
   const ahead = options.ahead ?? Math.max(1, Math.floor(client.connections / 2));
   for await (const batch of orderedMap(ranges(), ahead, (range) => readUserRange(client, range))) {
+    read += batch.users.length + batch.hidden.length;
+    if (read > maxUsers)
+      throw new SourceDataError(
+        `The source lists more than ${maxUsers} users (ids 1 to ${batch.range.to} read so far), more than the importer takes (--max-users): a source with a user at every id would be read for ever.`,
+      );
     yield batch;
     empty = batch.users.length === 0 && batch.hidden.length === 0 ? empty + 1 : 0;
     if (options.to === undefined && empty >= stopAfter) return;

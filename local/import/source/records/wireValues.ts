@@ -15,8 +15,24 @@ export const bool = (fallback: boolean) =>
   looseBoolean.transform((value) => (value == null ? fallback : truthy(value)));
 /** A Bugzilla boolean, or null when the source did not say. */
 export const maybeBool = looseBoolean.transform((value) => (value == null ? null : truthy(value)));
-/** Ids arrive as numbers, and as digit strings in places (the spec's `whoami`, group updates). */
-export const idSchema = z.union([z.number().int(), z.string().regex(/^\d+$/)]).transform(Number);
+/**
+ * The largest id the importer takes: Bugzilla keeps ids in MySQL's INT columns (bug, user and
+ * attachment ids in smaller ones still), so a source that sends more (2^53−1, ...) is not a
+ * Bugzilla, and reading up to such an id would never end (issue 41).
+ */
+export const MAX_SOURCE_ID = 2_147_483_647;
+/**
+ * Ids arrive as numbers, and as digit strings in places (the spec's `whoami`, group updates);
+ * every one is a whole number from 1 to MAX_SOURCE_ID (zero, negative ids and larger ones are
+ * refused, naming the value: the API could not address them).
+ */
+export const idSchema = z
+  .union([z.number().int(), z.string().regex(/^-?\d+$/)])
+  .transform(Number)
+  .refine((id) => Number.isSafeInteger(id) && id >= 1 && id <= MAX_SOURCE_ID, {
+    error: (issue) =>
+      `${String(issue.input)} is not an id the importer takes (a whole number from 1 to ${MAX_SOURCE_ID})`,
+  });
 export const maybeId = z
   .union([idSchema, z.null()])
   .optional()
