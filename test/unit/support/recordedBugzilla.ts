@@ -30,6 +30,13 @@ export interface RecordedBugzilla {
   requests: string[];
   /** The next `times` requests whose path is `path` answer with `fault`. */
   inject(path: string, fault: Fault, times?: number): void;
+  /**
+   * A hostile source (issue 41): changes an answer before it is sent (`body` is the JSON the
+   * recording gives; what is returned is sent instead, as JSON or, for a Buffer, as bytes).
+   */
+  rewrite: ((path: string, query: URLSearchParams, body: unknown) => unknown) | null;
+  /** Answers a request itself (a redirect, an endless body...) when it returns true. */
+  intercept: ((request: IncomingMessage, response: ServerResponse) => boolean) | null;
   close(): Promise<void>;
 }
 
@@ -157,6 +164,7 @@ export async function startRecordedBugzilla(): Promise<RecordedBugzilla> {
   }
 
   function serve(request: IncomingMessage, response: ServerResponse) {
+    if (recorded.intercept?.(request, response)) return;
     const url = new URL(request.url ?? '/', 'http://recorded');
     const key = url.searchParams.get('Bugzilla_api_key');
     url.searchParams.delete('Bugzilla_api_key');
@@ -179,19 +187,26 @@ export async function startRecordedBugzilla(): Promise<RecordedBugzilla> {
       return;
     }
     // Stock 5.2 reads the key from parameters only, and checks it on every call.
-    const { status, body } =
+    const { status, body: recordedBody } =
       key !== null && key !== RECORDED_KEY
         ? { status: 400, body: envelope(306, 'The API key you specified is invalid.') }
         : answer(url.pathname, url.searchParams, key === RECORDED_KEY);
-    response.writeHead(status, { 'Content-Type': 'application/json; charset=UTF-8' }).end(JSON.stringify(body));
+    const body = recorded.rewrite
+      ? recorded.rewrite(url.pathname, url.searchParams, structuredClone(recordedBody))
+      : recordedBody;
+    response
+      .writeHead(status, { 'Content-Type': 'application/json; charset=UTF-8' })
+      .end(Buffer.isBuffer(body) ? body : JSON.stringify(body));
   }
 
   const server: Server = createServer(serve);
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
-  return {
+  const recorded: RecordedBugzilla = {
     url: `http://127.0.0.1:${port}/rest`,
     requests,
+    rewrite: null,
+    intercept: null,
     inject: (path, fault, times = 1) => faults.push({ path, fault, times }),
     close: async () => {
       for (const response of hanging) response.destroy();
@@ -199,4 +214,5 @@ export async function startRecordedBugzilla(): Promise<RecordedBugzilla> {
       await new Promise<void>((resolve) => server.close(() => resolve()));
     },
   };
+  return recorded;
 }
