@@ -1,3 +1,8 @@
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import type { ServerResponse } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { renderReport } from '../../local/import/report.ts';
 import { type ImportOptions, runImport } from '../../local/import/runImport.ts';
@@ -264,4 +269,65 @@ describe('an answer the importer cannot take whole', () => {
     expect(garbled.error).toMatch(/\/rest\/bug\/1\/comment.* is not valid UTF-8 \(at byte \d+\)/);
     expect(garbled.error).not.toMatch(RECORDED_KEY);
   });
+});
+
+describe('Ctrl-C', () => {
+  const scratch = mkdtempSync(join(tmpdir(), 'tracker-import-sigint-'));
+  afterAll(() => rmSync(scratch, { recursive: true, force: true }));
+
+  /**
+   * `npm run import` in a process of its own, the source never answering `hang` (a request
+   * left open): once that request arrives, one SIGINT, as Ctrl-C sends it. Before issue 41 the
+   * importer waited for the request's 60 s timeout and its retries (10 minutes), and ignored
+   * the signal until the bugs.
+   */
+  async function interrupted(hang: RegExp, phase: string) {
+    const open: ServerResponse[] = [];
+    let arrived = () => {};
+    const reached = new Promise<void>((resolve) => {
+      arrived = resolve;
+    });
+    source.intercept = (request, response) => {
+      if (!hang.test(request.url ?? '')) return false;
+      open.push(response);
+      arrived();
+      return true;
+    };
+    const child = spawn(process.execPath, [
+      '--import',
+      'tsx',
+      'local/import/cli.ts',
+      '--from',
+      source.url,
+      '--api-key',
+      RECORDED_KEY,
+      '--dry-run',
+      '--data-dir',
+      join(scratch, phase),
+    ]);
+    let output = '';
+    child.stdout.on('data', (chunk) => {
+      output += chunk;
+    });
+    child.stderr.on('data', (chunk) => {
+      output += chunk;
+    });
+    const exited = new Promise<number | null>((resolve) => child.on('close', resolve));
+    await reached;
+    child.kill('SIGINT');
+    const status = await exited;
+    for (const response of open) response.destroy();
+    return { status, output };
+  }
+
+  it('stops the probe, the reading of users and the bugs, each while a request hangs', async () => {
+    const probe = await interrupted(/^\/rest\/version/, 'probe');
+    expect(probe).toMatchObject({ status: 130, output: expect.stringMatching(/Stopped \(Ctrl-C\) before any bug/) });
+    const users = await interrupted(/^\/rest\/user\?/, 'users');
+    expect(users).toMatchObject({ status: 130, output: expect.stringMatching(/Stopped \(Ctrl-C\) before any bug/) });
+    const bugs = await interrupted(/^\/rest\/bug\/1\/comment/, 'bugs');
+    expect(bugs.status).toBe(3);
+    expect(bugs.output).toMatch(/Dry run \(nothing written\)[\s\S]*run the same command again to resume/);
+    expect(bugs.output).not.toMatch(/Stopped by an error/);
+  }, 300_000);
 });

@@ -1,6 +1,12 @@
 import * as z from 'zod';
 import type { BugzillaClient, KeyTransport } from './bugzillaClient.ts';
-import { BugzillaApiError, isUnknownRoute, SourceProbeError, SourceRequestError } from './sourceErrors.ts';
+import {
+  BugzillaApiError,
+  ImportStopped,
+  isUnknownRoute,
+  SourceProbeError,
+  SourceRequestError,
+} from './sourceErrors.ts';
 import { type GroupRecord, groupSchema, idSchema } from './sourceRecords.ts';
 
 /**
@@ -152,6 +158,7 @@ async function readVersion(client: BugzillaClient): Promise<string> {
   try {
     answer = await client.get('/version', {}, { anonymous: true });
   } catch (error) {
+    if (error instanceof ImportStopped) throw error;
     // Down (network, timeout, 5xx after the retries) is not the same as "answers, but not as Bugzilla".
     const message = error instanceof Error ? error.message : String(error);
     const failure = error instanceof SourceRequestError ? error.failure : null;
