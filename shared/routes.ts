@@ -117,6 +117,7 @@ export const routes: readonly RouteDefinition[] = [
   // Flag types
   // One path-variable name per level ({id_or_name}: a product name for GET, a flag type for PUT).
   route('POST', '/rest/flag_type', 'flagType/createFlagType'),
+  route('GET', '/rest/flag_type', 'flagType/listFlagTypes'),
   route('GET', '/rest/flag_type/{id_or_name}', 'flagType/getFlagTypes'),
   route('GET', '/rest/flag_type/{id_or_name}/{component}', 'flagType/getFlagTypes'),
   route('PUT', '/rest/flag_type/{id_or_name}', 'flagType/updateFlagType'),

@@ -773,7 +773,15 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    get?: never;
+    /**
+     * Every flag type (editcomponents)
+     * @description Tracker addition (Bugzilla's editflagtypes.cgi list): every flag type, inactive ones too, bug types first, then by sort key and name; each with `target_type`, `values`, `inclusions` and `exclusions` as one type by id shows them, plus `grant_group_name` and `request_group_name` ("" for none). Members of editcomponents only (32000 for others, 410 anonymous).
+     *
+     *     Needs membership of the group `editcomponents`.
+     *
+     *     Handler: `functions/flagType/listFlagTypes.ts`.
+     */
+    get: operations['listFlagTypes'];
     put?: never;
     /**
      * Create a flag type
@@ -1657,7 +1665,7 @@ export interface paths {
     };
     /**
      * Who am I
-     * @description Bugzilla's `id`, `name`, `real_name` and `nick`, then Tracker additions about the caller: `email_enabled` (bug mail on), `is_insider` (may see and write private comments and attachments: the `insidergroup` parameter), `is_timetracker` (sees and sets the time fields: `timetrackinggroup`) and `can_tag_comments` (`comment_taggers_group`). Each flag comes from the check the API enforces, so it never disagrees with what the API then allows.
+     * @description Bugzilla's `id`, `name`, `real_name` and `nick`, then Tracker additions about the caller: `email_enabled` (bug mail on), `is_insider` (may see and write private comments and attachments: the `insidergroup` parameter), `is_timetracker` (sees and sets the time fields: `timetrackinggroup`) and `can_tag_comments` (`comment_taggers_group`); `groups`, every group the caller is in (directly, by regexp, implied, or through admin), and `administered_products`, the products whose components, versions and milestones the caller may manage (all of them for editcomponents; else those where one of the caller's groups has the editcomponents control). Each flag comes from the check the API enforces, so it never disagrees with what the API then allows.
      *
      *     Needs a logged-in caller (error 410 without credentials).
      *
@@ -5598,6 +5606,45 @@ export interface operations {
       500: components['responses']['Error500_-32000'];
     };
   };
+  listFlagTypes: {
+    parameters: {
+      query?: {
+        /** @description Only these fields of each resource (`_default`, `_extra`, `_all`, `_custom` and dotted nested names too); comma-separated or repeated. */
+        include_fields?: components['parameters']['IncludeFields'];
+        /** @description Leave these fields out of each resource; comma-separated or repeated. */
+        exclude_fields?: components['parameters']['ExcludeFields'];
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Every flag type (editcomponents) */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            flag_types: components['schemas']['FlagType'][];
+          };
+        };
+      };
+      /** @description Not modified: the ETag matches If-None-Match. */
+      304: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      400: components['responses']['Error400_305_306_32000'];
+      401: components['responses']['Error401_300_301_304_410'];
+      404: components['responses']['Error404_51'];
+      414: components['responses']['Error414_414'];
+      500: components['responses']['Error500_-32000'];
+    };
+  };
   createFlagType: {
     parameters: {
       query?: never;
@@ -7953,8 +8000,10 @@ export interface operations {
         };
         content: {
           'application/json': {
+            administered_products: string[];
             can_tag_comments: boolean;
             email_enabled: boolean;
+            groups: string[];
             id: number;
             is_insider: boolean;
             is_timetracker: boolean;

@@ -92,7 +92,7 @@ export const OPERATIONS: Readonly<Record<string, OperationNotes>> = {
   'user/whoami': {
     summary: 'Who am I',
     description:
-      "Bugzilla's `id`, `name`, `real_name` and `nick`, then Tracker additions about the caller: `email_enabled` (bug mail on), `is_insider` (may see and write private comments and attachments: the `insidergroup` parameter), `is_timetracker` (sees and sets the time fields: `timetrackinggroup`) and `can_tag_comments` (`comment_taggers_group`). Each flag comes from the check the API enforces, so it never disagrees with what the API then allows.",
+      "Bugzilla's `id`, `name`, `real_name` and `nick`, then Tracker additions about the caller: `email_enabled` (bug mail on), `is_insider` (may see and write private comments and attachments: the `insidergroup` parameter), `is_timetracker` (sees and sets the time fields: `timetrackinggroup`) and `can_tag_comments` (`comment_taggers_group`); `groups`, every group the caller is in (directly, by regexp, implied, or through admin), and `administered_products`, the products whose components, versions and milestones the caller may manage (all of them for editcomponents; else those where one of the caller's groups has the editcomponents control). Each flag comes from the check the API enforces, so it never disagrees with what the API then allows.",
     response: envelope({
       id: integer,
       name: string,
@@ -102,6 +102,8 @@ export const OPERATIONS: Readonly<Record<string, OperationNotes>> = {
       is_insider: boolean,
       is_timetracker: boolean,
       can_tag_comments: boolean,
+      groups: strings,
+      administered_products: strings,
     }),
   },
   'user/createUser': { summary: 'Create a user', response: created },
@@ -191,6 +193,12 @@ export const OPERATIONS: Readonly<Record<string, OperationNotes>> = {
   'flagType/getFlagTypes': {
     summary: 'Flag types of a product (and component), or one flag type by id',
     response: { oneOf: [flagTypeLists, list('flag_types', 'FlagType')] },
+  },
+  'flagType/listFlagTypes': {
+    summary: 'Every flag type (editcomponents)',
+    description:
+      "Tracker addition (Bugzilla's editflagtypes.cgi list): every flag type, inactive ones too, bug types first, then by sort key and name; each with `target_type`, `values`, `inclusions` and `exclusions` as one type by id shows them, plus `grant_group_name` and `request_group_name` (\"\" for none). Members of editcomponents only (32000 for others, 410 anonymous).",
+    response: list('flag_types', 'FlagType'),
   },
   'flagType/updateFlagType': { summary: 'Update flag types', response: updated('flagtypes') },
 

@@ -318,6 +318,38 @@ describe('GET /rest/flag_type/{id}', () => {
   });
 });
 
+describe('GET /rest/flag_type (every type, for editcomponents)', () => {
+  it('lists every type, inactive ones too, bug types first by sort key, with scopes and group names', async () => {
+    const { flag_types } = await ok(call(app, 'GET', '/rest/flag_type', { apiKey: editorKey }));
+    expect(flag_types.map((type: { id: number }) => type.id)).toEqual([
+      ids.retired,
+      ids.review,
+      ids.vault,
+      ids.qa,
+      ids.screenshot,
+    ]);
+    const qa = flag_types.find((type: { id: number }) => type.id === ids.qa);
+    expect(qa).toMatchObject({
+      name: 'qa',
+      target_type: 'bug',
+      is_multiplicable: false,
+      grant_group: reviewersId,
+      grant_group_name: 'reviewers',
+      request_group_name: '',
+      inclusions: { Widgets: ['__Any__'] },
+      exclusions: { Widgets: ['Gizmo'] },
+    });
+    expect(flag_types.find((type: { id: number }) => type.id === ids.retired).is_active).toBe(false);
+    // editcomponents administers every type, so it sees the scope in a product it cannot enter.
+    expect(flag_types.find((type: { id: number }) => type.id === ids.vault).inclusions).toEqual({ Hidden: ['Vault'] });
+  });
+
+  it('refuses logged-out callers (410) and callers outside editcomponents (304)', async () => {
+    expectError(await call(app, 'GET', '/rest/flag_type'), 410, 401);
+    expectError(await call(app, 'GET', '/rest/flag_type', { apiKey: plainKey }), 304, 401);
+  });
+});
+
 describe('PUT /rest/flag_type/{id_or_name}', () => {
   it('refuses logged-out callers (410) and callers outside editcomponents (304)', async () => {
     expectError(await call(app, 'PUT', `/rest/flag_type/${ids.review}`, { body: { sort_key: 3 } }), 410, 401);

@@ -368,6 +368,9 @@ describe('sessions', () => {
         is_insider: false,
         is_timetracker: false,
         can_tag_comments: false,
+        // The test installation puts everyone in editbugs (which implies bz_canusewhines).
+        groups: ['bz_canusewhines', 'editbugs'],
+        administered_products: [],
       });
     }
     // Bugzilla wraps scalar results: {"result": true|false}, and logout's nothing as {"result": null}.

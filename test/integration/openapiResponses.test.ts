@@ -203,6 +203,7 @@ describe('answers of reading routes', () => {
     await check('GET', '/rest/flag_type/{id_or_name}', '/rest/flag_type/Widget', admin());
     await check('GET', '/rest/flag_type/{id_or_name}/{component}', '/rest/flag_type/Widget/Gears', {});
     await check('GET', '/rest/flag_type/{id_or_name}', '/rest/flag_type/1', admin());
+    await check('GET', '/rest/flag_type', '/rest/flag_type', admin());
   });
 });
 

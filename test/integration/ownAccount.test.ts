@@ -187,3 +187,48 @@ describe('GET /rest/whoami rights', () => {
     expect(await seen(outsider)).not.toContain(commentId);
   });
 });
+
+describe('GET /rest/whoami groups and administered products', () => {
+  it("names the caller's groups and the products they may manage, as the catalogue calls then decide", async () => {
+    const suffix = Date.now().toString(36);
+    const product = `Managed${suffix}`;
+    const group = `managers${suffix}`;
+    await ok(call(app, 'POST', '/rest/group', { apiKey: admin, body: { name: group, description: 'Managers' } }));
+    await ok(
+      call(app, 'POST', '/rest/product', {
+        apiKey: admin,
+        body: { name: product, description: 'Managed product', version: '1.0' },
+      }),
+    );
+    const manager = await userWithKey(app, `manager${suffix}`, [group]);
+    const outsider = await userWithKey(app, `nobody${suffix}`);
+    // Before the control, neither may touch the product's components.
+    const before = await whoami(manager);
+    expect(before.groups).toContain(group);
+    expect(before.groups).not.toContain('editcomponents');
+    expect(before.administered_products).toEqual([]);
+    await ok(
+      call(app, 'PUT', `/rest/product/${product}`, {
+        apiKey: admin,
+        body: {
+          group_controls: [{ group, membercontrol: 'SHOWN', othercontrol: 'SHOWN', editcomponents: true }],
+        },
+      }),
+    );
+    expect((await whoami(manager)).administered_products).toEqual([product]);
+    const other = await whoami(outsider);
+    expect(other.groups).not.toContain(group);
+    expect(other.administered_products).toEqual([]);
+    const adminSelf = await whoami(admin);
+    expect(adminSelf.groups).toEqual(expect.arrayContaining(['admin', 'editcomponents']));
+    expect(adminSelf.administered_products).toContain(product);
+
+    const addComponent = (key: string) =>
+      call(app, 'POST', '/rest/component', {
+        apiKey: key,
+        body: { product, name: `Part${key.slice(0, 4)}`, description: 'A part', default_assignee: app.admin.login },
+      });
+    await ok(addComponent(manager));
+    expect((await addComponent(outsider)).body.error).toBe(true);
+  });
+});

@@ -163,6 +163,29 @@ export async function getFlagTypes(caller: Caller, query: { product: string; com
   throw errors.productAccessDenied(query.product);
 }
 
+/**
+ * `GET /rest/flag_type` (Tracker addition; Bugzilla's editflagtypes.cgi list): every flag type in
+ * full, inactive ones too, bug types first, then by sort key and name, for editcomponents; the
+ * grant and request groups by name too (`grant_group_name`, "" for none), since an editcomponents
+ * member may not be allowed to list groups.
+ */
+export async function listFlagTypes(caller: Caller) {
+  const catalog = await loadCatalog();
+  const visible = new Set(visibleProductIds(caller, catalog));
+  const order = (type: FlagType) => (type.targetType === 'bug' ? 0 : 1);
+  const types = [...catalog.flagTypes].sort(
+    (a, b) => order(a) - order(b) || a.sortKey - b.sortKey || a.name.localeCompare(b.name) || a.id - b.id,
+  );
+  const { groupName } = namesIn(catalog);
+  return {
+    flag_types: types.map((type) => ({
+      ...flagTypeDetail(caller, catalog, type, visible),
+      grant_group_name: groupName(type.grantGroupId),
+      request_group_name: groupName(type.requestGroupId),
+    })),
+  };
+}
+
 /** One flag type in full: the spec's object plus target_type, values and the scopes it may show. */
 function flagTypeDetail(caller: Caller, catalog: CatalogSnapshot, type: FlagType, visible: ReadonlySet<number>) {
   const names = namesIn(catalog);
