@@ -2057,6 +2057,8 @@ export interface components {
       };
       /** @description The id of the group that may grant it, or null. */
       grant_group?: number | null;
+      /** @description GET /rest/flag_type only: the grant group by name ("" for none). */
+      grant_group_name?: string;
       id?: number;
       /** @description Product name → component names. */
       inclusions?: {
@@ -2068,6 +2070,7 @@ export interface components {
       is_requesteeble?: boolean;
       name?: string;
       request_group?: number | null;
+      request_group_name?: string;
       sort_key?: number;
       /** @enum {string} */
       target_type?: 'bug' | 'attachment';

@@ -67,6 +67,8 @@ export const CATALOG_SCHEMAS: Record<string, JsonSchema> = {
       values: { ...strings, description: 'The statuses the caller may set (X clears).' },
       inclusions: { type: 'object', additionalProperties: strings, description: 'Product name → component names.' },
       exclusions: { type: 'object', additionalProperties: strings },
+      grant_group_name: { ...string, description: 'GET /rest/flag_type only: the grant group by name ("" for none).' },
+      request_group_name: string,
     },
     { description: 'A flag type; `type`/`target_type`, `values` and the scopes only where the call says.' },
   ),
