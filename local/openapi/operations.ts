@@ -197,7 +197,7 @@ export const OPERATIONS: Readonly<Record<string, OperationNotes>> = {
   'flagType/listFlagTypes': {
     summary: 'Every flag type (editcomponents)',
     description:
-      'Tracker addition (Bugzilla\'s editflagtypes.cgi list): every flag type, inactive ones too, bug types first, then by sort key and name; each with `target_type`, `values`, `inclusions` and `exclusions` as one type by id shows them, plus `grant_group_name` and `request_group_name` ("" for none). Members of editcomponents only (32000 for others, 410 anonymous).',
+      'Tracker addition (Bugzilla\'s editflagtypes.cgi list): every flag type, inactive ones too, bug types first, then by sort key and name; each with `target_type`, `values`, `inclusions` and `exclusions` as one type by id shows them, plus `grant_group_name` and `request_group_name` ("" for none). Members of editcomponents only (304 for others, 410 anonymous).',
     response: list('flag_types', 'FlagType'),
   },
   'flagType/updateFlagType': { summary: 'Update flag types', response: updated('flagtypes') },
