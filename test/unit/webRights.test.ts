@@ -5,8 +5,26 @@ describe('web app: rights from GET /rest/whoami', () => {
   it('reads the Tracker additions, a missing flag as a right not held', () => {
     expect(
       rightsFrom({ is_insider: true, is_timetracker: false, can_tag_comments: true, email_enabled: false }),
-    ).toEqual({ insider: true, timetracker: false, tagsComments: true, emailEnabled: false });
-    expect(rightsFrom({})).toEqual({ insider: false, timetracker: false, tagsComments: false, emailEnabled: true });
+    ).toEqual({
+      insider: true,
+      timetracker: false,
+      tagsComments: true,
+      emailEnabled: false,
+      groups: [],
+      administeredProducts: [],
+    });
+    expect(rightsFrom({})).toEqual({
+      insider: false,
+      timetracker: false,
+      tagsComments: false,
+      emailEnabled: true,
+      groups: [],
+      administeredProducts: [],
+    });
+    expect(rightsFrom({ groups: ['editcomponents'], administered_products: ['Widgets'] })).toMatchObject({
+      groups: ['editcomponents'],
+      administeredProducts: ['Widgets'],
+    });
   });
 });
 

@@ -1,4 +1,4 @@
-import { session, userGroups } from '../state/session.ts';
+import { rights, session, userGroups } from '../state/session.ts';
 import { type AdminSection, mayUse } from './sections.ts';
 
 /**
@@ -16,6 +16,8 @@ export interface GroupSummary {
 export function mayUseSection(section: AdminSection): boolean {
   if (section.groups.length === 0) return true;
   if (!session.value) return false;
+  // Bugzilla's per-product editcomponents: whoami names the products a group control opens.
+  if (section.cgi === 'editproducts' && (rights.value?.administeredProducts.length ?? 0) > 0) return true;
   return mayUse(section, userGroups.value);
 }
 

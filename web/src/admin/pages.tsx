@@ -2,6 +2,11 @@ import type { FunctionComponent } from 'preact';
 import type { AdminCgi } from '../lib/routes.ts';
 import { AdminIndexPage } from './AdminIndexPage.tsx';
 import { ChartPage } from './ChartPage.tsx';
+import { CustomFieldsPage } from './catalog/CustomFieldsPage.tsx';
+import { FieldValuesPage } from './catalog/FieldValuesPage.tsx';
+import { FlagTypesPage } from './catalog/FlagTypesPage.tsx';
+import { ProductsPage } from './catalog/ProductsPage.tsx';
+import { WorkflowPage } from './catalog/WorkflowPage.tsx';
 import { DependencyTreePage } from './DependencyTreePage.tsx';
 import { GroupsPage } from './GroupsPage.tsx';
 import { KeywordsPage } from './KeywordsPage.tsx';
@@ -24,4 +29,9 @@ export const ADMIN_PAGES: Partial<Record<AdminCgi, AdminPageComponent>> = {
   report: ReportPage,
   chart: ChartPage,
   showdependencytree: DependencyTreePage,
+  editproducts: ProductsPage,
+  editflagtypes: FlagTypesPage,
+  editvalues: FieldValuesPage,
+  editworkflow: WorkflowPage,
+  editfields: CustomFieldsPage,
 };

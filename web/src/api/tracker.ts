@@ -29,6 +29,8 @@ export interface Whoami {
   is_insider?: boolean;
   is_timetracker?: boolean;
   can_tag_comments?: boolean;
+  groups?: string[];
+  administered_products?: string[];
 }
 
 export const whoami = () => get<Whoami>('/whoami');

@@ -12,6 +12,10 @@ export interface Rights {
   tagsComments: boolean;
   /** Bug mail is sent to them. */
   emailEnabled: boolean;
+  /** Every group they are in, by name (admin pages offer what these groups allow). */
+  groups: readonly string[];
+  /** Products whose components, versions and milestones they may manage. */
+  administeredProducts: readonly string[];
 }
 
 /** GET /rest/whoami's answer as Rights; a flag missing (an older server) is a right not held. */
@@ -20,12 +24,16 @@ export function rightsFrom(whoami: {
   is_timetracker?: boolean;
   can_tag_comments?: boolean;
   email_enabled?: boolean;
+  groups?: readonly string[];
+  administered_products?: readonly string[];
 }): Rights {
   return {
     insider: whoami.is_insider === true,
     timetracker: whoami.is_timetracker === true,
     tagsComments: whoami.can_tag_comments === true,
     emailEnabled: whoami.email_enabled !== false,
+    groups: whoami.groups ?? [],
+    administeredProducts: whoami.administered_products ?? [],
   };
 }
 

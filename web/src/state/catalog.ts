@@ -66,7 +66,8 @@ export async function loadUserContext(): Promise<void> {
       whoami().catch(() => null),
     ]);
     if (session.value?.login !== current.login) return;
-    userGroups.value = user?.groups?.map((g) => g.name) ?? [];
+    // whoami names every group (regexp, implied, through admin); an older server only GET /rest/user's.
+    userGroups.value = me?.groups ?? user?.groups?.map((g) => g.name) ?? [];
     parameters.value = params;
     if (me) rights.value = rightsFrom(me);
   } catch {
