@@ -101,6 +101,28 @@ describeInBrowser('administering products, fields and flag types in the web app'
     ]);
   });
 
+  it('creates a classification and moves the product into it', async () => {
+    const [page, main] = await adminPage('admin', '/editclassifications.cgi', 'Classifications');
+    await main.getByLabel('Classification name', { exact: true }).fill('Machinery');
+    await main.getByLabel('Classification description', { exact: true }).fill('Things that turn');
+    await submitAndSee(
+      main.getByRole('button', { name: 'Add classification' }),
+      main.getByRole('heading', { name: 'Machinery', exact: true }),
+    );
+    const [, productMain] = await adminPage('admin', `/editproducts.cgi?product=${product}`, `Product ${product}`);
+    const details = productMain.getByRole('region', { name: 'Details' });
+    await details.getByLabel('Classification', { exact: true }).fill('Machinery');
+    await submitAndSee(
+      details.getByRole('button', { name: 'Save product' }),
+      said(productMain, `The product ${product} was saved.`),
+    );
+    expect((await productFromApi()).classification).toBe('Machinery');
+    await page.reload();
+    await loadedMain(page, 'Classifications');
+    await main.getByRole('region', { name: 'Machinery' }).getByRole('link', { name: product, exact: true }).waitFor();
+    await checkPage(page, 'admin-classifications');
+  });
+
   it('sets a group control in the SHOWN/NA/MANDATORY matrix, then removes it after saying what it affects', async () => {
     const [page, main] = await adminPage('admin', `/editproducts.cgi?product=${product}`, `Product ${product}`);
     const matrix = main.getByRole('form', { name: 'Group controls' });
@@ -184,40 +206,53 @@ describeInBrowser('administering products, fields and flag types in the web app'
     expect(review.can_change_to).toEqual([{ name: 'RESOLVED', comment_required: true }]);
 
     const bugPage = await world.open('developer', `/show_bug.cgi?id=${bug}`);
-    const bugMain = await loadedMain(bugPage, `Bug ${bug} – ${summary}`);
-    const save = bugMain.getByRole('button', { name: 'Save changes' });
+    const heading = `Bug ${bug} – ${summary}`;
+    let bugMain = await loadedMain(bugPage, heading);
     for (const status of ['IN_PROGRESS', 'IN_REVIEW']) {
       await bugMain.getByLabel('Status', { exact: true }).selectOption(status);
-      await save.click();
+      await bugMain.getByRole('button', { name: 'Save changes' }).click();
       await expect.poll(async () => (await bugFromApi(bug)).status, { timeout: 60_000 }).toBe(status);
+      // A fresh page, so that nothing the save re-renders races the next choice.
+      await bugPage.reload();
+      bugMain = await loadedMain(bugPage, heading);
+      await expect.poll(() => bugMain.getByLabel('Status', { exact: true }).inputValue()).toBe(status);
     }
     await bugMain.getByLabel('Status', { exact: true }).selectOption('RESOLVED');
     await bugMain.getByLabel('Resolution', { exact: true }).selectOption('FIXED');
-    await save.click();
-    // The move needs a comment: Tracker refuses it, and the page says so.
+    await bugMain.getByText('This change of status needs a comment.').waitFor();
+    await bugMain.getByRole('button', { name: 'Save changes' }).click();
+    // The move needs a comment: it is refused, and the page says so.
     await bugMain
       .getByRole('alert')
       .filter({ hasText: /comment/i })
       .waitFor();
     expect((await bugFromApi(bug)).status).toBe('IN_REVIEW');
     await bugMain.getByLabel('Additional comment', { exact: true }).fill('Reviewed: the new cog holds.');
-    await save.click();
+    await bugMain.getByRole('button', { name: 'Save changes' }).click();
     await expect.poll(async () => (await bugFromApi(bug)).status, { timeout: 60_000 }).toBe('RESOLVED');
   });
 
   it('says how many bugs have a value before disabling it, and shows Tracker’s refusal', async () => {
-    const [, main] = await adminPage('admin', '/editvalues.cgi?field=bug_severity', /^Values of Severity/);
-    await main.getByRole('button', { name: 'Disable value normal' }).click();
-    const confirm = main.getByRole('alertdialog', { name: 'Disable the value normal?' });
-    await confirm.getByText(/\d+ bugs? ha(s|ve) value normal/).waitFor();
-    await confirm.getByRole('button', { name: 'Disable normal' }).click();
-    // normal is the defaultseverity parameter's value: Tracker refuses, as Bugzilla does.
-    await main
-      .getByRole('alert')
-      .filter({ hasText: /default/i })
-      .waitFor();
+    const [page, main] = await adminPage('admin', '/editvalues.cgi?field=bug_severity', /^Values of Severity/);
+    await main.getByRole('button', { name: 'Disable value enhancement' }).click();
+    let confirm = main.getByRole('alertdialog', { name: 'Disable the value enhancement?' });
+    // The bug filed above has the default severity.
+    await confirm.getByText(/^[1-9]\d* bugs? ha(s|ve) value enhancement/).waitFor();
+    await checkPage(page, 'admin-disable-value');
+    await confirm.getByRole('button', { name: 'Disable enhancement' }).click();
+    // enhancement is the defaultseverity parameter's value: refused, as Bugzilla refuses it.
+    await main.getByRole('alert').filter({ hasText: 'defaultseverity' }).waitFor();
+
+    await main.getByRole('button', { name: 'Disable value trivial' }).click();
+    confirm = main.getByRole('alertdialog', { name: 'Disable the value trivial?' });
+    await confirm.getByText('0 bugs have value trivial', { exact: false }).waitFor();
+    // (The refusal above is still shown until this click clears it: wait for the outcome itself.)
+    await confirm.getByRole('button', { name: 'Disable trivial' }).click();
+    await said(main, 'The value trivial is disabled.').waitFor();
+    await main.getByRole('button', { name: 'Enable value trivial' }).waitFor();
     const severities = (await api('GET', '/rest/field/bug/bug_severity')).fields[0].values;
-    expect(severities.find((v: { name: string }) => v.name === 'normal').is_active).toBeUndefined();
+    const activity = (name: string) => severities.find((v: { name: string }) => v.name === name).is_active;
+    expect([activity('enhancement'), activity('trivial')]).toEqual([undefined, false]);
   });
 
   it('creates a flag type that the reporter then requests on the bug', async () => {
@@ -296,7 +331,7 @@ describeInBrowser('administering products, fields and flag types in the web app'
       ['/editproducts.cgi', 'Products'],
       [`/editproducts.cgi?product=${product}`, `Product ${product}`],
       ['/editflagtypes.cgi', 'Flag types'],
-      ['/editvalues.cgi?field=bug_status', 'Field values'],
+      ['/editvalues.cgi?field=bug_status', 'Values of Status'],
       ['/editworkflow.cgi', 'Status workflow'],
       ['/editfields.cgi', 'Custom fields'],
     ];

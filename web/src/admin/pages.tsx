@@ -2,6 +2,7 @@ import type { FunctionComponent } from 'preact';
 import type { AdminCgi } from '../lib/routes.ts';
 import { AdminIndexPage } from './AdminIndexPage.tsx';
 import { ChartPage } from './ChartPage.tsx';
+import { ClassificationsPage } from './catalog/ClassificationsPage.tsx';
 import { CustomFieldsPage } from './catalog/CustomFieldsPage.tsx';
 import { FieldValuesPage } from './catalog/FieldValuesPage.tsx';
 import { FlagTypesPage } from './catalog/FlagTypesPage.tsx';
@@ -30,6 +31,7 @@ export const ADMIN_PAGES: Partial<Record<AdminCgi, AdminPageComponent>> = {
   chart: ChartPage,
   showdependencytree: DependencyTreePage,
   editproducts: ProductsPage,
+  editclassifications: ClassificationsPage,
   editflagtypes: FlagTypesPage,
   editvalues: FieldValuesPage,
   editworkflow: WorkflowPage,

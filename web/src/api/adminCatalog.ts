@@ -191,3 +191,23 @@ export const updateCustomField = (name: string, changes: Record<string, unknown>
 export async function countMatching(query: Record<string, string | string[]>): Promise<number> {
   return (await get<{ bug_count: number }>('/bug', { ...query, count_only: 1 })).bug_count;
 }
+
+export interface Classification {
+  id: number;
+  name: string;
+  description: string;
+  sort_key: number;
+  products: { name: string }[];
+}
+
+export async function getClassifications(names: readonly string[]): Promise<Classification[]> {
+  if (names.length === 0) return [];
+  const [first, ...rest] = names;
+  const r = await get<{ classifications: Classification[] }>(`/classification/${seg(first!)}`, { names: rest });
+  return r.classifications;
+}
+
+export const updateClassification = (
+  name: string,
+  changes: { name?: string; description?: string; sort_key?: number },
+) => put<unknown>(`/classification/${seg(name)}`, changes);

@@ -14,7 +14,8 @@ import { useAction } from './useAction.ts';
  * grant and request it; `?action=enter` creates one, `?action=edit&id=` changes one.
  */
 export function FlagTypesPage({ params }: { params: URLSearchParams }) {
-  const types = useLoad(() => listFlagTypes(), []);
+  // Read again on every address (back on the list after a save, say).
+  const types = useLoad(() => listFlagTypes(), [params.toString()]);
   const action = params.get('action');
   const id = Number(params.get('id'));
   const editing = action === 'edit' ? types.data?.find((t) => t.id === id) : undefined;

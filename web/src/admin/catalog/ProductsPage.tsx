@@ -1,5 +1,5 @@
 import { useState } from 'preact/hooks';
-import { type AdminProduct, createClassification, createProduct, listAdminProducts } from '../../api/adminCatalog.ts';
+import { type AdminProduct, createProduct, listAdminProducts } from '../../api/adminCatalog.ts';
 import { ErrorMessage, Loading, StatusLine } from '../../components/Messages.tsx';
 import { TextField } from '../../components/Select.tsx';
 import { useLoad } from '../../components/useLoad.ts';
@@ -13,8 +13,8 @@ const inGroup = (name: string) => userGroups.value.includes(name) || userGroups.
 
 /**
  * editproducts.cgi: the products the caller administers (all of them for editcomponents, else
- * those where a group of theirs has the editcomponents control), a new product and a new
- * classification for editcomponents and editclassifications; `?product=` edits one.
+ * those where a group of theirs has the editcomponents control) and, for editcomponents, a new
+ * product; `?product=` edits one.
  */
 export function ProductsPage({ params }: { params: URLSearchParams }) {
   const product = params.get('product');
@@ -63,7 +63,11 @@ function ProductList() {
         </tbody>
       </table>
       {inGroup('editcomponents') && <NewProduct classifications={classifications} reload={products.reload} />}
-      {inGroup('editclassifications') && <NewClassification reload={products.reload} />}
+      {inGroup('editclassifications') && (
+        <p>
+          <a href={adminHref('editclassifications')}>Classifications</a> are created and described on their own page.
+        </p>
+      )}
     </>
   );
 }
@@ -112,42 +116,6 @@ function NewProduct({ classifications, reload }: { classifications: string[]; re
         />
         <button type="submit" disabled={action.busy}>
           Add product
-        </button>
-      </form>
-    </section>
-  );
-}
-
-function NewClassification({ reload }: { reload: () => void }) {
-  const action = useAction();
-  const [name, setName] = useState('');
-  const [description, setDescription] = useState('');
-  return (
-    <section aria-labelledby="new-classification">
-      <h2 id="new-classification">Add a classification</h2>
-      <p class="hint">Products move into a classification from their own page.</p>
-      <ErrorMessage error={action.error} />
-      {action.done && <StatusLine text={action.done} />}
-      <form
-        class="admin-form"
-        onSubmit={(e) => {
-          e.preventDefault();
-          const created = name.trim();
-          void action.run(
-            () => createClassification({ name: created, description }),
-            `The classification ${created} was created.`,
-            () => {
-              setName('');
-              setDescription('');
-              reload();
-            },
-          );
-        }}
-      >
-        <TextField label="Classification name" value={name} onInput={setName} required />
-        <TextField label="Classification description" value={description} onInput={setDescription} required />
-        <button type="submit" disabled={action.busy}>
-          Add classification
         </button>
       </form>
     </section>
