@@ -313,7 +313,10 @@ describeInBrowser('administering products, fields and flag types in the web app'
     await page.getByLabel('Password', { exact: true }).fill('smith-Secret-9');
     await page.getByRole('button', { name: 'Log in', exact: true }).click();
     await page.getByRole('button', { name: 'Log out' }).waitFor();
-    await page.goto('/editproducts.cgi');
+    // Per-product rights open the administration menu too.
+    await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Administration' }).click();
+    await loadedMain(page, 'Administration');
+    await page.getByRole('navigation', { name: 'Administration' }).getByRole('link', { name: 'Products' }).click();
     const main = await loadedMain(page, 'Products');
     await main.getByRole('link', { name: product, exact: true }).waitFor();
     expect(await main.getByRole('link', { name: 'Widgets', exact: true }).count()).toBe(0);

@@ -13,7 +13,7 @@ import { HomePage } from './home/HomePage.tsx';
 import { QuickSearchForm } from './home/QuickSearch.tsx';
 import { SearchPage } from './search/SearchPage.tsx';
 import { announce, announcement, location, navigate, route } from './state/router.ts';
-import { session, userGroups } from './state/session.ts';
+import { rights, session, userGroups } from './state/session.ts';
 
 function Page() {
   const r = route.value;
@@ -80,7 +80,7 @@ function Header() {
               <a href="/userprefs.cgi?tab=account">Preferences</a>
             </li>
           )}
-          {s && administersSomething(userGroups.value) && (
+          {s && (administersSomething(userGroups.value) || (rights.value?.administeredProducts.length ?? 0) > 0) && (
             <li>
               <a href="/admin.cgi">Administration</a>
             </li>
