@@ -1,3 +1,4 @@
+import type { GroupControl } from '../lib/groupControls.ts';
 import { api, get, post, put, seg } from './client.ts';
 
 /**
@@ -7,18 +8,7 @@ import { api, get, post, put, seg } from './client.ts';
  * as an ApiError with the API's own message.
  */
 
-export type ControlValue = 'NA' | 'SHOWN' | 'DEFAULT' | 'MANDATORY';
-
-export interface GroupControl {
-  group: string;
-  entry: boolean;
-  membercontrol: ControlValue;
-  othercontrol: ControlValue;
-  canedit: boolean;
-  editcomponents: boolean;
-  editbugs: boolean;
-  canconfirm: boolean;
-}
+export type { ControlValue, GroupControl } from '../lib/groupControls.ts';
 
 export interface AdminComponent {
   id: number;

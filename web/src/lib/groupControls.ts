@@ -1,4 +1,16 @@
-import type { ControlValue, GroupControl } from '../api/adminCatalog.ts';
+export type ControlValue = 'NA' | 'SHOWN' | 'DEFAULT' | 'MANDATORY';
+
+/** A group's control on a product, as the API shows and takes it (`group_controls`). */
+export interface GroupControl {
+  group: string;
+  entry: boolean;
+  membercontrol: ControlValue;
+  othercontrol: ControlValue;
+  canedit: boolean;
+  editcomponents: boolean;
+  editbugs: boolean;
+  canconfirm: boolean;
+}
 
 /** The four controls of Bugzilla's group-controls matrix, loosest first. */
 export const CONTROL_VALUES: readonly ControlValue[] = ['NA', 'SHOWN', 'DEFAULT', 'MANDATORY'];

@@ -1,31 +1,22 @@
-import { useState } from 'preact/hooks';
 import { announce } from '../../state/router.ts';
+import { useAction as useAdminAction } from '../useAction.ts';
 
 /**
- * One change at a time on an admin page: while it runs its button is busy; a refusal keeps the
- * API's message (Bugzilla's words) for the page to show; success is announced and the page reloads
- * what it shows.
+ * The admin pages' useAction (../useAction.ts: busy, the API's message on refusal, a status line
+ * on success), plus what the catalogue pages need after a success: the words announced to screen
+ * readers, then `after` (read the page's data again, go back to a list).
  */
 export function useAction() {
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<unknown>(undefined);
-  const [done, setDone] = useState('');
-  async function run(work: () => Promise<unknown>, success: string, after?: () => void): Promise<boolean> {
-    setBusy(true);
-    setError(undefined);
-    setDone('');
-    try {
-      await work();
-      setDone(success);
-      announce(success);
-      after?.();
-      return true;
-    } catch (e) {
-      setError(e);
-      return false;
-    } finally {
-      setBusy(false);
-    }
-  }
-  return { busy, error, done, run, clear: () => setError(undefined) };
+  const action = useAdminAction();
+  return {
+    ...action,
+    async run(work: () => Promise<unknown>, success: string, after?: () => void): Promise<boolean> {
+      const ok = await action.run(work, success);
+      if (ok) {
+        announce(success);
+        after?.();
+      }
+      return ok;
+    },
+  };
 }
