@@ -7,10 +7,11 @@
  * TRACKER_WEBHOOKS, TRACKER_EVENT_AUDIENCE. It holds the data directory's lock while it runs
  * (dataDirLock.ts): a seed or an import into it is refused, and so is a second `npm start`.
  */
-import { resolve } from 'node:path';
+import { join, resolve } from 'node:path';
 import { bootstrapInstallation } from '../shared/application/instance/bootstrapInstallation.ts';
 import { compactSearchIndex } from '../shared/application/search/searchCompactor.ts';
 import { DEFAULT_ADMIN_LOGIN } from '../shared/domain/instance/installation.ts';
+import { LOCAL_OUTBOX_ENV } from '../shared/storage/notification/accountMailOutbox.ts';
 import { ENV } from '../shared/storage/tableSchema.ts';
 import { startApiGateway } from './apiGatewayEmulator.ts';
 import { DataDirInUse } from './dataDirLock.ts';
@@ -70,6 +71,8 @@ async function serve(engines: LocalEngines): Promise<void> {
   process.env[ENV.bucket] = bucketName;
   process.env[ENV.dynamodbEndpoint] = engines.dynamodbEndpoint;
   process.env[ENV.s3Endpoint] = engines.s3Endpoint;
+  // Account mail (sign-up, passwords, e-mail changes) is kept beside the bug mail.
+  process.env[LOCAL_OUTBOX_ENV] ??= join(dataDir, 'outbox');
   await ensureTable(engines.dynamodbEndpoint, tableName);
   await ensureBucket(engines.s3Endpoint, bucketName);
 

@@ -66,6 +66,16 @@ export const routes: readonly RouteDefinition[] = [
   route('PUT', '/rest/preferences/account', 'user/updateOwnAccount'),
   route('GET', '/rest/preferences/mail', 'user/getMailPreferences'),
   route('PUT', '/rest/preferences/mail', 'user/updateMailPreferences'),
+  // Accounts by mail (Tracker's REST forms of Bugzilla's createaccount.cgi and token.cgi; the
+  // token travels in the body, never in the address). docs/api.md "Accounts by mail".
+  route('POST', '/rest/account/offer_account_by_email', 'account/offerAccountByEmail'),
+  route('POST', '/rest/account/create', 'account/createAccount'),
+  route('POST', '/rest/account/password_reset', 'account/requestPasswordReset'),
+  route('POST', '/rest/account/password', 'account/setPassword'),
+  route('POST', '/rest/account/email', 'account/confirmEmailChange'),
+  route('POST', '/rest/account/token', 'account/describeToken', true),
+  route('POST', '/rest/account/token/cancel', 'account/cancelToken'),
+  route('POST', '/rest/account/invitations', 'account/inviteAccounts'),
 
   // Groups
   route('POST', '/rest/group', 'group/createGroup'),

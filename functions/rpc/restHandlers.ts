@@ -38,6 +38,7 @@ export const REST_HANDLER_MODULES: Readonly<Record<string, () => Promise<{ handl
   'user/validLogin': () => import('../user/validLogin.ts'),
   'user/getUsers': () => import('../user/getUsers.ts'),
   'user/createUser': () => import('../user/createUser.ts'),
+  'account/offerAccountByEmail': () => import('../account/offerAccountByEmail.ts'),
   'user/updateUser': () => import('../user/updateUser.ts'),
   'product/getProducts': () => import('../product/getProducts.ts'),
   'product/selectableProducts': () => import('../product/selectableProducts.ts'),

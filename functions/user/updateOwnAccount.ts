@@ -21,8 +21,9 @@ function bodyParameters(event: APIGatewayProxyEventV2): Record<string, unknown> 
 
 /**
  * The caller's own account (Tracker addition; Bugzilla's userprefs.cgi tab=account): any logged-in
- * person may change their real name, their password (with the current one) and bug mail on or off.
- * Never the login or the groups: those stay with Update User (editusers).
+ * person may change their real name, their password (with the current one), bug mail on or off,
+ * and (allowemailchange) their login, confirmed by mail first. Never the groups: those stay with
+ * Update User (editusers).
  */
 export const handler = defineEndpoint({
   access: 'login',
@@ -31,6 +32,7 @@ export const handler = defineEndpoint({
     current_password: text().optional(),
     new_password: text().optional(),
     email_enabled: flag().optional(),
+    email: text().optional(),
   }),
   run: ({ input, caller, event }) => {
     const credentials = extractCredentials(lowerCaseHeaders(event), {

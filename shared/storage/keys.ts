@@ -60,6 +60,19 @@ export const keys = {
   /** gsi1: a user's live login tokens, so disabling an account can end them all. */
   loginTokensOfUser: (userId: number) => ({ gsi1pk: `USER#${userId}#TOKENS`, gsi1sk: 'TOKEN' }),
 
+  /** A mailed account token (accountTokenStore.ts), by the SHA-256 digest of the token. */
+  accountToken: (digest: string): ItemKey => ({ pk: `ACCTOKEN#${digest}`, sk: 'ACCTOKEN' }),
+  /** When a token of one kind was last mailed to an address (by the address's digest). */
+  accountMailToAddress: (kind: string, addressDigest: string): ItemKey => ({
+    pk: `ACCTHROTTLE#${kind}#${addressDigest}`,
+    sk: 'ADDRESS',
+  }),
+  /** How many account mails one client address asked for in one window. */
+  accountMailFromClient: (source: string, window: number): ItemKey => ({
+    pk: `ACCTHROTTLE#CLIENT#${source}`,
+    sk: `WINDOW#${window}`,
+  }),
+
   /** One item per account and client address (loginThrottle.ts `failureSource`). */
   loginFailures: (userId: number, source: string): ItemKey => ({ pk: `LOGINFAIL#${userId}`, sk: `FROM#${source}` }),
   groupMembersIndex: (groupId: number) => `GROUP#${groupId}#MEMBERS`,

@@ -47,3 +47,9 @@ export function nextDays(days: number): void {
   if (globalThis.Date !== SteppableDate) throw new Error('nextDays needs useSteppableClock() in the test file');
   offsetMs += days * 86_400_000;
 }
+
+/** Moves the clock on by `ms` (a token's lifetime, say): whatever runs next sees that much later. */
+export function advanceClock(ms: number): void {
+  if (globalThis.Date !== SteppableDate) throw new Error('advanceClock needs useSteppableClock() in the test file');
+  offsetMs += ms;
+}

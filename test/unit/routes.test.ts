@@ -43,6 +43,7 @@ describe('the route table', () => {
     const writingGets = routes.filter((route) => route.method === 'GET' && !route.readOnly).map((route) => route.path);
     expect(writingGets.sort()).toEqual(['/rest/login', '/rest/logout']);
     expect(routes.filter((route) => route.method !== 'GET' && route.readOnly).map((route) => route.path)).toEqual([
+      '/rest/account/token',
       '/rest/bug/comment/render',
     ]);
   });

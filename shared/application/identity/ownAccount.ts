@@ -5,20 +5,24 @@ import { failureSource } from '../../domain/identity/loginThrottle.ts';
 import { errors } from '../../errors.ts';
 import { identityDirectory } from '../../storage/identity/identityDirectory.ts';
 import { loadUserWithMembership } from '../../storage/identity/userStore.ts';
+import { requestEmailChange } from './accountsByMail.ts';
 import { issueLoginToken } from './sessions.ts';
 import { updateUsers } from './users.ts';
 
 /**
  * The caller's own account (PUT /rest/preferences/account, a Tracker addition): what Bugzilla's
  * web preferences (userprefs.cgi, tab=account) let any logged-in person change, namely the real
- * name, the password (given the current one) and whether bug mail is sent. The login and the
- * groups are never touched here: Update User (editusers) changes those.
+ * name, the password (given the current one), whether bug mail is sent and (with allowemailchange
+ * on) the login, which only changes once the new address confirms it from the mail it is sent.
+ * The groups are never touched here: Update User (editusers) changes those.
  */
 export interface OwnAccountChanges {
   full_name?: string;
   current_password?: string;
   new_password?: string;
   email_enabled?: boolean;
+  /** A new login: mailed for confirmation (accountsByMail.ts), changed only when confirmed. */
+  email?: string;
 }
 
 export interface OwnAccountResult {
@@ -26,6 +30,8 @@ export interface OwnAccountResult {
   changes: Record<string, { removed: string; added: string }>;
   /** A fresh login token when the password changed and the request came with a token. */
   token?: string;
+  /** The new address a confirmation was mailed to (the login is unchanged until it is confirmed). */
+  email_change_pending?: string;
 }
 
 /**
@@ -76,6 +82,11 @@ export async function updateOwnAccount(
     },
   );
   const result: OwnAccountResult = { id: user.id, changes: users[0]?.changes ?? {} };
+  // As Bugzilla's userprefs.cgi: a new login is mailed to both addresses, after the other changes.
+  if (changes.email !== undefined) {
+    const pending = await requestEmailChange(caller, changes.email);
+    if (pending) result.email_change_pending = pending.pending;
+  }
   // Bugzilla keeps the session that changed the password and ends the others: the caller's token
   // died with the rest, so it gets a new one, issued after the cut-off.
   if (newPassword !== undefined && request.usedLoginToken) result.token = await issueLoginToken(user.id, new Date());

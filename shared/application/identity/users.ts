@@ -131,9 +131,19 @@ export async function findUsers(caller: Caller, query: UserQuery): Promise<{ use
 }
 
 const changeOf = (removed: string, added: string) => ({ removed, added });
+/**
+ * What a write on behalf of a mailed token adds (accountsByMail.ts): the token is spent in the
+ * same transaction, and the audit names the account itself when nobody is logged in.
+ */
+export interface WriteAlongside {
+  actorId?: number;
+  within?: (transaction: WriteTransaction) => void;
+}
+
 export async function createUser(
   caller: Caller,
   input: { email: string; full_name?: string; password?: string },
+  alongside: WriteAlongside = {},
 ): Promise<{ id: number }> {
   const parameters = await loadParameters();
   const login = checkEmail(input.email, parameters);
@@ -147,10 +157,11 @@ export async function createUser(
     const transaction = new WriteTransaction();
     putNewUser(transaction, { id, login, realName, passwordHash, createdAt: toStorageTime(now) });
     await addRegexpMemberships(transaction, id, login);
+    alongside.within?.(transaction);
     recordAudit(transaction, {
       auditClass: AUDIT_CLASS.user,
       objectId: id,
-      userId: caller.user!.id,
+      userId: alongside.actorId ?? caller.user?.id ?? id,
       changes: { __create__: changeOf('', login) },
       at: now,
     });
@@ -197,13 +208,23 @@ export interface UserChanges {
  * Updates every named user in one transaction: either all of them change or none does. A new
  * e-mail or a disabled account ends that user's login tokens.
  */
-export function updateUsers(caller: Caller, targets: { ids: number[]; names: string[] }, changes: UserChanges) {
+export function updateUsers(
+  caller: Caller,
+  targets: { ids: number[]; names: string[] },
+  changes: UserChanges,
+  alongside: WriteAlongside = {},
+) {
   // Read, check and write again from the start when another request changed one of the users in
   // between: each answered change is then the one stored (no lost group removals).
-  return retryOnConflict(() => updateUsersOnce(caller, targets, changes));
+  return retryOnConflict(() => updateUsersOnce(caller, targets, changes, alongside));
 }
 
-async function updateUsersOnce(caller: Caller, targets: { ids: number[]; names: string[] }, changes: UserChanges) {
+async function updateUsersOnce(
+  caller: Caller,
+  targets: { ids: number[]; names: string[] },
+  changes: UserChanges,
+  alongside: WriteAlongside,
+) {
   const userIds = [...new Set([...targets.ids, ...(await userIdsByName(targets.names))])];
   if (userIds.length === 0) throw errors.idsOrNamesRequired();
   if (changes.email !== undefined && userIds.length > 1) {
@@ -313,7 +334,7 @@ async function updateUsersOnce(caller: Caller, targets: { ids: number[]; names: 
       const audit: AuditEntry = {
         auditClass: AUDIT_CLASS.user,
         objectId: userId,
-        userId: caller.user!.id,
+        userId: alongside.actorId ?? caller.user?.id ?? userId,
         changes: reported,
         at: now,
       };
@@ -321,6 +342,7 @@ async function updateUsersOnce(caller: Caller, targets: { ids: number[]; names: 
     }
     results.push({ id: userId, changes: reported });
   }
+  alongside.within?.(transaction);
   await transaction.commit();
   return { users: results };
 }

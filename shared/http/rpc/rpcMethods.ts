@@ -191,6 +191,12 @@ export const RPC_METHODS: Readonly<Record<string, RpcMethod>> = {
   'User.get': { routes: [get('GET /rest/user')], readOnly: true },
   'User.create': { routes: [get('POST /rest/user')], readOnly: false },
   'User.update': { routes: [get('PUT /rest/user')], readOnly: false },
+  // 5.2 answers undef (XML-RPC `<value/>`, JSON-RPC null).
+  'User.offer_account_by_email': {
+    routes: [get('POST /rest/account/offer_account_by_email')],
+    readOnly: false,
+    result: () => null,
+  },
 
   // Bugzilla/WebService/Product.pm; READ_ONLY: get and the three get_*_products.
   'Product.get': { routes: [get('GET /rest/product')], readOnly: true },
@@ -235,11 +241,11 @@ export const RPC_METHODS: Readonly<Record<string, RpcMethod>> = {
 };
 
 /**
- * Public methods of 5.2 that no route here serves (User.offer_account_by_email mails a sign-up
- * link; Tracker does not offer self-registration). They are Bugzilla's: a call is
- * `unknown_method`, where a name 5.2 never had is JSON::RPC's "No such a method".
+ * Public methods of 5.2 that no route here serves (none since User.offer_account_by_email came).
+ * They would be Bugzilla's: a call is `unknown_method`, where a name 5.2 never had is JSON::RPC's
+ * "No such a method".
  */
-export const UNSERVED_BUGZILLA_METHODS: readonly string[] = ['User.offer_account_by_email'];
+export const UNSERVED_BUGZILLA_METHODS: readonly string[] = [];
 
 export function rpcMethod(name: string): RpcMethod | undefined {
   return Object.hasOwn(RPC_METHODS, name) ? RPC_METHODS[name] : undefined;
