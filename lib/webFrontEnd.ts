@@ -46,6 +46,8 @@ export const BUGZILLA_PAGES = [
   'attachment.cgi',
   'userprefs.cgi',
   'auth.cgi',
+  'createaccount.cgi',
+  'token.cgi',
 ] as const;
 
 /** HSTS as CloudFront sends it (shared/web/webHeaders.ts `STRICT_TRANSPORT_SECURITY`). */

@@ -66,6 +66,198 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/rest/account/create': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Create the account a sign-up token names
+     * @description Creates the account with `password` and `full_name`, and spends the token in the same write: it works once. A wrong, used, cancelled or lapsed token answers 32000 ("The token you submitted does not exist, has expired, or has been canceled.").
+     *
+     *     Public, even when the installation requires a login (`requirelogin`).
+     *
+     *     Handler: `functions/account/createAccount.ts`.
+     */
+    post: operations['createAccount'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/rest/account/email': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Confirm a change of e-mail address
+     * @description The token mailed to the new address (PUT /rest/preferences/account with `email`, allowemailchange on) makes it the login. The old address keeps a link that undoes the change until its token lapses.
+     *
+     *     Public, even when the installation requires a login (`requirelogin`).
+     *
+     *     Handler: `functions/account/confirmEmailChange.ts`.
+     */
+    post: operations['confirmEmailChange'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/rest/account/invitations': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Invite accounts without a password
+     * @description After an import (editusers group): mails every enabled account that has no password a link to set one (valid fourteen days). Accounts invited by an earlier run whose link has not lapsed are skipped, so a run can be repeated; `dry_run` lists who would be mailed and mails nobody. `npm run invite` does the same from a shell.
+     *
+     *     Needs membership of the group `editusers`.
+     *
+     *     Handler: `functions/account/inviteAccounts.ts`.
+     */
+    post: operations['inviteAccounts'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/rest/account/offer_account_by_email': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Offer an account by e-mail (sign-up)
+     * @description User.offer_account_by_email (5.2 has it over XML-RPC and JSON-RPC only; this REST form is Tracker's). Mails the address a link (`token.cgi?t=...&a=request_new_account` under urlbase) whose token creates the account with the password and real name the person chooses. Refused with 501 when `createemailregexp` is empty or does not match the address. Unlike 5.2, an address that already has an account gets the same answer (and a notice by mail): no answer says which addresses have an account. One request per address every ten minutes (32000, as 5.2), and a budget per client address. Nothing is mailed while `mail_delivery_method` is None.
+     *
+     *     Public, even when the installation requires a login (`requirelogin`).
+     *
+     *     Handler: `functions/account/offerAccountByEmail.ts`.
+     */
+    post: operations['offerAccountByEmail'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/rest/account/password': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Set a password with a mailed token
+     * @description Sets the password of the account a password or invitation token names, spends the token and ends every login token of the account (API keys stay). Clears 'must change password'.
+     *
+     *     Public, even when the installation requires a login (`requirelogin`).
+     *
+     *     Handler: `functions/account/setPassword.ts`.
+     */
+    post: operations['setPassword'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/rest/account/password_reset': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Forgot my password
+     * @description Mails the account whose login is `email` a single-use link that sets a new password (lapses after three days). The answer is the same whether or not such an account exists; one request per address every ten minutes and a budget per client address (32000), counted for every address alike.
+     *
+     *     Public, even when the installation requires a login (`requirelogin`).
+     *
+     *     Handler: `functions/account/requestPasswordReset.ts`.
+     */
+    post: operations['requestPasswordReset'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/rest/account/token': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * What a mailed token is for
+     * @description For the page a mailed link opens: the kind (`account`, `password`, `invitation`, `emailnew`, `emailold`), the address and when it lapses. Changes nothing.
+     *
+     *     Public, even when the installation requires a login (`requirelogin`).
+     *
+     *     Handler: `functions/account/describeToken.ts`.
+     */
+    post: operations['describeToken'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/rest/account/token/cancel': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Cancel what a mailed token asks for
+     * @description Bugzilla's cancel_new_account, cxlpw and cxlem: the token (and the other half of an e-mail change) is deleted. The old address cancelling an e-mail change that was already confirmed puts the old login back.
+     *
+     *     Public, even when the installation requires a login (`requirelogin`).
+     *
+     *     Handler: `functions/account/cancelToken.ts`.
+     */
+    post: operations['cancelToken'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/rest/bug': {
     parameters: {
       query?: never;
@@ -1128,7 +1320,7 @@ export interface paths {
     get?: never;
     /**
      * Change your own account
-     * @description Tracker addition (Bugzilla's web preferences, userprefs.cgi tab=account): any logged-in caller changes their own `full_name`, `email_enabled` (bug mail on or off) and password (`new_password` with `current_password`; a wrong current password answers 300 and counts as a failed login from the caller's address, under the same lockout). Never the login or the groups (Update User, editusers group). A new password ends every login token of the account; when the request came with a login token, the answer carries a new `token` that replaces it. `changes` is reported as Update User reports it.
+     * @description Tracker addition (Bugzilla's web preferences, userprefs.cgi tab=account): any logged-in caller changes their own `full_name`, `email_enabled` (bug mail on or off) and password (`new_password` with `current_password`; a wrong current password answers 300 and counts as a failed login from the caller's address, under the same lockout). With `email` (and the allowemailchange parameter on) the login is not changed yet: the new address is mailed a confirmation link and the old one a cancel link, and the answer names the pending address as `email_change_pending`; off, it answers 304. Never the groups (Update User, editusers group). A new password ends every login token of the account; when the request came with a login token, the answer carries a new `token` that replaces it. `changes` is reported as Update User reports it.
      *
      *     Needs a logged-in caller (error 410 without credentials).
      *
@@ -2605,6 +2797,18 @@ export interface components {
         };
       };
     };
+    /** @description Bugzilla error 50, 305, 306, 501, 32000 (titles in the Error schema). */
+    Error400_50_305_306_501_32000: {
+      headers: {
+        [name: string]: unknown;
+      };
+      content: {
+        'application/json': components['schemas']['Error'] & {
+          /** @enum {unknown} */
+          code?: 50 | 305 | 306 | 501 | 32000;
+        };
+      };
+    };
     /** @description Bugzilla error 50, 305, 306, 700, 701, 702, 703, 705, 32000 (titles in the Error schema). */
     Error400_50_305_306_700_701_702_703_705_32000: {
       headers: {
@@ -3241,6 +3445,282 @@ export interface operations {
               };
         };
       };
+    };
+  };
+  createAccount: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** @description A JSON object; the same parameters may come in the query string instead. */
+    requestBody: {
+      content: {
+        'application/json': {
+          full_name?: string;
+          mail_token: string;
+          password: string;
+        };
+      };
+    };
+    responses: {
+      /** @description Create the account a sign-up token names */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            id: number;
+            login: string;
+          };
+        };
+      };
+      400: components['responses']['Error400_50_305_306_500_501_502_503_32000'];
+      401: components['responses']['Error401_300_301_410'];
+      414: components['responses']['Error414_414'];
+      500: components['responses']['Error500_-32000'];
+    };
+  };
+  confirmEmailChange: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** @description A JSON object; the same parameters may come in the query string instead. */
+    requestBody: {
+      content: {
+        'application/json': {
+          mail_token: string;
+        };
+      };
+    };
+    responses: {
+      /** @description Confirm a change of e-mail address */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            id: number;
+            login: string;
+          };
+        };
+      };
+      400: components['responses']['Error400_50_305_306_500_501_502_503_32000'];
+      401: components['responses']['Error401_300_301_304_410'];
+      404: components['responses']['Error404_51'];
+      414: components['responses']['Error414_414'];
+      500: components['responses']['Error500_-32000'];
+    };
+  };
+  inviteAccounts: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** @description A JSON object; the same parameters may come in the query string instead. */
+    requestBody?: {
+      content: {
+        'application/json': {
+          dry_run?: boolean;
+          limit?: number;
+        };
+      };
+    };
+    responses: {
+      /** @description Invite accounts without a password */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            candidates: number;
+            dry_run: boolean;
+            invited: number;
+            logins: string[];
+            skipped: number;
+          };
+        };
+      };
+      400: components['responses']['Error400_305_306_32000'];
+      401: components['responses']['Error401_300_301_304_410'];
+      414: components['responses']['Error414_414'];
+      500: components['responses']['Error500_-32000'];
+    };
+  };
+  offerAccountByEmail: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** @description A JSON object; the same parameters may come in the query string instead. */
+    requestBody: {
+      content: {
+        'application/json': {
+          email: string;
+        };
+      };
+    };
+    responses: {
+      /** @description Offer an account by e-mail (sign-up) */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': Record<string, never>;
+        };
+      };
+      400: components['responses']['Error400_50_305_306_501_32000'];
+      401: components['responses']['Error401_300_301_410'];
+      414: components['responses']['Error414_414'];
+      500: components['responses']['Error500_-32000'];
+    };
+  };
+  setPassword: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** @description A JSON object; the same parameters may come in the query string instead. */
+    requestBody: {
+      content: {
+        'application/json': {
+          mail_token: string;
+          password: string;
+        };
+      };
+    };
+    responses: {
+      /** @description Set a password with a mailed token */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            id: number;
+            login: string;
+          };
+        };
+      };
+      400: components['responses']['Error400_50_305_306_500_501_502_503_32000'];
+      401: components['responses']['Error401_300_301_304_410'];
+      404: components['responses']['Error404_51'];
+      414: components['responses']['Error414_414'];
+      500: components['responses']['Error500_-32000'];
+    };
+  };
+  requestPasswordReset: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** @description A JSON object; the same parameters may come in the query string instead. */
+    requestBody: {
+      content: {
+        'application/json': {
+          email: string;
+        };
+      };
+    };
+    responses: {
+      /** @description Forgot my password */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': Record<string, never>;
+        };
+      };
+      400: components['responses']['Error400_50_305_306_32000'];
+      401: components['responses']['Error401_300_301_410'];
+      414: components['responses']['Error414_414'];
+      500: components['responses']['Error500_-32000'];
+    };
+  };
+  describeToken: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** @description A JSON object; the same parameters may come in the query string instead. */
+    requestBody: {
+      content: {
+        'application/json': {
+          mail_token: string;
+        };
+      };
+    };
+    responses: {
+      /** @description What a mailed token is for */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            expires: string;
+            kind: string;
+            login: string;
+          };
+        };
+      };
+      400: components['responses']['Error400_50_305_306_32000'];
+      401: components['responses']['Error401_300_301_410'];
+      414: components['responses']['Error414_414'];
+      500: components['responses']['Error500_-32000'];
+    };
+  };
+  cancelToken: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** @description A JSON object; the same parameters may come in the query string instead. */
+    requestBody: {
+      content: {
+        'application/json': {
+          mail_token: string;
+        };
+      };
+    };
+    responses: {
+      /** @description Cancel what a mailed token asks for */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            kind: string;
+          };
+        };
+      };
+      400: components['responses']['Error400_50_305_306_500_501_502_503_32000'];
+      401: components['responses']['Error401_300_301_304_410'];
+      404: components['responses']['Error404_51'];
+      414: components['responses']['Error414_414'];
+      500: components['responses']['Error500_-32000'];
     };
   };
   searchBugs: {
@@ -6670,6 +7150,7 @@ export interface operations {
       content: {
         'application/json': {
           current_password?: string;
+          email?: string;
           email_enabled?: boolean;
           full_name?: string;
           new_password?: string;
@@ -6685,6 +7166,7 @@ export interface operations {
         content: {
           'application/json': {
             changes: components['schemas']['Changes'];
+            email_change_pending?: string;
             id: number;
             token?: string;
           };

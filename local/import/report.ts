@@ -192,7 +192,7 @@ export function renderReport(report: ImportReport): string {
   if (report.usersWithoutPassword > 0)
     lines.push(
       '',
-      `${report.usersWithoutPassword} imported users have no password: they cannot log in with one until an administrator sets it (PUT /rest/user/<id> with password) or they are given an API key.`,
+      `${report.usersWithoutPassword} imported users have no password: they cannot log in with one until they set it. Invite them all by mail with a set-password link: npm run invite -- --url <the installation> --api-key <an administrator's key> (or POST /rest/account/invitations; set urlbase and mail_delivery_method first). An administrator can also set one (PUT /rest/user/<id> with password).`,
     );
   if (report.newApiKey)
     lines.push(

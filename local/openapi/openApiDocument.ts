@@ -22,6 +22,11 @@ const TAGS: Readonly<Record<string, { name: string; description: string }>> = {
   attachment: { name: 'Attachments', description: 'Attachments.' },
   instance: { name: 'Instance', description: 'Version, extensions, time, parameters and this document.' },
   user: { name: 'Users', description: 'Users, logins and API keys.' },
+  account: {
+    name: 'Accounts by mail',
+    description:
+      "Tracker's REST forms of Bugzilla's createaccount.cgi and token.cgi: sign-up (User.offer_account_by_email), a forgotten password, a change of e-mail address, invitations after an import. Each mails a single-use token that lapses; the token is sent back as `mail_token` in a POST body.",
+  },
   group: { name: 'Groups', description: 'Groups and their members.' },
   product: { name: 'Products', description: 'Products, their versions and milestones.' },
   classification: { name: 'Classifications', description: 'Classifications of products.' },

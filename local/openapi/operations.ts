@@ -112,8 +112,62 @@ export const OPERATIONS: Readonly<Record<string, OperationNotes>> = {
   'user/updateOwnAccount': {
     summary: 'Change your own account',
     description:
-      "Tracker addition (Bugzilla's web preferences, userprefs.cgi tab=account): any logged-in caller changes their own `full_name`, `email_enabled` (bug mail on or off) and password (`new_password` with `current_password`; a wrong current password answers 300 and counts as a failed login from the caller's address, under the same lockout). Never the login or the groups (Update User, editusers group). A new password ends every login token of the account; when the request came with a login token, the answer carries a new `token` that replaces it. `changes` is reported as Update User reports it.",
-    response: envelope({ id: integer, changes: ref('Changes'), token: string }, ['id', 'changes']),
+      "Tracker addition (Bugzilla's web preferences, userprefs.cgi tab=account): any logged-in caller changes their own `full_name`, `email_enabled` (bug mail on or off) and password (`new_password` with `current_password`; a wrong current password answers 300 and counts as a failed login from the caller's address, under the same lockout). With `email` (and the allowemailchange parameter on) the login is not changed yet: the new address is mailed a confirmation link and the old one a cancel link, and the answer names the pending address as `email_change_pending`; off, it answers 304. Never the groups (Update User, editusers group). A new password ends every login token of the account; when the request came with a login token, the answer carries a new `token` that replaces it. `changes` is reported as Update User reports it.",
+    response: envelope({ id: integer, changes: ref('Changes'), token: string, email_change_pending: string }, [
+      'id',
+      'changes',
+    ]),
+  },
+  'account/offerAccountByEmail': {
+    summary: 'Offer an account by e-mail (sign-up)',
+    description:
+      "User.offer_account_by_email (5.2 has it over XML-RPC and JSON-RPC only; this REST form is Tracker's). Mails the address a link (`token.cgi?t=...&a=request_new_account` under urlbase) whose token creates the account with the password and real name the person chooses. Refused with 501 when `createemailregexp` is empty or does not match the address. Unlike 5.2, an address that already has an account gets the same answer (and a notice by mail): no answer says which addresses have an account. One request per address every ten minutes (32000, as 5.2), and a budget per client address. Nothing is mailed while `mail_delivery_method` is None.",
+    response: envelope({}),
+  },
+  'account/createAccount': {
+    summary: 'Create the account a sign-up token names',
+    description:
+      'Creates the account with `password` and `full_name`, and spends the token in the same write: it works once. A wrong, used, cancelled or lapsed token answers 32000 ("The token you submitted does not exist, has expired, or has been canceled.").',
+    response: envelope({ id: integer, login: string }, ['id', 'login']),
+  },
+  'account/requestPasswordReset': {
+    summary: 'Forgot my password',
+    description:
+      'Mails the account whose login is `email` a single-use link that sets a new password (lapses after three days). The answer is the same whether or not such an account exists; one request per address every ten minutes and a budget per client address (32000), counted for every address alike.',
+    response: envelope({}),
+  },
+  'account/setPassword': {
+    summary: 'Set a password with a mailed token',
+    description:
+      "Sets the password of the account a password or invitation token names, spends the token and ends every login token of the account (API keys stay). Clears 'must change password'.",
+    response: envelope({ id: integer, login: string }, ['id', 'login']),
+  },
+  'account/confirmEmailChange': {
+    summary: 'Confirm a change of e-mail address',
+    description:
+      'The token mailed to the new address (PUT /rest/preferences/account with `email`, allowemailchange on) makes it the login. The old address keeps a link that undoes the change until its token lapses.',
+    response: envelope({ id: integer, login: string }, ['id', 'login']),
+  },
+  'account/describeToken': {
+    summary: 'What a mailed token is for',
+    description:
+      'For the page a mailed link opens: the kind (`account`, `password`, `invitation`, `emailnew`, `emailold`), the address and when it lapses. Changes nothing.',
+    response: envelope({ kind: string, login: string, expires: string }, ['kind', 'login', 'expires']),
+  },
+  'account/cancelToken': {
+    summary: 'Cancel what a mailed token asks for',
+    description:
+      "Bugzilla's cancel_new_account, cxlpw and cxlem: the token (and the other half of an e-mail change) is deleted. The old address cancelling an e-mail change that was already confirmed puts the old login back.",
+    response: envelope({ kind: string }, ['kind']),
+  },
+  'account/inviteAccounts': {
+    summary: 'Invite accounts without a password',
+    description:
+      'After an import (editusers group): mails every enabled account that has no password a link to set one (valid fourteen days). Accounts invited by an earlier run whose link has not lapsed are skipped, so a run can be repeated; `dry_run` lists who would be mailed and mails nobody. `npm run invite` does the same from a shell.',
+    response: envelope(
+      { candidates: integer, invited: integer, skipped: integer, dry_run: { type: 'boolean' }, logins: strings },
+      ['candidates', 'invited', 'skipped', 'dry_run', 'logins'],
+    ),
   },
   'user/getMailPreferences': {
     summary: 'Your mail preferences',

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { invite } from '../../local/invite/cli.ts';
 import { TOKEN_LIFETIME_MS } from '../../shared/domain/identity/accountTokens.ts';
 import { type AccountMailbox, accountMailbox } from '../support/accountMail.ts';
 import { advanceClock, useSteppableClock } from '../support/clock.ts';
@@ -297,7 +298,7 @@ describe('invitations after an import', () => {
     expect(mailbox.to('imported-a@tracker.test')).toEqual([]);
 
     const run = await call(app, 'POST', '/rest/account/invitations', { ...admin(), body: {} });
-    expect(run.body).toMatchObject({ candidates: 2, invited: 2, skipped: 0 });
+    expect(run.body).toMatchObject({ candidates: 2, invited: 2, skipped: 0, remaining: 0 });
     expect(mailbox.to('imported-off@tracker.test')).toEqual([]);
     const again = await call(app, 'POST', '/rest/account/invitations', { ...admin(), body: {} });
     expect(again.body).toMatchObject({ candidates: 2, invited: 0, skipped: 2 });
@@ -310,6 +311,23 @@ describe('invitations after an import', () => {
         .status,
     ).toBe(200);
     expect((await logIn('imported-a@tracker.test', 'first-pw-1')).status).toBe(200);
+  });
+
+  it('is one command, `npm run invite`, with progress, that can be run again', async () => {
+    for (const name of ['imported-c', 'imported-d', 'imported-e'])
+      await call(app, 'POST', '/rest/user', { ...admin(), body: { email: `${name}@tracker.test` } });
+    const output: string[] = [];
+    const code = await invite(['--url', app.url, '--api-key', app.admin.apiKey], (text) => output.push(text));
+    expect(code).toBe(0);
+    expect(output.join('')).toContain('invited 3, already invited 1, of 4 accounts without a password');
+    expect(mailbox.to('imported-e@tracker.test', 'invitation')).toHaveLength(1);
+    output.length = 0;
+    expect(await invite(['--url', app.url, '--api-key', app.admin.apiKey], (text) => output.push(text))).toBe(0);
+    expect(output.join('')).toContain('Done: 0 invited now, 4 held an invitation already.');
+    expect(mailbox.to('imported-e@tracker.test', 'invitation')).toHaveLength(1);
+    output.length = 0;
+    expect(await invite(['--help'], (text) => output.push(text))).toBe(0);
+    expect(output.join('')).toContain('Usage: npm run invite');
   });
 
   it('is for editusers only', async () => {

@@ -1,8 +1,11 @@
 import { useEffect, useRef } from 'preact/hooks';
 import { AuthDelegationPage } from './account/AuthDelegationPage.tsx';
 import { logOut } from './account/auth.ts';
+import { ForgotPasswordPage } from './account/ForgotPasswordPage.tsx';
 import { LoginPage } from './account/LoginPage.tsx';
+import { MailTokenPage } from './account/MailTokenPage.tsx';
 import { PrefsPage } from './account/PrefsPage.tsx';
+import { SignUpPage } from './account/SignUpPage.tsx';
 import { LazyAdminPage } from './admin/LazyAdminPage.tsx';
 import { administersSomething } from './admin/sections.ts';
 import { AttachmentPage } from './attachment/AttachmentPage.tsx';
@@ -38,6 +41,12 @@ function Page() {
       return <LoginPage returnTo={r.returnTo} />;
     case 'admin':
       return <LazyAdminPage cgi={r.cgi} params={r.params} />;
+    case 'signup':
+      return <SignUpPage />;
+    case 'forgotPassword':
+      return <ForgotPasswordPage />;
+    case 'mailToken':
+      return <MailTokenPage key={r.token} token={r.token} action={r.action} />;
     default:
       return (
         <>
@@ -122,6 +131,9 @@ const TITLES: Record<string, string> = {
   auth: 'Authentication delegation',
   login: 'Log in',
   admin: 'Administration',
+  signup: 'Create a new account',
+  forgotPassword: 'Forgot your password?',
+  mailToken: 'Account request',
   notfound: 'Page not found',
 };
 

@@ -316,8 +316,13 @@ export interface InvitationReport {
   /** Already invited by an earlier run whose link has not lapsed: not mailed again. */
   skipped: number;
   dry_run: boolean;
+  /** Candidates this run did not reach (it stopped at `limit`): run it again for them. */
+  remaining: number;
   logins: string[];
 }
+
+/** Invitations one request sends at most, so a request stays well inside the API's time limit. */
+export const INVITATIONS_PER_RUN = 50;
 
 /**
  * After an import: invites every enabled account that has no password (imported people), by mail,
@@ -325,8 +330,9 @@ export interface InvitationReport {
  * lapsed, so an interrupted run can simply be started again.
  */
 export async function inviteAccountsWithoutPassword(
-  options: { dryRun?: boolean; onProgress?: (done: number, total: number) => void } = {},
+  options: { dryRun?: boolean; limit?: number } = {},
 ): Promise<InvitationReport> {
+  const limit = Math.max(1, Math.min(options.limit ?? INVITATIONS_PER_RUN, INVITATIONS_PER_RUN));
   const now = new Date();
   const setting = await mailSetting(now);
   const candidates = (await listAllUsers()).filter((account) => !account.passwordHash && account.disabledText === '');
@@ -335,6 +341,7 @@ export async function inviteAccountsWithoutPassword(
     invited: 0,
     skipped: 0,
     dry_run: options.dryRun === true,
+    remaining: 0,
     logins: [],
   };
   if (!setting.delivery && !options.dryRun)
@@ -343,6 +350,7 @@ export async function inviteAccountsWithoutPassword(
     );
   let done = 0;
   for (const account of candidates) {
+    if (report.invited >= limit) break;
     done++;
     if (options.dryRun) {
       report.logins.push(account.login);
@@ -364,7 +372,7 @@ export async function inviteAccountsWithoutPassword(
       report.invited++;
       report.logins.push(account.login);
     } else report.skipped++;
-    options.onProgress?.(done, candidates.length);
   }
+  report.remaining = candidates.length - done;
   return report;
 }

@@ -53,6 +53,9 @@ export function LoginForm({ onDone, headingLevel = 2 }: { onDone?: () => void; h
           Log in
         </button>
       </form>
+      <p class="login-links">
+        <a href="/token.cgi?a=reqpw">Forgot your password?</a> · <a href="/createaccount.cgi">Create a new account</a>
+      </p>
       <details>
         <summary>Log in with an API key</summary>
         <form

@@ -12,6 +12,9 @@ export type Route =
   | { page: 'login'; returnTo: string }
   /** An administration page or a report (web/src/admin/, loaded on demand): `page` is the cgi name. */
   | { page: 'admin'; cgi: AdminCgi; params: URLSearchParams }
+  | { page: 'signup' }
+  | { page: 'forgotPassword' }
+  | { page: 'mailToken'; token: string; action: string }
   | { page: 'notfound'; path: string };
 
 /**
@@ -72,6 +75,13 @@ export function parseRoute(pathname: string, search: string): Route {
       return { page: 'auth', callback: params.get('callback') ?? '', description: params.get('description') ?? '' };
     case '/login':
       return { page: 'login', returnTo: safeReturnPath(params.get('return')) };
+    case '/createaccount.cgi':
+      return { page: 'signup' };
+    case '/token.cgi':
+      // Bugzilla's links from account mail (t=<token>&a=<action>); without a token, "forgot my password".
+      return params.get('t')
+        ? { page: 'mailToken', token: params.get('t') ?? '', action: params.get('a') ?? '' }
+        : { page: 'forgotPassword' };
     default: {
       const cgi = /^\/([a-z]+)\.cgi$/.exec(path)?.[1];
       if (cgi && (ADMIN_CGIS as readonly string[]).includes(cgi))
