@@ -90,7 +90,20 @@ const BUDGET_EXCEPTIONS: Readonly<Record<string, number>> = {
   'user/updateUser': REGEXP_BUDGET + 2 * 1024,
   // A person's own account (PUT /rest/preferences/account) is written by Update User's code, with
   // its derived regexp memberships: 551.2 KiB measured 2026-11-29.
-  'user/updateOwnAccount': REGEXP_BUDGET,
+  // 791.7 KiB (2026-11-29) since a new login is mailed for confirmation from the request
+  // (accountsByMail.ts): the SES and S3 clients of the account mail (accountMailOutbox.ts).
+  'user/updateOwnAccount': 760 * 1024 + OBSERVABILITY,
+  // Accounts by mail (issue 40): each writes users (re2js for regexp memberships) and those that
+  // mail carry the SES and S3 clients. Measured 2026-11-29 (a loaded machine; sizes, not times):
+  // offer 775.3, password reset 625.1, invitations 613.4, the token users 551.1–555.1 KiB.
+  // Lazy-loading the mail clients would take ~200 KiB off the mailing ones: not done yet.
+  'account/offerAccountByEmail': 745 * 1024 + OBSERVABILITY,
+  'account/requestPasswordReset': 595 * 1024 + OBSERVABILITY,
+  'account/inviteAccounts': 585 * 1024 + OBSERVABILITY,
+  'account/createAccount': 525 * 1024 + OBSERVABILITY,
+  'account/setPassword': 525 * 1024 + OBSERVABILITY,
+  'account/confirmEmailChange': 525 * 1024 + OBSERVABILITY,
+  'account/cancelToken': 525 * 1024 + OBSERVABILITY,
   // The largest function on the common chain alone: 423.3 KiB measured 2026-11-25, 430.1 KiB
   // (2026-11-29) with Bugzilla 5.2's error texts (shared/errors.ts, 12.4 KiB of it: issue 37), zod
   // 88 KiB and the SDK 160; nothing of its own to cut.
@@ -122,8 +135,10 @@ const BUDGET_EXCEPTIONS: Readonly<Record<string, number>> = {
   // 1345.8 with gzip answers and the 6 MB check (lambdaResponse.ts). The handlers are imported
   // lazily, so a call evaluates only its own.
   // 1362.4 KiB (2026-11-29) with the typed inputs of issue 37 and the week's search work; 1368.2
-  // with saved searches run by name in Bug.search and listed by User.get (issue 40).
-  'rpc/rpcEndpoint': 1335 * 1024 + OBSERVABILITY,
+  // with saved searches run by name in Bug.search and listed by User.get (issue 40); about 1473
+  // with User.offer_account_by_email, whose mail brings the SES client (1466.5 measured without
+  // the saved searches).
+  'rpc/rpcEndpoint': 1445 * 1024 + OBSERVABILITY,
   // Not a route: the table stream's publisher. Three SDK clients of its own (SES v2 for mail,
   // EventBridge for events, S3 for Test mail, with their share of @smithy) on top of every bug,
   // mail and event rule and the people and catalogue reads: 654.7 KiB measured 2026-11-25.
@@ -139,6 +154,14 @@ const REGEXP_FUNCTIONS = new Set([
   'user/createUser',
   'user/updateUser',
   'user/updateOwnAccount',
+  // Accounts by mail create users and change logins (users.ts, regexp memberships).
+  'account/offerAccountByEmail',
+  'account/createAccount',
+  'account/setPassword',
+  'account/confirmEmailChange',
+  'account/cancelToken',
+  'account/requestPasswordReset',
+  'account/inviteAccounts',
   'group/createGroup',
   'group/updateGroup',
   'instance/updateParameters',
