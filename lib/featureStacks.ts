@@ -41,6 +41,7 @@ export const FEATURE_FAMILIES: Readonly<Record<string, string>> = {
   attachment: 'Bugs',
   rpc: 'Rpc',
   user: 'Accounts',
+  account: 'Accounts',
   group: 'Accounts',
   product: 'Catalog',
   classification: 'Catalog',
