@@ -48,6 +48,25 @@ export const BUGZILLA_PAGES = [
   'auth.cgi',
   'createaccount.cgi',
   'token.cgi',
+  // The administration pages and reports (web/src/lib/routes.ts ADMIN_CGIS).
+  'admin.cgi',
+  'editusers.cgi',
+  'editgroups.cgi',
+  'editkeywords.cgi',
+  'editparams.cgi',
+  'editproducts.cgi',
+  'editcomponents.cgi',
+  'editversions.cgi',
+  'editmilestones.cgi',
+  'editclassifications.cgi',
+  'editgroupcontrols.cgi',
+  'editflagtypes.cgi',
+  'editvalues.cgi',
+  'editworkflow.cgi',
+  'editfields.cgi',
+  'report.cgi',
+  'chart.cgi',
+  'showdependencytree.cgi',
 ] as const;
 
 /** HSTS as CloudFront sends it (shared/web/webHeaders.ts `STRICT_TRANSPORT_SECURITY`). */

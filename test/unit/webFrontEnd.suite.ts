@@ -5,6 +5,7 @@
  * wires it (its output, the bootstrap's urlbase, cdk-nag) is checked in trackerStack.suite.ts
  * and cdkNag.suite.ts.
  */
+
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
@@ -26,6 +27,7 @@ import {
   isApiPath,
   STRICT_TRANSPORT_SECURITY,
 } from '../../shared/web/webHeaders.ts';
+import { ADMIN_CGIS, parseRoute } from '../../web/src/lib/routes.ts';
 import { type Json, referencedId, resourcesOfType, SYNTH_TIMEOUT } from './support/stackSynth.ts';
 
 /** Managed policies' ids (AWS documentation: "Use managed cache policies", "managed origin request policies"). */
@@ -191,6 +193,14 @@ describe("Bugzilla's page addresses", () => {
     });
     const [association] = distributionConfig().DefaultCacheBehavior.FunctionAssociations;
     expect(association.EventType).toBe('viewer-request');
+  });
+
+  it('lists every .cgi address the app answers, so CloudFront gives each of them the app', () => {
+    const answered = ['index', 'show_bug', 'buglist', 'query', 'enter_bug', 'attachment', 'userprefs', 'auth']
+      .concat(['createaccount', 'token'], [...ADMIN_CGIS])
+      .map((cgi) => `${cgi}.cgi`);
+    for (const page of answered) expect(parseRoute(`/${page}`, '?id=1').page, page).not.toBe('notfound');
+    expect([...BUGZILLA_PAGES].sort()).toEqual([...new Set(answered)].sort());
   });
 
   it.each(BUGZILLA_PAGES)('gives /%s the app', (page) => {
