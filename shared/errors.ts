@@ -67,9 +67,11 @@ export const ERROR_CATALOG = {
   markdownDisabled: { code: 140, title: 'Markdown Disabled' },
   invalidLogin: { code: 300, title: 'Invalid Username or Password' },
   accountDisabled: { code: 301, title: 'Login Disabled' },
+  invalidAuthEmail: { code: 302, title: 'Invalid E-mail Address' },
   authorizationRequired: { code: 304, title: 'Authorization Required' },
   passwordChangeRequired: { code: 305, title: 'New Password Required' },
   invalidApiKey: { code: 306, title: 'API Key Invalid' },
+  invalidAuthToken: { code: 307, title: 'Invalid Token' },
   loginRequired: { code: 410, title: 'Login Required' },
   accountExists: { code: 500, title: 'Account Already Exists' },
   invalidEmail: { code: 501, title: 'Illegal E-mail Address' },
@@ -286,4 +288,32 @@ export const errors = {
   groupExists: (name: string) => byMessage.groupExists(`The group ${name} already exists.`),
   argumentNotSet: (parameter: string) =>
     byMessage.missingParameter(`The function requires a ${parameter} argument, and that argument was not set.`),
+  // Single sign-on (shared/domain/identity/singleSignOn.ts), with Bugzilla's codes for the same failures:
+  signInNotConfigured: () =>
+    byMessage.invalidParameter(
+      'Single sign-on is not set up on this installation: log in with a password or an API key.',
+    ),
+  /** Bugzilla's auth_invalid_token (307): one answer for an unknown, expired, finished or foreign sign-in. */
+  signInStateInvalid: () =>
+    byMessage.invalidAuthToken(
+      'This sign-in is not valid: it expired, was already used, or was started in another browser. Start it again from the login form.',
+    ),
+  signInRefused: (why: string) =>
+    byMessage.invalidAuthToken(
+      `The identity provider's answer could not be accepted (${why}). Start the sign-in again.`,
+    ),
+  signInIssuerUnreachable: () =>
+    byMessage.invalidParameter('The identity provider could not be reached. Try again in a moment.'),
+  /** Bugzilla's auth_invalid_email (302). */
+  signInWithoutEmail: () =>
+    byMessage.invalidAuthEmail('The identity provider did not give an e-mail address, so no account can be matched.'),
+  signInEmailUnverified: (email: string) =>
+    byMessage.invalidAuthEmail(
+      `The identity provider has not verified the e-mail address ${email}, so it cannot sign you in to the account with that address. Verify it there first, or log in with a password.`,
+    ),
+  /** Bugzilla's account_creation_restricted (501). */
+  signInAccountCreationRestricted: (email: string) =>
+    byMessage.invalidEmail(
+      `There is no account for ${email}, and this installation does not create accounts for that address. Ask an administrator for one.`,
+    ),
 };

@@ -76,6 +76,10 @@ export const routes: readonly RouteDefinition[] = [
   route('POST', '/rest/account/token', 'account/describeToken', true),
   route('POST', '/rest/account/token/cancel', 'account/cancelToken'),
   route('POST', '/rest/account/invitations', 'account/inviteAccounts'),
+  // Single sign-on through an OpenID Connect issuer (Tracker addition, docs/operations.md).
+  route('GET', '/rest/oidc', 'oidc/signInOptions'),
+  route('POST', '/rest/oidc/login', 'oidc/startSignIn'),
+  route('POST', '/rest/oidc/callback', 'oidc/finishSignIn'),
 
   // Groups
   route('POST', '/rest/group', 'group/createGroup'),

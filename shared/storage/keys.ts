@@ -72,6 +72,8 @@ export const keys = {
     pk: `ACCTHROTTLE#CLIENT#${source}`,
     sk: `WINDOW#${window}`,
   }),
+  /** A started single sign-on, under its state's digest (singleSignOn.ts); TTL `expiresAt`, deleted when finished. */
+  signInState: (digest: string): ItemKey => ({ pk: `SIGNIN#${digest}`, sk: 'SIGNIN' }),
 
   /** One item per account and client address (loginThrottle.ts `failureSource`). */
   loginFailures: (userId: number, source: string): ItemKey => ({ pk: `LOGINFAIL#${userId}`, sk: `FROM#${source}` }),
