@@ -268,6 +268,17 @@ export function applyNagSuppressions(stack: NagSubject): void {
     acknowledge([deploymentProvider], 'Serverless-LambdaTracing', `${deploymentReason}: nothing to trace in it.`);
   }
 
+  // --- Single sign-on (singleSignOn.ts) ------------------------------------------------------
+  const userPool = stack.singleSignOn?.userPool;
+  if (userPool)
+    acknowledge(
+      [userPool],
+      'AwsSolutions-COG8',
+      'The Plus feature plan (threat protection) is billed per active user on top of Essentials; the pool requires ' +
+        'a second factor (authenticator app) and a 12-character password of every person instead. A team that wants ' +
+        'adaptive authentication switches the plan on the pool.',
+    );
+
   // --- CDK's custom-resource provider framework ----------------------------------------------
   const frameworkReason = "Part of aws-cdk-lib's custom-resource provider framework (the deploy-time bootstrap)";
   acknowledge(

@@ -93,6 +93,14 @@ export interface NotificationSettings {
   webhooks: readonly WebhookSetting[];
 }
 
+/**
+ * Single sign-on through an OpenID Connect issuer (lib/singleSignOn.ts, docs/operations.md):
+ * a Cognito user pool the stack makes, or an issuer the team already has.
+ */
+export type SingleSignOnSetting =
+  | { kind: 'cognito'; providerName: string; domainPrefix?: string }
+  | { kind: 'issuer'; issuer: string; clientId: string; clientSecretName?: string; providerName: string };
+
 export interface StackSettings {
   apiRateLimit: number;
   apiBurstLimit: number;
@@ -111,6 +119,8 @@ export interface StackSettings {
   systemLogLevel: SystemLogLevel;
   alarms: AlarmThresholds;
   notifications: NotificationSettings;
+  /** Off when undefined. */
+  singleSignOn?: SingleSignOnSetting;
 }
 
 /**
@@ -234,6 +244,11 @@ export const CONTEXT = {
   sesConfigurationSet: 'sesConfigurationSet',
   bounceHandling: 'bounceHandling',
   webhooks: 'webhooks',
+  oidc: 'oidc',
+  oidcClientId: 'oidcClientId',
+  oidcClientSecretName: 'oidcClientSecretName',
+  oidcProviderName: 'oidcProviderName',
+  oidcCognitoDomainPrefix: 'oidcCognitoDomainPrefix',
 } as const;
 
 export const DEFAULT_API_RATE_LIMIT = 200;
@@ -333,6 +348,32 @@ export const SETTINGS: readonly SettingDescription[] = [
     default: '(none)',
     meaning:
       'JSON list of webhooks, `[{"url", "secretName" or "secret", "detailTypes"?}]`: adds the webhook function; `secretName` names a Secrets Manager secret',
+  },
+  {
+    key: CONTEXT.oidc,
+    default: '(off)',
+    meaning:
+      'single sign-on: `cognito` (the stack makes a Cognito user pool, app client and sign-in domain) or the https URL of an OpenID Connect issuer the team has',
+  },
+  {
+    key: CONTEXT.oidcClientId,
+    default: '(none)',
+    meaning: "with an issuer URL: Tracker's client id there (its callback is `<WebUrl>oidc/callback`)",
+  },
+  {
+    key: CONTEXT.oidcClientSecretName,
+    default: '(none: a public client)',
+    meaning: 'with an issuer URL: name or ARN of the Secrets Manager secret holding the client secret',
+  },
+  {
+    key: CONTEXT.oidcProviderName,
+    default: "(Cognito, or the issuer's host)",
+    meaning: 'what the login form\'s button says: "Sign in with <name>"',
+  },
+  {
+    key: CONTEXT.oidcCognitoDomainPrefix,
+    default: '(tracker-<stack>-<account>)',
+    meaning: "with `cognito`: prefix of the user pool's sign-in domain (`<prefix>.auth.<region>.amazoncognito.com`)",
   },
   ...Object.entries(ALARM_KEYS).map(([name, { key, meaning }]) => ({
     key,
@@ -608,6 +649,66 @@ function notificationSettings(context: Context): NotificationSettings {
   };
 }
 
+const COGNITO_DOMAIN_PREFIX = /^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$/;
+const CLIENT_ID = /^[\x21-\x7e]{1,255}$/;
+
+function singleSignOn(context: Context): SingleSignOnSetting | undefined {
+  const value = text(context, CONTEXT.oidc);
+  const clientId = text(context, CONTEXT.oidcClientId);
+  const secretName = text(context, CONTEXT.oidcClientSecretName);
+  const providerName = text(context, CONTEXT.oidcProviderName);
+  const domainPrefix = text(context, CONTEXT.oidcCognitoDomainPrefix);
+  const needsOidc = [
+    [CONTEXT.oidcClientId, clientId],
+    [CONTEXT.oidcClientSecretName, secretName],
+    [CONTEXT.oidcProviderName, providerName],
+    [CONTEXT.oidcCognitoDomainPrefix, domainPrefix],
+  ].find(([, given]) => given !== undefined);
+  if (value === undefined) {
+    if (needsOidc) throw new Error(`Context "${needsOidc[0]}" goes with "${CONTEXT.oidc}", which is not set`);
+    return undefined;
+  }
+  if (providerName !== undefined && providerName.length > 60)
+    throw new SettingError(CONTEXT.oidcProviderName, providerName, 'a name of at most 60 characters');
+  if (value.toLowerCase() === 'cognito') {
+    if (clientId !== undefined || secretName !== undefined)
+      throw new Error(
+        `Context "${CONTEXT.oidcClientId}" and "${CONTEXT.oidcClientSecretName}" are for an issuer of your own: with \`cognito\` the stack makes the client`,
+      );
+    if (
+      domainPrefix !== undefined &&
+      (!COGNITO_DOMAIN_PREFIX.test(domainPrefix) || /aws|amazon|cognito/.test(domainPrefix))
+    )
+      throw new SettingError(
+        CONTEXT.oidcCognitoDomainPrefix,
+        domainPrefix,
+        'lower-case letters, digits and hyphens, without aws, amazon or cognito',
+      );
+    return { kind: 'cognito', providerName: providerName ?? 'Cognito', domainPrefix };
+  }
+  let issuer: URL;
+  try {
+    issuer = new URL(value);
+  } catch {
+    throw new SettingError(CONTEXT.oidc, value, '`cognito` or the https URL of an OpenID Connect issuer');
+  }
+  if (issuer.protocol !== 'https:' || issuer.search !== '' || issuer.hash !== '')
+    throw new SettingError(CONTEXT.oidc, value, '`cognito` or the https URL of an OpenID Connect issuer');
+  if (domainPrefix !== undefined)
+    throw new Error(`Context "${CONTEXT.oidcCognitoDomainPrefix}" is for \`cognito\` only`);
+  if (clientId === undefined || !CLIENT_ID.test(clientId))
+    throw new Error(
+      `Context "${CONTEXT.oidc}" with an issuer needs "${CONTEXT.oidcClientId}", Tracker's client id there`,
+    );
+  return {
+    kind: 'issuer',
+    issuer: value,
+    clientId,
+    clientSecretName: secretName,
+    providerName: providerName ?? issuer.hostname,
+  };
+}
+
 /** The stack's settings from the context of `scope` (the app or the stack). Throws on an invalid value. */
 export function readStackSettings(scope: Construct): StackSettings {
   const context: Context = (key) => scope.node.tryGetContext(key);
@@ -641,6 +742,7 @@ export function readStackSettings(scope: Construct): StackSettings {
     systemLogLevel: oneOf(context, CONTEXT.systemLogLevel, Object.values(SystemLogLevel), SystemLogLevel.WARN),
     alarms: alarmThresholds(context),
     notifications: notificationSettings(context),
+    singleSignOn: singleSignOn(context),
   };
 }
 

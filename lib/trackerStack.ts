@@ -27,6 +27,7 @@ import * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
 import type * as sqs from 'aws-cdk-lib/aws-sqs';
 import { Provider } from 'aws-cdk-lib/custom-resources';
 import type { Construct } from 'constructs';
+import { SINGLE_SIGN_ON_ENV } from '../shared/domain/identity/singleSignOn.ts';
 import { platformHandlers, type RouteDefinition, routes as routeTable } from '../shared/routes.ts';
 import { ENV } from '../shared/storage/tableSchema.ts';
 import { apiBaseUrl, apiEndpoint, configureDefaultStage } from './apiEndpoint.ts';
@@ -38,6 +39,7 @@ import { applyNagSuppressions } from './nagSuppressions.ts';
 import { Notifications } from './notifications.ts';
 import { createFailedRunQueue, schedule } from './scheduledRuns.ts';
 import { SEARCH_NODE_OPTIONS } from './searchSizing.ts';
+import { clientSecretArnOf, ISSUER_CLIENT_MODULES, SINGLE_SIGN_ON_MODULES, SingleSignOn } from './singleSignOn.ts';
 import { stackKey } from './stackEncryption.ts';
 import {
   CONTEXT,
@@ -132,6 +134,8 @@ export class TrackerStack extends Stack {
   readonly monitoring: Monitoring;
   /** The web app and the API behind one CloudFront distribution (webFrontEnd.ts). */
   readonly web: WebFrontEnd;
+  /** Single sign-on, when `-c oidc=...` switches it on (singleSignOn.ts). */
+  readonly singleSignOn?: SingleSignOn;
 
   constructor(scope: Construct, id: string, props: TrackerStackProps = {}) {
     super(scope, id, props);
@@ -178,6 +182,16 @@ export class TrackerStack extends Stack {
     this.adminApiKey.grantRead(bootstrapRole);
     // It writes a new installation's empty search snapshot.
     this.roles.allowSnapshotWrite(bootstrapRole);
+    // The functions that talk to the issuer read its client secret, when it has one: a role of
+    // their own, so that no other function may.
+    const clientSecretArn = clientSecretArnOf(this, settings.singleSignOn);
+    const signInRole = clientSecretArn
+      ? this.roles.dedicatedRole('SingleSignOnRole', 'readWrite', 'Tracker single sign-on (reads the client secret)')
+      : undefined;
+    if (signInRole && clientSecretArn)
+      signInRole.addToPolicy(
+        new iam.PolicyStatement({ actions: ['secretsmanager:GetSecretValue'], resources: [clientSecretArn] }),
+      );
     const functions = new Map<string, NodejsFunction>();
     const byFamily: Record<FunctionFamily | 'other', lambda.IFunction[]> = {
       api: [],
@@ -203,7 +217,9 @@ export class TrackerStack extends Stack {
         role:
           plan.kind === 'bootstrap'
             ? bootstrapRole
-            : this.roles.sharedRole(plan.access, plan.bucket, family === 'search'),
+            : signInRole && (ISSUER_CLIENT_MODULES as readonly string[]).includes(plan.module)
+              ? signInRole
+              : this.roles.sharedRole(plan.access, plan.bucket, family === 'search'),
         logGroup,
         observability,
         timeout: size ? Duration.seconds(size.timeoutSeconds) : BOOTSTRAP_TIMEOUT,
@@ -419,6 +435,34 @@ export class TrackerStack extends Stack {
       description: 'The web app, and the API on the same origin (/rest, /xmlrpc.cgi, /jsonrpc.cgi): the urlbase',
       value: this.web.url,
     });
+
+    // --- Single sign-on (optional) -----------------------------------------------------------
+    if (settings.singleSignOn) {
+      const singleSignOn = new SingleSignOn(this, 'SingleSignOn', {
+        setting: settings.singleSignOn,
+        webUrl: this.web.url,
+      });
+      this.singleSignOn = singleSignOn;
+      for (const module of SINGLE_SIGN_ON_MODULES) {
+        const fn = functions.get(module);
+        if (!fn) continue;
+        for (const [name, value] of Object.entries(singleSignOn.environment)) fn.addEnvironment(name, value);
+      }
+      new CfnOutput(this, 'SingleSignOnIssuer', {
+        description: 'The OpenID Connect issuer the login form signs people in with',
+        value: singleSignOn.environment[SINGLE_SIGN_ON_ENV.issuer]!,
+      });
+      if (singleSignOn.userPool && singleSignOn.domain) {
+        new CfnOutput(this, 'UserPoolId', {
+          description: 'Cognito user pool of the people who sign in (add them there)',
+          value: singleSignOn.userPool.userPoolId,
+        });
+        new CfnOutput(this, 'UserPoolSignInUrl', {
+          description: "The user pool's sign-in domain",
+          value: singleSignOn.domain.baseUrl(),
+        });
+      }
+    }
 
     // --- Deploy-time bootstrap --------------------------------------------------------------
     const bootstrap = functionFor(BOOTSTRAP_HANDLER);

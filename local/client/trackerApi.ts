@@ -1256,6 +1256,78 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/rest/oidc': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Single sign-on: is it on?
+     * @description Tracker addition (docs/operations.md, "Single sign-on"): whether the installation signs people in through an OpenID Connect issuer, and the name its login form shows ("Sign in with <provider>"); `provider` is null when it is off.
+     *
+     *     Public, even when the installation requires a login (`requirelogin`).
+     *
+     *     Handler: `functions/oidc/signInOptions.ts`.
+     */
+    get: operations['signInOptions'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/rest/oidc/callback': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Single sign-on: finish
+     * @description Tracker addition. Send the `state`, `code` and `iss` of the issuer's callback address with the `code_verifier` and `nonce` kept since the start. The code is exchanged at the issuer, the ID token verified (signature, issuer, audience, expiry, nonce), and the person signed in to the account whose login is their verified e-mail address, or to a new one when the address matches `createemailregexp`. The answer is what Login gives: an `id` and a login `token`. A state is good for one try. Errors: 307 (an unknown, expired, used or foreign sign-in, or the issuer refused the code), 302 (no verified e-mail address), 301 (the account is disabled), 501 (no account, and none may be made for that address).
+     *
+     *     No credentials: the parameters carry them.
+     *
+     *     Handler: `functions/oidc/finishSignIn.ts`.
+     */
+    post: operations['finishSignIn'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/rest/oidc/login': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Single sign-on: start
+     * @description Tracker addition. The caller (the web app) makes a PKCE code verifier, keeps it, and sends its S256 `code_challenge`; the answer is the issuer's `authorization_url` to send the browser to, with the `state` and `nonce` it carries. Keep the nonce beside the verifier: finishing needs both. A started sign-in lasts 10 minutes. Answers 32000 when single sign-on is off.
+     *
+     *     No credentials: the parameters carry them.
+     *
+     *     Handler: `functions/oidc/startSignIn.ts`.
+     */
+    post: operations['startSignIn'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/rest/openapi.json': {
     parameters: {
       query?: never;
@@ -2088,7 +2160,7 @@ export interface components {
     CreatedId: {
       id: number;
     };
-    /** @description Bugzilla's error envelope. The HTTP status follows from the code (shared/trackerError.ts): statuses used: 400, 401, 404, 413, 414, 500. Codes: -32000 (HTTP 500): Unknown fatal error (not the caller’s fault); 50 (HTTP 400): Param Required; 51 (HTTP 404): Object does not exist; 52 (HTTP 400): Invalid Parameter; 53 (HTTP 400): Invalid Field Name; 54 (HTTP 400): Number Too Large; 55 (HTTP 400): Number Too Small; 56 (HTTP 400): Illegal Date; 58 (HTTP 413): Request Too Large; 100 (HTTP 400): Invalid Bug Alias; 101 (HTTP 404): Invalid Bug ID; 102 (HTTP 401): Access Denied; 103 (HTTP 400): Invalid Alias; 104 (HTTP 400): Field Too Long; 105 (HTTP 400): Invalid Component; 106 (HTTP 401): Invalid Product; 107 (HTTP 400): Summary Required; 108 (HTTP 400): Invalid Field Name; 109 (HTTP 401): Bug Edit Denied; 110 (HTTP 401): Comment Is Private; 111 (HTTP 400): Invalid Comment ID; 112 (HTTP 400): Invalid See Also URL; 113 (HTTP 401): Can't Make Private Comments; 114 (HTTP 400): Comment Too Long; 115 (HTTP 401): Field Change Denied; 116 (HTTP 400): Dependency Loop; 118 (HTTP 400): Cannot Duplicate Itself; 119 (HTTP 400): Duplicate ID Required; 120 (HTTP 401): Group Restriction Denied; 121 (HTTP 400): Resolution Required; 122 (HTTP 400): Resolution On Open Status; 123 (HTTP 400): Invalid Status Transition; 125 (HTTP 400): Comment Tagging Disabled; 126 (HTTP 400): Invalid Comment Tag; 127 (HTTP 400): Comment Tag Too Short; 128 (HTTP 400): Comment Tag Too Long; 129 (HTTP 400): Flag Status Invalid; 130 (HTTP 400): Flag Modification Denied; 131 (HTTP 400): Flag not Requestable from Specific Person; 132 (HTTP 400): Flag not Unique; 133 (HTTP 400): Flag Type not Unique; 134 (HTTP 400): Inactive Flag Type; 140 (HTTP 400): Markdown Disabled; 300 (HTTP 401): Invalid Username or Password; 301 (HTTP 401): Login Disabled; 304 (HTTP 401): Authorization Required; 305 (HTTP 400): New Password Required; 306 (HTTP 400): API Key Invalid; 410 (HTTP 401): Login Required; 414 (HTTP 414): Query string too long; 500 (HTTP 400): Account Already Exists; 501 (HTTP 400): Illegal E-mail Address; 502 (HTTP 400): Password Too Short; 503 (HTTP 400): Password Too Long; 504 (HTTP 401): Invalid User; 505 (HTTP 401): User Access By Id or User-Matching Denied; 600 (HTTP 400): Attachment Too Large; 601 (HTTP 400): Invalid MIME Type; 603 (HTTP 400): File Name Not Specified; 604 (HTTP 400): Summary Required; 606 (HTTP 400): Empty Data; 700 (HTTP 400): Product blank name; 701 (HTTP 400): Product name too long; 702 (HTTP 400): Product name already exists; 703 (HTTP 400): Product must have description; 704 (HTTP 400): Product must have version; 705 (HTTP 400): Product must define a default milestone; 800 (HTTP 400): Empty Group Name; 801 (HTTP 400): Group Exists; 802 (HTTP 400): Group Missing Description; 803 (HTTP 400): Group Regexp Invalid; 804 (HTTP 400): Invalid Group Name; 805 (HTTP 400): Cannot view groups; 900 (HTTP 400): Classification Not Enabled; 1000 (HTTP 400): Parameters Required; 1101 (HTTP 400): Flag Type Name Invalid; 1102 (HTTP 400): Flag Type Description Required; 1103 (HTTP 400): Flag Type CC List Invalid; 1104 (HTTP 400): Flag Type Sort Key Invalid; 1200 (HTTP 400): Component Already Exists; 1201 (HTTP 400): Component Is Last; 1202 (HTTP 400): Component Has Bugs; 1300 (HTTP 400): User Not Involved with Bug; 32000 (HTTP 400): Invalid input (generic user error); 32614 (HTTP 404): No such resource or method; 68000 (HTTP 400): Invalid Search Operator. */
+    /** @description Bugzilla's error envelope. The HTTP status follows from the code (shared/trackerError.ts): statuses used: 400, 401, 404, 413, 414, 500. Codes: -32000 (HTTP 500): Unknown fatal error (not the caller’s fault); 50 (HTTP 400): Param Required; 51 (HTTP 404): Object does not exist; 52 (HTTP 400): Invalid Parameter; 53 (HTTP 400): Invalid Field Name; 54 (HTTP 400): Number Too Large; 55 (HTTP 400): Number Too Small; 56 (HTTP 400): Illegal Date; 58 (HTTP 413): Request Too Large; 100 (HTTP 400): Invalid Bug Alias; 101 (HTTP 404): Invalid Bug ID; 102 (HTTP 401): Access Denied; 103 (HTTP 400): Invalid Alias; 104 (HTTP 400): Field Too Long; 105 (HTTP 400): Invalid Component; 106 (HTTP 401): Invalid Product; 107 (HTTP 400): Summary Required; 108 (HTTP 400): Invalid Field Name; 109 (HTTP 401): Bug Edit Denied; 110 (HTTP 401): Comment Is Private; 111 (HTTP 400): Invalid Comment ID; 112 (HTTP 400): Invalid See Also URL; 113 (HTTP 401): Can't Make Private Comments; 114 (HTTP 400): Comment Too Long; 115 (HTTP 401): Field Change Denied; 116 (HTTP 400): Dependency Loop; 118 (HTTP 400): Cannot Duplicate Itself; 119 (HTTP 400): Duplicate ID Required; 120 (HTTP 401): Group Restriction Denied; 121 (HTTP 400): Resolution Required; 122 (HTTP 400): Resolution On Open Status; 123 (HTTP 400): Invalid Status Transition; 125 (HTTP 400): Comment Tagging Disabled; 126 (HTTP 400): Invalid Comment Tag; 127 (HTTP 400): Comment Tag Too Short; 128 (HTTP 400): Comment Tag Too Long; 129 (HTTP 400): Flag Status Invalid; 130 (HTTP 400): Flag Modification Denied; 131 (HTTP 400): Flag not Requestable from Specific Person; 132 (HTTP 400): Flag not Unique; 133 (HTTP 400): Flag Type not Unique; 134 (HTTP 400): Inactive Flag Type; 140 (HTTP 400): Markdown Disabled; 300 (HTTP 401): Invalid Username or Password; 301 (HTTP 401): Login Disabled; 302 (HTTP 401): Invalid E-mail Address; 304 (HTTP 401): Authorization Required; 305 (HTTP 400): New Password Required; 306 (HTTP 400): API Key Invalid; 307 (HTTP 400): Invalid Token; 410 (HTTP 401): Login Required; 414 (HTTP 414): Query string too long; 500 (HTTP 400): Account Already Exists; 501 (HTTP 400): Illegal E-mail Address; 502 (HTTP 400): Password Too Short; 503 (HTTP 400): Password Too Long; 504 (HTTP 401): Invalid User; 505 (HTTP 401): User Access By Id or User-Matching Denied; 600 (HTTP 400): Attachment Too Large; 601 (HTTP 400): Invalid MIME Type; 603 (HTTP 400): File Name Not Specified; 604 (HTTP 400): Summary Required; 606 (HTTP 400): Empty Data; 700 (HTTP 400): Product blank name; 701 (HTTP 400): Product name too long; 702 (HTTP 400): Product name already exists; 703 (HTTP 400): Product must have description; 704 (HTTP 400): Product must have version; 705 (HTTP 400): Product must define a default milestone; 800 (HTTP 400): Empty Group Name; 801 (HTTP 400): Group Exists; 802 (HTTP 400): Group Missing Description; 803 (HTTP 400): Group Regexp Invalid; 804 (HTTP 400): Invalid Group Name; 805 (HTTP 400): Cannot view groups; 900 (HTTP 400): Classification Not Enabled; 1000 (HTTP 400): Parameters Required; 1101 (HTTP 400): Flag Type Name Invalid; 1102 (HTTP 400): Flag Type Description Required; 1103 (HTTP 400): Flag Type CC List Invalid; 1104 (HTTP 400): Flag Type Sort Key Invalid; 1200 (HTTP 400): Component Already Exists; 1201 (HTTP 400): Component Is Last; 1202 (HTTP 400): Component Has Bugs; 1300 (HTTP 400): User Not Involved with Bug; 32000 (HTTP 400): Invalid input (generic user error); 32614 (HTTP 404): No such resource or method; 68000 (HTTP 400): Invalid Search Operator. */
     Error: {
       /** @enum {integer} */
       code:
@@ -2137,9 +2209,11 @@ export interface components {
         | 140
         | 300
         | 301
+        | 302
         | 304
         | 305
         | 306
+        | 307
         | 410
         | 414
         | 500
@@ -2761,6 +2835,30 @@ export interface components {
         };
       };
     };
+    /** @description Bugzilla error 50, 305, 306, 307, 32000 (titles in the Error schema). */
+    Error400_50_305_306_307_32000: {
+      headers: {
+        [name: string]: unknown;
+      };
+      content: {
+        'application/json': components['schemas']['Error'] & {
+          /** @enum {unknown} */
+          code?: 50 | 305 | 306 | 307 | 32000;
+        };
+      };
+    };
+    /** @description Bugzilla error 50, 305, 306, 307, 500, 501, 32000 (titles in the Error schema). */
+    Error400_50_305_306_307_500_501_32000: {
+      headers: {
+        [name: string]: unknown;
+      };
+      content: {
+        'application/json': components['schemas']['Error'] & {
+          /** @enum {unknown} */
+          code?: 50 | 305 | 306 | 307 | 500 | 501 | 32000;
+        };
+      };
+    };
     /** @description Bugzilla error 50, 305, 306, 32000 (titles in the Error schema). */
     Error400_50_305_306_32000: {
       headers: {
@@ -3168,6 +3266,18 @@ export interface components {
         'application/json': components['schemas']['Error'] & {
           /** @enum {unknown} */
           code?: 106 | 300 | 301 | 410;
+        };
+      };
+    };
+    /** @description Bugzilla error 300, 301, 302, 410 (titles in the Error schema). */
+    Error401_300_301_302_410: {
+      headers: {
+        [name: string]: unknown;
+      };
+      content: {
+        'application/json': components['schemas']['Error'] & {
+          /** @enum {unknown} */
+          code?: 300 | 301 | 302 | 410;
         };
       };
     };
@@ -6901,6 +7011,113 @@ export interface operations {
         content?: never;
       };
       400: components['responses']['Error400_305_306_32000'];
+      401: components['responses']['Error401_300_301_410'];
+      414: components['responses']['Error414_414'];
+      500: components['responses']['Error500_-32000'];
+    };
+  };
+  signInOptions: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Single sign-on: is it on? */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            enabled: boolean;
+            provider: string | null;
+          };
+        };
+      };
+      /** @description Not modified: the ETag matches If-None-Match. */
+      304: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      400: components['responses']['Error400_305_306_32000'];
+      401: components['responses']['Error401_300_301_410'];
+      414: components['responses']['Error414_414'];
+      500: components['responses']['Error500_-32000'];
+    };
+  };
+  finishSignIn: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** @description A JSON object; the same parameters may come in the query string instead. */
+    requestBody: {
+      content: {
+        'application/json': {
+          code: string;
+          code_verifier: string;
+          iss?: string;
+          nonce: string;
+          state: string;
+        };
+      };
+    };
+    responses: {
+      /** @description Single sign-on: finish */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            id: number;
+            token: string;
+          };
+        };
+      };
+      400: components['responses']['Error400_50_305_306_307_500_501_32000'];
+      401: components['responses']['Error401_300_301_302_410'];
+      414: components['responses']['Error414_414'];
+      500: components['responses']['Error500_-32000'];
+    };
+  };
+  startSignIn: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** @description A JSON object; the same parameters may come in the query string instead. */
+    requestBody: {
+      content: {
+        'application/json': {
+          code_challenge: string;
+        };
+      };
+    };
+    responses: {
+      /** @description Single sign-on: start */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            authorization_url: string;
+            nonce: string;
+            state: string;
+          };
+        };
+      };
+      400: components['responses']['Error400_50_305_306_307_32000'];
       401: components['responses']['Error401_300_301_410'];
       414: components['responses']['Error414_414'];
       500: components['responses']['Error500_-32000'];

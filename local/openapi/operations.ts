@@ -181,6 +181,24 @@ export const OPERATIONS: Readonly<Record<string, OperationNotes>> = {
       "Tracker addition: changes only what the body names, all of it or nothing, and answers as GET /rest/preferences/mail. `relationships` takes any boxes of any column by the same names (an unknown name is refused); `ignored_bugs` and `watched_users` take `{add, remove}` lists. A bug to ignore is named by id or alias and must be one the caller may see (100, 101, 102 as Get Bug answers); a person to watch must exist (51) and not be the caller. At most 1,000 ignored bugs and 50 watched people. `email_enabled` is the account's own setting, the one PUT /rest/preferences/account changes, and is recorded in the user's audit log the same way.",
     response: ref('MailPreferences'),
   },
+  'oidc/signInOptions': {
+    summary: 'Single sign-on: is it on?',
+    description:
+      'Tracker addition (docs/operations.md, "Single sign-on"): whether the installation signs people in through an OpenID Connect issuer, and the name its login form shows ("Sign in with <provider>"); `provider` is null when it is off.',
+    response: envelope({ enabled: boolean, provider: nullable(string) }),
+  },
+  'oidc/startSignIn': {
+    summary: 'Single sign-on: start',
+    description:
+      "Tracker addition. The caller (the web app) makes a PKCE code verifier, keeps it, and sends its S256 `code_challenge`; the answer is the issuer's `authorization_url` to send the browser to, with the `state` and `nonce` it carries. Keep the nonce beside the verifier: finishing needs both. A started sign-in lasts 10 minutes. Answers 32000 when single sign-on is off.",
+    response: envelope({ authorization_url: string, state: string, nonce: string }),
+  },
+  'oidc/finishSignIn': {
+    summary: 'Single sign-on: finish',
+    description:
+      "Tracker addition. Send the `state`, `code` and `iss` of the issuer's callback address with the `code_verifier` and `nonce` kept since the start. The code is exchanged at the issuer, the ID token verified (signature, issuer, audience, expiry, nonce), and the person signed in to the account whose login is their verified e-mail address, or to a new one when the address matches `createemailregexp`. The answer is what Login gives: an `id` and a login `token`. A state is good for one try. Errors: 307 (an unknown, expired, used or foreign sign-in, or the issuer refused the code), 302 (no verified e-mail address), 301 (the account is disabled), 501 (no account, and none may be made for that address).",
+    response: envelope({ id: integer, token: string }),
+  },
   'user/addApiKey': {
     summary: 'Create an API key',
     description: 'Tracker addition. The key is shown only in this answer.',

@@ -1,6 +1,8 @@
 import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CALLBACK_PATH } from '../../shared/domain/identity/singleSignOn.ts';
 import { routes } from '../../shared/routes.ts';
+import { browseToCallback, pkcePair, startTestIssuer, useTestIssuer } from '../support/openIdProvider.ts';
 import { type SeededInstallation, seedInstallation } from '../support/seededInstallation.ts';
 import { userWithKey } from '../support/testAccounts.ts';
 import { type ApiResponse, type CallOptions, call, startTestApp, type TestApp } from '../support/testApp.ts';
@@ -424,6 +426,36 @@ describe("answers of Bugzilla's RPC endpoints", () => {
     expect(root.text).toBe(xml.text);
     expect(document.paths['/'].post.responses['200'].content['text/xml']).toBeDefined();
     checked.add('POST /');
+  });
+});
+
+describe('answers of the single sign-on routes', () => {
+  it('documents whether it is on, its start and its finish, against a real issuer', async () => {
+    expect(await check('GET', '/rest/oidc', '/rest/oidc')).toEqual({ enabled: false, provider: null });
+    const redirectUri = `${app.url}${CALLBACK_PATH}`;
+    const issuer = await startTestIssuer(redirectUri);
+    const switchOff = useTestIssuer(issuer, redirectUri);
+    try {
+      await check('GET', '/rest/oidc', '/rest/oidc');
+      issuer.accounts.set('admin-sub', { email: app.admin.login, email_verified: true });
+      issuer.signInAs('admin-sub');
+      const pkce = pkcePair();
+      const started = await check('POST', '/rest/oidc/login', '/rest/oidc/login', {
+        body: { code_challenge: pkce.challenge },
+      });
+      const back = await browseToCallback(started.authorization_url, redirectUri);
+      const body = {
+        state: back.get('state'),
+        code: back.get('code'),
+        iss: back.get('iss'),
+        code_verifier: pkce.verifier,
+        nonce: started.nonce,
+      };
+      expect((await check('POST', '/rest/oidc/callback', '/rest/oidc/callback', { body })).id).toBe(app.admin.id);
+    } finally {
+      switchOff();
+      await issuer.close();
+    }
   });
 });
 

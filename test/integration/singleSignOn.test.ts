@@ -1,6 +1,12 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { CALLBACK_PATH, SINGLE_SIGN_ON_ENV } from '../../shared/domain/identity/singleSignOn.ts';
-import { browseToCallback, pkcePair, startTestIssuer, type TestIssuer } from '../support/openIdProvider.ts';
+import { CALLBACK_PATH } from '../../shared/domain/identity/singleSignOn.ts';
+import {
+  browseToCallback,
+  pkcePair,
+  startTestIssuer,
+  type TestIssuer,
+  useTestIssuer,
+} from '../support/openIdProvider.ts';
 import { expectError, ok, userWithKey } from '../support/testAccounts.ts';
 import { call, startTestApp, type TestApp } from '../support/testApp.ts';
 
@@ -15,17 +21,8 @@ let issuer: TestIssuer;
 let redirectUri: string;
 const admin = () => app.admin.apiKey;
 
-function switchOn(): void {
-  process.env[SINGLE_SIGN_ON_ENV.issuer] = issuer.url;
-  process.env[SINGLE_SIGN_ON_ENV.clientId] = issuer.clientId;
-  process.env[SINGLE_SIGN_ON_ENV.clientSecret] = issuer.clientSecret;
-  process.env[SINGLE_SIGN_ON_ENV.redirectUri] = redirectUri;
-  process.env[SINGLE_SIGN_ON_ENV.providerName] = 'Test Issuer';
-}
-
-function switchOff(): void {
-  for (const name of Object.values(SINGLE_SIGN_ON_ENV)) delete process.env[name];
-}
+const switchOn = () => useTestIssuer(issuer, redirectUri);
+const switchOff = () => switchOn()();
 
 beforeAll(async () => {
   app = await startTestApp();
@@ -33,7 +30,7 @@ beforeAll(async () => {
   issuer = await startTestIssuer(redirectUri);
 });
 afterAll(async () => {
-  switchOff();
+  if (issuer) switchOff();
   await issuer?.close();
   await app?.close();
 });

@@ -2,6 +2,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import Provider from 'oidc-provider';
+import { SINGLE_SIGN_ON_ENV } from '../../shared/domain/identity/singleSignOn.ts';
 
 /**
  * A real OpenID Connect issuer for a test file: oidc-provider (the certified implementation) on a
@@ -144,4 +145,16 @@ export async function browseToCallback(authorizationUrl: string, redirectUri: st
     next = new URL(location, next).href;
   }
   throw new Error('the issuer never sent the browser back');
+}
+
+/** Points the app (its handlers run in the test's process) at the issuer, as the stack's environment does; answers how to switch it off again. */
+export function useTestIssuer(issuer: TestIssuer, redirectUri: string): () => void {
+  process.env[SINGLE_SIGN_ON_ENV.issuer] = issuer.url;
+  process.env[SINGLE_SIGN_ON_ENV.clientId] = issuer.clientId;
+  process.env[SINGLE_SIGN_ON_ENV.clientSecret] = issuer.clientSecret;
+  process.env[SINGLE_SIGN_ON_ENV.redirectUri] = redirectUri;
+  process.env[SINGLE_SIGN_ON_ENV.providerName] = 'Test Issuer';
+  return () => {
+    for (const name of Object.values(SINGLE_SIGN_ON_ENV)) delete process.env[name];
+  };
 }

@@ -13,7 +13,14 @@ import * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
 import * as sqs from 'aws-cdk-lib/aws-sqs';
 import { AwsSolutionsChecks, ServerlessChecks } from 'cdk-nag';
 import { afterAll, describe, expect, it } from 'vitest';
-import { EVERY_OPTION, removeStubRoots, SYNTH_TIMEOUT, synthStack } from './support/stackSynth.ts';
+import {
+  EVERY_OPTION,
+  removeStubRoots,
+  SINGLE_SIGN_ON_COGNITO,
+  SINGLE_SIGN_ON_ISSUER,
+  SYNTH_TIMEOUT,
+  synthStack,
+} from './support/stackSynth.ts';
 
 afterAll(removeStubRoots);
 
@@ -33,6 +40,8 @@ const CASES: [string, Record<string, string>, boolean][] = [
     { kmsKey: 'arn:aws:kms:eu-west-1:123456789012:key/1234abcd-12ab-34cd-56ef-1234567890ab' },
     false,
   ],
+  ['single sign-on through a Cognito user pool of the stack', SINGLE_SIGN_ON_COGNITO, true],
+  ['single sign-on through an issuer of the team', SINGLE_SIGN_ON_ISSUER, false],
 ];
 
 describe.each(CASES)('cdk-nag with %s', (_name, context, validate) => {

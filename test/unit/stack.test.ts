@@ -16,3 +16,4 @@ import './stackMonitoring.suite.ts';
 import './stackNotifications.suite.ts';
 import './searchSizing.suite.ts';
 import './webFrontEnd.suite.ts';
+import './stackSingleSignOn.suite.ts';

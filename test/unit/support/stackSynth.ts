@@ -259,6 +259,16 @@ export const EVERY_OPTION: Record<string, string> = {
 
 // ---- template helpers -----------------------------------------------------------------------
 
+/** Single sign-on through a Cognito user pool of the stack's own (lib/singleSignOn.ts). */
+export const SINGLE_SIGN_ON_COGNITO: Record<string, string> = { oidc: 'cognito' };
+/** Single sign-on through an issuer of the team's own, with a client secret in Secrets Manager. */
+export const SINGLE_SIGN_ON_ISSUER: Record<string, string> = {
+  oidc: 'https://login.example.org/realms/team',
+  oidcClientId: 'tracker',
+  oidcClientSecretName: 'arn:aws:secretsmanager:eu-west-1:123456789012:secret:tracker/oidc-AbCdEf',
+  oidcProviderName: 'Example Login',
+};
+
 export const resourcesOfType = (json: Json, type: string): [string, Json][] =>
   Object.entries<Json>(json.Resources).filter(([, resource]) => resource.Type === type);
 
