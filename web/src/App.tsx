@@ -6,6 +6,7 @@ import { LoginPage } from './account/LoginPage.tsx';
 import { MailTokenPage } from './account/MailTokenPage.tsx';
 import { PrefsPage } from './account/PrefsPage.tsx';
 import { SignUpPage } from './account/SignUpPage.tsx';
+import { SignInCallbackPage } from './account/SingleSignOn.tsx';
 import { LazyAdminPage } from './admin/LazyAdminPage.tsx';
 import { administersSomething } from './admin/sections.ts';
 import { AttachmentPage } from './attachment/AttachmentPage.tsx';
@@ -47,6 +48,8 @@ function Page() {
       return <ForgotPasswordPage />;
     case 'mailToken':
       return <MailTokenPage key={r.token} token={r.token} action={r.action} />;
+    case 'signInCallback':
+      return <SignInCallbackPage params={r.params} />;
     default:
       return (
         <>

@@ -3,6 +3,7 @@ import { ErrorMessage } from '../components/Messages.tsx';
 import { TextField } from '../components/Select.tsx';
 import { announce } from '../state/router.ts';
 import { logInWithApiKey, logInWithPassword } from './auth.ts';
+import { SingleSignOnButton } from './SingleSignOn.tsx';
 
 /** Log in with a login and password (a session token), or with an API key. */
 export function LoginForm({ onDone, headingLevel = 2 }: { onDone?: () => void; headingLevel?: 1 | 2 }) {
@@ -56,6 +57,7 @@ export function LoginForm({ onDone, headingLevel = 2 }: { onDone?: () => void; h
       <p class="login-links">
         <a href="/token.cgi?a=reqpw">Forgot your password?</a> · <a href="/createaccount.cgi">Create a new account</a>
       </p>
+      <SingleSignOnButton />
       <details>
         <summary>Log in with an API key</summary>
         <form

@@ -29,6 +29,11 @@ async function whoamiWith(credential: Pick<Session, 'token' | 'apiKey'>) {
 
 export async function logInWithPassword(login: string, password: string): Promise<void> {
   const { token } = await apiLogin(login, password);
+  await logInWithToken(token);
+}
+
+/** A login token from a password login or a single sign-on (signInFlow.ts). */
+export async function logInWithToken(token: string): Promise<void> {
   const me = await whoamiWith({ token });
   start({ login: me.name, userId: Number(me.id), realName: me.real_name, token });
 }

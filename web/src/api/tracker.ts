@@ -19,6 +19,18 @@ export const login = (loginName: string, password: string) =>
 
 export const logout = () => get<unknown>('/logout');
 
+/** Single sign-on through the installation's OpenID Connect issuer (Tracker's /rest/oidc routes). */
+export const signInOptions = () => get<{ enabled: boolean; provider: string | null }>('/oidc');
+export const startSignIn = (codeChallenge: string) =>
+  post<{ authorization_url: string; state: string; nonce: string }>('/oidc/login', { code_challenge: codeChallenge });
+export const finishSignIn = (callback: {
+  state: string;
+  code: string;
+  iss?: string;
+  code_verifier: string;
+  nonce: string;
+}) => post<{ id: number; token: string }>('/oidc/callback', callback);
+
 export interface Whoami {
   id: number;
   name: string;

@@ -15,6 +15,7 @@ export type Route =
   | { page: 'signup' }
   | { page: 'forgotPassword' }
   | { page: 'mailToken'; token: string; action: string }
+  | { page: 'signInCallback'; params: URLSearchParams }
   | { page: 'notfound'; path: string };
 
 /**
@@ -82,6 +83,8 @@ export function parseRoute(pathname: string, search: string): Route {
       return params.get('t')
         ? { page: 'mailToken', token: params.get('t') ?? '', action: params.get('a') ?? '' }
         : { page: 'forgotPassword' };
+    case '/oidc/callback':
+      return { page: 'signInCallback', params };
     default: {
       const cgi = /^\/([a-z]+)\.cgi$/.exec(path)?.[1];
       if (cgi && (ADMIN_CGIS as readonly string[]).includes(cgi))
