@@ -10,6 +10,7 @@
 import { join, resolve } from 'node:path';
 import { bootstrapInstallation } from '../shared/application/instance/bootstrapInstallation.ts';
 import { compactSearchIndex } from '../shared/application/search/searchCompactor.ts';
+import { CALLBACK_PATH, SINGLE_SIGN_ON_ENV } from '../shared/domain/identity/singleSignOn.ts';
 import { DEFAULT_ADMIN_LOGIN } from '../shared/domain/instance/installation.ts';
 import { LOCAL_OUTBOX_ENV } from '../shared/storage/notification/accountMailOutbox.ts';
 import { ENV } from '../shared/storage/tableSchema.ts';
@@ -77,6 +78,9 @@ async function serve(engines: LocalEngines): Promise<void> {
   await ensureBucket(engines.s3Endpoint, bucketName);
 
   const publicUrl = `http://${host === '0.0.0.0' ? 'localhost' : host}:${port}`;
+  // Single sign-on (TRACKER_OIDC_ISSUER, docs/operations.md): the callback is this server's own page.
+  if (process.env[SINGLE_SIGN_ON_ENV.issuer])
+    process.env[SINGLE_SIGN_ON_ENV.redirectUri] ??= `${publicUrl}${CALLBACK_PATH}`;
   const installation = await bootstrapInstallation({
     adminLogin: process.env.TRACKER_ADMIN_LOGIN ?? DEFAULT_ADMIN_LOGIN,
     adminPassword: process.env.TRACKER_ADMIN_PASSWORD,

@@ -58,8 +58,9 @@ const BUNDLE_BUDGET_BYTES = 395 * 1024 + OBSERVABILITY;
 // 585.3, 562.1 and 554.3 KiB measured 2026-11-25 (create, get, download); 590.6 for create
 // (2026-11-28) with gzip answers, the 6 MB check and bodies kept outside V8's heap.
 const S3_BUDGET = 560 * 1024 + OBSERVABILITY;
-// 538.3–548.4 KiB measured 2026-11-25 (user/updateUser the largest).
-const REGEXP_BUDGET = 520 * 1024 + OBSERVABILITY;
+// 538.3–548.4 KiB measured 2026-11-25 (user/updateUser the largest); 555.8 (2026-11-29) with
+// the error registry's single sign-on messages, which every function carries.
+const REGEXP_BUDGET = 525 * 1024 + OBSERVABILITY;
 const BUDGET_EXCEPTIONS: Readonly<Record<string, number>> = {
   'attachment/createAttachment': S3_BUDGET,
   'attachment/getAttachments': 535 * 1024 + OBSERVABILITY,
@@ -112,6 +113,11 @@ const BUDGET_EXCEPTIONS: Readonly<Record<string, number>> = {
   'group/updateGroup': REGEXP_BUDGET,
   // 557.5 KiB (2026-11-29) with every parameter described for the OpenAPI document (issue 37).
   'instance/updateParameters': 525 * 1024 + OBSERVABILITY,
+  // Single sign-on's finish: openid-client with jose and oauth4webapi (~90 KiB: the code exchange,
+  // the ID token's signature against the issuer's keys) and re2js for createemailregexp and
+  // emailregexp when it makes an account: 591.9 KiB measured 2026-11-29. (Its start, 415.2 KiB,
+  // and GET /rest/oidc, 421.7, fit the common budget.)
+  'oidc/finishSignIn': 565 * 1024 + OBSERVABILITY,
   // re2js for the regexp members of the first administrator's groups: 467.0 KiB measured 2026-11-25,
   // 485.2 with the compact search index it writes the first (empty) snapshot of, 494.0 (2026-11-28)
   // with the index's snapshot parts and read-back of bugs, 659.3 with the S3 client that writes
@@ -137,8 +143,8 @@ const BUDGET_EXCEPTIONS: Readonly<Record<string, number>> = {
   // 1362.4 KiB (2026-11-29) with the typed inputs of issue 37 and the week's search work; 1368.2
   // with saved searches run by name in Bug.search and listed by User.get (issue 40); about 1473
   // with User.offer_account_by_email, whose mail brings the SES client (1466.5 measured without
-  // the saved searches).
-  'rpc/rpcEndpoint': 1445 * 1024 + OBSERVABILITY,
+  // the saved searches), a few KiB more with the single sign-on messages of the error registry.
+  'rpc/rpcEndpoint': 1450 * 1024 + OBSERVABILITY,
   // Not a route: the table stream's publisher. Three SDK clients of its own (SES v2 for mail,
   // EventBridge for events, S3 for Test mail, with their share of @smithy) on top of every bug,
   // mail and event rule and the people and catalogue reads: 654.7 KiB measured 2026-11-25.
@@ -166,6 +172,8 @@ const REGEXP_FUNCTIONS = new Set([
   'group/updateGroup',
   'instance/updateParameters',
   'platform/bootstrap',
+  // Makes accounts at single sign-on: createemailregexp and emailregexp.
+  'oidc/finishSignIn',
   // Runs the handlers of User.create, User.update, Group.create, Group.update and Bug.search.
   'rpc/rpcEndpoint',
 ]);
