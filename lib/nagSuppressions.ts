@@ -16,6 +16,7 @@ import { ATTACHMENT_BODY_PREFIX, type FunctionRoles, SEARCH_SNAPSHOT_PREFIX } fr
 import { BOOTSTRAP_HANDLER } from './handlerPlan.ts';
 import type { Monitoring } from './monitoring.ts';
 import { type Notifications, TEST_MAIL_OBJECTS } from './notifications.ts';
+import type { SingleSignOn } from './singleSignOn.ts';
 import type { StackSettings } from './stackSettings.ts';
 import type { TrackerStorage } from './trackerStorage.ts';
 import type { WebFrontEnd } from './webFrontEnd.ts';
@@ -38,6 +39,7 @@ export interface NagSubject extends Stack {
   readonly notifications: Notifications;
   readonly monitoring: Monitoring;
   readonly web: WebFrontEnd;
+  readonly singleSignOn?: SingleSignOn;
 }
 
 function acknowledge(constructs: readonly IConstruct[], id: string, reason: string): void {
