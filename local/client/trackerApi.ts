@@ -2847,15 +2847,15 @@ export interface components {
         };
       };
     };
-    /** @description Bugzilla error 50, 305, 306, 307, 500, 501, 32000 (titles in the Error schema). */
-    Error400_50_305_306_307_500_501_32000: {
+    /** @description Bugzilla error 50, 305, 306, 307, 500, 501, 502, 503, 32000 (titles in the Error schema). */
+    Error400_50_305_306_307_500_501_502_503_32000: {
       headers: {
         [name: string]: unknown;
       };
       content: {
         'application/json': components['schemas']['Error'] & {
           /** @enum {unknown} */
-          code?: 50 | 305 | 306 | 307 | 500 | 501 | 32000;
+          code?: 50 | 305 | 306 | 307 | 500 | 501 | 502 | 503 | 32000;
         };
       };
     };
@@ -7082,7 +7082,7 @@ export interface operations {
           };
         };
       };
-      400: components['responses']['Error400_50_305_306_307_500_501_32000'];
+      400: components['responses']['Error400_50_305_306_307_500_501_502_503_32000'];
       401: components['responses']['Error401_300_301_302_410'];
       414: components['responses']['Error414_414'];
       500: components['responses']['Error500_-32000'];
