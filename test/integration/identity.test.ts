@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { nextSecond, useSteppableClock } from '../support/clock.ts';
+import { ok } from '../support/testAccounts.ts';
 import { call, startTestApp, type TestApp } from '../support/testApp.ts';
 
 let app: TestApp;
@@ -390,6 +391,18 @@ describe('sessions', () => {
     ).toEqual({ result: false });
     // Logging out a dead token is a no-op.
     expect((await call(app, 'GET', '/rest/logout', { query: { token } })).body).toEqual({ result: null });
+  });
+
+  it('ends a token sent in the X-BUGZILLA-TOKEN header on logout, as the web app sends it', async () => {
+    const { token } = await ok(
+      call(app, 'GET', '/rest/login', {
+        query: { login: accounts.plain.login, password: accounts.plain.password },
+      }),
+    );
+    const headers = { 'X-BUGZILLA-TOKEN': token };
+    expect((await call(app, 'GET', '/rest/whoami', { headers })).status).toBe(200);
+    expect((await call(app, 'GET', '/rest/logout', { headers })).body).toEqual({ result: null });
+    expect((await call(app, 'GET', '/rest/whoami', { headers })).body.code).toBe(32000);
   });
 
   it('accepts POST /rest/login and answers 50 without a login or password', async () => {
