@@ -3656,6 +3656,7 @@ export interface operations {
             dry_run: boolean;
             invited: number;
             logins: string[];
+            remaining: number;
             skipped: number;
           };
         };

@@ -165,8 +165,15 @@ export const OPERATIONS: Readonly<Record<string, OperationNotes>> = {
     description:
       'After an import (editusers group): mails every enabled account that has no password a link to set one (valid fourteen days). Accounts invited by an earlier run whose link has not lapsed are skipped, so a run can be repeated; `dry_run` lists who would be mailed and mails nobody. `npm run invite` does the same from a shell.',
     response: envelope(
-      { candidates: integer, invited: integer, skipped: integer, dry_run: { type: 'boolean' }, logins: strings },
-      ['candidates', 'invited', 'skipped', 'dry_run', 'logins'],
+      {
+        candidates: integer,
+        invited: integer,
+        skipped: integer,
+        dry_run: { type: 'boolean' },
+        remaining: integer,
+        logins: strings,
+      },
+      ['candidates', 'invited', 'skipped', 'dry_run', 'remaining', 'logins'],
     ),
   },
   'user/getMailPreferences': {

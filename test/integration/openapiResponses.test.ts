@@ -459,6 +459,52 @@ describe('answers of the single sign-on routes', () => {
   });
 });
 
+describe('answers of the accounts-by-mail, mail-preference and saved-search routes', () => {
+  it('documents each answer, and the refusal of a token that does not exist', async () => {
+    const ownKey = await userWithKey(app, 'mailprefs');
+    await check('GET', '/rest/preferences/mail', '/rest/preferences/mail', { apiKey: ownKey });
+    await check('PUT', '/rest/preferences/mail', '/rest/preferences/mail', {
+      apiKey: ownKey,
+      body: { email_enabled: true },
+    });
+
+    await check('POST', '/rest/saved_search', '/rest/saved_search', {
+      apiKey: ownKey,
+      body: { name: 'Mine', query: 'product=TestProduct&bug_status=NEW' },
+    });
+    await check('GET', '/rest/saved_search', '/rest/saved_search', { apiKey: ownKey });
+    await check('PUT', '/rest/saved_search/{id_or_name}', '/rest/saved_search/Mine', {
+      apiKey: ownKey,
+      body: { query: 'product=TestProduct' },
+    });
+    await check('DELETE', '/rest/saved_search/{id_or_name}', '/rest/saved_search/Mine', { apiKey: ownKey });
+
+    const json = { 'Content-Type': 'application/json' };
+    await check('POST', '/rest/account/offer_account_by_email', '/rest/account/offer_account_by_email', {
+      body: { email: 'openapi-signup@tracker.test' },
+    });
+    await check('POST', '/rest/account/password_reset', '/rest/account/password_reset', {
+      body: { email: 'openapi-nobody@tracker.test' },
+    });
+    await check('POST', '/rest/account/invitations', '/rest/account/invitations', {
+      ...admin(),
+      body: { dry_run: true },
+    });
+    const unknown = 'no-such-token-0123456789abcdef';
+    for (const [path, body] of [
+      ['/rest/account/create', { mail_token: unknown, password: 'a long enough secret', full_name: 'Nobody' }],
+      ['/rest/account/password', { mail_token: unknown, password: 'a long enough secret' }],
+      ['/rest/account/email', { mail_token: unknown }],
+      ['/rest/account/token', { mail_token: unknown }],
+      ['/rest/account/token/cancel', { mail_token: unknown }],
+    ] as const) {
+      const refused = await call(app, 'POST', path, { headers: json, body });
+      expectDocumented('POST', path, refused, refused.status);
+      expect(refused.status, path).toBeGreaterThanOrEqual(400);
+    }
+  });
+});
+
 describe('coverage', () => {
   it('checked a real answer of every route of the table', () => {
     const missing = routes.map((route) => `${route.method} ${route.path}`).filter((key) => !checked.has(key));

@@ -568,6 +568,17 @@ add<string>({
   }),
   normalize: (answer) => ({ id: typeof (answer as { id: unknown }).id }),
 });
+add<string>({
+  // 5.2 answers nothing (undef); REST answers {}. Whether mail goes out depends on the
+  // installation's mail settings, which are the same for all three.
+  name: 'offer an account by mail',
+  method: 'User.offer_account_by_email',
+  targets: async () => PROTOCOLS.map((protocol) => `signup-${protocol}@tracker.test`),
+  anonymous: true,
+  rpc: (email) => ({ email }),
+  rest: (email) => ({ method: 'POST', path: '/rest/account/offer_account_by_email', body: { email }, apiKey: null }),
+  restResult: () => null,
+});
 add<number>({
   name: 'update a user',
   method: 'User.update',
