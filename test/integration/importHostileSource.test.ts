@@ -329,5 +329,7 @@ describe('Ctrl-C', () => {
     expect(bugs.status).toBe(3);
     expect(bugs.output).toMatch(/Dry run \(nothing written\)[\s\S]*run the same command again to resume/);
     expect(bugs.output).not.toMatch(/Stopped by an error/);
-  }, 300_000);
+    // Three child imports, each starting an engine of its own: about 30 s each on a quiet machine,
+    // over 100 s each on a busy one (the 300 s this had ran out in a fresh-clone run).
+  }, 900_000);
 });

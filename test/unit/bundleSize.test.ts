@@ -63,11 +63,13 @@ const S3_BUDGET = 560 * 1024 + OBSERVABILITY;
 const REGEXP_BUDGET = 525 * 1024 + OBSERVABILITY;
 const BUDGET_EXCEPTIONS: Readonly<Record<string, number>> = {
   'attachment/createAttachment': S3_BUDGET,
-  'attachment/getAttachments': 535 * 1024 + OBSERVABILITY,
+  // 570.6 KiB (2026-11-29 evening) with the error texts of accounts by mail, SSO and saved searches.
+  'attachment/getAttachments': 540 * 1024 + OBSERVABILITY,
   'attachment/downloadAttachment': 530 * 1024 + OBSERVABILITY,
   // 562.6 KiB measured 2026-11-25; 566.7 with gzip answers and the 6 MB check at the Lambda
   // boundary (lambdaResponse.ts, ~2 KiB in every function that renders pages).
-  'comment/renderComment': 535 * 1024 + OBSERVABILITY,
+  // 570.9 KiB (2026-11-29 evening), the same error texts.
+  'comment/renderComment': 540 * 1024 + OBSERVABILITY,
   // Search reads the installation's legal values and workflow (catalog/fieldValues.ts, ~5 KiB with
   // its store and the quicksearch and ordering rules that use them): 602.0 and 581.8 KiB measured
   // 2026-11-25 with them and the private-activity rules of the same week; 620.3 and 600.1 KiB with
@@ -109,10 +111,13 @@ const BUDGET_EXCEPTIONS: Readonly<Record<string, number>> = {
   // (2026-11-29) with Bugzilla 5.2's error texts (shared/errors.ts, 12.4 KiB of it: issue 37), zod
   // 88 KiB and the SDK 160; nothing of its own to cut.
   'attachment/updateAttachment': 405 * 1024 + OBSERVABILITY,
+  // OPTIONS names every route's methods: 430.6 KiB (2026-11-29) with issue 40's routes.
+  'platform/options': 400 * 1024 + OBSERVABILITY,
   'group/createGroup': REGEXP_BUDGET,
   'group/updateGroup': REGEXP_BUDGET,
   // 557.5 KiB (2026-11-29) with every parameter described for the OpenAPI document (issue 37).
-  'instance/updateParameters': 525 * 1024 + OBSERVABILITY,
+  // 560.3 KiB later that day with the new parameters' descriptions and error texts (issue 40).
+  'instance/updateParameters': 530 * 1024 + OBSERVABILITY,
   // Single sign-on's finish: openid-client with jose and oauth4webapi (~90 KiB: the code exchange,
   // the ID token's signature against the issuer's keys) and re2js for createemailregexp and
   // emailregexp when it makes an account: 591.9 KiB measured 2026-11-29. (Its start, 415.2 KiB,
@@ -131,7 +136,8 @@ const BUDGET_EXCEPTIONS: Readonly<Record<string, number>> = {
   // zod unions it uses, ~10 KiB: issue 37).
   'bug/updateBug': 470 * 1024,
   // 451.7 KiB (2026-11-29), the same typed inputs.
-  'bug/createBug': 420 * 1024 + OBSERVABILITY,
+  // 455.9 KiB later that day, with the error texts of issue 40's routes.
+  'bug/createBug': 425 * 1024 + OBSERVABILITY,
   // Bugzilla's XML-RPC and JSON-RPC (shared/http/rpc/): one function that runs every RPC method's
   // REST handler in-process, so it carries all of them and all of their dependencies (the S3
   // client, markdown-it and xss, re2js, every bug rule) plus fast-xml-parser for XML-RPC: 1297.5

@@ -15,7 +15,15 @@ import { Select, TextField } from '../components/Select.tsx';
 import { UserInput } from '../components/UserInput.tsx';
 import { useLoad } from '../components/useLoad.ts';
 import { bugHref } from '../lib/routes.ts';
-import { fields as fieldDefs, isInsider, legalValues, loadFields, loadProducts, parameters } from '../state/catalog.ts';
+import {
+  ensureParameters,
+  fields as fieldDefs,
+  isInsider,
+  legalValues,
+  loadFields,
+  loadProducts,
+  parameters,
+} from '../state/catalog.ts';
 import { announce, navigate } from '../state/router.ts';
 import { session } from '../state/session.ts';
 import { PossibleDuplicates } from './PossibleDuplicates.tsx';
@@ -34,7 +42,8 @@ export function EnterBugPage({ product, component }: { product: string; componen
 
 function EnterBug({ product, component }: { product: string; component: string }) {
   const loaded = useLoad(async () => {
-    const [products] = await Promise.all([loadProducts('enterable'), loadFields()]);
+    // The parameters too: the form's defaults (severity, priority, platform, OS) come from them.
+    const [products] = await Promise.all([loadProducts('enterable'), loadFields(), ensureParameters()]);
     return products.filter((p) => p.is_active !== false);
   }, [session.value?.login]);
   if (loaded.loading) return <Loading what="products" />;

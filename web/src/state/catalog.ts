@@ -75,6 +75,17 @@ export async function loadUserContext(): Promise<void> {
   }
 }
 
+/**
+ * The parameters, read now if the login's context has not brought them yet: a form that takes
+ * its defaults from them (File a bug) must not start from the first legal value instead.
+ */
+export async function ensureParameters(): Promise<Record<string, string>> {
+  if (Object.keys(parameters.value).length > 0) return parameters.value;
+  const params = await getParameters().catch(() => ({}) as Record<string, string>);
+  if (Object.keys(parameters.value).length === 0) parameters.value = params;
+  return parameters.value;
+}
+
 export function resetCatalog(): void {
   fieldsPromise = null;
   fields.value = null;
