@@ -174,7 +174,7 @@ async function startDynamodb(
   }
   try {
     // A JVM compiling its launcher takes a few seconds alone and far longer on a busy machine.
-    await waitForPort(port, child, 120_000);
+    await waitForPort(port, child, 240_000);
   } catch (error) {
     child.kill('SIGKILL');
     throw error;

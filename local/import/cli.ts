@@ -181,6 +181,10 @@ async function main(): Promise<number> {
     return 0;
   }
   process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
+  // Set by the local API Gateway for its own process and inherited by what it (or a test that
+  // runs it) starts: Powertools would then demand Lambda's per-invocation store, which a command
+  // line tool has not, and the import would end before its first request.
+  delete process.env.AWS_LAMBDA_MAX_CONCURRENCY;
   relaxSdkTimeoutsForBulkTool();
   process.env.TRACKER_REQUEST_LOG = 'off';
   const { runImport } = await import('./runImport.ts');

@@ -1,4 +1,4 @@
-import { readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -37,24 +37,24 @@ export async function openLocalTarget(dataDir: string, options: { create: boolea
     throw new TargetInUse(
       `${dataDir} is in use by a running DynamoDB Local (pid ${busy}, probably npm start): stop it first, the import needs the installation to itself.`,
     );
+  const table = process.env.TRACKER_TABLE ?? 'tracker';
+  // A dry run into a directory that holds no DynamoDB file has no table to read: one engine
+  // start (tens of seconds on a busy machine) is saved by not opening the directory at all.
+  const empty = !options.create && !existsSync(join(resolve(dataDir), 'dynamodb', SHARED_DB_FILE));
   let engines: LocalEngines;
   try {
-    engines = await startEngines({ dataDir: resolve(dataDir), ownProcessGroup: true, command: 'npm run import' });
+    engines = empty
+      ? await startScratchEngines(table)
+      : await startEngines({ dataDir: resolve(dataDir), ownProcessGroup: true, command: 'npm run import' });
   } catch (error) {
     // Another program holds the directory (dataDirLock.ts): refused as a target in use.
     if (error instanceof DataDirInUse) throw new TargetInUse(error.message);
     throw error;
   }
-  const table = process.env.TRACKER_TABLE ?? 'tracker';
-  if (!options.create && !(await tableExists(engines.dynamodbEndpoint, table))) {
+  if (!empty && !options.create && !(await tableExists(engines.dynamodbEndpoint, table))) {
     // A dry run into a directory without an installation reads as for a new one, in memory.
     await engines.stop();
-    engines = await startEngines({
-      scratchDir: await mkdtemp(join(tmpdir(), 'tracker-import-dry-')),
-      ownProcessGroup: true,
-    });
-    await ensureTable(engines.dynamodbEndpoint, table);
-    await ensureBucket(engines.s3Endpoint, process.env.TRACKER_BUCKET ?? 'tracker-attachments');
+    engines = await startScratchEngines(table);
   }
   const target: LocalTarget = {
     table,
@@ -85,6 +85,20 @@ export async function openLocalTarget(dataDir: string, options: { create: boolea
     await engines.stop();
     throw error;
   }
+}
+
+/** DynamoDB Local's one file under `-sharedDb`: where it is missing, no table was ever made. */
+const SHARED_DB_FILE = 'shared-local-instance.db';
+
+/** Engines on a scratch directory, with an empty table and bucket, for a dry run to read. */
+async function startScratchEngines(table: string): Promise<LocalEngines> {
+  const engines = await startEngines({
+    scratchDir: await mkdtemp(join(tmpdir(), 'tracker-import-dry-')),
+    ownProcessGroup: true,
+  });
+  await ensureTable(engines.dynamodbEndpoint, table);
+  await ensureBucket(engines.s3Endpoint, process.env.TRACKER_BUCKET ?? 'tracker-attachments');
+  return engines;
 }
 
 async function tableExists(endpoint: string, table: string): Promise<boolean> {
