@@ -15,6 +15,7 @@ import type * as kms from 'aws-cdk-lib/aws-kms';
 import type * as logs from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
 import { attachmentKeys, searchKeys } from '../shared/storage/keys.ts';
+import { TEST_MAIL_PREFIX } from '../shared/storage/notification/sesMailSender.ts';
 import { GLOBAL_INDEXES } from '../shared/storage/tableSchema.ts';
 import type { DataAccess } from './handlerPlan.ts';
 import type { TrackerStorage } from './trackerStorage.ts';
@@ -76,11 +77,14 @@ const DESCRIPTIONS: Record<DataAccess, { table: string; withBucket: string }> = 
 };
 
 const RESERVED_ROLE_IDS = new Set(
-  Object.values(SHARED_ROLE_IDS).flatMap((ids) => [ids.table, ids.withBucket].flatMap((id) => [id, `Search${id}`])),
+  Object.values(SHARED_ROLE_IDS).flatMap((ids) =>
+    [ids.table, ids.withBucket].flatMap((id) => [id, `Search${id}`, `Mail${id}`]),
+  ),
 );
 
 export class FunctionRoles extends Construct {
   private readonly shared = new Map<string, iam.Role>();
+  private readonly mailSenders: iam.Role[] = [];
 
   constructor(
     scope: Construct,
@@ -94,24 +98,46 @@ export class FunctionRoles extends Construct {
 
   /**
    * The role shared by every function with this access; created on first use. The search
-   * functions (`snapshots`) have roles of their own that also read the search snapshot.
+   * functions (`snapshots`) have roles of their own that also read the search snapshot, and the
+   * functions that send account mail (`mail`) roles that also keep Test mail in the bucket (SES
+   * is granted to them by the notifications, which know the identity: `mailRoles`).
    */
-  sharedRole(access: DataAccess, bucket = false, snapshots = false): iam.Role {
+  sharedRole(access: DataAccess, bucket = false, snapshots = false, mail = false): iam.Role {
     const which = bucket && access !== 'none' ? 'withBucket' : 'table';
-    const id = `${snapshots ? 'Search' : ''}${SHARED_ROLE_IDS[access][which]}`;
+    const id = `${snapshots ? 'Search' : ''}${mail ? 'Mail' : ''}${SHARED_ROLE_IDS[access][which]}`;
     let role = this.shared.get(id);
     if (!role) {
       const description = DESCRIPTIONS[access][which];
       role = this.createRole(
         id,
         access,
-        snapshots ? `${description}, and read the search snapshot` : description,
+        `${description}${snapshots ? ', and read the search snapshot' : ''}${mail ? ', and send account mail' : ''}`,
         which === 'withBucket',
       );
       if (snapshots) this.allowSnapshotRead(role);
+      if (mail) {
+        this.allowTestMailKeeping(role);
+        this.mailSenders.push(role);
+      }
       this.shared.set(id, role);
     }
     return role;
+  }
+
+  /** The shared roles of the functions that send account mail. */
+  get mailRoles(): readonly iam.Role[] {
+    return this.mailSenders;
+  }
+
+  /** Keeping mail as `.eml` objects under `outbox/mail/` (mail_delivery_method Test), and nothing else there. */
+  allowTestMailKeeping(role: iam.IRole): void {
+    role.addToPrincipalPolicy(
+      new iam.PolicyStatement({
+        actions: ['s3:PutObject'],
+        resources: [this.storage.bucket.arnForObjects(`${TEST_MAIL_PREFIX}*`)],
+      }),
+    );
+    FunctionRoles.allowKeyUse(this.storage.bucket.encryptionKey, role, true);
   }
 
   /** Reading the search snapshot's frames: what a cold search instance loads. */

@@ -22,6 +22,8 @@ export interface HandlerPlan {
   access: DataAccess;
   /** Whether the function may use the attachment bucket (read or write, as `access` says). */
   bucket: boolean;
+  /** Whether the function sends account mail (SES, and Test mail kept in the bucket). */
+  mail: boolean;
   /** The route-table rows served by this module (empty for platform and bootstrap). */
   routes: RouteDefinition[];
 }
@@ -58,11 +60,13 @@ export function planHandlers(routes: readonly RouteDefinition[]): HandlerPlan[] 
       kind: 'route' as const,
       access: 'read' as DataAccess,
       bucket: false,
+      mail: false,
       routes: [],
     };
     plan.routes.push(row);
     if (!row.readOnly) plan.access = 'readWrite';
     if (row.attachments === true) plan.bucket = true;
+    if (row.mail === true) plan.mail = true;
     plans.set(row.handler, plan);
   }
 
@@ -75,6 +79,7 @@ export function planHandlers(routes: readonly RouteDefinition[]): HandlerPlan[] 
         kind: 'platform',
         access: 'none',
         bucket: false,
+        mail: false,
         routes: [],
       });
     }
@@ -86,6 +91,7 @@ export function planHandlers(routes: readonly RouteDefinition[]): HandlerPlan[] 
     kind: 'bootstrap',
     access: 'readWrite',
     bucket: false,
+    mail: false,
     routes: [],
   });
 

@@ -101,6 +101,12 @@ export class Notifications extends Construct {
   readonly webhookDelivery?: NodejsFunction;
   /** Stream batches, webhook events and runs that failed for good. */
   readonly failures: sqs.Queue;
+  /**
+   * What a function that sends mail (the publisher, and the API's account mail) needs in its
+   * environment: the configuration set SES reports bounces and complaints through, if any.
+   */
+  readonly mailEnvironment: Readonly<Record<string, string>>;
+  private readonly sesResources: string[];
 
   constructor(scope: Construct, id: string, props: NotificationsProps) {
     super(scope, id);
@@ -148,12 +154,9 @@ export class Notifications extends Construct {
       new iam.PolicyStatement({ actions: ['s3:PutObject'], resources: [bucket.arnForObjects(TEST_MAIL_OBJECTS)] }),
     );
     FunctionRoles.allowKeyUse(bucket.encryptionKey, role, true);
-    const sesResources = sendingResources(this, notifications.sesIdentity, configurationSetName);
-    // No identity, no SES at all: mail then goes nowhere unless mail_delivery_method is Test or None.
-    if (sesResources.length > 0)
-      role.addToPolicy(
-        new iam.PolicyStatement({ actions: ['ses:SendEmail', 'ses:SendRawEmail'], resources: sesResources }),
-      );
+    this.sesResources = sendingResources(this, notifications.sesIdentity, configurationSetName);
+    this.mailEnvironment = configurationSetName ? { [SES_ENV.configurationSet]: configurationSetName } : {};
+    this.allowMailSending(role);
 
     this.publisher = createTrackerFunction(this, 'PublisherFunction', {
       ...functionProps,
@@ -164,7 +167,7 @@ export class Notifications extends Construct {
         [ENV.bucket]: bucket.bucketName,
         [NOTIFICATION_ENV.eventBus]: this.bus.eventBusName,
         [NOTIFICATION_ENV.eventAudience]: notifications.eventAudience,
-        ...(configurationSetName ? { [SES_ENV.configurationSet]: configurationSetName } : {}),
+        ...this.mailEnvironment,
         // Webhooks are posted by the webhook function from the bus, with EventBridge's and
         // Lambda's retries: TRACKER_WEBHOOKS stays unset here, or each would be posted twice.
       },
@@ -229,6 +232,17 @@ export class Notifications extends Construct {
         }),
       ],
     });
+  }
+
+  /**
+   * Sending through SES as the stack's identity, with its configuration set. No identity, no
+   * SES at all: mail then goes nowhere unless mail_delivery_method is Test or None.
+   */
+  allowMailSending(role: iam.IRole): void {
+    if (this.sesResources.length > 0)
+      role.addToPrincipalPolicy(
+        new iam.PolicyStatement({ actions: ['ses:SendEmail', 'ses:SendRawEmail'], resources: this.sesResources }),
+      );
   }
 
   /** The topic SES reports to, and the function that turns mail off, subscribed to it. */

@@ -219,7 +219,7 @@ export class TrackerStack extends Stack {
             ? bootstrapRole
             : signInRole && (ISSUER_CLIENT_MODULES as readonly string[]).includes(plan.module)
               ? signInRole
-              : this.roles.sharedRole(plan.access, plan.bucket, family === 'search'),
+              : this.roles.sharedRole(plan.access, plan.bucket, family === 'search', plan.mail),
         logGroup,
         observability,
         timeout: size ? Duration.seconds(size.timeoutSeconds) : BOOTSTRAP_TIMEOUT,
@@ -363,6 +363,12 @@ export class TrackerStack extends Stack {
     byFamily.notification.push(this.notifications.publisher);
     if (this.notifications.webhookDelivery) byFamily.notification.push(this.notifications.webhookDelivery);
     if (this.notifications.mailFeedback) byFamily.notification.push(this.notifications.mailFeedback);
+    // Account mail (sign-up, password reset, e-mail change, invitations) leaves from the request
+    // that asks for it, through SES as bug mail does.
+    for (const role of this.roles.mailRoles) this.notifications.allowMailSending(role);
+    for (const plan of this.plans.filter((candidate) => candidate.mail))
+      for (const [name, value] of Object.entries(this.notifications.mailEnvironment))
+        functions.get(plan.module)?.addEnvironment(name, value);
 
     this.functions = functions;
     const functionFor = (module: string): NodejsFunction => {

@@ -19,6 +19,11 @@ export interface RouteDefinition {
   readOnly: boolean;
   /** Whether the route reads or writes attachment bodies: only such functions get the bucket. */
   attachments?: boolean;
+  /**
+   * Whether the route mails a person (account mail: sign-up, password reset, e-mail change,
+   * invitations): only such functions may send through SES and keep Test mail in the bucket.
+   */
+  mail?: boolean;
 }
 
 const route = (
@@ -26,14 +31,18 @@ const route = (
   path: string,
   handler: string,
   readOnly = method === 'GET',
-  options: { attachments?: boolean } = {},
+  options: { attachments?: boolean; mail?: boolean } = {},
 ): RouteDefinition => ({
   method,
   path,
   handler,
   readOnly,
   attachments: options.attachments ?? false,
+  mail: options.mail ?? false,
 });
+
+/** Account mail leaves from the request that asks for it (the mail holds a token the table never does). */
+const MAILS = { mail: true } as const;
 
 export const routes: readonly RouteDefinition[] = [
   // Instance information
@@ -63,19 +72,19 @@ export const routes: readonly RouteDefinition[] = [
   route('PUT', '/rest/user/{id_or_name}/api_key/{key_id}', 'user/updateApiKey'),
   // The caller's own account (Tracker addition): not under /rest/user/{id_or_name}, whose variable
   // would take any word (`me`) for a login.
-  route('PUT', '/rest/preferences/account', 'user/updateOwnAccount'),
+  route('PUT', '/rest/preferences/account', 'user/updateOwnAccount', false, MAILS),
   route('GET', '/rest/preferences/mail', 'user/getMailPreferences'),
   route('PUT', '/rest/preferences/mail', 'user/updateMailPreferences'),
   // Accounts by mail (Tracker's REST forms of Bugzilla's createaccount.cgi and token.cgi; the
   // token travels in the body, never in the address). docs/api.md "Accounts by mail".
-  route('POST', '/rest/account/offer_account_by_email', 'account/offerAccountByEmail'),
+  route('POST', '/rest/account/offer_account_by_email', 'account/offerAccountByEmail', false, MAILS),
   route('POST', '/rest/account/create', 'account/createAccount'),
-  route('POST', '/rest/account/password_reset', 'account/requestPasswordReset'),
+  route('POST', '/rest/account/password_reset', 'account/requestPasswordReset', false, MAILS),
   route('POST', '/rest/account/password', 'account/setPassword'),
   route('POST', '/rest/account/email', 'account/confirmEmailChange'),
   route('POST', '/rest/account/token', 'account/describeToken', true),
   route('POST', '/rest/account/token/cancel', 'account/cancelToken'),
-  route('POST', '/rest/account/invitations', 'account/inviteAccounts'),
+  route('POST', '/rest/account/invitations', 'account/inviteAccounts', false, MAILS),
   // Single sign-on through an OpenID Connect issuer (Tracker addition, docs/operations.md).
   route('GET', '/rest/oidc', 'oidc/signInOptions'),
   route('POST', '/rest/oidc/login', 'oidc/startSignIn'),
@@ -181,11 +190,12 @@ export const routes: readonly RouteDefinition[] = [
   // Bugzilla's XML-RPC and JSON-RPC WebService (shared/http/rpc/): one function runs each method's
   // REST handler in-process, so it may do what any of them does (write the table, move bodies).
   // A JSON-RPC GET calls only methods that read (Bugzilla's READ_ONLY lists).
-  route('POST', '/xmlrpc.cgi', 'rpc/rpcEndpoint', false, { attachments: true }),
-  route('POST', '/jsonrpc.cgi', 'rpc/rpcEndpoint', false, { attachments: true }),
+  // User.offer_account_by_email mails.
+  route('POST', '/xmlrpc.cgi', 'rpc/rpcEndpoint', false, { attachments: true, mail: true }),
+  route('POST', '/jsonrpc.cgi', 'rpc/rpcEndpoint', false, { attachments: true, mail: true }),
   route('GET', '/jsonrpc.cgi', 'rpc/rpcEndpoint', true, { attachments: true }),
   // python-bugzilla given `https://host/` and bugz given the bare base URL post XML-RPC to it.
-  route('POST', '/', 'rpc/rpcEndpoint', false, { attachments: true }),
+  route('POST', '/', 'rpc/rpcEndpoint', false, { attachments: true, mail: true }),
 ];
 
 /**

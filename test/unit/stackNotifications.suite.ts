@@ -15,6 +15,7 @@ import {
 } from '../../lib/notifications.ts';
 import { PROJECT_ROOT } from '../../lib/trackerStack.ts';
 import { NOTIFICATION_ENV } from '../../shared/domain/notification/notificationSettings.ts';
+import { routes } from '../../shared/routes.ts';
 import { attachmentKeys, bugKeys, keys, notificationKeys, searchKeys } from '../../shared/storage/keys.ts';
 import { SES_ENV, TEST_MAIL_PREFIX } from '../../shared/storage/notification/sesMailSender.ts';
 import { ENV, STREAM_VIEW_TYPE } from '../../shared/storage/tableSchema.ts';
@@ -364,6 +365,40 @@ describe('notifications with an SES identity, a configuration set and webhooks',
       expect(JSON.stringify(sending[0].Resource)).toContain(`{"Ref":"${setId}"}`);
       expect(other.Resources[fnId].Properties.Environment.Variables[SES_ENV.configurationSet]).toEqual({ Ref: setId });
       expect(stack.notifications.webhookDelivery).toBeUndefined();
+    },
+    SYNTH_TIMEOUT,
+  );
+
+  it(
+    'lets the functions that send account mail, and no other API function, send as the identity with its set',
+    () => {
+      const { json: other, stack } = synthStack({ context: { sesIdentity: 'bugs@example.org' } });
+      const [[setId]] = resourcesOfType(other, 'AWS::SES::ConfigurationSet');
+      const mailing = new Set(routes.filter((row) => row.mail).map((row) => row.handler));
+      expect([...mailing].sort()).toEqual([
+        'account/inviteAccounts',
+        'account/offerAccountByEmail',
+        'account/requestPasswordReset',
+        'rpc/rpcEndpoint',
+        'user/updateOwnAccount',
+      ]);
+      for (const [module, fn] of stack.functions) {
+        const fnId = logicalIdOf(stack, fn);
+        const sending = roleStatements(other, fnId).filter((statement) =>
+          allows([statement.Action].flat(), 'ses:SendRawEmail'),
+        );
+        const variables = other.Resources[fnId].Properties.Environment.Variables;
+        if (!mailing.has(module)) {
+          expect(sending, module).toEqual([]);
+          expect(variables[SES_ENV.configurationSet], module).toBeUndefined();
+          continue;
+        }
+        expect(sending, module).toHaveLength(1);
+        expect(JSON.stringify(sending[0].Resource), module).toContain(':identity/bugs@example.org');
+        expect(JSON.stringify(sending[0].Resource), module).toContain(`{"Ref":"${setId}"}`);
+        // The function sits in a nested stack: the set's name reaches it as a parameter.
+        expect(variables[SES_ENV.configurationSet], module).toBeDefined();
+      }
     },
     SYNTH_TIMEOUT,
   );

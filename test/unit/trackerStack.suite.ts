@@ -43,6 +43,7 @@ import {
   SEARCH_INDEX_MODULES,
 } from '../../lib/trackerStack.ts';
 import { platformHandlers, type RouteDefinition, routes } from '../../shared/routes.ts';
+import { TEST_MAIL_PREFIX } from '../../shared/storage/notification/sesMailSender.ts';
 import {
   ENV,
   GLOBAL_INDEXES,
@@ -121,6 +122,10 @@ const isSnapshotScoped = (statement: Json): boolean =>
   [statement.Resource].flat().every((resource: Json) => joined(resource).endsWith(`/${SEARCH_SNAPSHOT_PREFIX}*`)) ||
   JSON.stringify(statement.Condition?.StringLike?.['s3:prefix']) === JSON.stringify([`${SEARCH_SNAPSHOT_PREFIX}*`]);
 
+/** A statement that reaches only the Test mail kept in the bucket (account mail, issue 40). */
+const isTestMailScoped = (statement: Json): boolean =>
+  [statement.Resource].flat().every((resource: Json) => joined(resource).endsWith(`/${TEST_MAIL_PREFIX}*`));
+
 /** Statements of the function's role that only reach some partitions of the table. */
 function partitionScopedStatements(json: Json, functionLogicalId: string): Json[] {
   const roleId = roleOf(json, functionLogicalId);
@@ -138,7 +143,13 @@ function allowedActions(json: Json, functionLogicalId: string): string[] {
     const roles: Json[] = policy.Properties.Roles ?? [];
     if (!roles.some((role) => referencedId(role) === roleId)) continue;
     for (const statement of policy.Properties.PolicyDocument.Statement) {
-      if (statement.Effect !== 'Allow' || isPartitionScoped(statement) || isSnapshotScoped(statement)) continue;
+      if (
+        statement.Effect !== 'Allow' ||
+        isPartitionScoped(statement) ||
+        isSnapshotScoped(statement) ||
+        isTestMailScoped(statement)
+      )
+        continue;
       actions.push(...[statement.Action].flat());
     }
   }
@@ -200,6 +211,10 @@ function expectedBucket(routeRows: readonly RouteDefinition[], module: string): 
   return routeRows.some((row) => row.handler === module && row.attachments === true);
 }
 
+function expectedMail(routeRows: readonly RouteDefinition[], module: string): boolean {
+  return routeRows.some((row) => row.handler === module && row.mail === true);
+}
+
 function expectedAccess(routeRows: readonly RouteDefinition[], module: string): 'none' | 'read' | 'readWrite' {
   if (module === BOOTSTRAP_HANDLER) return 'readWrite';
   const rows = routeRows.filter((row) => row.handler === module);
@@ -223,7 +238,7 @@ function expectSharedRoles(
   for (const [module, roleId] of roleByModule) {
     if (module === BOOTSTRAP_HANDLER) continue;
     expect(roleId, module).not.toBe(bootstrapRole);
-    const access = `${expectedAccess(routeRows, module)}${expectedBucket(routeRows, module) ? '+bucket' : ''}${SEARCH_INDEX_MODULES.includes(module) ? '+snapshots' : ''}`;
+    const access = `${expectedAccess(routeRows, module)}${expectedBucket(routeRows, module) ? '+bucket' : ''}${SEARCH_INDEX_MODULES.includes(module) ? '+snapshots' : ''}${expectedMail(routeRows, module) ? '+mail' : ''}`;
     expect(roleId, `${module} (${access})`).toBe(roleByAccess.get(access) ?? roleId);
     roleByAccess.set(access, roleId);
   }
@@ -825,6 +840,12 @@ describe('Tracker stack', () => {
           ).toEqual([]);
         }
         expect(allows(actions, 'secretsmanager:GetSecretValue'), `${module} secret`).toBe(module === BOOTSTRAP_HANDLER);
+        // Account mail: Test mail put under outbox/mail/, and nothing else read or written there.
+        const mailStatements = statementsOfRole(json, roleOf(json, fnIds.get(module)!)).filter(isTestMailScoped);
+        expect(
+          mailStatements.map((statement) => [statement.Action].flat()),
+          `${module} keeps Test mail`,
+        ).toEqual(expectedMail(routes, module) ? [['s3:PutObject']] : []);
       }
       for (const module of Object.values(platformHandlers)) {
         if (!routes.some((row) => row.handler === module)) expect(expectedAccess(routes, module)).toBe('none');
