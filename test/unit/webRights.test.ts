@@ -29,8 +29,8 @@ describe('web app: rights from GET /rest/whoami', () => {
 });
 
 describe('web app: the account form', () => {
-  const stored = { realName: 'Ann', mail: true };
-  const form = { realName: 'Ann', mail: true, currentPassword: '', password: '', confirm: '' };
+  const stored = { realName: 'Ann', mail: true, login: 'ann@tracker.test' };
+  const form = { realName: 'Ann', mail: true, currentPassword: '', password: '', confirm: '', email: '' };
 
   it('sends only what changed', () => {
     expect(ownAccountChanges(form, stored)).toEqual({ changes: {} });
@@ -51,5 +51,12 @@ describe('web app: the account form', () => {
     expect(ownAccountChanges({ ...form, password: 'new one', confirm: 'new one' }, stored)).toEqual({
       problem: 'Type your current password to set a new one.',
     });
+  });
+
+  it('sends a new login only when it differs from the current one', () => {
+    expect(ownAccountChanges({ ...form, email: ' ann@new.test ' }, stored)).toEqual({
+      changes: { email: 'ann@new.test' },
+    });
+    expect(ownAccountChanges({ ...form, email: stored.login.toUpperCase() }, stored)).toEqual({ changes: {} });
   });
 });

@@ -49,10 +49,13 @@ export const whoami = () => get<Whoami>('/whoami');
 
 /** The caller's own account (Tracker's PUT /rest/preferences/account). */
 export const updateOwnAccount = (changes: OwnAccountChanges) =>
-  put<{ id: number; changes: Record<string, { removed: string; added: string }>; token?: string }>(
-    '/preferences/account',
-    changes,
-  );
+  put<{
+    id: number;
+    changes: Record<string, { removed: string; added: string }>;
+    token?: string;
+    /** The new login waiting for its mailed link (allowemailchange). */
+    email_change_pending?: string;
+  }>('/preferences/account', changes);
 
 export async function getUser(name: string): Promise<User | undefined> {
   const r = await get<{ users: User[] }>(`/user/${seg(name)}`);

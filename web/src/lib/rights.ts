@@ -45,6 +45,8 @@ export interface AccountForm {
   currentPassword: string;
   password: string;
   confirm: string;
+  /** A new login (allowemailchange); empty to keep the current one. */
+  email: string;
 }
 
 export interface OwnAccountChanges {
@@ -52,6 +54,8 @@ export interface OwnAccountChanges {
   email_enabled?: boolean;
   current_password?: string;
   new_password?: string;
+  /** A new login: it changes only when the link mailed to it is opened. */
+  email?: string;
 }
 
 /**
@@ -60,13 +64,15 @@ export interface OwnAccountChanges {
  */
 export function ownAccountChanges(
   form: AccountForm,
-  stored: { realName: string; mail: boolean },
+  stored: { realName: string; mail: boolean; login: string },
 ): { changes: OwnAccountChanges } | { problem: string } {
   if (form.password && form.password !== form.confirm) return { problem: 'The two new passwords differ.' };
   if (form.password && !form.currentPassword) return { problem: 'Type your current password to set a new one.' };
   const changes: OwnAccountChanges = {};
   if (form.realName !== stored.realName) changes.full_name = form.realName;
   if (form.mail !== stored.mail) changes.email_enabled = form.mail;
+  const email = form.email.trim();
+  if (email && email.toLowerCase() !== stored.login.toLowerCase()) changes.email = email;
   if (form.password) {
     changes.new_password = form.password;
     changes.current_password = form.currentPassword;
