@@ -19,7 +19,16 @@ export default defineConfig({
       {
         extends: true,
         // Pure code and the CDK stack: no engines, no Java (`npm run test:unit`).
-        test: { name: 'unit', include: ['test/unit/**/*.test.ts'], env },
+        test: {
+          name: 'unit',
+          include: ['test/unit/**/*.test.ts'],
+          setupFiles: ['test/support/cdkOutdirPerFile.ts'],
+          // Limits for a hung test, not speed targets: a CDK synthesis or a Python child doing
+          // bounded work waits its turn for the CPU on a busy two-core machine (CI).
+          testTimeout: 120_000,
+          hookTimeout: 300_000,
+          env,
+        },
       },
       {
         extends: true,

@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -118,11 +118,13 @@ describe('the verification snippet in docs/events.md', () => {
 
   it('accepts a genuine delivery and refuses a tampered or stale one', async () => {
     const snippet = /```js\n([\s\S]*?)```/.exec(doc)![1]!;
-    const file = join(mkdtempSync(join(tmpdir(), 'tracker-events-')), 'verify.mjs');
+    const directory = mkdtempSync(join(tmpdir(), 'tracker-events-'));
+    const file = join(directory, 'verify.mjs');
     writeFileSync(file, snippet);
     const { isGenuine } = (await import(pathToFileURL(file).href)) as {
       isGenuine(body: string, headers: Record<string, string>, secret: string): boolean;
     };
+    rmSync(directory, { recursive: true, force: true });
     const now = new Date();
     const lower = (headers: Record<string, string>) =>
       Object.fromEntries(Object.entries(headers).map(([name, value]) => [name.toLowerCase(), value]));

@@ -50,7 +50,7 @@ describe('Powertools in the deployed bundles', () => {
       expect(fromPackage(sources, '@aws-lambda-powertools/tracer'), module).toBe(false);
       expect(fromPackage(sources, 'aws-xray-sdk-core'), module).toBe(false);
     }
-  }, 60_000);
+  }, 300_000);
 
   it('carries the Tracer and the X-Ray SDK when built with TRACKER_TRACING on', async () => {
     for (const [module, sources] of await bundledSources('tracing', {
@@ -59,5 +59,5 @@ describe('Powertools in the deployed bundles', () => {
       expect(fromPackage(sources, '@aws-lambda-powertools/tracer'), module).toBe(true);
       expect(fromPackage(sources, 'aws-xray-sdk-core'), module).toBe(true);
     }
-  }, 60_000);
+  }, 300_000);
 });

@@ -44,7 +44,7 @@ const codesOf = (op: Operation): number[] => {
 beforeAll(async () => {
   generated = await buildOpenApiDocument();
   paths = generated.paths as typeof paths;
-}, 60_000);
+}, 300_000);
 
 describe('docs/openapi.json', () => {
   it('is what the route table, the handlers and the error registry say (run `npx tsx local/openapi/writeOpenApi.ts` after changing them)', () => {

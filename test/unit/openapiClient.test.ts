@@ -32,5 +32,5 @@ describe('the generated typed client', () => {
     } finally {
       rmSync(scratch, { recursive: true, force: true });
     }
-  }, 60_000);
+  }, 300_000);
 });

@@ -1,5 +1,5 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
-import { mkdtemp } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { DescribeTableCommand, DynamoDBClient, ResourceNotFoundException } from '@aws-sdk/client-dynamodb';
@@ -92,13 +92,21 @@ const SHARED_DB_FILE = 'shared-local-instance.db';
 
 /** Engines on a scratch directory, with an empty table and bucket, for a dry run to read. */
 async function startScratchEngines(table: string): Promise<LocalEngines> {
-  const engines = await startEngines({
-    scratchDir: await mkdtemp(join(tmpdir(), 'tracker-import-dry-')),
-    ownProcessGroup: true,
-  });
-  await ensureTable(engines.dynamodbEndpoint, table);
-  await ensureBucket(engines.s3Endpoint, process.env.TRACKER_BUCKET ?? 'tracker-attachments');
-  return engines;
+  const scratchDir = await mkdtemp(join(tmpdir(), 'tracker-import-dry-'));
+  const engines = await startEngines({ scratchDir, ownProcessGroup: true });
+  // Stopping them removes what the dry run wrote, rather than leave a directory per run.
+  const scratch: LocalEngines = {
+    ...engines,
+    stop: () => engines.stop().finally(() => rm(scratchDir, { recursive: true, force: true })),
+  };
+  try {
+    await ensureTable(engines.dynamodbEndpoint, table);
+    await ensureBucket(engines.s3Endpoint, process.env.TRACKER_BUCKET ?? 'tracker-attachments');
+  } catch (error) {
+    await scratch.stop();
+    throw error;
+  }
+  return scratch;
 }
 
 async function tableExists(endpoint: string, table: string): Promise<boolean> {
