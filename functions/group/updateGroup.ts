@@ -7,6 +7,8 @@ import { defineEndpoint } from '../../shared/http/endpoint.ts';
 import { integer, list, text } from '../../shared/http/inputSchemas.ts';
 import { groupInput } from './createGroup.ts';
 
+const groupReferences = list(z.union([z.number().int(), z.string()]), { splitCommas: false }).optional();
+
 export const handler = defineEndpoint({
   access: {
     group: CREATEGROUPS_GROUP,
@@ -17,6 +19,8 @@ export const handler = defineEndpoint({
     ids: list(integer()).optional(),
     names: list(z.string(), { splitCommas: false }).optional(),
     ...groupInput,
+    /** Tracker's extension: the groups whose members this group includes. */
+    member_groups: z.object({ add: groupReferences, remove: groupReferences }).optional(),
   }),
   run: ({ input, caller }) => {
     return updateGroups(caller, targetsOf(input), input);

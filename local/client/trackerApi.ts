@@ -2345,12 +2345,14 @@ export interface components {
       /** @description The statuses the caller may set (X clears). */
       values?: string[];
     };
-    /** @description A group; is_bug_group, user_regexp and is_active only for creategroups. */
+    /** @description A group; is_bug_group, user_regexp, is_active and member_groups only for creategroups. */
     Group: {
       description?: string;
       id?: number;
       is_active?: boolean;
       is_bug_group?: boolean;
+      /** @description Tracker's extension: the groups whose members are thereby members of this one (Bugzilla's inclusions, editbugs -> bz_canusewhines, aside). */
+      member_groups?: string[];
       /** @description With `membership=1`: every member, direct or not. */
       membership?: components['schemas']['User'][];
       name?: string;
@@ -6488,6 +6490,10 @@ export interface operations {
           id_or_name?: string;
           ids?: number[];
           is_active?: boolean;
+          member_groups?: {
+            add?: (number | string)[];
+            remove?: (number | string)[];
+          };
           name?: string;
           names?: string[];
           user_regexp?: string;
@@ -6611,6 +6617,10 @@ export interface operations {
           icon_url?: string;
           ids?: number[];
           is_active?: boolean;
+          member_groups?: {
+            add?: (number | string)[];
+            remove?: (number | string)[];
+          };
           name?: string;
           names?: string[];
           user_regexp?: string;

@@ -162,3 +162,26 @@ describe('nickFor', () => {
     expect(nickFor(user('jane.doe@example.com', 'Note: on leave'))).toBe('jane.doe');
   });
 });
+
+describe('group inclusions (memberGroups)', () => {
+  const A = group(10, 'a');
+  const B = { ...group(11, 'b'), memberGroups: [10] };
+  const C = { ...group(12, 'c'), memberGroups: [11] };
+  const member = (groupId: number) => ({ memberOf: [groupId], canBless: [] });
+
+  it('follows a chain of inclusions', () => {
+    expect(names(effectiveGroups(user('x@example.org'), member(10), [A, B, C]))).toEqual(['a', 'b', 'c']);
+    expect(names(effectiveGroups(user('x@example.org'), member(11), [A, B, C]))).toEqual(['b', 'c']);
+  });
+
+  it('ends on a cycle', () => {
+    const cyclicA = { ...A, memberGroups: [12] };
+    expect(names(effectiveGroups(user('x@example.org'), member(11), [cyclicA, B, C]))).toEqual(['a', 'b', 'c']);
+  });
+
+  it('treats a group stored without inclusions as including none', () => {
+    expect(
+      names(effectiveGroups(user('x@example.org'), member(12), [A, { ...B, memberGroups: undefined }, C])),
+    ).toEqual(['c']);
+  });
+});

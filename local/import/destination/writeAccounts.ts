@@ -91,6 +91,8 @@ export async function writeAccounts(
       userRegexp,
       regexpMembers: regexpMembersOf(userRegexp, everyLogin),
       iconUrl: previous?.iconUrl ?? '',
+      // Bugzilla's REST API does not expose group_group_map: inclusions made here are kept.
+      memberGroups: previous?.memberGroups ?? [],
     };
     puts.push(...collectItems((transaction) => putNewGroup(transaction, imported)));
     ids.addGroup(group.name, group.id);

@@ -43,9 +43,14 @@ export const IDENTITY_SCHEMAS: Record<string, JsonSchema> = {
       is_bug_group: boolean,
       user_regexp: string,
       is_active: boolean,
+      member_groups: {
+        ...arrayOf(string),
+        description:
+          "Tracker's extension: the groups whose members are thereby members of this one (Bugzilla's inclusions, editbugs -> bz_canusewhines, aside).",
+      },
       membership: { ...arrayOf(ref('User')), description: 'With `membership=1`: every member, direct or not.' },
     },
-    { description: 'A group; is_bug_group, user_regexp and is_active only for creategroups.' },
+    { description: 'A group; is_bug_group, user_regexp, is_active and member_groups only for creategroups.' },
   ),
   SavedSearch: resource(
     {

@@ -1,5 +1,6 @@
 import { flagText } from '../../domain/changeReport.ts';
-import { ADMIN_GROUP, type Caller, effectiveGroups, groupsImplying, inGroup } from '../../domain/identity/caller.ts';
+import { ADMIN_GROUP, type Caller, effectiveGroups, groupsLeadingTo, inGroup } from '../../domain/identity/caller.ts';
+import { type MemberGroupsChange, planMemberGroups } from '../../domain/identity/groupInclusion.ts';
 import { resolveGroup } from '../../domain/identity/groupMembership.ts';
 import { checkUserRegexp, regexpMembersOf } from '../../domain/identity/groupRegexps.ts';
 import {
@@ -36,6 +37,11 @@ export interface NewGroupInput {
   user_regexp?: string;
   is_active?: boolean;
   icon_url?: string;
+}
+
+export interface GroupChangeInput extends NewGroupInput {
+  /** Tracker's extension: the groups whose members this group includes. */
+  member_groups?: MemberGroupsChange;
 }
 
 export async function createGroup(caller: Caller, input: NewGroupInput): Promise<{ id: number }> {
@@ -91,11 +97,11 @@ function targetGroups(groups: readonly GroupRecord[], targets: { ids: number[]; 
 }
 
 /** Re-read and re-applied when another request changed one of the groups meanwhile (see retryOnConflict). */
-export function updateGroups(caller: Caller, targets: { ids: number[]; names: string[] }, input: NewGroupInput) {
+export function updateGroups(caller: Caller, targets: { ids: number[]; names: string[] }, input: GroupChangeInput) {
   return retryOnConflict(() => updateGroupsOnce(caller, targets, input));
 }
 
-async function updateGroupsOnce(caller: Caller, targets: { ids: number[]; names: string[] }, input: NewGroupInput) {
+async function updateGroupsOnce(caller: Caller, targets: { ids: number[]; names: string[] }, input: GroupChangeInput) {
   const groups = await listGroups();
   const selected = targetGroups(groups, targets);
   if (selected.length === 0) throw errors.idsOrNamesRequired();
@@ -112,6 +118,10 @@ async function updateGroupsOnce(caller: Caller, targets: { ids: number[]; names:
       userRegexp: input.user_regexp !== undefined ? checkUserRegexp(input.user_regexp) : previous.userRegexp,
       isActive: input.is_active ?? previous.isActive,
       iconUrl: checkIconUrl(input.icon_url) ?? previous.iconUrl,
+      memberGroups:
+        input.member_groups === undefined
+          ? previous.memberGroups
+          : planMemberGroups(previous, input.member_groups, groups),
     };
     if (next.name !== previous.name) {
       if (isSystemGroup(previous.name))
@@ -129,6 +139,8 @@ async function updateGroupsOnce(caller: Caller, targets: { ids: number[]; names:
     if (next.isActive !== previous.isActive)
       changes.is_active = { removed: flagText(previous.isActive), added: flagText(next.isActive) };
     if (next.iconUrl !== previous.iconUrl) changes.icon_url = { removed: previous.iconUrl, added: next.iconUrl };
+    const memberGroups = memberGroupsChange(previous, next, groups);
+    if (memberGroups) changes.member_groups = memberGroups;
     if (Object.keys(changes).length > 0) {
       updates.push({ previous, next });
       recordAudit(transaction, {
@@ -172,15 +184,15 @@ export async function findGroups(caller: Caller, query: { ids?: number[]; names?
   const visible = requested.filter((group) => allVisible || mayViewGroup(caller, group)).sort((a, b) => a.id - b.id);
 
   // Members are whoever effectiveGroups puts in the group, the one definition of membership that
-  // permission checks use too: direct and regexp members of the group itself, of the groups that
-  // imply it (editbugs -> bz_canusewhines, ...) and of admin.
-  const sourcesOf = (group: GroupRecord) =>
-    groups.filter(
-      (other) => other.id === group.id || other.name === ADMIN_GROUP || groupsImplying(group.name).includes(other.name),
-    );
+  // permission checks use too: direct and regexp members of the group itself, of the groups it
+  // includes, however indirectly (member_groups, and editbugs -> bz_canusewhines, ...) and of admin.
+  const sourcesOf = (group: GroupRecord) => {
+    const leading = new Set(groupsLeadingTo(group, groups).map((other) => other.id));
+    return groups.filter((other) => leading.has(other.id) || other.name === ADMIN_GROUP);
+  };
   const views = await Promise.all(
     visible.map(async (group) => {
-      if (!query.membership) return groupView(caller, group);
+      if (!query.membership) return groupView(caller, group, groups);
       const sources = sourcesOf(group);
       const direct = (await Promise.all(sources.map((source) => directMemberIds(source.id)))).flat();
       const byRegexp = sources.flatMap((source) =>
@@ -193,9 +205,28 @@ export async function findGroups(caller: Caller, query: { ids?: number[]; names?
       return groupView(
         caller,
         group,
+        groups,
         members.map((record) => record.user).sort((a, b) => a.id - b.id),
       );
     }),
   );
   return { groups: views };
+}
+
+/** The member_groups change of one group as names, `removed` and `added`; undefined when none. */
+function memberGroupsChange(
+  previous: GroupRecord,
+  next: GroupRecord,
+  groups: readonly GroupRecord[],
+): { removed: string; added: string } | undefined {
+  const before = new Set(previous.memberGroups ?? []);
+  const after = new Set(next.memberGroups ?? []);
+  const namesOf = (ids: number[]) =>
+    groups
+      .filter((group) => ids.includes(group.id))
+      .map((group) => group.name)
+      .join(', ');
+  const removed = namesOf([...before].filter((id) => !after.has(id)));
+  const added = namesOf([...after].filter((id) => !before.has(id)));
+  return removed === '' && added === '' ? undefined : { removed, added };
 }

@@ -33,6 +33,12 @@ export interface GroupSummary {
    * Undefined: never derived (a group stored before this was kept; bootstrap derives it).
    */
   regexpMembers?: UserIdBitmap;
+  /**
+   * Ids of the groups whose members are thereby members of this one (Bugzilla's editgroups
+   * "Groups That Are a Member of This Group", group_group_map rows of grant type member).
+   * Undefined for a group stored before inclusions were kept: it includes none.
+   */
+  memberGroups?: readonly number[];
 }
 
 export interface Membership {
@@ -74,13 +80,58 @@ export const IMPLIED_GROUPS: Readonly<Record<string, readonly string[]>> = {
   bz_sudoers: ['bz_sudo_protect'],
 };
 
-/** Names of the groups whose members are thereby members of `name` (admin aside). */
+/** Names of the built-in groups whose members are thereby members of `name` (admin aside). */
 export const groupsImplying = (name: string): string[] =>
   Object.keys(IMPLIED_GROUPS).filter((source) => IMPLIED_GROUPS[source]!.includes(name));
 
 /**
- * Groups a user belongs to: direct membership and regexp rules, plus what those imply
- * (IMPLIED_GROUPS); admins belong to every group.
+ * The groups a member of `start` is thereby in: `start` itself and, transitively, every group
+ * that includes one of them (memberGroups) or that Bugzilla's built-in table implies. A set, so
+ * inclusions in a cycle are harmless.
+ */
+function includedClosure<G extends GroupSummary>(
+  start: readonly G[],
+  allGroups: readonly G[],
+  next: (group: G) => readonly G[],
+): G[] {
+  const reached = new Map(start.map((group) => [group.id, group]));
+  const pending = [...start];
+  for (let group = pending.pop(); group !== undefined; group = pending.pop()) {
+    for (const other of next(group)) {
+      if (reached.has(other.id)) continue;
+      reached.set(other.id, other);
+      pending.push(other);
+    }
+  }
+  return allGroups.filter((group) => reached.has(group.id));
+}
+
+/** The groups that include `group` directly: by a stored inclusion or a built-in implication. */
+function groupsIncluding<G extends GroupSummary>(allGroups: readonly G[]): (group: G) => readonly G[] {
+  return (group) =>
+    allGroups.filter(
+      (other) =>
+        other.memberGroups?.includes(group.id) === true || (IMPLIED_GROUPS[group.name] ?? []).includes(other.name),
+    );
+}
+
+/** The groups `group` includes directly: by a stored inclusion or a built-in implication. */
+function groupsIncludedIn<G extends GroupSummary>(allGroups: readonly G[]): (group: G) => readonly G[] {
+  return (group) => {
+    const members = new Set(group.memberGroups ?? []);
+    const implying = groupsImplying(group.name);
+    return allGroups.filter((other) => members.has(other.id) || implying.includes(other.name));
+  };
+}
+
+/** Every group whose members are (perhaps through a chain) members of `group`, `group` included. */
+export function groupsLeadingTo<G extends GroupSummary>(group: G, allGroups: readonly G[]): G[] {
+  return includedClosure([group], allGroups, groupsIncludedIn(allGroups));
+}
+
+/**
+ * Groups a user belongs to: direct membership and regexp rules, plus every group these include
+ * (memberGroups and IMPLIED_GROUPS, transitively); admins belong to every group.
  */
 export function effectiveGroups(
   user: UserAccount,
@@ -90,9 +141,7 @@ export function effectiveGroups(
   const direct = new Set(membership.memberOf);
   const granted = allGroups.filter((group) => direct.has(group.id) || isRegexpMember(group, user.id));
   if (granted.some((group) => group.name === ADMIN_GROUP)) return [...allGroups];
-  const names = new Set(granted.map((group) => group.name));
-  for (const group of granted) for (const implied of IMPLIED_GROUPS[group.name] ?? []) names.add(implied);
-  return allGroups.filter((group) => names.has(group.name));
+  return includedClosure(granted, allGroups, groupsIncluding(allGroups));
 }
 
 export function callerFor(user: UserAccount, membership: Membership, allGroups: readonly GroupSummary[]): Caller {

@@ -44,6 +44,7 @@ export function mayListGroups(caller: Caller): boolean {
 export function groupView(
   caller: Caller,
   group: GroupSummary,
+  allGroups: readonly GroupSummary[],
   members?: readonly UserAccount[],
 ): Record<string, unknown> {
   const view: Record<string, unknown> = { id: group.id, name: group.name, description: group.description };
@@ -51,6 +52,10 @@ export function groupView(
     view.is_bug_group = group.isBugGroup;
     view.user_regexp = group.userRegexp;
     view.is_active = group.isActive;
+    // Tracker's extension: the groups whose members are members of this one (built-in
+    // implications such as editbugs -> bz_canusewhines aside).
+    const included = new Set(group.memberGroups ?? []);
+    view.member_groups = allGroups.filter((other) => included.has(other.id)).map((other) => other.name);
   }
   if (members) {
     view.membership = members.map((user) => ({

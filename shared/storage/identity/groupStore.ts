@@ -38,6 +38,8 @@ const toGroup = (item: Record<string, unknown>): GroupRecord => {
     // Members never derived stay so (bootstrap derives them from every user, joins included).
     regexpMembers: item.regexpMembers === undefined ? undefined : bitmapWithAll(String(item.regexpMembers), joined),
     iconUrl: String(item.iconUrl ?? ''),
+    // Absent on groups stored before inclusions were kept: they include none.
+    memberGroups: Array.isArray(item.memberGroups) ? item.memberGroups.map(Number) : [],
     rev: Number(item.rev ?? 0),
     regexpJoined: joined,
   };
@@ -125,7 +127,7 @@ export function addGroupUpdate(transaction: WriteTransaction, { previous, next }
         : foldJoins(previous);
   transaction.updateAtRevision(keys.group(next.id), previous.rev ?? 0, {
     // Members are written only when derived: a group not yet derived stays so, for bootstrap to derive.
-    expression: `SET #name = :name, description = :description, userRegexp = :userRegexp, isActive = :isActive, iconUrl = :iconUrl${next.regexpMembers === undefined ? '' : ', regexpMembers = :regexpMembers'}${fold.clause}`,
+    expression: `SET #name = :name, description = :description, userRegexp = :userRegexp, isActive = :isActive, iconUrl = :iconUrl, memberGroups = :memberGroups${next.regexpMembers === undefined ? '' : ', regexpMembers = :regexpMembers'}${fold.clause}`,
     names: { '#name': 'name' },
     values: {
       ...fold.values,
@@ -135,6 +137,7 @@ export function addGroupUpdate(transaction: WriteTransaction, { previous, next }
       ':userRegexp': next.userRegexp,
       ':isActive': next.isActive,
       ':iconUrl': next.iconUrl,
+      ':memberGroups': [...(next.memberGroups ?? [])],
     },
   });
 }
