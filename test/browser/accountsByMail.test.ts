@@ -72,6 +72,11 @@ describeInBrowser('accounts by mail in the web app', () => {
     await page.getByRole('link', { name: 'Create a new account' }).click();
     const main = await loadedMain(page, 'Create a new account');
     await checkPage(page, 'create-account');
+    // An address createemailregexp does not match: the API's refusal, and nothing mailed.
+    await main.getByLabel('Email address').fill('someone@elsewhere.test');
+    await main.getByRole('button', { name: 'Send' }).click();
+    await main.getByRole('alert').filter({ hasText: 'User account creation has been restricted.' }).waitFor();
+    expect(mailbox.to('someone@elsewhere.test')).toHaveLength(0);
     await main.getByLabel('Email address').fill('newcomer@tracker.test');
     await submitAndSee(
       main.getByRole('button', { name: 'Send' }),
@@ -149,6 +154,11 @@ describeInBrowser('accounts by mail in the web app', () => {
     await form.getByLabel('Password', { exact: true }).fill('Brand-New-Secret-7');
     await form.getByLabel('Confirm password').fill('Brand-New-Secret-7');
     await checkPage(mailed, 'reset-password');
+    // Two different passwords: the page says so and sends nothing.
+    await form.getByLabel('Confirm password').fill('Brand-New-Secret-8');
+    await form.getByRole('button', { name: 'Submit' }).click();
+    await form.getByRole('alert').filter({ hasText: 'The two passwords you entered did not match.' }).waitFor();
+    await form.getByLabel('Confirm password').fill('Brand-New-Secret-7');
     await submitAndSee(
       form.getByRole('button', { name: 'Submit' }),
       form.getByText(`The password of ${forgetful.login} has been changed.`),
@@ -200,5 +210,19 @@ describeInBrowser('accounts by mail in the web app', () => {
     expect(user.users[0].name).toBe('moved@tracker.test');
     expect(await passwordWorks('moved@tracker.test', mover.password)).toBe(true);
     expect(await passwordWorks(mover.login, mover.password)).toBe(false);
+
+    // The old address's link cancels the change, and puts the old login back.
+    const cancelLink = mailedLink(mover.login, 'email-old', 'cxlem');
+    const cancelling = await world.open(undefined, cancelLink);
+    const cancel = await loadedMain(cancelling, 'Cancel a request');
+    await cancel.getByText('The request to change the email address to moved@tracker.test will be canceled').waitFor();
+    await checkPage(cancelling, 'cancel-email-change');
+    await submitAndSee(
+      cancel.getByRole('button', { name: 'Cancel the request' }),
+      cancel.getByText('The request has been canceled.'),
+    );
+    const back = await ok(call(world.app, 'GET', `/rest/user/${id}`, { apiKey: world.people.admin.apiKey }));
+    expect(back.users[0].name).toBe(mover.login);
+    expect(await passwordWorks(mover.login, mover.password)).toBe(true);
   });
 });
