@@ -22,7 +22,7 @@ function bodyParameters(event: APIGatewayProxyEventV2): Record<string, unknown> 
 /**
  * The caller's own account (Tracker addition; Bugzilla's userprefs.cgi tab=account): any logged-in
  * person may change their real name, their password (with the current one), bug mail on or off,
- * and (allowemailchange) their login, confirmed by mail first. Never the groups: those stay with
+ * and (allowemailchange, with the current password) their login, confirmed by mail first. Never the groups: those stay with
  * Update User (editusers).
  */
 export const handler = defineEndpoint({

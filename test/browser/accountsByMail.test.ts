@@ -187,6 +187,7 @@ describeInBrowser('accounts by mail in the web app', () => {
     const main = await loadedMain(page, 'Preferences');
     const address = main.getByLabel('New email address');
     await address.fill('moved@tracker.test');
+    await main.getByLabel('Current password').fill(mover.password);
     await checkPage(page, 'prefs-account-email-change');
     await submitAndSee(
       main.getByRole('button', { name: 'Save account' }),

@@ -235,10 +235,25 @@ describe('change of e-mail address (allowemailchange)', () => {
     apiKey = (await call(app, 'POST', `/rest/user/${userId}/api_key`, { ...admin(), body: {} })).body.api_key;
   });
 
+  it('takes the current password, as userprefs.cgi does, and mails nothing without it', async () => {
+    const without = await call(app, 'PUT', '/rest/preferences/account', {
+      apiKey,
+      body: { email: 'moved@tracker.test' },
+    });
+    expect(without.body).toMatchObject({ error: true, message: expect.stringMatching(/current_password/) });
+    const wrong = await call(app, 'PUT', '/rest/preferences/account', {
+      apiKey,
+      body: { email: 'moved@tracker.test', current_password: 'not-the-password' },
+    });
+    expect(wrong.body).toMatchObject({ error: true, code: 300 });
+    expect(mailbox.to('moved@tracker.test', 'email-new')).toEqual([]);
+    expect(mailbox.to('mover@tracker.test', 'email-old')).toEqual([]);
+  });
+
   it('mails the new address a confirmation and the old one a cancel link, and changes nothing yet', async () => {
     const asked = await call(app, 'PUT', '/rest/preferences/account', {
       apiKey,
-      body: { email: 'moved@tracker.test' },
+      body: { email: 'moved@tracker.test', current_password: 'mover-password-1' },
     });
     expect(asked.status).toBe(200);
     expect(asked.body).toMatchObject({ email_change_pending: 'moved@tracker.test', changes: {} });
@@ -270,7 +285,7 @@ describe('change of e-mail address (allowemailchange)', () => {
     await setParameters({ allowemailchange: '0' });
     const refused = await call(app, 'PUT', '/rest/preferences/account', {
       apiKey,
-      body: { email: 'elsewhere@tracker.test' },
+      body: { email: 'elsewhere@tracker.test', current_password: 'mover-password-1' },
     });
     expect(refused.body).toMatchObject({ error: true, code: 304 });
     await setParameters({ allowemailchange: '1' });

@@ -53,9 +53,12 @@ describe('web app: the account form', () => {
     });
   });
 
-  it('sends a new login only when it differs from the current one', () => {
-    expect(ownAccountChanges({ ...form, email: ' ann@new.test ' }, stored)).toEqual({
-      changes: { email: 'ann@new.test' },
+  it('sends a new login only when it differs from the current one, with the current password', () => {
+    expect(ownAccountChanges({ ...form, email: ' ann@new.test ', currentPassword: 'mine' }, stored)).toEqual({
+      changes: { email: 'ann@new.test', current_password: 'mine' },
+    });
+    expect(ownAccountChanges({ ...form, email: 'ann@new.test' }, stored)).toEqual({
+      problem: 'Type your current password to change your email address.',
     });
     expect(ownAccountChanges({ ...form, email: stored.login.toUpperCase() }, stored)).toEqual({ changes: {} });
   });

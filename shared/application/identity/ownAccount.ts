@@ -13,7 +13,8 @@ import { updateUsers } from './users.ts';
  * The caller's own account (PUT /rest/preferences/account, a Tracker addition): what Bugzilla's
  * web preferences (userprefs.cgi, tab=account) let any logged-in person change, namely the real
  * name, the password (given the current one), whether bug mail is sent and (with allowemailchange
- * on) the login, which only changes once the new address confirms it from the mail it is sent.
+ * on, given the current password) the login, which only changes once the new address confirms it
+ * from the mail it is sent.
  * The groups are never touched here: Update User (editusers) changes those.
  */
 export interface OwnAccountChanges {
@@ -67,6 +68,11 @@ export async function updateOwnAccount(
     // The new password's rules first: a refused new password costs no attempt.
     newPassword = checkPassword(changes.new_password);
     if (newPassword === undefined) throw errors.passwordTooShort('The new password must not be blank.');
+  }
+  // As userprefs.cgi: a new login, like a new password, takes the current password, so that a
+  // session left open (or stolen) cannot move the account to another address.
+  const newLogin = changes.email !== undefined && changes.email.trim().toLowerCase() !== user.login.toLowerCase();
+  if (newPassword !== undefined || newLogin) {
     if (!changes.current_password) throw errors.argumentNotSet('current_password');
     await checkCurrentPassword(user.id, changes.current_password, request.sourceIp, now);
   }

@@ -110,7 +110,7 @@ export function AccountSettings({ current }: { current: Session }) {
           value={currentPassword}
           onInput={setCurrentPassword}
           autocomplete="current-password"
-          hint="Needed only to set a new password."
+          hint="Needed only to set a new password or email address."
         />
         <TextField
           label="New password"

@@ -72,10 +72,12 @@ export function ownAccountChanges(
   if (form.realName !== stored.realName) changes.full_name = form.realName;
   if (form.mail !== stored.mail) changes.email_enabled = form.mail;
   const email = form.email.trim();
-  if (email && email.toLowerCase() !== stored.login.toLowerCase()) changes.email = email;
-  if (form.password) {
-    changes.new_password = form.password;
-    changes.current_password = form.currentPassword;
+  if (email && email.toLowerCase() !== stored.login.toLowerCase()) {
+    if (!form.currentPassword) return { problem: 'Type your current password to change your email address.' };
+    changes.email = email;
   }
+  if (form.password) changes.new_password = form.password;
+  if (changes.new_password !== undefined || changes.email !== undefined)
+    changes.current_password = form.currentPassword;
   return { changes };
 }
