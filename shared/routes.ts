@@ -69,6 +69,7 @@ export const routes: readonly RouteDefinition[] = [
   route('PUT', '/rest/user', 'user/updateUser'),
   route('POST', '/rest/user/{id_or_name}/api_key', 'user/addApiKey'),
   route('GET', '/rest/user/{id_or_name}/api_key', 'user/getApiKeys'),
+  route('GET', '/rest/user/{id_or_name}/activity', 'user/getUserActivity'),
   route('PUT', '/rest/user/{id_or_name}/api_key/{key_id}', 'user/updateApiKey'),
   // The caller's own account (Tracker addition): not under /rest/user/{id_or_name}, whose variable
   // would take any word (`me`) for a login.

@@ -1824,6 +1824,30 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/rest/user/{id_or_name}/activity': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * A user's account history
+     * @description Tracker addition (Bugzilla's editusers "View Account History"), editusers only: the audit entries about the account, newest first; `limit` (1–1000, default 100) and `offset` page them. Entries written before Tracker kept a per-account index are not listed.
+     *
+     *     Needs membership of the group `editusers`.
+     *
+     *     Handler: `functions/user/getUserActivity.ts`.
+     */
+    get: operations['getUserActivity'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/rest/user/{id_or_name}/api_key': {
     parameters: {
       query?: never;
@@ -1974,6 +1998,17 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
   schemas: {
+    /** @description An entry of a user's account history (Tracker addition, Bugzilla's editusers View Account History): when, who (null for the installation itself) and what changed. */
+    AccountActivity: {
+      changes: {
+        added: string;
+        field_name: string;
+        removed: string;
+      }[];
+      /** Format: date-time */
+      when: string;
+      who: string | null;
+    };
     ApiKey: {
       /** Format: date-time */
       creation_time?: string;
@@ -8503,6 +8538,49 @@ export interface operations {
         };
       };
       400: components['responses']['Error400_50_305_306_500_501_502_503_32000'];
+      401: components['responses']['Error401_300_301_304_410'];
+      404: components['responses']['Error404_51'];
+      414: components['responses']['Error414_414'];
+      500: components['responses']['Error500_-32000'];
+    };
+  };
+  getUserActivity: {
+    parameters: {
+      query?: {
+        limit?: number;
+        offset?: number;
+        /** @description Only these fields of each resource (`_default`, `_extra`, `_all`, `_custom` and dotted nested names too); comma-separated or repeated. */
+        include_fields?: components['parameters']['IncludeFields'];
+        /** @description Leave these fields out of each resource; comma-separated or repeated. */
+        exclude_fields?: components['parameters']['ExcludeFields'];
+      };
+      header?: never;
+      path: {
+        id_or_name: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description A user's account history */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            activity: components['schemas']['AccountActivity'][];
+          };
+        };
+      };
+      /** @description Not modified: the ETag matches If-None-Match. */
+      304: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      400: components['responses']['Error400_305_306_32000'];
       401: components['responses']['Error401_300_301_304_410'];
       404: components['responses']['Error404_51'];
       414: components['responses']['Error414_414'];

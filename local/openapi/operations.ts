@@ -212,6 +212,12 @@ export const OPERATIONS: Readonly<Record<string, OperationNotes>> = {
     response: envelope({ id: integer, api_key: string }),
   },
   'user/getApiKeys': { summary: "List a user's API keys", response: list('api_keys', 'ApiKey') },
+  'user/getUserActivity': {
+    summary: "A user's account history",
+    response: list('activity', 'AccountActivity'),
+    description:
+      'Tracker addition (Bugzilla\'s editusers "View Account History"), editusers only: the audit entries about the account, newest first; `limit` (1–1000, default 100) and `offset` page them. Entries written before Tracker kept a per-account index are not listed.',
+  },
   'user/updateApiKey': { summary: 'Revoke or describe an API key', response: updated('api_keys') },
 
   'group/createGroup': { summary: 'Create a group', response: created },

@@ -83,6 +83,15 @@ export const keys = {
     pk: `AUDIT#${auditClass}`,
     sk: `${at}#${unique}`,
   }),
+  /**
+   * gsi1: the audit entries of one object, newest last by sort key (a user's account history).
+   * Written on every entry since this index was added; entries written before are not in it.
+   */
+  auditOfObject: (auditClass: string, objectId: number | string, at: string, unique: string) => ({
+    gsi1pk: `AUDIT#${auditClass}#${objectId}`,
+    gsi1sk: `${at}#${unique}`,
+  }),
+  auditOfObjectIndex: (auditClass: string, objectId: number | string) => `AUDIT#${auditClass}#${objectId}`,
   auditLatestPartition: 'AUDIT',
   auditLatest: (auditClass: string): ItemKey => ({ pk: 'AUDIT', sk: `LATEST#${auditClass}` }),
 };

@@ -49,6 +49,28 @@ export async function queryAll(input: QueryInput): Promise<Record<string, unknow
   return items;
 }
 
+/** The first `count` items a query answers, reading no more pages than they take. */
+export async function queryFirst(input: QueryInput, count: number): Promise<Record<string, unknown>[]> {
+  const items: Record<string, unknown>[] = [];
+  if (count <= 0) return items;
+  const values =
+    input.ExpressionAttributeValues && marshall(input.ExpressionAttributeValues, { removeUndefinedValues: true });
+  let startKey: Record<string, AttributeValue> | undefined;
+  do {
+    const page = await lowLevelReadClient().send(
+      new QueryCommand({
+        ...input,
+        ExpressionAttributeValues: values,
+        ExclusiveStartKey: startKey,
+        Limit: count - items.length,
+      }),
+    );
+    for (const raw of page.Items ?? []) items.push(toItem(raw));
+    startKey = page.LastEvaluatedKey;
+  } while (startKey && items.length < count);
+  return items;
+}
+
 /** Every item of one partition of a secondary index (eventually consistent, as every GSI read is). */
 export function queryIndexPartition(
   indexName: 'gsi1' | 'gsi2' | 'gsi3',

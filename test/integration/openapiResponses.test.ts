@@ -166,6 +166,7 @@ describe('answers of reading routes', () => {
     await check('GET', '/rest/user', '/rest/user', { apiKey: seeded.plainKey, query: { match: 'tracker.test' } });
     await check('GET', '/rest/user/{id_or_name}', '/rest/user/1', admin());
     await check('GET', '/rest/user/{id_or_name}/api_key', '/rest/user/1/api_key', admin());
+    await check('GET', '/rest/user/{id_or_name}/activity', '/rest/user/1/activity', admin());
     await check('GET', '/rest/group', '/rest/group', { ...admin(), query: { names: ['testers'], membership: 1 } });
     await check('GET', '/rest/group/{id_or_name}', '/rest/group/testers', {
       apiKey: await userWithKey(app, 'blesser', ['creategroups']),

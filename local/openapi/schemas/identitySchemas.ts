@@ -74,5 +74,22 @@ export const IDENTITY_SCHEMAS: Record<string, JsonSchema> = {
     creation_time: bugzillaTime,
     last_used: nullable(bugzillaTime),
   }),
+  AccountActivity: {
+    type: 'object',
+    description:
+      "An entry of a user's account history (Tracker addition, Bugzilla's editusers View Account History): when, who (null for the installation itself) and what changed.",
+    properties: {
+      when: bugzillaTime,
+      who: nullable(string),
+      changes: arrayOf({
+        type: 'object',
+        properties: { field_name: string, removed: string, added: string },
+        required: ['field_name', 'removed', 'added'],
+        additionalProperties: false,
+      }),
+    },
+    required: ['when', 'who', 'changes'],
+    additionalProperties: false,
+  },
   MailPreferences: mailPreferencesSchema,
 };
