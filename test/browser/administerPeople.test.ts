@@ -80,6 +80,15 @@ describeInBrowser('administering users, groups, keywords and parameters in the w
     expect(refused.status).not.toBe(200);
     expect(JSON.stringify(refused.body)).toContain('Left the project.');
 
+    // The account's history (editusers' "View Account History") lists the changes just made.
+    const history = main.getByRole('table', { name: 'Account history' });
+    await history.getByRole('cell', { name: 'Left the project.' }).waitFor();
+    // (editbugs itself matches everyone by its regexp: only the bless right is a change.)
+    await history.getByRole('row').filter({ hasText: 'Bless rights' }).filter({ hasText: 'editbugs' }).waitFor();
+    await history.getByRole('cell', { name: 'Account created' }).waitFor();
+    await history.getByRole('cell', { name: world.app.admin.login }).first().waitFor();
+    await checkPage(page, 'admin-user-history');
+
     // The list of users shows them disabled; the login page refuses them with the text.
     await page.goto('/editusers.cgi?matchstr=newbie&include_disabled=1');
     main = await loadedMain(page, 'Users');
@@ -148,6 +157,27 @@ describeInBrowser('administering users, groups, keywords and parameters in the w
     expect(group.is_bug_group).toBe(true);
     // The administrator is a member of every group (Bugzilla's admin), the reporter by hand.
     expect(group.membership.map((m: { name: string }) => m.name)).toContain(world.people.reporter.login);
+
+    // Inheritance: qa-team includes the members of insiders, until it no longer does.
+    const inheritance = main.getByRole('region', { name: 'Included groups' });
+    await inheritance.getByText('qa-team includes no other group.').waitFor();
+    await inheritance.getByLabel('Include the members of').selectOption('insiders');
+    await submitAndSee(
+      inheritance.getByRole('button', { name: 'Include the group' }),
+      inheritance.getByRole('list', { name: 'Groups included in qa-team' }).getByText('insiders'),
+    );
+    await checkPage(page, 'admin-group-inheritance');
+    const memberGroups = async () =>
+      (await ok(call(world.app, 'GET', '/rest/group/qa-team', { apiKey: world.app.admin.apiKey }))).groups[0]
+        .member_groups;
+    expect(await memberGroups()).toEqual(['insiders']);
+    await inheritance.getByRole('button', { name: 'Stop including insiders' }).click();
+    const stop = main.getByRole('alertdialog', { name: 'Stop including insiders in qa-team?' });
+    await submitAndSee(
+      stop.getByRole('button', { name: 'Stop including the group' }),
+      inheritance.getByText('qa-team includes no other group.'),
+    );
+    expect(await memberGroups()).toEqual([]);
 
     // A refused change shows Bugzilla's message: a second group of the same name.
     await page.goto('/editgroups.cgi?action=add');
@@ -230,6 +260,8 @@ describeInBrowser('administering users, groups, keywords and parameters in the w
       ['POST', '/rest/group', { name: 'mine', description: 'Mine' }],
       ['POST', '/rest/keyword', { name: 'mine', description: 'Mine' }],
       ['PUT', '/rest/parameters', { defaultseverity: 'minor' }],
+      ['PUT', '/rest/group/insiders', { member_groups: { add: ['editbugs'] } }],
+      ['GET', `/rest/user/${world.people.reporter.login}/activity`, undefined],
     ] as const) {
       const refused = await call(world.app, method, path, { apiKey: key, body });
       expect(refused.status, `${method} ${path}`).toBeGreaterThanOrEqual(400);

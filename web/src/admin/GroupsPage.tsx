@@ -196,16 +196,100 @@ function EditGroup({ id }: { id: string }) {
       </p>
       <GroupForm key={JSON.stringify(g)} group={g} onSaved={group.reload} />
       <Members group={g} onChanged={group.reload} />
-      <section aria-labelledby="group-inheritance">
-        <h2 id="group-inheritance">Inheritance</h2>
-        <p>
-          Tracker derives membership as Bugzilla's default installation does: members of <code>admin</code> are members
-          of every system group, members of <code>editbugs</code> and <code>bz_canusewhineatothers</code> are members of{' '}
-          <code>bz_canusewhines</code>, and members of <code>bz_sudoers</code> of <code>bz_sudo_protect</code>. Other
-          inheritance between groups cannot be set up yet: the REST API has no call for it.
-        </p>
-      </section>
+      <IncludedGroups group={g} onChanged={group.reload} />
     </>
+  );
+}
+
+/** editgroups' "Groups That Are a Member of This Group": whose members this group includes. */
+function IncludedGroups({ group, onChanged }: { group: AdminGroup; onChanged: () => void }) {
+  const all = useLoad(() => listGroups(), []);
+  const [adding, setAdding] = useState('');
+  const [removing, setRemoving] = useState<string | null>(null);
+  const act = useAction();
+  const included = group.member_groups ?? [];
+  const candidates = (all.data ?? []).filter((other) => other.id !== group.id && !included.includes(other.name));
+  const change = async (kind: 'add' | 'remove', name: string, done: string) => {
+    if (await act.run(() => changeGroup(group.id, { member_groups: { [kind]: [name] } }), done)) onChanged();
+  };
+  return (
+    <section aria-labelledby="group-inheritance">
+      <h2 id="group-inheritance">Included groups</h2>
+      <p class="hint">
+        The groups whose members are members of {group.name} (Bugzilla's "Groups That Are a Member of This Group").
+        Every member of an included group is thereby a member of {group.name}, and so on down a chain: if <code>a</code>{' '}
+        is included in <code>b</code> and <code>b</code> in {group.name}, members of <code>a</code> are members of{' '}
+        {group.name}. Built in, as in Bugzilla's default installation: members of <code>admin</code> are members of
+        every group, members of <code>editbugs</code> and <code>bz_canusewhineatothers</code> of{' '}
+        <code>bz_canusewhines</code>, and members of <code>bz_sudoers</code> of <code>bz_sudo_protect</code>.
+      </p>
+      {included.length === 0 ? (
+        <p>{group.name} includes no other group.</p>
+      ) : (
+        <ul aria-label={`Groups included in ${group.name}`}>
+          {included.map((name) => (
+            <li key={name}>
+              {name}{' '}
+              <button type="button" onClick={() => setRemoving(name)}>
+                Stop including {name}
+              </button>
+            </li>
+          ))}
+        </ul>
+      )}
+      {removing && (
+        <Confirm
+          title={`Stop including ${removing} in ${group.name}?`}
+          confirmLabel="Stop including the group"
+          busy={act.busy}
+          onCancel={() => setRemoving(null)}
+          onConfirm={() => {
+            const name = removing;
+            setRemoving(null);
+            void change('remove', name, `${name} is no longer included.`);
+          }}
+        >
+          <p>
+            Members of {removing} who are not members of {group.name} otherwise lose what {group.name} lets its members
+            see and do, such as its bugs.
+          </p>
+        </Confirm>
+      )}
+      <ErrorMessage error={all.error} />
+      {all.data && (
+        <form
+          class="admin-form"
+          onSubmit={(e) => {
+            e.preventDefault();
+            if (!adding) return;
+            const name = adding;
+            setAdding('');
+            void change('add', name, `${name} is included.`);
+          }}
+        >
+          <label>
+            Include the members of
+            <select value={adding} onChange={(e) => setAdding(e.currentTarget.value)}>
+              <option value="">(choose a group)</option>
+              {candidates.map((other) => (
+                <option key={other.id} value={other.name}>
+                  {other.name}
+                </option>
+              ))}
+            </select>
+          </label>
+          <p>
+            <button type="submit" disabled={act.busy || adding === ''}>
+              Include the group
+            </button>
+          </p>
+        </form>
+      )}
+      <ErrorMessage error={act.error}>
+        <p>The included groups were not changed.</p>
+      </ErrorMessage>
+      {act.done && <StatusLine text={act.done} />}
+    </section>
   );
 }
 

@@ -15,6 +15,7 @@ import {
   getAdminUser,
   listGroups,
   revokeUserApiKey,
+  userActivity,
   userApiKeys,
 } from './peopleApi.ts';
 import { groupChanges, userChanges } from './peopleLogic.ts';
@@ -189,10 +190,7 @@ function EditUser({ id }: { id: string }) {
           {' · '}
           <a href={`/buglist.cgi?quicksearch=${encodeURIComponent(`assignee:${u.name}`)}`}>Bugs assigned to them</a>
         </p>
-        <p class="hint">
-          Changes to the account itself (Bugzilla's profile activity) are kept in Tracker's audit log, which the REST
-          API does not expose yet.
-        </p>
+        <AccountHistory user={u} />
       </section>
     </>
   );
@@ -377,6 +375,83 @@ function GroupForm({ user, groups, onSaved }: { user: AdminUser; groups: AdminGr
       </p>
     </form>
   );
+}
+
+const HISTORY_PAGE = 25;
+
+/** editusers' "View Account History": what the audit log holds about the account, newest first. */
+function AccountHistory({ user }: { user: AdminUser }) {
+  const [offset, setOffset] = useState(0);
+  // Read again whenever the account is (a change saved above adds an entry).
+  const history = useLoad(
+    () => userActivity(user.id, { limit: HISTORY_PAGE + 1, offset }),
+    [user.id, offset, JSON.stringify(user)],
+  );
+  const entries = history.data?.slice(0, HISTORY_PAGE) ?? [];
+  const hasOlder = (history.data?.length ?? 0) > HISTORY_PAGE;
+  return (
+    <>
+      <h3 id="user-history">Account history</h3>
+      <ErrorMessage error={history.error} />
+      {history.loading && <Loading what="the account history" />}
+      {history.data && entries.length === 0 && <p>No changes to this account are recorded.</p>}
+      {entries.length > 0 && (
+        <table class="admin-table" aria-labelledby="user-history">
+          <thead>
+            <tr>
+              <th scope="col">When</th>
+              <th scope="col">Who</th>
+              <th scope="col">What</th>
+              <th scope="col">Removed</th>
+              <th scope="col">Added</th>
+            </tr>
+          </thead>
+          <tbody>
+            {entries.flatMap((entry, index) =>
+              entry.changes.map((change, row) => (
+                <tr key={`${index}-${change.field_name}`}>
+                  {row === 0 && <td rowSpan={entry.changes.length}>{formatTime(entry.when)}</td>}
+                  {row === 0 && <td rowSpan={entry.changes.length}>{entry.who ?? 'the installation'}</td>}
+                  <td>{activityFieldName(change.field_name)}</td>
+                  <td>{change.removed}</td>
+                  <td>{change.added}</td>
+                </tr>
+              )),
+            )}
+          </tbody>
+        </table>
+      )}
+      {(offset > 0 || hasOlder) && (
+        <p>
+          <button type="button" disabled={offset === 0} onClick={() => setOffset(Math.max(0, offset - HISTORY_PAGE))}>
+            Newer changes
+          </button>{' '}
+          <button type="button" disabled={!hasOlder} onClick={() => setOffset(offset + HISTORY_PAGE)}>
+            Older changes
+          </button>
+        </p>
+      )}
+      <p class="hint">Changes recorded before Tracker kept a history per account are not listed.</p>
+    </>
+  );
+}
+
+/** The audit log's field names as editusers' history words them. */
+function activityFieldName(field: string): string {
+  const names: Record<string, string> = {
+    __create__: 'Account created',
+    email: 'Login',
+    full_name: 'Real name',
+    cryptpassword: 'Password',
+    password_change_required: 'Password change required',
+    disable_mail: 'Bugmail disabled',
+    login_denied_text: 'Disabled text',
+    is_enabled: 'Enabled',
+    groups: 'Groups',
+    bless_groups: 'Bless rights',
+    api_key: 'API key',
+  };
+  return names[field] ?? field;
 }
 
 function ApiKeysOfUser({ user }: { user: AdminUser }) {

@@ -23,7 +23,16 @@ export interface AdminUser {
 
 export interface AdminGroup extends GroupSummary {
   is_bug_group?: boolean;
+  /** Tracker's extension (creategroups): the groups whose members are members of this one. */
+  member_groups?: string[];
   membership?: AdminUser[];
+}
+
+/** An entry of a user's account history (`GET /rest/user/{id}/activity`). */
+export interface AccountActivity {
+  when: string;
+  who: string | null;
+  changes: { field_name: string; removed: string; added: string }[];
 }
 
 export interface UserApiKey {
@@ -65,6 +74,11 @@ export const changeUser = (idOrLogin: number | string, changes: Record<string, u
 export async function userApiKeys(id: number): Promise<UserApiKey[]> {
   const r = await get<{ api_keys: UserApiKey[] }>(`/user/${id}/api_key`);
   return r.api_keys;
+}
+
+export async function userActivity(id: number, page: { limit: number; offset: number }): Promise<AccountActivity[]> {
+  const r = await get<{ activity: AccountActivity[] }>(`/user/${id}/activity`, page);
+  return r.activity;
 }
 
 export const revokeUserApiKey = (id: number, keyId: number) =>
