@@ -1,7 +1,8 @@
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { request } from 'node:http';
+import { type IncomingHttpHeaders, request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildWebInto } from '../../local/webBuild.ts';
 import { call, startTestApp, type TestApp } from '../support/testApp.ts';
@@ -33,19 +34,26 @@ afterAll(async () => {
 
 const get = (path: string, init: RequestInit = {}) => fetch(`${app.url}${path}`, { redirect: 'manual', ...init });
 
-/** A request with its path sent exactly as written (fetch would resolve `..` first). */
-function rawGet(path: string): Promise<{ status: number; type: string; body: string }> {
+/** A request with its path sent exactly as written (fetch would resolve `..` first), nothing decoded. */
+function rawGet(
+  path: string,
+  headers: Record<string, string> = {},
+): Promise<{ status: number; type: string; body: string; raw: Buffer; headers: IncomingHttpHeaders }> {
   return new Promise((resolve, reject) => {
     const url = new URL(app.url);
-    const outgoing = request({ host: url.hostname, port: url.port, path, method: 'GET' }, (response) => {
-      let body = '';
-      response.setEncoding('utf8');
-      response.on('data', (chunk: string) => {
-        body += chunk;
+    const outgoing = request({ host: url.hostname, port: url.port, path, method: 'GET', headers }, (response) => {
+      const chunks: Buffer[] = [];
+      response.on('data', (chunk: Buffer) => chunks.push(chunk));
+      response.on('end', () => {
+        const raw = Buffer.concat(chunks);
+        resolve({
+          status: response.statusCode ?? 0,
+          type: String(response.headers['content-type']),
+          body: raw.toString('utf8'),
+          raw,
+          headers: response.headers,
+        });
       });
-      response.on('end', () =>
-        resolve({ status: response.statusCode ?? 0, type: String(response.headers['content-type']), body }),
-      );
     });
     outgoing.on('error', reject);
     outgoing.end();
@@ -143,6 +151,24 @@ describe('the built files', () => {
       expectSecurityHeaders(response.headers);
       expect(Buffer.from(await response.arrayBuffer()).equals(readFileSync(join(webDir, path)))).toBe(true);
     }
+  });
+
+  it('compresses the script for a browser that takes brotli or gzip, as CloudFront does', async () => {
+    const built = readFileSync(join(webDir, script));
+    for (const [accept, encoding, decode] of [
+      ['gzip, deflate, br', 'br', brotliDecompressSync],
+      ['gzip;q=1.0, br;q=0', 'gzip', gunzipSync],
+    ] as const) {
+      const answer = await rawGet(script, { 'Accept-Encoding': accept });
+      expect(answer.headers['content-encoding'], accept).toBe(encoding);
+      expect(answer.headers.vary).toBe('Accept-Encoding');
+      expect(answer.raw.length).toBeLessThan(built.length / 2);
+      expect(decode(answer.raw).equals(built)).toBe(true);
+    }
+    // A client that asks for nothing gets the file as built.
+    const plain = await rawGet(script);
+    expect(plain.headers['content-encoding']).toBeUndefined();
+    expect(plain.raw.equals(built)).toBe(true);
   });
 
   it('answers a missing file 404 in plain text, not the page in its place', async () => {
