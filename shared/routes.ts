@@ -107,10 +107,13 @@ export const routes: readonly RouteDefinition[] = [
   route('POST', '/rest/product', 'product/createProduct'),
   route('PUT', '/rest/product/{id_or_name}', 'product/updateProduct'),
   route('PUT', '/rest/product', 'product/updateProduct'),
+  route('DELETE', '/rest/product/{id_or_name}', 'product/deleteProduct'),
   route('POST', '/rest/product/{id_or_name}/version', 'product/createVersion'),
   route('PUT', '/rest/product/{id_or_name}/version/{value}', 'product/updateVersion'),
+  route('DELETE', '/rest/product/{id_or_name}/version/{value}', 'product/deleteVersion'),
   route('POST', '/rest/product/{id_or_name}/milestone', 'product/createMilestone'),
   route('PUT', '/rest/product/{id_or_name}/milestone/{value}', 'product/updateMilestone'),
+  route('DELETE', '/rest/product/{id_or_name}/milestone/{value}', 'product/deleteMilestone'),
   route('GET', '/rest/classification/{id_or_name}', 'classification/getClassification'),
   route('POST', '/rest/classification', 'classification/createClassification'),
   route('PUT', '/rest/classification/{id_or_name}', 'classification/updateClassification'),
@@ -137,6 +140,7 @@ export const routes: readonly RouteDefinition[] = [
   route('POST', '/rest/keyword', 'keyword/createKeyword'),
   route('PUT', '/rest/keyword/{id_or_name}', 'keyword/updateKeyword'),
   route('PUT', '/rest/keyword', 'keyword/updateKeyword'),
+  route('DELETE', '/rest/keyword/{id_or_name}', 'keyword/deleteKeyword'),
 
   // Flag types
   // One path-variable name per level ({id_or_name}: a product name for GET, a flag type for PUT).
@@ -145,6 +149,7 @@ export const routes: readonly RouteDefinition[] = [
   route('GET', '/rest/flag_type/{id_or_name}', 'flagType/getFlagTypes'),
   route('GET', '/rest/flag_type/{id_or_name}/{component}', 'flagType/getFlagTypes'),
   route('PUT', '/rest/flag_type/{id_or_name}', 'flagType/updateFlagType'),
+  route('DELETE', '/rest/flag_type/{id_or_name}', 'flagType/deleteFlagType'),
 
   // Bugs
   route('POST', '/rest/bug', 'bug/createBug'),

@@ -1010,7 +1010,15 @@ export interface paths {
      */
     put: operations['updateFlagType'];
     post?: never;
-    delete?: never;
+    /**
+     * Delete a flag type
+     * @description Tracker addition (Bugzilla's editflagtypes.cgi delete): editcomponents only; by id, or by a name no other type has (133 otherwise). Refused (32000) while flags of the type are set on bugs or attachments, with their number (Bugzilla deletes them; Tracker asks to clear them or deactivate the type instead).
+     *
+     *     Needs membership of the group `editcomponents`.
+     *
+     *     Handler: `functions/flagType/deleteFlagType.ts`.
+     */
+    delete: operations['deleteFlagType'];
     options?: never;
     head?: never;
     patch?: never;
@@ -1178,7 +1186,15 @@ export interface paths {
      */
     put: operations['updateKeywordByIdOrName'];
     post?: never;
-    delete?: never;
+    /**
+     * Delete a keyword
+     * @description Tracker addition (Bugzilla's editkeywords.cgi delete): editkeywords only. Refused (32000) while bugs have the keyword, with their number (Bugzilla removes it from them; Tracker asks to remove it or deactivate the keyword instead).
+     *
+     *     Needs membership of the group `editkeywords`.
+     *
+     *     Handler: `functions/keyword/deleteKeyword.ts`.
+     */
+    delete: operations['deleteKeyword'];
     options?: never;
     head?: never;
     patch?: never;
@@ -1494,7 +1510,15 @@ export interface paths {
      */
     put: operations['updateProductByIdOrName'];
     post?: never;
-    delete?: never;
+    /**
+     * Delete a product
+     * @description Tracker addition (Bugzilla's editproducts.cgi delete): editcomponents only (a product's own editcomponents control is not enough). The product goes with its components, versions, milestones and group controls, and flag types stop naming it. Refused (32000) while the product has bugs, with their number, as Bugzilla with allowbugdeletion off.
+     *
+     *     Needs membership of the group `editcomponents`.
+     *
+     *     Handler: `functions/product/deleteProduct.ts`.
+     */
+    delete: operations['deleteProduct'];
     options?: never;
     head?: never;
     patch?: never;
@@ -1538,7 +1562,15 @@ export interface paths {
      */
     put: operations['updateMilestone'];
     post?: never;
-    delete?: never;
+    /**
+     * Delete a milestone
+     * @description Tracker addition (Bugzilla's editmilestones.cgi delete): editcomponents, or the product's editcomponents control. Refused (32000) for the default milestone and while bugs are targeted at it, with their number (Bugzilla moves them to the default milestone; Tracker leaves that to a bug change).
+     *
+     *     Needs a logged-in caller (error 410 without credentials).
+     *
+     *     Handler: `functions/product/deleteMilestone.ts`.
+     */
+    delete: operations['deleteMilestone'];
     options?: never;
     head?: never;
     patch?: never;
@@ -1582,7 +1614,15 @@ export interface paths {
      */
     put: operations['updateVersion'];
     post?: never;
-    delete?: never;
+    /**
+     * Delete a version
+     * @description Tracker addition (Bugzilla's editversions.cgi delete): editcomponents, or the product's editcomponents control. Refused (32000) for the product's last version and while bugs have the version, with their number.
+     *
+     *     Needs a logged-in caller (error 410 without credentials).
+     *
+     *     Handler: `functions/product/deleteVersion.ts`.
+     */
+    delete: operations['deleteVersion'];
     options?: never;
     head?: never;
     patch?: never;
@@ -2869,6 +2909,18 @@ export interface components {
         'application/json': components['schemas']['Error'] & {
           /** @enum {unknown} */
           code?: 50 | 108 | 305 | 306 | 32000;
+        };
+      };
+    };
+    /** @description Bugzilla error 50, 133, 305, 306, 32000 (titles in the Error schema). */
+    Error400_50_133_305_306_32000: {
+      headers: {
+        [name: string]: unknown;
+      };
+      content: {
+        'application/json': components['schemas']['Error'] & {
+          /** @enum {unknown} */
+          code?: 50 | 133 | 305 | 306 | 32000;
         };
       };
     };
@@ -6417,6 +6469,37 @@ export interface operations {
       500: components['responses']['Error500_-32000'];
     };
   };
+  deleteFlagType: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id_or_name: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Delete a flag type */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            flagtypes: {
+              id: number;
+            }[];
+          };
+        };
+      };
+      400: components['responses']['Error400_50_133_305_306_32000'];
+      401: components['responses']['Error401_300_301_304_410'];
+      404: components['responses']['Error404_51'];
+      414: components['responses']['Error414_414'];
+      500: components['responses']['Error500_-32000'];
+    };
+  };
   getFlagTypesByIdOrNameAndComponent: {
     parameters: {
       query?: {
@@ -6910,6 +6993,37 @@ export interface operations {
         };
       };
       400: components['responses']['Error400_50_305_306_32000'];
+      401: components['responses']['Error401_300_301_304_410'];
+      404: components['responses']['Error404_51'];
+      414: components['responses']['Error414_414'];
+      500: components['responses']['Error500_-32000'];
+    };
+  };
+  deleteKeyword: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id_or_name: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Delete a keyword */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            keywords: {
+              id: number;
+            }[];
+          };
+        };
+      };
+      400: components['responses']['Error400_305_306_32000'];
       401: components['responses']['Error401_300_301_304_410'];
       404: components['responses']['Error404_51'];
       414: components['responses']['Error414_414'];
@@ -7831,6 +7945,37 @@ export interface operations {
       500: components['responses']['Error500_-32000'];
     };
   };
+  deleteProduct: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id_or_name: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Delete a product */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            products: {
+              id: number;
+            }[];
+          };
+        };
+      };
+      400: components['responses']['Error400_305_306_32000'];
+      401: components['responses']['Error401_106_300_301_304_410'];
+      404: components['responses']['Error404_51'];
+      414: components['responses']['Error414_414'];
+      500: components['responses']['Error500_-32000'];
+    };
+  };
   createMilestone: {
     parameters: {
       query?: never;
@@ -7906,6 +8051,38 @@ export interface operations {
       500: components['responses']['Error500_-32000'];
     };
   };
+  deleteMilestone: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id_or_name: string;
+        value: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Delete a milestone */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            milestones: {
+              id: number;
+            }[];
+          };
+        };
+      };
+      400: components['responses']['Error400_305_306_32000'];
+      401: components['responses']['Error401_106_300_301_304_410'];
+      404: components['responses']['Error404_51'];
+      414: components['responses']['Error414_414'];
+      500: components['responses']['Error500_-32000'];
+    };
+  };
   createVersion: {
     parameters: {
       query?: never;
@@ -7975,6 +8152,38 @@ export interface operations {
         };
       };
       400: components['responses']['Error400_305_306_704_32000'];
+      401: components['responses']['Error401_106_300_301_304_410'];
+      404: components['responses']['Error404_51'];
+      414: components['responses']['Error414_414'];
+      500: components['responses']['Error500_-32000'];
+    };
+  };
+  deleteVersion: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id_or_name: string;
+        value: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Delete a version */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            versions: {
+              id: number;
+            }[];
+          };
+        };
+      };
+      400: components['responses']['Error400_305_306_32000'];
       401: components['responses']['Error401_106_300_301_304_410'];
       404: components['responses']['Error404_51'];
       414: components['responses']['Error414_414'];

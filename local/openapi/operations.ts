@@ -230,10 +230,28 @@ export const OPERATIONS: Readonly<Record<string, OperationNotes>> = {
   'product/getProducts': { summary: 'Get products', response: list('products', 'Product') },
   'product/createProduct': { summary: 'Create a product', response: created },
   'product/updateProduct': { summary: 'Update products', response: updated('products') },
+  'product/deleteProduct': {
+    summary: 'Delete a product',
+    description:
+      "Tracker addition (Bugzilla's editproducts.cgi delete): editcomponents only (a product's own editcomponents control is not enough). The product goes with its components, versions, milestones and group controls, and flag types stop naming it. Refused (32000) while the product has bugs, with their number, as Bugzilla with allowbugdeletion off.",
+    response: envelope({ products: arrayOf(envelope({ id: integer })) }),
+  },
   'product/createVersion': { summary: 'Add a version to a product', response: created },
   'product/updateVersion': { summary: 'Rename, reorder or disable a version', response: updated('versions') },
+  'product/deleteVersion': {
+    summary: 'Delete a version',
+    description:
+      "Tracker addition (Bugzilla's editversions.cgi delete): editcomponents, or the product's editcomponents control. Refused (32000) for the product's last version and while bugs have the version, with their number.",
+    response: envelope({ versions: arrayOf(envelope({ id: integer })) }),
+  },
   'product/createMilestone': { summary: 'Add a milestone to a product', response: created },
   'product/updateMilestone': { summary: 'Rename, reorder or disable a milestone', response: updated('milestones') },
+  'product/deleteMilestone': {
+    summary: 'Delete a milestone',
+    description:
+      "Tracker addition (Bugzilla's editmilestones.cgi delete): editcomponents, or the product's editcomponents control. Refused (32000) for the default milestone and while bugs are targeted at it, with their number (Bugzilla moves them to the default milestone; Tracker leaves that to a bug change).",
+    response: envelope({ milestones: arrayOf(envelope({ id: integer })) }),
+  },
   'classification/getClassification': {
     summary: 'Get classifications',
     response: list('classifications', 'Classification'),
@@ -273,6 +291,12 @@ export const OPERATIONS: Readonly<Record<string, OperationNotes>> = {
   'keyword/getKeywords': { summary: 'Get keywords', response: list('keywords', 'Keyword') },
   'keyword/createKeyword': { summary: 'Create a keyword', response: created },
   'keyword/updateKeyword': { summary: 'Update keywords', response: updated('keywords') },
+  'keyword/deleteKeyword': {
+    summary: 'Delete a keyword',
+    description:
+      "Tracker addition (Bugzilla's editkeywords.cgi delete): editkeywords only. Refused (32000) while bugs have the keyword, with their number (Bugzilla removes it from them; Tracker asks to remove it or deactivate the keyword instead).",
+    response: envelope({ keywords: arrayOf(envelope({ id: integer })) }),
+  },
 
   'flagType/createFlagType': { summary: 'Create a flag type', response: created },
   'flagType/getFlagTypes': {
@@ -286,6 +310,12 @@ export const OPERATIONS: Readonly<Record<string, OperationNotes>> = {
     response: list('flag_types', 'FlagType'),
   },
   'flagType/updateFlagType': { summary: 'Update flag types', response: updated('flagtypes') },
+  'flagType/deleteFlagType': {
+    summary: 'Delete a flag type',
+    description:
+      "Tracker addition (Bugzilla's editflagtypes.cgi delete): editcomponents only; by id, or by a name no other type has (133 otherwise). Refused (32000) while flags of the type are set on bugs or attachments, with their number (Bugzilla deletes them; Tracker asks to clear them or deactivate the type instead).",
+    response: envelope({ flagtypes: arrayOf(envelope({ id: integer })) }),
+  },
 
   'bug/createBug': {
     summary: 'File a bug',

@@ -199,7 +199,7 @@ function flagTypeDetail(caller: Caller, catalog: CatalogSnapshot, type: FlagType
   };
 }
 
-function targetFlagTypes(catalog: CatalogSnapshot, targets: { ids: number[]; names: string[] }): FlagType[] {
+export function targetFlagTypes(catalog: CatalogSnapshot, targets: { ids: number[]; names: string[] }): FlagType[] {
   const selected: FlagType[] = [];
   const add = (type: FlagType) => {
     if (!selected.includes(type)) selected.push(type);

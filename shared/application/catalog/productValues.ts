@@ -22,9 +22,9 @@ import {
  * Versions and milestones of a product (Tracker's addition: Bugzilla edits them in its pages):
  * `POST /rest/product/{product}/version|milestone` and `PUT .../{name_or_id}`.
  */
-const AUDIT_CLASSES = { version: AUDIT_CLASS.version, milestone: AUDIT_CLASS.milestone };
+export const AUDIT_CLASSES = { version: AUDIT_CLASS.version, milestone: AUDIT_CLASS.milestone };
 
-async function productFor(caller: Caller, kind: ProductValueKind, reference: string) {
+export async function productFor(caller: Caller, kind: ProductValueKind, reference: string) {
   const catalog = await loadCatalog();
   assertMayAdministerSomeProduct(caller, catalog, `manage ${kind}s`);
   const record = findProduct(catalog, reference);
@@ -35,6 +35,16 @@ async function productFor(caller: Caller, kind: ProductValueKind, reference: str
 
 const valuesOf = (record: Awaited<ReturnType<typeof productFor>>, kind: ProductValueKind) =>
   kind === 'version' ? record.versions : record.milestones;
+
+/** A value by its exact name, or else by id. */
+export function findValue(record: Awaited<ReturnType<typeof productFor>>, kind: ProductValueKind, reference: string) {
+  const values = valuesOf(record, kind);
+  const found =
+    values.find((value) => value.name === reference) ??
+    (/^\d+$/.test(reference) ? values.find((value) => value.id === Number(reference)) : undefined);
+  if (!found) throw errors.notFound(`${record.product.name} has no ${kind} '${reference}'.`);
+  return found;
+}
 
 export async function addProductValue(
   caller: Caller,
@@ -87,10 +97,7 @@ async function updateProductValueOnce(
 ) {
   const record = await productFor(caller, kind, productReference);
   const values = valuesOf(record, kind);
-  const previous =
-    values.find((value) => value.name === valueReference) ??
-    (/^\d+$/.test(valueReference) ? values.find((value) => value.id === Number(valueReference)) : undefined);
-  if (!previous) throw errors.notFound(`${record.product.name} has no ${kind} '${valueReference}'.`);
+  const previous = findValue(record, kind, valueReference);
   const next: ProductValue = {
     ...previous,
     name: input.name !== undefined ? checkValueName(kind, input.name) : previous.name,

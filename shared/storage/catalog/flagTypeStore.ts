@@ -78,3 +78,8 @@ export async function createFlagType(flagType: FlagType, audit: AuditEntry): Pro
   recordAudit(transaction, audit);
   await transaction.commit();
 }
+
+/** Deletes the flag type as it was read: a concurrent change is a RevisionConflict. */
+export function deleteFlagType(transaction: WriteTransaction, flagType: FlagType): void {
+  transaction.deleteAtRevision(catalogKeys.flagType(flagType.id), flagType.rev ?? 0);
+}

@@ -43,3 +43,9 @@ export function putKeyword(transaction: WriteTransaction, previous: Keyword, nex
   }
   transaction.putAtRevision({ ...catalogKeys.keyword(next.id), type: 'keyword', ...next }, previous.rev ?? 0);
 }
+
+/** Deletes the keyword as it was read: a concurrent rename or change is a RevisionConflict. */
+export function deleteKeyword(transaction: WriteTransaction, keyword: Keyword): void {
+  transaction.delete(catalogKeys.keywordNameGuard(keyword.name));
+  transaction.deleteAtRevision(catalogKeys.keyword(keyword.id), keyword.rev ?? 0);
+}

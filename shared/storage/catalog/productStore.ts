@@ -7,7 +7,8 @@ import type {
   ProductValue,
 } from '../../domain/catalog/catalog.ts';
 import { errors } from '../../errors.ts';
-import { catalogKeys } from '../keys.ts';
+import { bulkWrite } from '../bulkWrite.ts';
+import { catalogKeys, type ItemKey } from '../keys.ts';
 import { queryPartition } from '../tableReads.ts';
 import type { WriteTransaction } from '../transaction.ts';
 import { cachedCatalogRead } from './catalogCache.ts';
@@ -207,4 +208,56 @@ export function deleteGroupControl(
   control: Pick<GroupControl, 'productId' | 'groupId'>,
 ): void {
   transaction.delete(catalogKeys.groupControl(control.productId, control.groupId));
+}
+
+/** Deletes a version or milestone as it was read: a concurrent rename is a RevisionConflict. */
+export function deleteProductValue(transaction: WriteTransaction, kind: ProductValueKind, value: ProductValue): void {
+  const { item, guard } = valueKeys[kind];
+  transaction.delete(guard(value.productId, value.name));
+  transaction.deleteAtRevision(item(value.productId, value.id), value.rev ?? 0);
+}
+
+/** Items of one DynamoDB transaction at most (100), less the cache stamp WriteTransaction adds. */
+const TRANSACTION_ROOM = 95;
+
+/**
+ * Deletes a product as it was read (a concurrent change to it is a RevisionConflict), its name
+ * guard, and as many of its components, versions, milestones and group controls (with their
+ * guards) as the transaction has room for: call it last. Answers the keys left over, for
+ * deleteProductLeftovers after the commit: once the product item is gone its children are read as
+ * nothing (readProducts skips children of no product), so the product is gone whole at the commit.
+ */
+export function deleteProduct(transaction: WriteTransaction, record: ProductRecord): ItemKey[] {
+  const { product } = record;
+  transaction.delete(catalogKeys.productNameGuard(product.name));
+  transaction.deleteAtRevision(catalogKeys.product(product.id), product.rev ?? 0);
+  const parts = productPartKeys(record);
+  const room = Math.max(0, TRANSACTION_ROOM - transaction.size);
+  for (const key of parts.slice(0, room)) transaction.delete(key);
+  return parts.slice(room);
+}
+
+/** The keys of a product's children and their name guards. */
+function productPartKeys(record: ProductRecord): ItemKey[] {
+  const productId = record.product.id;
+  return [
+    ...record.components.flatMap((component) => [
+      catalogKeys.component(productId, component.id),
+      catalogKeys.componentNameGuard(productId, component.name),
+    ]),
+    ...record.versions.flatMap((version) => [
+      catalogKeys.version(productId, version.id),
+      catalogKeys.versionNameGuard(productId, version.name),
+    ]),
+    ...record.milestones.flatMap((milestone) => [
+      catalogKeys.milestone(productId, milestone.id),
+      catalogKeys.milestoneNameGuard(productId, milestone.name),
+    ]),
+    ...record.groupControls.map((control) => catalogKeys.groupControl(productId, control.groupId)),
+  ];
+}
+
+/** Deletes keys left over from a deleted product (invisible already), 25 at a time. */
+export async function deleteProductLeftovers(leftovers: readonly ItemKey[]): Promise<void> {
+  if (leftovers.length > 0) await bulkWrite([], leftovers, { concurrency: 2 });
 }

@@ -1,0 +1,3 @@
+import { deleteValueEndpoint } from './deleteValueEndpoint.ts';
+
+export const handler = deleteValueEndpoint('milestone');
