@@ -58,9 +58,20 @@ export const PROJECT_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.
 /**
  * Handler modules that keep the in-memory search index (the `search` function family). The RPC
  * function runs Bug.search and Bug.possible_duplicates in-process, so it builds and keeps an
- * index of its own and needs their memory.
+ * index of its own and needs their memory. So do the catalogue deletes, which count on the index
+ * the bugs that still use what is deleted (rarely called: their memory costs only when they run).
  */
-export const SEARCH_INDEX_MODULES: readonly string[] = ['bug/searchBugs', 'bug/possibleDuplicates', 'rpc/rpcEndpoint'];
+export const SEARCH_INDEX_MODULES: readonly string[] = [
+  'bug/searchBugs',
+  'bug/possibleDuplicates',
+  'rpc/rpcEndpoint',
+  // Deleting a catalogue value first counts the bugs that use it, on the index (valueUsage.ts).
+  'keyword/deleteKeyword',
+  'product/deleteProduct',
+  'product/deleteVersion',
+  'product/deleteMilestone',
+  'flagType/deleteFlagType',
+];
 export const SEARCH_FUNCTION_MEMORY_MB = DEFAULT_FUNCTION_SIZING.search.memoryMb;
 export const SEARCH_COMPACTOR_MODULE = 'search/compactSearchIndex';
 export const SEARCH_COMPACTION_MINUTES = 10;

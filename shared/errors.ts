@@ -260,36 +260,6 @@ export const errors = {
   /** Bugzilla's wording (product_access_denied), for a product named inside a value. */
   productAccessDenied: (name: string | number) =>
     byMessage.invalidProduct(`Either the product '${name}' does not exist or you don't have access to it.`),
-  // Deleting catalogue values (Bugzilla's edit*.cgi user errors, which its WebService answers as 32000):
-  productHasBugs: (count: number) =>
-    byMessage.invalidParameter(
-      `There are ${count} bugs entered for this product! You must move those bugs to another product before you can delete this one.`,
-    ),
-  versionHasBugs: (count: number) =>
-    byMessage.invalidParameter(
-      `There are ${count} bugs associated with this version! You must reassign those bugs to another version before you can delete this one.`,
-    ),
-  versionIsLast: (version: string, product: string) =>
-    byMessage.invalidParameter(`'${version}' is the last version of the '${product}' product. You cannot delete it.`),
-  milestoneIsDefault: (milestone: string, product: string) =>
-    byMessage.invalidParameter(
-      `Sorry, but ${milestone} is the default milestone for the '${product}' product, and so it cannot be deleted.`,
-    ),
-  /** Tracker's: Bugzilla moves the bugs to the default milestone; Tracker refuses (docs/bugzilla-5.2-behaviour.md). */
-  milestoneHasBugs: (count: number, milestone: string) =>
-    byMessage.invalidParameter(
-      `There are ${count} bugs targeted at the milestone ${milestone}! You must move those bugs to another milestone before you can delete this one, or disable the milestone instead.`,
-    ),
-  /** Tracker's: Bugzilla removes the keyword from its bugs; Tracker refuses (docs/bugzilla-5.2-behaviour.md). */
-  keywordInUse: (count: number, keyword: string) =>
-    byMessage.invalidParameter(
-      `There are ${count} bugs with the keyword ${keyword}! You must remove it from those bugs before you can delete it, or deactivate the keyword instead.`,
-    ),
-  /** Tracker's: Bugzilla deletes the type's flags; Tracker refuses (docs/bugzilla-5.2-behaviour.md). */
-  flagTypeInUse: (type: string, bugs: number, attachments: number) =>
-    byMessage.invalidParameter(
-      `There are ${bugs + attachments} ${type} flags set (${bugs} on bugs, ${attachments} on attachments)! You must clear those flags before you can delete the flag type, or deactivate it instead.`,
-    ),
   onlyGroupMembersMay: (action: string, group: string) =>
     byMessage.authorizationRequired(
       `Sorry, you are not authorized to ${action}: only members of the ${group} group may.`,

@@ -184,6 +184,23 @@ describeInBrowser('administering products, fields and flag types in the web app'
     expect((await productFromApi()).components.map((c: { name: string }) => c.name)).toEqual(['Cogs']);
   });
 
+  it('deletes an unused version after saying no bug has it, and refuses to delete a product with bugs', async () => {
+    const [page, main] = await adminPage('admin', `/editproducts.cgi?product=${product}`, `Product ${product}`);
+    await main.getByRole('button', { name: 'Delete version 1.0' }).click();
+    let confirm = main.getByRole('alertdialog', { name: 'Delete the version 1.0?' });
+    await confirm.getByText('No bug has version 1.0', { exact: false }).waitFor();
+    await submitAndSee(confirm.getByRole('button', { name: 'Delete 1.0' }), said(main, 'The version 1.0 was deleted.'));
+    expect((await productFromApi()).versions.map((v: { name: string }) => v.name)).toEqual(['2.0']);
+
+    await main.getByRole('button', { name: `Delete ${product}` }).click();
+    confirm = main.getByRole('alertdialog', { name: `Delete the product ${product}?` });
+    await confirm.getByText(`1 bug is in ${product}`, { exact: false }).waitFor();
+    await checkPage(page, 'admin-product-delete');
+    await confirm.getByRole('button', { name: `Delete ${product} for good` }).click();
+    await main.getByRole('alert').filter({ hasText: 'There are 1 bugs entered for this product!' }).waitFor();
+    expect(await productFromApi()).toMatchObject({ name: product });
+  });
+
   it('adds a status, puts it in the workflow with a comment required, and moves the bug through it', async () => {
     const [valuesPage, values] = await adminPage('admin', '/editvalues.cgi?field=bug_status', /^Values of Status/);
     const add = values.getByRole('form', { name: 'Add a value' });

@@ -225,6 +225,34 @@ describeInBrowser('administering users, groups, keywords and parameters in the w
       .waitFor();
   });
 
+  it('deletes an unused keyword after saying no bug carries it, and refuses one bugs carry', async () => {
+    await ok(
+      call(world.app, 'POST', '/rest/keyword', {
+        apiKey: world.app.admin.apiKey,
+        body: { name: 'unused', description: 'Never put on a bug' },
+      }),
+    );
+    const page = await world.open('admin', '/editkeywords.cgi');
+    const main = await loadedMain(page, 'Keywords');
+    await main.getByRole('button', { name: 'Delete crash' }).click();
+    let confirm = main.getByRole('alertdialog', { name: 'Delete crash?' });
+    await confirm.getByText('1 bug carries crash', { exact: false }).waitFor();
+    await confirm.getByRole('button', { name: 'Delete the keyword' }).click();
+    await main.getByRole('alert').filter({ hasText: 'There are 1 bugs with the keyword crash!' }).waitFor();
+
+    await main.getByRole('button', { name: 'Delete unused' }).click();
+    confirm = main.getByRole('alertdialog', { name: 'Delete unused?' });
+    await confirm.getByText('No bug carries unused', { exact: false }).waitFor();
+    await checkPage(page, 'admin-keyword-delete');
+    await submitAndSee(
+      confirm.getByRole('button', { name: 'Delete the keyword' }),
+      main.getByText('The keyword unused is deleted.'),
+    );
+    await main.getByRole('rowheader', { name: 'unused' }).waitFor({ state: 'detached' });
+    const keywords = (await ok(call(world.app, 'GET', '/rest/keyword', { apiKey: world.app.admin.apiKey }))).keywords;
+    expect(keywords.map((keyword: { name: string }) => keyword.name)).not.toContain('unused');
+  });
+
   it('lets the administrator change a parameter, and a new bug takes the new default', async () => {
     const page = await world.open('admin', '/editparams.cgi?section=bugfields');
     const main = await loadedMain(page, 'Parameters');

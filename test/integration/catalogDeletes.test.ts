@@ -76,7 +76,7 @@ beforeAll(async () => {
   plainKey = await userWithKey('plain');
   await post('/rest/group', { name: 'stewards', description: 'Administer some products' });
   productAdminKey = await userWithKey('productadmin', ['stewards']);
-}, 60_000);
+});
 afterAll(async () => {
   await app?.close();
 });

@@ -61,6 +61,7 @@ const S3_BUDGET = 560 * 1024 + OBSERVABILITY;
 // 538.3–548.4 KiB measured 2026-11-25 (user/updateUser the largest); 555.8 (2026-11-29) with
 // the error registry's single sign-on messages, which every function carries.
 const REGEXP_BUDGET = 525 * 1024 + OBSERVABILITY;
+const SEARCH_COUNT_BUDGET = 610 * 1024 + OBSERVABILITY;
 const BUDGET_EXCEPTIONS: Readonly<Record<string, number>> = {
   'attachment/createAttachment': S3_BUDGET,
   // 570.6 KiB (2026-11-29 evening) with the error texts of accounts by mail, SSO and saved searches.
@@ -88,6 +89,14 @@ const BUDGET_EXCEPTIONS: Readonly<Record<string, number>> = {
   // zod unions it uses, ~10 KiB: issue 37) and the week's search work.
   'bug/searchBugs': 815 * 1024 + OBSERVABILITY,
   'bug/possibleDuplicates': 755 * 1024 + OBSERVABILITY,
+  // Deleting a keyword, product, version, milestone or flag type counts the bugs that use it on
+  // the search index, loaded from its snapshot in the bucket (the S3 client): 626.3–635.4 KiB
+  // measured 2026-11-29 (issue 42).
+  'keyword/deleteKeyword': SEARCH_COUNT_BUDGET,
+  'product/deleteProduct': SEARCH_COUNT_BUDGET,
+  'product/deleteVersion': SEARCH_COUNT_BUDGET,
+  'product/deleteMilestone': SEARCH_COUNT_BUDGET,
+  'flagType/deleteFlagType': SEARCH_COUNT_BUDGET,
   'user/createUser': REGEXP_BUDGET,
   // 555.3 KiB (2026-11-29) with the saved searches' error texts (shared/errors.ts, issue 40).
   'user/updateUser': REGEXP_BUDGET + 2 * 1024,

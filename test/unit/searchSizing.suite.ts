@@ -163,7 +163,7 @@ describe('in the synthesized template', () => {
   }, 3 * SYNTH_TIMEOUT);
 
   it('keeps 1536 MB for the search functions and the compactor by default', () => {
-    expect(memoryOf(byDefault)).toEqual({ search: [1536, 1536, 1536], compactor: 1536, api: 512 });
+    expect(memoryOf(byDefault)).toEqual({ search: SEARCH_INDEX_MODULES.map(() => 1536), compactor: 1536, api: 512 });
     byDefault.template.resourcePropertiesCountIs(
       'AWS::Lambda::Function',
       { MemorySize: 1536 },
@@ -172,7 +172,7 @@ describe('in the synthesized template', () => {
   });
 
   it('gives the search functions and the compactor the computed memory for 1,000,000 bugs', () => {
-    expect(memoryOf(million)).toEqual({ search: [2176, 2176, 2176], compactor: 1600, api: 512 });
+    expect(memoryOf(million)).toEqual({ search: SEARCH_INDEX_MODULES.map(() => 2176), compactor: 1600, api: 512 });
     million.template.resourcePropertiesCountIs(
       'AWS::Lambda::Function',
       { MemorySize: 2176 },
@@ -188,7 +188,7 @@ describe('in the synthesized template', () => {
   });
 
   it('lets an explicit searchMemoryMb win over expectedBugs', () => {
-    expect(memoryOf(explicit)).toEqual({ search: [3008, 3008, 3008], compactor: 1600, api: 512 });
+    expect(memoryOf(explicit)).toEqual({ search: SEARCH_INDEX_MODULES.map(() => 3008), compactor: 1600, api: 512 });
     explicit.template.resourcePropertiesCountIs('AWS::Lambda::Function', { MemorySize: Match.exact(2176) }, 0);
   });
 });

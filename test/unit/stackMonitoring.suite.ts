@@ -7,7 +7,7 @@ import * as path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ALARMS, METRICS_PER_ALARM } from '../../lib/monitoring.ts';
 import { DEFAULT_ALARM_THRESHOLDS } from '../../lib/stackSettings.ts';
-import { PROJECT_ROOT } from '../../lib/trackerStack.ts';
+import { PROJECT_ROOT, SEARCH_INDEX_MODULES } from '../../lib/trackerStack.ts';
 import { SERVICE_METRIC } from '../../shared/observability/metricNames.ts';
 import {
   type Json,
@@ -164,8 +164,7 @@ describe('monitoring with default settings', () => {
     expect(alarms.get(ALARMS.apiLatency)!.Threshold).toBe(8_000); // 80% of 10 s
     const search = metricsOf(alarms.get(ALARMS.searchLatency)!);
     expect(search.map((m) => m.dimensions.FunctionName).sort()).toEqual(
-      ['bug/searchBugs', 'bug/possibleDuplicates', 'rpc/rpcEndpoint']
-        .map((module) => fnId(synthesized.stack.functions.get(module)!))
+      SEARCH_INDEX_MODULES.map((module) => fnId(synthesized.stack.functions.get(module)!))
         .sort(),
     );
     for (const m of search) expect(m).toMatchObject({ name: 'Duration', stat: 'p99' });

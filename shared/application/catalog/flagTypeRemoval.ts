@@ -7,6 +7,7 @@ import { retryOnConflict, WriteTransaction } from '../../storage/transaction.ts'
 import { flagsOfType } from '../search/valueUsage.ts';
 import { loadCatalog } from './catalogContext.ts';
 import { targetFlagTypes } from './flagTypes.ts';
+import { refusals } from './removalRefusals.ts';
 
 /**
  * `DELETE /rest/flag_type/{id_or_name}` (editcomponents). A name that several types share is
@@ -27,7 +28,7 @@ async function removeFlagTypeOnce(caller: Caller, targets: { ids: number[]; name
     );
   const type = selected[0]!;
   const flags = await flagsOfType(type);
-  if (flags.bugs + flags.attachments > 0) throw errors.flagTypeInUse(type.name, flags.bugs, flags.attachments);
+  if (flags.bugs + flags.attachments > 0) throw refusals.flagTypeInUse(type.name, flags.bugs, flags.attachments);
   const transaction = new WriteTransaction();
   deleteFlagType(transaction, type);
   recordAudit(transaction, {

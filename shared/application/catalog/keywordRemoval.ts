@@ -6,6 +6,7 @@ import { deleteKeyword, loadKeywords } from '../../storage/catalog/keywordStore.
 import { recordAudit } from '../../storage/instance/auditStore.ts';
 import { retryOnConflict, WriteTransaction } from '../../storage/transaction.ts';
 import { bugsUsingValue } from '../search/valueUsage.ts';
+import { refusals } from './removalRefusals.ts';
 
 /**
  * `DELETE /rest/keyword/{id_or_name}` (editkeywords). Bugzilla removes the keyword from its bugs
@@ -20,7 +21,7 @@ async function removeKeywordOnce(caller: Caller, reference: string) {
   const keyword = resolveKeyword(reference, await loadKeywords());
   if (!keyword) throw errors.notFoundByIdOrName('keyword', reference);
   const count = await bugsUsingValue({ kind: 'keyword', keywordId: keyword.id });
-  if (count > 0) throw errors.keywordInUse(count, keyword.name);
+  if (count > 0) throw refusals.keywordInUse(count, keyword.name);
   const transaction = new WriteTransaction();
   deleteKeyword(transaction, keyword);
   recordAudit(transaction, {

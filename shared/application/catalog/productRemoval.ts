@@ -9,6 +9,7 @@ import { recordAudit } from '../../storage/instance/auditStore.ts';
 import { retryOnConflict, WriteTransaction } from '../../storage/transaction.ts';
 import { bugsUsingValue } from '../search/valueUsage.ts';
 import { findProduct, loadCatalog } from './catalogContext.ts';
+import { refusals } from './removalRefusals.ts';
 
 /**
  * `DELETE /rest/product/{id_or_name}` (editcomponents), as editproducts.cgi deletes with
@@ -30,7 +31,7 @@ async function removeProductOnce(caller: Caller, reference: string) {
   if (!record) throw errors.productNotFound(reference);
   const { product } = record;
   const count = await bugsUsingValue({ kind: 'product', productId: product.id });
-  if (count > 0) throw errors.productHasBugs(count);
+  if (count > 0) throw refusals.productHasBugs(count);
 
   const transaction = new WriteTransaction();
   for (const type of catalog.flagTypes) {

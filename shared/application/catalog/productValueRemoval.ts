@@ -1,10 +1,10 @@
 import type { Caller } from '../../domain/identity/caller.ts';
-import { errors } from '../../errors.ts';
 import { deleteProductValue, type ProductValueKind, touchProduct } from '../../storage/catalog/productStore.ts';
 import { recordAudit } from '../../storage/instance/auditStore.ts';
 import { retryOnConflict, WriteTransaction } from '../../storage/transaction.ts';
 import { bugsUsingValue } from '../search/valueUsage.ts';
 import { AUDIT_CLASSES, findValue, productFor } from './productValues.ts';
+import { refusals } from './removalRefusals.ts';
 
 /**
  * `DELETE /rest/product/{product}/version|milestone/{name_or_id}`, as editversions.cgi and
@@ -30,14 +30,14 @@ async function removeProductValueOnce(
   const record = await productFor(caller, kind, productReference);
   const value = findValue(record, kind, valueReference);
   if (kind === 'version') {
-    if (record.versions.length === 1) throw errors.versionIsLast(value.name, record.product.name);
+    if (record.versions.length === 1) throw refusals.versionIsLast(value.name, record.product.name);
     const count = await bugsUsingValue({ kind: 'version', versionId: value.id });
-    if (count > 0) throw errors.versionHasBugs(count);
+    if (count > 0) throw refusals.versionHasBugs(count);
   } else {
     if (value.name === record.product.defaultMilestone)
-      throw errors.milestoneIsDefault(value.name, record.product.name);
+      throw refusals.milestoneIsDefault(value.name, record.product.name);
     const count = await bugsUsingValue({ kind: 'milestone', milestoneId: value.id });
-    if (count > 0) throw errors.milestoneHasBugs(count, value.name);
+    if (count > 0) throw refusals.milestoneHasBugs(count, value.name);
   }
   const transaction = new WriteTransaction();
   deleteProductValue(transaction, kind, value);

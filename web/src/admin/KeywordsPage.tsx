@@ -4,7 +4,7 @@ import { ErrorMessage, Loading, StatusLine } from '../components/Messages.tsx';
 import { useLoad } from '../components/useLoad.ts';
 import { AdminFrame } from './AdminFrame.tsx';
 import { Confirm } from './Confirm.tsx';
-import { changeKeyword, createKeyword, type Keyword, listKeywords } from './peopleApi.ts';
+import { changeKeyword, createKeyword, deleteKeyword, type Keyword, listKeywords } from './peopleApi.ts';
 import { useAction } from './useAction.ts';
 
 /** editkeywords.cgi: the keywords bugs may carry, with how many bugs carry each (editkeywords). */
@@ -33,9 +33,15 @@ async function keywordsWithCounts(): Promise<Keyword[]> {
 function Keywords() {
   const keywords = useLoad(keywordsWithCounts, []);
   const [editing, setEditing] = useState<number | null>(null);
+  const [deleting, setDeleting] = useState<Keyword | null>(null);
+  const removal = useAction();
   return (
     <>
       <ErrorMessage error={keywords.error} />
+      <ErrorMessage error={removal.error}>
+        <p>The keyword was not deleted.</p>
+      </ErrorMessage>
+      {removal.done && <StatusLine text={removal.done} />}
       {keywords.loading && !keywords.data && <Loading what="keywords" />}
       {keywords.data && (
         <table class="admin-table">
@@ -74,6 +80,15 @@ function Keywords() {
                   <td>
                     <button type="button" onClick={() => setEditing(k.id)}>
                       Edit {k.name}
+                    </button>{' '}
+                    <button
+                      type="button"
+                      onClick={() => {
+                        removal.clear();
+                        setDeleting(k);
+                      }}
+                    >
+                      Delete {k.name}
                     </button>
                   </td>
                 </tr>
@@ -81,6 +96,30 @@ function Keywords() {
             )}
           </tbody>
         </table>
+      )}
+      {deleting && (
+        <Confirm
+          title={`Delete ${deleting.name}?`}
+          confirmLabel="Delete the keyword"
+          busy={removal.busy}
+          onCancel={() => setDeleting(null)}
+          onConfirm={() =>
+            void removal
+              .run(() => deleteKeyword(deleting.id), `The keyword ${deleting.name} is deleted.`)
+              .then((ok) => {
+                setDeleting(null);
+                if (ok) keywords.reload();
+              })
+          }
+        >
+          <p>
+            {deleting.bug_count === undefined
+              ? `Tracker could not count the bugs that carry ${deleting.name}.`
+              : deleting.bug_count === 0
+                ? `No bug carries ${deleting.name}; it goes for good.`
+                : `${deleting.bug_count} ${deleting.bug_count === 1 ? 'bug carries' : 'bugs carry'} ${deleting.name}: Tracker refuses to delete a keyword bugs still have (remove it from them, or deactivate it instead).`}
+          </p>
+        </Confirm>
       )}
       <KeywordForm onDone={keywords.reload} />
     </>

@@ -1,4 +1,4 @@
-import { get, post, put, seg } from '../api/client.ts';
+import { api, get, post, put, seg } from '../api/client.ts';
 import type { GroupSummary } from './access.ts';
 
 /** Calls of the users, groups, keywords and parameters pages (docs/api.md has their contracts). */
@@ -107,6 +107,9 @@ export async function listKeywords(): Promise<Keyword[]> {
 export const createKeyword = (body: { name: string; description: string }) => post<{ id: number }>('/keyword', body);
 
 export const changeKeyword = (id: number, changes: Record<string, unknown>) => put<unknown>(`/keyword/${id}`, changes);
+
+/** Refused (with the number of bugs) while any bug has the keyword. */
+export const deleteKeyword = (id: number) => api<unknown>('DELETE', `/keyword/${id}`);
 
 export async function getAllParameters(): Promise<Record<string, unknown>> {
   const r = await get<{ parameters: Record<string, unknown> }>('/parameters');

@@ -92,6 +92,16 @@ export const updateProductValue = (
   changes: { name?: string; sort_key?: number; is_active?: boolean },
 ) => put<unknown>(`/product/${seg(product)}/${kind}/${seg(name)}`, changes);
 
+/** Refused for the last version, the default milestone, and while bugs have the value. */
+export const deleteProductValue = (product: string, kind: ValueKind, name: string) =>
+  api<unknown>('DELETE', `/product/${seg(product)}/${kind}/${seg(name)}`);
+
+/** editcomponents only; refused while the product has bugs. */
+export const deleteProduct = (name: string) => api<unknown>('DELETE', `/product/${seg(name)}`);
+
+/** Refused while flags of the type are set on bugs or attachments. */
+export const deleteFlagType = (id: number) => api<unknown>('DELETE', `/flag_type/${id}`);
+
 export const createClassification = (body: { name: string; description: string; sort_key?: number }) =>
   post<{ id: number }>('/classification', body);
 

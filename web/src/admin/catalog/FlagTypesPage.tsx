@@ -1,5 +1,12 @@
 import { useState } from 'preact/hooks';
-import { type AdminFlagType, createFlagType, listFlagTypes, updateFlagType } from '../../api/adminCatalog.ts';
+import {
+  type AdminFlagType,
+  countMatching,
+  createFlagType,
+  deleteFlagType,
+  listFlagTypes,
+  updateFlagType,
+} from '../../api/adminCatalog.ts';
 import { ErrorMessage, Loading, StatusLine } from '../../components/Messages.tsx';
 import { Select, TextField } from '../../components/Select.tsx';
 import { useLoad } from '../../components/useLoad.ts';
@@ -7,6 +14,7 @@ import { parseScopeLabels, scopeLabels } from '../../lib/groupControls.ts';
 import { adminHref } from '../../lib/routes.ts';
 import { navigate } from '../../state/router.ts';
 import { AdminFrame } from '../AdminFrame.tsx';
+import { bugCount, Confirm } from './Confirm.tsx';
 import { useAction } from './useAction.ts';
 
 /**
@@ -26,6 +34,7 @@ export function FlagTypesPage({ params }: { params: URLSearchParams }) {
       <ErrorMessage error={types.error} />
       {types.data && action === 'enter' && <FlagTypeForm />}
       {types.data && editing && <FlagTypeForm key={editing.id} type={editing} />}
+      {types.data && editing && <DeleteFlagType key={`delete-${editing.id}`} type={editing} />}
       {types.data && action === 'edit' && !editing && (
         <p class="message" role="alert">
           There is no flag type {params.get('id')}.
@@ -222,5 +231,67 @@ function FlagTypeForm({ type }: { type?: AdminFlagType }) {
         </button>
       </form>
     </>
+  );
+}
+
+/** Regexp special characters escaped, for a search on a flag type's exact name. */
+const escapeRegexp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+/**
+ * editflagtypes.cgi?action=confirmdelete: says first how many bugs carry a flag of the type (a
+ * search on the bug's flags; attachment flags are counted by the API as it deletes), and Tracker
+ * refuses while any flag of it is set (Bugzilla would delete them; deactivate the type instead).
+ */
+function DeleteFlagType({ type }: { type: AdminFlagType }) {
+  const action = useAction();
+  const [effect, setEffect] = useState<string | null | undefined>(undefined);
+  const start = () => {
+    if (type.target_type === 'attachment') {
+      setEffect(
+        `Flags of ${type.name} are set on attachments, which Tracker counts as it deletes: it refuses while any is set (deactivate the type instead).`,
+      );
+      return;
+    }
+    setEffect(null);
+    countMatching({ f1: 'flagtypes.name', o1: 'regexp', v1: `^${escapeRegexp(type.name)}[-+?]` }).then(
+      (n) =>
+        setEffect(
+          n === 0
+            ? `No bug has a ${type.name} flag; the flag type goes for good.`
+            : `${bugCount(n)} ${n === 1 ? 'has' : 'have'} a ${type.name} flag: Tracker refuses to delete the type while any is set (clear them, or deactivate the type instead).`,
+        ),
+      (e) => {
+        setEffect(undefined);
+        void action.run(() => Promise.reject(e), '');
+      },
+    );
+  };
+  return (
+    <section aria-labelledby="flagtype-delete">
+      <h2 id="flagtype-delete">Delete the flag type</h2>
+      <ErrorMessage error={action.error} />
+      {effect === undefined ? (
+        <button type="button" class="danger" onClick={start}>
+          Delete {type.name}
+        </button>
+      ) : (
+        <Confirm
+          question={`Delete the flag type ${type.name}?`}
+          effect={effect}
+          confirmLabel={`Delete ${type.name} for good`}
+          busy={action.busy}
+          onCancel={() => setEffect(undefined)}
+          onConfirm={() =>
+            void action
+              .run(
+                () => deleteFlagType(type.id),
+                `The flag type ${type.name} was deleted.`,
+                () => navigate(adminHref('editflagtypes')),
+              )
+              .then(() => setEffect(undefined))
+          }
+        />
+      )}
+    </section>
   );
 }

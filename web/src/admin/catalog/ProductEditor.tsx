@@ -3,6 +3,8 @@ import {
   type AdminProduct,
   countMatching,
   createProductValue,
+  deleteProduct,
+  deleteProductValue,
   getAdminProduct,
   updateProduct,
   updateProductValue,
@@ -16,6 +18,7 @@ import { navigate } from '../../state/router.ts';
 import { userGroups } from '../../state/session.ts';
 import { AdminFrame } from '../AdminFrame.tsx';
 import { ComponentsSection } from './ComponentsSection.tsx';
+import { bugCount, Confirm } from './Confirm.tsx';
 import { GroupControlsSection } from './GroupControlsSection.tsx';
 import { useAction } from './useAction.ts';
 import { ValueTable } from './ValueTable.tsx';
@@ -48,6 +51,7 @@ export function ProductEditor({ name }: { name: string }) {
           <ProductValues product={product} kind="version" reload={loaded.reload} />
           <ProductValues product={product} kind="milestone" reload={loaded.reload} />
           {global && <GroupControlsSection product={product} reload={loaded.reload} />}
+          {global && <DeleteProduct product={product} />}
         </>
       )}
     </AdminFrame>
@@ -132,8 +136,63 @@ function ProductValues({ product, kind, reload }: { product: AdminProduct; kind:
         count={(name) => countMatching({ product: product.name, [SEARCH_FIELD[kind]]: name })}
         create={(value) => createProductValue(product.name, kind, value)}
         update={(name, changes) => updateProductValue(product.name, kind, name, changes)}
+        remove={(name) => deleteProductValue(product.name, kind, name)}
         reload={reload}
       />
+    </section>
+  );
+}
+
+/**
+ * editproducts.cgi?action=del for editcomponents: says first what goes with the product (its
+ * components, versions, milestones) and how many bugs it has; Tracker refuses while it has any,
+ * as Bugzilla does with allowbugdeletion off.
+ */
+function DeleteProduct({ product }: { product: AdminProduct }) {
+  const action = useAction();
+  const [effect, setEffect] = useState<string | null | undefined>(undefined);
+  const parts = `${product.components.length} components, ${product.versions.length} versions and ${product.milestones.length} milestones`;
+  const start = () => {
+    setEffect(null);
+    countMatching({ product: product.name }).then(
+      (n) =>
+        setEffect(
+          n === 0
+            ? `No bug is in ${product.name}. It goes with its ${parts}.`
+            : `${bugCount(n)} ${n === 1 ? 'is' : 'are'} in ${product.name}: Tracker refuses to delete a product with bugs (move them to another product first).`,
+        ),
+      (e) => {
+        setEffect(undefined);
+        void action.run(() => Promise.reject(e), '');
+      },
+    );
+  };
+  return (
+    <section aria-labelledby="product-delete">
+      <h2 id="product-delete">Delete the product</h2>
+      <ErrorMessage error={action.error} />
+      {effect === undefined ? (
+        <button type="button" class="danger" onClick={start}>
+          Delete {product.name}
+        </button>
+      ) : (
+        <Confirm
+          question={`Delete the product ${product.name}?`}
+          effect={effect}
+          confirmLabel={`Delete ${product.name} for good`}
+          busy={action.busy}
+          onCancel={() => setEffect(undefined)}
+          onConfirm={() =>
+            void action
+              .run(
+                () => deleteProduct(product.name),
+                `The product ${product.name} was deleted.`,
+                () => navigate(adminHref('editproducts'), true),
+              )
+              .then(() => setEffect(undefined))
+          }
+        />
+      )}
     </section>
   );
 }

@@ -17,7 +17,8 @@ export interface EditableValue {
 /**
  * A list of values as Bugzilla's editversions, editmilestones and editvalues show it: each with
  * its sort key and whether it can still be chosen; add one, rename or re-sort one, disable or
- * enable it. Disabling says first how many bugs have the value.
+ * enable it. Disabling says first how many bugs have the value; so does deleting, where the API
+ * deletes (`remove`: versions and milestones), which Tracker refuses while bugs have it.
  */
 export function ValueTable({
   noun,
@@ -26,6 +27,7 @@ export function ValueTable({
   create,
   update,
   reload,
+  remove,
   extraCreate,
 }: {
   /** "version", "milestone", "value". */
@@ -36,6 +38,8 @@ export function ValueTable({
   create: (value: { name: string; sort_key?: number }) => Promise<unknown>;
   update: (name: string, changes: { name?: string; sort_key?: number; is_active?: boolean }) => Promise<unknown>;
   reload: () => void;
+  /** Deletes the value (none: the values cannot be deleted, and no Delete button shows). */
+  remove?: (name: string) => Promise<unknown>;
   /** More inputs for the add form (an open/closed choice for statuses). */
   extraCreate?: preact.ComponentChildren;
 }) {
@@ -46,8 +50,29 @@ export function ValueTable({
   const [editName, setEditName] = useState('');
   const [editSort, setEditSort] = useState('');
   const [disabling, setDisabling] = useState<{ name: string; effect: string | null } | null>(null);
+  const [deleting, setDeleting] = useState<{ name: string; effect: string | null } | null>(null);
+
+  const startDelete = (name: string) => {
+    setDisabling(null);
+    setDeleting({ name, effect: null });
+    count(name).then(
+      (n) =>
+        setDeleting({
+          name,
+          effect:
+            n === 0
+              ? `No bug has ${noun} ${name}; it goes for good.`
+              : `${bugCount(n)} ${n === 1 ? 'has' : 'have'} ${noun} ${name}: Tracker refuses to delete it while they do (move them to another ${noun}, or disable it instead).`,
+        }),
+      (e) => {
+        setDeleting(null);
+        action.run(() => Promise.reject(e), '');
+      },
+    );
+  };
 
   const startDisable = (name: string) => {
+    setDeleting(null);
     setDisabling({ name, effect: null });
     count(name).then(
       (n) =>
@@ -157,6 +182,18 @@ export function ValueTable({
                           Enable
                         </button>
                       )}
+                      {remove && (
+                        <>
+                          {' '}
+                          <button
+                            type="button"
+                            aria-label={`Delete ${noun} ${value.name}`}
+                            onClick={() => startDelete(value.name)}
+                          >
+                            Delete
+                          </button>
+                        </>
+                      )}
                     </>
                   )}
                 </td>
@@ -185,6 +222,20 @@ export function ValueTable({
               .then((ok) => {
                 if (!ok) setDisabling(null);
               })
+          }
+        />
+      )}
+      {deleting && remove && (
+        <Confirm
+          question={`Delete the ${noun} ${deleting.name}?`}
+          effect={deleting.effect}
+          confirmLabel={`Delete ${deleting.name}`}
+          busy={action.busy}
+          onCancel={() => setDeleting(null)}
+          onConfirm={() =>
+            void action
+              .run(() => remove(deleting.name), `The ${noun} ${deleting.name} was deleted.`, reload)
+              .then(() => setDeleting(null))
           }
         />
       )}
