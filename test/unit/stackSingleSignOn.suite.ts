@@ -19,7 +19,7 @@ import {
   SINGLE_SIGN_ON_ISSUER,
   SYNTH_TIMEOUT,
   synthStack,
-  TEMPLATE_RESOURCE_BUDGET,
+  TEMPLATE_RESOURCE_BUDGET_WITH_OPTIONS,
 } from './support/stackSynth.ts';
 
 afterAll(removeStubRoots);
@@ -112,7 +112,7 @@ describe('single sign-on through a Cognito user pool of the stack', () => {
         expect.arrayContaining(['SingleSignOnIssuer', 'UserPoolId', 'UserPoolSignInUrl']),
       );
       for (const [name, count] of resourceCounts(synthesized))
-        expect(count, name).toBeLessThan(TEMPLATE_RESOURCE_BUDGET);
+        expect(count, name).toBeLessThan(TEMPLATE_RESOURCE_BUDGET_WITH_OPTIONS);
     },
     SYNTH_TIMEOUT,
   );
