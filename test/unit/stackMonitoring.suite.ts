@@ -164,8 +164,7 @@ describe('monitoring with default settings', () => {
     expect(alarms.get(ALARMS.apiLatency)!.Threshold).toBe(8_000); // 80% of 10 s
     const search = metricsOf(alarms.get(ALARMS.searchLatency)!);
     expect(search.map((m) => m.dimensions.FunctionName).sort()).toEqual(
-      SEARCH_INDEX_MODULES.map((module) => fnId(synthesized.stack.functions.get(module)!))
-        .sort(),
+      SEARCH_INDEX_MODULES.map((module) => fnId(synthesized.stack.functions.get(module)!)).sort(),
     );
     for (const m of search) expect(m).toMatchObject({ name: 'Duration', stat: 'p99' });
     expect(alarms.get(ALARMS.searchLatency)!.Threshold).toBe(8_000);

@@ -139,8 +139,10 @@ export async function getHistory(id: number | string, newSince?: string): Promis
   return r.bugs[0]?.history ?? [];
 }
 
-export async function getAttachments(bugId: number): Promise<Attachment[]> {
-  const r = await get<{ bugs: Record<string, Attachment[]> }>(`/bug/${bugId}/attachment`, { exclude_fields: 'data' });
+export async function getAttachments(bugId: number | string): Promise<Attachment[]> {
+  const r = await get<{ bugs: Record<string, Attachment[]> }>(`/bug/${seg(bugId)}/attachment`, {
+    exclude_fields: 'data',
+  });
   return Object.values(r.bugs)[0] ?? [];
 }
 

@@ -36,13 +36,19 @@ interface BugData {
   attachments: Attachment[];
 }
 
+/**
+ * The bug, its comments and attachments at once (their routes take the id or the alias as the
+ * address has it); only the product waits for the bug, which names it. One round trip less
+ * before the page can be used (bench:web).
+ */
 async function loadBug(id: string): Promise<BugData> {
-  const [bug] = await Promise.all([getBug(id), loadFields()]);
-  const [products, comments, attachments] = await Promise.all([
-    getProducts('accessible', [bug.product]).catch(() => [] as Product[]),
-    getComments(bug.id),
-    getAttachments(bug.id).catch(() => [] as Attachment[]),
+  const [bug, , comments, attachments] = await Promise.all([
+    getBug(id),
+    loadFields(),
+    getComments(id),
+    getAttachments(id).catch(() => [] as Attachment[]),
   ]);
+  const products = await getProducts('accessible', [bug.product]).catch(() => [] as Product[]);
   return { bug, product: products.find((p) => p.name === bug.product), comments, attachments };
 }
 
