@@ -357,6 +357,13 @@ describe('answers of writing routes', () => {
     await put('/rest/keyword', '/rest/keyword', { names: ['perf'], is_active: false });
     await post('/rest/flag_type', { name: 'qa', description: 'QA done', inclusions: ['Gadget'] });
     await put('/rest/flag_type/{id_or_name}', '/rest/flag_type/qa', { description: 'QA passed' });
+    // What no bug uses can be deleted.
+    await check('DELETE', '/rest/flag_type/{id_or_name}', '/rest/flag_type/qa', admin());
+    await check('DELETE', '/rest/keyword/{id_or_name}', '/rest/keyword/perf', admin());
+    await check('DELETE', '/rest/product/{id_or_name}/version/{value}', '/rest/product/Gadget/version/2.1', admin());
+    await check('DELETE', '/rest/product/{id_or_name}/milestone/{value}', '/rest/product/Gadget/milestone/M1', admin());
+    await post('/rest/product', { name: 'Scratch', description: 'Made to be deleted', version: '1.0' });
+    await check('DELETE', '/rest/product/{id_or_name}', '/rest/product/Scratch', admin());
   });
 });
 
