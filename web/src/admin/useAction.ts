@@ -1,4 +1,5 @@
 import { useState } from 'preact/hooks';
+import { forgetProducts } from '../state/catalog.ts';
 
 /**
  * A change sent from an admin page: while it runs the button is busy; afterwards either the
@@ -26,6 +27,8 @@ export function useAction(): Action {
       setDone('');
       try {
         await work();
+        // The products the app keeps for the session (bug pages, File a bug) are read again.
+        forgetProducts();
         setDone(doneText);
         return true;
       } catch (e) {
