@@ -1,5 +1,4 @@
 import { useState } from 'preact/hooks';
-import { forgetProducts } from '../state/catalog.ts';
 
 /**
  * A change sent from an admin page: while it runs the button is busy; afterwards either the
@@ -27,8 +26,6 @@ export function useAction(): Action {
       setDone('');
       try {
         await work();
-        // The products the app keeps for the session (bug pages, File a bug) are read again.
-        forgetProducts();
         setDone(doneText);
         return true;
       } catch (e) {

@@ -86,11 +86,6 @@ export async function ensureParameters(): Promise<Record<string, string>> {
   return parameters.value;
 }
 
-/** After an administrator changes the catalogue: products (components, versions, ...) are read anew. */
-export function forgetProducts(): void {
-  productPromises.clear();
-}
-
 export function resetCatalog(): void {
   fieldsPromise = null;
   fields.value = null;
