@@ -5,6 +5,7 @@
  * is and who may run or share it are decided here; the storage adapter keeps them.
  */
 import { errors } from '../../../errors.ts';
+import { CREDENTIAL_PARAMS } from '../../identity/authentication.ts';
 import { characterCount } from '../../inputLimits.ts';
 
 export interface SavedSearch {
@@ -36,18 +37,7 @@ export function checkSavedSearchName(raw: string): string {
  * shape one answer (the fields and page of the request that runs it).
  */
 const NOT_SAVED = new Set([
-  'api_key',
-  'Bugzilla_api_key',
-  'Tracker_api_key',
-  'token',
-  'Bugzilla_token',
-  'Tracker_token',
-  'login',
-  'password',
-  'Bugzilla_login',
-  'Bugzilla_password',
-  'Tracker_login',
-  'Tracker_password',
+  ...CREDENTIAL_PARAMS,
   'Bugzilla_remember',
   'GoAheadAndLogIn',
   'known_name',

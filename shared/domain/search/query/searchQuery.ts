@@ -1,5 +1,6 @@
 import { errors } from '../../../errors.ts';
 import { isTimeTrackingField } from '../../bug/privateActivity.ts';
+import { CREDENTIAL_PARAMS } from '../../identity/authentication.ts';
 import { nameTable } from '../../nameTable.ts';
 import { canonicalField, PER_COMMENT_NEGATIONS } from './searchFields.ts';
 
@@ -126,18 +127,7 @@ const CONTROL = new Set([
   'permissive',
   'quicksearch',
   'callback',
-  'api_key',
-  'Bugzilla_api_key',
-  'Tracker_api_key',
-  'token',
-  'Bugzilla_token',
-  'Tracker_token',
-  'login',
-  'password',
-  'Bugzilla_login',
-  'Bugzilla_password',
-  'Tracker_login',
-  'Tracker_password',
+  ...CREDENTIAL_PARAMS,
   'Bugzilla_restrictlogin',
   'restrictlogin',
   'j_top',
