@@ -4,10 +4,17 @@ import { join } from 'node:path';
 import { afterAll } from 'vitest';
 
 /**
- * Every `new App()` without an `outdir` makes a directory of its own under the system's temporary
- * directory and leaves it there (about a hundred per run of the unit tests). Here each test file's
- * apps share one, removed when the file ends.
+ * Every `new App()` without an `outdir` makes a `cdk.out*` directory under the system's temporary
+ * directory and leaves it there (about a hundred per run of the unit tests). Here each test file
+ * gets a temporary directory of its own (TMPDIR, which os.tmpdir() reads on every call), removed
+ * when the file ends. Not CDK_OUTDIR: with it set, every App synthesizes itself again as the
+ * process exits, into a directory already removed.
  */
-const outdir = mkdtempSync(join(tmpdir(), 'tracker-cdk-app-'));
-process.env.CDK_OUTDIR = outdir;
-afterAll(() => rmSync(outdir, { recursive: true, force: true }));
+const previous = process.env.TMPDIR;
+const scratch = mkdtempSync(join(tmpdir(), 'tracker-unit-'));
+process.env.TMPDIR = scratch;
+afterAll(() => {
+  if (previous === undefined) delete process.env.TMPDIR;
+  else process.env.TMPDIR = previous;
+  rmSync(scratch, { recursive: true, force: true });
+});
