@@ -134,6 +134,29 @@ export function existingAccountMail(context: AccountMailContext, to: string): Ma
   ]);
 }
 
+/** Bugzilla's closing lines of a mail that confirms a change: the link, the cancel link, the lapse. */
+function confirmOrCancel(
+  parameters: AccountMailContext['parameters'],
+  token: string,
+  confirm: string,
+  cancel: string,
+  expiresAt: number,
+  orWhen = '',
+): string[] {
+  return [
+    '',
+    tokenLink(parameters, token, confirm),
+    '',
+    'If you are not the person who made this request, or you wish to cancel',
+    'this request, visit the following link:',
+    '',
+    tokenLink(parameters, token, cancel),
+    '',
+    `If you do nothing, the request will lapse after ${TOKEN_LIFETIME_MS / 86_400_000} days`,
+    `(on ${expiryText(expiresAt)})${orWhen}.`,
+  ];
+}
+
 /** forgotten-password.txt.tmpl. */
 export function passwordResetMail(
   context: AccountMailContext,
@@ -148,16 +171,7 @@ export function passwordResetMail(
     `Tracker password. The request originated from ${requestedFrom}.`,
     '',
     'To complete the change, visit the following link:',
-    '',
-    tokenLink(parameters, token, 'cfmpw'),
-    '',
-    'If you are not the person who made this request, or you wish to cancel',
-    'this request, visit the following link:',
-    '',
-    tokenLink(parameters, token, 'cxlpw'),
-    '',
-    `If you do nothing, the request will lapse after ${TOKEN_LIFETIME_MS / 86_400_000} days`,
-    `(on ${expiryText(expiresAt)}) or when you set a new password.`,
+    ...confirmOrCancel(parameters, token, 'cfmpw', 'cxlpw', expiresAt, ' or when you set a new password'),
     '',
     'If you think someone tried to compromise your account, please inform',
     `${parameters.maintainer ?? ''} with the IP address reported above`,
@@ -205,16 +219,7 @@ export function emailChangeNewMail(
     `for the account ${oldAddress} to your address.`,
     '',
     'To confirm the change, visit the following link:',
-    '',
-    tokenLink(parameters, token, 'cfmem'),
-    '',
-    'If you are not the person who made this request, or you wish to cancel',
-    'this request, visit the following link:',
-    '',
-    tokenLink(parameters, token, 'cxlem'),
-    '',
-    `If you do nothing, the request will lapse after ${TOKEN_LIFETIME_MS / 86_400_000} days`,
-    `(on ${expiryText(expiresAt)}).`,
+    ...confirmOrCancel(parameters, token, 'cfmem', 'cxlem', expiresAt),
   ]);
 }
 
