@@ -56,7 +56,7 @@ export default defineConfig({
           include: ['test/browser/**/*.test.ts'],
           // The web app in headless Chromium against the test app (test/support/browserApp.ts):
           // each step waits for what a person would see, so a test gets minutes, not seconds.
-          globalSetup: ['test/support/globalSetup.ts'],
+          globalSetup: ['test/support/globalSetup.ts', 'test/support/browserGlobalSetup.ts'],
           testTimeout: 180_000,
           env: { ...env, TRACKER_SDK_REQUEST_TIMEOUT_MS: '6000' },
         },

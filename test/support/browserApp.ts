@@ -1,10 +1,10 @@
-import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { AxeBuilder } from '@axe-core/playwright';
 import { type Browser, type BrowserContext, chromium, type Locator, type Page } from 'playwright-core';
-import { describe, expect } from 'vitest';
-import { buildWebInto, PROJECT_ROOT } from '../../local/webBuild.ts';
+import { describe, expect, inject } from 'vitest';
+import { PROJECT_ROOT } from '../../local/webBuild.ts';
 import { ok } from './testAccounts.ts';
 import { call, startTestApp, type TestApp } from './testApp.ts';
 
@@ -84,10 +84,8 @@ export interface BrowserWorld {
  * - outsider: a plain account that must never see anything private.
  */
 export async function startBrowserWorld(): Promise<BrowserWorld> {
-  // A build of its own: web/dist may be rebuilt (new hashed names) while the file runs.
-  const webDir = mkdtempSync(join(tmpdir(), 'tracker-web-'));
-  await buildWebInto(webDir);
-  const app = await startTestApp({ webDir });
+  // Built once for the project by test/support/browserGlobalSetup.ts.
+  const app = await startTestApp({ webDir: inject('webDir') });
   const admin = app.admin.apiKey;
   const api = (method: string, path: string, body?: unknown) => ok(call(app, method, path, { apiKey: admin, body }));
 
@@ -169,7 +167,6 @@ export async function startBrowserWorld(): Promise<BrowserWorld> {
       for (const context of contexts) await context.close().catch(() => undefined);
       await browser.close().catch(() => undefined);
       await app.close();
-      rmSync(webDir, { recursive: true, force: true });
     },
   };
 }
