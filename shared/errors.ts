@@ -211,6 +211,14 @@ export const errors = {
     byMessage.invalidParameter(
       `This answer holds ${kilobytes} KB of JSON, more than one response can carry${compressed ? ' even compressed' : ''} (Tracker answers at most 6 MB). Ask for fewer bugs with limit and offset, or for fewer fields with include_fields${compressed ? '' : ', or accept gzip (Accept-Encoding: gzip), which carries about eight times as much'}.`,
     ),
+  /**
+   * A stored item that does not have the shape Tracker writes (storage/itemParsing.ts). Not the
+   * caller's doing, but the house answers no 500: 32000 with the item named, and a log line.
+   */
+  unreadableItem: (kind: string, key: string) =>
+    byMessage.invalidParameter(
+      `Tracker cannot read the stored ${kind} ${key}: it does not have the shape Tracker writes. Nothing was changed; please report this to the administrator.`,
+    ),
   // Search:
   notWholeNumber: (name: string) => byMessage.invalidParameter(`${name} must be a whole number of zero or more.`),
   unusableSearchField: (field: string) => byMessage.invalidFieldName(`Can't use ${field} as a field name.`),

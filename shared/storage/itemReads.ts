@@ -90,7 +90,9 @@ async function flush(table: string, reads: WaitingRead[]): Promise<void> {
           chunk.map((id) => byKey.get(id)![0].key),
           { consistent: true },
         );
-        const found = new Map(items.map((item) => [keyId(item as unknown as ItemKey), deepFreeze(item)]));
+        const found = new Map(
+          items.map((item) => [keyId({ pk: String(item.pk), sk: String(item.sk) }), deepFreeze(item)]),
+        );
         for (const id of chunk) {
           const item = found.get(id);
           for (const read of byKey.get(id)!) read.settle(item);

@@ -7,7 +7,8 @@ import { documentClient, tableName } from '../dynamoClient.ts';
 import { attachmentKeys, bugKeys } from '../keys.ts';
 import { batchGetAll, queryAll } from '../tableReads.ts';
 import type { WriteTransaction } from '../transaction.ts';
-import { type StoredBug, toStoredBug } from './bugStore.ts';
+import { toAttachment, toStoredBugItem } from './bugItems.ts';
+import type { StoredBug } from './bugStore.ts';
 import { withValueIdsOf } from './legacyBugValues.ts';
 import { withPrivateAttachments, withPrivateAttachmentsOf } from './legacyPrivateAttachments.ts';
 
@@ -21,12 +22,6 @@ import { withPrivateAttachments, withPrivateAttachmentsOf } from './legacyPrivat
 
 /** The `type` of a pointer item that is the orphan sweep's claim (claimOrphanBody), not an attachment's. */
 const SWEPT_BODY = 'sweptAttachmentBody';
-
-const toAttachment = (item: Record<string, unknown>): Attachment => {
-  const { pk, sk, type, ...attachment } = item;
-  const stored = attachment as unknown as Attachment;
-  return { ...stored, flags: stored.flags ?? [] };
-};
 
 /** Every attachment of a bug, in id order (strongly consistent). */
 export async function loadAttachmentsOfBug(bugId: number): Promise<Attachment[]> {
@@ -64,7 +59,7 @@ async function queryBugWithAttachments(
   });
   const bugItem = items.find((item) => item.type === 'bug');
   const attachments = items.filter((item) => item.type === 'attachment').map(toAttachment);
-  const stored = bugItem ? await withValueIdsOf(toStoredBug(bugItem)) : undefined;
+  const stored = bugItem ? await withValueIdsOf(toStoredBugItem(bugItem)) : undefined;
   // The bug's attachments are all here: a bug stored without its list of private ones gets it from them.
   return { stored: stored && (await withPrivateAttachments([stored], () => attachments))[0], attachments };
 }
@@ -102,7 +97,7 @@ export async function loadAttachmentWithBug(
   const bugItem = items.find((candidate) => candidate.type === 'bug');
   return {
     attachment: toAttachment(item),
-    stored: bugItem ? await withPrivateAttachmentsOf(await withValueIdsOf(toStoredBug(bugItem))) : undefined,
+    stored: bugItem ? await withPrivateAttachmentsOf(await withValueIdsOf(toStoredBugItem(bugItem))) : undefined,
   };
 }
 

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { GetCommand, PutCommand, ScanCommand } from '@aws-sdk/lib-dynamodb';
-import type { Bug, HistoryEntry, NewComment } from '../../domain/bug/bug.ts';
+import type { Bug, HistoryEntry } from '../../domain/bug/bug.ts';
 import { errors } from '../../errors.ts';
 import { oncePerRequest } from '../../runtime/requestScope.ts';
 import { deepFreeze } from '../deepFreeze.ts';
@@ -10,6 +10,7 @@ import { bugKeys } from '../keys.ts';
 import { addChangeLogEntries } from '../search/searchIndexStore.ts';
 import { queryAll } from '../tableReads.ts';
 import { WriteTransaction } from '../transaction.ts';
+import { type StoredComment, toComment, toStoredBugItem } from './bugItems.ts';
 import { withValueIds, withValueIdsOf } from './legacyBugValues.ts';
 import { withPrivateAttachments, withPrivateAttachmentsOf } from './legacyPrivateAttachments.ts';
 
@@ -26,18 +27,7 @@ export interface StoredBug {
   rev: number;
 }
 
-export interface StoredComment extends NewComment {
-  id: number;
-  count: number;
-  attachmentId: number | null;
-  tags: string[];
-}
-
-export const toStoredBug = (item: Record<string, unknown>): StoredBug => {
-  // importRev: the revision an import wrote (bugImportStore.ts), never part of the bug.
-  const { pk, sk, type, rev, gsi2pk, gsi2sk, importRev, ...bug } = item;
-  return { bug: bug as unknown as Bug, rev: Number(rev ?? 0) };
-};
+export type { StoredComment } from './bugItems.ts';
 
 const bugItem = (bug: Bug, rev: number) => ({
   ...bugKeys.bug(bug.id),
@@ -49,13 +39,13 @@ const bugItem = (bug: Bug, rev: number) => ({
 
 export async function loadBug(bugId: number): Promise<StoredBug | null> {
   const item = await readItem(bugKeys.bug(bugId));
-  return item ? ((await withPrivateAttachmentsOf(await withValueIdsOf(toStoredBug(item)))) ?? null) : null;
+  return item ? ((await withPrivateAttachmentsOf(await withValueIdsOf(toStoredBugItem(item)))) ?? null) : null;
 }
 
 /** Bugs by id (strongly consistent); missing ids are absent from the map. */
 export async function loadBugs(bugIds: readonly number[]): Promise<Map<number, StoredBug>> {
   const items = await readItems([...new Set(bugIds)].map((id) => bugKeys.bug(id)));
-  const stored = await withPrivateAttachments(await withValueIds(items.map(toStoredBug)));
+  const stored = await withPrivateAttachments(await withValueIds(items.map(toStoredBugItem)));
   return new Map(stored.map((entry) => [entry.bug.id, entry]));
 }
 
@@ -135,12 +125,6 @@ export async function commitBugWrite(write: BugWrite): Promise<void> {
   );
   await transaction.commit();
 }
-
-export const toComment = (item: Record<string, unknown>): StoredComment => {
-  const { pk, sk, type, ...comment } = item;
-  const stored = comment as unknown as StoredComment;
-  return { ...stored, attachmentId: stored.attachmentId ?? null, tags: stored.tags ?? [] };
-};
 
 /** Every comment of a bug in order (the description is count 0). */
 export async function loadComments(bugId: number): Promise<StoredComment[]> {
@@ -234,7 +218,7 @@ export async function scanAllBugs(): Promise<StoredBug[]> {
         ConsistentRead: true,
       }),
     );
-    bugs.push(...(await withValueIds((page.Items ?? []).map(toStoredBug))));
+    bugs.push(...(await withValueIds((page.Items ?? []).map(toStoredBugItem))));
     startKey = page.LastEvaluatedKey;
   } while (startKey);
   return bugs;

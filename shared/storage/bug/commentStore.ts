@@ -7,7 +7,8 @@ import { documentClient, tableName } from '../dynamoClient.ts';
 import { attachmentKeys, bugKeys } from '../keys.ts';
 import { batchGetAll, queryAll, queryPartition } from '../tableReads.ts';
 import { WriteTransaction } from '../transaction.ts';
-import { loadComment, type StoredBug, type StoredComment, toComment, toStoredBug } from './bugStore.ts';
+import { type StoredBugItem, type StoredComment, toAttachment, toComment, toStoredBugItem } from './bugItems.ts';
+import { loadComment, type StoredBug } from './bugStore.ts';
 import { withValueIdsOf } from './legacyBugValues.ts';
 import { withPrivateAttachments } from './legacyPrivateAttachments.ts';
 
@@ -34,11 +35,7 @@ export async function loadCommentsById(commentIds: readonly number[]): Promise<M
             pointers.map((pointer) => bugKeys.comment(Number(pointer.bugId), Number(pointer.count))),
             { consistent: true },
           )
-        ).map((item) => {
-          const { pk, sk, type, ...comment } = item;
-          const stored = comment as unknown as StoredComment;
-          return { ...stored, attachmentId: stored.attachmentId ?? null, tags: stored.tags ?? [] };
-        });
+        ).map(toComment);
   return new Map(comments.map((comment) => [comment.id, comment]));
 }
 
@@ -68,19 +65,13 @@ async function queryBugConversation(bugId: number): Promise<BugConversation> {
     },
     ConsistentRead: true,
   });
-  let stored: StoredBug | undefined;
+  let stored: StoredBugItem | undefined;
   const comments: StoredComment[] = [];
   const attachments: Attachment[] = [];
   for (const item of items) {
-    if (item.type === 'bug') stored = toStoredBug(item);
+    if (item.type === 'bug') stored = toStoredBugItem(item);
     else if (item.type === 'comment') comments.push(toComment(item));
-    else if (item.type === 'attachment') {
-      const { pk, sk, type, ...attachment } = item;
-      attachments.push({
-        ...(attachment as unknown as Attachment),
-        flags: (attachment.flags as Attachment['flags']) ?? [],
-      });
-    }
+    else if (item.type === 'attachment') attachments.push(toAttachment(item));
   }
   const withIds = await withValueIdsOf(stored);
   return {

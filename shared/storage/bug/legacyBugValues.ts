@@ -5,6 +5,7 @@ import { cachedCatalogRead } from '../catalog/catalogCache.ts';
 import { loadProducts } from '../catalog/productStore.ts';
 import { keys } from '../keys.ts';
 import { queryPartition } from '../tableReads.ts';
+import type { BugAsStored } from './bugItems.ts';
 
 /**
  * Bugs stored before bugs kept their version and milestone by id (catalog/bugValues.ts) carry
@@ -14,12 +15,15 @@ import { queryPartition } from '../tableReads.ts';
  * ids, and the next search snapshot holds them; nothing is rewritten in bulk. Items written since
  * hold ids and cost nothing here.
  */
-type LegacyBug = Omit<Bug, 'versionId' | 'targetMilestoneId'> & {
-  versionId?: number;
-  targetMilestoneId?: number;
-  version?: string;
-  targetMilestone?: string;
-};
+/** The records with their bugs as Bug: the version and milestone ids known. */
+type WithBug<T> = Omit<T, 'bug'> & { bug: Bug };
+
+/** A record whose bug holds ids and no names: it is returned as it is. */
+const holdsIds = <T extends { bug: BugAsStored }>(record: T): record is T & { bug: Bug } =>
+  record.bug.versionId !== undefined &&
+  record.bug.targetMilestoneId !== undefined &&
+  record.bug.version === undefined &&
+  record.bug.targetMilestone === undefined;
 
 /** Renames of versions and milestones from the audit log, kept with the catalogue (they are written with it). */
 const valueRenames = () =>
@@ -45,12 +49,12 @@ export async function legacyValueResolver(): Promise<LegacyValueId> {
 }
 
 /** The records with every bug holding ids (new objects only for the bugs that did not). */
-export async function withValueIds<T extends { bug: Bug }>(records: T[]): Promise<T[]> {
-  if (records.every(({ bug }) => bug.versionId >= 0 && bug.targetMilestoneId >= 0)) return records;
+export async function withValueIds<T extends { bug: BugAsStored }>(records: T[]): Promise<Array<WithBug<T>>> {
+  if (records.every(holdsIds)) return records;
   const resolve = await legacyValueResolver();
   return records.map((record) => {
-    const { version, targetMilestone, ...bug } = record.bug as LegacyBug;
-    if (version === undefined && targetMilestone === undefined) return record;
+    if (holdsIds(record)) return record;
+    const { version, targetMilestone, ...bug } = record.bug;
     const id = (kind: ValueKind, current: number | undefined, name = '') =>
       current ?? resolve(kind, bug.productId, name);
     return {
@@ -65,5 +69,6 @@ export async function withValueIds<T extends { bug: Bug }>(records: T[]): Promis
 }
 
 /** One record, as withValueIds. */
-export const withValueIdsOf = async <T extends { bug: Bug }>(record: T | undefined): Promise<T | undefined> =>
-  record && (await withValueIds([record]))[0];
+export const withValueIdsOf = async <T extends { bug: BugAsStored }>(
+  record: T | undefined,
+): Promise<WithBug<T> | undefined> => record && (await withValueIds([record]))[0];

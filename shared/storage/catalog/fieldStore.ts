@@ -4,6 +4,7 @@ import { catalogKeys } from '../keys.ts';
 import { queryPartition } from '../tableReads.ts';
 import type { WriteTransaction } from '../transaction.ts';
 import { cachedCatalogRead } from './catalogCache.ts';
+import { toCustomField } from './catalogItems.ts';
 
 /**
  * Custom field definitions, one item each (`FIELD#<name>`) holding its legal values; the key by
@@ -21,12 +22,7 @@ export function loadCustomFields(): Promise<StoredCustomField[]> {
 
 async function readCustomFields(): Promise<StoredCustomField[]> {
   const items = await queryPartition(catalogKeys.fieldsPartition);
-  return items
-    .filter((item) => item.type === 'field')
-    .map((item) => {
-      const { pk, sk, type, revision, fieldType, ...rest } = item;
-      return { field: { ...rest, type: Number(fieldType) } as unknown as CustomField, revision: Number(revision ?? 0) };
-    });
+  return items.filter((item) => item.type === 'field').map(toCustomField);
 }
 
 /** `type` is every item's entity discriminator, so the field's type is stored as `fieldType`. */

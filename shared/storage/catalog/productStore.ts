@@ -12,24 +12,18 @@ import { catalogKeys, type ItemKey } from '../keys.ts';
 import { queryPartition } from '../tableReads.ts';
 import type { WriteTransaction } from '../transaction.ts';
 import { cachedCatalogRead } from './catalogCache.ts';
+import { toClassification, toComponent, toGroupControl, toProduct, toProductValue } from './catalogItems.ts';
 
 /**
  * Classifications and products. A product's components, versions, milestones and group controls
  * sort right after it (`PRODUCT#<id>#...`) in the `PRODUCTS` partition, which is read whole with
  * one strongly consistent query.
  */
-type Item = Record<string, unknown>;
-
-const strip = (item: Item): Item => {
-  const { pk, sk, type, ...rest } = item;
-  return rest;
-};
-
-const listing = (partition: string): Promise<Item[]> => queryPartition(partition);
+const listing = (partition: string): Promise<Array<Record<string, unknown>>> => queryPartition(partition);
 
 export function loadClassifications(): Promise<Classification[]> {
   return cachedCatalogRead('classifications', async () =>
-    (await listing(catalogKeys.classificationsPartition)).map((item) => strip(item) as unknown as Classification),
+    (await listing(catalogKeys.classificationsPartition)).map(toClassification),
   );
 }
 
@@ -42,16 +36,16 @@ async function readProducts(): Promise<ProductRecord[]> {
   const records = new Map<number, ProductRecord>();
   const items = await listing(catalogKeys.productsPartition);
   for (const item of items.filter((candidate) => candidate.type === 'product')) {
-    const product = strip(item) as unknown as Product;
+    const product = toProduct(item);
     records.set(product.id, { product, components: [], versions: [], milestones: [], groupControls: [] });
   }
   for (const item of items) {
     const record = records.get(Number(item.productId));
     if (!record) continue;
-    if (item.type === 'component') record.components.push(strip(item) as unknown as Component);
-    else if (item.type === 'version') record.versions.push(strip(item) as unknown as ProductValue);
-    else if (item.type === 'milestone') record.milestones.push(strip(item) as unknown as ProductValue);
-    else if (item.type === 'groupControl') record.groupControls.push(strip(item) as unknown as GroupControl);
+    if (item.type === 'component') record.components.push(toComponent(item));
+    else if (item.type === 'version') record.versions.push(toProductValue(item, 'version'));
+    else if (item.type === 'milestone') record.milestones.push(toProductValue(item, 'milestone'));
+    else if (item.type === 'groupControl') record.groupControls.push(toGroupControl(item));
   }
   return [...records.values()].sort((a, b) => a.product.id - b.product.id);
 }

@@ -7,7 +7,8 @@ import type {
   ChangeComment,
 } from '../../domain/notification/bugChange.ts';
 import { loadAttachmentsById } from '../bug/attachmentStore.ts';
-import { loadComment, type StoredBug, type StoredComment, toComment, toStoredBug } from '../bug/bugStore.ts';
+import { type StoredComment, toAttachment, toComment, toStoredBugItem } from '../bug/bugItems.ts';
+import { loadComment, type StoredBug } from '../bug/bugStore.ts';
 import { withValueIds } from '../bug/legacyBugValues.ts';
 import { withPrivateAttachments } from '../bug/legacyPrivateAttachments.ts';
 import { tableName } from '../dynamoClient.ts';
@@ -71,20 +72,19 @@ const toChangeComment = (stored: StoredComment): ChangeComment => {
   return comment;
 };
 
-function toAttachmentFacts(item: Record<string, unknown> | Attachment): AttachmentFacts {
-  const attachment = item as unknown as Attachment;
+function toAttachmentFacts(attachment: Attachment): AttachmentFacts {
   return {
-    id: Number(attachment.id),
+    id: attachment.id,
     fileName: attachment.fileName,
     summary: attachment.summary,
     contentType: attachment.contentType,
-    size: Number(attachment.size),
-    isPatch: attachment.isPatch === true,
-    isPrivate: attachment.isPrivate === true,
-    isObsolete: attachment.isObsolete === true,
-    creatorId: Number(attachment.creatorId),
+    size: attachment.size,
+    isPatch: attachment.isPatch,
+    isPrivate: attachment.isPrivate,
+    isObsolete: attachment.isObsolete,
+    creatorId: attachment.creatorId,
     creationTime: attachment.creationTime,
-    flags: attachment.flags ?? [],
+    flags: attachment.flags,
   };
 }
 
@@ -138,7 +138,7 @@ const toHistory = (item: Record<string, unknown>): HistoryEntry => ({
 
 /** Bugs from their images, read as loadBug reads them (ids for legacy version names, the private attachment list). */
 async function storedBugs(images: ReadonlyArray<Record<string, unknown>>): Promise<StoredBug[]> {
-  return withPrivateAttachments(await withValueIds(images.map(toStoredBug)));
+  return withPrivateAttachments(await withValueIds(images.map(toStoredBugItem)));
 }
 
 /** Reads what one bug's write changed, from the batch where it can and the table where it must. */
@@ -210,8 +210,12 @@ class ChangeReader {
         continue;
       }
       indexes.push(record.index);
-      const was = record.eventName === 'INSERT' || !record.oldImage ? null : toAttachmentFacts(record.oldImage);
-      attachments.push({ before: created.includes(id) ? null : was, after: toAttachmentFacts(record.newImage!) });
+      const was =
+        record.eventName === 'INSERT' || !record.oldImage ? null : toAttachmentFacts(toAttachment(record.oldImage));
+      attachments.push({
+        before: created.includes(id) ? null : was,
+        after: toAttachmentFacts(toAttachment(record.newImage!)),
+      });
     }
     const attachmentsReadLater: number[] = [];
     if (missing.length > 0) {
@@ -260,7 +264,7 @@ export async function bugChangesOf(records: readonly TableStreamRecord[]): Promi
   );
   const [afters, befores] = await Promise.all([
     storedBugs(anchors.map((record) => record.newImage!)),
-    withValueIds(changed.map(({ image }) => toStoredBug(image))),
+    withValueIds(changed.map(({ image }) => toStoredBugItem(image))),
   ]);
   const beforeAt = new Map(changed.map(({ position }, index) => [position, befores[index]!.bug]));
   const reader = new ChangeReader(items, changeLogHistories(records));

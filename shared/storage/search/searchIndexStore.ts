@@ -2,15 +2,21 @@ import { randomUUID } from 'node:crypto';
 import { promisify } from 'node:util';
 import { gunzip, gzip } from 'node:zlib';
 import { BatchWriteCommand, GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
+import { z } from 'zod';
 import type { Bug, HistoryEntry } from '../../domain/bug/bug.ts';
-import type { DeferredPart } from '../../domain/search/index/columns.ts';
-import { commentWords, type IndexDocument } from '../../domain/search/index/columns.ts';
+import {
+  commentWords,
+  DEFERRED_PARTS,
+  type DeferredPart,
+  type IndexDocument,
+} from '../../domain/search/index/columns.ts';
 import { FramedBytes, type SnapshotBytes } from '../../domain/search/snapshot/framedBytes.ts';
 import type { SnapshotColumns } from '../../domain/search/snapshot/legacySnapshot.ts';
 import type { SnapshotParts } from '../../domain/search/snapshot/snapshotColumns.ts';
 import { frameEnds, isBinarySnapshot, SnapshotReader } from '../../domain/search/snapshot/snapshotFormat.ts';
 import { withValueIds } from '../bug/legacyBugValues.ts';
 import { documentClient, tableName } from '../dynamoClient.ts';
+import { parseItem, type ShapeOf } from '../itemParsing.ts';
 import { searchKeys } from '../keys.ts';
 import { batchGetAll, queryAll, queryPartition } from '../tableReads.ts';
 import type { WriteTransaction } from '../transaction.ts';
@@ -157,6 +163,28 @@ type StoredPart =
   /** Frames in table items, before the bucket: the chunks of each frame, in chunk order. */
   | { name: 'core' | DeferredPart; frames: number[] };
 
+const partName = z.enum(['core', ...DEFERRED_PARTS]);
+const snapshotPointerSchema = z.object({
+  generation: z.string(),
+  sequence: z.number().default(0),
+  chunks: z.number(),
+  highWater: z.number(),
+  bugCount: z.number(),
+  writtenAt: z.string(),
+  parts: z
+    .array(
+      z.union([
+        z.object({ name: partName, objects: z.number() }),
+        z.object({ name: partName, frames: z.array(z.number()) }),
+      ]),
+    )
+    .optional(),
+} satisfies ShapeOf<SnapshotPointer>);
+
+/** The pointer item as read (pointers older than the count of snapshots have no `sequence`: 0). */
+export const toSnapshotPointer = (item: Record<string, unknown>): SnapshotPointer =>
+  parseItem(snapshotPointerSchema, 'search snapshot pointer', item);
+
 /** A snapshot as read: the core (or the whole, or the JSON of old ones) and readers of the parts stored apart. */
 export interface LoadedSnapshot {
   pointer: SnapshotPointer;
@@ -170,7 +198,7 @@ export async function loadSnapshotPointer(): Promise<SnapshotPointer | null> {
   const result = await documentClient().send(
     new GetCommand({ TableName: tableName(), Key: searchKeys.snapshotPointer(), ConsistentRead: true }),
   );
-  return result.Item ? ({ sequence: 0, ...result.Item } as unknown as SnapshotPointer) : null;
+  return result.Item ? toSnapshotPointer(result.Item) : null;
 }
 
 /**
