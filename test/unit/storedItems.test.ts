@@ -300,6 +300,7 @@ const cases: Case[] = [
       bugCount: 3,
       writtenAt: '2025-03-01T10:00:00.000Z',
       parts: [{ name: 'core', objects: 1 }],
+      previous: 'g0',
     },
     broken: keyed('SEARCHSNAPSHOT', 'CURRENT', 'searchSnapshotPointer', { generation: 'g1', chunks: '1' }),
   },

@@ -155,6 +155,8 @@ export interface SnapshotPointer {
    * items, whose `chunks` are that stream.
    */
   parts?: StoredPart[];
+  /** The generation this one replaced (null: none), deleted when the next snapshot is written. */
+  previous?: string | null;
 }
 
 type StoredPart =
@@ -179,6 +181,7 @@ const snapshotPointerSchema = z.object({
       ]),
     )
     .optional(),
+  previous: z.string().nullable().optional(),
 } satisfies ShapeOf<SnapshotPointer>);
 
 /** The pointer item as read (pointers older than the count of snapshots have no `sequence`: 0). */
@@ -445,7 +448,7 @@ export async function writeSnapshot(
       }),
     );
   }
-  const older = (previous as (SnapshotPointer & { previous?: string | null }) | null)?.previous;
+  const older = previous?.previous;
   if (older) {
     // Written in the bucket, or (before it) in table items.
     await deleteSnapshotObjects(older);
