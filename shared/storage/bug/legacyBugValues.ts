@@ -13,9 +13,9 @@ import type { BugAsStored } from './bugItems.ts';
  * They are read as if they held ids: the product's value of that name, or the value renamed from
  * it, since a rename left those bugs with the old name. The next write of such a bug stores the
  * ids, and the next search snapshot holds them; nothing is rewritten in bulk. Items written since
- * hold ids and cost nothing here.
+ * hold ids and cost nothing here. Such bugs are read as BugAsStored (bugItems.ts) and come out
+ * of withValueIds as Bug.
  */
-/** The records with their bugs as Bug: the version and milestone ids known. */
 type WithBug<T> = Omit<T, 'bug'> & { bug: Bug };
 
 /** A record whose bug holds ids and no names: it is returned as it is. */
