@@ -6,6 +6,7 @@ import {
   checkPage,
   describeInBrowser,
   loadedMain,
+  logIn,
   type Role,
   startBrowserWorld,
   submitAndSee,
@@ -125,6 +126,39 @@ describeInBrowser('accounts and privacy in the web app', () => {
       .getByText(/only https/)
       .waitFor();
     expect(await main.getByRole('button', { name: 'Accept' }).count()).toBe(0);
+  });
+
+  it("keeps nothing of one person's catalogue for the next one to log in in the same window", async () => {
+    const page = await world.open('insider', '/enter_bug.cgi');
+    await (await loadedMain(page, 'File a bug: choose a product')).getByRole('link', { name: 'Vault' }).waitFor();
+    await page.goto(`/show_bug.cgi?id=${publicBug}`);
+    await (await loadedMain(page, /^Bug \d+ – Login page slow on mobile/))
+      .getByRole('button', { name: 'Save changes' })
+      .waitFor();
+    // What the tab keeps of the catalogue between page loads (web/src/state/keptCatalog.ts).
+    const kept = () =>
+      page.evaluate<string>(
+        "Object.entries(sessionStorage).filter(([key]) => key.startsWith('tracker.catalog.')).map(([, value]) => value).join(' ')",
+      );
+    const { login } = world.people.insider;
+    expect(await kept()).toContain(login);
+
+    await page.getByRole('button', { name: 'Log out' }).click();
+    await page.getByRole('banner').getByRole('link', { name: 'Log in' }).waitFor();
+    expect(await kept()).not.toContain(login);
+
+    await logIn(page, world.people.outsider);
+    await page.goto('/enter_bug.cgi');
+    const products = await loadedMain(page, 'File a bug: choose a product');
+    await products.getByRole('link', { name: 'Widgets' }).waitFor();
+    expect(await products.getByRole('link', { name: 'Vault' }).count()).toBe(0);
+    await page.goto(`/show_bug.cgi?id=${publicBug}`);
+    const bugPage = await loadedMain(page, /^Bug \d+ – Login page slow on mobile/);
+    await bugPage.getByLabel('Additional comment').waitFor();
+    // The insider's rights are not the outsider's: no private comment offered.
+    expect(await bugPage.getByLabel(/private/i).count()).toBe(0);
+    expect(await kept()).not.toContain(login);
+    await page.context().close();
   });
 
   it('shows the insider the secret bug, the private attachment and the private comment', async () => {

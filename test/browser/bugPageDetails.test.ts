@@ -120,6 +120,36 @@ describeInBrowser('bug page details and bug list tools in the web app', () => {
     ).toBe(0);
   });
 
+  it('opens a bug again with the catalogue the tab kept, asks for the bug first, then shows what changed', async () => {
+    const page = await world.open('developer', `/show_bug.cgi?id=${bug}`);
+    await (await loadedMain(page, `Bug ${bug} – ${summary}`)).getByRole('button', { name: 'Save changes' }).waitFor();
+    // An administrator adds a component while the page is open.
+    await ok(
+      call(world.app, 'POST', '/rest/component', {
+        apiKey: world.app.admin.apiKey,
+        body: { product: 'Widgets', name: 'Docs', description: 'The manual', default_assignee: world.app.admin.login },
+      }),
+    );
+    const asked: string[] = [];
+    page.on('request', (request) => {
+      const { pathname } = new URL(request.url());
+      if (pathname.startsWith('/rest/')) asked.push(pathname);
+    });
+    await page.reload();
+    const main = await loadedMain(page, `Bug ${bug} – ${summary}`);
+    await main.getByRole('button', { name: 'Save changes' }).waitFor();
+    // The bug's own requests went out first: the field definitions, rights, parameters and
+    // products came from the tab's copy, to be read again afterwards.
+    expect(asked.slice(0, 3).sort()).toEqual([
+      `/rest/bug/${bug}`,
+      `/rest/bug/${bug}/attachment`,
+      `/rest/bug/${bug}/comment`,
+    ]);
+    // Read again, the catalogue shows the new component.
+    await main.getByLabel('Component').locator('option', { hasText: 'Docs' }).waitFor({ state: 'attached' });
+    expect(asked).toContain('/rest/product');
+  });
+
   it('remembers the columns a person chooses for bug lists', async () => {
     const page = await world.open('reporter', '/buglist.cgi?product=Widgets');
     const main = await loadedMain(page, 'Bug list');

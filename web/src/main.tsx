@@ -1,20 +1,37 @@
 import { render } from 'preact';
 import { App } from './App.tsx';
-import { loadUserContext, resetCatalog } from './state/catalog.ts';
-import { startRouter } from './state/router.ts';
+import { preloadBug } from './bug/loadBug.ts';
+import { loadUserContext, resetCatalog, revalidateCatalog } from './state/catalog.ts';
+import { route, startRouter } from './state/router.ts';
 import { session, shareSessionAcrossTabs } from './state/session.ts';
 import './styles.css';
+
+/**
+ * The first page's own data, asked for as soon as the script runs: its requests go out before
+ * the first render (whose effects run only after a frame) and beside the catalogue's.
+ */
+function preloadFirstPage(): Promise<unknown> | undefined {
+  const first = route.value;
+  if (first.page === 'bug') return preloadBug(first.id);
+  return undefined;
+}
 
 startRouter();
 // A tab opened from another (a bug in a new tab) takes its login before the first page renders.
 void shareSessionAcrossTabs().then(() => {
-  // Whenever someone logs in (here or in another tab), the catalogue is read again as them.
+  const firstPage = preloadFirstPage();
+  // Whenever someone logs in (here or in another tab), the catalogue is read again as them; on
+  // start it comes from the tab's copy (state/keptCatalog.ts) when the tab kept this person's.
   let login: string | undefined;
+  let started = false;
   session.subscribe((value) => {
-    if (value?.login === login) return;
+    if (started && value?.login === login) return;
+    if (started) resetCatalog();
+    started = true;
     login = value?.login;
-    resetCatalog();
     if (value) void loadUserContext();
   });
   render(<App />, document.getElementById('app')!);
+  // What came from the tab's copy is read again once the first page's data is in.
+  void Promise.allSettled([firstPage]).then(() => revalidateCatalog());
 });

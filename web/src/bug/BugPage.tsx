@@ -1,23 +1,14 @@
-import { useEffect, useState } from 'preact/hooks';
+import { useEffect, useLayoutEffect, useState } from 'preact/hooks';
 import { ApiError } from '../api/client.ts';
-import {
-  addComment,
-  getAttachments,
-  getBug,
-  getComments,
-  getHistory,
-  getProducts,
-  recordVisit,
-  updateBugs,
-} from '../api/tracker.ts';
-import type { Attachment, Bug, Comment, Product } from '../api/types.ts';
+import { addComment, getBug, getComments, getHistory, recordVisit, updateBugs } from '../api/tracker.ts';
+import type { Comment } from '../api/types.ts';
 import { ErrorMessage, Loading } from '../components/Messages.tsx';
 import { useLoad } from '../components/useLoad.ts';
 import { type Draft, draftChanges, draftOf, draftProblems } from '../lib/bugDraft.ts';
 import { replyText } from '../lib/comments.ts';
 import { bugHref } from '../lib/routes.ts';
 import type { StatusValue } from '../lib/workflow.ts';
-import { canTagComments, field, isInsider, loadFields, loadProducts } from '../state/catalog.ts';
+import { canTagComments, field, isInsider, loadProducts, productLists } from '../state/catalog.ts';
 import { announce } from '../state/router.ts';
 import { inGroup, session } from '../state/session.ts';
 import { Attachments } from './Attachments.tsx';
@@ -27,30 +18,8 @@ import { Collision, type CollisionInfo } from './Collision.tsx';
 import { CommentForm } from './CommentForm.tsx';
 import { Comments } from './Comments.tsx';
 import { History } from './History.tsx';
+import { loadBug } from './loadBug.ts';
 import { PersonalTags } from './PersonalTags.tsx';
-
-interface BugData {
-  bug: Bug;
-  product: Product | undefined;
-  comments: Comment[];
-  attachments: Attachment[];
-}
-
-/**
- * The bug, its comments and attachments at once (their routes take the id or the alias as the
- * address has it); only the product waits for the bug, which names it. One round trip less
- * before the page can be used (bench:web).
- */
-async function loadBug(id: string): Promise<BugData> {
-  const [bug, , comments, attachments] = await Promise.all([
-    getBug(id),
-    loadFields(),
-    getComments(id),
-    getAttachments(id).catch(() => [] as Attachment[]),
-  ]);
-  const products = await getProducts('accessible', [bug.product]).catch(() => [] as Product[]);
-  return { bug, product: products.find((p) => p.name === bug.product), comments, attachments };
-}
 
 export function BugPage({ id }: { id: string }) {
   const loaded = useLoad(() => loadBug(id), [id, session.value?.login]);
@@ -59,12 +28,12 @@ export function BugPage({ id }: { id: string }) {
   const [error, setError] = useState<unknown>(null);
   const [problems, setProblems] = useState<string[]>([]);
   const [collision, setCollision] = useState<CollisionInfo | null>(null);
-  const [enterable, setEnterable] = useState<Product[]>([]);
   const data = loaded.data;
   const bug = data?.bug;
 
-  // A fresh draft for each bug as loaded; a comment being typed survives a reload.
-  useEffect(() => {
+  // A fresh draft for each bug as loaded; a comment being typed survives a reload. Before the
+  // browser paints (a layout effect): the form, not the read-only facts, is the first thing shown.
+  useLayoutEffect(() => {
     if (!bug) return;
     setDraft((old) => ({
       ...draftOf(bug),
@@ -73,10 +42,11 @@ export function BugPage({ id }: { id: string }) {
     }));
   }, [bug]);
 
-  // Products the bug may move to: those the person may file bugs in.
+  // Products the bug may move to: those the person may file bugs in (the catalogue keeps them).
   useEffect(() => {
-    if (session.value) loadProducts('enterable').then(setEnterable, () => setEnterable([]));
+    if (session.value) loadProducts('enterable').catch(() => undefined);
   }, [session.value?.login]);
+  const enterable = session.value ? (productLists.value.enterable ?? []) : [];
 
   // The visit is recorded when a logged-in person opens the bug (1300 if not involved: ignored).
   useEffect(() => {

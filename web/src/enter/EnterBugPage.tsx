@@ -23,6 +23,7 @@ import {
   loadFields,
   loadProducts,
   parameters,
+  productLists,
 } from '../state/catalog.ts';
 import { announce, navigate } from '../state/router.ts';
 import { session } from '../state/session.ts';
@@ -44,20 +45,22 @@ function EnterBug({ product, component }: { product: string; component: string }
   const loaded = useLoad(async () => {
     // The parameters too: the form's defaults (severity, priority, platform, OS) come from them.
     const [products] = await Promise.all([loadProducts('enterable'), loadFields(), ensureParameters()]);
-    return products.filter((p) => p.is_active !== false);
+    return products;
   }, [session.value?.login]);
   if (loaded.loading) return <Loading what="products" />;
   if (!loaded.data) return <ErrorMessage error={loaded.error} />;
-  const chosen = loaded.data.find((p) => p.name === product);
+  // The catalogue's list once it has one: it shows a change found when the app reads it again.
+  const products = (productLists.value.enterable ?? loaded.data).filter((p) => p.is_active !== false);
+  const chosen = products.find((p) => p.name === product);
   if (!chosen) {
     return (
       <>
         <h1>File a bug: choose a product</h1>
-        {loaded.data.length === 0 ? (
+        {products.length === 0 ? (
           <p>There is no product you may file bugs in.</p>
         ) : (
           <ul>
-            {loaded.data.map((p) => (
+            {products.map((p) => (
               <li key={p.name}>
                 <a href={`/enter_bug.cgi?product=${encodeURIComponent(p.name)}`}>{p.name}</a>
                 {p.description ? ` — ${p.description}` : ''}

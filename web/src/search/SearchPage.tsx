@@ -10,7 +10,7 @@ import {
   type SearchForm,
   searchFormToQuery,
 } from '../lib/searchForm.ts';
-import { fields, legalValues, loadFields, loadProducts } from '../state/catalog.ts';
+import { fields, legalValues, loadFields, loadProducts, productLists } from '../state/catalog.ts';
 import { navigate } from '../state/router.ts';
 import { session } from '../state/session.ts';
 import { SavedSearchList } from './SavedSearchList.tsx';
@@ -41,7 +41,9 @@ export function SearchPage({ params }: { params: URLSearchParams }) {
   }, [session.value?.login]);
   if (loaded.loading) return <Loading what="the search form" />;
   if (!loaded.data) return <ErrorMessage error={loaded.error} />;
-  return <SearchFormView products={loaded.data} initial={queryToSearchForm(params)} />;
+  // The catalogue's list once it has one: it shows a change found when the app reads it again.
+  const products = productLists.value.selectable ?? loaded.data;
+  return <SearchFormView products={products} initial={queryToSearchForm(params)} />;
 }
 
 function SearchFormView({
