@@ -1,18 +1,20 @@
 import { render } from 'preact';
 import { App } from './App.tsx';
 import { preloadBug } from './bug/loadBug.ts';
+import { preloadBuglist } from './buglist/loadBuglist.ts';
 import { loadUserContext, resetCatalog, revalidateCatalog } from './state/catalog.ts';
 import { route, startRouter } from './state/router.ts';
 import { session, shareSessionAcrossTabs } from './state/session.ts';
 import './styles.css';
 
 /**
- * The first page's own data, asked for as soon as the script runs: its requests go out before
- * the first render (whose effects run only after a frame) and beside the catalogue's.
+ * The first page's own data (a bug page's, a bug list's), asked for as soon as the script runs:
+ * its requests go out before the first render, whose effects run only after a frame.
  */
 function preloadFirstPage(): Promise<unknown> | undefined {
   const first = route.value;
   if (first.page === 'bug') return preloadBug(first.id);
+  if (first.page === 'buglist') return preloadBuglist(first.params);
   return undefined;
 }
 

@@ -1,16 +1,16 @@
 import { useState } from 'preact/hooks';
-import { countBugs, searchBugs } from '../api/tracker.ts';
 import { BugTable, type TableColumn } from '../components/BugTable.tsx';
 import { ErrorMessage, Loading } from '../components/Messages.tsx';
 import { useLoad } from '../components/useLoad.ts';
-import { countQuery, hasCriteria, pageQuery, pagingOf } from '../lib/buglistQuery.ts';
-import { columnByField, normaliseColumns, parseColumnList, parseOrder, toggleSort } from '../lib/columns.ts';
+import { hasCriteria, pagingOf } from '../lib/buglistQuery.ts';
+import { columnByField, normaliseColumns, parseOrder, toggleSort } from '../lib/columns.ts';
 import { savedSearchRun } from '../lib/savedSearches.ts';
 import { announce, navigate } from '../state/router.ts';
 import { inGroup, session } from '../state/session.ts';
 import { ColumnChooser } from './ColumnChooser.tsx';
 import { storeColumns, storedColumns } from './columnPrefs.ts';
 import { downloadCsv } from './csvDownload.ts';
+import { listColumns, loadBuglist } from './loadBuglist.ts';
 import { MassChange } from './MassChange.tsx';
 import { SaveSearchForm } from './SaveSearchForm.tsx';
 
@@ -26,22 +26,18 @@ function withParam(params: URLSearchParams, changes: Record<string, string | nul
 export function BuglistPage({ params }: { params: URLSearchParams }) {
   const key = params.toString();
   const [chosen, setChosen] = useState<string[]>(() => storedColumns());
-  const columns = normaliseColumns(parseColumnList(params.get('columnlist')) ?? chosen);
+  const columns = listColumns(params, chosen);
   const paging = pagingOf(params);
   const [selected, setSelected] = useState<Set<number>>(new Set());
   const [csvError, setCsvError] = useState<unknown>(null);
   const [editing, setEditing] = useState(false);
 
   const criteria = hasCriteria(params);
-  const fetchFields = [...new Set([...columns, 'is_open'])];
   const loaded = useLoad(async () => {
     if (!criteria) return null;
-    const [bugs, total] = await Promise.all([
-      searchBugs(pageQuery(params, fetchFields, paging)),
-      countBugs(countQuery(params)),
-    ]);
-    announce(`${total} bugs found.`);
-    return { bugs, total };
+    const found = await loadBuglist(params, columns);
+    announce(`${found.total} bugs found.`);
+    return found;
   }, [key, columns.join(',')]);
 
   const order = parseOrder(params.get('order'));
