@@ -18,6 +18,11 @@ function preloadFirstPage(): Promise<unknown> | undefined {
   return undefined;
 }
 
+function whenIdle(then: () => void): void {
+  if (typeof requestIdleCallback === 'function') requestIdleCallback(then, { timeout: 1000 });
+  else setTimeout(then, 50);
+}
+
 startRouter();
 // A tab opened from another (a bug in a new tab) takes its login before the first page renders.
 void shareSessionAcrossTabs().then(() => {
@@ -34,6 +39,7 @@ void shareSessionAcrossTabs().then(() => {
     if (value) void loadUserContext();
   });
   render(<App />, document.getElementById('app')!);
-  // What came from the tab's copy is read again once the first page's data is in.
-  void Promise.allSettled([firstPage]).then(() => revalidateCatalog());
+  // What came from the tab's copy is read again once the first page's data is in and the
+  // browser is idle (the page has rendered it), so that it does not hold the page up.
+  void Promise.allSettled([firstPage]).then(() => whenIdle(() => void revalidateCatalog()));
 });
