@@ -162,6 +162,7 @@ async function verifyImported(options: CliOptions, account: string | null, progr
     targetUrl: options.targetUrl ?? undefined,
     targetApiKey: options.targetApiKey ?? undefined,
     account,
+    retryForMs: options.retryMinutes * 60_000,
   });
   process.stdout.write(`\n${verification.text}\n`);
   return verification;

@@ -32,6 +32,11 @@ export interface VerifyTargetOptions {
   /** The importing account's login on the source (the import report's `source.account`). */
   account: string | null;
   onProgress?: (progress: { done: number; total: number; differences: number }) => void;
+  /**
+   * How long a request may keep failing (a busy source or target answering 503) before the check
+   * gives up; 10 minutes by default, the import's own patience (runImport.ts).
+   */
+  retryForMs?: number;
 }
 
 export interface TargetVerification {
@@ -41,10 +46,12 @@ export interface TargetVerification {
 }
 
 export async function verifyTarget(options: VerifyTargetOptions): Promise<TargetVerification> {
+  const retryForMs = options.retryForMs ?? 600_000;
   const source = createBugzillaClient({
     baseUrl: options.from,
     apiKey: options.apiKey,
     connections: options.connections,
+    retryForMs,
   });
   if (options.targetUrl) {
     if (!options.targetApiKey) throw new ImportRefusal('verify', '--target-url needs --target-api-key.');
@@ -52,6 +59,7 @@ export async function verifyTarget(options: VerifyTargetOptions): Promise<Target
       baseUrl: options.targetUrl,
       apiKey: options.targetApiKey,
       connections: options.connections,
+      retryForMs,
     });
     return runVerification({ source, target, sample: options.sample, onProgress: options.onProgress });
   }
@@ -63,7 +71,12 @@ export async function verifyTarget(options: VerifyTargetOptions): Promise<Target
   const { server, url } = await startApiGateway({ port: 0, host: '127.0.0.1' });
   const key = await createCheckKey(userId);
   try {
-    const target = createBugzillaClient({ baseUrl: `${url}/rest`, apiKey: key, connections: options.connections });
+    const target = createBugzillaClient({
+      baseUrl: `${url}/rest`,
+      apiKey: key,
+      connections: options.connections,
+      retryForMs,
+    });
     return await runVerification({ source, target, sample: options.sample, onProgress: options.onProgress });
   } finally {
     await revokeCheckKey(userId, key);

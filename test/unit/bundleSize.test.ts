@@ -45,7 +45,9 @@ import { routes } from '../../shared/routes.ts';
  * @smithy package and no part of the default credential chain left to cut.
  */
 const OBSERVABILITY = 35 * 1024;
-const BUNDLE_BUDGET_BYTES = 395 * 1024 + OBSERVABILITY;
+// +5 KiB (2026-11-29, 17:45): stored items parsed with zod schemas (storage/bug/bugItems.ts,
+// storage/catalog/catalogItems.ts); 430.4 KiB the largest common function with them.
+const BUNDLE_BUDGET_BYTES = 400 * 1024 + OBSERVABILITY;
 
 /**
  * Functions that carry a deliberate dependency on top of the common chain, each with its own
@@ -57,7 +59,7 @@ const BUNDLE_BUDGET_BYTES = 395 * 1024 + OBSERVABILITY;
  */
 // 585.3, 562.1 and 554.3 KiB measured 2026-11-25 (create, get, download); 590.6 for create
 // (2026-11-28) with gzip answers, the 6 MB check and bodies kept outside V8's heap.
-const S3_BUDGET = 560 * 1024 + OBSERVABILITY;
+const S3_BUDGET = 570 * 1024 + OBSERVABILITY; // 600.6 with the item schemas
 // 538.3–548.4 KiB measured 2026-11-25 (user/updateUser the largest); 555.8 (2026-11-29) with
 // the error registry's single sign-on messages, which every function carries.
 const REGEXP_BUDGET = 525 * 1024 + OBSERVABILITY;
@@ -65,12 +67,12 @@ const SEARCH_COUNT_BUDGET = 610 * 1024 + OBSERVABILITY;
 const BUDGET_EXCEPTIONS: Readonly<Record<string, number>> = {
   'attachment/createAttachment': S3_BUDGET,
   // 570.6 KiB (2026-11-29 evening) with the error texts of accounts by mail, SSO and saved searches.
-  'attachment/getAttachments': 540 * 1024 + OBSERVABILITY,
-  'attachment/downloadAttachment': 530 * 1024 + OBSERVABILITY,
+  'attachment/getAttachments': 545 * 1024 + OBSERVABILITY, // 576.7 with the item schemas
+  'attachment/downloadAttachment': 545 * 1024 + OBSERVABILITY, // 573.7 with the item schemas
   // 562.6 KiB measured 2026-11-25; 566.7 with gzip answers and the 6 MB check at the Lambda
   // boundary (lambdaResponse.ts, ~2 KiB in every function that renders pages).
   // 570.9 KiB (2026-11-29 evening), the same error texts.
-  'comment/renderComment': 540 * 1024 + OBSERVABILITY,
+  'comment/renderComment': 545 * 1024 + OBSERVABILITY, // 576.9 with the item schemas
   // Search reads the installation's legal values and workflow (catalog/fieldValues.ts, ~5 KiB with
   // its store and the quicksearch and ordering rules that use them): 602.0 and 581.8 KiB measured
   // 2026-11-25 with them and the private-activity rules of the same week; 620.3 and 600.1 KiB with
@@ -87,8 +89,8 @@ const BUDGET_EXCEPTIONS: Readonly<Record<string, number>> = {
   // with gzip answers and the 6 MB check at the Lambda boundary (lambdaResponse.ts).
   // 846.0 KiB (2026-11-29) with the typed inputs of the OpenAPI document (bugFieldInput.ts and the
   // zod unions it uses, ~10 KiB: issue 37) and the week's search work.
-  'bug/searchBugs': 815 * 1024 + OBSERVABILITY,
-  'bug/possibleDuplicates': 755 * 1024 + OBSERVABILITY,
+  'bug/searchBugs': 825 * 1024 + OBSERVABILITY, // 853.8 with the item schemas
+  'bug/possibleDuplicates': 785 * 1024 + OBSERVABILITY, // 816.6 with the item schemas
   // Deleting a keyword, product, version, milestone or flag type counts the bugs that use it on
   // the search index, loaded from its snapshot in the bucket (the S3 client): 626.3–635.4 KiB
   // measured 2026-11-29 (issue 42).
@@ -137,16 +139,17 @@ const BUDGET_EXCEPTIONS: Readonly<Record<string, number>> = {
   // with the index's snapshot parts and read-back of bugs, 659.3 with the S3 client that writes
   // that snapshot's frames to the bucket (deploy time only: its load time costs no request).
   // 666.1 KiB (2026-11-29) with the week's error texts and account rules (issue 37).
-  'platform/bootstrap': 635 * 1024 + OBSERVABILITY,
+  // 758.5 KiB with the item schemas (zod's parser now comes with the stores it reads); it runs once.
+  'platform/bootstrap': 730 * 1024 + OBSERVABILITY,
   // No dependency of its own: every bug rule (workflow, relations, flags, groups, versions and
   // milestones by id with the reading of bugs stored by name) on the common chain. 443.7 KiB
   // measured 2026-11-25; held to issue 20's 450 KiB for a function without a dependency.
   // 463.3 KiB (2026-11-29) with the typed inputs of the OpenAPI document (bugFieldInput.ts and the
   // zod unions it uses, ~10 KiB: issue 37).
-  'bug/updateBug': 470 * 1024,
+  'bug/updateBug': 480 * 1024, // 474.2 with the item schemas
   // 451.7 KiB (2026-11-29), the same typed inputs.
   // 455.9 KiB later that day, with the error texts of issue 40's routes.
-  'bug/createBug': 425 * 1024 + OBSERVABILITY,
+  'bug/createBug': 430 * 1024 + OBSERVABILITY, // 461.5 with the item schemas
   // Bugzilla's XML-RPC and JSON-RPC (shared/http/rpc/): one function that runs every RPC method's
   // REST handler in-process, so it carries all of them and all of their dependencies (the S3
   // client, markdown-it and xss, re2js, every bug rule) plus fast-xml-parser for XML-RPC: 1297.5
@@ -165,7 +168,7 @@ const BUDGET_EXCEPTIONS: Readonly<Record<string, number>> = {
   // mail and event rule and the people and catalogue reads: 654.7 KiB measured 2026-11-25.
   // (notification/deliverWebhook, fed by the bus, with the Secrets Manager client, 365.8 KiB, and
   // notification/handleMailFeedback, 282.5 KiB, fit the common budget.)
-  [NOTIFICATION_PUBLISHER_MODULE]: 630 * 1024 + OBSERVABILITY,
+  [NOTIFICATION_PUBLISHER_MODULE]: 645 * 1024 + OBSERVABILITY, // 674.4 with the item schemas
 };
 
 /** The functions that may carry the regexp engine; any other that does authenticates through a regexp again. */

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import type { Attachment } from '../../domain/bug/attachment.ts';
 import type { Bug, BugFlag, NewComment, PrivateAttachmentMark } from '../../domain/bug/bug.ts';
 import { type Item, parseItem, type ShapeOf } from '../itemParsing.ts';
