@@ -110,6 +110,43 @@ const attachment = {
   flags: [{ ...flag, status: '+' }],
 };
 
+const product = {
+  id: 1,
+  name: 'TestProduct',
+  description: 'For tests',
+  isActive: true,
+  defaultBugType: 'defect',
+  defaultMilestone: '---',
+  hasUnconfirmed: true,
+  classificationId: 1,
+};
+
+const component = {
+  id: 2,
+  productId: 1,
+  name: 'Core',
+  description: 'The core',
+  defaultAssigneeId: 12,
+  defaultQaContactId: null,
+  triageOwnerId: null,
+  defaultCcIds: [40],
+  defaultBugType: 'defect',
+  sortKey: 0,
+  isActive: true,
+};
+
+const groupControl = {
+  productId: 1,
+  groupId: 8,
+  entry: false,
+  memberControl: 'SHOWN',
+  otherControl: 'NA',
+  canEdit: false,
+  editComponents: false,
+  editBugs: false,
+  canConfirm: false,
+};
+
 const customField = {
   id: 1001,
   name: 'cf_fixed_in',
@@ -174,58 +211,16 @@ const cases: Case[] = [
   {
     kind: 'product',
     parse: toProduct,
-    item: keyed('PRODUCTS', 'PRODUCT#0000000001', 'product', {
-      id: 1,
-      productId: 1,
-      name: 'TestProduct',
-      description: 'For tests',
-      isActive: true,
-      defaultBugType: 'defect',
-      defaultMilestone: '---',
-      hasUnconfirmed: true,
-      classificationId: 1,
-    }),
-    parsed: {
-      id: 1,
-      name: 'TestProduct',
-      description: 'For tests',
-      isActive: true,
-      defaultBugType: 'defect',
-      defaultMilestone: '---',
-      hasUnconfirmed: true,
-      classificationId: 1,
-    },
+    // productId is the partition's own attribute on every catalogue item; a product leaves it out.
+    item: keyed('PRODUCTS', 'PRODUCT#0000000001', 'product', { ...product, productId: 1 }),
+    parsed: product,
     broken: keyed('PRODUCTS', 'PRODUCT#0000000001', 'product', { id: 1, name: 'TestProduct', isActive: 'yes' }),
   },
   {
     kind: 'component',
     parse: toComponent,
-    item: keyed('PRODUCTS', 'PRODUCT#0000000001#COMPONENT#0000000002', 'component', {
-      id: 2,
-      productId: 1,
-      name: 'Core',
-      description: 'The core',
-      defaultAssigneeId: 12,
-      defaultQaContactId: null,
-      triageOwnerId: null,
-      defaultCcIds: [40],
-      defaultBugType: 'defect',
-      sortKey: 0,
-      isActive: true,
-    }),
-    parsed: {
-      id: 2,
-      productId: 1,
-      name: 'Core',
-      description: 'The core',
-      defaultAssigneeId: 12,
-      defaultQaContactId: null,
-      triageOwnerId: null,
-      defaultCcIds: [40],
-      defaultBugType: 'defect',
-      sortKey: 0,
-      isActive: true,
-    },
+    item: keyed('PRODUCTS', 'PRODUCT#0000000001#COMPONENT#0000000002', 'component', component),
+    parsed: component,
     broken: keyed('PRODUCTS', 'PRODUCT#0000000001#COMPONENT#0000000002', 'component', { id: 2, defaultCcIds: '40' }),
   },
   {
@@ -244,28 +239,8 @@ const cases: Case[] = [
   {
     kind: 'group control',
     parse: toGroupControl,
-    item: keyed('PRODUCTS', 'PRODUCT#0000000001#GROUPCONTROL#0000000008', 'groupControl', {
-      productId: 1,
-      groupId: 8,
-      entry: false,
-      memberControl: 'SHOWN',
-      otherControl: 'NA',
-      canEdit: false,
-      editComponents: false,
-      editBugs: false,
-      canConfirm: false,
-    }),
-    parsed: {
-      productId: 1,
-      groupId: 8,
-      entry: false,
-      memberControl: 'SHOWN',
-      otherControl: 'NA',
-      canEdit: false,
-      editComponents: false,
-      editBugs: false,
-      canConfirm: false,
-    },
+    item: keyed('PRODUCTS', 'PRODUCT#0000000001#GROUPCONTROL#0000000008', 'groupControl', groupControl),
+    parsed: groupControl,
     broken: keyed('PRODUCTS', 'PRODUCT#0000000001#GROUPCONTROL#0000000008', 'groupControl', {
       productId: 1,
       groupId: 8,
