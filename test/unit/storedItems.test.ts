@@ -147,6 +147,18 @@ const groupControl = {
   canConfirm: false,
 };
 
+const snapshotPointer = {
+  generation: 'g1',
+  sequence: 2,
+  chunks: 1,
+  highWater: 1000,
+  bugCount: 3,
+  writtenAt: '2025-03-01T10:00:00.000Z',
+  parts: [{ name: 'core', objects: 1 }],
+  // The generation the next write deletes: a parse that dropped it left old frames behind.
+  previous: 'g0',
+};
+
 const customField = {
   id: 1001,
   name: 'cf_fixed_in',
@@ -257,26 +269,8 @@ const cases: Case[] = [
   {
     kind: 'search snapshot pointer',
     parse: toSnapshotPointer,
-    item: keyed('SEARCHSNAPSHOT', 'CURRENT', 'searchSnapshotPointer', {
-      generation: 'g1',
-      sequence: 2,
-      chunks: 1,
-      highWater: 1000,
-      bugCount: 3,
-      writtenAt: '2025-03-01T10:00:00.000Z',
-      parts: [{ name: 'core', objects: 1 }],
-      previous: 'g0',
-    }),
-    parsed: {
-      generation: 'g1',
-      sequence: 2,
-      chunks: 1,
-      highWater: 1000,
-      bugCount: 3,
-      writtenAt: '2025-03-01T10:00:00.000Z',
-      parts: [{ name: 'core', objects: 1 }],
-      previous: 'g0',
-    },
+    item: keyed('SEARCHSNAPSHOT', 'CURRENT', 'searchSnapshotPointer', snapshotPointer),
+    parsed: snapshotPointer,
     broken: keyed('SEARCHSNAPSHOT', 'CURRENT', 'searchSnapshotPointer', { generation: 'g1', chunks: '1' }),
   },
 ];
