@@ -1,4 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import type { BugFlag } from '../../shared/domain/bug/bug.ts';
 import { toAttachment, toComment, toStoredBugItem } from '../../shared/storage/bug/bugItems.ts';
 import {
   toClassification,
@@ -11,6 +12,7 @@ import {
 import { dynamoClientConfig } from '../../shared/storage/dynamoClient.ts';
 import { toSnapshotPointer } from '../../shared/storage/search/searchIndexStore.ts';
 import { TrackerError } from '../../shared/trackerError.ts';
+import { plainBug } from './support/bugFixtures.ts';
 
 /**
  * Stored items are parsed into domain types, not cast (shared/storage/itemParsing.ts): each kind
@@ -18,7 +20,7 @@ import { TrackerError } from '../../shared/trackerError.ts';
  * holds the wrong type is refused with the registry's 32000 naming the kind and the key, and
  * logged, instead of travelling on as a domain object it is not.
  */
-const flag = {
+const flag: BugFlag = {
   id: 9,
   typeId: 3,
   status: '?',
@@ -28,54 +30,19 @@ const flag = {
   modificationDate: '2025-03-01T10:00:00Z',
 };
 
-const bug = {
-  id: 7,
-  alias: null,
-  summary: 'Crash',
-  status: 'NEW',
-  resolution: '',
-  isConfirmed: true,
-  productId: 1,
-  componentId: 2,
-  versionId: 3,
-  targetMilestoneId: 4,
-  bugType: 'defect',
-  priority: 'P2',
-  severity: 'major',
-  platform: 'PC',
-  opSys: 'Linux',
+// A bug with something in each kind of field the schema checks: lists, a flag, the optional
+// private counts, custom fields and personal tags (the rest as test/unit/support/bugFixtures.ts).
+const bug = plainBug(7, {
   assigneeId: 12,
   reporterId: 12,
-  qaContactId: null,
-  url: '',
-  whiteboard: '',
-  deadline: null,
-  creationTime: '2025-02-27T09:14:03Z',
-  lastChangeTime: '2025-03-01T10:00:00Z',
-  filedVia: 'standard_form',
-  isCcAccessible: true,
-  isCreatorAccessible: true,
-  estimatedTime: 0,
-  remainingTime: 0,
-  actualTime: 0,
   ccIds: [12, 40],
-  keywordIds: [],
-  groupIds: [],
   dependsOn: [5],
-  blocks: [],
-  regressedBy: [],
-  regressions: [],
-  duplicates: [],
-  dupeOf: null,
-  seeAlso: [],
   flags: [flag],
-  commentCount: 1,
   privateCommentCount: 0,
-  attachmentCount: 0,
   privateAttachments: [],
   custom: { cf_fixed_in: '---' },
   tags: { 12: ['triage'] },
-};
+});
 
 const comment = {
   id: 70,
