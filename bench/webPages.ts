@@ -61,6 +61,8 @@ Environment:
   BENCH_TABLE_ITEMS  "bugs": only bug items in the table (faster seed; bug pages without comments)
   BENCH_DATA_DIR     keep the seeded installation there and reuse it on the next run
   BENCH_OUTPUT       the document to write (docs/benchmarks.md)
+  BENCH_QUIET_LOAD   wait, after seeding, until the 1-minute load average is below this before measuring
+                     (so a long seed can share the machine and the figures cannot)
   TRACKER_CHROMIUM   the browser (default /usr/bin/chromium)`;
 
 if (process.argv.includes('--help') || process.argv.includes('-h')) {
@@ -74,6 +76,7 @@ const RUNS = num('BENCH_WEB_RUNS', 20);
 const SEED = num('BENCH_SEED', 1);
 const TABLE_ITEMS = process.env.BENCH_TABLE_ITEMS === 'bugs' ? 'bugs' : 'all';
 const OUTPUT = resolve(ROOT, process.env.BENCH_OUTPUT ?? 'docs/benchmarks.md');
+const QUIET_LOAD = Number(process.env.BENCH_QUIET_LOAD) > 0 ? Number(process.env.BENCH_QUIET_LOAD) : undefined;
 const DATA_DIR = process.env.BENCH_DATA_DIR ? resolve(process.env.BENCH_DATA_DIR) : undefined;
 const SEEDED_FILE = DATA_DIR && join(DATA_DIR, 'bench-web.json');
 const CHROMIUM = [process.env.TRACKER_CHROMIUM, '/usr/bin/chromium', '/usr/bin/chromium-browser'].find(
@@ -89,6 +92,18 @@ interface Kept {
   admin: typeof ADMIN;
   report: SeedReport;
   seedSeconds: number;
+}
+
+/** Waits until the machine's 1-minute load average falls below `limit`, saying so once a minute. */
+async function untilQuiet(limit: number): Promise<void> {
+  let waited = 0;
+  while (os.loadavg()[0] >= limit) {
+    if (waited % 60 === 0)
+      log(`load ${os.loadavg()[0].toFixed(1)}: waiting for it to fall below ${limit} before measuring`);
+    await new Promise((resolveWait) => setTimeout(resolveWait, 5_000));
+    waited += 5;
+  }
+  log(`load ${os.loadavg()[0].toFixed(1)}: measuring`);
 }
 
 /** What BENCH_DATA_DIR holds from an earlier run of the same sizes; anything else is refused, never seeded over. */
@@ -366,6 +381,7 @@ async function main(): Promise<void> {
     // The first search of the API process loads the index: not what a person's page waits for.
     await get(origin, `/rest/bug?quicksearch=${encodeURIComponent(seed.sample.quicksearch)}&limit=1`);
 
+    if (QUIET_LOAD) await untilQuiet(QUIET_LOAD);
     browser = await chromium.launch({ executablePath: CHROMIUM, headless: true });
     const breakdowns: Breakdown[] = [];
     const results = {
