@@ -67,7 +67,11 @@ export interface BrowserWorld {
   app: TestApp;
   browser: Browser;
   people: Record<Role, Person>;
-  /** A new browser window (its own session storage) for someone, logged in through the login page; anonymous without one. */
+  /**
+   * A new browser window (its own session storage) for someone, already logged in with a fresh
+   * login token as the login page would leave it; anonymous without one. The login page itself is
+   * walked by the tests that use logIn().
+   */
   open(role?: Role, path?: string): Promise<Page>;
   close(): Promise<void>;
 }
@@ -157,9 +161,9 @@ export async function startBrowserWorld(): Promise<BrowserWorld> {
       contexts.push(context);
       context.setDefaultTimeout(STEP_TIMEOUT);
       context.setDefaultNavigationTimeout(STEP_TIMEOUT);
+      if (role) await context.addInitScript(seedSession, await sessionOf(app, people[role]));
       const page = await context.newPage();
       watchForFaults(page);
-      if (role) await logIn(page, people[role]);
       await page.goto(path);
       return page;
     },
@@ -169,6 +173,44 @@ export async function startBrowserWorld(): Promise<BrowserWorld> {
       await app.close();
     },
   };
+}
+
+/**
+ * What the web app keeps in a tab's sessionStorage after a password login (web/src/state/session.ts),
+ * with a new login token from the API: walking the login page for every window cost each browser
+ * file seconds per test on a busy machine and proved nothing the login tests do not.
+ */
+async function sessionOf(app: TestApp, person: Person) {
+  const { token } = await ok(
+    call(app, 'GET', '/rest/login', { query: { login: person.login, password: person.password } }),
+  );
+  const me = await ok(call(app, 'GET', '/rest/whoami', { headers: { 'X-BUGZILLA-TOKEN': token } }));
+  return {
+    login: me.name as string,
+    userId: Number(me.id),
+    realName: me.real_name as string | undefined,
+    token: token as string,
+  };
+}
+
+interface TabStorage {
+  getItem(key: string): string | null;
+  setItem(key: string, value: string): void;
+}
+
+/**
+ * Runs in every document of the window before its scripts: puts the session in place once per tab,
+ * so that a later logout in the tab stays a logout.
+ */
+function seedSession(value: { login: string }): void {
+  const { sessionStorage } = globalThis as unknown as { sessionStorage: TabStorage };
+  try {
+    if (sessionStorage.getItem('tracker.test.seeded')) return;
+    sessionStorage.setItem('tracker.test.seeded', '1');
+    sessionStorage.setItem('tracker.session', JSON.stringify(value));
+  } catch {
+    // A document without storage (about:blank): nothing to seed.
+  }
 }
 
 /** Logs in through the login page, as a person does, and waits until the header says so. */
