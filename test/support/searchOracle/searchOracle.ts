@@ -88,10 +88,21 @@ export interface OracleRun {
   runs: number;
   /** Which life of the index this is, for the failure message. */
   life: string;
+  /**
+   * What Get Bug showed each caller, read once and kept for the next lives while no bug changes:
+   * a restart gives the index a new life, not the bugs. Filled as it is read; clear it after a write.
+   */
+  shown?: ShownByCaller;
 }
 
+/** The bugs as Get Bug shows them, by caller (`shownBugs`). */
+export type ShownByCaller = Map<CallerName, ReadonlyMap<number, ShownBug>>;
+
 /** Runs random searches as every caller and checks each against the reference. */
-export async function checkSearches(installation: OracleInstallation, { runs, life }: OracleRun): Promise<void> {
+export async function checkSearches(
+  installation: OracleInstallation,
+  { runs, life, shown: kept }: OracleRun,
+): Promise<void> {
   const seed = Number(process.env.SEARCH_ORACLE_SEED ?? Date.now() % 2_147_483_647);
   const ids = [...installation.bugs, installation.bugs.at(-1)! + 1, 999_999];
   const context = {
@@ -101,7 +112,9 @@ export async function checkSearches(installation: OracleInstallation, { runs, li
   };
   const publicId = installation.bugs[0]!;
   for (const caller of CALLERS) {
-    const shown = await shownBugs(installation.app, installation.keys[caller], installation.bugs, publicId);
+    const shown =
+      kept?.get(caller) ?? (await shownBugs(installation.app, installation.keys[caller], installation.bugs, publicId));
+    kept?.set(caller, shown);
     const property = fc.asyncProperty(oracleQuery(context), async (query) => {
       const expected = referenceSearch(query, shown, { timeTracker: installation.timeTracker[caller] });
       expectAgreement(await answer(installation, caller, query), expected, query, shown);
