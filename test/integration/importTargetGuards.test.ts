@@ -60,7 +60,6 @@ const importInto = (options: Partial<ImportOptions> = {}) =>
     from: `${source.url}/rest`,
     apiKey: sourceKey,
     connections: 4,
-    batchSize: 2,
     target: testAppStorage(),
     ...options,
   });
@@ -186,7 +185,8 @@ describe('a source that fails in the middle of the bugs', () => {
         },
       };
     };
-    const stopped = await importInto({ client: flaky });
+    // Two bugs a batch, so that a checkpoint falls between the second bug and the third.
+    const stopped = await importInto({ client: flaky, batchSize: 2 });
     expect(stopped).toMatchObject({ interrupted: true, error: expect.stringMatching(/ECONNREFUSED/) });
     expect(stopped.checkpoint).toBeGreaterThanOrEqual(bugs[1]);
     expect(stopped.checkpoint).toBeLessThan(bugs[2]);
@@ -194,7 +194,7 @@ describe('a source that fails in the middle of the bugs', () => {
       /Stopped by an error: .*ECONNREFUSED[\s\S]*run the same command again to resume/,
     );
     failing = false;
-    const resumed = await importInto({ client: flaky });
+    const resumed = await importInto({ client: flaky, batchSize: 2 });
     expect(resumed).toMatchObject({ mode: 'resume', interrupted: false });
     expect(resumed.error).toBeUndefined();
     expect(await anonymousStatus(bugs.at(-1)!)).toBe(200);
