@@ -1,9 +1,12 @@
 import { defineConfig } from 'vitest/config';
+import { TEST_ENGINE_JVM_OPTIONS } from './test/support/engineJvmOptions.ts';
 import LongestFilesFirst from './test/support/longestFilesFirst.ts';
 
 const env = {
   TRACKER_REQUEST_LOG: 'off',
   AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
+  // Engines a test starts itself (a second installation, a child process) run as the run's own do.
+  TRACKER_DYNAMODB_JVM_OPTIONS: process.env.TRACKER_DYNAMODB_JVM_OPTIONS ?? TEST_ENGINE_JVM_OPTIONS,
 };
 
 export default defineConfig({

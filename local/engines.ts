@@ -156,6 +156,8 @@ async function startDynamodb(
       // 512 MB holds a seeded 100,000-bug installation on disk; in-memory tables of that size
       // (bench:import holds two) need more: TRACKER_DYNAMODB_HEAP=2g.
       `-Xmx${process.env.TRACKER_DYNAMODB_HEAP ?? '512m'}`,
+      // The test run asks for a cheaper JIT and collector (test/support/engineJvmOptions.ts).
+      ...(process.env.TRACKER_DYNAMODB_JVM_OPTIONS?.split(/\s+/).filter(Boolean) ?? []),
       ...launcher,
       '-sharedDb',
       '-disableTelemetry',
