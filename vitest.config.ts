@@ -7,6 +7,10 @@ const env = {
   AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
   // Engines a test starts itself (a second installation, a child process) run as the run's own do.
   TRACKER_DYNAMODB_JVM_OPTIONS: process.env.TRACKER_DYNAMODB_JVM_OPTIONS ?? TEST_ENGINE_JVM_OPTIONS,
+  // Passwords hashed at scrypt's cost 1024 instead of 16384 (shared/domain/identity/credentials.ts):
+  // every test installation's administrator, most test accounts and every password login hash
+  // one, a fifth of a second of CPU each at full cost on a busy two-core machine.
+  TRACKER_PASSWORD_HASH_COST: '1024',
 };
 
 export default defineConfig({

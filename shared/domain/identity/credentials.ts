@@ -16,17 +16,26 @@ const SCRYPT_PARAMS = { N: 16384, r: 8, p: 1, maxmem: 64 * 1024 * 1024 };
 const KEY_LENGTH = 32;
 const SCHEME = 'scrypt';
 
+/**
+ * The cost (scrypt's N) new hashes are made with: 16384 unless `TRACKER_PASSWORD_HASH_COST` names
+ * a power of two from 1024 up. The test suites set it low (vitest.config.ts): their hundreds of
+ * accounts and password logins each cost a fifth of a second of CPU at full cost on a busy
+ * two-core machine. The stack never sets it. A stored hash names its own cost, so hashes made at
+ * any cost verify.
+ */
+export const PASSWORD_HASH_COST_ENV = 'TRACKER_PASSWORD_HASH_COST';
+function hashCost(): number {
+  const cost = Number(process.env[PASSWORD_HASH_COST_ENV]);
+  return Number.isInteger(cost) && cost >= 1024 && cost <= SCRYPT_PARAMS.N && (cost & (cost - 1)) === 0
+    ? cost
+    : SCRYPT_PARAMS.N;
+}
+
 export async function hashPassword(password: string): Promise<string> {
   const salt = randomBytes(16);
-  const derived = await scrypt(password, salt, KEY_LENGTH, SCRYPT_PARAMS);
-  return [
-    SCHEME,
-    SCRYPT_PARAMS.N,
-    SCRYPT_PARAMS.r,
-    SCRYPT_PARAMS.p,
-    salt.toString('base64'),
-    derived.toString('base64'),
-  ].join('$');
+  const N = hashCost();
+  const derived = await scrypt(password, salt, KEY_LENGTH, { ...SCRYPT_PARAMS, N });
+  return [SCHEME, N, SCRYPT_PARAMS.r, SCRYPT_PARAMS.p, salt.toString('base64'), derived.toString('base64')].join('$');
 }
 
 export async function verifyPassword(password: string, stored: string | undefined): Promise<boolean> {
