@@ -94,6 +94,14 @@ interface Kept {
   seedSeconds: number;
 }
 
+/** What the figures' load was, as the section says it. */
+function loadNote(): string {
+  const atEnd = os.loadavg()[0].toFixed(1);
+  return QUIET_LOAD
+    ? `Measured once the load average (1 min) had fallen below ${QUIET_LOAD} (\`BENCH_QUIET_LOAD\`: the seed shared the machine with other work, the measuring did not); ${atEnd} at the end, the bench's own server, engine and Chromium.`
+    : `Load average (1 min) ${atEnd} at the end: the machine was shared with other work, so these are upper bounds.`;
+}
+
 /** Waits until the machine's 1-minute load average falls below `limit`, saying so once a minute. */
 async function untilQuiet(limit: number): Promise<void> {
   let waited = 0;
@@ -298,7 +306,7 @@ function render(
     `<!-- kept:${name}:start -->`,
     `## The web front end in Chromium at ${seed.bugs.toLocaleString('en')} bugs (\`BENCH_BUGS=${seed.bugs} npm run bench:web\`)`,
     '',
-    `${new Date().toISOString().slice(0, 10)}, ${os.cpus().length} cores (${os.cpus()[0]?.model ?? 'unknown CPU'}), Node ${process.version}, ${browserVersion} headless, the API and the web app served by one local process (as \`npm start\` serves them) over loopback, DynamoDB Local in memory${DATA_DIR ? ` (reused from ${DATA_DIR})` : ''}. Load average (1 min) ${os.loadavg()[0].toFixed(1)} at the end: the machine was shared with other work, so these are upper bounds.`,
+    `${new Date().toISOString().slice(0, 10)}, ${os.cpus().length} cores (${os.cpus()[0]?.model ?? 'unknown CPU'}), Node ${process.version}, ${browserVersion} headless, the API and the web app served by one local process (as \`npm start\` serves them) over loopback, DynamoDB Local in memory${DATA_DIR ? ` (reused from ${DATA_DIR})` : ''}. ${loadNote()}`,
     '',
     `**Data:** ${seed.bugs.toLocaleString('en')} bugs seeded by the generator of \`npm run seed\` (${seed.products.length} products, the largest ${seed.products[0].bugs.toLocaleString('en')} bugs; ${seed.items.toLocaleString('en')} items${seed.tableItems === 'bugs' ? ', only the bug items: bug pages show no comments' : ''}) in ${seedSeconds.toFixed(0)} s${reused ? ' by an earlier run' : ''}.`,
     '',
