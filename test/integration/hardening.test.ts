@@ -396,15 +396,27 @@ describe('7. oversized text', () => {
       }
       const before = (await call(app, 'GET', `/rest/user/${user.id}/api_key`, { apiKey: user.apiKey })).body.api_keys
         .length;
-      const burst = await Promise.all(
-        Array.from({ length: 12 }, () =>
-          call(app, 'POST', `/rest/user/${user.id}/api_key`, { apiKey: user.apiKey, body: { description: 'k' } }),
-        ),
-      );
+      // A burst on a busy machine can meet a store that timed out (503, "Tracker is busy"): the
+      // client sends it again, as Retry-After asks. A write that timed out may have been saved
+      // meanwhile, so then the keys may outnumber the 200s, never the cap.
+      let busy = 0;
+      const createKey = async () => {
+        for (let attempt = 1; ; attempt++) {
+          const answer = await call(app, 'POST', `/rest/user/${user.id}/api_key`, {
+            apiKey: user.apiKey,
+            body: { description: 'k' },
+          });
+          if (answer.status !== 503 || attempt === 5) return answer;
+          busy++;
+        }
+      };
+      const burst = await Promise.all(Array.from({ length: 12 }, createKey));
       const after = (await call(app, 'GET', `/rest/user/${user.id}/api_key`, { apiKey: user.apiKey })).body.api_keys
         .length;
       expect(after).toBe(MAX_API_KEYS_PER_USER);
-      expect(burst.filter((response) => response.status === 200)).toHaveLength(after - before);
+      const created = burst.filter((response) => response.status === 200).length;
+      if (busy === 0) expect(created).toBe(after - before);
+      else expect(created).toBeLessThanOrEqual(after - before);
       for (const response of burst) if (response.status !== 200) expect(response.body.code).toBe(32000);
     },
     BURST_TIMEOUT,
