@@ -2,11 +2,13 @@ import { defineConfig } from 'vitest/config';
 import { TEST_ENGINE_JVM_OPTIONS } from './test/support/engineJvmOptions.ts';
 import LongestFilesFirst from './test/support/longestFilesFirst.ts';
 
+// Set here, in the process that runs the global setups and forks the workers, so every engine of
+// the run has them: the global setup's, and those a test starts itself.
+process.env.TRACKER_DYNAMODB_JVM_OPTIONS ??= TEST_ENGINE_JVM_OPTIONS;
+
 const env = {
   TRACKER_REQUEST_LOG: 'off',
   AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
-  // Engines a test starts itself (a second installation, a child process) run as the run's own do.
-  TRACKER_DYNAMODB_JVM_OPTIONS: process.env.TRACKER_DYNAMODB_JVM_OPTIONS ?? TEST_ENGINE_JVM_OPTIONS,
   // Passwords hashed at scrypt's cost 1024 instead of 16384 (shared/domain/identity/credentials.ts):
   // every test installation's administrator, most test accounts and every password login hash
   // one, a fifth of a second of CPU each at full cost on a busy two-core machine.

@@ -3,7 +3,6 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { TestProject } from 'vitest/node';
 import { type LocalEngines, startDynamodbLocal, startEngines } from '../../local/engines.ts';
-import { TEST_ENGINE_JVM_OPTIONS } from './engineJvmOptions.ts';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -16,7 +15,6 @@ declare module 'vitest' {
 /** A DynamoDB Local (in memory) for each worker, and one s3rver, for the whole run. */
 export default async function setup(project: TestProject) {
   process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED = 'true';
-  process.env.TRACKER_DYNAMODB_JVM_OPTIONS ??= TEST_ENGINE_JVM_OPTIONS;
   const scratchDir = mkdtempSync(join(tmpdir(), 'tracker-test-s3-'));
   const workers = Math.max(1, Number(project.globalConfig.maxWorkers) || 1);
   const started = await Promise.allSettled([
