@@ -2,6 +2,7 @@ import { spawn } from 'node:child_process';
 import { createInterface } from 'node:readline';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RPC_METHODS } from '../../shared/http/rpc/rpcMethods.ts';
+import { PYTHON } from '../support/python.ts';
 import { type SeededInstallation, seedInstallation } from '../support/seededInstallation.ts';
 import { fileTestBug, ok } from '../support/testAccounts.ts';
 import { call, startTestApp, type TestApp } from '../support/testApp.ts';
@@ -172,7 +173,7 @@ interface XmlReader {
 }
 
 function startXmlReader(): XmlReader {
-  const child = spawn('python3', ['-c', PYTHON_READER], { stdio: ['pipe', 'pipe', 'inherit'] });
+  const child = spawn(PYTHON, ['-c', PYTHON_READER], { stdio: ['pipe', 'pipe', 'inherit'] });
   const waiting: Array<{ resolve: (line: string) => void; reject: (error: Error) => void }> = [];
   createInterface({ input: child.stdout! }).on('line', (line) => waiting.shift()?.resolve(line));
   child.once('exit', (code) => {

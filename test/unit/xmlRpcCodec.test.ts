@@ -7,6 +7,7 @@ import { RpcFault } from '../../shared/http/rpc/rpcCall.ts';
 import { MAX_XML_RPC_BODY_BYTES } from '../../shared/http/rpc/xmlRpcBodyScan.ts';
 import { decodeXmlRpcCall, encodeXmlRpcFault, encodeXmlRpcResponse } from '../../shared/http/rpc/xmlRpcCodec.ts';
 import { TrackerError } from '../../shared/trackerError.ts';
+import { PYTHON } from '../support/python.ts';
 
 /**
  * The XML-RPC wire format: calls are read as Bugzilla 5.2 reads them, answers written as it
@@ -42,7 +43,7 @@ const member = (name: string, value: string) => `<member><name>${name}</name><va
 const memberValue = (value: string) => decodeXmlRpcCall(call(member('x', value))).params.x;
 
 function python(script: string, input = ''): string {
-  const run = spawnSync('python3', ['-c', script], { input, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
+  const run = spawnSync(PYTHON, ['-c', script], { input, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
   if (run.status !== 0) throw new Error(`python3 failed: ${run.stderr}`);
   return run.stdout;
 }
