@@ -44,8 +44,9 @@ export default defineConfig({
         test: {
           name: 'integration',
           include: ['test/integration/**/*.test.ts'],
-          // Starts a DynamoDB Local per worker and one s3rver; each integration test file gets its
-          // own tables, dropped when it ends (test/support/testEngines.ts).
+          // A DynamoDB Local per worker and one s3rver, started once for this project and the
+          // browser one; each test file gets its own tables, dropped when it ends
+          // (test/support/testEngines.ts).
           globalSetup: ['test/support/globalSetup.ts'],
           setupFiles: ['test/support/dropTablesAfterFile.ts', 'test/support/skipRestAfterTimeout.ts'],
           // A limit for a hung test, not a speed target: on a busy two-core machine (CI) a file's
@@ -66,6 +67,9 @@ export default defineConfig({
           // The web app in headless Chromium against the test app (test/support/browserApp.ts):
           // each step waits for what a person would see, so a test gets minutes, not seconds.
           globalSetup: ['test/support/globalSetup.ts', 'test/support/browserGlobalSetup.ts'],
+          // The engines are the integration project's (test/support/globalSetup.ts): a file's
+          // tables are dropped when it ends there too.
+          setupFiles: ['test/support/dropTablesAfterFile.ts'],
           testTimeout: 180_000,
           env: { ...env, TRACKER_SDK_REQUEST_TIMEOUT_MS: '6000' },
         },

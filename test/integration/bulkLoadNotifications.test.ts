@@ -35,7 +35,7 @@ beforeAll(async () => {
   });
   await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
   const url = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hook`;
-  app = await startTestApp();
+  app = await startTestApp({ changeStream: true });
   await ok(
     call(app, 'PUT', '/rest/parameters', {
       apiKey: app.admin.apiKey,

@@ -90,7 +90,7 @@ beforeAll(async () => {
   receiver = createServer(answer);
   await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
   base = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}`;
-  app = await startTestApp();
+  app = await startTestApp({ changeStream: true });
   await ok(
     call(app, 'PUT', '/rest/parameters', {
       apiKey: app.admin.apiKey,

@@ -54,7 +54,7 @@ async function mailEnabled(who: Person): Promise<boolean> {
 }
 
 beforeAll(async () => {
-  app = await startTestApp();
+  app = await startTestApp({ changeStream: true });
   await ok(
     call(app, 'PUT', '/rest/parameters', {
       apiKey: app.admin.apiKey,

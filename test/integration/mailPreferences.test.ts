@@ -66,7 +66,7 @@ const DEFAULT_COLUMN = {
 };
 
 beforeAll(async () => {
-  app = await startTestApp();
+  app = await startTestApp({ changeStream: true });
   const key = app.admin.apiKey;
   await createHiddenAndLockedProducts(app);
   await ok(

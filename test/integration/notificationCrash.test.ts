@@ -58,7 +58,7 @@ const expectedPairs = (subject: (bug: number) => string) =>
     .sort();
 
 beforeAll(async () => {
-  app = await startTestApp();
+  app = await startTestApp({ changeStream: true });
   await ok(
     call(app, 'PUT', '/rest/parameters', {
       apiKey: app.admin.apiKey,

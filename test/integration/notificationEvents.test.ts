@@ -84,7 +84,7 @@ const flagsOf = async (path: string, pick: (body: any) => any[]) =>
   pick(await ok(call(app, 'GET', path, { apiKey: app.admin.apiKey })));
 
 beforeAll(async () => {
-  app = await startTestApp();
+  app = await startTestApp({ changeStream: true });
   const admin = app.admin.apiKey;
   await createHiddenAndLockedProducts(app);
   await put(admin, '/rest/parameters', { urlbase: 'https://bugs.example.com/', insidergroup: 'admin' });

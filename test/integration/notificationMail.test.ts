@@ -55,7 +55,7 @@ const comment = (key: string, body: Record<string, unknown>) =>
   ok(call(app, 'POST', `/rest/bug/${bug}/comment`, { apiKey: key, body }));
 
 beforeAll(async () => {
-  app = await startTestApp();
+  app = await startTestApp({ changeStream: true });
   const key = app.admin.apiKey;
   admin = { id: app.admin.id, login: app.admin.login, key };
   for (const name of ['insiders', 'timetrackers'])

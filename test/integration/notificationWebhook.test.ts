@@ -62,7 +62,7 @@ beforeAll(async () => {
     { url: `${base}/everything`, secrets: ['whsec_full'], audience: 'full' },
     { url: `${base}/broken`, secrets: ['whsec_broken'], audience: 'public' },
   ];
-  app = await startTestApp();
+  app = await startTestApp({ changeStream: true });
   const admin = app.admin.apiKey;
   await ok(
     call(app, 'PUT', '/rest/parameters', {

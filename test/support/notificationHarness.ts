@@ -10,6 +10,7 @@ import type {
   WebhookTarget,
 } from '../../shared/application/notification/notificationOutlets.ts';
 import { type EventAudience, PUBLIC_AUDIENCE, type TrackerEvent } from '../../shared/domain/notification/bugEvents.ts';
+import { TableStreamReader } from '../../shared/storage/notification/tableStream.ts';
 import { ENV } from '../../shared/storage/tableSchema.ts';
 import { call, type TestApp } from './testApp.ts';
 
@@ -84,8 +85,10 @@ export function notificationHarness(options: HarnessOptions = {}): NotificationH
     webhooks: { targets: options.webhooks ?? [], poster: files.webhooks.poster },
   };
   const outlets = options.wrap ? options.wrap(recorded) : recorded;
+  const tableName = process.env[ENV.table]!;
+  let streamChecked = false;
   const poller = new ChangeStreamPoller({
-    tableName: process.env[ENV.table]!,
+    tableName,
     outlets,
     pageSize: options.pageSize,
     log: { warn: () => undefined },
@@ -99,6 +102,15 @@ export function notificationHarness(options: HarnessOptions = {}): NotificationH
     webhookQueue,
     lastFlush: { delivered: 0, failed: 0 },
     async drain() {
+      // Without a stream the poller finds nothing to publish, and a test would wait for mail
+      // that never comes: say why at once.
+      if (!streamChecked) {
+        if (!(await new TableStreamReader(tableName).streamArn()))
+          throw new Error(
+            `table ${tableName} has no change stream: start the app with startTestApp({ changeStream: true })`,
+          );
+        streamChecked = true;
+      }
       const drained = await poller.drain();
       if (drained.failed) throw drained.failed.error;
       harness.lastFlush = await webhookQueue.flush();
