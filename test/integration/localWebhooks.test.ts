@@ -144,12 +144,18 @@ describe('webhooks under npm start', () => {
 
     flakyStatus = 204;
     publisher = startPublisher();
-    await until('the flaky receiver took both events', () => at('/flaky').filter((e) => e.status === 204).length === 2);
-    expect(
-      at('/flaky')
-        .filter((entry) => entry.status === 204)
-        .map((entry) => entry.eventId),
-    ).toEqual([`${first}-1-bug-created-0`, `${second}-1-bug-created-0`]);
+    const taken = () => at('/flaky').filter((entry) => entry.status === 204);
+    await until('the flaky receiver took both events', () => new Set(taken().map((e) => e.eventId)).size === 2);
+    // At least once, in order: the stop cuts off a post under way, and on a busy machine the
+    // receiver may read that post only after it started answering 204, so it takes the first
+    // event then and again from the new run. Nothing else comes twice.
+    const takenIds = taken().map((entry) => entry.eventId);
+    expect(takenIds.filter((id, index) => id !== takenIds[index - 1])).toEqual([
+      `${first}-1-bug-created-0`,
+      `${second}-1-bug-created-0`,
+    ]);
+    expect(takenIds.filter((id) => id === `${first}-1-bug-created-0`).length).toBeLessThanOrEqual(2);
+    expect(takenIds.filter((id) => id === `${second}-1-bug-created-0`)).toHaveLength(1);
     await until('the flaky queue is empty', () => queued('/flaky').length === 0);
     expect(existsSync(join(queueOf('/flaky'), 'retry.json'))).toBe(false);
     // The hanging receiver's post of the first event was cut off by the stop and made again.
