@@ -17,12 +17,12 @@ import {
   startAppProcess,
   testAppStorage,
 } from '../support/appProcess.ts';
+import { DEBIAN_PYTHON } from '../support/python.ts';
 import { fileTestBug, ok } from '../support/testAccounts.ts';
 import { call, startTestApp, type TestApp } from '../support/testApp.ts';
 
 /** Debian's python3-bugzilla, unmodified (.ci/run installs it); without it that test is skipped. */
-const PYTHON = '/usr/bin/python3';
-const hasClients = existsSync('/usr/bin/bugzilla') && existsSync(PYTHON);
+const hasClients = existsSync('/usr/bin/bugzilla') && existsSync(DEBIAN_PYTHON);
 
 /** Files a P1 bug, reads it back and searches `priority=P1`, through python-bugzilla; prints JSON. */
 const PYTHON_P1_BUG = `
@@ -121,7 +121,7 @@ describe('an import from an installation whose priorities are P1–P5', () => {
   it.skipIf(!hasClients)('takes a P1 bug from python-bugzilla, reads it back and finds it by priority=P1', async () => {
     // Asynchronous on purpose: the target answers from this same process.
     const { stdout } = await promisify(execFile)(
-      PYTHON,
+      DEBIAN_PYTHON,
       ['-c', PYTHON_P1_BUG, `${target.url}/rest`, target.admin.apiKey],
       { encoding: 'utf8', timeout: 60_000 },
     );

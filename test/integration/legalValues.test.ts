@@ -13,6 +13,7 @@ import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { catalogKeys } from '../../shared/storage/keys.ts';
 import { WriteTransaction } from '../../shared/storage/transaction.ts';
+import { DEBIAN_PYTHON } from '../support/python.ts';
 import { expectError, fileTestBug, ok, userWithKey } from '../support/testAccounts.ts';
 import { call, startTestApp, type TestApp } from '../support/testApp.ts';
 
@@ -50,8 +51,7 @@ const update = (id: number, body: Record<string, unknown>) =>
   call(app, 'PUT', `/rest/bug/${id}`, { apiKey: admin, body });
 
 /** Debian's python3-bugzilla, unmodified (.ci/run installs it); without it that test is skipped. */
-const PYTHON = '/usr/bin/python3';
-const hasClients = existsSync('/usr/bin/bugzilla') && existsSync(PYTHON);
+const hasClients = existsSync('/usr/bin/bugzilla') && existsSync(DEBIAN_PYTHON);
 const pythonScript = join(dirname(fileURLToPath(import.meta.url)), '..', 'support', 'pythonBugzillaPriorities.py');
 
 describe('an installation whose values were never stored', () => {
@@ -166,7 +166,7 @@ describe('priorities P1–P5', () => {
 
   it.skipIf(!hasClients)('are what python-bugzilla files, changes and finds bugs with', async () => {
     // Asynchronous on purpose: the API answers from this same process.
-    const { stdout } = await promisify(execFile)(PYTHON, [pythonScript, `${app.url}/rest`, admin], {
+    const { stdout } = await promisify(execFile)(DEBIAN_PYTHON, [pythonScript, `${app.url}/rest`, admin], {
       encoding: 'utf8',
       timeout: 60_000,
     });

@@ -5,15 +5,15 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DEBIAN_PYTHON } from '../support/python.ts';
 import { startTestApp, type TestApp } from '../support/testApp.ts';
 
 /**
  * The real clients, unmodified: Debian's python3-bugzilla library and its `bugzilla` command.
  * .ci/run installs them (apt-get install bugzilla-cli); without them this file is skipped.
  */
-const PYTHON = '/usr/bin/python3';
 const CLI = '/usr/bin/bugzilla';
-const hasClients = existsSync(CLI) && existsSync(PYTHON);
+const hasClients = existsSync(CLI) && existsSync(DEBIAN_PYTHON);
 const clientScript = join(dirname(fileURLToPath(import.meta.url)), '..', 'support', 'pythonBugzillaClient.py');
 const bugScript = join(dirname(fileURLToPath(import.meta.url)), '..', 'support', 'pythonBugzillaBugs.py');
 
@@ -47,7 +47,7 @@ const cli = (...args: string[]) => run(CLI, ['--bugzilla', `${app.url}/rest`, ..
 
 describe.skipIf(!hasClients)('python-bugzilla and the bugzilla CLI', () => {
   it('works through the python-bugzilla library', async () => {
-    const output = await run(PYTHON, [clientScript, `${app.url}/rest`, app.admin.apiKey]);
+    const output = await run(DEBIAN_PYTHON, [clientScript, `${app.url}/rest`, app.admin.apiKey]);
     const results = JSON.parse(output);
     expect(results).toMatchObject({
       logged_in: true,
@@ -85,7 +85,7 @@ describe.skipIf(!hasClients)('python-bugzilla and the bugzilla CLI', () => {
       target_type: 'bug',
       is_requestable: true,
     });
-    const results = JSON.parse(await run(PYTHON, [bugScript, `${app.url}/rest`, app.admin.apiKey]));
+    const results = JSON.parse(await run(DEBIAN_PYTHON, [bugScript, `${app.url}/rest`, app.admin.apiKey]));
     expect(results.created).toEqual({
       summary: 'Python bug',
       status: 'CONFIRMED',

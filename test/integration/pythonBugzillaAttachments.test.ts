@@ -5,15 +5,15 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runClient } from '../support/clientProcess.ts';
+import { DEBIAN_PYTHON } from '../support/python.ts';
 import { call, startTestApp, type TestApp } from '../support/testApp.ts';
 
 /**
  * Comments and attachments through Debian's unmodified python-bugzilla and `bugzilla` command
  * (skipped without them, like pythonBugzilla.test.ts).
  */
-const PYTHON = '/usr/bin/python3';
 const CLI = '/usr/bin/bugzilla';
-const hasClients = existsSync(CLI) && existsSync(PYTHON);
+const hasClients = existsSync(CLI) && existsSync(DEBIAN_PYTHON);
 const clientScript = join(dirname(fileURLToPath(import.meta.url)), '..', 'support', 'pythonBugzillaAttachments.py');
 
 let app: TestApp;
@@ -68,7 +68,7 @@ describe.skipIf(!hasClients)('comments and attachments with python-bugzilla and 
     const file = join(work, 'blob.bin');
     writeFileSync(file, randomBytes(50_000));
     const results = JSON.parse(
-      await run(PYTHON, [clientScript, `${app.url}/rest`, app.admin.apiKey, String(bug), file, app.admin.login]),
+      await run(DEBIAN_PYTHON, [clientScript, `${app.url}/rest`, app.admin.apiKey, String(bug), file, app.admin.login]),
     );
     expect(results.comments).toEqual([
       [0, 'Steps.', false],

@@ -4,6 +4,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DEBIAN_PYTHON } from '../support/python.ts';
 import { ok } from '../support/testAccounts.ts';
 import { call, startTestApp, type TestApp } from '../support/testApp.ts';
 
@@ -12,9 +13,8 @@ import { call, startTestApp, type TestApp } from '../support/testApp.ts';
  * build_query(quicksearch=...) and url_to_query() of a buglist.cgi link, then query(), for the
  * forms of Bugzilla 5.2's quicksearch language. Skipped when python-bugzilla is not installed.
  */
-const PYTHON = '/usr/bin/python3';
 const script = join(dirname(fileURLToPath(import.meta.url)), '..', 'support', 'pythonBugzillaQuicksearch.py');
-const hasClient = existsSync(PYTHON) && existsSync('/usr/lib/python3/dist-packages/bugzilla');
+const hasClient = existsSync(DEBIAN_PYTHON) && existsSync('/usr/lib/python3/dist-packages/bugzilla');
 
 let app: TestApp;
 const bug: Record<string, number> = {};
@@ -35,7 +35,7 @@ async function file(name: string, fields: Record<string, unknown>): Promise<void
 /** Each quicksearch's answer through python-bugzilla: bug names found, or the error it raised. */
 async function pythonQuicksearch(queries: string[]): Promise<Record<string, unknown>> {
   const { stdout } = await promisify(execFile)(
-    PYTHON,
+    DEBIAN_PYTHON,
     [script, `${app.url}/rest`, app.admin.apiKey, JSON.stringify(queries)],
     { encoding: 'utf8', timeout: 60_000 },
   );

@@ -4,15 +4,15 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DEBIAN_PYTHON } from '../support/python.ts';
 import { call, startTestApp, type TestApp } from '../support/testApp.ts';
 
 /**
  * Searching with the real clients: python-bugzilla's build_query()/query() and `bugzilla query`
  * (Debian's python3-bugzilla and bugzilla-cli, unmodified). Skipped when they are not installed.
  */
-const PYTHON = '/usr/bin/python3';
 const CLI = '/usr/bin/bugzilla';
-const hasClients = existsSync(CLI) && existsSync(PYTHON);
+const hasClients = existsSync(CLI) && existsSync(DEBIAN_PYTHON);
 
 let app: TestApp;
 let home: string;
@@ -38,7 +38,9 @@ async function pythonQuery(kwargs: Record<string, unknown>): Promise<number[]> {
     `query = bz.build_query(**json.loads(sys.argv[3]))`,
     `print(json.dumps(sorted(bug.id for bug in bz.query(query))))`,
   ].join('\n');
-  return JSON.parse(await run(PYTHON, ['-c', script, `${app.url}/rest`, app.admin.apiKey, JSON.stringify(kwargs)]));
+  return JSON.parse(
+    await run(DEBIAN_PYTHON, ['-c', script, `${app.url}/rest`, app.admin.apiKey, JSON.stringify(kwargs)]),
+  );
 }
 
 const ids = (predicate: (bug: (typeof bugs)[number]) => boolean) => bugs.filter(predicate).map((bug) => bug.id);

@@ -5,6 +5,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ClientOutcome, runClient } from '../support/clientProcess.ts';
+import { DEBIAN_PYTHON } from '../support/python.ts';
 import { fileTestBug, ok, userWithKey } from '../support/testAccounts.ts';
 import { call, startTestApp, type TestApp } from '../support/testApp.ts';
 
@@ -14,9 +15,8 @@ import { call, startTestApp, type TestApp } from '../support/testApp.ts';
  * Bug.update, Bug.add_attachment, Bug.attachments, User.login and the rest as XML-RPC methods on
  * that URL. Skipped without them, like pythonBugzilla.test.ts.
  */
-const PYTHON = '/usr/bin/python3';
 const CLI = '/usr/bin/bugzilla';
-const hasClients = existsSync(CLI) && existsSync(PYTHON);
+const hasClients = existsSync(CLI) && existsSync(DEBIAN_PYTHON);
 const clientScript = join(dirname(fileURLToPath(import.meta.url)), '..', 'support', 'pythonBugzillaXmlRpc.py');
 const CC_LOGIN = 'watcher@tracker.test';
 
@@ -62,7 +62,7 @@ describe.skipIf(!hasClients)('python-bugzilla over XML-RPC', () => {
     writeFileSync(file, randomBytes(30_000));
     const results = JSON.parse(
       await succeeded(
-        run(PYTHON, [
+        run(DEBIAN_PYTHON, [
           clientScript,
           `${app.url}/xmlrpc.cgi`,
           app.admin.apiKey,

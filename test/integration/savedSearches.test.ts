@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DEBIAN_PYTHON } from '../support/python.ts';
 import { jsonRpc, rpc } from '../support/rpcCalls.ts';
 import { createHiddenAndLockedProducts, expectError, fileTestBug, ok, userWithKey } from '../support/testAccounts.ts';
 import { call, startTestApp, type TestApp } from '../support/testApp.ts';
@@ -223,9 +224,9 @@ describe('Bug.search over JSON-RPC and XML-RPC', () => {
   );
 });
 
-const PYTHON = '/usr/bin/python3';
 const CLI = '/usr/bin/bugzilla';
-describe.skipIf(!(existsSync(CLI) && existsSync(PYTHON)))('python-bugzilla and `bugzilla query --savedsearch`', () => {
+const hasClients = existsSync(CLI) && existsSync(DEBIAN_PYTHON);
+describe.skipIf(!hasClients)('python-bugzilla and `bugzilla query --savedsearch`', () => {
   let home: string;
   const run = async (command: string, args: string[], env: Record<string, string> = {}) =>
     (
@@ -290,7 +291,7 @@ describe.skipIf(!(existsSync(CLI) && existsSync(PYTHON)))('python-bugzilla and `
       'print(json.dumps(sorted(bug.id for bug in bz.query(query))))',
     ].join('\n');
     const address = `${app.url}/buglist.cgi?cmdtype=dorem&remaction=run&namedcmd=Alphas&sharer_id=${aliceId}`;
-    expect(JSON.parse(await run(PYTHON, ['-c', script, `${app.url}/rest`, bob, address]))).toEqual(alphas);
+    expect(JSON.parse(await run(DEBIAN_PYTHON, ['-c', script, `${app.url}/rest`, bob, address]))).toEqual(alphas);
   });
 });
 
