@@ -7,7 +7,7 @@
  * its body. The age limit is 0 here, so only the sweep's own protocol stands between them.
  */
 import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { sweepOrphanBodies } from '../../shared/application/bug/attachmentSweep.ts';
 import { bodyKeyOf, putBody } from '../../shared/storage/bug/attachmentBodies.ts';
 import { claimOrphanBody } from '../../shared/storage/bug/attachmentStore.ts';
@@ -15,6 +15,10 @@ import { documentClient, lowLevelReadClient } from '../../shared/storage/dynamoC
 import { tableInconsistencies } from '../support/tableIntegrity.ts';
 import { fileTestBug } from '../support/testAccounts.ts';
 import { type ApiResponse, call, startTestApp, type TestApp } from '../support/testApp.ts';
+
+// The storage clients made afresh for this file (its files share a process: vitest.config.ts), so
+// that the gates below are on them before their first command (installGateHook).
+vi.hoisted(() => vi.resetModules());
 
 let app: TestApp;
 let admin: string;

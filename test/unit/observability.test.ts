@@ -17,7 +17,10 @@ import { InMemoryDirectory } from './support/inMemoryDirectory.ts';
  * Gateway v2 events, as in middlewareChain.test.ts.
  */
 // As Lambda sets it for an instance started on demand: Powertools marks a cold start only then.
+// The unit files share a process (vitest.config.ts): the modules are evaluated afresh for this
+// file, before its imports, so that its first request is the first its logger and metrics see.
 const initializationType = vi.hoisted(() => {
+  vi.resetModules();
   const previous = process.env.AWS_LAMBDA_INITIALIZATION_TYPE;
   process.env.AWS_LAMBDA_INITIALIZATION_TYPE = 'on-demand';
   return previous;
