@@ -1,5 +1,6 @@
 import { writeSync } from 'node:fs';
-import { afterAll, beforeEach } from 'vitest';
+import { relative } from 'node:path';
+import { afterAll, beforeEach, expect } from 'vitest';
 
 /**
  * A test that times out is failed, but its work goes on in the background: its requests still
@@ -7,7 +8,7 @@ import { afterAll, beforeEach } from 'vitest';
  * follows would fail on the leftovers with messages that point away from the cause. Once a test
  * of this file has timed out, the rest of the file is skipped, naming the test that did.
  *
- * The integration files also share a worker's process, one after another (vitest.config.ts), so
+ * The files of a project also share a worker's process, one after another (vitest.config.ts), so
  * the leftovers could reach the next file too, whose tables the process's environment then names.
  * A file in which a test or hook timed out leaves its worker marked; the next file to start there
  * ends the worker before it does anything, saying why. Vitest reports the worker's exit as an
@@ -19,7 +20,7 @@ const worker = globalThis as { [POISONED]?: string };
 if (worker[POISONED]) {
   writeSync(
     2,
-    `\n${worker[POISONED]} timed out in this worker (pid ${process.pid}); ending it before the next file starts, so that the leftover work cannot reach that file.\n`,
+    `\n${worker[POISONED]} timed out in this worker (pid ${process.pid}): ending it, so that the leftover work cannot reach the next file, ${relative(process.cwd(), expect.getState().testPath ?? '?')}, which is not run.\n`,
   );
   process.kill(process.pid, 'SIGKILL');
 }
