@@ -15,6 +15,17 @@ const env = {
   TRACKER_PASSWORD_HASH_COST: '1024',
 };
 
+/**
+ * The setup files of a project whose files share a worker's process: the environment put back
+ * first (its end hook runs last), then the project's own, then the guard that skips the rest of a
+ * file after a timeout and ends the worker before another file starts there (its end hook first).
+ */
+const sharedProcessSetup = (...own: string[]) => [
+  'test/support/restoreEnvAfterFile.ts',
+  ...own,
+  'test/support/skipRestAfterTimeout.ts',
+];
+
 export default defineConfig({
   test: {
     reporters: ['default', './test/support/plainSummaryReporter.ts'],
@@ -24,6 +35,14 @@ export default defineConfig({
     sequence: { sequencer: LongestFilesFirst },
     testTimeout: 30_000,
     hookTimeout: 120_000,
+    // Each worker runs its files one after another in one process, not a process per file:
+    // forking and importing the code afresh for every file took a third of the suite's time.
+    // Each project alone (2026-11-30), isolated → shared: integration 412 s → 266 s (777 s →
+    // 495 s of CPU), browser 261 s → 214 s (505 s → 414 s), unit 103 s → 64 s. What a file leaves
+    // behind is put back or dropped by the setup files (sharedProcessSetup: the environment, the
+    // tables, a worker in which something timed out); a file that needs the modules evaluated
+    // afresh says so with vi.resetModules().
+    isolate: false,
     projects: [
       {
         extends: true,
@@ -31,13 +50,7 @@ export default defineConfig({
         test: {
           name: 'unit',
           include: ['test/unit/**/*.test.ts'],
-          setupFiles: [
-            'test/support/restoreEnvAfterFile.ts',
-            'test/support/cdkOutdirPerFile.ts',
-            'test/support/skipRestAfterTimeout.ts',
-          ],
-          // One process per worker, as in the integration project below: 103 s → 64 s alone.
-          isolate: false,
+          setupFiles: sharedProcessSetup('test/support/cdkOutdirPerFile.ts'),
           // Limits for a hung test, not speed targets: a CDK synthesis or a Python child doing
           // bounded work waits its turn for the CPU on a busy two-core machine (CI).
           testTimeout: 120_000,
@@ -54,18 +67,7 @@ export default defineConfig({
           // browser one; each test file gets its own tables, dropped when it ends
           // (test/support/testEngines.ts).
           globalSetup: ['test/support/globalSetup.ts'],
-          setupFiles: [
-            'test/support/restoreEnvAfterFile.ts',
-            'test/support/dropTablesAfterFile.ts',
-            'test/support/skipRestAfterTimeout.ts',
-          ],
-          // Each worker runs its files one after another in one process, not a process per file:
-          // forking and importing the code afresh for every file took a third of this project's
-          // time (alone: 412 s and 777 s of CPU isolated, 266 s and 495 s shared, 2026-11-30).
-          // What a file leaves behind is put back or dropped by the setup files above (the
-          // environment, the tables, a worker in which something timed out); a file that needs
-          // the modules evaluated afresh says so with vi.resetModules().
-          isolate: false,
+          setupFiles: sharedProcessSetup('test/support/dropTablesAfterFile.ts'),
           // A limit for a hung test, not a speed target: on a busy two-core machine (CI) a file's
           // requests wait their turn for the CPU, and a test doing bounded work must not fail for it.
           testTimeout: 120_000,
@@ -86,14 +88,7 @@ export default defineConfig({
           globalSetup: ['test/support/globalSetup.ts', 'test/support/browserGlobalSetup.ts'],
           // The engines are the integration project's (test/support/globalSetup.ts): a file's
           // tables are dropped when it ends there too.
-          setupFiles: [
-            'test/support/restoreEnvAfterFile.ts',
-            'test/support/dropTablesAfterFile.ts',
-            'test/support/skipRestAfterTimeout.ts',
-          ],
-          // One process per worker, as in the integration project: alone 261 s → 214 s, 505 s → 414 s
-          // of CPU (the app's modules and playwright load once per worker).
-          isolate: false,
+          setupFiles: sharedProcessSetup('test/support/dropTablesAfterFile.ts'),
           testTimeout: 180_000,
           env: { ...env, TRACKER_SDK_REQUEST_TIMEOUT_MS: '6000' },
         },

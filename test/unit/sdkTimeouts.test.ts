@@ -16,6 +16,7 @@ import {
 } from '../../shared/storage/sdkTimeouts.ts';
 import { ENV } from '../../shared/storage/tableSchema.ts';
 import { INTERNAL_ERROR } from '../../shared/trackerError.ts';
+import { putBackEnvironment } from '../support/environment.ts';
 
 /**
  * Issue 22 #15: a DynamoDB or S3 endpoint that takes the connection and never answers must fail
@@ -39,8 +40,6 @@ describe('the SDK retry budget', () => {
 
 describe('an endpoint that accepts connections and never answers', () => {
   const TIMEOUT_MS = 150;
-  // Put back key by key: a new process.env object would leave the process's real environment (which
-  // os.tmpdir() and child processes read) out of step with it for the files that run after this one.
   const saved = { ...process.env };
   let server: Server;
   const sockets = new Set<Socket>();
@@ -71,8 +70,7 @@ describe('an endpoint that accepts connections and never answers', () => {
   afterAll(async () => {
     for (const socket of sockets) socket.destroy();
     await new Promise((resolve) => server.close(resolve));
-    for (const key of Object.keys(process.env)) if (!(key in saved)) delete process.env[key];
-    Object.assign(process.env, saved);
+    putBackEnvironment(saved);
   });
 
   async function timed<T>(work: () => Promise<T>): Promise<{ error: unknown; elapsed: number; attempts: number }> {
